@@ -1,0 +1,56 @@
+/**
+ * hooktap's command-line entry: runs the command tree and is the one place
+ * that maps errors to messages and exit codes and calls `Deno.exit`.
+ * @module
+ */
+import { CommanderError } from "commander";
+import { buildProgram } from "./src/cli.ts";
+import type { CommandContext } from "./src/commands/_shared.ts";
+import { ConfigError, HooktapError } from "./src/errors.ts";
+import { terminalOutput } from "./src/ui/output.ts";
+
+/** Runs hooktap with `args`; resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const output = terminalOutput();
+  const c = output.errColors;
+  const controller = new AbortController();
+  let exitCode = 0;
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) Deno.exit(130); // a second Ctrl-C: stop waiting
+    controller.abort();
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+  const ctx: CommandContext = {
+    output,
+    cwd: Deno.cwd(),
+    exit: (code) => (exitCode = code),
+    signal: controller.signal,
+  };
+  try {
+    await buildProgram(ctx).parseAsync(args, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version "fail" with exit code 0; usage errors were printed already.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof Deno.errors.BrokenPipe) return 0; // `hooktap logs | head`
+    if (error instanceof HooktapError) {
+      output.err(`${c.red("error:")} ${error.message}\n`);
+      if (error instanceof ConfigError) { for (const issue of error.issues) output.err(`  - ${issue}\n`); }
+      return error.exitCode;
+    }
+    output.err(`${c.red("error:")} hooktap failed unexpectedly. Please report this with the output below.\n`);
+    output.err(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    return 70;
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -1,0 +1,134 @@
+/**
+ * `hooktap dev`: the receiver. Loads the config, takes the writer lock,
+ * opens the event log, serves until Ctrl-C or SIGTERM, then drains.
+ * @module
+ */
+import { Command } from "@commander-js/extra-typings";
+import { relative, resolve } from "node:path";
+import { loadConfig, starterConfig } from "../config/load.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
+import { validateConfig } from "../config/validate.ts";
+import { describeError } from "../errors.ts";
+import { createHandler } from "../receiver/handler.ts";
+import { listen } from "../server.ts";
+import { ensureDataDir } from "../store/data_dir.ts";
+import { acquireWriterLock } from "../store/lock.ts";
+import { openEventWriter } from "../store/writer.ts";
+import { banner, createActivityLog } from "../ui/dev_log.ts";
+import { plural } from "../ui/format.ts";
+import { askStarterAnswers, canPrompt } from "../ui/prompts.ts";
+import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+import { writeConfigFile } from "./init.ts";
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+async function configForDev(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig> {
+  const config = await loadConfig({ cwd: ctx.cwd, path });
+  if (config !== null) return config;
+  const c = ctx.output.errColors;
+  if (canPrompt()) {
+    const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
+    const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
+    await writeConfigFile(file, answers);
+    return validateConfig(
+      { port: answers.port, endpoints: [{ name: answers.name, path: answers.path, method: answers.method }] },
+      file,
+    );
+  }
+  ctx.output.err(
+    c.yellow("No hooktap.config.ts here and no terminal to ask: using the built-in starter config ") +
+      '(port 8787, POST /webhook as "default"). Nothing was written; `hooktap init --yes` writes it.\n',
+  );
+  return starterConfig();
+}
+
+/** The `dev` command. */
+export function devCommand(ctx: CommandContext) {
+  return new Command("dev")
+    .description("Receive webhooks: listen on the configured port and store every matched request")
+    .option("-c, --config <path>", "config file", undefined)
+    .option("-p, --port <port>", "listen on this port instead of the config's (0 = any free port)")
+    .option(
+      "--host <host>",
+      "interface to bind; anything but loopback exposes hooktap to your network",
+      "127.0.0.1",
+    )
+    .option("--json", "print one JSON object per request on stdout (the banner still goes to stderr)")
+    .option("-q, --quiet", "print no line per request")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
+        "  # in another terminal: ngrok http 8787\n",
+    )
+    .action(async (opts) => {
+      const out = ctx.output;
+      const c = out.errColors;
+      const config = await configForDev(ctx, opts.config);
+      const port = opts.port === undefined ? config.port : parsePort(opts.port);
+      if (!LOOPBACK.test(opts.host)) {
+        out.err(
+          c.yellow(
+            `warning: binding ${opts.host}: anyone who can reach this machine on port ${port} can send events to hooktap and see its answers. Use the default 127.0.0.1 unless you mean it.\n`,
+          ),
+        );
+      }
+      const paths = storeOf(ctx);
+      await ensureDataDir(paths);
+      const lock = await acquireWriterLock(paths);
+      try {
+        const writer = await openEventWriter(paths);
+        let lastFailure = "";
+        const activity = opts.quiet
+          ? undefined
+          : createActivityLog(out, { json: opts.json ?? false, endpoints: config.endpoints });
+        const handler = createHandler({
+          endpoints: config.endpoints,
+          maxBodySize: config.maxBodySize,
+          sink: writer,
+          onOutcome: (o) => {
+            activity?.(o);
+            if (o.status === 503 && o.reason !== lastFailure) {
+              lastFailure = o.reason ?? "";
+              out.err(
+                c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`),
+              );
+            } else if (o.status === 200 && lastFailure !== "") {
+              lastFailure = "";
+              out.err(c.green("Writes work again; events are being saved.\n"));
+            }
+          },
+        });
+        let server;
+        try {
+          server = listen(handler, {
+            hostname: opts.host,
+            port,
+            onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+          });
+        } catch (error) {
+          await writer.close();
+          throw error;
+        }
+        await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString() });
+        const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+        out.err(
+          banner({
+            hostname: server.hostname,
+            port: server.port,
+            endpoints: config.endpoints,
+            eventsFile,
+            configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+            repairedBytes: writer.repairedBytes,
+          }, out) + "\n",
+        );
+        const stop = () => server.shutdown();
+        if (ctx.signal.aborted) stop();
+        ctx.signal.addEventListener("abort", stop, { once: true });
+        await server.finished;
+        await writer.close();
+        out.err(`\nStopped. ${plural(writer.count, "event")} captured this session, in ${eventsFile}.\n`);
+      } finally {
+        lock.release();
+      }
+    });
+}

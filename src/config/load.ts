@@ -1,0 +1,140 @@
+/**
+ * Loads `hooktap.config.ts` by dynamic import, in a worker so that a config
+ * that hangs (a top-level await that never settles, an endless loop) is
+ * stopped after a bounded wait instead of hanging the CLI.
+ * @module
+ */
+import { resolve } from "node:path";
+import { pathToFileURL as toFileUrl } from "node:url";
+import { ConfigError, describeError } from "../errors.ts";
+import { STARTER_CONFIG } from "./starter.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
+import { validateConfig } from "./validate.ts";
+
+/** Options of {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * Path of the config file, relative to `cwd`.
+   * @default "hooktap.config.ts"
+   */
+  path?: string | undefined;
+  /**
+   * Directory the path is resolved from.
+   * @default Deno.cwd()
+   */
+  cwd?: string;
+  /**
+   * Longest wait for the file's import, in milliseconds.
+   * @default 10000
+   */
+  timeoutMs?: number;
+}
+
+const WORKER_SOURCE = `
+self.onmessage = async (event) => {
+  let mod;
+  try {
+    mod = await import(event.data);
+  } catch (error) {
+    self.postMessage({ ok: false, error: String(error && error.stack || error) });
+    return;
+  }
+  try {
+    self.postMessage({ ok: true, hasDefault: "default" in mod, value: mod.default });
+  } catch (error) {
+    self.postMessage({ ok: false, clone: true, error: String(error && error.message || error) });
+  }
+};`;
+
+type WorkerAnswer =
+  | { ok: true; hasDefault: boolean; value: unknown }
+  | { ok: false; clone?: boolean; error: string };
+
+function importInWorker(url: string, timeoutMs: number): Promise<WorkerAnswer | "timeout"> {
+  const blob = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
+  const worker = new Worker(blob, { type: "module" });
+  return new Promise<WorkerAnswer | "timeout">((done) => {
+    const timer = setTimeout(() => done("timeout"), timeoutMs);
+    worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+      clearTimeout(timer);
+      done(event.data);
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      done({ ok: false, error: event.message });
+    };
+    worker.postMessage(url);
+  }).finally(() => {
+    worker.terminate();
+    URL.revokeObjectURL(blob);
+  });
+}
+
+/** Absolute path of the config file a command would read. */
+export function configPath(options: LoadConfigOptions = {}): string {
+  return resolve(options.cwd ?? Deno.cwd(), options.path ?? CONFIG_FILE_NAME);
+}
+
+/**
+ * Reads, imports and validates the config file.
+ * @returns the resolved config, or `null` when no file exists at the default path.
+ * @throws {ConfigError} naming the file and what is wrong with it.
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<ResolvedConfig | null> {
+  const file = configPath(options);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      if (options.path === undefined) return null;
+      throw new ConfigError(`Config file ${file} does not exist.`, [
+        "check the --config path, or run `hooktap init` to write one",
+      ]);
+    }
+    throw new ConfigError(`Cannot read config file ${file}: ${describeError(error)}`, [
+      "allow reading it (deno run --allow-read=.) and check its permissions",
+    ]);
+  }
+  if (!info.isFile) {
+    throw new ConfigError(`Config path ${file} is a directory, not a file.`, [
+      `point --config at the file itself, e.g. ${resolve(file, CONFIG_FILE_NAME)}`,
+    ]);
+  }
+  try {
+    // Open it here first: a clear error for an unreadable file, not a module-loader one.
+    (await Deno.open(file, { read: true })).close();
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${file}: ${describeError(error)}`, [
+      "check the file's permissions (chmod u+r) and that Deno may read it (--allow-read=.)",
+    ]);
+  }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const answer = await importInWorker(toFileUrl(file).href, timeoutMs);
+  if (answer === "timeout") {
+    throw new ConfigError(`Config file ${file} did not finish loading within ${timeoutMs / 1000} s.`, [
+      "it may wait on a promise that never settles, loop forever, or fetch from an unreachable host; a config should only export data",
+    ]);
+  }
+  if (!answer.ok) {
+    if (answer.clone) {
+      throw new ConfigError(`Config file ${file} exports values hooktap cannot read: ${answer.error}`, [
+        "export plain data only (numbers, strings, arrays, objects)",
+      ]);
+    }
+    throw new ConfigError(`Config file ${file} failed to load:\n${indent(answer.error)}`, [
+      "fix the error above in the file",
+    ]);
+  }
+  return validateConfig(answer.hasDefault ? answer.value : undefined, file);
+}
+
+/** The built-in starter config, resolved. */
+export function starterConfig(): ResolvedConfig {
+  return validateConfig(STARTER_CONFIG, null);
+}
+
+function indent(text: string): string {
+  return text.trim().split("\n").map((line) => `    ${line}`).join("\n");
+}

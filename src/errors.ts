@@ -1,0 +1,65 @@
+/**
+ * Typed errors. Deep code throws these; `main.ts` alone turns them into a
+ * message on stderr and an exit code.
+ * @module
+ */
+
+/** Base class of every error hooktap reports to the user without a stack. */
+export class HooktapError extends Error {
+  /** Exit code `main.ts` uses for this error. */
+  readonly exitCode: number;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "HooktapError";
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** The config file is missing, cannot be loaded, or fails validation. */
+export class ConfigError extends HooktapError {
+  /** Every problem found, each naming its field path and the fix. */
+  readonly issues: readonly string[];
+  constructor(message: string, issues: readonly string[] = [], options: { cause?: unknown } = {}) {
+    super(message, { exitCode: 78, ...options }); // EX_CONFIG
+    this.name = "ConfigError";
+    this.issues = issues;
+  }
+}
+
+/** The command line itself is wrong (a bad flag value, a missing answer). */
+export class UsageError extends HooktapError {
+  constructor(message: string) {
+    super(message, { exitCode: 2 });
+    this.name = "UsageError";
+  }
+}
+
+/** The event store cannot be opened, locked, read or written. */
+export class StoreError extends HooktapError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { exitCode: 1, ...options });
+    this.name = "StoreError";
+  }
+}
+
+/** The receiver cannot listen (port in use, permission denied). */
+export class ServeError extends HooktapError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { exitCode: 1, ...options });
+    this.name = "ServeError";
+  }
+}
+
+/** Something the user asked for does not exist (an event id, an endpoint). */
+export class NotFoundError extends HooktapError {
+  constructor(message: string) {
+    super(message, { exitCode: 1 });
+    this.name = "NotFoundError";
+  }
+}
+
+/** Short text of any thrown value, for messages. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,123 @@
+/**
+ * The captured event: the record format of `.hooktap/events.jsonl` (v1),
+ * and how a request's parts become one. Pure: no I/O.
+ * @module
+ */
+import { Buffer } from "node:buffer";
+
+/** Version of the record format written in each line's `v` field. */
+export const RECORD_VERSION = 1;
+
+/** One captured request, one line of `.hooktap/events.jsonl`. */
+export interface CapturedEvent {
+  /** Format version, `1`. */
+  v: 1;
+  /** `evt_<YYYYMMDD>_<ULID>`; sorts in arrival order. */
+  id: string;
+  /** Name of the endpoint the request matched. */
+  endpoint: string;
+  /** Arrival time, ISO 8601 UTC with milliseconds. */
+  receivedAt: string;
+  /** HTTP method, as received (upper case). */
+  method: string;
+  /** URL path, dot segments resolved, percent-encoding kept. */
+  path: string;
+  /** Raw query string without `?`; `""` when there is none. */
+  query: string;
+  /** Headers as `[name, value]` pairs in arrival order, repeats kept. */
+  headers: [string, string][];
+  /** The exact body bytes: as text when they are valid UTF-8, else base64. */
+  body: string;
+  /** How `body` encodes the bytes. */
+  bodyEncoding: "utf8" | "base64";
+  /** Size of the body in bytes. */
+  bodySize: number;
+  /** Address of the peer that sent the request (the tunnel's, when tunnelled). */
+  remoteAddr: string;
+}
+
+/** What a request contributes to its record. */
+export interface RequestParts {
+  id: string;
+  endpoint: string;
+  receivedAt: Date;
+  method: string;
+  path: string;
+  query: string;
+  headers: [string, string][];
+  body: Uint8Array;
+  remoteAddr: string;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Encodes body bytes for storage: text when valid UTF-8 (the BOM kept), else base64. */
+export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "utf8" | "base64" } {
+  if (bytes.length === 0) return { body: "", bodyEncoding: "utf8" };
+  try {
+    return { body: utf8.decode(bytes), bodyEncoding: "utf8" };
+  } catch {
+    return {
+      body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64"),
+      bodyEncoding: "base64",
+    };
+  }
+}
+
+/** The exact body bytes of a stored event. */
+export function decodeBody(event: Pick<CapturedEvent, "body" | "bodyEncoding">): Uint8Array {
+  if (event.bodyEncoding === "base64") return new Uint8Array(Buffer.from(event.body, "base64"));
+  return new TextEncoder().encode(event.body);
+}
+
+/** Builds the record of a request. */
+export function buildEvent(parts: RequestParts): CapturedEvent {
+  const { body, bodyEncoding } = encodeBody(parts.body);
+  return {
+    v: RECORD_VERSION,
+    id: parts.id,
+    endpoint: parts.endpoint,
+    receivedAt: parts.receivedAt.toISOString(),
+    method: parts.method,
+    path: parts.path,
+    query: parts.query,
+    headers: parts.headers,
+    body,
+    bodyEncoding,
+    bodySize: parts.body.length,
+    remoteAddr: parts.remoteAddr,
+  };
+}
+
+/** One line of the store: the record as JSON and a newline. */
+export function eventLine(event: CapturedEvent): string {
+  return JSON.stringify(event) + "\n";
+}
+
+/** First value of a header (case-insensitive) in a record's header list. */
+export function headerValue(headers: readonly [string, string][], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/**
+ * Parses one stored line into an event, or `undefined` when the line is not
+ * a v1 record (torn, corrupt, or from a newer format).
+ */
+export function parseEventLine(line: string): CapturedEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const e = value as Partial<CapturedEvent>;
+  if (
+    e.v !== RECORD_VERSION || typeof e.id !== "string" || typeof e.endpoint !== "string" ||
+    typeof e.body !== "string" || !Array.isArray(e.headers) ||
+    (e.bodyEncoding !== "utf8" && e.bodyEncoding !== "base64")
+  ) return undefined;
+  return e as CapturedEvent;
+}

@@ -1,0 +1,52 @@
+/**
+ * Reads a request body with a cap, so memory never holds more than the
+ * limit, whatever `Content-Length` says or however the body is chunked.
+ * @module
+ */
+
+/** The body was larger than the limit. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body is larger than ${limit} bytes.`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Reads the whole body of `request`, at most `limit` bytes.
+ * @throws {BodyTooLargeError} when the body is larger than `limit`.
+ * @throws the stream's own error when the client goes away mid-body.
+ */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
+  if (request.body === null) return EMPTY;
+  if (declared !== null) {
+    // Length known and within the limit: the runtime reads it in one go.
+    return new Uint8Array(await request.arrayBuffer());
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) throw new BodyTooLargeError(limit);
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}

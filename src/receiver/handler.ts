@@ -1,0 +1,174 @@
+/**
+ * The receiver: a web-standard `(Request) => Promise<Response>` function.
+ * It matches the request, reads its body with a cap, builds the record and
+ * answers 200 only after the store says the record is on disk. No console,
+ * no `Deno.exit`, no socket: its store, clock and ids come in as arguments.
+ * @module
+ */
+import type { Endpoint } from "../config/types.ts";
+import { createIdFactory, type IdFactory } from "../event/id.ts";
+import { buildEvent, type CapturedEvent } from "../event/record.ts";
+import { BodyTooLargeError, readBody } from "./body.ts";
+import { requestHeaders } from "./headers.ts";
+import { createMatcher } from "./match.ts";
+
+/** Where the receiver puts events; `append` resolves once the event is durable. */
+export interface EventSink {
+  append(event: CapturedEvent): Promise<void>;
+}
+
+/** What the receiver did with one request, for the activity log. */
+export interface RequestOutcome {
+  time: Date;
+  method: string;
+  path: string;
+  status: number;
+  /** Bytes of body read (0 when it was not read). */
+  size: number;
+  endpoint?: string;
+  id?: string;
+  /** Methods the path accepts, on a 405. */
+  allow?: string[];
+  /** Why the request was not stored, on 4xx/5xx other than 404/405. */
+  reason?: string;
+}
+
+/** Options of {@linkcode createHandler}. */
+export interface HandlerOptions {
+  /** The endpoints to serve. */
+  endpoints: readonly Endpoint[];
+  /** Largest body accepted, in bytes. */
+  maxBodySize: number;
+  /** Where matched requests go. */
+  sink: EventSink;
+  /**
+   * Clock.
+   * @default () => new Date()
+   */
+  now?: () => Date;
+  /**
+   * Id factory.
+   * @default createIdFactory()
+   */
+  newId?: IdFactory;
+  /** Called once per request with what was done. */
+  onOutcome?: (outcome: RequestOutcome) => void;
+}
+
+/** The receiver's request handler. */
+export type Handler = (request: Request, info?: { remoteAddr: Deno.Addr }) => Promise<Response>;
+
+/** Body of the 404 answer. */
+export const NOT_FOUND_MESSAGE = "No webhook endpoint matched this request.";
+/** Body of the 405 answer. */
+export const METHOD_NOT_ALLOWED_MESSAGE = "Method not allowed.";
+
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+
+function text(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...TEXT, ...headers } });
+}
+
+function splitUrl(url: string): { path: string; query: string } {
+  const parsed = new URL(url);
+  return { path: parsed.pathname, query: parsed.search.slice(1) };
+}
+
+function peer(info: { remoteAddr: Deno.Addr } | undefined): string {
+  const addr = info?.remoteAddr;
+  if (addr === undefined) return "";
+  if (addr.transport === "tcp" || addr.transport === "udp") return addr.hostname;
+  return addr.transport;
+}
+
+function sizeLimit(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Creates the receiver's handler. */
+export function createHandler(options: HandlerOptions): Handler {
+  const { sink, maxBodySize, onOutcome } = options;
+  const match = createMatcher(options.endpoints);
+  const now = options.now ?? (() => new Date());
+  const newId = options.newId ?? createIdFactory();
+
+  return async (request, info) => {
+    const time = now();
+    const { method } = request;
+    const { path, query } = splitUrl(request.url);
+    const outcome = (o: Omit<RequestOutcome, "time" | "method" | "path">, response: Response) => {
+      onOutcome?.({ time, method, path, ...o });
+      return response;
+    };
+
+    const found = match(method, path);
+    if (found.kind === "no-endpoint") {
+      return outcome({ status: 404, size: 0 }, text(404, NOT_FOUND_MESSAGE));
+    }
+    if (found.kind === "method-not-allowed") {
+      const allow = found.allow.join(", ");
+      return outcome(
+        { status: 405, size: 0, allow: found.allow },
+        text(405, METHOD_NOT_ALLOWED_MESSAGE, { allow }),
+      );
+    }
+    const endpoint = found.endpoint.name;
+
+    let body: Uint8Array;
+    try {
+      body = await readBody(request, maxBodySize);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        const reason = `body larger than maxBodySize (${sizeLimit(maxBodySize)})`;
+        return outcome(
+          { status: 413, size: 0, endpoint, reason },
+          text(
+            413,
+            `Request body too large: this endpoint accepts at most ${
+              sizeLimit(maxBodySize)
+            }. Raise maxBodySize in hooktap.config.ts to accept more. Nothing was stored.`,
+            { connection: "close" },
+          ),
+        );
+      }
+      const reason = "the request body could not be read (client disconnected?)";
+      return outcome(
+        { status: 400, size: 0, endpoint, reason },
+        text(400, `Bad request: ${reason}. Nothing was stored.`),
+      );
+    }
+
+    const id = newId(time);
+    const event = buildEvent({
+      id,
+      endpoint,
+      receivedAt: time,
+      method,
+      path,
+      query,
+      headers: requestHeaders(request),
+      body,
+      remoteAddr: peer(info),
+    });
+    try {
+      await sink.append(event);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return outcome(
+        { status: 503, size: body.length, endpoint, reason },
+        text(503, `hooktap could not save this event: ${reason}. Nothing was stored; retry later.`, {
+          "retry-after": "5",
+        }),
+      );
+    }
+    return outcome(
+      { status: 200, size: body.length, endpoint, id },
+      new Response(`{"ok":true,"id":"${id}"}`, {
+        status: 200,
+        headers: { "content-type": "application/json", "x-hooktap-event-id": id },
+      }),
+    );
+  };
+}

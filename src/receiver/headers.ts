@@ -1,0 +1,34 @@
+/**
+ * A request's headers as received: `[name, value]` pairs in arrival order,
+ * repeats kept, names in the case the sender wrote them.
+ *
+ * The web `Headers` object sorts names and joins repeats with ", ", which
+ * loses what a signature or a debugging user may need. Deno keeps the raw
+ * list on the request's inner object; this module reads it when present and
+ * falls back to the `Headers` iteration otherwise (requests built in tests).
+ * @module
+ */
+
+let targetSymbol: symbol | null | undefined;
+
+function rawList(headers: Headers): unknown {
+  if (targetSymbol === undefined) {
+    targetSymbol = Object.getOwnPropertySymbols(headers).find((s) => s.description === "header target") ??
+      null;
+  }
+  if (targetSymbol === null) return undefined;
+  const target = (headers as unknown as Record<symbol, unknown>)[targetSymbol] as
+    | { headerList?: unknown }
+    | null
+    | undefined;
+  return target?.headerList;
+}
+
+/** The headers of `request` in arrival order with repeats. */
+export function requestHeaders(request: Request): [string, string][] {
+  const list = rawList(request.headers);
+  if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) {
+    return list.map(([name, value]: [string, string]) => [name, value]);
+  }
+  return [...request.headers];
+}

@@ -1,0 +1,31 @@
+/**
+ * Where the store's files live inside the data directory.
+ * @module
+ */
+import { join, resolve } from "node:path";
+
+/** Name of the data directory, in the working directory. */
+export const DATA_DIR_NAME = ".hooktap";
+
+/** Paths of the store's files. */
+export interface StorePaths {
+  /** The data directory, `.hooktap/`. */
+  readonly dir: string;
+  /** The event log, `.hooktap/events.jsonl`. */
+  readonly events: string;
+  /** The writer's lock, `.hooktap/dev.lock`. */
+  readonly lock: string;
+  /** The latest-event-per-endpoint index, `.hooktap/index.json`. */
+  readonly index: string;
+}
+
+/** Paths of the store in `dir` (default `.hooktap` in the working directory). */
+export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): StorePaths {
+  const abs = resolve(dir);
+  return {
+    dir: abs,
+    events: join(abs, "events.jsonl"),
+    lock: join(abs, "dev.lock"),
+    index: join(abs, "index.json"),
+  };
+}

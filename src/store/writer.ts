@@ -1,0 +1,169 @@
+/**
+ * The event log's single writer: appends records to `.hooktap/events.jsonl`
+ * with group commit. Lines that arrive while a write and sync are in flight
+ * wait and then share the next write and the next fdatasync, so a burst of
+ * concurrent requests costs one sync per batch, not one per request, and
+ * every `append` resolves only once its line is on disk.
+ *
+ * A failed write (disk full, read-only, I/O error) rejects the whole batch
+ * and cuts the file back to its last good length, so nothing half-written
+ * remains; the next batch tries again.
+ * @module
+ */
+import { describeError, StoreError } from "../errors.ts";
+import { type CapturedEvent, eventLine } from "../event/record.ts";
+import type { EventSink } from "../receiver/handler.ts";
+import { ensureDataDir } from "./data_dir.ts";
+import type { StorePaths } from "./paths.ts";
+import { repairTail } from "./repair.ts";
+
+/** Options of {@linkcode openEventWriter}. */
+export interface EventWriterOptions {
+  /**
+   * fdatasync each batch before acknowledging it. Only benchmarks turn it off.
+   * @default true
+   */
+  sync?: boolean;
+}
+
+/** An open event log. */
+export interface EventWriter extends EventSink {
+  /** Bytes cut off a torn last line when the log was opened (0 if none). */
+  readonly repairedBytes: number;
+  /** Events appended (and durable) since it was opened. */
+  readonly count: number;
+  /** The log's size in bytes, up to its last durable line. */
+  readonly size: number;
+  /** Latest event id of each endpoint appended since it was opened. */
+  readonly latest: ReadonlyMap<string, string>;
+  /** Waits for pending appends, then closes the file. */
+  close(): Promise<void>;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+const encoder = new TextEncoder();
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += await file.write(bytes.subarray(off));
+}
+
+/** A write failed: what the sender is told (503) and `dev` prints. */
+function writeFailure(error: unknown): StoreError {
+  let reason = describeError(error);
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    reason = `permission denied writing the event log (${reason})`;
+  } else if (/no space|ENOSPC|quota/i.test(reason)) reason = `the disk is full (${reason})`;
+  else if (/read-only|EROFS/i.test(reason)) reason = `the disk is read-only (${reason})`;
+  return new StoreError(reason, { cause: error });
+}
+
+/**
+ * Opens (creating it owner-only if needed) the event log for appending,
+ * repairing a torn last line first.
+ */
+export async function openEventWriter(
+  paths: StorePaths,
+  options: EventWriterOptions = {},
+): Promise<EventWriter> {
+  const sync = options.sync ?? true;
+  await ensureDataDir(paths);
+  let file: Deno.FsFile;
+  let size: number;
+  let repairedBytes: number;
+  try {
+    file = await Deno.open(paths.events, { read: true, append: true, create: true, mode: 0o600 });
+    await Deno.chmod(paths.events, 0o600);
+    const before = (await file.stat()).size;
+    repairedBytes = await repairTail(file, before);
+    size = before - repairedBytes;
+  } catch (error) {
+    throw new StoreError(
+      `Cannot open the event log ${paths.events}: ${describeError(error)}. ` +
+        `Check that you may write there (deno run --allow-write=.hooktap).`,
+      { cause: error },
+    );
+  }
+
+  let pending: string[] = [];
+  let pendingEvents: CapturedEvent[] = [];
+  let waiters: Waiter[] = [];
+  let flushing: Promise<void> | null = null;
+  let dirty = false; // a failed write may have left bytes past `size`
+  let count = 0;
+  let closed = false;
+  const latest = new Map<string, string>();
+
+  async function flushLoop(): Promise<void> {
+    while (pending.length > 0) {
+      const lines = pending;
+      const events = pendingEvents;
+      const batch = waiters;
+      pending = [];
+      pendingEvents = [];
+      waiters = [];
+      const bytes = encoder.encode(lines.length === 1 ? lines[0]! : lines.join(""));
+      try {
+        if (dirty) {
+          await file.truncate(size);
+          dirty = false;
+        }
+        dirty = true;
+        await writeAll(file, bytes);
+        if (sync) await file.syncData();
+        dirty = false;
+      } catch (error) {
+        try {
+          await file.truncate(size);
+          dirty = false;
+        } catch {
+          // Still failing; the next batch truncates before it writes.
+        }
+        const failure = writeFailure(error);
+        for (const w of batch) w.reject(failure);
+        continue;
+      }
+      size += bytes.length;
+      count += events.length;
+      for (const e of events) latest.set(e.endpoint, e.id);
+      for (const w of batch) w.resolve();
+    }
+  }
+
+  function kick(): void {
+    if (flushing !== null) return;
+    flushing = flushLoop().finally(() => {
+      flushing = null;
+      if (pending.length > 0) kick();
+    });
+  }
+
+  return {
+    repairedBytes,
+    get count() {
+      return count;
+    },
+    get size() {
+      return size;
+    },
+    latest,
+    append(event) {
+      if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
+      return new Promise<void>((resolve, reject) => {
+        pending.push(eventLine(event));
+        pendingEvents.push(event);
+        waiters.push({ resolve, reject });
+        kick();
+      });
+    },
+    async close() {
+      closed = true;
+      while (flushing !== null) await flushing;
+      file.close();
+    },
+  };
+}

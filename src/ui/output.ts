@@ -1,0 +1,43 @@
+/**
+ * The terminal edge: every byte hooktap prints goes through here. Data for
+ * machines goes to stdout; banners, progress, warnings and errors to stderr.
+ * @module
+ */
+import { type Colors, createColors } from "./colors.ts";
+
+/** Where a command prints. Tests may pass their own. */
+export interface Output {
+  /** Writes text (add your own newline) to stdout. */
+  out(text: string): void;
+  /** Writes raw bytes to stdout. */
+  outBytes(bytes: Uint8Array): void;
+  /** Writes text to stderr. */
+  err(text: string): void;
+  /** Whether stdout is a terminal (pretty output) or a pipe (plain). */
+  readonly stdoutIsTerminal: boolean;
+  /** Colours for stdout. */
+  readonly colors: Colors;
+  /** Colours for stderr. */
+  readonly errColors: Colors;
+}
+
+const encoder = new TextEncoder();
+
+function writeAllSync(stream: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+}
+
+/** The process's real stdout and stderr. */
+export function terminalOutput(): Output {
+  const stdoutIsTerminal = Deno.stdout.isTerminal();
+  const colorOk = !Deno.noColor;
+  return {
+    out: (text) => writeAllSync(Deno.stdout, encoder.encode(text)),
+    outBytes: (bytes) => writeAllSync(Deno.stdout, bytes),
+    err: (text) => writeAllSync(Deno.stderr, encoder.encode(text)),
+    stdoutIsTerminal,
+    colors: createColors(colorOk && stdoutIsTerminal),
+    errColors: createColors(colorOk && Deno.stderr.isTerminal()),
+  };
+}

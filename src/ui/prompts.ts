@@ -1,0 +1,82 @@
+/**
+ * The interactive setup questions (port, endpoint name, path, method),
+ * asked with @clack/prompts. Only called when stdin is a terminal: without
+ * one, clack would hang or die. Loaded lazily: clack reads `TERM` when
+ * imported, which needs --allow-env, and most runs never prompt.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { StarterAnswers } from "../config/starter.ts";
+import { validateConfig } from "../config/validate.ts";
+
+/** Whether questions can be asked (stdin and stdout are terminals). */
+export function canPrompt(): boolean {
+  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
+}
+
+function endpointProblem(answers: Partial<StarterAnswers>): string | undefined {
+  try {
+    validateConfig({
+      port: answers.port ?? 8787,
+      endpoints: [{
+        name: answers.name ?? "default",
+        path: answers.path ?? "/webhook",
+        method: answers.method ?? "POST",
+      }],
+    }, null);
+    return undefined;
+  } catch (error) {
+    const issues = (error as { issues?: string[] }).issues;
+    return issues?.[0] ?? String(error);
+  }
+}
+
+/** Asks the setup questions with the starter config's answers as defaults. */
+export async function askStarterAnswers(intro: string): Promise<StarterAnswers> {
+  const p = await import("@clack/prompts");
+  const stop = (value: unknown): value is symbol => p.isCancel(value);
+  const cancelled = () => {
+    p.cancel("Setup cancelled; nothing was written.");
+    return new UsageError("Setup cancelled. Run `hooktap init --yes` for the starter config.");
+  };
+  p.intro(intro);
+  const port = await p.text({
+    message: "Port to listen on",
+    placeholder: "8787",
+    defaultValue: "8787",
+    validate: (
+      v,
+    ) => (v === undefined || v === "" || /^\d+$/.test(v) && Number(v) <= 65535
+      ? undefined
+      : "A number from 0 to 65535"),
+  });
+  if (stop(port)) throw cancelled();
+  const name = await p.text({
+    message: "Endpoint name",
+    placeholder: "default",
+    defaultValue: "default",
+    validate: (v) => (v ? endpointProblem({ name: v }) : undefined),
+  });
+  if (stop(name)) throw cancelled();
+  const path = await p.text({
+    message: "Endpoint path",
+    placeholder: "/webhook",
+    defaultValue: "/webhook",
+    validate: (v) => (v ? endpointProblem({ path: v }) : undefined),
+  });
+  if (stop(path)) throw cancelled();
+  const method = await p.text({
+    message: "HTTP method",
+    placeholder: "POST",
+    defaultValue: "POST",
+    validate: (v) => (v ? endpointProblem({ method: v }) : undefined),
+  });
+  if (stop(method)) throw cancelled();
+  p.outro("Config ready.");
+  return {
+    port: Number(port || 8787),
+    name: name || "default",
+    path: path || "/webhook",
+    method: (method || "POST").toUpperCase(),
+  };
+}

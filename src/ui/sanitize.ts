@@ -1,0 +1,33 @@
+/**
+ * Keeps payload bytes from acting on the user's terminal: control
+ * characters (ESC, BEL, backspace, carriage return, C1 codes...) and
+ * bidirectional overrides are shown escaped (`\x1b`), never emitted raw.
+ * A hostile webhook must not be able to rewrite the user's screen.
+ * @module
+ */
+
+// C0 controls, DEL, C1 controls, and Unicode bidi/format overrides: matching them is the point.
+// deno-lint-ignore no-control-regex
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// deno-lint-ignore no-control-regex
+const UNSAFE_KEEP_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeChar(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (code === 0x0a) return "\\n";
+  if (code === 0x0d) return "\\r";
+  if (code === 0x09) return "\\t";
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** `text` with every control character escaped; safe on one terminal line. */
+export function safeLine(text: string): string {
+  return text.replace(UNSAFE, escapeChar);
+}
+
+/** `text` with control characters escaped but newlines and tabs kept. */
+export function safeBlock(text: string): string {
+  return text.replace(UNSAFE_KEEP_LINES, escapeChar);
+}

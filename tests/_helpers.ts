@@ -1,0 +1,168 @@
+/**
+ * Test helpers: temp directories and the real CLI as a subprocess.
+ * @module
+ */
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { join } from "node:path";
+
+/** Absolute path of hooktap's `main.ts`. */
+export const MAIN = fromFileUrl(new URL("../main.ts", import.meta.url));
+/** Absolute path of the repo's deno.json. */
+export const DENO_JSON = fromFileUrl(new URL("../deno.json", import.meta.url));
+
+/** The least-privilege flags the README documents for every command. */
+export const LEAST_PRIVILEGE = ["--allow-net", "--allow-read=.", "--allow-write=.hooktap"];
+
+/** A temp directory removed when disposed: `await using tmp = await withTmpDir()`. */
+export async function withTmpDir(prefix = "hooktap_test_"): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix });
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Writes a file under `dir` (creating parents). */
+export async function writeFile(dir: string, name: string, text: string): Promise<string> {
+  const file = join(dir, name);
+  await Deno.mkdir(join(file, ".."), { recursive: true });
+  await Deno.writeTextFile(file, text);
+  return file;
+}
+
+/** Options of {@linkcode runCli}. */
+export interface RunOptions {
+  cwd: string;
+  /** Deno permission flags. @default LEAST_PRIVILEGE */
+  permissions?: string[];
+  /** Bytes for stdin. @default none (stdin is closed / null) */
+  stdin?: Uint8Array | string;
+  /** Extra environment. */
+  env?: Record<string, string>;
+}
+
+/** Result of one CLI run. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: Uint8Array;
+}
+
+function denoArgs(permissions: string[], args: string[]): string[] {
+  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, ...permissions, MAIN, ...args];
+}
+
+/** Runs `hooktap ...args` to completion in `options.cwd`. */
+export async function runCli(args: string[], options: RunOptions): Promise<RunResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: denoArgs(options.permissions ?? LEAST_PRIVILEGE, args),
+    cwd: options.cwd,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...options.env },
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
+    await writer.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  const dec = new TextDecoder();
+  return { code, stdout: dec.decode(stdout), stderr: dec.decode(stderr), stdoutBytes: stdout };
+}
+
+/** A running `hooktap dev` subprocess. */
+export interface DevProcess extends AsyncDisposable {
+  /** The port it listens on. */
+  port: number;
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  child: Deno.ChildProcess;
+  /** Everything it printed on stderr so far. */
+  stderr(): string;
+  /** Everything it printed on stdout so far. */
+  stdout(): string;
+  /** Sends a signal and waits for the exit; resolves to the exit code. */
+  stop(signal?: Deno.Signal): Promise<number>;
+}
+
+async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string }): Promise<void> {
+  const dec = new TextDecoder();
+  for await (const chunk of stream) sink.text += dec.decode(chunk, { stream: true });
+}
+
+/**
+ * Starts `hooktap dev --port 0 ...args` in `cwd` and waits for its banner.
+ * @throws when it exits or prints no banner within 20 s.
+ */
+export async function startDev(
+  cwd: string,
+  args: string[] = [],
+  options: { permissions?: string[]; env?: Record<string, string> } = {},
+): Promise<DevProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: denoArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]),
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...options.env },
+  }).spawn();
+  const err = { text: "" };
+  const out = { text: "" };
+  const pumps = Promise.all([collect(child.stderr, err), collect(child.stdout, out)]);
+  let exited: Deno.CommandStatus | undefined;
+  const status = child.status.then((s) => (exited = s));
+  const deadline = Date.now() + 20_000;
+  let port = 0;
+  while (port === 0) {
+    const m = err.text.match(/listening on http:\/\/[^:]+:(\d+)/);
+    if (m) port = Number(m[1]);
+    else if (exited !== undefined || Date.now() > deadline) {
+      if (exited === undefined) child.kill("SIGKILL");
+      await status;
+      await pumps;
+      throw new Error(`hooktap dev did not start (exit ${exited?.code}):\n${err.text}\n${out.text}`);
+    } else await new Promise((r) => setTimeout(r, 20));
+  }
+  const stop = async (signal: Deno.Signal = "SIGINT") => {
+    if (exited === undefined) {
+      try {
+        child.kill(signal);
+      } catch { /* already gone */ }
+    }
+    const s = await status;
+    await pumps;
+    return s.code;
+  };
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stderr: () => err.text,
+    stdout: () => out.text,
+    stop,
+    async [Symbol.asyncDispose]() {
+      await stop("SIGKILL");
+    },
+  };
+}
+
+/** Reads `.hooktap/events.jsonl` under `dir` as parsed records. */
+export async function readEvents(dir: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(join(dir, ".hooktap", "events.jsonl"));
+  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+
+/** sha256 of bytes, hex. */
+export async function sha256(bytes: Uint8Array | ArrayBuffer): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as BufferSource);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
