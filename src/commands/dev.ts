@@ -6,6 +6,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { relative, resolve } from "node:path";
 import { loadConfig, starterConfig } from "../config/load.ts";
+import { configFromAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { describeError } from "../errors.ts";
@@ -30,10 +31,7 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
     const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
     const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
     await writeConfigFile(file, answers);
-    return validateConfig(
-      { port: answers.port, endpoints: [{ name: answers.name, path: answers.path, method: answers.method }] },
-      file,
-    );
+    return validateConfig(configFromAnswers(answers), file);
   }
   ctx.output.err(
     c.yellow("No hooktap.config.ts here and no terminal to ask: using the built-in starter config ") +

@@ -4,7 +4,7 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { relative, resolve } from "node:path";
-import { configSource, type StarterAnswers } from "../config/starter.ts";
+import { configSource, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME } from "../config/types.ts";
 import { describeError, HooktapError, UsageError } from "../errors.ts";
 import { askStarterAnswers, canPrompt } from "../ui/prompts.ts";
@@ -16,6 +16,22 @@ export interface WriteConfigOptions {
   force?: boolean;
 }
 
+function alreadyExists(file: string): HooktapError {
+  return new HooktapError(
+    `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`hooktap init --force\` to replace it.`,
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await Deno.lstat(file);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
 /** Writes a config file with `answers`; refuses to overwrite unless `force`. */
 export async function writeConfigFile(
   file: string,
@@ -25,11 +41,7 @@ export async function writeConfigFile(
   try {
     await Deno.writeTextFile(file, configSource(answers), { createNew: !options.force });
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) {
-      throw new HooktapError(
-        `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`hooktap init --force\` to replace it.`,
-      );
-    }
+    if (error instanceof Deno.errors.AlreadyExists) throw alreadyExists(file);
     throw new HooktapError(
       `Cannot write ${file}: ${
         describeError(error)
@@ -52,6 +64,8 @@ export function initCommand(ctx: CommandContext) {
     )
     .action(async (opts) => {
       const file = resolve(ctx.cwd, opts.config);
+      // Refuse before asking anything, not after the user answered.
+      if (!opts.force && await exists(file)) throw alreadyExists(file);
       let answers: StarterAnswers | undefined;
       if (!opts.yes) {
         if (!canPrompt()) {
@@ -61,18 +75,8 @@ export function initCommand(ctx: CommandContext) {
         }
         answers = await askStarterAnswers("hooktap init");
       }
-      if (!opts.force) {
-        try {
-          await Deno.lstat(file);
-          throw new HooktapError(
-            `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`hooktap init --force\` to replace it.`,
-          );
-        } catch (error) {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        }
-      }
       await writeConfigFile(file, answers, { force: opts.force ?? false });
-      const a = answers ?? { port: 8787, path: "/webhook", method: "POST", name: "default" };
+      const a = answers ?? STARTER_ANSWERS;
       ctx.output.err(
         `Wrote ${
           relative(ctx.cwd, file) || file

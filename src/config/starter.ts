@@ -1,11 +1,5 @@
 import type { Config } from "./types.ts";
 
-/** The starter config: port 8787, one endpoint `default` at `POST /webhook`. */
-export const STARTER_CONFIG: Config = {
-  port: 8787,
-  endpoints: [{ name: "default", path: "/webhook", method: "POST" }],
-};
-
 /** Answers for the starter config's questions (see `init`). */
 export interface StarterAnswers {
   port: number;
@@ -14,16 +8,30 @@ export interface StarterAnswers {
   method: string;
 }
 
-/**
- * Source text of a config file. It imports nothing, so it loads with no
- * network and no package; `defineConfig` from `@hooktap/hooktap` is optional.
- */
-export function configSource(answers: StarterAnswers = {
+/** The starter config's answers: port 8787, endpoint `default` at `POST /webhook`. */
+export const STARTER_ANSWERS: Readonly<StarterAnswers> = {
   port: 8787,
   name: "default",
   path: "/webhook",
   method: "POST",
-}): string {
+};
+
+/** The config a set of answers describes. */
+export function configFromAnswers(answers: StarterAnswers): Config {
+  return {
+    port: answers.port,
+    endpoints: [{ name: answers.name, path: answers.path, method: answers.method }],
+  };
+}
+
+/** The starter config: port 8787, one endpoint `default` at `POST /webhook`. */
+export const STARTER_CONFIG: Config = configFromAnswers(STARTER_ANSWERS);
+
+/**
+ * Source text of a config file. It imports nothing, so it loads with no
+ * network and no package; `defineConfig` from `@hooktap/hooktap` is optional.
+ */
+export function configSource(answers: StarterAnswers = STARTER_ANSWERS): string {
   return `// hooktap config: \`hooktap dev\` serves these endpoints on this port.
 // Each endpoint: name (for \`hooktap inspect --endpoint NAME\`), path (exact,
 // starting with "/"), method ("POST", or a list like ["POST", "PUT"]).

@@ -32,6 +32,8 @@ export interface EventWriter extends EventSink {
   readonly repairedBytes: number;
   /** Events appended (and durable) since it was opened. */
   readonly count: number;
+  /** Write-and-sync batches done since it was opened (group commit: at most `count`). */
+  readonly batches: number;
   /** The log's size in bytes, up to its last durable line. */
   readonly size: number;
   /** Latest event id of each endpoint appended since it was opened. */
@@ -95,6 +97,7 @@ export async function openEventWriter(
   let flushing: Promise<void> | null = null;
   let dirty = false; // a failed write may have left bytes past `size`
   let count = 0;
+  let batches = 0;
   let closed = false;
   const latest = new Map<string, string>();
 
@@ -129,6 +132,7 @@ export async function openEventWriter(
       }
       size += bytes.length;
       count += events.length;
+      batches++;
       for (const e of events) latest.set(e.endpoint, e.id);
       for (const w of batch) w.resolve();
     }
@@ -146,6 +150,9 @@ export async function openEventWriter(
     repairedBytes,
     get count() {
       return count;
+    },
+    get batches() {
+      return batches;
     },
     get size() {
       return size;

@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { StarterAnswers } from "../config/starter.ts";
+import { configFromAnswers, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { validateConfig } from "../config/validate.ts";
 
 /** Whether questions can be asked (stdin and stdout are terminals). */
@@ -16,14 +16,7 @@ export function canPrompt(): boolean {
 
 function endpointProblem(answers: Partial<StarterAnswers>): string | undefined {
   try {
-    validateConfig({
-      port: answers.port ?? 8787,
-      endpoints: [{
-        name: answers.name ?? "default",
-        path: answers.path ?? "/webhook",
-        method: answers.method ?? "POST",
-      }],
-    }, null);
+    validateConfig(configFromAnswers({ ...STARTER_ANSWERS, ...answers }), null);
     return undefined;
   } catch (error) {
     const issues = (error as { issues?: string[] }).issues;

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { ConfigError } from "../errors.ts";
+import { STARTER_CONFIG } from "./starter.ts";
+import { validateConfig } from "./validate.ts";
+
+function issuesOf(input: unknown): readonly string[] {
+  try {
+    validateConfig(input, "/x/hooktap.config.ts");
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.issues;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+Deno.test("validateConfig() resolves the starter config with its defaults", () => {
+  const config = validateConfig(STARTER_CONFIG, null);
+  assert.deepEqual(config, {
+    port: 8787,
+    endpoints: [{ name: "default", path: "/webhook", methods: ["POST"] }],
+    maxBodySize: 25 * 1024 * 1024,
+    file: null,
+  });
+});
+
+Deno.test("validateConfig() upper-cases methods and accepts a list, without repeats", () => {
+  const config = validateConfig({
+    port: 0,
+    endpoints: [{ name: "a", path: "/a", method: ["post", "Put", "POST"] }, {
+      name: "b",
+      path: "/b",
+      method: "get",
+    }],
+  }, null);
+  assert.deepEqual(config.endpoints.map((e) => e.methods), [["POST", "PUT"], ["GET"]]);
+  assert.equal(config.port, 0);
+});
+
+Deno.test("validateConfig() reports every problem at once, each with its field path", () => {
+  const issues = issuesOf({
+    port: 70000,
+    endpoints: [
+      { name: "a", path: "webhook", method: "POST" },
+      { name: "a", path: "/b", method: "PO ST" },
+      { path: "/c", method: "POST" },
+    ],
+  });
+  assert.equal(issues.length, 5, issues.join("\n"));
+  assert.match(issues[0]!, /^port must be an integer from 0 to 65535.*got 70000/);
+  assert.match(issues[1]!, /^endpoints\[0\]\.path must be a string starting with "\/", got "webhook"/);
+  assert.match(issues[2]!, /^endpoints\[1\]\.name "a" is already used by endpoints\[0\]/);
+  assert.match(issues[3]!, /^endpoints\[1\]\.method must be an HTTP method name.*"PO ST"/);
+  assert.match(issues[4]!, /^endpoints\[2\]\.name must be a non-empty string/);
+});
+
+Deno.test("validateConfig() rejects a non-integer port and a negative one", () => {
+  assert.match(issuesOf({ port: 1.5, endpoints: STARTER_CONFIG.endpoints })[0]!, /^port .*got 1\.5/);
+  assert.match(issuesOf({ port: -1, endpoints: STARTER_CONFIG.endpoints })[0]!, /^port .*got -1/);
+  assert.match(issuesOf({ port: "8787", endpoints: STARTER_CONFIG.endpoints })[0]!, /^port .*got "8787"/);
+});
+
+Deno.test("validateConfig() rejects empty or missing endpoints", () => {
+  assert.match(issuesOf({ port: 1, endpoints: [] })[0]!, /^endpoints must be a non-empty array/);
+  assert.match(issuesOf({ port: 1 })[0]!, /^endpoints must be a non-empty array, got missing/);
+});
+
+Deno.test("validateConfig() rejects two endpoints with the same path and an overlapping method", () => {
+  const issues = issuesOf({
+    port: 1,
+    endpoints: [
+      { name: "a", path: "/hook", method: ["POST", "PUT"] },
+      { name: "b", path: "/hook", method: "GET" },
+      { name: "c", path: "/hook", method: "put" },
+    ],
+  });
+  assert.deepEqual(issues, [
+    'endpoints[2] (PUT /hook) overlaps endpoints[0] "a": give one of them another path or method',
+  ]);
+});
+
+Deno.test("validateConfig() wants paths in normal form, without query or fragment", () => {
+  assert.match(
+    issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a/../b", method: "POST" }] })[0]!,
+    /write "\/b"/,
+  );
+  assert.match(
+    issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a?x=1", method: "POST" }] })[0]!,
+    /without "\?"/,
+  );
+});
+
+Deno.test("validateConfig() names a missing or non-object default export and unknown fields", () => {
+  assert.throws(
+    () => validateConfig(undefined, "/x/c.ts"),
+    /\/x\/c\.ts must default-export an object.*no default export/,
+  );
+  assert.throws(() => validateConfig([1], "/x/c.ts"), /must default-export an object/);
+  assert.match(issuesOf({ ...STARTER_CONFIG, prot: 1 })[0]!, /^prot is not a config field/);
+});
+
+Deno.test("validateConfig() checks maxBodySize", () => {
+  assert.equal(validateConfig({ ...STARTER_CONFIG, maxBodySize: 10 }, null).maxBodySize, 10);
+  assert.match(issuesOf({ ...STARTER_CONFIG, maxBodySize: -1 })[0]!, /^maxBodySize must be a whole number/);
+});

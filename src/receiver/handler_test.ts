@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { validateConfig } from "../config/validate.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { createHandler, type EventSink, type RequestOutcome } from "./handler.ts";
+
+const config = validateConfig(
+  { port: 0, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] },
+  null,
+);
+const NOW = new Date("2026-03-04T05:06:07.089Z");
+
+function setup(options: { sink?: EventSink; maxBodySize?: number } = {}) {
+  const events: CapturedEvent[] = [];
+  const outcomes: RequestOutcome[] = [];
+  const handler = createHandler({
+    endpoints: config.endpoints,
+    maxBodySize: options.maxBodySize ?? config.maxBodySize,
+    sink: options.sink ?? { append: (e) => Promise.resolve(void events.push(e)) },
+    now: () => NOW,
+    newId: () => "evt_20260304_01J0000000000000000000TEST",
+    onOutcome: (o) => outcomes.push(o),
+  });
+  const remote = { remoteAddr: { transport: "tcp" as const, hostname: "127.0.0.9", port: 5555 } };
+  return { handler, events, outcomes, remote };
+}
+
+Deno.test("handler stores a matched request and answers 200 with the event id", async () => {
+  const { handler, events, outcomes, remote } = setup();
+  const response = await handler(
+    new Request("http://localhost/webhook?a=1&b=%20", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"ok":true}',
+    }),
+    remote,
+  );
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("x-hooktap-event-id"), "evt_20260304_01J0000000000000000000TEST");
+  assert.deepEqual(await response.json(), { ok: true, id: "evt_20260304_01J0000000000000000000TEST" });
+  assert.equal(events.length, 1);
+  const e = events[0]!;
+  assert.deepEqual(
+    { ...e, headers: undefined },
+    {
+      v: 1,
+      id: "evt_20260304_01J0000000000000000000TEST",
+      endpoint: "default",
+      receivedAt: "2026-03-04T05:06:07.089Z",
+      method: "POST",
+      path: "/webhook",
+      query: "a=1&b=%20",
+      headers: undefined,
+      body: '{"ok":true}',
+      bodyEncoding: "utf8",
+      bodySize: 11,
+      remoteAddr: "127.0.0.9",
+    },
+  );
+  assert.ok(e.headers.some(([k, v]) => k.toLowerCase() === "content-type" && v === "application/json"));
+  assert.equal(outcomes[0]?.status, 200);
+});
+
+Deno.test("handler answers 404 with the spec's message when no endpoint has the path", async () => {
+  const { handler, events } = setup();
+  const response = await handler(new Request("http://localhost/", { method: "POST", body: "x" }));
+  assert.equal(response.status, 404);
+  assert.equal(await response.text(), "No webhook endpoint matched this request.");
+  assert.equal(events.length, 0);
+});
+
+Deno.test("handler answers 405 with an Allow header when only the method differs", async () => {
+  const { handler, events } = setup();
+  const response = await handler(new Request("http://localhost/webhook"));
+  assert.equal(response.status, 405);
+  assert.equal(response.headers.get("allow"), "POST");
+  assert.equal(await response.text(), "Method not allowed.");
+  assert.equal(events.length, 0);
+});
+
+Deno.test("handler resolves dot segments before matching", async () => {
+  const { handler, events } = setup();
+  const response = await handler(new Request("http://localhost/a/../webhook", { method: "POST", body: "" }));
+  assert.equal(response.status, 200);
+  assert.equal(events[0]?.path, "/webhook");
+});
+
+Deno.test("handler answers 413 and stores nothing when a chunked body passes maxBodySize", async () => {
+  const { handler, events } = setup({ maxBodySize: 10 });
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new Uint8Array(6));
+      c.enqueue(new Uint8Array(6));
+      c.close();
+    },
+  });
+  const response = await handler(new Request("http://localhost/webhook", { method: "POST", body }));
+  assert.equal(response.status, 413);
+  assert.match(await response.text(), /at most 10 bytes.*maxBodySize/);
+  assert.equal(events.length, 0);
+});
+
+Deno.test("handler keeps a chunked body of several chunks byte for byte", async () => {
+  const { handler, events } = setup();
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new Uint8Array([0xff, 1]));
+      c.enqueue(new Uint8Array([2, 0xfe]));
+      c.close();
+    },
+  });
+  const response = await handler(new Request("http://localhost/webhook", { method: "POST", body }));
+  assert.equal(response.status, 200);
+  assert.deepEqual({ body: events[0]?.body, enc: events[0]?.bodyEncoding, size: events[0]?.bodySize }, {
+    body: "/wEC/g==",
+    enc: "base64",
+    size: 4,
+  });
+});
+
+Deno.test("handler answers 503, never 200, when the store cannot save the event", async () => {
+  const { handler, outcomes } = setup({
+    sink: { append: () => Promise.reject(new Error("the disk is full")) },
+  });
+  const response = await handler(new Request("http://localhost/webhook", { method: "POST", body: "x" }));
+  assert.equal(response.status, 503);
+  assert.match(await response.text(), /could not save this event: the disk is full\. Nothing was stored/);
+  assert.equal(outcomes[0]?.reason, "the disk is full");
+});

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { configSource } from "../src/config/starter.ts";
+import { runCli, withTmpDir } from "./_helpers.ts";
+
+const INIT_PERMS = ["--allow-read=.", "--allow-write=hooktap.config.ts"];
+
+Deno.test("`hooktap init --yes` writes exactly the starter config, which then loads", async () => {
+  await using tmp = await withTmpDir();
+  const result = await runCli(["init", "--yes"], { cwd: tmp.path, permissions: INIT_PERMS });
+  assert.equal(result.code, 0, result.stderr);
+  const text = await Deno.readTextFile(join(tmp.path, "hooktap.config.ts"));
+  assert.equal(text, configSource());
+  const mod = await import(`file://${join(tmp.path, "hooktap.config.ts")}`);
+  assert.deepEqual(mod.default, {
+    port: 8787,
+    endpoints: [{ name: "default", path: "/webhook", method: "POST" }],
+  });
+  assert.match(result.stderr, /Wrote hooktap\.config\.ts: POST \/webhook \(default\) on port 8787/);
+  assert.equal(result.stdout, "");
+});
+
+Deno.test("`hooktap init` without a terminal and without --yes says so and writes nothing", async () => {
+  await using tmp = await withTmpDir();
+  const result = await runCli(["init"], { cwd: tmp.path, permissions: INIT_PERMS });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /needs a terminal.*hooktap init --yes/);
+  await assert.rejects(Deno.stat(join(tmp.path, "hooktap.config.ts")), Deno.errors.NotFound);
+});
+
+Deno.test("`hooktap init` never overwrites an existing config unless --force", async () => {
+  await using tmp = await withTmpDir();
+  const file = join(tmp.path, "hooktap.config.ts");
+  await Deno.writeTextFile(file, "// mine\n");
+  const refused = await runCli(["init", "--yes"], { cwd: tmp.path, permissions: INIT_PERMS });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /already exists.*hooktap init --force/);
+  assert.equal(await Deno.readTextFile(file), "// mine\n");
+  const forced = await runCli(["init", "--yes", "--force"], { cwd: tmp.path, permissions: INIT_PERMS });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(await Deno.readTextFile(file), configSource());
+});
+
+Deno.test("`hooktap --version` prints the version from deno.json", async () => {
+  await using tmp = await withTmpDir();
+  const { version } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  const result = await runCli(["--version"], { cwd: tmp.path });
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout.trim(), version);
+});
+
+Deno.test("an unknown command or option exits 2 with a suggestion", async () => {
+  await using tmp = await withTmpDir();
+  const result = await runCli(["devv"], { cwd: tmp.path });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /unknown command 'devv'[\s\S]*Did you mean dev\?/);
+});
