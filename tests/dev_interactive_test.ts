@@ -6,6 +6,20 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DENO_JSON, MAIN, withTmpDir } from "./_helpers.ts";
 
+function shellLine(permissions: string[]): string {
+  return [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${DENO_JSON}`,
+    ...permissions,
+    MAIN,
+    "dev",
+  ]
+    .map((a) => `'${a}'`).join(" ");
+}
+
 const hasScript = await new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" })
   .output().then((o) => o.success, () => false);
 
@@ -14,8 +28,7 @@ Deno.test({
   ignore: !hasScript,
   async fn() {
     await using tmp = await withTmpDir();
-    const inner = [Deno.execPath(), "run", "--quiet", `--config=${DENO_JSON}`, "-A", MAIN, "dev"]
-      .map((a) => `'${a}'`).join(" ");
+    const inner = shellLine(["-A"]);
     const child = new Deno.Command("script", {
       // A new pty is 0x0; clack would wrap every character onto its own line.
       args: ["-qec", `stty cols 120 rows 40; exec ${inner}`, "/dev/null"],
@@ -65,6 +78,42 @@ Deno.test({
       await child.status;
       await reader.catch(() => {});
       await child.stderr.cancel().catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "dev in a terminal without the setup's permissions starts on the starter config instead of prompting",
+  ignore: !hasScript,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const inner = shellLine(["--allow-net", "--allow-read=.", "--allow-write=.hooktap"]);
+    const child = new Deno.Command("script", {
+      args: ["-qec", `stty cols 120 rows 40; exec ${inner} --port 0`, "/dev/null"],
+      cwd: tmp.path,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+      env: { NO_COLOR: "1", TERM: "xterm" },
+    }).spawn();
+    let screen = "";
+    const reader = (async () => {
+      const dec = new TextDecoder();
+      for await (const chunk of child.stdout) screen += dec.decode(chunk, { stream: true });
+    })();
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!/listening on/.test(screen) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.match(screen, /the interactive setup needs --allow-env --allow-write=\S+hooktap\.config\.ts/);
+      assert.match(screen, /using the built-in starter config/);
+      assert.match(screen, /listening on http:\/\/localhost:\d+/);
+    } finally {
+      child.kill("SIGKILL");
+      await child.status;
+      await child.stdin.close().catch(() => {});
+      await reader.catch(() => {});
     }
   },
 });

@@ -24,7 +24,7 @@ Deno.test("`hooktap init` without a terminal and without --yes says so and write
   await using tmp = await withTmpDir();
   const result = await runCli(["init"], { cwd: tmp.path, permissions: INIT_PERMS });
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /needs a terminal.*hooktap init --yes/);
+  assert.match(result.stderr, /cannot ask its questions: no terminal to ask\. Run `hooktap init --yes`/);
   await assert.rejects(Deno.stat(join(tmp.path, "hooktap.config.ts")), Deno.errors.NotFound);
 });
 

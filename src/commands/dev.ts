@@ -14,10 +14,11 @@ import { createHandler } from "../receiver/handler.ts";
 import { listen } from "../server.ts";
 import { ensureDataDir } from "../store/data_dir.ts";
 import { acquireWriterLock } from "../store/lock.ts";
+import { keepIndex } from "../store/index_keeper.ts";
 import { openEventWriter } from "../store/writer.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { plural } from "../ui/format.ts";
-import { askStarterAnswers, canPrompt } from "../ui/prompts.ts";
+import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
 import { writeConfigFile } from "./init.ts";
 
@@ -27,14 +28,15 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   const config = await loadConfig({ cwd: ctx.cwd, path });
   if (config !== null) return config;
   const c = ctx.output.errColors;
-  if (canPrompt()) {
+  const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
+  const why = whyNoPrompt(file);
+  if (why === undefined) {
     const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
-    const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
     await writeConfigFile(file, answers);
     return validateConfig(configFromAnswers(answers), file);
   }
   ctx.output.err(
-    c.yellow("No hooktap.config.ts here and no terminal to ask: using the built-in starter config ") +
+    c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
       '(port 8787, POST /webhook as "default"). Nothing was written; `hooktap init --yes` writes it.\n',
   );
   return starterConfig();
@@ -75,6 +77,7 @@ export function devCommand(ctx: CommandContext) {
       const lock = await acquireWriterLock(paths);
       try {
         const writer = await openEventWriter(paths);
+        const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
         let lastFailure = "";
         const activity = opts.quiet
           ? undefined
@@ -105,6 +108,7 @@ export function devCommand(ctx: CommandContext) {
           });
         } catch (error) {
           await writer.close();
+          await index.close();
           throw error;
         }
         await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString() });
@@ -124,6 +128,7 @@ export function devCommand(ctx: CommandContext) {
         ctx.signal.addEventListener("abort", stop, { once: true });
         await server.finished;
         await writer.close();
+        await index.close();
         out.err(`\nStopped. ${plural(writer.count, "event")} captured this session, in ${eventsFile}.\n`);
       } finally {
         lock.release();

@@ -7,7 +7,7 @@ import { relative, resolve } from "node:path";
 import { configSource, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME } from "../config/types.ts";
 import { describeError, HooktapError, UsageError } from "../errors.ts";
-import { askStarterAnswers, canPrompt } from "../ui/prompts.ts";
+import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { CommandContext } from "./_shared.ts";
 
 /** Options of {@linkcode writeConfigFile}. */
@@ -68,9 +68,10 @@ export function initCommand(ctx: CommandContext) {
       if (!opts.force && await exists(file)) throw alreadyExists(file);
       let answers: StarterAnswers | undefined;
       if (!opts.yes) {
-        if (!canPrompt()) {
+        const why = whyNoPrompt(file);
+        if (why !== undefined) {
           throw new UsageError(
-            "hooktap init needs a terminal to ask its questions. Run `hooktap init --yes` to write the starter config (port 8787, POST /webhook).",
+            `hooktap init cannot ask its questions: ${why}. Run \`hooktap init --yes\` to write the starter config (port 8787, POST /webhook).`,
           );
         }
         answers = await askStarterAnswers("hooktap init");

@@ -9,9 +9,21 @@ import { UsageError } from "../errors.ts";
 import { configFromAnswers, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { validateConfig } from "../config/validate.ts";
 
-/** Whether questions can be asked (stdin and stdout are terminals). */
-export function canPrompt(): boolean {
-  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
+/**
+ * Why questions cannot be asked here, or `undefined` when they can: both
+ * stdin and stdout must be terminals, and Deno must already allow what the
+ * setup needs (reading the terminal's env, writing `configFile`), so that it
+ * never stops on a permission prompt.
+ */
+export function whyNoPrompt(configFile: string): string | undefined {
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return "no terminal to ask";
+  const granted = (d: Deno.PermissionDescriptor) => Deno.permissions.querySync(d).state === "granted";
+  const missing: string[] = [];
+  // clack and node:util's colour detection read a dozen variables (TERM, CI, NO_COLOR, ...).
+  if (!granted({ name: "env" })) missing.push("--allow-env");
+  if (!granted({ name: "write", path: configFile })) missing.push(`--allow-write=${configFile}`);
+  if (missing.length > 0) return `the interactive setup needs ${missing.join(" ")} (or deno run -A)`;
+  return undefined;
 }
 
 function endpointProblem(answers: Partial<StarterAnswers>): string | undefined {
