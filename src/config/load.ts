@@ -80,6 +80,13 @@ export function configPath(options: LoadConfigOptions = {}): string {
  * Reads, imports and validates the config file.
  * @returns the resolved config, or `null` when no file exists at the default path.
  * @throws {ConfigError} naming the file and what is wrong with it.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "@hooktap/hooktap";
+ * const config = await loadConfig({ path: "hooktap.config.ts" });
+ * console.log(config?.port);
+ * ```
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<ResolvedConfig | null> {
   const file = configPath(options);

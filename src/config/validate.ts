@@ -128,6 +128,13 @@ function checkEndpoints(endpoints: unknown, issues: string[]): Endpoint[] {
 /**
  * Validates a config's default export and fills its defaults.
  * @throws {ConfigError} listing every problem, each with its field path.
+ *
+ * @example
+ * ```ts
+ * import { validateConfig } from "@hooktap/hooktap";
+ * const config = validateConfig({ port: 8787, endpoints: [{ name: "gh", path: "/gh", method: "post" }] }, null);
+ * console.log(config.endpoints[0]?.methods); // ["POST"]
+ * ```
  */
 export function validateConfig(input: unknown, file: string | null): ResolvedConfig {
   const where = file ?? "the built-in starter config";

@@ -64,7 +64,15 @@ export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "ut
   }
 }
 
-/** The exact body bytes of a stored event. */
+/**
+ * The exact body bytes of a stored event.
+ *
+ * @example
+ * ```ts
+ * import { decodeBody } from "@hooktap/hooktap";
+ * const bytes = decodeBody({ body: "/wA=", bodyEncoding: "base64" }); // Uint8Array [255, 0]
+ * ```
+ */
 export function decodeBody(event: Pick<CapturedEvent, "body" | "bodyEncoding">): Uint8Array {
   if (event.bodyEncoding === "base64") return new Uint8Array(Buffer.from(event.body, "base64"));
   return new TextEncoder().encode(event.body);
@@ -104,6 +112,15 @@ export function headerValue(headers: readonly [string, string][], name: string):
 /**
  * Parses one stored line into an event, or `undefined` when the line is not
  * a v1 record (torn, corrupt, or from a newer format).
+ *
+ * @example
+ * ```ts
+ * import { parseEventLine } from "@hooktap/hooktap";
+ * for (const line of (await Deno.readTextFile(".hooktap/events.jsonl")).split("\n")) {
+ *   const event = parseEventLine(line);
+ *   if (event) console.log(event.id, event.endpoint);
+ * }
+ * ```
  */
 export function parseEventLine(line: string): CapturedEvent | undefined {
   let value: unknown;

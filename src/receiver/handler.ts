@@ -87,7 +87,23 @@ function sizeLimit(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** Creates the receiver's handler. */
+/**
+ * Creates the receiver's handler: give it to `Deno.serve`, or call it with
+ * a `Request` in a test.
+ *
+ * @example
+ * ```ts
+ * import { type CapturedEvent, createHandler, validateConfig } from "@hooktap/hooktap";
+ * const seen: CapturedEvent[] = [];
+ * const { endpoints, maxBodySize } = validateConfig(
+ *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },
+ *   null,
+ * );
+ * const handler = createHandler({ endpoints, maxBodySize, sink: { append: async (e) => void seen.push(e) } });
+ * const response = await handler(new Request("http://localhost/gh", { method: "POST", body: "{}" }));
+ * console.log(response.status, seen[0]?.body); // 200 "{}"
+ * ```
+ */
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, maxBodySize, onOutcome } = options;
   const match = createMatcher(options.endpoints);

@@ -19,7 +19,15 @@ export interface StorePaths {
   readonly index: string;
 }
 
-/** Paths of the store in `dir` (default `.hooktap` in the working directory). */
+/**
+ * Paths of the store in `dir` (default `.hooktap` in the working directory).
+ *
+ * @example
+ * ```ts
+ * import { storePaths } from "@hooktap/hooktap";
+ * console.log(storePaths().events); // /your/project/.hooktap/events.jsonl
+ * ```
+ */
 export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): StorePaths {
   const abs = resolve(dir);
   return {

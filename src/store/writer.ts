@@ -67,6 +67,17 @@ function writeFailure(error: unknown): StoreError {
 /**
  * Opens (creating it owner-only if needed) the event log for appending,
  * repairing a torn last line first.
+ *
+ * @example
+ * ```ts
+ * import { createHandler, openEventWriter, storePaths, validateConfig } from "@hooktap/hooktap";
+ * const writer = await openEventWriter(storePaths(".hooktap"));
+ * const { endpoints, maxBodySize } = validateConfig(
+ *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },
+ *   null,
+ * );
+ * const server = Deno.serve({ port: 0 }, createHandler({ endpoints, maxBodySize, sink: writer }));
+ * ```
  */
 export async function openEventWriter(
   paths: StorePaths,
