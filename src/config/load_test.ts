@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { loadConfig } from "./load.ts";
+
+async function inTmp(files: Record<string, string>, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(join(dir, name), text);
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function loadError(
+  dir: string,
+  options: { path?: string; timeoutMs?: number } = {},
+): Promise<ConfigError> {
+  try {
+    await loadConfig({ cwd: dir, ...options });
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+Deno.test("loadConfig() imports a TypeScript config and resolves it", async () => {
+  await inTmp({
+    "hooktap.config.ts": `const port: number = 9000;
+      export default { port, endpoints: [{ name: "gh", path: "/gh", method: "post" }] };`,
+  }, async (dir) => {
+    const config = await loadConfig({ cwd: dir });
+    assert.equal(config?.port, 9000);
+    assert.deepEqual(config?.endpoints, [{ name: "gh", path: "/gh", methods: ["POST"] }]);
+    assert.equal(config?.file, join(dir, "hooktap.config.ts"));
+  });
+});
+
+Deno.test("loadConfig() answers null when the default file is absent, but an error for an explicit path", async () => {
+  await inTmp({}, async (dir) => {
+    assert.equal(await loadConfig({ cwd: dir }), null);
+    const error = await loadError(dir, { path: "other.config.ts" });
+    assert.match(error.message, /other\.config\.ts does not exist/);
+  });
+});
+
+Deno.test("loadConfig() names the file and the syntax error", async () => {
+  await inTmp({ "hooktap.config.ts": "export default { port: 1, " }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(error.message, /hooktap\.config\.ts failed to load:[\s\S]*SyntaxError/);
+  });
+});
+
+Deno.test("loadConfig() names the file and what a throwing config threw", async () => {
+  await inTmp({ "hooktap.config.ts": 'throw new Error("no secrets here");' }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(error.message, /hooktap\.config\.ts failed to load:[\s\S]*no secrets here/);
+  });
+});
+
+Deno.test("loadConfig() stops a config that never finishes loading, after the bounded wait", async () => {
+  await inTmp({
+    "hang.config.ts": "await new Promise(() => setInterval(() => {}, 1000)); export default {};",
+    "loop.config.ts": "while (true) {} export default {};",
+  }, async (dir) => {
+    for (const path of ["hang.config.ts", "loop.config.ts"]) {
+      const error = await loadError(dir, { path, timeoutMs: 300 });
+      assert.match(
+        error.message,
+        new RegExp(`${path.replace(".", "\\.")} did not finish loading within 0\\.3 s`),
+      );
+    }
+  });
+});
+
+Deno.test("loadConfig() refuses a directory and a missing default export", async () => {
+  await inTmp({ "nodefault.config.ts": "export const port = 1;" }, async (dir) => {
+    await Deno.mkdir(join(dir, "hooktap.config.ts"));
+    assert.match((await loadError(dir)).message, /is a directory, not a file/);
+    assert.match(
+      (await loadError(dir, { path: "nodefault.config.ts" })).message,
+      /must default-export an object.*no default export/,
+    );
+  });
+});
+
+Deno.test("loadConfig() refuses a config that exports functions it cannot read", async () => {
+  await inTmp(
+    { "hooktap.config.ts": "export default { port: 1, endpoints: [], hook() {} };" },
+    async (dir) => {
+      assert.match((await loadError(dir)).message, /exports values hooktap cannot read/);
+    },
+  );
+});

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { DENO_JSON, withTmpDir } from "./_helpers.ts";
+
+const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
+
+Deno.test("mod.ts run as the main module runs the CLI (as `deno run jsr:@hooktap/hooktap` will)", async () => {
+  await using tmp = await withTmpDir();
+  const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", `--config=${DENO_JSON}`, "--allow-read=.", MOD, "--help"],
+    cwd: tmp.path,
+    stdin: "null",
+  }).output();
+  assert.equal(code, 0);
+  assert.match(new TextDecoder().decode(stdout), /^Usage: hooktap \[options\] \[command\]/);
+});
+
+Deno.test("importing mod.ts only exports the library: no CLI runs, nothing printed", async () => {
+  await using tmp = await withTmpDir();
+  const script = `const m = await import(${
+    JSON.stringify(MOD)
+  }); console.log(JSON.stringify(Object.keys(m).sort()));`;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `--config=${DENO_JSON}`, script, "--help"],
+    cwd: tmp.path,
+    stdin: "null",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  const keys: string[] = JSON.parse(new TextDecoder().decode(stdout));
+  for (const name of ["defineConfig", "createHandler", "openEventWriter", "validateConfig", "loadConfig"]) {
+    assert.ok(keys.includes(name), `${name} in ${keys}`);
+  }
+});
