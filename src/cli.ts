@@ -5,8 +5,13 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import denoJson from "../deno.json" with { type: "json" };
+import { completeCommand } from "./commands/complete.ts";
+import { completionsCommand } from "./commands/completions.ts";
 import { devCommand } from "./commands/dev.ts";
 import { initCommand } from "./commands/init.ts";
+import { inspectCommand } from "./commands/inspect.ts";
+import { logsCommand } from "./commands/logs.ts";
+import { replayCommand } from "./commands/replay.ts";
 import type { CommandContext } from "./commands/_shared.ts";
 
 /** hooktap's version, from deno.json. */
@@ -37,9 +42,10 @@ export function buildProgram(ctx: CommandContext): Command {
         "  hooktap dev             receive; in another terminal: ngrok http 8787\n" +
         "  hooktap logs            list what arrived\n",
     );
-  for (const make of [initCommand, devCommand]) {
+  for (const make of [initCommand, devCommand, logsCommand, inspectCommand, replayCommand, completionsCommand]) {
     program.addCommand(make(ctx) as unknown as Command);
   }
+  program.addCommand(completeCommand(ctx) as unknown as Command, { hidden: true }); // called by completion scripts
   for (const command of program.commands) {
     command.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
   }

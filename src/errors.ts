@@ -63,3 +63,11 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A request hooktap sent (`replay`) got no answer: refused, DNS, timeout, TLS. */
+export class NetworkError extends HooktapError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { exitCode: 1, ...options });
+    this.name = "NetworkError";
+  }
+}

@@ -3,11 +3,16 @@
  * context every action gets, and the config lookup they have in common.
  * @module
  */
-import { ConfigError } from "../errors.ts";
+import { ConfigError, HooktapError, NotFoundError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { findByIdPrefix, parseIdQuery } from "../store/lookup.ts";
 import { type StorePaths, storePaths } from "../store/paths.ts";
+import { openStoreReader, type StoreReader } from "../store/reader.ts";
+import { plural } from "../ui/format.ts";
 import type { Output } from "../ui/output.ts";
+import { safeLine } from "../ui/sanitize.ts";
 
 /** What every command action receives. */
 export interface CommandContext {
@@ -43,4 +48,53 @@ export function parsePort(value: string): number {
     throw new ConfigError(`--port must be a whole number from 0 to 65535, got "${value}".`);
   }
   return n;
+}
+
+/** The event log of the working directory opened for reading, or `null` when there is none yet. */
+export function openStore(ctx: CommandContext): Promise<StoreReader | null> {
+  return openStoreReader(storeOf(ctx));
+}
+
+/** Prints the one warning about lines that were not records, if any were met. */
+export function warnSkipped(ctx: CommandContext, reader: StoreReader | null | undefined): void {
+  if (reader == null || reader.skipped === 0) return;
+  ctx.output.err(
+    ctx.output.errColors.yellow(
+      `warning: skipped ${plural(reader.skipped, "damaged line")} in .hooktap/events.jsonl ` +
+        `(torn by a crash, or edited by hand); the other events are shown.\n`,
+    ),
+  );
+}
+
+/**
+ * The one event whose id starts with `text` (a whole id, a prefix, or a
+ * prefix of its ULID part).
+ * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
+ */
+export async function resolveEvent(reader: StoreReader | null, text: string): Promise<CapturedEvent> {
+  const query = parseIdQuery(text);
+  const notFound = () =>
+    new NotFoundError(
+      `No event with id ${safeLine(text)} in .hooktap/events.jsonl. Run \`hooktap logs\` to list the stored events.`,
+    );
+  if (reader === null) throw notFound();
+  const found = await findByIdPrefix(reader, query, { max: 10 });
+  if (found.matches.length === 0) throw notFound();
+  if (found.matches.length > 1) {
+    const more = found.matches.length > 10 ? "\n  ... and more" : "";
+    throw new HooktapError(
+      `The id prefix ${safeLine(text)} is ambiguous; it matches:\n` +
+        found.matches.slice(0, 10).map((m) => `  ${m.id}`).join("\n") + more +
+        "\nType more characters of the id.",
+    );
+  }
+  if (found.event === undefined) {
+    throw new NotFoundError(`The line of event ${found.matches[0]!.id} is damaged and cannot be read.`);
+  }
+  return found.event;
+}
+
+/** The config when there is one; `null` when there is no file at the default path. */
+export function optionalConfig(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig | null> {
+  return loadConfig({ cwd: ctx.cwd, path });
 }

@@ -1,0 +1,121 @@
+/**
+ * `.hooktap/index.json`: the latest event id of each endpoint, for the first
+ * `size` bytes of the event log. It lets `inspect --endpoint NAME` find an
+ * endpoint's last event at once even when it lies at the start of a huge
+ * log: read the index, scan only the bytes appended after `size`, then look
+ * the indexed id up by binary search.
+ *
+ * The index is a cache: `hooktap dev` keeps it current, a reader that may
+ * write repairs it, and everything works (more slowly) without it. A reader
+ * without write permission just skips writing it.
+ * @module
+ */
+import { EVENT_ID_PATTERN } from "../event/id.ts";
+import { type CapturedEvent, parseEventLine } from "../event/record.ts";
+import { endpointMatcher, lineEndpoint } from "./line_key.ts";
+import { type Line, linesBackward, readAt } from "./lines.ts";
+import type { StorePaths } from "./paths.ts";
+
+const decoder = new TextDecoder();
+
+/** Contents of `.hooktap/index.json` (format 1). */
+export interface StoreIndex {
+  v: 1;
+  /** Bytes of `events.jsonl` the index covers: `[0, size)`, ending at a line end. */
+  size: number;
+  /** Endpoint name → id of its newest event within `[0, size)`. */
+  latest: Record<string, string>;
+}
+
+/**
+ * Reads the index and checks it against the log (open in `events`, of
+ * `eventsSize` bytes).
+ * @returns `undefined` when it is missing, unreadable, of another format, or
+ * does not fit the log (longer than it, or not ending at a line end).
+ */
+export async function readIndex(
+  paths: StorePaths,
+  events: Deno.FsFile,
+  eventsSize: number,
+): Promise<StoreIndex | undefined> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await Deno.readTextFile(paths.index));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { v, size, latest } = value as Partial<StoreIndex>;
+  if (v !== 1 || !Number.isSafeInteger(size) || size! < 0 || size! > eventsSize) return undefined;
+  if (typeof latest !== "object" || latest === null || Array.isArray(latest)) return undefined;
+  for (const id of Object.values(latest)) {
+    if (typeof id !== "string" || !EVENT_ID_PATTERN.test(id)) return undefined;
+  }
+  if (size! > 0) {
+    const last = new Uint8Array(1);
+    await readAt(events, size! - 1, last);
+    if (last[0] !== 0x0a) return undefined;
+  }
+  return { v: 1, size: size!, latest: { ...latest } };
+}
+
+/**
+ * Writes the index atomically (a temp file, then a rename).
+ * @returns whether it was written; failures (no write permission, a
+ * read-only disk) are swallowed: the index is only a cache.
+ */
+export async function writeIndex(paths: StorePaths, index: StoreIndex): Promise<boolean> {
+  const tmp = `${paths.index}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, JSON.stringify(index) + "\n", { mode: 0o600 });
+    await Deno.rename(tmp, paths.index);
+    return true;
+  } catch {
+    await Deno.remove(tmp).catch(() => {});
+    return false;
+  }
+}
+
+/** Options of {@linkcode newestPerEndpoint}. */
+export interface NewestOptions {
+  /** Offset the scan stops at (a line start). @default 0 */
+  start?: number;
+  /** Called with each endpoint's newest event as it is found; return `true` to stop the scan. */
+  onFound?: (event: CapturedEvent) => boolean;
+  /** Called with each line that is not a record. */
+  onSkip?: (line: Line) => void;
+  /** Stops the scan early. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Scans `[start, end)` of the log backwards and collects the newest id of
+ * each endpoint. Only each line's first bytes are looked at; just the newest
+ * line of each endpoint is parsed.
+ * @returns the ids found, and whether the whole range was scanned.
+ */
+export async function newestPerEndpoint(
+  events: Deno.FsFile,
+  end: number,
+  options: NewestOptions = {},
+): Promise<{ latest: Map<string, string>; complete: boolean }> {
+  const latest = new Map<string, string>();
+  // Byte tests for the endpoints already found: most lines are skipped without decoding anything.
+  const seen: ((line: Uint8Array) => boolean)[] = [];
+  for await (const line of linesBackward(events, end, { start: options.start ?? 0 })) {
+    if (options.signal?.aborted) return { latest, complete: false };
+    if (!line.torn && seen.some((test) => test(line.bytes))) continue;
+    const endpoint = line.torn ? undefined : lineEndpoint(line.bytes);
+    if (endpoint !== undefined && latest.has(endpoint)) continue;
+    const event = endpoint === undefined ? undefined : parseEventLine(decoder.decode(line.bytes));
+    if (event === undefined) {
+      options.onSkip?.(line);
+      continue;
+    }
+    latest.set(event.endpoint, event.id);
+    seen.push(endpointMatcher(event.endpoint));
+    // Stopped at the first line of the range: nothing was left unread.
+    if (options.onFound?.(event)) return { latest, complete: line.start === (options.start ?? 0) };
+  }
+  return { latest, complete: true };
+}

@@ -1,0 +1,66 @@
+/**
+ * The newest event of one endpoint (`hooktap inspect --endpoint NAME`),
+ * fast on a log of any size thanks to `.hooktap/index.json`: only the bytes
+ * appended after the index was written are scanned, then the indexed id is
+ * found by binary search. Without a usable index the log is scanned
+ * backwards, and when that scan covered the whole log the index is rebuilt
+ * (if the process may write it).
+ * @module
+ */
+import type { CapturedEvent } from "../event/record.ts";
+import { newestPerEndpoint, readIndex, writeIndex } from "./index_file.ts";
+import { findByIdPrefix } from "./lookup.ts";
+import type { StoreReader } from "./reader.ts";
+
+/** Result of {@linkcode latestOfEndpoint}. */
+export interface LatestResult {
+  /** The endpoint's newest event, if it has any. */
+  event?: CapturedEvent;
+  /** Names of the endpoints that have events in the log (all of them when `event` is undefined). */
+  endpoints: string[];
+  /** Whether the index was used, or the log scanned. */
+  via: "index" | "scan";
+}
+
+function _sorted(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort();
+}
+
+/** Finds the newest event of endpoint `name`. */
+export async function latestOfEndpoint(reader: StoreReader, name: string): Promise<LatestResult> {
+  const { paths, file, size } = reader;
+  const onSkip = (line: { start: number }) => reader.skippedAt.add(line.start);
+  const index = await readIndex(paths, file, size);
+  if (index !== undefined) {
+    let hit: CapturedEvent | undefined;
+    const fresh = await newestPerEndpoint(file, size, {
+      start: index.size,
+      onFound: (event) => {
+        if (event.endpoint === name) hit = event;
+        return false;
+      },
+      onSkip,
+    });
+    const latest = { ...index.latest, ...Object.fromEntries(fresh.latest) };
+    if (size > index.size) await writeIndex(paths, { v: 1, size, latest });
+    const endpoints = _sorted(Object.keys(latest));
+    if (hit !== undefined) return { event: hit, endpoints, via: "index" };
+    const id = index.latest[name];
+    if (id === undefined) return { endpoints, via: "index" };
+    const found = await findByIdPrefix(reader, { prefix: id, key: (x) => x }, { max: 1 });
+    if (found.event?.endpoint === name) return { event: found.event, endpoints, via: "index" };
+    // The index names an event that is not there: it is wrong; scan instead.
+  }
+  let hit: CapturedEvent | undefined;
+  const scan = await newestPerEndpoint(file, size, {
+    onFound: (event) => {
+      if (event.endpoint !== name) return false;
+      hit = event;
+      return true;
+    },
+    onSkip,
+  });
+  if (scan.complete) await writeIndex(paths, { v: 1, size, latest: Object.fromEntries(scan.latest) });
+  const endpoints = _sorted(scan.latest.keys());
+  return hit === undefined ? { endpoints, via: "scan" } : { event: hit, endpoints, via: "scan" };
+}

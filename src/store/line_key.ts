@@ -1,0 +1,79 @@
+/**
+ * Reads a stored line's id and endpoint from its bytes, without parsing the
+ * JSON. Every v1 line starts `{"v":1,"id":"evt_YYYYMMDD_<ULID>","endpoint":"NAME",`
+ * (the writer serialises the record's fields in that order), so both can be
+ * compared in place: this is what keeps lookups and scans of a big store cheap.
+ * Pure.
+ * @module
+ */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Bytes every v1 line starts with, up to the id. */
+const HEAD = encoder.encode('{"v":1,"id":"');
+/** Length of a whole id: `evt_` + 8 digits + `_` + 26-character ULID. */
+export const ID_LENGTH = 39;
+/** Bytes between the id and the endpoint's JSON string. */
+const ENDPOINT_KEY = encoder.encode('","endpoint":');
+/** Offset of the endpoint's JSON string in a line. */
+const ENDPOINT_AT = HEAD.length + ID_LENGTH + ENDPOINT_KEY.length;
+/** Bytes of a line needed to read its id. */
+export const ID_PROBE_BYTES = HEAD.length + ID_LENGTH + 1;
+
+function startsWithAt(line: Uint8Array, at: number, expected: Uint8Array): boolean {
+  if (line.length < at + expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (line[at + i] !== expected[i]) return false;
+  return true;
+}
+
+/** The id of a stored line (or of its first bytes), or `undefined` when it is not a v1 record. */
+export function lineId(line: Uint8Array): string | undefined {
+  if (!startsWithAt(line, 0, HEAD) || line[HEAD.length + ID_LENGTH] !== 0x22 /* " */) return undefined;
+  const id = decoder.decode(line.subarray(HEAD.length, HEAD.length + ID_LENGTH));
+  return id.startsWith("evt_") && id[12] === "_" ? id : undefined;
+}
+
+/** A test of "this line's id has `prefix` at `offset`", on the line's bytes (no check of the rest). */
+export function idBytesMatcher(prefix: string, offset: number): (line: Uint8Array) => boolean {
+  const expected = encoder.encode(prefix);
+  return (line) => startsWithAt(line, HEAD.length + offset, expected);
+}
+
+/** A test of "this line belongs to endpoint `name`", on the line's bytes. */
+export function endpointMatcher(name: string): (line: Uint8Array) => boolean {
+  const expected = encoder.encode(JSON.stringify(name) + ",");
+  return (line) => startsWithAt(line, ENDPOINT_AT, expected);
+}
+
+/** The endpoint name of a stored line, read without parsing the rest of it. */
+export function lineEndpoint(line: Uint8Array): string | undefined {
+  if (lineId(line) === undefined || !startsWithAt(line, HEAD.length + ID_LENGTH, ENDPOINT_KEY)) {
+    return undefined;
+  }
+  // The name is a JSON string: find its closing quote, skipping escapes.
+  let i = ENDPOINT_AT + 1;
+  if (line[ENDPOINT_AT] !== 0x22) return undefined;
+  while (i < line.length && line[i] !== 0x22) i += line[i] === 0x5c /* \ */ ? 2 : 1;
+  if (i >= line.length) return undefined;
+  try {
+    return JSON.parse(decoder.decode(line.subarray(ENDPOINT_AT, i + 1))) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** The time (ms since the epoch) encoded in an id's ULID, or `NaN`. */
+export function idTime(id: string): number {
+  const ulid = id.slice(13, 23);
+  if (ulid.length !== 10) return NaN;
+  let ms = 0;
+  for (const ch of ulid) {
+    const digit = CROCKFORD.indexOf(ch);
+    if (digit === -1) return NaN;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}

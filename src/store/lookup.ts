@@ -1,0 +1,152 @@
+/**
+ * Finds events by id or id prefix without reading the whole log: ids are
+ * time-ordered in an append-only file, so a binary search over byte offsets
+ * lands on the first candidate line after about log2(size / 64 KiB) probes of
+ * a few bytes each. When that finds nothing (a clock that jumped back can put
+ * a line out of order), a streaming scan of the whole log makes sure.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { ID_PROBE_BYTES, idBytesMatcher, lineId } from "./line_key.ts";
+import { type Line, linesForward, lineStartAtOrAfter, readAt } from "./lines.ts";
+import type { StoreReader } from "./reader.ts";
+
+/** What an id typed on the command line is compared with. */
+export interface IdQuery {
+  /** Upper-cased prefix to look for. */
+  prefix: string;
+  /** The part of a stored id the prefix is compared with (whole id, or its ULID). */
+  key(id: string): string;
+  /** Where in a stored id the prefix starts (0 for whole ids, 13 for ULID prefixes). @default 0 */
+  offset?: number;
+}
+
+/** A line whose id has the prefix. */
+export interface IdMatch {
+  id: string;
+  /** Byte offset of its line. */
+  start: number;
+}
+
+/** Result of {@linkcode findByIdPrefix}. */
+export interface LookupResult {
+  /** Matching ids in log order, at most `max + 1` of them. */
+  matches: IdMatch[];
+  /** The event, when exactly one line matched. */
+  event?: CapturedEvent;
+  /** How it was found: by binary search, or by the full scan after a miss. */
+  via: "search" | "scan";
+}
+
+const ULID_CHARS = /^[0-9A-HJKMNP-TV-Z]+$/;
+const WINDOW = 64 * 1024;
+
+/**
+ * Reads what the user typed: a prefix of a whole id (`evt_20240501_01HX`) or
+ * of its ULID part (`01HX9`), any case.
+ * @throws {UsageError} when it cannot be part of an id.
+ */
+export function parseIdQuery(text: string): IdQuery {
+  const t = text.trim();
+  const lower = t.toLowerCase();
+  if (t !== "" && (lower.startsWith("evt_") || "evt_".startsWith(lower))) {
+    const prefix = lower.length <= 4 ? lower : "evt_" + t.slice(4).toUpperCase();
+    if (prefix.length <= 4 || /^evt_\d{1,8}$|^evt_\d{8}_[0-9A-HJKMNP-TV-Z]{0,26}$/.test(prefix)) {
+      return { prefix, key: (id) => id, offset: 0 };
+    }
+  } else if (t.length > 0 && t.length <= 26 && ULID_CHARS.test(t.toUpperCase())) {
+    return { prefix: t.toUpperCase(), key: (id) => id.slice(13), offset: 13 };
+  }
+  throw new UsageError(
+    `"${text}" is not an event id. Ids look like evt_20240501_01HXA5B7K3M2N4P6Q8R0S2T4V6 ` +
+      `(any unique prefix works, with or without evt_YYYYMMDD_); \`hooktap logs\` lists them.`,
+  );
+}
+
+async function _probe(reader: StoreReader, pos: number, hi: number): Promise<IdMatch | undefined> {
+  const buf = new Uint8Array(ID_PROBE_BYTES);
+  let start = await lineStartAtOrAfter(reader.file, pos, reader.size);
+  while (start < hi) {
+    const got = await readAt(reader.file, start, buf);
+    const id = lineId(buf.subarray(0, got));
+    if (id !== undefined) return { id, start };
+    start = await lineStartAtOrAfter(reader.file, start + 1, reader.size);
+  }
+  return undefined;
+}
+
+type Verdict = "before" | "match" | "after";
+
+function _compare(query: IdQuery, id: string): Verdict {
+  const key = query.key(id);
+  if (key.startsWith(query.prefix)) return "match";
+  return key < query.prefix ? "before" : "after";
+}
+
+async function _collect(
+  reader: StoreReader,
+  lines: AsyncIterable<Line>,
+  query: IdQuery,
+  max: number,
+  stopAfterRange: boolean,
+): Promise<{ matches: IdMatch[]; first?: Line }> {
+  const matches: IdMatch[] = [];
+  let first: Line | undefined;
+  // The full scan only needs lines whose id bytes start with the prefix: test bytes before decoding.
+  const mustMatch = stopAfterRange ? undefined : idBytesMatcher(query.prefix, query.offset ?? 0);
+  for await (const line of lines) {
+    if (mustMatch !== undefined && !mustMatch(line.bytes)) continue;
+    const id = lineId(line.bytes);
+    if (id === undefined) {
+      reader.skip(line);
+      continue;
+    }
+    const verdict = _compare(query, id);
+    if (verdict === "match") {
+      matches.push({ id, start: line.start });
+      first ??= line;
+      if (matches.length > max) break;
+    } else if (verdict === "after" && stopAfterRange) break;
+  }
+  return first === undefined ? { matches } : { matches, first };
+}
+
+/**
+ * Finds the events whose id starts with `query`.
+ * @param max how many matches to report at most (one more is read, to know there are more).
+ */
+export async function findByIdPrefix(
+  reader: StoreReader,
+  query: IdQuery,
+  options: { max?: number } = {},
+): Promise<LookupResult> {
+  const max = options.max ?? 20;
+  let lo = 0;
+  let hi = reader.size;
+  while (hi - lo > WINDOW) {
+    const mid = Math.floor((lo + hi) / 2);
+    const probe = await _probe(reader, mid, hi);
+    if (probe === undefined || _compare(query, probe.id) !== "before") hi = mid;
+    else lo = probe.start + 1;
+  }
+  const from = await lineStartAtOrAfter(reader.file, lo, reader.size);
+  let via: LookupResult["via"] = "search";
+  let found = await _collect(reader, linesForward(reader.file, from, reader.size), query, max, true);
+  if (found.matches.length === 0) {
+    via = "scan";
+    found = await _collect(reader, linesForward(reader.file, 0, reader.size), query, max, false);
+  }
+  const result: LookupResult = { matches: found.matches, via };
+  if (found.matches.length === 1 && found.first !== undefined) {
+    const event = reader.parse(found.first);
+    if (event !== undefined) result.event = event;
+  }
+  return result;
+}
+
+/** The event on the line that starts at `start`, or `undefined` when that line is not a record. */
+export async function readEventAt(reader: StoreReader, start: number): Promise<CapturedEvent | undefined> {
+  for await (const line of linesForward(reader.file, start, reader.size)) return reader.parse(line);
+  return undefined;
+}

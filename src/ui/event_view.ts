@@ -1,0 +1,124 @@
+/**
+ * How `hooktap inspect` shows one event to a person: its facts, every
+ * header aligned, and the body decoded by type (JSON pretty-printed, forms
+ * as fields, text as is, binary as a hex preview). Every piece of payload
+ * goes through `safeLine`/`safeBlock`: a hostile webhook cannot put control
+ * sequences on the user's terminal. Pure.
+ * @module
+ */
+import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
+import type { Colors } from "./colors.ts";
+import { formatBytes, formatLocalTime } from "./format.ts";
+import { prettyJson } from "./json_pretty.ts";
+import { safeBlock, safeLine } from "./sanitize.ts";
+
+/** The kind of body, by content type and content. */
+export type BodyKind = "empty" | "json" | "form" | "text" | "binary";
+
+/** Decides how a body is shown. */
+export function bodyKind(event: CapturedEvent): BodyKind {
+  if (event.bodySize === 0) return "empty";
+  if (event.bodyEncoding === "base64") return "binary";
+  const type = (headerValue(event.headers, "content-type") ?? "").toLowerCase();
+  if (/^application\/x-www-form-urlencoded\b/.test(type)) return "form";
+  const looksJson = /[/+]json\b/.test(type) || /^\s*[[{]/.test(event.body);
+  if (looksJson) {
+    try {
+      JSON.parse(event.body);
+      return "json";
+    } catch { /* shown as text */ }
+  }
+  return "text";
+}
+
+/** A time relative to `now`: `just now`, `5 min ago`, `3 h ago`, `2 days ago`. */
+export function ago(then: Date, now: Date = new Date()): string {
+  const s = Math.round((now.getTime() - then.getTime()) / 1000);
+  if (s < 0) return "in the future";
+  if (s < 10) return "just now";
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  const d = Math.floor(s / 86400);
+  return `${d} day${d === 1 ? "" : "s"} ago`;
+}
+
+/** Up to `max` bytes as `offset  hex  ascii` lines, 16 bytes each. */
+export function hexPreview(bytes: Uint8Array, max = 64): string {
+  const lines: string[] = [];
+  for (let off = 0; off < Math.min(bytes.length, max); off += 16) {
+    const row = bytes.subarray(off, Math.min(off + 16, bytes.length, max));
+    const hex = Array.from(row, (b) => b.toString(16).padStart(2, "0")).join(" ");
+    const ascii = Array.from(row, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
+    lines.push(`${off.toString(16).padStart(8, "0")}  ${hex.padEnd(47)}  ${ascii}`);
+  }
+  return lines.join("\n");
+}
+
+function _aligned(pairs: readonly [string, string][], colors: Colors): string[] {
+  const width = Math.min(32, Math.max(0, ...pairs.map(([k]) => safeLine(k).length)));
+  return pairs.map(([k, v]) => `  ${colors.cyan(safeLine(k).padEnd(width))}  ${safeLine(v)}`);
+}
+
+function _body(event: CapturedEvent, kind: BodyKind, colors: Colors): string[] {
+  const type = headerValue(event.headers, "content-type") ?? "no content type";
+  switch (kind) {
+    case "empty":
+      return [colors.dim("(empty body)")];
+    case "json":
+      return [prettyJson(event.body, colors, safeLine)];
+    case "form": {
+      const fields = [...new URLSearchParams(event.body)];
+      return fields.length === 0 ? [colors.dim("(no fields)")] : _aligned(fields, colors);
+    }
+    case "text":
+      return [safeBlock(event.body)];
+    case "binary": {
+      const bytes = decodeBody(event);
+      const more = bytes.length > 64 ? colors.dim(`\n... ${formatBytes(bytes.length - 64)} more`) : "";
+      return [
+        colors.dim(`${formatBytes(bytes.length)} of binary data (${safeLine(type)}), first bytes:`),
+        hexPreview(bytes) + more,
+        colors.dim("Write the exact bytes with: hooktap inspect " + event.id + " --body > body.bin"),
+      ];
+    }
+    default: {
+      const never: never = kind;
+      return [String(never)];
+    }
+  }
+}
+
+const TITLES: Record<BodyKind, string> = {
+  empty: "Body",
+  json: "Body (JSON)",
+  form: "Body (form fields)",
+  text: "Body (text)",
+  binary: "Body (binary)",
+};
+
+/** The whole `inspect` view of `event`, ending with a newline. */
+export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = new Date()): string {
+  const received = new Date(event.receivedAt);
+  const target = event.query === "" ? event.path : `${event.path}?${event.query}`;
+  const type = headerValue(event.headers, "content-type");
+  const kind = bodyKind(event);
+  const facts: [string, string][] = [
+    ["endpoint", event.endpoint],
+    ["received", `${formatLocalTime(received)} (${ago(received, now)}, ${event.receivedAt})`],
+    ["request", `${event.method} ${target}`],
+    ["from", event.remoteAddr || "unknown"],
+    ["body", `${formatBytes(event.bodySize)}${type === undefined ? "" : `, ${type}`}`],
+  ];
+  return [
+    colors.bold(event.id),
+    ..._aligned(facts, colors),
+    "",
+    colors.bold(`Headers (${event.headers.length})`),
+    ..._aligned(event.headers, colors),
+    "",
+    colors.bold(TITLES[kind]),
+    ..._body(event, kind, colors),
+    "",
+  ].join("\n");
+}
