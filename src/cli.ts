@@ -42,7 +42,9 @@ export function buildProgram(ctx: CommandContext): Command {
         "  hooktap dev             receive; in another terminal: ngrok http 8787\n" +
         "  hooktap logs            list what arrived\n",
     );
-  for (const make of [initCommand, devCommand, logsCommand, inspectCommand, replayCommand, completionsCommand]) {
+  for (
+    const make of [initCommand, devCommand, logsCommand, inspectCommand, replayCommand, completionsCommand]
+  ) {
     program.addCommand(make(ctx) as unknown as Command);
   }
   program.addCommand(completeCommand(ctx) as unknown as Command, { hidden: true }); // called by completion scripts

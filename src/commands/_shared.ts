@@ -75,7 +75,9 @@ export async function resolveEvent(reader: StoreReader | null, text: string): Pr
   const query = parseIdQuery(text);
   const notFound = () =>
     new NotFoundError(
-      `No event with id ${safeLine(text)} in .hooktap/events.jsonl. Run \`hooktap logs\` to list the stored events.`,
+      `No event with id ${
+        safeLine(text)
+      } in .hooktap/events.jsonl. Run \`hooktap logs\` to list the stored events.`,
     );
   if (reader === null) throw notFound();
   const found = await findByIdPrefix(reader, query, { max: 10 });
@@ -95,6 +97,9 @@ export async function resolveEvent(reader: StoreReader | null, text: string): Pr
 }
 
 /** The config when there is one; `null` when there is no file at the default path. */
-export function optionalConfig(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig | null> {
+export function optionalConfig(
+  ctx: CommandContext,
+  path: string | undefined,
+): Promise<ResolvedConfig | null> {
   return loadConfig({ cwd: ctx.cwd, path });
 }
