@@ -25,9 +25,21 @@ export interface LoadConfigOptions {
   cwd?: string;
   /**
    * Longest wait for the file's import, in milliseconds.
-   * @default 10000
+   * @default the HOOKTAP_CONFIG_TIMEOUT_MS environment variable when Deno may read it, else 10000
    */
   timeoutMs?: number;
+}
+
+/** Environment variable that shortens or lengthens the config import's wait (tests, slow machines). */
+export const CONFIG_TIMEOUT_ENV = "HOOKTAP_CONFIG_TIMEOUT_MS";
+
+/** The wait from {@linkcode CONFIG_TIMEOUT_ENV}, read only when already granted (never prompts). */
+function envTimeoutMs(): number | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: CONFIG_TIMEOUT_ENV }).state !== "granted") {
+    return undefined;
+  }
+  const ms = Number(Deno.env.get(CONFIG_TIMEOUT_ENV));
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 const WORKER_SOURCE = `
@@ -104,9 +116,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       "allow reading it (deno run --allow-read=.) and check its permissions",
     ]);
   }
-  if (!info.isFile) {
+  if (info.isDirectory) {
     throw new ConfigError(`Config path ${file} is a directory, not a file.`, [
       `point --config at the file itself, e.g. ${resolve(file, CONFIG_FILE_NAME)}`,
+    ]);
+  }
+  if (!info.isFile) {
+    // A FIFO or a device: opening it could block forever, so it is refused here.
+    throw new ConfigError(`Config path ${file} is not a regular file (it is ${fileKind(info)}).`, [
+      "point --config at a hooktap.config.ts file",
     ]);
   }
   try {
@@ -117,7 +135,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       "check the file's permissions (chmod u+r) and that Deno may read it (--allow-read=.)",
     ]);
   }
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? envTimeoutMs() ?? 10_000;
   const answer = await importInWorker(toFileUrl(file).href, timeoutMs);
   if (answer === "timeout") {
     throw new ConfigError(`Config file ${file} did not finish loading within ${timeoutMs / 1000} s.`, [
@@ -140,6 +158,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
 /** The built-in starter config, resolved. */
 export function starterConfig(): ResolvedConfig {
   return validateConfig(STARTER_CONFIG, null);
+}
+
+function fileKind(info: Deno.FileInfo): string {
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "not a file";
 }
 
 function indent(text: string): string {

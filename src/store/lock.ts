@@ -5,6 +5,7 @@
  * @module
  */
 import { describeError, StoreError } from "../errors.ts";
+import { refuseLink } from "./data_dir.ts";
 import type { StorePaths } from "./paths.ts";
 
 /** Who holds the lock, as written into the lock file. */
@@ -34,6 +35,7 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
  * @throws {StoreError} when another process holds it, naming that process.
  */
 export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> {
+  await refuseLink(paths.lock, "the lock file");
   let file: Deno.FsFile;
   try {
     file = await Deno.open(paths.lock, { read: true, write: true, create: true, mode: 0o600 });

@@ -13,7 +13,7 @@
 import { describeError, StoreError } from "../errors.ts";
 import { type CapturedEvent, eventLine } from "../event/record.ts";
 import type { EventSink } from "../receiver/handler.ts";
-import { ensureDataDir } from "./data_dir.ts";
+import { ensureDataDir, refuseLink } from "./data_dir.ts";
 import type { StorePaths } from "./paths.ts";
 import { repairTail } from "./repair.ts";
 
@@ -88,6 +88,7 @@ export async function openEventWriter(
   let file: Deno.FsFile;
   let size: number;
   let repairedBytes: number;
+  await refuseLink(paths.events, "the event log");
   try {
     file = await Deno.open(paths.events, { read: true, append: true, create: true, mode: 0o600 });
     await Deno.chmod(paths.events, 0o600);
@@ -181,6 +182,8 @@ export async function openEventWriter(
     async close() {
       closed = true;
       while (flushing !== null) await flushing;
+      // A failed batch whose cut-back failed too: one last try, so no unacknowledged line outlives us.
+      if (dirty) await file.truncate(size).catch(() => {});
       file.close();
     },
   };

@@ -68,10 +68,25 @@ export function createActivityLog(
   const c = output.colors;
   const known = options.endpoints.map((e) => `${e.methods.join(",")} ${e.path}`).join(", ");
   let buffer: string[] = [];
+  let stdoutGone = false;
   const flush = () => {
     const text = buffer.join("");
     buffer = [];
-    output.out(text);
+    if (stdoutGone) return;
+    try {
+      output.out(text);
+    } catch (error) {
+      // Whoever read stdout went away (`hooktap dev --json | jq` and jq quit). Printing is a
+      // courtesy; receiving is the job: an uncaught write error here would kill the receiver.
+      stdoutGone = true;
+      try {
+        output.err(
+          `warning: cannot print request lines any more (${
+            error instanceof Error ? error.name : "stdout error"
+          }: stdout was closed); still receiving and storing events. Press Ctrl-C to stop.\n`,
+        );
+      } catch { /* stderr is gone too: keep receiving silently */ }
+    }
   };
   const human = (o: RequestOutcome): string => {
     const status = o.status < 300
