@@ -18,3 +18,19 @@ Deno.test("ids from one factory sort in creation order, even within one millisec
   assert.deepEqual([...ids].sort(), ids);
   assert.equal(new Set(ids).size, 1000);
 });
+
+Deno.test("ids stay increasing when the clock steps back, keeping the earlier time", () => {
+  const next = createIdFactory();
+  const later = next(new Date("2026-05-05T05:05:06.000Z"));
+  const earlier = next(new Date("2026-05-05T05:05:05.000Z"));
+  assert.ok(earlier > later, `${earlier} > ${later}`);
+  assert.equal(earlier.slice(13, 23), later.slice(13, 23), "time part kept");
+});
+
+Deno.test("ids encode their millisecond in the ULID time part", () => {
+  const ms = Date.UTC(2026, 0, 1);
+  const id = createIdFactory()(new Date(ms));
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const decoded = [...id.slice(13, 23)].reduce((n, ch) => n * 32 + alphabet.indexOf(ch), 0);
+  assert.equal(decoded, ms);
+});

@@ -179,12 +179,11 @@ export function createHandler(options: HandlerOptions): Handler {
         }),
       );
     }
-    return outcome(
-      { status: 200, size: body.length, endpoint, id },
-      new Response(`{"ok":true,"id":"${id}"}`, {
-        status: 200,
-        headers: { "content-type": "application/json", "x-hooktap-event-id": id },
-      }),
-    );
+    // Headers set on the response rather than passed to its constructor: the
+    // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
+    const ok = new Response(`{"ok":true,"id":"${id}"}`);
+    ok.headers.set("content-type", "application/json");
+    ok.headers.set("x-hooktap-event-id", id);
+    return outcome({ status: 200, size: body.length, endpoint, id }, ok);
   };
 }

@@ -1,0 +1,1 @@
+// The start-up floor: `deno run` of a script that does nothing.

@@ -1,0 +1,130 @@
+/**
+ * `deno task bench`: hooktap beside its limits (issue 5). Write side first
+ * (bare Deno.serve, durable ceiling, hooktap dev, in turns), then the read
+ * side on a generated store; prints a Markdown report on stdout, progress on
+ * stderr, and keeps the raw numbers in bench/.data/results.json.
+ *
+ *     deno run -A bench/main.ts [--smoke] [--only write|read] [--runs N] [--seconds S] [--events N]
+ *
+ * `--smoke` runs every part with tiny counts in a temp directory: it asserts
+ * that each part works (every request answered 2xx and stored, every command
+ * exits 0 and prints what it should), never how fast.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { pickLoadGenerator } from "./load.ts";
+import { PINNED } from "./proc.ts";
+import { measureReadSide, type ReadMeasure } from "./read_side.ts";
+import { report, type RunInfo } from "./report.ts";
+import { ensureStore } from "./store_gen.ts";
+import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    smoke: { type: "boolean", default: false },
+    only: { type: "string" },
+    runs: { type: "string" },
+    seconds: { type: "string" },
+    events: { type: "string" },
+  },
+});
+const smoke = values.smoke;
+const runs = Number(values.runs ?? (smoke ? 1 : 6));
+const seconds = Number(values.seconds ?? (smoke ? 1 : 5));
+const events = Number(values.events ?? (smoke ? 2_000 : 1_000_000));
+const doWrite = values.only === undefined || values.only === "write";
+const doRead = values.only === undefined || values.only === "read";
+const CONNECTIONS = 64;
+
+// deno-lint-ignore no-console
+const log = (line: string) => console.error(line);
+const dataDir = smoke
+  ? await Deno.makeTempDir({ prefix: "hooktap_bench_smoke_" })
+  : fileURLToPath(new URL("./.data", import.meta.url));
+await Deno.mkdir(dataDir, { recursive: true });
+const scratch = join(dataDir, "scratch");
+await Deno.mkdir(scratch, { recursive: true });
+
+function cpuModel(): string {
+  try {
+    return /^model name\s*:\s*(.*)$/m.exec(Deno.readTextFileSync("/proc/cpuinfo"))?.[1] ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+const began = performance.now();
+try {
+  const generator = pickLoadGenerator();
+  let write: WriteSideResults | undefined;
+  if (doWrite) {
+    log(`write side: ${generator}, ${runs} turn(s) of ${seconds} s, ${CONNECTIONS} connections`);
+    write = await measureWriteSide({
+      generator,
+      runs,
+      seconds,
+      warmupSeconds: smoke ? 0 : 1,
+      connections: CONNECTIONS,
+      scratch: join(scratch, "write"),
+      log,
+    });
+  }
+  let read: ReadMeasure[] | undefined;
+  let storeBytes = 0;
+  let coldEndpointMs: number | undefined;
+  if (doRead) {
+    log(`read side: store of ${events} events`);
+    const store = await ensureStore(dataDir, events, log);
+    log(
+      `  ${store.generated ? "generated" : "reused"} ${store.dir} (${
+        (store.meta.bytes / 1e9).toFixed(2)
+      } GB)`,
+    );
+    storeBytes = store.meta.bytes;
+    const r = await measureReadSide({
+      dir: store.dir,
+      meta: store.meta,
+      runs: smoke ? 1 : 15,
+      warmup: smoke ? 0 : 2,
+      scratch,
+      log,
+    });
+    read = r.measures;
+    coldEndpointMs = r.coldEndpointMs;
+  }
+  const info: RunInfo = {
+    command: `deno task bench${smoke ? ":smoke" : ""}${
+      Deno.args.filter((a) => a !== "--smoke").map((a) => ` ${a}`).join("")
+    }`,
+    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    cpus: navigator.hardwareConcurrency,
+    cpuModel: cpuModel(),
+    deno: Deno.version.deno,
+    loadGenerator: generator === "wrk" ? "wrk (Debian package)" : "autocannon 8 (npm, under Deno)",
+    devCommand: `deno run ${devFlags().join(" ")} main.ts dev --quiet --port PORT`,
+    pinned: PINNED,
+    connections: CONNECTIONS,
+    runs,
+    seconds,
+    events,
+    storeBytes,
+    coldEndpointMs,
+  };
+  const text = report(info, write, read);
+  // deno-lint-ignore no-console
+  console.log(text);
+  if (!smoke) {
+    await Deno.writeTextFile(
+      join(dataDir, "results.json"),
+      JSON.stringify({ info, write: write && Object.fromEntries(write), read }, null, 2) + "\n",
+    );
+    await Deno.writeTextFile(join(dataDir, "results.md"), text);
+  }
+  log(`${smoke ? "smoke" : "bench"} finished in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+} finally {
+  if (smoke) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  else await Deno.remove(scratch, { recursive: true }).catch(() => {});
+}

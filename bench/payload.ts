@@ -1,0 +1,75 @@
+/**
+ * The request every write-side run sends: a GitHub `push` delivery of about
+ * 1.6 KB with the headers GitHub sends, signed like GitHub signs it.
+ * @module
+ */
+
+/** The shared secret the signature is made with. */
+export const SECRET = "bench-secret";
+
+const commit = (n: number) => ({
+  id: `5c1b7f9e2a4d8c3b6e0f1a2d3c4b5a69788${n}f0e1d`,
+  distinct: true,
+  message: `Fix flaky retry in webhook delivery (#${4200 + n})`,
+  timestamp: "2025-11-21T14:03:12+01:00",
+  url: `https://github.com/octo-org/octo-repo/commit/5c1b7f9e2a4d8c3b6e0f1a2d3c4b5a69788${n}f0e1d`,
+  author: { name: "Mona Lisa", email: "mona@example.com", username: "monalisa" },
+  committer: { name: "GitHub", email: "noreply@github.com", username: "web-flow" },
+  added: [],
+  removed: [],
+  modified: ["src/delivery/retry.ts"],
+});
+
+/** A GitHub-push-style JSON body, about 1.6 KB. */
+export const BODY: string = JSON.stringify({
+  ref: "refs/heads/main",
+  before: "9049f1265b7d61be4a8904a9a27120d2064dab3b",
+  after: "5c1b7f9e2a4d8c3b6e0f1a2d3c4b5a697881f0e1",
+  repository: {
+    id: 186853002,
+    name: "octo-repo",
+    full_name: "octo-org/octo-repo",
+    private: false,
+    owner: { name: "octo-org", login: "octo-org", id: 6811672, type: "Organization" },
+    html_url: "https://github.com/octo-org/octo-repo",
+    default_branch: "main",
+  },
+  pusher: { name: "monalisa", email: "mona@example.com" },
+  sender: { login: "monalisa", id: 583231, type: "User", site_admin: false },
+  created: false,
+  deleted: false,
+  forced: false,
+  compare: "https://github.com/octo-org/octo-repo/compare/9049f1265b7d...5c1b7f9e2a4d",
+  commits: [commit(1), commit(2)],
+  head_commit: null,
+});
+
+async function hmacSha256Hex(secret: string, data: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    "raw",
+    enc.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [
+      "sign",
+    ],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(data)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** GitHub's delivery headers for {@linkcode BODY}, as `[name, value]` pairs. */
+export async function githubHeaders(body: string = BODY): Promise<[string, string][]> {
+  return [
+    ["Accept", "*/*"],
+    ["Content-Type", "application/json"],
+    ["User-Agent", "GitHub-Hookshot/5e4a1f2"],
+    ["X-GitHub-Delivery", "72d3162e-cc78-11e3-81ab-4c9367dc0958"],
+    ["X-GitHub-Event", "push"],
+    ["X-GitHub-Hook-ID", "292430182"],
+    ["X-GitHub-Hook-Installation-Target-ID", "79929171"],
+    ["X-GitHub-Hook-Installation-Target-Type", "repository"],
+    ["X-Hub-Signature-256", `sha256=${await hmacSha256Hex(SECRET, body)}`],
+  ];
+}

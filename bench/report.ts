@@ -1,0 +1,152 @@
+/**
+ * The benchmark's report: the machine, the write-side and read-side tables
+ * (medians with min–max) and each target of issue 5, met or missed.
+ * @module
+ */
+import type { ReadMeasure } from "./read_side.ts";
+import { median, type Spread, spread } from "./stats.ts";
+import type { WriteSideResults } from "./write_side.ts";
+import { WRITE_CONFIGS } from "./write_side.ts";
+
+/** Where and how the benchmark ran. */
+export interface RunInfo {
+  command: string;
+  date: string;
+  cpus: number;
+  cpuModel: string;
+  deno: string;
+  loadGenerator: string;
+  /** How (b) started hooktap. */
+  devCommand: string;
+  pinned: boolean;
+  connections: number;
+  runs: number;
+  seconds: number;
+  events: number;
+  storeBytes: number;
+  coldEndpointMs: number | undefined;
+}
+
+const MB = (kib: number) => (kib * 1024) / 1e6;
+const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const range = (s: Spread, digits = 1) => `${f(s.median, digits)} (${f(s.min, digits)}–${f(s.max, digits)})`;
+const verdict = (
+  ok: boolean | undefined,
+) => (ok === undefined ? "not measured" : ok ? "**met**" : "**missed**");
+
+/** The whole report as Markdown. */
+export function report(
+  info: RunInfo,
+  write: WriteSideResults | undefined,
+  read: ReadMeasure[] | undefined,
+): string {
+  const out: string[] = [];
+  out.push(
+    `- Command: \`${info.command}\``,
+    `- Date: ${info.date}`,
+    `- Machine: ${info.cpus} CPUs, ${info.cpuModel}; Deno ${info.deno}`,
+    `- Load generator: ${info.loadGenerator}, ${info.connections} keep-alive connections, ` +
+      `${info.runs} run${info.runs === 1 ? "" : "s"} of ${info.seconds} s per configuration in turns; ` +
+      (info.pinned
+        ? "server on CPU 0, load generator on CPU 1 (taskset)"
+        : "not pinned (no taskset or one CPU)"),
+    `- (b) runs \`${info.devCommand}\` (the flags of \`deno task dev\`) in a fresh directory each run`,
+    "",
+  );
+  const targets: [string, boolean | undefined, string][] = [];
+  if (write !== undefined) {
+    out.push(
+      "| Write side | req/s | p50 ms | p99 ms | peak RSS MB |",
+      "|---|---:|---:|---:|---:|",
+    );
+    const med = new Map<string, { rps: number; p99: number; rss: number }>();
+    for (const config of WRITE_CONFIGS) {
+      const r = write.get(config.key);
+      if (r === undefined) continue;
+      const rps = spread(r.runs.map((x) => x.rps));
+      const p99 = spread(r.runs.map((x) => x.p99));
+      const rss = Math.max(...r.peakRssKiB);
+      med.set(config.key, { rps: rps.median, p99: p99.median, rss });
+      out.push(
+        `| ${config.label} | ${range(rps, 0)} | ${range(spread(r.runs.map((x) => x.p50)), 2)} | ${
+          range(p99, 2)
+        } | ${f(MB(rss), 0)} |`,
+      );
+    }
+    const a = med.get("a"),
+      b = med.get("b"),
+      c = med.get("c"),
+      bLog = med.get("b-log"),
+      bV8 = med.get("b-v8");
+    if (a && b && c) {
+      const bc = b.rps / c.rps, ba = b.rps / a.rps, p99x = b.p99 / c.p99;
+      out.push("");
+      out.push(
+        `Ratios of medians: **b/c = ${f(bc, 2)}**, **b/a = ${f(ba, 2)}**, c/a = ${f(c.rps / a.rps, 2)}, ` +
+          `p99 b/c = ${f(p99x, 2)}` +
+          (bLog ? `; with the request log, b/c = ${f(bLog.rps / c.rps, 2)}` : "") +
+          (bV8 ? `; with a 16 MB young generation, b/c = ${f(bV8.rps / c.rps, 2)}` : ""),
+      );
+      targets.push(["dev: b/c ≥ 0.9", bc >= 0.9, f(bc, 2)]);
+      targets.push(["dev: p99 ≤ 2× the ceiling's", p99x <= 2, `${f(p99x, 2)}×`]);
+      targets.push(["dev: b/a ≥ 0.35 (long-term aim)", ba >= 0.35, f(ba, 2)]);
+      const rss = Math.max(b.rss, bLog?.rss ?? 0);
+      targets.push(["dev under load < 150 MB RSS", MB(rss) < 150, `${f(MB(rss), 0)} MB`]);
+    }
+    out.push("");
+  }
+  if (read !== undefined) {
+    out.push(
+      `Read side on ${info.events.toLocaleString("en-US")} events (${f(info.storeBytes / 1e9, 2)} GB):`,
+      "",
+      "| Command | wall ms | over floor ms | peak RSS MB |",
+      "|---|---:|---:|---:|",
+    );
+    const floor = read.find((m) => m.key === "floor");
+    const floorMs = floor && floor.timing !== "missing" ? median(floor.timing.ms) : NaN;
+    const limits: Partial<Record<ReadMeasure["key"], number>> = {
+      help: 60,
+      logs: 40,
+      "inspect-id": 40,
+      replay: 40,
+      "inspect-endpoint": 100,
+    };
+    let readRss = 0;
+    for (const m of read) {
+      if (m.timing === "missing") {
+        out.push(`| ${m.label} | not in this hooktap yet | | |`);
+        targets.push([`${m.label}: within ${limits[m.key]} ms of the floor`, undefined, "command missing"]);
+        continue;
+      }
+      const ms = spread(m.timing.ms);
+      const rss = Math.max(...m.timing.peakRssKiB);
+      const over = ms.median - floorMs;
+      out.push(`| ${m.label} | ${range(ms)} | ${m.key === "floor" ? "" : f(over)} | ${f(MB(rss), 0)} |`);
+      const limit = limits[m.key];
+      if (limit !== undefined) {
+        targets.push([`${m.label}: within ${limit} ms of the floor`, over <= limit, `+${f(over)} ms`]);
+      }
+      if (m.key !== "floor" && m.key !== "help") readRss = Math.max(readRss, rss);
+    }
+    if (info.coldEndpointMs !== undefined) {
+      out.push(
+        "",
+        `\`inspect --endpoint\` once without \`.hooktap/index.json\` (the reader scans): ${
+          f(info.coldEndpointMs, 0)
+        } ms.`,
+      );
+    }
+    if (read.some((m) => m.key !== "floor" && m.key !== "help" && m.timing !== "missing")) {
+      const known = Number.isFinite(readRss);
+      targets.push([
+        "read commands < 80 MB RSS",
+        known ? MB(readRss) < 80 : undefined,
+        known ? `${f(MB(readRss), 0)} MB` : "no /usr/bin/time (apt-get install time)",
+      ]);
+    }
+    out.push("");
+  }
+  out.push("| Target | Result | Measured |", "|---|---|---|");
+  for (const [name, ok, measured] of targets) out.push(`| ${name} | ${verdict(ok)} | ${measured} |`);
+  return out.join("\n") + "\n";
+}
