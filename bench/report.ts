@@ -77,7 +77,7 @@ export function report(
       b = med.get("b"),
       c = med.get("c"),
       bLog = med.get("b-log"),
-      bV8 = med.get("b-v8");
+      bPlain = med.get("b-plain");
     if (a && b && c) {
       const bc = b.rps / c.rps, ba = b.rps / a.rps, p99x = b.p99 / c.p99;
       out.push("");
@@ -85,7 +85,7 @@ export function report(
         `Ratios of medians: **b/c = ${f(bc, 2)}**, **b/a = ${f(ba, 2)}**, c/a = ${f(c.rps / a.rps, 2)}, ` +
           `p99 b/c = ${f(p99x, 2)}` +
           (bLog ? `; with the request log, b/c = ${f(bLog.rps / c.rps, 2)}` : "") +
-          (bV8 ? `; with a 16 MB young generation, b/c = ${f(bV8.rps / c.rps, 2)}` : ""),
+          (bPlain ? `; run as \`deno run -A\` (no V8 flag), b/c = ${f(bPlain.rps / c.rps, 2)}` : ""),
       );
       targets.push(["dev: b/c ≥ 0.9", bc >= 0.9, f(bc, 2)]);
       targets.push(["dev: p99 ≤ 2× the ceiling's", p99x <= 2, `${f(p99x, 2)}×`]);
