@@ -15,12 +15,17 @@ export class BodyTooLargeError extends Error {
 const EMPTY = new Uint8Array(0);
 
 /**
- * Reads the whole body of `request`, at most `limit` bytes.
+ * Reads the whole body of `request`, at most `limit` bytes. `declared` is
+ * its `Content-Length` header (`null` when absent), passed in so that the
+ * caller's raw header list is read once, not a second time through `Headers`.
  * @throws {BodyTooLargeError} when the body is larger than `limit`.
  * @throws the stream's own error when the client goes away mid-body.
  */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
+export async function readBody(
+  request: Request,
+  limit: number,
+  declared: string | null,
+): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   if (request.body === null) return EMPTY;
   if (declared !== null) {

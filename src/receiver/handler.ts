@@ -7,7 +7,7 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import { buildEvent, type CapturedEvent } from "../event/record.ts";
+import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
 import { BodyTooLargeError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
 import { createMatcher } from "./match.ts";
@@ -131,10 +131,11 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
     const endpoint = found.endpoint.name;
+    const headers = requestHeaders(request);
 
     let body: Uint8Array;
     try {
-      body = await readBody(request, maxBodySize);
+      body = await readBody(request, maxBodySize, headerValue(headers, "content-length") ?? null);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         const reason = `body larger than maxBodySize (${sizeLimit(maxBodySize)})`;
@@ -164,7 +165,7 @@ export function createHandler(options: HandlerOptions): Handler {
       method,
       path,
       query,
-      headers: requestHeaders(request),
+      headers,
       body,
       remoteAddr: peer(info),
     });

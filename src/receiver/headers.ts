@@ -24,11 +24,13 @@ function rawList(headers: Headers): unknown {
   return target?.headerList;
 }
 
-/** The headers of `request` in arrival order with repeats. */
+/**
+ * The headers of `request` in arrival order with repeats. The runtime's own
+ * list of this request is returned, not a copy (it is per request, and a
+ * copy costs every request): read it, never change it.
+ */
 export function requestHeaders(request: Request): [string, string][] {
   const list = rawList(request.headers);
-  if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) {
-    return list.map(([name, value]: [string, string]) => [name, value]);
-  }
+  if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) return list as [string, string][];
   return [...request.headers];
 }
