@@ -51,14 +51,15 @@ export interface RunResult {
   stdoutBytes: Uint8Array;
 }
 
-function denoArgs(permissions: string[], args: string[]): string[] {
+/** `deno run` arguments that run `hooktap ...args` with `permissions`, never prompting. */
+export function cliArgs(permissions: string[], args: string[]): string[] {
   return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, ...permissions, MAIN, ...args];
 }
 
 /** Runs `hooktap ...args` to completion in `options.cwd`. */
 export async function runCli(args: string[], options: RunOptions): Promise<RunResult> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: denoArgs(options.permissions ?? LEAST_PRIVILEGE, args),
+    args: cliArgs(options.permissions ?? LEAST_PRIVILEGE, args),
     cwd: options.cwd,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
@@ -108,7 +109,7 @@ export async function startDev(
   options: { permissions?: string[]; env?: Record<string, string> } = {},
 ): Promise<DevProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: denoArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]),
+    args: cliArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]),
     cwd,
     stdin: "null",
     stdout: "piped",

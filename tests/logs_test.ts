@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { captureEvents, MULTI_CONFIG } from "./_capture.ts";
 
 const JSON_HEADERS: [string, string][] = [["content-type", "application/json"]];
@@ -89,16 +89,7 @@ Deno.test("`hooktap logs --follow` prints an event that hooktap dev stores after
   };
   const first = await send("one");
   const follow = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-read=.",
-      join(import.meta.dirname!, "..", "main.ts"),
-      "logs",
-      "-f",
-      "--json",
-    ],
+    args: cliArgs(["--allow-read=."], ["logs", "-f", "--json"]),
     cwd: tmp.path,
     stdout: "piped",
     stderr: "piped",

@@ -3,6 +3,7 @@
  * limit, whatever `Content-Length` says or however the body is chunked.
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 
 /** The body was larger than the limit. */
 export class BodyTooLargeError extends Error {
@@ -46,12 +47,5 @@ export async function readBody(
   } finally {
     reader.releaseLock();
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return body;
+  return concatBytes(chunks);
 }

@@ -5,6 +5,7 @@
  * store of any size.
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 
 /** Size of one read. */
 export const CHUNK_SIZE = 64 * 1024;
@@ -28,19 +29,6 @@ export async function readAt(file: Deno.FsFile, pos: number, buf: Uint8Array): P
     got += n;
   }
   return got;
-}
-
-function _concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let length = 0;
-  for (const p of parts) length += p.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**
@@ -68,7 +56,7 @@ export async function* linesBackward(
     const data = chunk.subarray(0, got);
     let lineEnd = data.length;
     for (let nl = data.lastIndexOf(0x0a, lineEnd - 1); nl !== -1; nl = data.lastIndexOf(0x0a, lineEnd - 1)) {
-      const bytes = _concat([data.subarray(nl + 1, lineEnd), ...tail]);
+      const bytes = concatBytes([data.subarray(nl + 1, lineEnd), ...tail]);
       tail = [];
       if (bytes.length > 0) {
         yield { start: start + nl + 1, bytes, torn };
@@ -80,7 +68,7 @@ export async function* linesBackward(
     if (lineEnd > 0) tail.unshift(data.subarray(0, lineEnd));
     pos = start;
   }
-  const first = _concat(tail);
+  const first = concatBytes(tail);
   if (first.length > 0) yield { start: from, bytes: first, torn };
 }
 
@@ -106,7 +94,7 @@ export async function* linesForward(
     let lineStart = 0;
     for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, lineStart)) {
       const piece = data.subarray(lineStart, nl);
-      const bytes = head.length === 0 ? piece : _concat([...head, piece]);
+      const bytes = head.length === 0 ? piece : concatBytes([...head, piece]);
       head = [];
       if (bytes.length > 0) yield { start: headStart, bytes, torn: false };
       lineStart = nl + 1;
@@ -115,7 +103,7 @@ export async function* linesForward(
     if (lineStart < data.length) head.push(data.subarray(lineStart));
     pos += got;
   }
-  const rest = _concat(head);
+  const rest = concatBytes(head);
   if (rest.length > 0) yield { start: headStart, bytes: rest, torn: true };
 }
 

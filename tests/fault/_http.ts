@@ -4,6 +4,7 @@
  * (lying lengths, chunked, garbage) and of disconnects mid-body.
  * @module
  */
+import { concatBytes } from "../../src/bytes.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -144,13 +145,13 @@ export class HttpConn {
           parts.push(await this.#take(size));
           await this.#line();
         }
-        body = concat(parts);
+        body = concatBytes(parts);
       } else {
         const parts: Uint8Array[] = [];
         while (await this.#fill());
         parts.push(this.#buf.slice(this.#start, this.#end));
         this.#start = this.#end;
-        body = concat(parts);
+        body = concatBytes(parts);
       }
     }
     return { status, headers, body, text: () => decoder.decode(body) };
@@ -188,18 +189,5 @@ export function requestBytes(spec: RequestSpec): Uint8Array {
     head += `content-length: ${body.length}\r\n`;
   }
   head += "\r\n";
-  return concat([encoder.encode(head), body]);
-}
-
-/** Joins byte arrays. */
-export function concat(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return concatBytes([encoder.encode(head), body]);
 }

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_JSON, LEAST_PRIVILEGE, MAIN, runCli, withTmpDir, writeFile } from "../_helpers.ts";
+import { cliArgs, LEAST_PRIVILEGE, runCli, withTmpDir, writeFile } from "../_helpers.ts";
 
 /** The config loader's wait, shortened for the hang tests (see src/config/load.ts). */
 const TIMEOUT_ENV = { HOOKTAP_CONFIG_TIMEOUT_MS: "1500" };
@@ -218,17 +218,7 @@ Deno.test({
     await using tmp = await withTmpDir();
     const file = await writeFile(tmp.path, "hooktap.config.ts", `export default { port: 0, endpoints: [] };`);
     await Deno.chmod(file, 0o000);
-    const deno = [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${DENO_JSON}`,
-      ...LEAST_PRIVILEGE,
-      MAIN,
-      "dev",
-      "--port",
-      "0",
-    ];
+    const deno = cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0"]);
     const [cmd, args] = Deno.uid() === 0
       ? ["setpriv", ["--bounding-set=-dac_override,-dac_read_search", Deno.execPath(), ...deno]]
       : [Deno.execPath(), deno];

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_JSON, LEAST_PRIVILEGE, MAIN, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { cliArgs, LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
 import { LOAD_CONFIG, payload, runLoad, type Sent, splitLog, storedSha } from "./_load.ts";
 
@@ -212,18 +212,7 @@ Deno.test("when whoever reads dev's stdout goes away (dev --json | jq, jq quits)
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${DENO_JSON}`,
-      ...LEAST_PRIVILEGE,
-      MAIN,
-      "dev",
-      "--port",
-      "0",
-      "--json",
-    ],
+    args: cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0", "--json"]),
     cwd: tmp.path,
     stdin: "null",
     stdout: "piped",

@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { decodeBody } from "../../src/event/record.ts";
 import { readEvents, startDev, withTmpDir, writeFile } from "../_helpers.ts";
-import { concat, HttpConn, type RawResponse, requestBytes } from "./_http.ts";
+import { concatBytes as concat } from "../../src/bytes.ts";
+import { HttpConn, type RawResponse, requestBytes } from "./_http.ts";
 
 const LIMIT = 4096;
 const CONFIG = `export default {

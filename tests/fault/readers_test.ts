@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readEvents, runCli, sha256, startDev, withTmpDir, writeFile } from "../_helpers.ts";
-import { concat, HttpConn } from "./_http.ts";
+import { concatBytes as concat } from "../../src/bytes.ts";
+import { HttpConn } from "./_http.ts";
 import { LOAD_CONFIG, payload, runLoad, storedSha } from "./_load.ts";
 
 // deno-lint-ignore no-control-regex
