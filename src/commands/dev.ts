@@ -1,6 +1,7 @@
 /**
- * `hooktap dev`: the receiver. Loads the config, takes the writer lock,
- * opens the event log, serves until Ctrl-C or SIGTERM, then drains.
+ * `hooktap dev`: the receiver. Finds the config (or asks for one), starts a
+ * dev session (src/dev_session.ts), prints its banner and activity, and
+ * stops it on Ctrl-C or SIGTERM.
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
@@ -9,18 +10,13 @@ import { loadConfig, starterConfig } from "../config/load.ts";
 import { configFromAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
+import { writeConfigFile } from "../config/write.ts";
+import { startDevSession } from "../dev_session.ts";
 import { describeError } from "../errors.ts";
-import { createHandler } from "../receiver/handler.ts";
-import { listen } from "../server.ts";
-import { ensureDataDir } from "../store/data_dir.ts";
-import { acquireWriterLock } from "../store/lock.ts";
-import { keepIndex } from "../store/index_keeper.ts";
-import { openEventWriter } from "../store/writer.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
-import { writeConfigFile } from "./init.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
@@ -73,65 +69,44 @@ export function devCommand(ctx: CommandContext) {
         );
       }
       const paths = storeOf(ctx);
-      await ensureDataDir(paths);
-      const lock = await acquireWriterLock(paths);
-      try {
-        const writer = await openEventWriter(paths);
-        const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
-        let lastFailure = "";
-        const activity = opts.quiet
-          ? undefined
-          : createActivityLog(out, { json: opts.json ?? false, endpoints: config.endpoints });
-        const handler = createHandler({
+      let lastFailure = "";
+      const activity = opts.quiet
+        ? undefined
+        : createActivityLog(out, { json: opts.json ?? false, endpoints: config.endpoints });
+      const session = await startDevSession({
+        config,
+        paths,
+        hostname: opts.host,
+        port,
+        onOutcome: (o) => {
+          activity?.(o);
+          if (o.status === 503 && o.reason !== lastFailure) {
+            lastFailure = o.reason ?? "";
+            out.err(
+              c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`),
+            );
+          } else if (o.status === 200 && lastFailure !== "") {
+            lastFailure = "";
+            out.err(c.green("Writes work again; events are being saved.\n"));
+          }
+        },
+        onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+      });
+      const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+      out.err(
+        banner({
+          hostname: session.hostname,
+          port: session.port,
           endpoints: config.endpoints,
-          maxBodySize: config.maxBodySize,
-          sink: writer,
-          onOutcome: (o) => {
-            activity?.(o);
-            if (o.status === 503 && o.reason !== lastFailure) {
-              lastFailure = o.reason ?? "";
-              out.err(
-                c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`),
-              );
-            } else if (o.status === 200 && lastFailure !== "") {
-              lastFailure = "";
-              out.err(c.green("Writes work again; events are being saved.\n"));
-            }
-          },
-        });
-        let server;
-        try {
-          server = listen(handler, {
-            hostname: opts.host,
-            port,
-            onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
-          });
-        } catch (error) {
-          await writer.close();
-          await index.close();
-          throw error;
-        }
-        await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString() });
-        const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
-        out.err(
-          banner({
-            hostname: server.hostname,
-            port: server.port,
-            endpoints: config.endpoints,
-            eventsFile,
-            configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
-            repairedBytes: writer.repairedBytes,
-          }, out) + "\n",
-        );
-        const stop = () => server.shutdown();
-        if (ctx.signal.aborted) stop();
-        ctx.signal.addEventListener("abort", stop, { once: true });
-        await server.finished;
-        await writer.close();
-        await index.close();
-        out.err(`\nStopped. ${plural(writer.count, "event")} captured this session, in ${eventsFile}.\n`);
-      } finally {
-        lock.release();
-      }
+          eventsFile,
+          configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+          repairedBytes: session.repairedBytes,
+        }, out) + "\n",
+      );
+      const stop = () => session.stop();
+      if (ctx.signal.aborted) stop();
+      ctx.signal.addEventListener("abort", stop, { once: true });
+      const captured = await session.finished;
+      out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
     });
 }

@@ -4,52 +4,12 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { relative, resolve } from "node:path";
-import { configSource, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
+import { STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
+import { alreadyExists, configFileExists, writeConfigFile } from "../config/write.ts";
 import { CONFIG_FILE_NAME } from "../config/types.ts";
-import { describeError, HooktapError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { CommandContext } from "./_shared.ts";
-
-/** Options of {@linkcode writeConfigFile}. */
-export interface WriteConfigOptions {
-  /** Replace an existing file. @default false */
-  force?: boolean;
-}
-
-function alreadyExists(file: string): HooktapError {
-  return new HooktapError(
-    `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`hooktap init --force\` to replace it.`,
-  );
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await Deno.lstat(file);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-/** Writes a config file with `answers`; refuses to overwrite unless `force`. */
-export async function writeConfigFile(
-  file: string,
-  answers: StarterAnswers | undefined,
-  options: WriteConfigOptions = {},
-): Promise<void> {
-  try {
-    await Deno.writeTextFile(file, configSource(answers), { createNew: !options.force });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) throw alreadyExists(file);
-    throw new HooktapError(
-      `Cannot write ${file}: ${
-        describeError(error)
-      }. Check the directory's permissions (and --allow-write for Deno).`,
-      { cause: error },
-    );
-  }
-}
 
 /** The `init` command. */
 export function initCommand(ctx: CommandContext) {
@@ -65,7 +25,7 @@ export function initCommand(ctx: CommandContext) {
     .action(async (opts) => {
       const file = resolve(ctx.cwd, opts.config);
       // Refuse before asking anything, not after the user answered.
-      if (!opts.force && await exists(file)) throw alreadyExists(file);
+      if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
       let answers: StarterAnswers | undefined;
       if (!opts.yes) {
         const why = whyNoPrompt(file);
