@@ -30,17 +30,6 @@ export function storeOf(ctx: CommandContext): StorePaths {
   return storePaths(`${ctx.cwd}/.hooktap`);
 }
 
-/** The config, which must exist. */
-export async function requireConfig(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig> {
-  const config = await loadConfig({ cwd: ctx.cwd, path });
-  if (config === null) {
-    throw new ConfigError("No hooktap.config.ts in this directory.", [
-      "run `hooktap init --yes` to write the starter config, or pass --config PATH",
-    ]);
-  }
-  return config;
-}
-
 /** Parses a `--port` value. */
 export function parsePort(value: string): number {
   const n = Number(value);
