@@ -3,12 +3,13 @@
  * context every action gets, and the config lookup they have in common.
  * @module
  */
+import { join } from "node:path";
 import { ConfigError, HooktapError, NotFoundError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { findByIdPrefix, parseIdQuery } from "../store/lookup.ts";
-import { type StorePaths, storePaths } from "../store/paths.ts";
+import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
 import { openStoreReader, type StoreReader } from "../store/reader.ts";
 import { plural } from "../ui/format.ts";
 import type { Output } from "../ui/output.ts";
@@ -27,7 +28,7 @@ export interface CommandContext {
 
 /** The store of the working directory. */
 export function storeOf(ctx: CommandContext): StorePaths {
-  return storePaths(`${ctx.cwd}/.hooktap`);
+  return storePaths(join(ctx.cwd, DATA_DIR_NAME));
 }
 
 /** Parses a `--port` value. */

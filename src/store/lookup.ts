@@ -144,9 +144,3 @@ export async function findByIdPrefix(
   }
   return result;
 }
-
-/** The event on the line that starts at `start`, or `undefined` when that line is not a record. */
-export async function readEventAt(reader: StoreReader, start: number): Promise<CapturedEvent | undefined> {
-  for await (const line of linesForward(reader.file, start, reader.size)) return reader.parse(line);
-  return undefined;
-}
