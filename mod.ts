@@ -29,7 +29,7 @@ export {
   NOT_FOUND_MESSAGE,
   type RequestOutcome,
 } from "./src/receiver/handler.ts";
-export { type EventWriter, type EventWriterOptions, openEventWriter } from "./src/store/writer.ts";
+export { type EventWriter, type EventWriterOptions, openEventWriter } from "./src/store/write/writer.ts";
 export { type StorePaths, storePaths } from "./src/store/paths.ts";
 export { ConfigError, HooktapError, NotFoundError, StoreError } from "./src/errors.ts";
 

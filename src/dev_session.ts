@@ -8,11 +8,11 @@
 import type { ResolvedConfig } from "./config/types.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server.ts";
-import { ensureDataDir } from "./store/data_dir.ts";
-import { keepIndex } from "./store/index_keeper.ts";
-import { acquireWriterLock } from "./store/lock.ts";
+import { ensureDataDir } from "./store/write/data_dir.ts";
+import { keepIndex } from "./store/write/index_keeper.ts";
+import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
-import { openEventWriter } from "./store/writer.ts";
+import { openEventWriter } from "./store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {

@@ -6,7 +6,7 @@
 import { createIdFactory } from "../src/event/id.ts";
 import { buildEvent, type CapturedEvent, eventLine } from "../src/event/record.ts";
 import { type StorePaths, storePaths } from "../src/store/paths.ts";
-import { openStoreReader, type StoreReader } from "../src/store/reader.ts";
+import { openStoreReader, type StoreReader } from "../src/store/read/reader.ts";
 
 /** A generated event: endpoint `endpoints[i % n]`, one second apart from `start`. */
 export function makeEvents(

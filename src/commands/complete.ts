@@ -8,7 +8,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Command as PlainCommand } from "commander";
 import { completeWords } from "../completion/tree.ts";
-import { tail } from "../store/tail.ts";
+import { tail } from "../store/read/tail.ts";
 import { type CommandContext, openStore, optionalConfig } from "./_shared.ts";
 
 async function _data(ctx: CommandContext): Promise<{ endpoints: string[]; eventIds: string[] }> {

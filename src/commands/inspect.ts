@@ -6,9 +6,9 @@
 import { Command } from "@commander-js/extra-typings";
 import { NotFoundError, UsageError } from "../errors.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { latestOfEndpoint } from "../store/latest.ts";
-import type { StoreReader } from "../store/reader.ts";
-import { tail } from "../store/tail.ts";
+import { latestOfEndpoint } from "../store/read/latest.ts";
+import type { StoreReader } from "../store/read/reader.ts";
+import { tail } from "../store/read/tail.ts";
 import { renderEvent } from "../ui/event_view.ts";
 import { safeLine } from "../ui/sanitize.ts";
 import { type CommandContext, openStore, optionalConfig, resolveEvent, warnSkipped } from "./_shared.ts";

@@ -8,9 +8,9 @@ import { starterConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { type EventFilter, matchesFilter, parseSince } from "../store/filter.ts";
-import { followEvents } from "../store/follow.ts";
-import { tail } from "../store/tail.ts";
+import { type EventFilter, matchesFilter, parseSince } from "../store/read/filter.ts";
+import { followEvents } from "../store/read/follow.ts";
+import { tail } from "../store/read/tail.ts";
 import { eventRow, rowWidths } from "../ui/event_row.ts";
 import { type CommandContext, openStore, optionalConfig, storeOf, warnSkipped } from "./_shared.ts";
 

@@ -5,7 +5,7 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
-import { parseDuration } from "../store/filter.ts";
+import { parseDuration } from "../store/read/filter.ts";
 import { parseHeaderOption } from "../replay/headers.ts";
 import { replay, replayUrl } from "../replay/replay.ts";
 import { staleSignatureWarning } from "../replay/signatures.ts";

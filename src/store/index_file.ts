@@ -12,8 +12,8 @@
  */
 import { EVENT_ID_PATTERN } from "../event/id.ts";
 import { type CapturedEvent, parseEventLine } from "../event/record.ts";
-import { endpointMatcher, lineEndpoint } from "./line_key.ts";
-import { type Line, linesBackward, readAt } from "./lines.ts";
+import { endpointMatcher, lineEndpoint } from "./read/line_key.ts";
+import { type Line, linesBackward, readAt } from "./read/lines.ts";
 import type { StorePaths } from "./paths.ts";
 
 const decoder = new TextDecoder();

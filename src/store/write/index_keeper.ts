@@ -5,8 +5,8 @@
  * changed, and once more at shutdown.
  * @module
  */
-import { newestPerEndpoint, readIndex, writeIndex } from "./index_file.ts";
-import type { StorePaths } from "./paths.ts";
+import { newestPerEndpoint, readIndex, writeIndex } from "../index_file.ts";
+import type { StorePaths } from "../paths.ts";
 import type { EventWriter } from "./writer.ts";
 
 /** Options of {@linkcode keepIndex}. */

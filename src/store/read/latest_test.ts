@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { eventLine } from "../event/record.ts";
-import { readIndex, writeIndex } from "./index_file.ts";
+import { eventLine } from "../../event/record.ts";
+import { readIndex, writeIndex } from "../index_file.ts";
 import { latestOfEndpoint } from "./latest.ts";
-import { countingReader, logText, makeEvents, tempStore } from "../../tests/_store_fixture.ts";
+import { countingReader, logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
 
 // "rare" has one event, at the very start; everything after belongs to "busy".
 const RARE = makeEvents(1, { endpoints: ["rare"], start: new Date("2024-05-01T09:00:00Z") })[0]!;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { linesBackward, linesForward, lineStartAtOrAfter } from "./lines.ts";
-import { tempStore } from "../../tests/_store_fixture.ts";
+import { tempStore } from "../../../tests/_store_fixture.ts";
 
 const dec = new TextDecoder();
 

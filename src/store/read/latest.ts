@@ -7,8 +7,8 @@
  * (if the process may write it).
  * @module
  */
-import type { CapturedEvent } from "../event/record.ts";
-import { newestPerEndpoint, readIndex, writeIndex } from "./index_file.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { newestPerEndpoint, readIndex, writeIndex } from "../index_file.ts";
 import { findByIdPrefix } from "./lookup.ts";
 import type { StoreReader } from "./reader.ts";
 

@@ -6,8 +6,8 @@
  * a line out of order), a streaming scan of the whole log makes sure.
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
 import { ID_PROBE_BYTES, idBytesMatcher, lineId } from "./line_key.ts";
 import { type Line, linesForward, lineStartAtOrAfter, readAt } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";

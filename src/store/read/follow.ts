@@ -6,10 +6,10 @@
  * over from the new end of the last complete line.
  * @module
  */
-import type { CapturedEvent } from "../event/record.ts";
-import { parseEventLine } from "../event/record.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { parseEventLine } from "../../event/record.ts";
 import { type Line, linesForward } from "./lines.ts";
-import type { StorePaths } from "./paths.ts";
+import type { StorePaths } from "../paths.ts";
 
 /** Options of {@linkcode followEvents}. */
 export interface FollowOptions {

@@ -3,7 +3,7 @@
  * without filters reads only the last few lines, whatever the file's size.
  * @module
  */
-import type { CapturedEvent } from "../event/record.ts";
+import type { CapturedEvent } from "../../event/record.ts";
 import { type EventFilter, matchesFilter } from "./filter.ts";
 import { endpointMatcher, idTime, lineId } from "./line_key.ts";
 import { linesBackward } from "./lines.ts";

@@ -4,8 +4,8 @@
  * @module
  */
 import { join } from "node:path";
-import { describeError, StoreError } from "../errors.ts";
-import type { StorePaths } from "./paths.ts";
+import { describeError, StoreError } from "../../errors.ts";
+import type { StorePaths } from "../paths.ts";
 
 const GITIGNORE = "# hooktap's captured webhooks carry secrets: never commit them.\n*\n";
 

@@ -10,11 +10,11 @@
  * remains; the next batch tries again.
  * @module
  */
-import { describeError, StoreError } from "../errors.ts";
-import { type CapturedEvent, eventLine } from "../event/record.ts";
-import type { EventSink } from "../receiver/handler.ts";
+import { describeError, StoreError } from "../../errors.ts";
+import { type CapturedEvent, eventLine } from "../../event/record.ts";
+import type { EventSink } from "../../receiver/handler.ts";
 import { ensureDataDir, refuseLink } from "./data_dir.ts";
-import type { StorePaths } from "./paths.ts";
+import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
 
 /** Options of {@linkcode openEventWriter}. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildEvent, type CapturedEvent, parseEventLine } from "../event/record.ts";
+import { buildEvent, type CapturedEvent, parseEventLine } from "../../event/record.ts";
 import { acquireWriterLock } from "./lock.ts";
-import { storePaths } from "./paths.ts";
+import { storePaths } from "../paths.ts";
 import { openEventWriter } from "./writer.ts";
 
 function event(i: number, endpoint = "default"): CapturedEvent {
@@ -78,7 +78,7 @@ Deno.test("a second writer lock on the same data dir is refused, naming the hold
     args: [
       "eval",
       `import { acquireWriterLock } from "${import.meta.resolve("./lock.ts")}";
-      import { storePaths } from "${import.meta.resolve("./paths.ts")}";
+      import { storePaths } from "${import.meta.resolve("../paths.ts")}";
       try { await acquireWriterLock(storePaths(${JSON.stringify(paths.dir)})); console.log("ACQUIRED"); }
       catch (e) { console.log(e.message); }`,
     ],

@@ -3,8 +3,8 @@
  * `--since` and `--timeout` durations lives here too. Pure.
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
 
 /** Filters of `hooktap logs`; every field that is set must match. */
 export interface EventFilter {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createIdFactory } from "../event/id.ts";
-import { buildEvent, eventLine } from "../event/record.ts";
+import { createIdFactory } from "../../event/id.ts";
+import { buildEvent, eventLine } from "../../event/record.ts";
 import { endpointMatcher, idTime, lineEndpoint, lineId } from "./line_key.ts";
 
 const enc = new TextEncoder();

@@ -5,7 +5,7 @@
  * store of any size.
  * @module
  */
-import { concatBytes } from "../bytes.ts";
+import { concatBytes } from "../../bytes.ts";
 
 /** Size of one read. */
 export const CHUNK_SIZE = 64 * 1024;

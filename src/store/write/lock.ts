@@ -4,9 +4,9 @@
  * the process dies, even by SIGKILL, so a stale lock never blocks a restart.
  * @module
  */
-import { describeError, StoreError } from "../errors.ts";
+import { describeError, StoreError } from "../../errors.ts";
 import { refuseLink } from "./data_dir.ts";
-import type { StorePaths } from "./paths.ts";
+import type { StorePaths } from "../paths.ts";
 
 /** Who holds the lock, as written into the lock file. */
 export interface LockOwner {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { eventLine } from "../event/record.ts";
+import { eventLine } from "../../event/record.ts";
 import { findByIdPrefix, parseIdQuery } from "./lookup.ts";
-import { countingReader, logText, makeEvents, tempStore } from "../../tests/_store_fixture.ts";
+import { countingReader, logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
 
 const EVENTS = makeEvents(3000);
 

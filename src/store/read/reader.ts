@@ -6,10 +6,10 @@
  * counted in `skipped` so the command can warn once.
  * @module
  */
-import { describeError, StoreError } from "../errors.ts";
-import { type CapturedEvent, parseEventLine } from "../event/record.ts";
+import { describeError, StoreError } from "../../errors.ts";
+import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
 import type { Line } from "./lines.ts";
-import type { StorePaths } from "./paths.ts";
+import type { StorePaths } from "../paths.ts";
 
 /** An open event log. */
 export interface StoreReader extends Disposable {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { readIndex } from "./index_file.ts";
+import { readIndex } from "../index_file.ts";
 import { keepIndex } from "./index_keeper.ts";
 import { openEventWriter } from "./writer.ts";
-import { logText, makeEvents, tempStore } from "../../tests/_store_fixture.ts";
+import { logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
 
 Deno.test("keepIndex() rebuilds the index of an existing log, adds new appends, and writes it at close", async () => {
   const old = makeEvents(300, { endpoints: ["a", "b"] });
