@@ -17,7 +17,7 @@ import { openEventWriter } from "./store/write/writer.ts";
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
   /** The endpoints and body limit to serve. */
-  config: Pick<ResolvedConfig, "endpoints" | "maxBodySize">;
+  config: Pick<ResolvedConfig, "endpoints">;
   /** The data directory to write. */
   paths: StorePaths;
   /** Interface to bind. */
@@ -61,7 +61,6 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     };
     const handler = createHandler({
       endpoints: options.config.endpoints,
-      maxBodySize: options.config.maxBodySize,
       sink: writer,
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
     });

@@ -33,7 +33,12 @@ Deno.test("loadConfig() imports a TypeScript config and resolves it", async () =
   }, async (dir) => {
     const config = await loadConfig({ cwd: dir });
     assert.equal(config?.port, 9000);
-    assert.deepEqual(config?.endpoints, [{ name: "gh", path: "/gh", methods: ["POST"] }]);
+    assert.deepEqual(config?.endpoints, [{
+      name: "gh",
+      path: "/gh",
+      methods: ["POST"],
+      maxBodySize: 25 * 1024 * 1024,
+    }]);
     assert.equal(config?.file, join(dir, "hooktap.config.ts"));
   });
 });

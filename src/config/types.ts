@@ -12,6 +12,11 @@ export interface EndpointConfig {
   path: string;
   /** The HTTP method (or methods) accepted, any case: `"POST"`, `["POST", "PUT"]`. */
   method: string | readonly string[];
+  /**
+   * Largest request body this endpoint accepts, in bytes.
+   * @default the config's `maxBodySize`
+   */
+  maxBodySize?: number;
 }
 
 /** The default export of `hooktap.config.ts`. */
@@ -32,6 +37,8 @@ export interface Endpoint {
   readonly name: string;
   readonly path: string;
   readonly methods: readonly string[];
+  /** Largest body accepted, in bytes (the endpoint's own, or the config's). */
+  readonly maxBodySize: number;
 }
 
 /** The config after validation, with every default filled in. */
@@ -41,6 +48,8 @@ export interface ResolvedConfig {
   readonly maxBodySize: number;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
+  /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */
+  readonly warnings: readonly string[];
 }
 
 /** Default `maxBodySize`: 25 MiB. */

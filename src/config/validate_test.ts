@@ -17,9 +17,10 @@ Deno.test("validateConfig() resolves the starter config with its defaults", () =
   const config = validateConfig(STARTER_CONFIG, null);
   assert.deepEqual(config, {
     port: 8787,
-    endpoints: [{ name: "default", path: "/webhook", methods: ["POST"] }],
+    endpoints: [{ name: "default", path: "/webhook", methods: ["POST"], maxBodySize: 25 * 1024 * 1024 }],
     maxBodySize: 25 * 1024 * 1024,
     file: null,
+    warnings: [],
   });
 });
 
@@ -95,10 +96,65 @@ Deno.test("validateConfig() names a missing or non-object default export and unk
     /\/x\/c\.ts must default-export an object.*no default export/,
   );
   assert.throws(() => validateConfig([1], "/x/c.ts"), /must default-export an object/);
-  assert.match(issuesOf({ ...STARTER_CONFIG, prot: 1 })[0]!, /^prot is not a config field/);
+  assert.match(
+    issuesOf({ ...STARTER_CONFIG, prot: 1 })[0]!,
+    /^prot is not a config field: did you mean "port"\?/,
+  );
 });
 
 Deno.test("validateConfig() checks maxBodySize", () => {
   assert.equal(validateConfig({ ...STARTER_CONFIG, maxBodySize: 10 }, null).maxBodySize, 10);
   assert.match(issuesOf({ ...STARTER_CONFIG, maxBodySize: -1 })[0]!, /^maxBodySize must be a whole number/);
+});
+
+Deno.test("validateConfig() reports unknown keys inside an endpoint, with a suggestion", () => {
+  const issues = issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a", methd: "POST" }] });
+  assert.match(issues[0]!, /^endpoints\[0\]\.methd is not an endpoint field: did you mean "method"\?/);
+  assert.match(issues[1]!, /^endpoints\[0\]\.method must be an HTTP method name/);
+  assert.match(
+    issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a", method: "POST", colour: 1 }] })[0]!,
+    /^endpoints\[0\]\.colour is not an endpoint field \(known: name, path, method, maxBodySize\)$/,
+  );
+});
+
+Deno.test("validateConfig() takes a per-endpoint maxBodySize, defaulting to the config's", () => {
+  const config = validateConfig({
+    port: 1,
+    maxBodySize: 100,
+    endpoints: [{ name: "a", path: "/a", method: "POST", maxBodySize: 5 }, {
+      name: "b",
+      path: "/b",
+      method: "POST",
+    }],
+  }, null);
+  assert.deepEqual(config.endpoints.map((e) => e.maxBodySize), [5, 100]);
+  assert.match(
+    issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a", method: "POST", maxBodySize: "big" }] })[0]!,
+    /^endpoints\[0\]\.maxBodySize must be a whole number, got "big"/,
+  );
+});
+
+Deno.test("validateConfig() suggests the path with a slash, not a fixed one", () => {
+  assert.match(
+    issuesOf({ port: 1, endpoints: [{ name: "a", path: "github", method: "POST" }] })[0]!,
+    /path must be a string starting with "\/", got "github": use "\/github"$/,
+  );
+});
+
+Deno.test("validateConfig() accepts extension methods but warns when one looks like a typo", () => {
+  const config = validateConfig({
+    port: 1,
+    endpoints: [{ name: "a", path: "/a", method: "P0ST" }, {
+      name: "b",
+      path: "/b",
+      method: ["POTS", "PURGE"],
+    }],
+  }, null);
+  assert.deepEqual(config.endpoints.map((e) => e.methods), [["P0ST"], ["POTS", "PURGE"]]);
+  assert.equal(config.warnings.length, 2, config.warnings.join("\n"));
+  assert.match(
+    config.warnings[0]!,
+    /^endpoints\[0\]\.method "P0ST" is not a registered HTTP method: did you mean "POST"\?/,
+  );
+  assert.match(config.warnings[1]!, /^endpoints\[1\]\.method\[0\] "POTS" .*did you mean "POST"\?/);
 });

@@ -34,6 +34,49 @@ export interface CapturedEvent {
   bodySize: number;
   /** Address of the peer that sent the request (the tunnel's, when tunnelled). */
   remoteAddr: string;
+  // Optional fields below are written after the ones above, only when they apply.
+  /** Parameters of a pattern path (`/hooks/:provider` matched `/hooks/github`: `{ provider: "github" }`). */
+  params?: Record<string, string>;
+  /** The sender, configured or detected: `github`, `stripe`, `standard-webhooks`, ... */
+  provider?: string;
+  /** The provider's event type: `push`, `invoice.paid`, `orders/create`. */
+  type?: string;
+  /** The signature verdict at receipt. */
+  verdict?: Verdict;
+  /** What hooktap answered the sender when it was not the plain 200 (challenge, custom, 401). */
+  response?: StoredResponse;
+  /** Forwarding was on when it arrived: where it is to be delivered (see `.hooktap/deliveries.jsonl`). */
+  forward?: ForwardMark;
+}
+
+/** Outcome of checking a request's signature. */
+export type VerdictStatus = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
+
+/** A signature verdict and why. */
+export interface Verdict {
+  status: VerdictStatus;
+  /** The scheme checked: `github-sha256`, `stripe-v1`, ... */
+  scheme?: string;
+  /** Why, in one sentence, for `invalid` and `expired` (and which secret matched, for `valid`). */
+  reason?: string;
+}
+
+/** What hooktap answered, when it was not its plain `200 {"ok":true,...}`. */
+export interface StoredResponse {
+  status: number;
+  /** Why this answer: a provider's URL challenge, the endpoint's `response`, or `enforce` refusing a bad signature. */
+  source: "challenge" | "custom" | "enforce";
+  headers?: [string, string][];
+  body?: string;
+  /** Delay before answering, in milliseconds. */
+  delayMs?: number;
+}
+
+/** Where an event is to be forwarded. */
+export interface ForwardMark {
+  /** Target URL (after parameters were filled in). */
+  to: string;
+  mode: "queue" | "relay";
 }
 
 /** What a request contributes to its record. */

@@ -37,8 +37,6 @@ export interface RequestOutcome {
 export interface HandlerOptions {
   /** The endpoints to serve. */
   endpoints: readonly Endpoint[];
-  /** Largest body accepted, in bytes. */
-  maxBodySize: number;
   /** Where matched requests go. */
   sink: EventSink;
   /**
@@ -95,17 +93,17 @@ function sizeLimit(bytes: number): string {
  * ```ts
  * import { type CapturedEvent, createHandler, validateConfig } from "@hooktap/hooktap";
  * const seen: CapturedEvent[] = [];
- * const { endpoints, maxBodySize } = validateConfig(
+ * const { endpoints } = validateConfig(
  *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },
  *   null,
  * );
- * const handler = createHandler({ endpoints, maxBodySize, sink: { append: async (e) => void seen.push(e) } });
+ * const handler = createHandler({ endpoints, sink: { append: async (e) => void seen.push(e) } });
  * const response = await handler(new Request("http://localhost/gh", { method: "POST", body: "{}" }));
  * console.log(response.status, seen[0]?.body); // 200 "{}"
  * ```
  */
 export function createHandler(options: HandlerOptions): Handler {
-  const { sink, maxBodySize, onOutcome } = options;
+  const { sink, onOutcome } = options;
   const match = createMatcher(options.endpoints);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? createIdFactory();
@@ -131,6 +129,7 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
     const endpoint = found.endpoint.name;
+    const maxBodySize = found.endpoint.maxBodySize;
     const headers = requestHeaders(request);
 
     let body: Uint8Array;

@@ -13,8 +13,9 @@ function setup(options: { sink?: EventSink; maxBodySize?: number } = {}) {
   const events: CapturedEvent[] = [];
   const outcomes: RequestOutcome[] = [];
   const handler = createHandler({
-    endpoints: config.endpoints,
-    maxBodySize: options.maxBodySize ?? config.maxBodySize,
+    endpoints: options.maxBodySize === undefined
+      ? config.endpoints
+      : config.endpoints.map((e) => ({ ...e, maxBodySize: options.maxBodySize! })),
     sink: options.sink ?? { append: (e) => Promise.resolve(void events.push(e)) },
     now: () => NOW,
     newId: () => "evt_20260304_01J0000000000000000000TEST",

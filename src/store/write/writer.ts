@@ -72,11 +72,11 @@ function writeFailure(error: unknown): StoreError {
  * ```ts
  * import { createHandler, openEventWriter, storePaths, validateConfig } from "@hooktap/hooktap";
  * const writer = await openEventWriter(storePaths(".hooktap"));
- * const { endpoints, maxBodySize } = validateConfig(
+ * const { endpoints } = validateConfig(
  *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },
  *   null,
  * );
- * const server = Deno.serve({ port: 0 }, createHandler({ endpoints, maxBodySize, sink: writer }));
+ * const server = Deno.serve({ port: 0 }, createHandler({ endpoints, sink: writer }));
  * ```
  */
 export async function openEventWriter(

@@ -1,0 +1,56 @@
+/**
+ * The delivery record: one attempt to deliver a stored event to a URL
+ * (forwarding, relay, or `hooktap replay`), one line of
+ * `.hooktap/deliveries.jsonl`. Pure: no I/O.
+ *
+ * Lines start `{"v":1,"id":"dlv_...","event":"evt_...",` (fields in this
+ * order), so readers can match an event's deliveries on bytes, as they do
+ * for events.
+ * @module
+ */
+
+/** Version of the delivery record format. */
+export const DELIVERY_VERSION = 1;
+
+/** One delivery attempt. */
+export interface DeliveryRecord {
+  v: 1;
+  /** `dlv_<YYYYMMDD>_<ULID>`, in the order attempts started. */
+  id: string;
+  /** Id of the event delivered. */
+  event: string;
+  /** Endpoint of that event. */
+  endpoint: string;
+  /** Who sent it: `dev`'s forwarder in queue or relay mode, or `hooktap replay`. */
+  source: "forward" | "relay" | "replay";
+  /** The URL sent to. */
+  target: string;
+  /** Method sent. */
+  method: string;
+  /** 1 for the first attempt of this event to this target by this source, then 2, 3, ... */
+  attempt: number;
+  /** When the attempt started, ISO 8601 UTC with milliseconds. */
+  startedAt: string;
+  /** From sending to the end of the answer (or the error), in milliseconds. */
+  durationMs: number;
+  /** The signature headers were made anew for this attempt (timestamped schemes). */
+  resigned?: boolean;
+  /** The app's status, when it answered. */
+  status?: number;
+  statusText?: string;
+  /** The app's response headers, in order. */
+  headers?: [string, string][];
+  /** The start of the app's response body: text when valid UTF-8, else base64. */
+  body?: string;
+  bodyEncoding?: "utf8" | "base64";
+  /** Size of the whole response body in bytes, as far as it was read. */
+  bodySize?: number;
+  /** The body was longer than what was kept. */
+  truncated?: boolean;
+  /** Why there was no answer: refused, timeout, TLS, DNS. */
+  error?: string;
+  /** When the next attempt is due, if one is scheduled. */
+  retryAt?: string;
+  /** Whether the event counts as delivered to this target after this attempt (2xx, or not retried further). */
+  outcome: "delivered" | "retrying" | "failed";
+}
