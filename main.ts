@@ -3,9 +3,9 @@
  * that maps errors to messages and exit codes and calls `Deno.exit`.
  * @module
  */
-import { CommanderError } from "commander";
-import { buildProgram } from "./src/cli.ts";
-import type { CommandContext } from "./src/commands/_shared.ts";
+import { PROGRAM } from "./src/cli.ts";
+import type { CommandContext } from "./src/cli/context.ts";
+import { runProgram } from "./src/cli/run.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
 import { terminalOutput } from "./src/ui/output.ts";
 
@@ -30,13 +30,9 @@ export async function main(args: string[]): Promise<number> {
     signal: controller.signal,
   };
   try {
-    await buildProgram(ctx).parseAsync(args, { from: "user" });
+    await runProgram(PROGRAM, ctx, args);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and --version "fail" with exit code 0; usage errors were printed already.
-      return error.exitCode === 0 ? 0 : 2;
-    }
     if (error instanceof Deno.errors.BrokenPipe) return 0; // `hooktap logs | head`
     if (error instanceof HooktapError) {
       output.err(`${c.red("error:")} ${error.message}\n`);

@@ -1,55 +1,41 @@
 /**
- * The command tree. Each command lives in its own file under `commands/`;
- * this file only assembles them.
+ * The command tree: every command's declaration, in the order help lists
+ * them. Declarations are data; each command's action is imported only when
+ * it runs (src/cli/run.ts), so start-up costs only what the command uses.
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
 import denoJson from "../deno.json" with { type: "json" };
-import { completeCommand } from "./commands/complete.ts";
-import { completionsCommand } from "./commands/completions.ts";
-import { devCommand } from "./commands/dev.ts";
-import { initCommand } from "./commands/init.ts";
-import { inspectCommand } from "./commands/inspect.ts";
-import { logsCommand } from "./commands/logs.ts";
-import { replayCommand } from "./commands/replay.ts";
-import type { CommandContext } from "./commands/_shared.ts";
+import { complete } from "./cli/commands/complete.ts";
+import { completions } from "./cli/commands/completions.ts";
+import { dev } from "./cli/commands/dev.ts";
+import { init } from "./cli/commands/init.ts";
+import { inspect } from "./cli/commands/inspect.ts";
+import { logs } from "./cli/commands/logs.ts";
+import { replay } from "./cli/commands/replay.ts";
+import type { Program } from "./cli/run.ts";
+import type { CommandSpec } from "./cli/spec.ts";
 
 /** hooktap's version, from deno.json. */
 export const VERSION: string = denoJson.version;
 
-/** Builds the `hooktap` program for one run. */
-export function buildProgram(ctx: CommandContext): Command {
-  const width = () => (Deno.stdout.isTerminal() ? Math.min(Deno.consoleSize().columns, 100) : 80);
-  const program = new Command("hooktap")
-    .description(
-      "Receive webhooks on your own machine: capture every request to .hooktap/events.jsonl, then browse and replay it.",
-    )
-    .version(VERSION, "-V, --version", "print hooktap's version")
-    .helpOption("-h, --help", "show help for a command")
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => ctx.output.out(s),
-      writeErr: (s) => ctx.output.err(s),
-      getOutHelpWidth: width,
-      getErrHelpWidth: width,
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-    })
-    .addHelpText(
-      "after",
-      "\nQuick start:\n  hooktap init --yes      write hooktap.config.ts (POST /webhook on port 8787)\n" +
-        "  hooktap dev             receive; in another terminal: ngrok http 8787\n" +
-        "  hooktap logs            list what arrived\n",
-    );
-  for (
-    const make of [initCommand, devCommand, logsCommand, inspectCommand, replayCommand, completionsCommand]
-  ) {
-    program.addCommand(make(ctx) as unknown as Command);
-  }
-  program.addCommand(completeCommand(ctx) as unknown as Command, { hidden: true }); // called by completion scripts
-  for (const command of program.commands) {
-    command.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
-  }
-  return program;
-}
+/** Every command, in help order (hidden ones last). */
+export const COMMANDS: readonly CommandSpec[] = [
+  init,
+  dev,
+  logs,
+  inspect,
+  replay,
+  completions,
+  complete,
+] as unknown as CommandSpec[];
+
+/** The `hooktap` program. */
+export const PROGRAM: Program = {
+  version: VERSION,
+  description:
+    "Receive webhooks on your own machine: capture every request to .hooktap/events.jsonl, then browse and replay it.",
+  after: "\nQuick start:\n  hooktap init --yes      write hooktap.config.ts (POST /webhook on port 8787)\n" +
+    "  hooktap dev             receive; in another terminal: ngrok http 8787\n" +
+    "  hooktap logs            list what arrived\n",
+  commands: COMMANDS,
+};

@@ -194,6 +194,9 @@ Deno.test("dev refuses a port in use with one clear line and a non-zero exit", a
 Deno.test("dev rejects a bad --port value", async () => {
   await using tmp = await withTmpDir();
   const result = await runCli(["dev", "--port", "http"], { cwd: tmp.path });
-  assert.notEqual(result.code, 0);
-  assert.match(result.stderr, /--port must be a whole number from 0 to 65535, got "http"/);
+  assert.equal(result.code, 2, "a usage error, not a config error");
+  assert.match(
+    result.stderr,
+    /--port must be a whole number from 0 to 65535 \(0 picks a free port\), got "http"/,
+  );
 });

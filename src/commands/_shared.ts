@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { ConfigError, HooktapError, NotFoundError } from "../errors.ts";
+import { HooktapError, NotFoundError, UsageError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -12,19 +12,10 @@ import { findByIdPrefix, parseIdQuery } from "../store/read/lookup.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import { plural } from "../ui/format.ts";
-import type { Output } from "../ui/output.ts";
 import { safeLine } from "../ui/sanitize.ts";
+import type { CommandContext } from "../cli/context.ts";
 
-/** What every command action receives. */
-export interface CommandContext {
-  output: Output;
-  /** Working directory: the config and `.hooktap/` are found from here. */
-  cwd: string;
-  /** Sets the process's exit code (main.ts exits with it). */
-  exit(code: number): void;
-  /** Aborted when the user presses Ctrl-C or the process gets SIGTERM. */
-  signal: AbortSignal;
-}
+export type { CommandContext } from "../cli/context.ts";
 
 /** The store of the working directory. */
 export function storeOf(ctx: CommandContext): StorePaths {
@@ -35,7 +26,9 @@ export function storeOf(ctx: CommandContext): StorePaths {
 export function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) {
-    throw new ConfigError(`--port must be a whole number from 0 to 65535, got "${value}".`);
+    throw new UsageError(
+      `--port must be a whole number from 0 to 65535 (0 picks a free port), got "${value}".`,
+    );
   }
   return n;
 }

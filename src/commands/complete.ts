@@ -1,42 +1,57 @@
 /**
  * `hooktap complete -- WORDS...` (hidden): what the completion scripts call
- * at each TAB. Prints the candidates for the last word, one per line, in
- * the format `@bomb.sh/tab`'s scripts read. Never fails: a broken config or
- * an unreadable store just means fewer candidates.
+ * at each TAB. Prints the candidates for the last word, one per line as
+ * `value<TAB>description`. Never fails: a broken config or an unreadable
+ * store just means fewer candidates. The config (a worker import) is read
+ * only when an endpoint name is being completed.
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
-import type { Command as PlainCommand } from "commander";
-import { completeWords } from "../completion/tree.ts";
+import { COMMANDS } from "../cli.ts";
+import type { options } from "../cli/commands/complete.ts";
+import type { Input } from "../cli/spec.ts";
+import { candidates, type CompletionData, type RecentEvent } from "../completion/candidates.ts";
 import { tail } from "../store/read/tail.ts";
+import { formatClock } from "../ui/format.ts";
+import { safeLine } from "../ui/sanitize.ts";
 import { type CommandContext, openStore, optionalConfig } from "./_shared.ts";
 
-async function _data(ctx: CommandContext): Promise<{ endpoints: string[]; eventIds: string[] }> {
-  const config = await optionalConfig(ctx, undefined).catch(() => null);
-  const reader = await openStore(ctx).catch(() => null);
-  let recent: { id: string; endpoint: string }[] = [];
-  try {
-    if (reader !== null) recent = await tail(reader, { limit: 50 });
-  } catch {
-    // fewer candidates
-  } finally {
-    reader?.[Symbol.dispose]();
-  }
-  const endpoints = new Set([
-    ...(config?.endpoints.map((e) => e.name) ?? []),
-    ...recent.map((e) => e.endpoint),
-  ]);
-  return { endpoints: [...endpoints].sort(), eventIds: recent.slice(-20).reverse().map((e) => e.id) };
+function _data(ctx: CommandContext): CompletionData {
+  let recent:
+    | Promise<{ id: string; endpoint: string; method: string; path: string; receivedAt: string }[]>
+    | undefined;
+  const events = () =>
+    recent ??= (async () => {
+      const reader = await openStore(ctx).catch(() => null);
+      try {
+        return reader === null ? [] : await tail(reader, { limit: 50 });
+      } catch {
+        return [];
+      } finally {
+        reader?.[Symbol.dispose]();
+      }
+    })();
+  return {
+    async endpoints() {
+      const config = await optionalConfig(ctx, undefined).catch(() => null);
+      const names = new Set([
+        ...(config?.endpoints.map((e) => e.name) ?? []),
+        ...(await events()).map((e) => e.endpoint),
+      ]);
+      return [...names].sort();
+    },
+    async recentEvents(): Promise<RecentEvent[]> {
+      return (await events()).slice(-20).reverse().map((e) => ({
+        id: e.id,
+        description: safeLine(`${e.endpoint} ${e.method} ${e.path} ${formatClock(new Date(e.receivedAt))}`),
+      }));
+    },
+  };
 }
 
-/** The hidden `complete` command. */
-export function completeCommand(ctx: CommandContext) {
-  return new Command("complete")
-    .description("Print completion candidates (called by the completion scripts)")
-    .argument("[words...]", "the words typed so far")
-    .addHelpText("after", "\nExample:\n  hooktap complete -- inspect --endpoint ''\n")
-    .action(async (words, _opts, cmd) => {
-      const program = cmd.parent as unknown as PlainCommand;
-      ctx.output.out(await completeWords(program, words, await _data(ctx)));
-    });
+/** `hooktap complete`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const found = await candidates(COMMANDS, input.args, _data(ctx));
+  ctx.output.out(
+    found.map(([value, description]) => `${safeLine(value)}\t${safeLine(description)}\n`).join(""),
+  );
 }

@@ -3,7 +3,6 @@
  * optionally following new ones as `hooktap dev` appends them.
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
 import { starterConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { UsageError } from "../errors.ts";
@@ -12,6 +11,8 @@ import { type EventFilter, matchesFilter, parseSince } from "../store/read/filte
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
 import { eventRow, rowWidths } from "../ui/event_row.ts";
+import type { options } from "../cli/commands/logs.ts";
+import type { Input } from "../cli/spec.ts";
 import { type CommandContext, openStore, optionalConfig, storeOf, warnSkipped } from "./_shared.ts";
 
 function _limit(text: string): number {
@@ -30,60 +31,42 @@ function _firstEventHint(config: ResolvedConfig): string {
   return `No events yet. Start \`hooktap dev\`, then send one:\n  ${send}\n`;
 }
 
-/** The `logs` command. */
-export function logsCommand(ctx: CommandContext) {
-  return new Command("logs")
-    .description(
-      "List the newest stored events, oldest of them first (reads .hooktap/events.jsonl from its end)",
-    )
-    .option("-n, --limit <count>", "how many events to show", "20")
-    .option("-e, --endpoint <name>", "only events of this endpoint")
-    .option("-m, --method <method>", "only events with this HTTP method")
-    .option("-s, --since <when>", "only events newer than a duration (10m, 2h, 1d) or an ISO time")
-    .option("-f, --follow", "keep printing new events as they arrive, until Ctrl-C")
-    .option("--json", "print the full stored records as JSON Lines on stdout, nothing else")
-    .option("-c, --config <path>", "config file (used for the hint when there are no events)")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  hooktap logs\n  hooktap logs -n 50 --endpoint stripe --since 2h\n" +
-        "  hooktap logs --follow\n  hooktap logs --json | jq -r .id\n",
-    )
-    .action(async (opts) => {
-      const out = ctx.output;
-      const filter: EventFilter = {};
-      if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
-      if (opts.method !== undefined) filter.method = opts.method;
-      if (opts.since !== undefined) filter.since = parseSince(opts.since);
-      const limit = _limit(opts.limit);
-      const filtered = Object.keys(filter).length > 0;
-      const reader = await openStore(ctx);
-      let events: CapturedEvent[] = [];
-      try {
-        if (reader !== null) events = await tail(reader, { ...filter, limit });
-      } finally {
-        reader?.[Symbol.dispose]();
-      }
-      const widths = rowWidths(events);
-      const print = (e: CapturedEvent) =>
-        out.out(opts.json ? JSON.stringify(e) + "\n" : eventRow(e, out.colors, widths));
-      for (const e of events) print(e);
-      warnSkipped(ctx, reader);
-      if (events.length === 0 && !opts.follow) {
-        if (filtered && reader !== null && reader.size > 0) {
-          out.err("No stored events match these filters.\n");
-        } else {
-          const config = await optionalConfig(ctx, opts.config).catch(() => null) ?? starterConfig();
-          out.err(_firstEventHint(config));
-        }
-        return;
-      }
-      if (!opts.follow) return;
-      if (!opts.json) out.err(out.errColors.dim("Waiting for new events (Ctrl-C to stop)...\n"));
-      const onSkip = () =>
-        out.err(out.errColors.yellow("warning: skipped a damaged line in the event log\n"));
-      const from = reader?.size ?? 0;
-      for await (const e of followEvents(storeOf(ctx), from, { signal: ctx.signal, onSkip })) {
-        if (matchesFilter(e, filter)) print(e);
-      }
-    });
+/** `hooktap logs`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const out = ctx.output;
+  const filter: EventFilter = {};
+  if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
+  if (opts.method !== undefined) filter.method = opts.method;
+  if (opts.since !== undefined) filter.since = parseSince(opts.since);
+  const limit = _limit(opts.limit);
+  const filtered = Object.keys(filter).length > 0;
+  const reader = await openStore(ctx);
+  let events: CapturedEvent[] = [];
+  try {
+    if (reader !== null) events = await tail(reader, { ...filter, limit });
+  } finally {
+    reader?.[Symbol.dispose]();
+  }
+  const widths = rowWidths(events);
+  const print = (e: CapturedEvent) =>
+    out.out(opts.json ? JSON.stringify(e) + "\n" : eventRow(e, out.colors, widths));
+  for (const e of events) print(e);
+  warnSkipped(ctx, reader);
+  if (events.length === 0 && !opts.follow) {
+    if (filtered && reader !== null && reader.size > 0) {
+      out.err("No stored events match these filters.\n");
+    } else {
+      const config = await optionalConfig(ctx, opts.config).catch(() => null) ?? starterConfig();
+      out.err(_firstEventHint(config));
+    }
+    return;
+  }
+  if (!opts.follow) return;
+  if (!opts.json) out.err(out.errColors.dim("Waiting for new events (Ctrl-C to stop)...\n"));
+  const onSkip = () => out.err(out.errColors.yellow("warning: skipped a damaged line in the event log\n"));
+  const from = reader?.size ?? 0;
+  for await (const e of followEvents(storeOf(ctx), from, { signal: ctx.signal, onSkip })) {
+    if (matchesFilter(e, filter)) print(e);
+  }
 }

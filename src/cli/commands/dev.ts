@@ -1,0 +1,28 @@
+import { defineCommand, defineOptions } from "../spec.ts";
+
+/** Options of `hooktap dev`. */
+export const options = defineOptions({
+  config: { short: "c", value: "path", description: "config file" },
+  port: {
+    short: "p",
+    value: "port",
+    description: "listen on this port instead of the config's (0 = any free port)",
+  },
+  host: {
+    value: "host",
+    description: "interface to bind; anything but loopback exposes hooktap to your network",
+    default: "127.0.0.1",
+  },
+  json: { description: "print one JSON object per request on stdout (the banner still goes to stderr)" },
+  quiet: { short: "q", description: "print no line per request" },
+});
+
+/** `hooktap dev`. */
+export const dev = defineCommand({
+  name: "dev",
+  description: "Receive webhooks: listen on the configured port and store every matched request",
+  options,
+  after: "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
+    "  # in another terminal: ngrok http 8787\n",
+  load: () => import("../../commands/dev.ts"),
+});

@@ -1,0 +1,41 @@
+import { defineCommand, defineOptions } from "../spec.ts";
+
+/** Options of `hooktap logs`. */
+export const options = defineOptions({
+  limit: { short: "n", value: "count", description: "how many events to show", default: "20" },
+  endpoint: {
+    short: "e",
+    value: "name",
+    description: "only events of this endpoint",
+    complete: "endpoint",
+  },
+  method: {
+    short: "m",
+    value: "method",
+    description: "only events with this HTTP method",
+    complete: "method",
+  },
+  since: {
+    short: "s",
+    value: "when",
+    description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
+  },
+  follow: { short: "f", description: "keep printing new events as they arrive, until Ctrl-C" },
+  json: { description: "print the full stored records as JSON Lines on stdout, nothing else" },
+  config: {
+    short: "c",
+    value: "path",
+    description: "config file (used for the hint when there are no events)",
+  },
+});
+
+/** `hooktap logs`. */
+export const logs = defineCommand({
+  name: "logs",
+  description:
+    "List the newest stored events, oldest of them first (reads .hooktap/events.jsonl from its end)",
+  options,
+  after: "\nExamples:\n  hooktap logs\n  hooktap logs -n 50 --endpoint stripe --since 2h\n" +
+    "  hooktap logs --follow\n  hooktap logs --json | jq -r .id\n",
+  load: () => import("../../commands/logs.ts"),
+});

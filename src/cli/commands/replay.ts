@@ -1,0 +1,43 @@
+import { defineCommand, defineOptions } from "../spec.ts";
+
+/** Options of `hooktap replay`. */
+export const options = defineOptions({
+  to: {
+    short: "t",
+    value: "url",
+    required: true,
+    description: "where to send it; the original query string is added when it has none",
+  },
+  header: {
+    short: "H",
+    value: "header",
+    repeatable: true,
+    description: 'add or replace a header: "Name: value" (empty value removes; repeatable)',
+  },
+  method: {
+    short: "X",
+    value: "method",
+    description: "send with this method instead of the original",
+    complete: "method",
+  },
+  timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
+  json: { description: "print the result as one JSON object on stdout" },
+});
+
+/** `hooktap replay`. */
+export const replay = defineCommand({
+  name: "replay",
+  description: "Send a stored event again to a URL: same method, headers and exact body bytes",
+  arguments: [{
+    name: "event-id",
+    description: "the event's id, or any unique prefix of it",
+    required: true,
+    complete: "event-id",
+  }],
+  options,
+  after: "\nExit status: 0 when the target answers 2xx, 1 otherwise.\n" +
+    "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
+    '  hooktap replay 01HXA5 --to http://localhost:3000/hook -H "Authorization: Bearer dev"\n' +
+    "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n",
+  load: () => import("../../commands/replay.ts"),
+});

@@ -1,0 +1,16 @@
+/**
+ * What every command action receives.
+ * @module
+ */
+import type { Output } from "../ui/output.ts";
+
+/** What every command action receives. */
+export interface CommandContext {
+  output: Output;
+  /** Working directory: the config and `.hooktap/` are found from here. */
+  cwd: string;
+  /** Sets the process's exit code (main.ts exits with it). */
+  exit(code: number): void;
+  /** Aborted when the user presses Ctrl-C or the process gets SIGTERM. */
+  signal: AbortSignal;
+}

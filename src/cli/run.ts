@@ -1,0 +1,70 @@
+/**
+ * Runs the program: finds the command, parses its words, prints help or
+ * the version, or loads the command's action and runs it.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { closest } from "../text/suggest.ts";
+import type { CommandContext } from "./context.ts";
+import { commandHelp, programHelp } from "./help.ts";
+import { HELP, parseCommand } from "./parse.ts";
+import type { CommandSpec, Input, OptionSpec } from "./spec.ts";
+
+/** The program's commands and texts. */
+export interface Program {
+  version: string;
+  description: string;
+  /** Text after the command list. */
+  after: string;
+  commands: readonly CommandSpec[];
+}
+
+function _width(): number {
+  try {
+    return Deno.stdout.isTerminal() ? Math.min(Deno.consoleSize().columns, 100) : 80;
+  } catch {
+    return 80;
+  }
+}
+
+function _find(program: Program, name: string): CommandSpec {
+  const found = program.commands.find((c) => c.name === name);
+  if (found !== undefined) return found;
+  const near = closest(name, program.commands.filter((c) => !c.hidden).map((c) => c.name));
+  throw new UsageError(
+    `unknown command '${name}'${near === undefined ? "" : ` (did you mean ${near}?)`}. ` +
+      "Run `hooktap --help` for the commands.",
+  );
+}
+
+/** Runs `args` (the words after `hooktap`). */
+export async function runProgram(
+  program: Program,
+  ctx: CommandContext,
+  args: readonly string[],
+): Promise<void> {
+  const [first, ...rest] = args;
+  const help = () => programHelp(program.commands, program, _width());
+  if (first === undefined) {
+    ctx.output.err(help());
+    ctx.exit(2);
+    return;
+  }
+  if (first === "-V" || first === "--version") return void ctx.output.out(`${program.version}\n`);
+  if (first === "-h" || first === "--help") return void ctx.output.out(help());
+  if (first === "help") {
+    ctx.output.out(rest[0] === undefined ? help() : commandHelp(_find(program, rest[0]), _width()));
+    return;
+  }
+  if (first.startsWith("-")) {
+    throw new UsageError(
+      `unknown option '${first}' before the command. Run \`hooktap --help\` for the commands.`,
+    );
+  }
+  const spec = _find(program, first);
+  const input = parseCommand(spec, rest);
+  if (input === HELP) return void ctx.output.out(commandHelp(spec, _width()));
+  const { run } = await spec.load();
+  // The parser filled every declared option with a value of its declared kind.
+  await run(ctx, input as Input<Record<string, OptionSpec>>);
+}
