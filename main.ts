@@ -35,6 +35,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0; // `hooktap logs | head`
     if (error instanceof HooktapError) {
+      if (error.reported) return error.exitCode;
       output.err(`${c.red("error:")} ${error.message}\n`);
       if (error instanceof ConfigError) { for (const issue of error.issues) output.err(`  - ${issue}\n`); }
       return error.exitCode;

@@ -8,10 +8,13 @@
 export class HooktapError extends Error {
   /** Exit code `main.ts` uses for this error. */
   readonly exitCode: number;
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  /** The user was already told (a prompt said "cancelled"): `main.ts` prints nothing more. */
+  readonly reported: boolean;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown; reported?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = "HooktapError";
     this.exitCode = options.exitCode ?? 1;
+    this.reported = options.reported ?? false;
   }
 }
 

@@ -57,7 +57,7 @@ Deno.test("dev stores a JSON request with every record field right and answers 2
     JSON.stringify(headers),
   );
   assert.equal(await dev.stop("SIGTERM"), 0);
-  assert.match(dev.stdout(), /POST\s+\/webhook\s+200\s+default\s+30 B\s+evt_/);
+  assert.match(dev.stdout(), /POST\s+\/webhook\?b=2&a=%20x\s+200\s+default\s+30 B\s+evt_/);
   assert.match(dev.stderr(), /Stopped\. 1 event captured this session/);
 });
 
@@ -120,7 +120,7 @@ Deno.test("dev answers 404 and 405 with the spec's bodies, stores nothing, and p
   assert.equal(await wrongMethod.text(), "Method not allowed.");
   await dev.stop();
   assert.equal(await Deno.readTextFile(join(tmp.path, ".hooktap", "events.jsonl")), "");
-  assert.match(dev.stdout(), /POST\s+\/\s+404\s+no endpoint has this path \(configured: POST \/webhook\)/);
+  assert.match(dev.stdout(), /POST\s+\/\s+404\s+no endpoint here; configured: POST \/webhook/);
   assert.match(dev.stdout(), /GET\s+\/webhook\s+405\s+this path accepts POST/);
 });
 
@@ -171,7 +171,16 @@ Deno.test("dev --json prints one JSON object per request on stdout and nothing e
   assert.equal(lines.length, 2);
   assert.deepEqual(
     { ...lines[0], time: undefined },
-    { time: undefined, method: "POST", path: "/webhook", status: 200, endpoint: "default", size: 1, id },
+    {
+      time: undefined,
+      method: "POST",
+      path: "/webhook",
+      query: "",
+      status: 200,
+      endpoint: "default",
+      size: 1,
+      id,
+    },
   );
   assert.equal(lines[1].status, 404);
 });

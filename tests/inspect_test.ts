@@ -64,7 +64,7 @@ Deno.test("`hooktap inspect` shows a binary body as its size, type and a hex pre
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /Body \(binary\)\n4\.1 kB of binary data \(application\/octet-stream\), first bytes:\n00000000 {2}ff fe 00 1b 41 /,
+    /Body \(binary\)\n4\.0 KiB of binary data \(application\/octet-stream\), first bytes:\n00000000 {2}ff fe 00 1b 41 /,
   );
   assert.ok(!r.stdout.includes("\x1b"), "no raw ESC reaches the terminal");
   const raw = await runCli(["inspect", id!, "--body"], { cwd: tmp.path });

@@ -212,3 +212,17 @@ Deno.test("`hooktap replay` with an unknown id says so and points to `hooktap lo
   assert.equal(r.code, 1);
   assert.match(r.stderr, /No event with id evt_20000101_0000 .*`hooktap logs`/);
 });
+
+Deno.test("replay checks --method and --to before reading the store or printing anything (exit 2)", async () => {
+  await using tmp = await withTmpDir();
+  const [id] = await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
+  const bad = await runCli(["replay", id!, "--to", "http://127.0.0.1:9/x", "-X", "BAD METHOD"], {
+    cwd: tmp.path,
+  });
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.doesNotMatch(bad.stderr, /Replaying/);
+  assert.match(bad.stderr, /--method must be an HTTP method/);
+  const bare = await runCli(["replay", id!, "--to", "localhost:3000/hook"], { cwd: tmp.path });
+  assert.equal(bare.code, 2, bare.stderr);
+  assert.match(bare.stderr, /--to needs a scheme: did you mean http:\/\/localhost:3000\/hook \?/);
+});

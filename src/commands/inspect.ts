@@ -3,16 +3,17 @@
  * the newest event of an endpoint.
  * @module
  */
-import { NotFoundError, UsageError } from "../errors.ts";
+import type { options } from "../cli/commands/inspect.ts";
+import type { Input } from "../cli/spec.ts";
+import { HooktapError, NotFoundError, UsageError } from "../errors.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
 import { latestOfEndpoint } from "../store/read/latest.ts";
 import type { StoreReader } from "../store/read/reader.ts";
 import { tail } from "../store/read/tail.ts";
 import { renderEvent } from "../ui/event_view.ts";
-import { safeLine } from "../ui/sanitize.ts";
-import type { options } from "../cli/commands/inspect.ts";
-import type { Input } from "../cli/spec.ts";
-import { type CommandContext, openStore, optionalConfig, resolveEvent, warnSkipped } from "./_shared.ts";
+import { safeLine, unsafeForTerminal } from "../ui/sanitize.ts";
+import { configOrProblem, noEventsText } from "./_hints.ts";
+import { type CommandContext, openStore, resolveEvent, warnSkipped } from "./_shared.ts";
 
 async function _newestOfEndpoint(
   ctx: CommandContext,
@@ -22,8 +23,9 @@ async function _newestOfEndpoint(
 ): Promise<CapturedEvent> {
   const result = reader === null ? { endpoints: [] as string[] } : await latestOfEndpoint(reader, name);
   if ("event" in result && result.event !== undefined) return result.event;
-  const config = await optionalConfig(ctx, configPath).catch(() => null);
-  const configured = config?.endpoints.map((e) => e.name) ?? [];
+  const config = await configOrProblem(ctx, configPath);
+  const broken = config !== null && "problem" in config ? config.problem : undefined;
+  const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
   if (configured.includes(name) || result.endpoints.includes(name)) {
     throw new NotFoundError(
       `Endpoint "${
@@ -31,13 +33,26 @@ async function _newestOfEndpoint(
       }" has no events yet. Send one to it while \`hooktap dev\` runs, then try again.`,
     );
   }
-  const names = [...new Set([...configured, ...result.endpoints])].sort();
+  const names = [...new Set([...configured, ...result.endpoints])].sort().map(safeLine);
   throw new NotFoundError(
-    `There is no endpoint named "${safeLine(name)}". ` +
-      (names.length === 0
-        ? "No endpoints are configured and no events are stored yet."
-        : `Known endpoints: ${names.map(safeLine).join(", ")}.`),
+    `There is no endpoint named "${safeLine(name)}"` +
+      (broken === undefined
+        ? ". "
+        : ` (the config does not load, so its endpoints are unknown: ${safeLine(broken)}). `) +
+      (names.length === 0 ? "No events are stored yet." : `Known endpoints: ${names.join(", ")}.`),
   );
+}
+
+/** Why the raw body must not go to a terminal, or `undefined` when it is plain text. */
+function _terminalRisk(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return "it is binary data";
+  }
+  const at = unsafeForTerminal(text);
+  return at === undefined ? undefined : `it holds ${at}, which would act on your terminal`;
 }
 
 /** `hooktap inspect`. */
@@ -48,6 +63,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     throw new UsageError("Give an event id or --endpoint NAME, not both.");
   }
   if (opts.json && opts.body) throw new UsageError("Choose one of --json and --body.");
+  if (opts.force && !opts.body) throw new UsageError("--force only goes with --body.");
   const reader = await openStore(ctx);
   let event: CapturedEvent;
   try {
@@ -56,9 +72,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       event = await _newestOfEndpoint(ctx, reader, opts.endpoint, opts.config);
     } else {
       const newest = reader === null ? [] : await tail(reader, { limit: 1 });
-      if (newest[0] === undefined) {
-        throw new NotFoundError("No events are stored yet. Run `hooktap logs` for how to send one.");
-      }
+      if (newest[0] === undefined) throw new NotFoundError((await noEventsText(ctx, opts.config)).trimEnd());
       event = newest[0];
     }
   } finally {
@@ -66,7 +80,18 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     warnSkipped(ctx, reader);
   }
   const out = ctx.output;
-  if (opts.body) out.outBytes(decodeBody(event));
-  else if (opts.json) out.out(JSON.stringify(event) + "\n");
+  if (opts.body) {
+    const bytes = decodeBody(event);
+    const risk = out.stdoutIsTerminal && !opts.force ? _terminalRisk(bytes) : undefined;
+    if (risk !== undefined) {
+      throw new HooktapError(
+        `Not writing the body of ${event.id} to the terminal: ${risk}. ` +
+          `Save it: hooktap inspect ${event.id} --body > body.bin, ` +
+          `pipe it: hooktap inspect ${event.id} --body | xxd, see it escaped: hooktap inspect ${event.id}, ` +
+          "or write it here anyway with --body --force.",
+      );
+    }
+    out.outBytes(bytes);
+  } else if (opts.json) out.out(JSON.stringify(event) + "\n");
   else out.out(renderEvent(event, out.colors));
 }

@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.ts";
 import { parseDuration } from "../store/read/filter.ts";
 import { parseHeaderOption } from "../replay/headers.ts";
-import { replay, replayUrl } from "../replay/replay.ts";
+import { checkMethod, replay, replayUrl } from "../replay/replay.ts";
 import { staleSignatureWarning } from "../replay/signatures.ts";
 import { formatBytes } from "../ui/format.ts";
 import { safeBlock, safeLine } from "../ui/sanitize.ts";
@@ -37,6 +37,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const overrides = opts.header.map(parseHeaderOption);
   const timeoutMs = _timeout(opts.timeout);
+  if (opts.method !== undefined) checkMethod(opts.method);
+  replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
   const reader = await openStore(ctx);
   let event;
   try {

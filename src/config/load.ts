@@ -48,7 +48,7 @@ self.onmessage = async (event) => {
   try {
     mod = await import(event.data);
   } catch (error) {
-    self.postMessage({ ok: false, error: String(error && error.stack || error) });
+    self.postMessage({ ok: false, error: String(error && error.stack || error), message: String(error && error.message || error) });
     return;
   }
   try {
@@ -60,7 +60,7 @@ self.onmessage = async (event) => {
 
 type WorkerAnswer =
   | { ok: true; hasDefault: boolean; value: unknown }
-  | { ok: false; clone?: boolean; error: string };
+  | { ok: false; clone?: boolean; error: string; message?: string };
 
 function importInWorker(url: string, timeoutMs: number): Promise<WorkerAnswer | "timeout"> {
   const blob = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
@@ -142,13 +142,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       "it may wait on a promise that never settles, loop forever, or fetch from an unreachable host; a config should only export data",
     ]);
   }
+  if (!answer.ok && answer.clone) {
+    // It loaded, but holds what cannot cross to another thread (a function, as a custom `response` may
+    // be): import it here, now that the worker showed it finishes loading.
+    const mod = await import(toFileUrl(file).href) as { default?: unknown };
+    return validateConfig("default" in mod ? mod.default : undefined, file);
+  }
   if (!answer.ok) {
-    if (answer.clone) {
-      throw new ConfigError(`Config file ${file} exports values hooktap cannot read: ${answer.error}`, [
-        "export plain data only (numbers, strings, arrays, objects)",
-      ]);
-    }
-    throw new ConfigError(`Config file ${file} failed to load:\n${indent(answer.error)}`, [
+    const { cause, frame } = describeLoadError(answer.error, file);
+    throw new ConfigError(`Config file ${file} failed to load: ${cause}${frame === "" ? "" : `\n${frame}`}`, [
       "fix the error above in the file",
     ]);
   }
@@ -168,6 +170,24 @@ function fileKind(info: Deno.FileInfo): string {
   return "not a file";
 }
 
-function indent(text: string): string {
-  return text.trim().split("\n").map((line) => `    ${line}`).join("\n");
+/**
+ * What an import error says, for a person: the cause on one line with the
+ * line and column in the config (`SyntaxError: Expected ',', got 'endpoints'
+ * (line 3, column 3)`), and the code frame Deno printed, if any; without
+ * colour codes, the runtime's `TypeError:` wrapper or hooktap's own frames.
+ */
+export function describeLoadError(raw: string, file: string): { cause: string; frame: string } {
+  // deno-lint-ignore no-control-regex
+  const lines = raw.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const fileUrl = toFileUrl(file).href;
+  let cause = lines[0]!.replace(/^TypeError: (?=SyntaxError: )/, "").trim();
+  const frames = lines.slice(1).filter((l) => /^\s+at /.test(l));
+  const code = lines.slice(1).filter((l) => !/^\s+at /.test(l) && l.trim() !== "");
+  const own = frames.map((f) => f.match(/(file:\/\/[^\s)]+?):(\d+):(\d+)/)).find((m) => m !== null);
+  if (own) {
+    const where = own[1] === fileUrl ? "" : ` of ${own[1]!.replace(/^file:\/\//, "")}`;
+    cause += ` (line ${own[2]}, column ${own[3]}${where})`;
+  }
+  cause = cause.replace(/\.( \(line)/, "$1");
+  return { cause, frame: code.map((l) => `    ${l.trimEnd()}`).join("\n") };
 }

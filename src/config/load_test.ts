@@ -91,11 +91,39 @@ Deno.test("loadConfig() refuses a directory and a missing default export", async
   });
 });
 
-Deno.test("loadConfig() refuses a config that exports functions it cannot read", async () => {
+Deno.test("loadConfig() imports a config holding functions, and validation names a function where data belongs", async () => {
   await inTmp(
-    { "hooktap.config.ts": "export default { port: 1, endpoints: [], hook() {} };" },
+    {
+      "hooktap.config.ts":
+        "export default { port: () => 1, endpoints: [{ name: 'a', path: '/a', method: 'POST' }] };",
+    },
     async (dir) => {
-      assert.match((await loadError(dir)).message, /exports values hooktap cannot read/);
+      const error = await loadError(dir);
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.issues[0]!, /^port must be an integer from 0 to 65535 .*got a function/);
+    },
+  );
+});
+
+Deno.test("loadConfig() reports a syntax error with the line and column, without colour codes or internal frames", async () => {
+  await inTmp(
+    { "hooktap.config.ts": "export default {\n  port: 8787\n  endpoints: [],\n};\n" },
+    async (dir) => {
+      const { message } = await loadError(dir);
+      assert.match(
+        message,
+        /failed to load: SyntaxError: Expected ',', got 'endpoints' \(line 3, column 3\)\n/,
+      );
+      assert.match(message, /3 \| {3}endpoints: \[\],/);
+      assert.doesNotMatch(message, /TypeError: SyntaxError|blob:|onmessage|\x1b/);
+    },
+  );
+  await inTmp(
+    { "hooktap.config.ts": "import './missing.ts';\nexport default {};\n" },
+    async (dir) => {
+      const { message } = await loadError(dir);
+      assert.match(message, /Module not found .*missing\.ts" \(line 1, column 8\)$/);
+      assert.doesNotMatch(message, /blob:|\x1b/);
     },
   );
 });

@@ -22,6 +22,8 @@ export interface RequestOutcome {
   time: Date;
   method: string;
   path: string;
+  /** Raw query string without `?` (`""` when none). */
+  query: string;
   status: number;
   /** Bytes of body read (0 when it was not read). */
   size: number;
@@ -112,8 +114,8 @@ export function createHandler(options: HandlerOptions): Handler {
     const time = now();
     const { method } = request;
     const { path, query } = splitUrl(request.url);
-    const outcome = (o: Omit<RequestOutcome, "time" | "method" | "path">, response: Response) => {
-      onOutcome?.({ time, method, path, ...o });
+    const outcome = (o: Omit<RequestOutcome, "time" | "method" | "path" | "query">, response: Response) => {
+      onOutcome?.({ time, method, path, query, ...o });
       return response;
     };
 

@@ -47,11 +47,29 @@ export interface ReplayResult {
   truncated: boolean;
 }
 
+const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Checks a method given on the command line.
+ * @throws {UsageError} when it is not an HTTP method token.
+ */
+export function checkMethod(method: string): void {
+  if (!METHOD_TOKEN.test(method)) {
+    throw new UsageError(
+      `--method must be an HTTP method like POST or PUT (letters, no spaces), got "${method}".`,
+    );
+  }
+}
+
 /**
  * The URL a replay goes to: `to`, with the event's query string when `to` has none.
- * @throws {UsageError} when `to` is not an http(s) URL.
+ * @throws {UsageError} when `to` is not an http(s) URL (suggesting `http://` when it lacks a scheme).
  */
 export function replayUrl(event: Pick<CapturedEvent, "query">, to: string): URL {
+  const bare = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\]|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?(\/|$)/i;
+  if (bare.test(to)) {
+    throw new UsageError(`--to needs a scheme: did you mean http://${to} ? (got "${to}")`);
+  }
   let url: URL;
   try {
     url = new URL(to);
@@ -85,15 +103,14 @@ export function networkFailure(error: unknown, url: URL, timeoutMs: number): Net
   } else if (/dns error|failed to lookup|name or service not known|nodename nor servname/i.test(text)) {
     reason = `cannot resolve the host name "${url.hostname}" (DNS)`;
   } else if (/certificate|tls|ssl|corrupt message|handshake/i.test(text)) {
-    reason = `TLS failed (${
-      text.replace(/^.*client error \(Connect\): /s, "").trim()
-    }); is ${where} really https?`;
+    const detail = text.replace(/^.*client error \(Connect\): /s, "").trim().replace(/[.\s]+$/, "");
+    reason = `TLS failed (${detail}); check that ${where} serves https, or use http://${url.host}`;
   } else if (/requests to port \d+ are blocked/i.test(text)) {
     reason = `port ${url.port} is on the list of ports fetch refuses to use; pick another port`;
   } else if (/connection reset|broken pipe|connection closed/i.test(text)) {
     reason = "the connection was closed before an answer came";
   } else reason = text.trim();
-  return new NetworkError(`Cannot replay to ${where}: ${reason}.`, { cause: error });
+  return new NetworkError(`Cannot replay to ${where}: ${reason.replace(/[.\s]+$/, "")}.`, { cause: error });
 }
 
 async function _preview(response: Response, max: number): Promise<{ body: string; truncated: boolean }> {

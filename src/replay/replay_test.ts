@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildEvent } from "../event/record.ts";
 import { NetworkError } from "../errors.ts";
 import { parseHeaderOption, replayHeaders } from "./headers.ts";
-import { networkFailure, replay, replayUrl } from "./replay.ts";
+import { checkMethod, networkFailure, replay, replayUrl } from "./replay.ts";
 
 const EVENT = buildEvent({
   id: "evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH",
@@ -48,7 +48,8 @@ Deno.test("replayUrl() keeps the event's query only when --to has none", () => {
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h").href, "http://localhost:3000/h?a=1");
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h?b=2").href, "http://localhost:3000/h?b=2");
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h?").href, "http://localhost:3000/h?");
-  assert.throws(() => replayUrl(EVENT, "localhost:3000"), /--to must be/);
+  assert.throws(() => replayUrl(EVENT, "localhost:3000"), /--to needs a scheme/);
+  assert.throws(() => replayUrl(EVENT, "not a url"), /--to must be a full URL/);
   assert.throws(() => replayUrl(EVENT, "ftp://x/"), /http:\/\/ or https:\/\//);
 });
 
@@ -104,14 +105,32 @@ Deno.test("replay() sends no body with GET and turns fetch failures into one-lin
   );
   assert.match(
     networkFailure(
-      new TypeError("x", { cause: new Error("invalid peer certificate: UnknownIssuer") }),
+      new TypeError("x", { cause: new Error("invalid peer certificate: UnknownIssuer.") }),
       url,
       1,
     ).message,
-    /TLS failed/,
+    /^Cannot replay to https:\/\/nowhere\.invalid: TLS failed \(.*UnknownIssuer\); check that https:\/\/nowhere\.invalid serves https, or use http:\/\/nowhere\.invalid\.$/,
   );
   assert.match(
     networkFailure(new DOMException("t", "TimeoutError"), url, 2500).message,
     /No answer from https:\/\/nowhere\.invalid within 2\.5 s/,
   );
+});
+
+Deno.test("replayUrl() suggests http:// for a --to without a scheme, and checkMethod() refuses a bad method", () => {
+  assert.throws(
+    () => replayUrl({ query: "" }, "localhost:3000/hook"),
+    /did you mean http:\/\/localhost:3000\/hook \?/,
+  );
+  assert.throws(
+    () => replayUrl({ query: "" }, "127.0.0.1:3000"),
+    /did you mean http:\/\/127\.0\.0\.1:3000 \?/,
+  );
+  assert.throws(
+    () => replayUrl({ query: "" }, "example.com/hook"),
+    /did you mean http:\/\/example\.com\/hook \?/,
+  );
+  assert.equal(replayUrl({ query: "" }, "http://localhost:3000/hook").href, "http://localhost:3000/hook");
+  assert.throws(() => checkMethod("BAD METHOD"), /--method must be an HTTP method like POST/);
+  checkMethod("PURGE");
 });

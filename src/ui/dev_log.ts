@@ -10,6 +10,8 @@ import type { RequestOutcome } from "../receiver/handler.ts";
 import { formatBytes, formatClock } from "./format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "./sanitize.ts";
+import { type Column, layoutRows } from "./table.ts";
+import { padTo } from "./width.ts";
 
 /** What the banner shows. */
 export interface BannerInfo {
@@ -32,11 +34,14 @@ function baseUrl(hostname: string, port: number): string {
 export function banner(info: BannerInfo, output: Output): string {
   const c = output.errColors;
   const base = baseUrl(info.hostname, info.port);
-  const width = Math.max(...info.endpoints.map((e) => e.methods.join(",").length));
+  const methodWidth = Math.max(...info.endpoints.map((e) => e.methods.join(",").length));
+  const urlWidth = Math.max(...info.endpoints.map((e) => `${base}${safeLine(e.path)}`.length));
   const lines = [
     `${c.bold("hooktap dev")} listening on ${c.cyan(base)} ${c.dim(`(bound to ${info.hostname})`)}`,
     ...info.endpoints.map((e) =>
-      `  ${c.green(e.methods.join(",").padEnd(width))} ${base}${e.path}  ${c.dim(`(${e.name})`)}`
+      `  ${c.green(padTo(e.methods.join(","), methodWidth))} ${
+        padTo(`${base}${safeLine(e.path)}`, urlWidth)
+      }  ${c.dim(`(${safeLine(e.name)})`)}`
     ),
     `Config: ${
       info.configFile ?? "built-in starter config (no hooktap.config.ts; `hooktap init` writes one)"
@@ -88,23 +93,67 @@ export function createActivityLog(
       } catch { /* stderr is gone too: keep receiving silently */ }
     }
   };
+  const longest = (values: string[]) => values.reduce((a, b) => (b.length > a.length ? b : a), "");
+  const methods = longest(["DELETE", ...options.endpoints.flatMap((e) => e.methods)]);
+  const paths = longest(options.endpoints.map((e) => safeLine(e.path)));
+  const names = longest(options.endpoints.map((e) => safeLine(e.name)));
+  const paint = (status: string) => {
+    const n = Number(status);
+    return n < 300 ? c.green(status) : n < 500 ? c.yellow(status) : c.red(status);
+  };
+  // Stored requests: time, method, path?query, status, endpoint, size, id. Unmatched: ..., status, hint.
+  const stored: Column[] = [
+    { priority: 7, paint: c.dim },
+    { priority: 6 },
+    { priority: 8, min: 12 },
+    { priority: 10, paint },
+    { priority: 5, min: 12 },
+    { priority: 2, align: "right" },
+    { priority: 9, paint: c.cyan },
+  ];
+  const unmatched: Column[] = [...stored.slice(0, 4), { priority: 5, min: 10, paint: c.dim }];
+  const storedSample = [
+    "00:00:00",
+    methods,
+    paths,
+    "200",
+    names,
+    "1023.9 KiB",
+    "evt_00000000_00000000000000000000000000",
+  ];
   const human = (o: RequestOutcome): string => {
-    const status = o.status < 300
-      ? c.green(String(o.status))
-      : o.status < 500
-      ? c.yellow(String(o.status))
-      : c.red(String(o.status));
-    const head = `${c.dim(formatClock(o.time))}  ${o.method.padEnd(6)} ${safeLine(o.path)}  ${status}`;
-    if (o.status === 200) return `${head}  ${o.endpoint}  ${formatBytes(o.size)}  ${c.cyan(o.id ?? "")}\n`;
-    if (o.status === 404) return `${head}  ${c.dim(`no endpoint has this path (configured: ${known})`)}\n`;
-    if (o.status === 405) return `${head}  ${c.dim(`this path accepts ${o.allow?.join(", ")}`)}\n`;
-    return `${head}  ${o.endpoint ?? ""}  ${c.yellow(`not stored: ${o.reason ?? "error"}`)}\n`;
+    const target = safeLine(o.query ? `${o.path}?${o.query}` : o.path);
+    const head = [formatClock(o.time), safeLine(o.method), target, String(o.status)];
+    const width = output.columns();
+    let row: string[];
+    let columns: Column[];
+    let sample: string[];
+    if (o.status === 404 || o.status === 405) {
+      const hint = o.status === 404
+        ? `no endpoint here; configured: ${known}`
+        : `this path accepts ${o.allow?.join(", ")}`;
+      [row, columns, sample] = [[...head, hint], unmatched, [...storedSample.slice(0, 4), ""]];
+    } else if (o.status === 200) {
+      // On a narrow terminal the id's ULID part stands for it (any unique prefix of it works in `inspect`).
+      const short = width !== undefined && width < 110;
+      const id = short ? (o.id ?? "").slice(13) : o.id ?? "";
+      row = [...head, safeLine(o.endpoint ?? ""), formatBytes(o.size), id];
+      [columns, sample] = [stored, short ? [...storedSample.slice(0, 6), id] : storedSample];
+    } else {
+      row = [...head, safeLine(o.endpoint ?? ""), `not stored: ${safeLine(o.reason ?? "error")}`];
+      [columns, sample] = [
+        unmatched.slice(0, 4).concat([{ priority: 5 }, { priority: 4, min: 10 }]),
+        storedSample.slice(0, 5),
+      ];
+    }
+    return layoutRows(columns, [sample, row], width)[1]! + "\n";
   };
   const json = (o: RequestOutcome): string =>
     JSON.stringify({
       time: o.time.toISOString(),
       method: o.method,
       path: o.path,
+      query: o.query,
       status: o.status,
       endpoint: o.endpoint ?? null,
       size: o.size,

@@ -1,39 +1,55 @@
 /**
- * One line per event for `hooktap logs`: local time, id, endpoint, method,
- * path with query, content type, body size. Payload-derived text is escaped. Pure.
+ * The `hooktap logs` table: one row per event (local time, id, endpoint,
+ * method, path with query, content type, body size), fitted to the
+ * terminal's width: nothing wraps, the content type and the time go first
+ * when space is short, the id never. Payload-derived text is escaped. Pure.
  * @module
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { safeLine } from "./sanitize.ts";
+import { type Column, layoutRows } from "./table.ts";
 
-/** Column widths that depend on the data. */
-export interface RowWidths {
-  endpoint: number;
-}
-
-/** Widths that fit `events` (and at least the given endpoint names). */
-export function rowWidths(events: readonly CapturedEvent[], names: readonly string[] = []): RowWidths {
-  const lengths = [...events.map((e) => safeLine(e.endpoint).length), ...names.map((n) => n.length), 8];
-  return { endpoint: Math.min(24, Math.max(...lengths)) };
-}
-
-function _clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + "…";
-}
-
-/** The `logs` line of `event`, with its newline. */
-export function eventRow(event: CapturedEvent, colors: Colors, widths: RowWidths): string {
+/** The plain cells of `event`'s row. */
+export function eventCells(event: CapturedEvent): string[] {
   const target = event.query === "" ? event.path : `${event.path}?${event.query}`;
   const type = (headerValue(event.headers, "content-type") ?? "-").split(";")[0]!.trim() || "-";
   return [
-    colors.dim(formatLocalTime(new Date(event.receivedAt))),
-    colors.cyan(event.id),
-    _clip(safeLine(event.endpoint), widths.endpoint).padEnd(widths.endpoint),
-    safeLine(event.method).padEnd(6),
-    _clip(safeLine(target), 48).padEnd(24),
-    _clip(safeLine(type), 24).padEnd(24),
-    formatBytes(event.bodySize).padStart(8),
-  ].join("  ") + "\n";
+    formatLocalTime(new Date(event.receivedAt)),
+    event.id,
+    safeLine(event.endpoint),
+    safeLine(event.method),
+    safeLine(target),
+    safeLine(type),
+    formatBytes(event.bodySize),
+  ];
+}
+
+function _columns(colors: Colors): Column[] {
+  return [
+    { priority: 2, paint: colors.dim }, // time
+    { priority: 9, paint: colors.cyan }, // id
+    { priority: 6, min: 12 }, // endpoint
+    { priority: 5 }, // method
+    { priority: 7, min: 24 }, // path
+    { priority: 1, min: 16 }, // content type
+    { priority: 3, align: "right" }, // size
+  ];
+}
+
+/**
+ * The lines (without newlines) of `events`, fitted to `width` columns
+ * (undefined: a pipe, every column whole). Column widths are computed over
+ * `events` and `sample` (earlier rows, so that rows printed later by
+ * `--follow` line up with them).
+ */
+export function eventLines(
+  events: readonly CapturedEvent[],
+  colors: Colors,
+  width: number | undefined,
+  sample: readonly CapturedEvent[] = [],
+): string[] {
+  const rows = [...sample, ...events].map(eventCells);
+  return layoutRows(_columns(colors), rows, width).slice(sample.length);
 }

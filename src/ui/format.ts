@@ -3,12 +3,15 @@
  * @module
  */
 
-/** A byte count for people: `0 B`, `812 B`, `1.6 kB`, `25.0 MB`. */
+/**
+ * A byte count for people, in binary units like the limits (`maxBodySize`
+ * is in MiB): `0 B`, `812 B`, `1.6 KiB`, `25.0 MiB`, `2.1 GiB`.
+ */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
-  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
-  return `${(bytes / 1_000_000_000).toFixed(1)} GB`;
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
 
 function two(n: number): string {

@@ -15,6 +15,8 @@ export interface Output {
   err(text: string): void;
   /** Whether stdout is a terminal (pretty output) or a pipe (plain). */
   readonly stdoutIsTerminal: boolean;
+  /** Columns of stdout's terminal (read at each call: the window may be resized); undefined for a pipe. */
+  columns(): number | undefined;
   /** Colours for stdout. */
   readonly colors: Colors;
   /** Colours for stderr. */
@@ -37,6 +39,14 @@ export function terminalOutput(): Output {
     outBytes: (bytes) => writeAllSync(Deno.stdout, bytes),
     err: (text) => writeAllSync(Deno.stderr, encoder.encode(text)),
     stdoutIsTerminal,
+    columns: () => {
+      if (!stdoutIsTerminal) return undefined;
+      try {
+        return Deno.consoleSize().columns || undefined;
+      } catch {
+        return undefined;
+      }
+    },
     colors: createColors(colorOk && stdoutIsTerminal),
     errColors: createColors(colorOk && Deno.stderr.isTerminal()),
   };

@@ -5,7 +5,7 @@
  * imported, which needs --allow-env, and most runs never prompt.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { HooktapError } from "../errors.ts";
 import { configFromAnswers, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { validateConfig } from "../config/validate.ts";
 
@@ -32,7 +32,8 @@ function endpointProblem(answers: Partial<StarterAnswers>): string | undefined {
     return undefined;
   } catch (error) {
     const issues = (error as { issues?: string[] }).issues;
-    return issues?.[0] ?? String(error);
+    // "endpoints[0].path must ..." reads as "The path must ..." in a question about one endpoint.
+    return issues?.[0]?.replace(/^endpoints\[0\]\.(\w+)/, "The $1") ?? String(error);
   }
 }
 
@@ -41,8 +42,8 @@ export async function askStarterAnswers(intro: string): Promise<StarterAnswers> 
   const p = await import("@clack/prompts");
   const stop = (value: unknown): value is symbol => p.isCancel(value);
   const cancelled = () => {
-    p.cancel("Setup cancelled; nothing was written.");
-    return new UsageError("Setup cancelled. Run `hooktap init --yes` for the starter config.");
+    p.cancel("Setup cancelled; nothing was written. `hooktap init --yes` writes the starter config.");
+    return new HooktapError("Setup cancelled.", { exitCode: 130, reported: true });
   };
   p.intro(intro);
   const port = await p.text({

@@ -31,3 +31,25 @@ export function safeLine(text: string): string {
 export function safeBlock(text: string): string {
   return text.replace(UNSAFE_KEEP_LINES, escapeChar);
 }
+
+const NAMES: Record<number, string> = {
+  0x1b: "ESC",
+  0x07: "BEL",
+  0x08: "backspace",
+  0x0d: "carriage return",
+  0x00: "NUL",
+};
+
+/**
+ * The first character of `text` that must not reach a terminal raw, named
+ * with its position (`ESC at character 12`), or `undefined` when `text` is
+ * safe to print as is (tabs and newlines are fine).
+ */
+export function unsafeForTerminal(text: string): string | undefined {
+  const found = UNSAFE_KEEP_LINES.exec(text);
+  UNSAFE_KEEP_LINES.lastIndex = 0;
+  if (found === null) return undefined;
+  const code = found[0].charCodeAt(0);
+  const name = NAMES[code] ?? `the control character ${escapeChar(found[0])}`;
+  return `${name} at character ${found.index + 1}`;
+}

@@ -105,9 +105,9 @@ const INVALID: [string, string, RegExp[]][] = [
     /must default-export an object .*got 42/,
   ]],
   [
-    "a value that cannot be copied out of the config (a function)",
+    "a function where a config field expects data",
     `export default { port: 8787, endpoints: [${endpoint("a", "/a", "POST")}], onEvent() {} };`,
-    [/exports values hooktap cannot read/],
+    [/onEvent is not a config field/],
   ],
 ];
 

@@ -9,7 +9,12 @@ export const options = defineOptions({
     complete: "endpoint",
   },
   json: { description: "print the stored record as one JSON line" },
-  body: { description: "write only the exact raw body bytes to stdout (redirect it to a file)" },
+  body: {
+    description:
+      "write only the exact raw body bytes to stdout (to a file or a pipe; refused on a terminal when " +
+      "they hold control characters or binary data)",
+  },
+  force: { description: "with --body: write the raw bytes even to a terminal" },
   config: { short: "c", value: "path", description: "config file (to list the endpoint names)" },
 });
 
