@@ -136,9 +136,10 @@ export function toReceivedEvent(record: CapturedEvent): ReceivedEvent {
       } catch (error) {
         const start = text.length > 40 ? `${text.slice(0, 40)}…` : text;
         throw new SyntaxError(
-          `The body of ${record.id} (${record.method} ${record.path}) is not JSON: ${
-            (error as Error).message
-          }; it starts ${JSON.stringify(start)}. Use .text() or .bytes().`,
+          `The body of ${record.id} (${record.method} ${record.path}) is not JSON; it starts ${
+            JSON.stringify(start)
+          }. Use .text() or .bytes().`,
+          { cause: error },
         );
       }
     },
