@@ -31,7 +31,32 @@ export {
 } from "./src/receiver/handler.ts";
 export { type EventWriter, type EventWriterOptions, openEventWriter } from "./src/store/write/writer.ts";
 export { type StorePaths, storePaths } from "./src/store/paths.ts";
-export { ConfigError, HooktapError, NotFoundError, StoreError } from "./src/errors.ts";
+export { type Receiver, type ReceiverOptions, startReceiver } from "./src/testing/receiver.ts";
+export { type ReceivedEvent, toReceivedEvent } from "./src/testing/event.ts";
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type EventFilter,
+  type EventMatch,
+  type WaitForOptions,
+} from "./src/testing/wait_for.ts";
+export { loadEvents, writeFixture } from "./src/testing/fixtures.ts";
+export { replayEvent, type ReplayEventOptions, type ReplayResponse } from "./src/testing/replay_event.ts";
+export {
+  MASKED_SIGNATURE,
+  maskSignatures,
+  SIGNATURE_HEADER_NAMES,
+  toFixtureLines,
+} from "./src/export/fixture.ts";
+export type { StoredResponse, Verdict, VerdictStatus } from "./src/event/record.ts";
+export {
+  ConfigError,
+  HooktapError,
+  NetworkError,
+  NotFoundError,
+  ServeError,
+  StoreError,
+  UsageError,
+} from "./src/errors.ts";
 
 if (import.meta.main) {
   // Run as a program (`deno run jsr:@hooktap/hooktap dev`): start the CLI.

@@ -10,7 +10,7 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
 import { BodyTooLargeError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
-import { createMatcher } from "./match.ts";
+import { createMatcher, type Matcher } from "./match.ts";
 
 /** Where the receiver puts events; `append` resolves once the event is durable. */
 export interface EventSink {
@@ -53,6 +53,11 @@ export interface HandlerOptions {
   newId?: IdFactory;
   /** Called once per request with what was done. */
   onOutcome?: (outcome: RequestOutcome) => void;
+  /**
+   * Routing, when not the endpoints' own (the test receiver's catch-all endpoint).
+   * @default createMatcher(endpoints)
+   */
+  match?: Matcher;
 }
 
 /** The receiver's request handler. */
@@ -106,7 +111,7 @@ function sizeLimit(bytes: number): string {
  */
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, onOutcome } = options;
-  const match = createMatcher(options.endpoints);
+  const match = options.match ?? createMatcher(options.endpoints);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? createIdFactory();
 

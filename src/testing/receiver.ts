@@ -1,0 +1,291 @@
+/**
+ * `startReceiver`: hooktap's real receiver (the handler `hooktap dev`
+ * runs) on a loopback port, started from a test. Events go to memory, or
+ * through the durable writer into a data directory; `waitFor` waits for
+ * one. Everything it opens (socket, files, lock, timers) is closed by
+ * `close()` / `await using`, so `deno test`'s sanitizers pass.
+ * @module
+ */
+import type { Endpoint, EndpointConfig } from "../config/types.ts";
+import { DEFAULT_MAX_BODY_SIZE } from "../config/types.ts";
+import { validateConfig } from "../config/validate.ts";
+import { ConfigError } from "../errors.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { createHandler, type EventSink, type RequestOutcome } from "../receiver/handler.ts";
+import type { Matcher } from "../receiver/match.ts";
+import { listen } from "../server.ts";
+import { storePaths } from "../store/paths.ts";
+import { ensureDataDir } from "../store/write/data_dir.ts";
+import { keepIndex } from "../store/write/index_keeper.ts";
+import { acquireWriterLock } from "../store/write/lock.ts";
+import { openEventWriter } from "../store/write/writer.ts";
+import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
+import {
+  arrivals,
+  createWaits,
+  describeMatch,
+  type EventMatch,
+  matches,
+  type WaitForOptions,
+} from "./wait_for.ts";
+
+/** Options of {@linkcode startReceiver}. */
+export interface ReceiverOptions {
+  /**
+   * The endpoints to serve, as in `hooktap.config.ts` (validated the same way).
+   * @default one endpoint named `default` that accepts any method on any path
+   */
+  endpoints?: readonly EndpointConfig[];
+  /**
+   * Interface to bind.
+   * @default "127.0.0.1"
+   */
+  hostname?: string;
+  /**
+   * Port to bind; 0 picks a free one.
+   * @default 0
+   */
+  port?: number;
+  /**
+   * A data directory to append events to (`.hooktap` layout: `events.jsonl`,
+   * durable before each 200), so `hooktap logs --dir`-style readers see them.
+   * @default none: events are kept in memory only
+   */
+  dir?: string;
+  /**
+   * Largest request body accepted, in bytes (endpoints may set their own).
+   * @default 26214400 (25 MiB)
+   */
+  maxBodySize?: number;
+}
+
+/** A running test receiver; `await using` closes it. */
+export interface Receiver extends AsyncDisposable {
+  /** Base URL, without a trailing slash: `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** The port bound. */
+  readonly port: number;
+  /** The URL of each endpoint by name (the base URL and the endpoint's path). */
+  readonly urls: Readonly<Record<string, string>>;
+  /**
+   * The URL of one endpoint.
+   * @throws {Error} naming the endpoints there are, when there is none of that name.
+   */
+  urlOf(name: string): string;
+  /** Every event received (since the last `clear()`), in arrival order. */
+  events(): ReceivedEvent[];
+  /**
+   * The first event matching `match` received before or after the call.
+   * Rejects when `timeout` passes (listing what did arrive) or the receiver closes.
+   */
+  waitFor(match?: EventMatch, options?: WaitForOptions): Promise<ReceivedEvent>;
+  /** Forgets the events received so far (a data directory keeps them). */
+  clear(): void;
+  /** Stops listening, settles pending waits, closes files. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const ANY_ENDPOINT_NAME = "default";
+
+function resolveEndpoints(options: ReceiverOptions): { endpoints: Endpoint[]; match?: Matcher } {
+  const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
+  if (options.endpoints === undefined) {
+    if (!Number.isSafeInteger(maxBodySize) || maxBodySize < 0) {
+      throw new ConfigError(`startReceiver: maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
+    }
+    const any: Endpoint = { name: ANY_ENDPOINT_NAME, path: "/", methods: ["*"], maxBodySize };
+    return { endpoints: [any], match: () => ({ kind: "matched", endpoint: any }) };
+  }
+  try {
+    const input = { port: 0, endpoints: options.endpoints, maxBodySize };
+    return { endpoints: [...validateConfig(input, null).endpoints] };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const issues = error.issues.map((i) => i.replace(/^maxBodySize/, "options.maxBodySize"));
+    const n = issues.length;
+    throw new ConfigError(
+      `startReceiver: the endpoints have ${n} problem${n === 1 ? "" : "s"}:\n${
+        issues.map((i) => `  - ${i}`).join("\n")
+      }`,
+      issues,
+      { cause: error },
+    );
+  }
+}
+
+interface Storage {
+  sink(push: (record: CapturedEvent) => void): EventSink;
+  close(): Promise<void>;
+}
+
+function memoryStorage(): Storage {
+  return {
+    sink: (push) => ({
+      append(record) {
+        // The handler's header list is the runtime's own per request: keep a copy.
+        push({ ...record, headers: record.headers.map(([k, v]): [string, string] => [k, v]) });
+        return Promise.resolve();
+      },
+    }),
+    close: () => Promise.resolve(),
+  };
+}
+
+async function dirStorage(dir: string): Promise<Storage> {
+  const paths = storePaths(dir);
+  await ensureDataDir(paths);
+  const lock = await acquireWriterLock(paths);
+  try {
+    const writer = await openEventWriter(paths);
+    const index = keepIndex(paths, writer);
+    await lock.describe({ pid: Deno.pid, startedAt: new Date().toISOString() });
+    return {
+      sink: (push) => ({
+        async append(record) {
+          await writer.append(record);
+          push({ ...record, headers: record.headers.map(([k, v]): [string, string] => [k, v]) });
+        },
+      }),
+      async close() {
+        try {
+          await writer.close();
+          await index.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/**
+ * Starts hooktap's receiver on a loopback port for a test. Point the app
+ * under test at `rx.url` (or `rx.urlOf(name)`), then `waitFor` what it sends.
+ * @throws {ConfigError} when an endpoint is invalid, with each problem's field path.
+ * @throws {ServeError} when the port cannot be bound.
+ * @throws {StoreError} when `dir` cannot be opened or another hooktap writes to it.
+ *
+ * @example Check what your app sends
+ * ```ts
+ * import { startReceiver } from "@hooktap/hooktap";
+ * await using rx = await startReceiver();
+ * await fetch(`${rx.url}/orders`, { method: "POST", body: '{"id":1}' }).then((r) => r.body?.cancel());
+ * const event = await rx.waitFor({ method: "POST", path: "/orders" }, { timeout: 2000 });
+ * console.log(event.json()); // { id: 1 }
+ * ```
+ *
+ * @example Serve configured endpoints
+ * ```ts
+ * import { startReceiver } from "@hooktap/hooktap";
+ * await using rx = await startReceiver({
+ *   endpoints: [{ name: "github", path: "/github", method: "POST" }],
+ * });
+ * console.log(rx.urlOf("github")); // http://127.0.0.1:41234/github
+ * ```
+ */
+export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
+  const { endpoints, match } = resolveEndpoints(options);
+  const storage = options.dir === undefined ? memoryStorage() : await dirStorage(options.dir);
+  let events: ReceivedEvent[] = [];
+  let refused: RequestOutcome[] = [];
+  let url = "";
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  const waits = createWaits((m, ms) =>
+    `waitFor timed out after ${ms} ms: no event matched ${describeMatch(m)}.\n${
+      arrivals(url, events, refused)
+    }`
+  );
+  const handler = createHandler({
+    endpoints,
+    sink: storage.sink((record) => {
+      const event = toReceivedEvent(record);
+      events.push(event);
+      waits.offer(event);
+    }),
+    onOutcome(outcome) {
+      if (outcome.id === undefined && outcome.status >= 400) {
+        refused.push(outcome);
+        if (refused.length > 100) refused.shift();
+      }
+    },
+    ...(match ? { match } : {}),
+  });
+  let listener;
+  try {
+    listener = listen(handler, {
+      hostname: options.hostname ?? "127.0.0.1",
+      port: options.port ?? 0,
+      drainTimeoutMs: 2000,
+      closeTimeoutMs: 1000,
+    });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
+  url = `http://${host}:${listener.port}`;
+  const urls: Record<string, string> = {};
+  for (const e of endpoints) urls[e.name] = `${url}${e.path}`;
+  const server = listener;
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      closed = true;
+      try {
+        await server.shutdown();
+        await server.finished;
+      } finally {
+        await storage.close();
+        waits.closeAll((m) =>
+          `The receiver closed before an event matched ${describeMatch(m)}.\n${
+            arrivals(url, events, refused)
+          }`
+        );
+      }
+    })();
+    return closing;
+  };
+
+  return {
+    url,
+    port: listener.port,
+    urls,
+    urlOf(name) {
+      const found = urls[name];
+      if (found === undefined) {
+        throw new Error(
+          `startReceiver has no endpoint named ${JSON.stringify(name)}; it has ${
+            Object.keys(urls).map((n) => JSON.stringify(n)).join(", ")
+          }.`,
+        );
+      }
+      return found;
+    },
+    events: () => [...events],
+    waitFor(m = {}, waitOptions = {}) {
+      if (closed) {
+        const hit = events.find((e) => matches(m, e));
+        if (hit !== undefined) return Promise.resolve(hit);
+        return Promise.reject(
+          new Error(
+            `waitFor on a closed receiver: no event matched ${describeMatch(m)}.\n${
+              arrivals(url, events, refused)
+            }`,
+          ),
+        );
+      }
+      return waits.wait(m, waitOptions, events);
+    },
+    clear() {
+      events = [];
+      refused = [];
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * `replayEvent`: sends one recorded event to the app under test, byte-exact
+ * (the replay command's URL and header rules), optionally re-signed with
+ * the test's secret at the current time, and returns the app's whole answer.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { type CapturedEvent, decodeBody } from "../event/record.ts";
+import { replayHeaders } from "../replay/headers.ts";
+import { networkFailure, replayUrl } from "../replay/replay.ts";
+import { resignHeaders } from "./_resign.ts";
+import type { ReceivedEvent } from "./event.ts";
+
+/** Options of {@linkcode replayEvent}. */
+export interface ReplayEventOptions {
+  /** The app's URL; the event's query string is added when this has none. */
+  to: string;
+  /**
+   * Re-sign with this secret and the current time (timestamped schemes such
+   * as Stripe's reject old signatures; fixtures hold masked ones).
+   * @default not re-signed: the stored signature headers are sent as they are
+   */
+  resign?: { secret: string; provider?: string };
+  /** `[name, value]` headers that add to or replace the stored ones; an empty value removes. @default [] */
+  headers?: readonly [string, string][];
+  /**
+   * Longest wait for the whole answer, in milliseconds.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /** The fetch to send with. @default globalThis.fetch */
+  fetch?: typeof globalThis.fetch;
+  /** Clock for re-signing. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** The app's answer, read whole. */
+export interface ReplayResponse {
+  status: number;
+  statusText: string;
+  /** Whether the status is 2xx. */
+  ok: boolean;
+  headers: Headers;
+  /** The body bytes. */
+  body: Uint8Array;
+  /** The body decoded as UTF-8. */
+  text(): string;
+  /** The body parsed as JSON. */
+  json<T = unknown>(): T;
+}
+
+function libraryWording(error: unknown): never {
+  if (error instanceof UsageError) {
+    throw new UsageError(error.message.replace(/--to\b/g, "replayEvent's `to`"));
+  }
+  throw error;
+}
+
+/**
+ * Sends `event` to `options.to` as the sender did (same method, exact body
+ * bytes, stored headers minus connection ones; redirects not followed) and
+ * returns the answer.
+ * @throws {NetworkError} when the app cannot be reached or does not answer in time.
+ * @throws {Error} when `resign` is asked and the event's scheme cannot be re-signed.
+ *
+ * @example Replay a recorded fixture into your app
+ * ```ts
+ * import { loadEvents, replayEvent } from "@hooktap/hooktap";
+ * const [event] = await loadEvents("tests/fixtures/stripe_invoice_paid.jsonl");
+ * if (event) {
+ *   const response = await replayEvent(event, {
+ *     to: "http://127.0.0.1:3000/webhooks/stripe",
+ *     resign: { secret: "whsec_test" },
+ *   });
+ *   console.log(response.status, response.text());
+ * }
+ * ```
+ */
+export async function replayEvent(
+  event: ReceivedEvent | CapturedEvent,
+  options: ReplayEventOptions,
+): Promise<ReplayResponse> {
+  const record = "record" in event ? event.record : event as CapturedEvent;
+  const { fetch = globalThis.fetch, now = () => new Date() } = options;
+  let url: URL;
+  try {
+    url = replayUrl(record, options.to);
+  } catch (error) {
+    libraryWording(error);
+  }
+  const method = record.method.toUpperCase();
+  const body = method === "GET" || method === "HEAD" ? null : decodeBody(record) as Uint8Array<ArrayBuffer>;
+  let headers = replayHeaders(record.headers, options.headers);
+  if (options.resign !== undefined) {
+    headers = await resignHeaders(
+      { method, url: url.href, headers, body: body ?? new Uint8Array() },
+      options.resign,
+      now(),
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  try {
+    const response = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      ok: response.ok,
+      headers: response.headers,
+      body: bytes,
+      text: () => new TextDecoder().decode(bytes),
+      json<T = unknown>(): T {
+        return JSON.parse(new TextDecoder().decode(bytes)) as T;
+      },
+    };
+  } catch (error) {
+    const failure = networkFailure(error, url, timeoutMs);
+    failure.message = failure.message.replace("(--timeout to wait longer)", "(raise timeoutMs)");
+    throw failure;
+  }
+}
