@@ -154,9 +154,14 @@ export function sendRaw(
         });
       });
     });
-    const timer = setTimeout(() => fail(new SendError("timeout", `no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new SendError("timeout", `no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     req.on("error", fail);
-    options.signal?.addEventListener("abort", () => fail(new SendError("other", "cancelled")), { once: true });
+    options.signal?.addEventListener("abort", () => fail(new SendError("other", "cancelled")), {
+      once: true,
+    });
     req.end(request.body ?? undefined);
   });
 }

@@ -4,9 +4,9 @@
  * there was none). Never throws for a network problem: that is a result.
  * @module
  */
-import { type DeliveryRecord, DELIVERY_VERSION } from "../event/delivery.ts";
+import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
-import { type RawResponse, sendRaw, SendError, type SendOptions } from "./client.ts";
+import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
 import { deliveryHeaders, deliveryUrl } from "./target.ts";
 
 /** How much of the app's answer body a delivery record keeps, in bytes. */
@@ -64,7 +64,11 @@ export interface AttemptOutcome {
 }
 
 /** Sends `event` to `to` once. */
-export async function deliverOnce(event: CapturedEvent, to: string, options: DeliverOptions): Promise<AttemptOutcome> {
+export async function deliverOnce(
+  event: CapturedEvent,
+  to: string,
+  options: DeliverOptions,
+): Promise<AttemptOutcome> {
   const now = options.now ?? (() => new Date());
   const url = deliveryUrl(event, to);
   const request = options.request ?? storedRequest(event);

@@ -43,7 +43,9 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
       needsNewline = last[0] !== 0x0a;
     }
   } catch (error) {
-    throw new StoreError(`Cannot open the deliveries log ${path}: ${describeError(error)}.`, { cause: error });
+    throw new StoreError(`Cannot open the deliveries log ${path}: ${describeError(error)}.`, {
+      cause: error,
+    });
   }
   const ids = createIdFactory();
   let pending: string[] = [];

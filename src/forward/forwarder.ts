@@ -31,8 +31,11 @@ export interface ForwarderOptions {
    * tolerance has passed). `undefined` sends the stored request.
    * @default () => undefined
    */
-  prepare?: (event: CapturedEvent, attempt: number, target: ForwardTarget) =>
-    PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  prepare?: (
+    event: CapturedEvent,
+    attempt: number,
+    target: ForwardTarget,
+  ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord) => void;
   /** Called when a target stops or starts answering. */
@@ -137,7 +140,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     try {
       await options.log.append(record);
     } catch (error) {
-      options.onError?.(error);
+      if (!stopped) options.onError?.(error); // after stop the log is closed: the next start redelivers
     }
     options.onDelivery?.(record);
   }
@@ -224,7 +227,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         return new Response(
           `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
             `The event is stored as ${event.id}.\n`,
-          { status: 502, headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id } },
+          {
+            status: 502,
+            headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
+          },
         );
       }
       const headers = new Headers();

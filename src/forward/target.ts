@@ -35,7 +35,15 @@ export const FORWARD_DEFAULTS = {
   backoffMs: [1000, 3000, 9000, 27000, 30000],
 } as const;
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "host",
+]);
 
 /** Whether a stored header is not forwarded (hop-by-hop, `Proxy-*`, `Host`). */
 export function isHopHeader(name: string): boolean {
@@ -51,7 +59,9 @@ export function deliveryUrl(event: Pick<CapturedEvent, "query">, to: string): UR
 }
 
 /** The headers sent: stored order and case, repeats kept; `Content-Length` added when the sender chunked. */
-export function deliveryHeaders(event: Pick<CapturedEvent, "headers" | "bodySize" | "method">): [string, string][] {
+export function deliveryHeaders(
+  event: Pick<CapturedEvent, "headers" | "bodySize" | "method">,
+): [string, string][] {
   const headers = event.headers.filter(([name]) => !isHopHeader(name));
   const hasLength = headers.some(([name]) => name.toLowerCase() === "content-length");
   if (!hasLength && (event.bodySize > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(event.method))) {
