@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sign, verify } from "@octokit/webhooks-methods";
 import { freePort, startApp, until } from "./_app.ts";
-import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { LEAST_PRIVILEGE, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 const SECRET = "it's a secret to everybody";
 
@@ -273,6 +273,11 @@ Deno.test("SIGKILL mid-delivery, then restart: every event ends delivered at lea
   }, "every event delivered");
   const bodies = app.requests.map((r) => new TextDecoder().decode(r.body));
   for (let i = 0; i < 5; i++) assert.ok(bodies.includes(JSON.stringify({ i })), `event ${i} reached the app`);
+  // The event in flight at the kill reached the app twice: the second send is recorded as resumed.
+  assert.equal(bodies.filter((b) => b === JSON.stringify({ i: 0 })).length, 2);
+  const first = (await deliveries(tmp.path)).filter((d) => d.event === ids[0]);
+  assert.deepEqual(first.map((d) => [d.attempt, d.resumed, d.outcome]), [[1, true, "delivered"]]);
+  assert.match(again.stdout(), /again after a restart/);
   const events = await readEvents(tmp.path);
   assert.equal(events.length, 5);
   assert.ok(events.every((e) => (e.forward as { to: string }).to.includes(`${app.port}`)));
@@ -311,4 +316,71 @@ Deno.test("replay --undelivered --to sends what never got through, recorded as r
   });
   assert.equal(second.code, 0);
   assert.match(second.stderr, /No undelivered events/);
+});
+
+Deno.test("an https target with a self-signed certificate: refused without ca, delivered with ca or insecure", async () => {
+  await using tmp = await withTmpDir();
+  const gen = await new Deno.Command("openssl", {
+    args: [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "key.pem",
+      "-out",
+      "cert.pem",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    cwd: tmp.path,
+    stderr: "null",
+  }).output();
+  assert.ok(gen.success, "openssl made a certificate");
+  const seen: string[] = [];
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(join(tmp.path, "cert.pem")),
+    key: await Deno.readTextFile(join(tmp.path, "key.pem")),
+    onListen() {},
+  }, async (req) => {
+    seen.push(await req.text());
+    return new Response("secure ok");
+  });
+  try {
+    const to = `https://localhost:${server.addr.port}/hook`;
+    for (
+      const [extra, expectOk] of [["", false], [`, ca: "cert.pem"`], [", insecure: true"]] as [
+        string,
+        boolean?,
+      ][]
+    ) {
+      await Deno.remove(join(tmp.path, ".hooktap"), { recursive: true }).catch(() => {});
+      await writeFile(tmp.path, "hooktap.config.ts", config(`{ to: "${to}", retry: false${extra} }`));
+      // node:https reads Deno's CA store: https targets need --allow-sys --allow-env (README: permissions).
+      const dev = await startDev(tmp.path, [], {
+        permissions: [...LEAST_PRIVILEGE, "--allow-sys", "--allow-env"],
+      });
+      await (await fetch(`${dev.url}/gh`, { method: "POST", body: `{"tls":"${extra}"}` })).body?.cancel();
+      await until(async () => (await deliveries(tmp.path)).length === 1, "one attempt");
+      const [record] = await deliveries(tmp.path);
+      if (expectOk === false) {
+        assert.equal(record!.outcome, "failed");
+        assert.match(String(record!.error), /TLS failed.*forward\.insecure or forward\.ca/);
+      } else {
+        assert.equal(record!.outcome, "delivered", String(record!.error));
+        assert.equal(record!.body, "secure ok");
+      }
+      assert.equal(await dev.stop(), 0);
+    }
+    assert.equal(seen.length, 2);
+  } finally {
+    await server.shutdown();
+  }
 });

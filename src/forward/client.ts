@@ -64,6 +64,13 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
   const e = error as { code?: string; message?: string } | null;
   const text = `${e?.code ?? ""} ${e?.message ?? String(error)}`;
   const where = url.host;
+  if (/Requires (sys|env) access/i.test(text)) {
+    return new SendError(
+      "other",
+      "https targets need Deno's --allow-sys and --allow-env permissions (node:https reads the CA store): add it to your deno run flags",
+      { cause: error },
+    );
+  }
   if (/ECONNREFUSED|connection refused/i.test(text)) {
     return new SendError("refused", `nothing listens on ${where}`, { cause: error });
   }

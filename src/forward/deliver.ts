@@ -27,6 +27,8 @@ export interface DeliverOptions extends SendOptions {
   id: string;
   source: DeliveryRecord["source"];
   attempt: number;
+  /** Sent again after a restart. */
+  resumed?: boolean;
   /** The request to send; by default the stored one (minus hop-by-hop headers). */
   request?: PreparedRequest;
   /** Clock. @default () => new Date() */
@@ -87,6 +89,7 @@ export async function deliverOnce(
     durationMs: 0,
     outcome: "failed",
   };
+  if (options.resumed) record.resumed = true;
   if (request.resigned) record.resigned = true;
   try {
     const response = await sendRaw(url, request, options);

@@ -51,7 +51,7 @@ export interface ForwarderOptions {
 /** A running forwarder. */
 export interface Forwarder {
   /** Queue mode: delivers `event` in the background, retrying as the target allows. */
-  enqueue(event: CapturedEvent, target: ForwardTarget): void;
+  enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): void;
   /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
   relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
   /** Events taken and not yet settled. */
@@ -69,6 +69,10 @@ interface Job {
   event: CapturedEvent;
   target: ForwardTarget;
   attempt: number;
+  /** Sent again after a restart. */
+  resumed?: boolean;
+  /** Attempt number this run started at (retries count from it). */
+  firstAttempt: number;
 }
 
 interface Lane {
@@ -125,6 +129,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       id: options.log.newId(now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,
+      ...(job.resumed ? { resumed: true } : {}),
       timeoutMs: target.timeoutMs,
       insecure: target.insecure,
       ...(target.ca !== undefined ? { ca: target.ca } : {}),
@@ -175,7 +180,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   async function runJob(lane: Lane, job: Job): Promise<void> {
     while (true) {
       const outcome = await attempt(job);
-      const delay = nextDelay(job.target, job.attempt, outcome.record, now().getTime());
+      const delay = nextDelay(
+        job.target,
+        job.attempt - job.firstAttempt + 1,
+        outcome.record,
+        now().getTime(),
+      );
       if (delay !== undefined) {
         outcome.record.outcome = "retrying";
         outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
@@ -207,16 +217,19 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   }
 
   return {
-    enqueue(event, target) {
+    enqueue(event, target, resume) {
       if (stopped) return;
       pending++;
-      push(laneOf(target), { event, target, attempt: 1 });
+      const job: Job = resume
+        ? { event, target, attempt: resume.attempt, firstAttempt: resume.attempt, resumed: true }
+        : { event, target, attempt: 1, firstAttempt: 1 };
+      push(laneOf(target), job);
     },
     async relay(event, target) {
       pending++;
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt({ event, target, attempt: 1 }, RELAY_BODY_MAX);
+        outcome = await attempt({ event, target, attempt: 1, firstAttempt: 1 }, RELAY_BODY_MAX);
         await record(outcome.record);
       } finally {
         settle(event);

@@ -152,7 +152,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
         const target = byEndpoint.get(event.endpoint);
         if (target === undefined) continue;
         // Relay events whose sender is long gone are delivered in the background like queued ones.
-        forwarder.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target);
+        forwarder.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target, {
+          attempt: (leftOver.attempts.get(event.id) ?? 0) + 1,
+        });
         n++;
       }
       return n;

@@ -19,6 +19,8 @@ export interface Undelivered {
   pending: CapturedEvent[];
   /** Every attempt failed (retries exhausted, or a relay without an answer). */
   failed: CapturedEvent[];
+  /** Attempts already recorded per event id. */
+  attempts: Map<string, number>;
 }
 
 /** Options of {@linkcode findUndelivered}. */
@@ -55,9 +57,10 @@ export async function findUndelivered(
   }
   events.reverse();
   const byEvent = deliveriesByEvent(await readDeliveries(files.deliveries));
-  const result: Undelivered = { pending: [], failed: [] };
+  const result: Undelivered = { pending: [], failed: [], attempts: new Map() };
   for (const event of events) {
     const records = byEvent.get(event.id) ?? [];
+    result.attempts.set(event.id, records.length);
     if (records.some((d) => d.outcome === "delivered")) continue;
     if (records.some((d) => d.outcome === "failed")) result.failed.push(event);
     else result.pending.push(event);

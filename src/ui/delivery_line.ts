@@ -36,6 +36,7 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     `${record.durationMs} ms`,
   ];
   if (record.source === "relay") parts.push(c.dim("(relayed)"));
+  if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
   if (record.attempt > 1 || record.outcome !== "delivered") {
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
