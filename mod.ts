@@ -31,6 +31,10 @@ export {
 } from "./src/receiver/handler.ts";
 export { type EventWriter, type EventWriterOptions, openEventWriter } from "./src/store/write/writer.ts";
 export { type StorePaths, storePaths } from "./src/store/paths.ts";
+export type { DeliveryRecord } from "./src/event/delivery.ts";
+export { forwardEvent, type ForwardEventOptions } from "./src/forward/forward_event.ts";
+export { parseDeliveryLine } from "./src/forward/deliveries_read.ts";
+export type { ForwardConfig } from "./src/config/forward.ts";
 export { ConfigError, HooktapError, NotFoundError, StoreError } from "./src/errors.ts";
 
 if (import.meta.main) {

@@ -5,7 +5,18 @@
  */
 import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
 
-/** Parses one line, or `undefined` when it is not a v1 delivery record. */
+/**
+ * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a v1 delivery record.
+ *
+ * @example
+ * ```ts
+ * import { parseDeliveryLine } from "@hooktap/hooktap";
+ * for (const line of (await Deno.readTextFile(".hooktap/deliveries.jsonl")).split("\n")) {
+ *   const d = parseDeliveryLine(line);
+ *   if (d) console.log(d.event, d.attempt, d.status ?? d.error);
+ * }
+ * ```
+ */
 export function parseDeliveryLine(line: string): DeliveryRecord | undefined {
   if (line === "") return undefined;
   let value: unknown;
