@@ -57,6 +57,10 @@ export {
   StoreError,
   UsageError,
 } from "./src/errors.ts";
+export type { DeliveryRecord } from "./src/event/delivery.ts";
+export { forwardEvent, type ForwardEventOptions } from "./src/forward/forward_event.ts";
+export { parseDeliveryLine } from "./src/forward/deliveries_read.ts";
+export type { ForwardConfig } from "./src/config/forward.ts";
 
 if (import.meta.main) {
   // Run as a program (`deno run jsr:@hooktap/hooktap dev`): start the CLI.

@@ -19,6 +19,8 @@ import { PINNED } from "./proc.ts";
 import { measureReadSide, type ReadMeasure } from "./read_side.ts";
 import { report, type RunInfo } from "./report.ts";
 import { ensureStore } from "./store_gen.ts";
+import { forwardReport, measureForward } from "./forward.ts";
+import { BODY, githubHeaders } from "./payload.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
 
 const { values } = parseArgs({
@@ -37,6 +39,7 @@ const seconds = Number(values.seconds ?? (smoke ? 1 : 5));
 const events = Number(values.events ?? (smoke ? 2_000 : 1_000_000));
 const doWrite = values.only === undefined || values.only === "write";
 const doRead = values.only === undefined || values.only === "read";
+const doForward = values.only === undefined || values.only === "forward";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -113,7 +116,28 @@ try {
     storeBytes,
     coldEndpointMs,
   };
-  const text = report(info, write, read);
+  let forwardText = "";
+  if (doForward) {
+    log("forwarding: added delay and throughput");
+    const dir = join(scratch, "forward");
+    await Deno.mkdir(dir, { recursive: true });
+    const bodyFile = join(dir, "body.json");
+    const headersFile = join(dir, "headers.txt");
+    await Deno.writeTextFile(bodyFile, BODY);
+    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+    const m = await measureForward({
+      generator,
+      seconds,
+      samples: smoke ? 20 : 1000,
+      connections: CONNECTIONS,
+      scratch: dir,
+      bodyFile,
+      headersFile,
+      log,
+    });
+    forwardText = "\n" + forwardReport(m);
+  }
+  const text = report(info, write, read) + forwardText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

@@ -6,6 +6,8 @@
  * @module
  */
 import type { ResolvedConfig } from "./config/types.ts";
+import type { ResolvedForward } from "./config/forward.ts";
+import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./forward/session.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
@@ -28,6 +30,8 @@ export interface DevSessionOptions {
   onOutcome?: (outcome: RequestOutcome) => void;
   /** Called with an error the handler threw (the request got a 500). */
   onError?: (error: unknown) => void;
+  /** Forwarding: `--forward-to`'s target (for endpoints without their own) and the callbacks. */
+  forward?: Omit<ForwardingOptions, "paths" | "endpoints" | "fallback"> & { fallback?: ResolvedForward };
 }
 
 /** A started session. */
@@ -37,6 +41,8 @@ export interface DevSession {
   readonly hostname: string;
   /** Bytes of a torn last line cut off the log at start (0 if none). */
   readonly repairedBytes: number;
+  /** Forwarding, when some endpoint forwards. */
+  readonly forwarding?: ForwardingSession;
   /** Stops accepting and drains; `finished` settles once everything is closed. */
   stop(): Promise<void>;
   /** Settles, with the number of events captured, once the session is fully closed. */
@@ -55,14 +61,23 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   try {
     const writer = await openEventWriter(paths);
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+    let forwarding: ForwardingSession | undefined;
     const close = async () => {
+      await forwarding?.stop();
       await writer.close();
       await index.close();
     };
+    try {
+      forwarding = await startForwarding({ paths, endpoints: options.config.endpoints, ...options.forward });
+    } catch (error) {
+      await close();
+      throw error;
+    }
     const handler = createHandler({
       endpoints: options.config.endpoints,
       sink: writer,
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+      ...(forwarding ? { forward: forwarding } : {}),
     });
     let server;
     try {
@@ -71,7 +86,9 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
         port: options.port,
         ...(options.onError ? { onError: options.onError } : {}),
       });
+      forwarding?.checkLoop(server);
     } catch (error) {
+      if (server !== undefined) await server.shutdown();
       await close();
       throw error;
     }
@@ -81,6 +98,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       port: server.port,
       hostname: server.hostname,
       repairedBytes: writer.repairedBytes,
+      ...(forwarding ? { forwarding } : {}),
       stop: () => server.shutdown(),
       finished,
     };

@@ -4,13 +4,14 @@
  * stops it on Ctrl-C or SIGTERM.
  * @module
  */
-import { relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { loadConfig, starterConfig } from "../config/load.ts";
 import { configFromAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { writeConfigFile } from "../config/write.ts";
 import { startDevSession } from "../dev_session.ts";
+import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { plural } from "../ui/format.ts";
@@ -45,6 +46,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const c = out.errColors;
   const port = opts.port === undefined ? undefined : parsePort(opts.port); // a usage error before anything else
+  const fallback = forwardFlag(opts.forwardTo, opts.forwardMode); // usage errors before anything else
   const config = await configForDev(ctx, opts.config);
   for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
   if (!LOOPBACK.test(opts.host)) {
@@ -79,6 +81,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    forward: {
+      ...(fallback ? { fallback } : {}),
+      ...(config.file ? { baseDir: dirname(config.file) } : {}),
+      ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
+    },
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
@@ -91,6 +98,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       repairedBytes: session.repairedBytes,
     }, out) + "\n",
   );
+  if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
   const stop = () => session.stop();
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });

@@ -10,10 +10,13 @@ import { type CapturedEvent, decodeBody } from "../event/record.ts";
 import { latestOfEndpoint } from "../store/read/latest.ts";
 import type { StoreReader } from "../store/read/reader.ts";
 import { tail } from "../store/read/tail.ts";
+import { readDeliveries } from "../forward/deliveries_read.ts";
+import { forwardPaths } from "../forward/paths.ts";
+import { renderDeliveries } from "../ui/delivery_view.ts";
 import { renderEvent } from "../ui/event_view.ts";
 import { safeLine, unsafeForTerminal } from "../ui/sanitize.ts";
 import { configOrProblem, noEventsText } from "./_hints.ts";
-import { type CommandContext, openStore, resolveEvent, warnSkipped } from "./_shared.ts";
+import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "./_shared.ts";
 
 async function _newestOfEndpoint(
   ctx: CommandContext,
@@ -92,6 +95,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       );
     }
     out.outBytes(bytes);
-  } else if (opts.json) out.out(JSON.stringify(event) + "\n");
-  else out.out(renderEvent(event, out.colors));
+    return;
+  }
+  const id_ = event.id;
+  const deliveries = (await readDeliveries(forwardPaths(storeOf(ctx)).deliveries)).filter((d) =>
+    d.event === id_
+  );
+  if (opts.json) {
+    out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
+  } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));
 }

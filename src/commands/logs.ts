@@ -10,6 +10,9 @@ import type { CapturedEvent } from "../event/record.ts";
 import { type EventFilter, matchesFilter, parseSince } from "../store/read/filter.ts";
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
+import { deliveriesByEvent, readDeliveries, summarize } from "../forward/deliveries_read.ts";
+import { forwardPaths } from "../forward/paths.ts";
+import { deliveryCell } from "../ui/delivery_view.ts";
 import { eventLines } from "../ui/event_row.ts";
 import { checkEndpointName, noEventsText } from "./_hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "./_shared.ts";
@@ -38,11 +41,23 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   } finally {
     reader?.[Symbol.dispose]();
   }
+  // Forwarding: a delivery column when any listed event was forwarded (read once; --follow shows pending).
+  const byEvent = events.some((e) => e.forward !== undefined)
+    ? deliveriesByEvent(await readDeliveries(forwardPaths(storeOf(ctx)).deliveries))
+    : undefined;
+  const cell = byEvent &&
+    ((e: CapturedEvent) => deliveryCell(summarize(byEvent.get(e.id)), e.forward !== undefined));
+  const json = (e: CapturedEvent) => {
+    const s = byEvent && summarize(byEvent.get(e.id));
+    if (s === undefined) return JSON.stringify(e);
+    const { status, outcome } = s.last;
+    return JSON.stringify({ ...e, delivery: { status: status ?? null, outcome, attempts: s.attempts } });
+  };
   const print = (list: readonly CapturedEvent[], sample: readonly CapturedEvent[] = []) =>
     out.out(
       opts.json
-        ? list.map((e) => JSON.stringify(e) + "\n").join("")
-        : eventLines(list, out.colors, out.columns(), sample).map((l) => l + "\n").join(""),
+        ? list.map((e) => json(e) + "\n").join("")
+        : eventLines(list, out.colors, out.columns(), sample, cell).map((l) => l + "\n").join(""),
     );
   print(events);
   warnSkipped(ctx, reader);

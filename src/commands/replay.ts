@@ -3,7 +3,8 @@
  * byte, and shows what the target answered.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { describeError, UsageError } from "../errors.ts";
+import { recordReplay, type ReplaySend } from "../forward/replay_record.ts";
 import { parseDuration } from "../store/read/filter.ts";
 import { parseHeaderOption } from "../replay/headers.ts";
 import { checkMethod, replay, replayUrl } from "../replay/replay.ts";
@@ -12,7 +13,7 @@ import { formatBytes } from "../ui/format.ts";
 import { safeBlock, safeLine } from "../ui/sanitize.ts";
 import type { options } from "../cli/commands/replay.ts";
 import type { Input } from "../cli/spec.ts";
-import { type CommandContext, openStore, resolveEvent, warnSkipped } from "./_shared.ts";
+import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "./_shared.ts";
 
 function _collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -30,13 +31,37 @@ function _timeout(text: string): number {
 
 const PREVIEW_CHARS = 1000;
 
+/** Records the send in `.hooktap/deliveries.jsonl`; a failure to record is a warning, not the replay's failure. */
+async function _record(ctx: CommandContext, send: ReplaySend): Promise<void> {
+  try {
+    await recordReplay(storeOf(ctx), send);
+  } catch (error) {
+    ctx.output.err(`warning: this send was not recorded in the deliveries log: ${describeError(error)}\n`);
+  }
+}
+
 /** `hooktap replay`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const id = input.args[0]!;
   const out = ctx.output;
   const overrides = opts.header.map(parseHeaderOption);
   const timeoutMs = _timeout(opts.timeout);
+  if (opts.undelivered) {
+    if (input.args[0] !== undefined) throw new UsageError("Give an event id or --undelivered, not both.");
+    replayUrl({ query: "" }, opts.to);
+    const { runUndelivered } = await import("./_replay_undelivered.ts");
+    return runUndelivered(ctx, opts.to, {
+      timeoutMs,
+      insecure: opts.insecure ?? false,
+      json: opts.json ?? false,
+    });
+  }
+  if (input.args[0] === undefined) {
+    throw new UsageError(
+      "Give the id of the event to replay (or --undelivered). Run `hooktap logs` to see ids.",
+    );
+  }
+  const id = input.args[0];
   if (opts.method !== undefined) checkMethod(opts.method);
   replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
   const reader = await openStore(ctx);
@@ -64,11 +89,31 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ),
     );
   }
-  const result = await replay(event, opts.to, {
-    headers: overrides,
+  const startedAt = new Date();
+  let result;
+  try {
+    result = await replay(event, opts.to, { headers: overrides, method, timeoutMs, signal: ctx.signal });
+  } catch (error) {
+    await _record(ctx, {
+      event,
+      url: url.href,
+      method,
+      startedAt,
+      durationMs: 0,
+      error: describeError(error),
+    });
+    throw error;
+  }
+  await _record(ctx, {
+    event,
+    url: url.href,
     method,
-    timeoutMs,
-    signal: ctx.signal,
+    startedAt,
+    durationMs: result.durationMs,
+    status: result.status,
+    statusText: result.statusText,
+    body: result.body,
+    truncated: result.truncated,
   });
   ctx.exit(result.ok ? 0 : 1);
   if (opts.json) {

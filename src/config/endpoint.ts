@@ -6,10 +6,11 @@
  */
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
+import { checkForward } from "./forward.ts";
 import type { Endpoint } from "./types.ts";
 
 /** Fields an endpoint may have. */
-export const ENDPOINT_FIELDS: readonly string[] = ["name", "path", "method", "maxBodySize"];
+export const ENDPOINT_FIELDS: readonly string[] = ["name", "path", "method", "maxBodySize", "forward"];
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -171,6 +172,7 @@ export function checkEndpoints(
       issues,
       defaults.maxBodySize,
     );
+    const forward = checkForward(entry.forward, `${at}.forward`, issues);
     if (issues.length > before) return;
     const path = entry.path as string;
     for (const other of resolved) {
@@ -184,7 +186,7 @@ export function checkEndpoints(
         return;
       }
     }
-    resolved.push({ name: name as string, path, methods, maxBodySize });
+    resolved.push({ name: name as string, path, methods, maxBodySize, ...(forward ? { forward } : {}) });
   });
   return resolved;
 }

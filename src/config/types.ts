@@ -3,6 +3,7 @@
  * loader hands to the rest of hooktap (`ResolvedConfig`, every field filled).
  * @module
  */
+import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -17,6 +18,8 @@ export interface EndpointConfig {
    * @default the config's `maxBodySize`
    */
   maxBodySize?: number;
+  /** Deliver this endpoint's events to your app: a URL, or `{ to, mode, timeout, concurrency, retry, insecure, ca }`. */
+  forward?: ForwardConfig;
 }
 
 /** The default export of `hooktap.config.ts`. */
@@ -39,6 +42,8 @@ export interface Endpoint {
   readonly methods: readonly string[];
   /** Largest body accepted, in bytes (the endpoint's own, or the config's). */
   readonly maxBodySize: number;
+  /** Where its events are forwarded, when the config says. */
+  readonly forward?: ResolvedForward;
 }
 
 /** The config after validation, with every default filled in. */

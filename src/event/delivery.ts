@@ -33,6 +33,8 @@ export interface DeliveryRecord {
   startedAt: string;
   /** From sending to the end of the answer (or the error), in milliseconds. */
   durationMs: number;
+  /** Sent again at a new start of `dev` because the last run stopped before this event's delivery settled (the app may have seen it already). */
+  resumed?: boolean;
   /** The signature headers were made anew for this attempt (timestamped schemes). */
   resigned?: boolean;
   /** The app's status, when it answered. */

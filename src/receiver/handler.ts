@@ -7,6 +7,8 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
+import type { Forwarder } from "../forward/forwarder.ts";
+import type { ForwardTarget } from "../forward/target.ts";
 import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
 import { BodyTooLargeError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
@@ -58,6 +60,11 @@ export interface HandlerOptions {
    * @default createMatcher(endpoints)
    */
   match?: Matcher;
+  /** Forwarding: each stored event of an endpoint with a target is delivered (queue) or relayed. */
+  forward?: {
+    targetOf(endpoint: string): ForwardTarget | undefined;
+    forwarder: Pick<Forwarder, "enqueue" | "relay">;
+  };
 }
 
 /** The receiver's request handler. */
@@ -175,6 +182,8 @@ export function createHandler(options: HandlerOptions): Handler {
       body,
       remoteAddr: peer(info),
     });
+    const target = options.forward?.targetOf(endpoint);
+    if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
     try {
       await sink.append(event);
     } catch (error) {
@@ -185,6 +194,13 @@ export function createHandler(options: HandlerOptions): Handler {
           "retry-after": "5",
         }),
       );
+    }
+    if (target !== undefined) {
+      if (target.mode === "relay") {
+        const answer = await options.forward!.forwarder.relay(event, target);
+        return outcome({ status: 200, size: body.length, endpoint, id }, answer);
+      }
+      options.forward!.forwarder.enqueue(event, target);
     }
     // Headers set on the response rather than passed to its constructor: the
     // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).

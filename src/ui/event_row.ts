@@ -49,7 +49,10 @@ export function eventLines(
   colors: Colors,
   width: number | undefined,
   sample: readonly CapturedEvent[] = [],
+  delivery?: (event: CapturedEvent) => string,
 ): string[] {
-  const rows = [...sample, ...events].map(eventCells);
-  return layoutRows(_columns(colors), rows, width).slice(sample.length);
+  const rows = [...sample, ...events].map((e) => delivery ? [...eventCells(e), delivery(e)] : eventCells(e));
+  const columns = _columns(colors);
+  if (delivery) columns.push({ priority: 4 }); // forwarding: last status and attempts
+  return layoutRows(columns, rows, width).slice(sample.length);
 }

@@ -15,6 +15,20 @@ export const options = defineOptions({
   },
   json: { description: "print one JSON object per request on stdout (the banner still goes to stderr)" },
   quiet: { short: "q", description: "print no line per request" },
+  forwardTo: {
+    value: "url",
+    description: "deliver every stored event to your app at this URL (endpoints' own `forward` win)",
+  },
+  forwardMode: {
+    value: "mode",
+    choices: ["queue", "relay"],
+    description:
+      "queue: answer the sender at once, deliver after (retried); relay: answer with your app's answer",
+    default: "queue",
+  },
+  skipPending: {
+    description: "do not deliver the events the last run left undelivered (replay --undelivered sends them)",
+  },
 });
 
 /** `hooktap dev`. */
@@ -23,6 +37,8 @@ export const dev = defineCommand({
   description: "Receive webhooks: listen on the configured port and store every matched request",
   options,
   after: "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
+    "  hooktap dev --forward-to http://localhost:3000/webhooks/github\n" +
+    "  hooktap dev --forward-to http://localhost:3000/hook --forward-mode relay\n" +
     "  # in another terminal: ngrok http 8787\n",
   load: () => import("../../commands/dev.ts"),
 });

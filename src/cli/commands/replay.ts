@@ -22,6 +22,11 @@ export const options = defineOptions({
   },
   timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
   json: { description: "print the result as one JSON object on stdout" },
+  undelivered: {
+    description:
+      "send every forwarded event that was never delivered (instead of one event id), oldest first",
+  },
+  insecure: { description: "with --undelivered: accept a self-signed https certificate" },
 });
 
 /** `hooktap replay`. */
@@ -31,13 +36,14 @@ export const replay = defineCommand({
   arguments: [{
     name: "event-id",
     description: "the event's id, or any unique prefix of it",
-    required: true,
+    required: false,
     complete: "event-id",
   }],
   options,
   after: "\nExit status: 0 when the target answers 2xx, 1 otherwise.\n" +
     "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
     '  hooktap replay 01HXA5 --to http://localhost:3000/hook -H "Authorization: Bearer dev"\n' +
-    "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n",
+    "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
+    "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n",
   load: () => import("../../commands/replay.ts"),
 });

@@ -1,0 +1,174 @@
+/**
+ * The raw HTTP client the forwarder sends with: `node:http`/`node:https`
+ * given the headers as a flat `[name, value, ...]` array, so names keep their
+ * case, order and repeats and nothing is added but `Host` (ours, first) and
+ * `Connection`. Deno's `fetch` lowercases names, joins repeats and adds
+ * `accept`, `user-agent`, `accept-encoding` (measured; see the README). No
+ * redirects are followed; the answer's body is read up to a cap.
+ * @module
+ */
+import http from "node:http";
+import https from "node:https";
+
+/** What the target answered. */
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  /** Response headers in the order received, repeats kept. */
+  headers: [string, string][];
+  /** The first `maxBody` bytes of the body. */
+  body: Uint8Array;
+  /** Bytes of body received in all. */
+  bodySize: number;
+  truncated: boolean;
+}
+
+/** Why there was no answer. */
+export class SendError extends Error {
+  /** `refused`, `timeout`, `tls`, `dns`, `reset` or `other`. */
+  readonly kind: "refused" | "timeout" | "tls" | "dns" | "reset" | "other";
+  constructor(kind: SendError["kind"], message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SendError";
+    this.kind = kind;
+  }
+}
+
+/** Options of {@linkcode sendRaw}. */
+export interface SendOptions {
+  /** Longest wait for the whole answer, in milliseconds. @default 30000 */
+  timeoutMs?: number;
+  /** Accept any certificate (a local self-signed one). @default false */
+  insecure?: boolean;
+  /** Extra CA certificate(s), PEM, to trust for https targets. */
+  ca?: string;
+  /** How much of the answer's body to keep, in bytes. @default 65536 */
+  maxBody?: number;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+const agents = { http: new http.Agent({ keepAlive: true }), https: new Map<string, https.Agent>() };
+
+function httpsAgent(insecure: boolean, ca: string | undefined): https.Agent {
+  const key = `${insecure}:${ca ?? ""}`;
+  let agent = agents.https.get(key);
+  if (agent === undefined) {
+    agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}) });
+    agents.https.set(key, agent);
+  }
+  return agent;
+}
+
+function classify(error: unknown, url: URL, timeoutMs: number): SendError {
+  const e = error as { code?: string; message?: string } | null;
+  const text = `${e?.code ?? ""} ${e?.message ?? String(error)}`;
+  const where = url.host;
+  if (/Requires (sys|env) access/i.test(text)) {
+    return new SendError(
+      "other",
+      "https targets need Deno's --allow-sys and --allow-env permissions (node:https reads the CA store): add it to your deno run flags",
+      { cause: error },
+    );
+  }
+  if (/ECONNREFUSED|connection refused/i.test(text)) {
+    return new SendError("refused", `nothing listens on ${where}`, { cause: error });
+  }
+  if (/ENOTFOUND|EAI_AGAIN|dns|lookup/i.test(text)) {
+    return new SendError("dns", `cannot resolve ${url.hostname}`, { cause: error });
+  }
+  if (/cert|tls|ssl|handshake|self.signed|UNABLE_TO_VERIFY/i.test(text)) {
+    return new SendError(
+      "tls",
+      `TLS failed (${text.trim()}); for a local self-signed certificate set forward.insecure or forward.ca`,
+      { cause: error },
+    );
+  }
+  if (/ECONNRESET|socket hang up|EPIPE|closed/i.test(text)) {
+    return new SendError("reset", "the connection was closed before an answer came", { cause: error });
+  }
+  if (/timeout/i.test(text)) return new SendError("timeout", `no answer within ${timeoutMs} ms`);
+  return new SendError("other", text.trim(), { cause: error });
+}
+
+/**
+ * Sends one request exactly as given and reads the answer.
+ * @throws {SendError} when there is no answer (refused, timeout, TLS, DNS, reset).
+ */
+export function sendRaw(
+  url: URL,
+  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
+  options: SendOptions = {},
+): Promise<RawResponse> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxBody = options.maxBody ?? 64 * 1024;
+  const secure = url.protocol === "https:";
+  const flat: string[] = ["Host", url.host];
+  for (const [name, value] of request.headers) flat.push(name, value);
+  return new Promise<RawResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(error instanceof SendError ? error : classify(error, url, timeoutMs));
+    };
+    const params = {
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      // A flat array keeps case, order and repeats (node:http's raw-header form).
+      headers: flat as unknown as http.OutgoingHttpHeaders,
+      setHost: false,
+      agent: secure ? httpsAgent(options.insecure ?? false, options.ca) : agents.http,
+    };
+    const req = (secure ? https : http).request(params, (res) => {
+      const raw = res.rawHeaders;
+      const headers: [string, string][] = [];
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
+      const parts: Uint8Array[] = [];
+      let kept = 0;
+      let size = 0;
+      res.on("data", (chunk: Uint8Array) => {
+        size += chunk.length;
+        if (kept < maxBody) {
+          const piece = chunk.subarray(0, maxBody - kept);
+          parts.push(piece);
+          kept += piece.length;
+        }
+      });
+      res.on("error", fail);
+      res.on("end", () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const body = new Uint8Array(kept);
+        let at = 0;
+        for (const p of parts) {
+          body.set(p, at);
+          at += p.length;
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? "",
+          headers,
+          body,
+          bodySize: size,
+          truncated: size > kept,
+        });
+      });
+    });
+    const timer = setTimeout(
+      () => fail(new SendError("timeout", `no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    req.on("error", fail);
+    options.signal?.addEventListener("abort", () => fail(new SendError("other", "cancelled")), {
+      once: true,
+    });
+    req.end(request.body ?? undefined);
+  });
+}

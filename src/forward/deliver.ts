@@ -1,0 +1,105 @@
+/**
+ * One delivery attempt: sends a stored event to a URL and describes what
+ * happened as a {@linkcode DeliveryRecord} (the app's answer, capped, or why
+ * there was none). Never throws for a network problem: that is a result.
+ * @module
+ */
+import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
+import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
+import { deliveryHeaders, deliveryUrl } from "./target.ts";
+
+/** How much of the app's answer body a delivery record keeps, in bytes. */
+export const RECORD_BODY_BYTES = 64 * 1024;
+
+/** What to send instead of the stored request (a re-signed copy, a method override). */
+export interface PreparedRequest {
+  method: string;
+  headers: [string, string][];
+  body: Uint8Array | null;
+  /** Signature headers were made anew. */
+  resigned?: boolean;
+}
+
+/** Options of {@linkcode deliverOnce}. */
+export interface DeliverOptions extends SendOptions {
+  /** Id of the record. */
+  id: string;
+  source: DeliveryRecord["source"];
+  attempt: number;
+  /** Sent again after a restart. */
+  resumed?: boolean;
+  /** The request to send; by default the stored one (minus hop-by-hop headers). */
+  request?: PreparedRequest;
+  /** Clock. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** The request an event is delivered as, unchanged but for hop-by-hop headers. */
+export function storedRequest(event: CapturedEvent): PreparedRequest {
+  const bodyless = event.method === "GET" || event.method === "HEAD";
+  return {
+    method: event.method,
+    headers: deliveryHeaders(event),
+    body: bodyless ? null : decodeBody(event),
+  };
+}
+
+/** The attempt's outcome before retry policy: 2xx delivered, anything else failed (the caller may retry). */
+function fill(record: DeliveryRecord, response: RawResponse): void {
+  record.status = response.status;
+  record.statusText = response.statusText;
+  record.headers = response.headers;
+  const { body, bodyEncoding } = encodeBody(response.body.subarray(0, RECORD_BODY_BYTES));
+  record.body = body;
+  record.bodyEncoding = bodyEncoding;
+  record.bodySize = response.bodySize;
+  if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
+  record.outcome = response.status >= 200 && response.status < 300 ? "delivered" : "failed";
+}
+
+/** The raw answer of the last attempt, kept for relay mode (not stored whole). */
+export interface AttemptOutcome {
+  record: DeliveryRecord;
+  response?: RawResponse;
+  error?: SendError;
+}
+
+/** Sends `event` to `to` once. */
+export async function deliverOnce(
+  event: CapturedEvent,
+  to: string,
+  options: DeliverOptions,
+): Promise<AttemptOutcome> {
+  const now = options.now ?? (() => new Date());
+  const url = deliveryUrl(event, to);
+  const request = options.request ?? storedRequest(event);
+  const started = now();
+  const t0 = performance.now();
+  const record: DeliveryRecord = {
+    v: DELIVERY_VERSION,
+    id: options.id,
+    event: event.id,
+    endpoint: event.endpoint,
+    source: options.source,
+    target: url.href,
+    method: request.method,
+    attempt: options.attempt,
+    startedAt: started.toISOString(),
+    durationMs: 0,
+    outcome: "failed",
+  };
+  if (options.resumed) record.resumed = true;
+  if (request.resigned) record.resigned = true;
+  try {
+    const response = await sendRaw(url, request, options);
+    record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+    fill(record, response);
+    return { record, response };
+  } catch (error) {
+    record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+    const failure = error instanceof SendError ? error : new SendError("other", String(error));
+    record.error = failure.message;
+    return { record, error: failure };
+  }
+}

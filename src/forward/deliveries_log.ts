@@ -1,0 +1,98 @@
+/**
+ * The deliveries log's appender: one JSON line per attempt in
+ * `.hooktap/deliveries.jsonl`. Lines queued while a write is in flight share
+ * the next write; each write holds an exclusive `flock` so `hooktap replay`
+ * and `hooktap dev` can append at the same time. A torn last line left by a
+ * crash is closed with a newline before the first append, so it never glues
+ * onto a good line. Not fsynced: a lost record only means an event is
+ * delivered again (at least once), never that one is forgotten.
+ * @module
+ */
+import { describeError, StoreError } from "../errors.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { createIdFactory } from "../event/id.ts";
+import { refuseLink } from "../store/write/data_dir.ts";
+
+/** An open deliveries log. */
+export interface DeliveriesLog {
+  /** A new delivery id, `dlv_<YYYYMMDD>_<ULID>`. */
+  newId(date: Date): string;
+  /** Appends one record; resolves once written. */
+  append(record: DeliveryRecord): Promise<void>;
+  /** Waits for pending appends and closes the file. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Opens (creating it owner-only) the deliveries log at `path`.
+ * @throws {StoreError} when it cannot be opened.
+ */
+export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
+  await refuseLink(path, "the deliveries log");
+  let file: Deno.FsFile;
+  let needsNewline = false;
+  try {
+    file = await Deno.open(path, { read: true, append: true, create: true, mode: 0o600 });
+    const size = (await file.stat()).size;
+    if (size > 0) {
+      const last = new Uint8Array(1);
+      await file.seek(size - 1, Deno.SeekMode.Start);
+      await file.read(last);
+      needsNewline = last[0] !== 0x0a;
+    }
+  } catch (error) {
+    throw new StoreError(`Cannot open the deliveries log ${path}: ${describeError(error)}.`, {
+      cause: error,
+    });
+  }
+  const ids = createIdFactory();
+  let pending: string[] = [];
+  let waiters: { resolve(): void; reject(e: Error): void }[] = [];
+  let flushing: Promise<void> | null = null;
+  let closed = false;
+
+  async function flushLoop(): Promise<void> {
+    while (pending.length > 0) {
+      const text = (needsNewline ? "\n" : "") + pending.join("");
+      const batch = waiters;
+      pending = [];
+      waiters = [];
+      try {
+        await file.lock(true);
+        try {
+          const bytes = encoder.encode(text);
+          let off = 0;
+          while (off < bytes.length) off += await file.write(bytes.subarray(off));
+        } finally {
+          await file.unlock();
+        }
+        needsNewline = false;
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        const failure = new StoreError(`cannot write the deliveries log: ${describeError(error)}`, {
+          cause: error,
+        });
+        for (const w of batch) w.reject(failure);
+      }
+    }
+  }
+
+  return {
+    newId: (date) => "dlv" + ids(date).slice(3),
+    append(record) {
+      if (closed) return Promise.reject(new StoreError("the deliveries log is closed"));
+      return new Promise<void>((resolve, reject) => {
+        pending.push(JSON.stringify(record) + "\n");
+        waiters.push({ resolve, reject });
+        flushing ??= flushLoop().finally(() => (flushing = null));
+      });
+    },
+    async close() {
+      closed = true;
+      while (flushing !== null) await flushing;
+      file.close();
+    },
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * The forwarder: delivers stored events to their targets. One lane per
+ * target URL with bounded concurrency (`concurrency: 1` keeps arrival
+ * order: a retry holds the lane). In queue mode failed attempts are retried
+ * with backoff; every attempt is appended to the deliveries log. In relay
+ * mode one attempt is made and its answer handed back for the sender.
+ * @module
+ */
+import type { DeliveryRecord } from "../event/delivery.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import type { DeliveriesLog } from "./deliveries_log.ts";
+import { type AttemptOutcome, deliverOnce, type PreparedRequest } from "./deliver.ts";
+import { nextDelay } from "./retry.ts";
+import { type ForwardTarget, isHopHeader } from "./target.ts";
+
+/** A change of a target's reachability, reported once per change. */
+export interface AppState {
+  /** `host:port` of the target. */
+  host: string;
+  up: boolean;
+  /** Why it is down. */
+  reason?: string;
+}
+
+/** Options of {@linkcode createForwarder}. */
+export interface ForwarderOptions {
+  /** Where attempts are recorded. */
+  log: Pick<DeliveriesLog, "append" | "newId">;
+  /**
+   * Makes the request of an attempt (a re-signed copy when the signature's
+   * tolerance has passed). `undefined` sends the stored request.
+   * @default () => undefined
+   */
+  prepare?: (
+    event: CapturedEvent,
+    attempt: number,
+    target: ForwardTarget,
+  ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  /** Called after each attempt is recorded. */
+  onDelivery?: (record: DeliveryRecord) => void;
+  /** Called when a target stops or starts answering. */
+  onAppState?: (state: AppState) => void;
+  /** Called when an event's forwarding has settled (delivered, or given up). */
+  onSettled?: (event: CapturedEvent) => void;
+  /** Called when the deliveries log cannot be written. */
+  onError?: (error: unknown) => void;
+  /** Clock. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** A running forwarder. */
+export interface Forwarder {
+  /** Queue mode: delivers `event` in the background, retrying as the target allows. */
+  enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): void;
+  /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
+  relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
+  /** Events taken and not yet settled. */
+  readonly pending: number;
+  /** Resolves when nothing is pending. */
+  idle(): Promise<void>;
+  /**
+   * Stops taking new attempts (scheduled retries are dropped, to be found
+   * undelivered at the next start) and waits up to `graceMs` for in-flight ones.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+interface Job {
+  event: CapturedEvent;
+  target: ForwardTarget;
+  attempt: number;
+  /** Sent again after a restart. */
+  resumed?: boolean;
+  /** Attempt number this run started at (retries count from it). */
+  firstAttempt: number;
+}
+
+interface Lane {
+  running: number;
+  queue: Job[];
+  /** Retries waiting for their time, to be fired early when the target answers again. */
+  timers: Map<ReturnType<typeof setTimeout>, { host: string; fire(): void; drop(): void }>;
+}
+
+const RELAY_BODY_MAX = 64 * 1024 * 1024;
+
+/** Creates a forwarder. */
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const now = options.now ?? (() => new Date());
+  const lanes = new Map<string, Lane>();
+  const down = new Map<string, boolean>();
+  const inFlight = new Set<Promise<unknown>>();
+  let pending = 0;
+  let stopped = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const settle = (event: CapturedEvent) => {
+    pending--;
+    options.onSettled?.(event);
+    if (pending === 0) {
+      for (const w of idleWaiters) w();
+      idleWaiters = [];
+    }
+  };
+
+  const noteState = (target: ForwardTarget, outcome: AttemptOutcome) => {
+    const host = new URL(target.to).host;
+    const isDown = outcome.error?.kind === "refused";
+    const wasDown = down.get(host) ?? false;
+    if (isDown === wasDown) return;
+    down.set(host, isDown);
+    options.onAppState?.(isDown ? { host, up: false, reason: outcome.error!.message } : { host, up: true });
+    if (!isDown) {
+      for (const lane of lanes.values()) {
+        for (const [timer, waiting] of lane.timers) {
+          if (waiting.host !== host) continue;
+          clearTimeout(timer);
+          lane.timers.delete(timer);
+          waiting.fire();
+        }
+      }
+    }
+  };
+
+  async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
+    const { event, target } = job;
+    const request = await options.prepare?.(event, job.attempt, target);
+    const outcome = await deliverOnce(event, target.to, {
+      id: options.log.newId(now()),
+      source: target.mode === "relay" ? "relay" : "forward",
+      attempt: job.attempt,
+      ...(job.resumed ? { resumed: true } : {}),
+      timeoutMs: target.timeoutMs,
+      insecure: target.insecure,
+      ...(target.ca !== undefined ? { ca: target.ca } : {}),
+      ...(request !== undefined ? { request } : {}),
+      ...(maxBody !== undefined ? { maxBody } : {}),
+      now,
+    });
+    noteState(target, outcome);
+    return outcome;
+  }
+
+  async function record(record: DeliveryRecord): Promise<void> {
+    try {
+      await options.log.append(record);
+    } catch (error) {
+      if (!stopped) options.onError?.(error); // after stop the log is closed: the next start redelivers
+    }
+    options.onDelivery?.(record);
+  }
+
+  function laneOf(target: ForwardTarget): Lane {
+    let lane = lanes.get(target.to);
+    if (lane === undefined) {
+      lane = { running: 0, queue: [], timers: new Map() };
+      lanes.set(target.to, lane);
+    }
+    return lane;
+  }
+
+  function push(lane: Lane, job: Job): void {
+    lane.queue.push(job);
+    pump(lane);
+  }
+
+  function pump(lane: Lane): void {
+    while (!stopped && lane.queue.length > 0 && lane.running < (lane.queue[0]!.target.concurrency || 1)) {
+      const job = lane.queue.shift()!;
+      lane.running++;
+      const run = runJob(lane, job).finally(() => {
+        inFlight.delete(run);
+        lane.running--;
+        pump(lane);
+      });
+      inFlight.add(run);
+    }
+  }
+
+  async function runJob(lane: Lane, job: Job): Promise<void> {
+    while (true) {
+      const outcome = await attempt(job);
+      const delay = nextDelay(
+        job.target,
+        job.attempt - job.firstAttempt + 1,
+        outcome.record,
+        now().getTime(),
+      );
+      if (delay !== undefined) {
+        outcome.record.outcome = "retrying";
+        outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
+      }
+      await record(outcome.record);
+      if (delay === undefined) return settle(job.event);
+      if (stopped) return; // left for the next start
+      const next = { ...job, attempt: job.attempt + 1 };
+      const host = new URL(job.target.to).host;
+      if (job.target.concurrency === 1) {
+        // Arrival order: the lane waits with this event (woken early when the app is back).
+        await new Promise<void>((resolve) => wait(lane, host, delay, resolve, resolve));
+        if (stopped) return;
+        job = next;
+        continue;
+      }
+      wait(lane, host, delay, () => push(lane, next), () => {});
+      return;
+    }
+  }
+
+  /** Runs `fire` after `delay`, or sooner when `host` answers again; `drop` on stop. */
+  function wait(lane: Lane, host: string, delay: number, fire: () => void, drop: () => void): void {
+    const timer = setTimeout(() => {
+      lane.timers.delete(timer);
+      fire();
+    }, delay);
+    lane.timers.set(timer, { host, fire, drop });
+  }
+
+  return {
+    enqueue(event, target, resume) {
+      if (stopped) return;
+      pending++;
+      const job: Job = resume
+        ? { event, target, attempt: resume.attempt, firstAttempt: resume.attempt, resumed: true }
+        : { event, target, attempt: 1, firstAttempt: 1 };
+      push(laneOf(target), job);
+    },
+    async relay(event, target) {
+      pending++;
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await attempt({ event, target, attempt: 1, firstAttempt: 1 }, RELAY_BODY_MAX);
+        await record(outcome.record);
+      } finally {
+        settle(event);
+      }
+      const response = outcome.response;
+      if (response === undefined) {
+        const why = outcome.error?.message ?? "no answer";
+        return new Response(
+          `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
+            `The event is stored as ${event.id}.\n`,
+          {
+            status: 502,
+            headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
+          },
+        );
+      }
+      const headers = new Headers();
+      for (const [name, value] of response.headers) {
+        if (isHopHeader(name) || name.toLowerCase() === "content-length") continue;
+        try {
+          headers.append(name, value);
+        } catch { /* a header Deno refuses to send back */ }
+      }
+      headers.set("x-hooktap-event-id", event.id);
+      const nullBody = response.status === 204 || response.status === 304 || event.method === "HEAD";
+      return new Response(nullBody ? null : response.body as Uint8Array<ArrayBuffer>, {
+        status: response.status < 200 || response.status > 599 ? 502 : response.status,
+        statusText: response.statusText,
+        headers,
+      });
+    },
+    get pending() {
+      return pending;
+    },
+    idle() {
+      if (pending === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async stop(graceMs = 3000) {
+      stopped = true;
+      for (const lane of lanes.values()) {
+        for (const [timer, waiting] of lane.timers) {
+          clearTimeout(timer);
+          waiting.drop();
+        }
+        lane.timers.clear();
+        lane.queue = [];
+      }
+      if (inFlight.size === 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * A resolved forward target and what is sent to it: the URL (the event's
+ * query added when the target has none) and the headers (the stored ones in
+ * order, minus hop-by-hop ones and `Host`). Pure.
+ * @module
+ */
+import type { CapturedEvent } from "../event/record.ts";
+
+/** Where one endpoint's events go, every default filled. */
+export interface ForwardTarget {
+  /** Target URL as configured. */
+  readonly to: string;
+  /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
+  readonly mode: "queue" | "relay";
+  /** Longest wait for the app's answer, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Deliveries in flight at once to this target (1 keeps arrival order). */
+  readonly concurrency: number;
+  /** Attempts in all, the first included (1: never retry). */
+  readonly attempts: number;
+  /** Waits between attempts, in milliseconds; the last repeats. */
+  readonly backoffMs: readonly number[];
+  /** Accept any TLS certificate (a local self-signed one). */
+  readonly insecure: boolean;
+  /** PEM text of an extra CA to trust, read from the configured file. */
+  readonly ca?: string;
+}
+
+/** Defaults of a target. */
+export const FORWARD_DEFAULTS = {
+  mode: "queue",
+  timeoutMs: 30_000,
+  concurrency: 8,
+  attempts: 6,
+  backoffMs: [1000, 3000, 9000, 27000, 30000],
+} as const;
+
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "host",
+]);
+
+/** Whether a stored header is not forwarded (hop-by-hop, `Proxy-*`, `Host`). */
+export function isHopHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return HOP_BY_HOP.has(n) || n.startsWith("proxy-");
+}
+
+/** The URL an event is delivered to: `to`, with the event's query when `to` has none. */
+export function deliveryUrl(event: Pick<CapturedEvent, "query">, to: string): URL {
+  const url = new URL(to);
+  if (url.search === "" && !to.includes("?") && event.query !== "") url.search = `?${event.query}`;
+  return url;
+}
+
+/** The headers sent: stored order and case, repeats kept; `Content-Length` added when the sender chunked. */
+export function deliveryHeaders(
+  event: Pick<CapturedEvent, "headers" | "bodySize" | "method">,
+): [string, string][] {
+  const headers = event.headers.filter(([name]) => !isHopHeader(name));
+  const hasLength = headers.some(([name]) => name.toLowerCase() === "content-length");
+  if (!hasLength && (event.bodySize > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(event.method))) {
+    headers.push(["Content-Length", String(event.bodySize)]);
+  }
+  return headers;
+}

@@ -1,0 +1,80 @@
+/**
+ * What `dev` prints per delivery attempt, in the spirit of Stripe's
+ * `<-- [200] POST http://localhost:3000/… [evt_…] 23 ms`: on a non-2xx
+ * answer the first lines of the app's body (sanitized), on no answer why,
+ * and when a retry is due. With `--json`, the delivery record as one JSON
+ * line (`"kind":"delivery"`). Also the app-down and app-back lines.
+ * @module
+ */
+import type { DeliveryRecord } from "../event/delivery.ts";
+import type { AppState } from "../forward/forwarder.ts";
+import { formatClock } from "./format.ts";
+import type { Output } from "./output.ts";
+import { safeLine } from "./sanitize.ts";
+
+/** Lines of the app's body shown under a non-2xx answer. */
+export const BODY_LINES = 6;
+const LINE_CHARS = 160;
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The human lines of one attempt (ending in a newline). */
+export function formatDelivery(record: DeliveryRecord, output: Output, attempts?: number): string {
+  const c = output.colors;
+  const status = record.status === undefined ? "---" : String(record.status);
+  const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
+  const paint = ok ? c.green : record.status !== undefined && record.status < 500 ? c.yellow : c.red;
+  const time = formatClock(new Date(record.startedAt));
+  const parts = [
+    c.dim(time),
+    `<-- ${paint(`[${status}]`)}`,
+    safeLine(record.method),
+    safeLine(record.target),
+    c.cyan(`[${record.event}]`),
+    `${record.durationMs} ms`,
+  ];
+  if (record.source === "relay") parts.push(c.dim("(relayed)"));
+  if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
+  if (record.attempt > 1 || record.outcome !== "delivered") {
+    parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
+  }
+  if (record.error !== undefined) parts.push(c.red(safeLine(record.error)));
+  if (record.outcome === "retrying" && record.retryAt !== undefined) {
+    const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
+    parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
+  } else if (record.outcome === "failed" && record.source !== "relay") {
+    parts.push(c.red(`gave up: hooktap replay --undelivered --to ${safeLine(record.target)} sends it again`));
+  }
+  let text = parts.join(" ") + "\n";
+  if (!ok && record.body !== undefined && record.body !== "" && record.bodyEncoding === "utf8") {
+    const lines = record.body.split(/\r?\n/).filter((l) => l.trim() !== "");
+    for (const line of lines.slice(0, BODY_LINES)) {
+      const clipped = line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
+      text += `    ${c.dim("│")} ${safeLine(clipped)}\n`;
+    }
+    if (lines.length > BODY_LINES || record.truncated) {
+      text += `    ${c.dim(`│ … (hooktap inspect ${record.event} shows the whole answer)`)}\n`;
+    }
+  }
+  return text;
+}
+
+/** The JSON line of one attempt. */
+export function deliveryJson(record: DeliveryRecord): string {
+  return JSON.stringify({ kind: "delivery", ...record }) + "\n";
+}
+
+/** The line said once when a target stops answering, and once when it is back (stderr). */
+export function formatAppState(state: AppState, output: Output): string {
+  const c = output.errColors;
+  const host = safeLine(state.host);
+  if (!state.up) {
+    return c.yellow(
+      `nothing listens on ${host}: is your app running? ` +
+        `(events are kept and retried; hooktap says when it answers again)\n`,
+    );
+  }
+  return c.green(`${host} answers again; delivering the events that were waiting.\n`);
+}
