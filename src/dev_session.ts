@@ -7,7 +7,8 @@
  */
 import type { ResolvedConfig } from "./config/types.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
-import { listen } from "./server.ts";
+import { listen } from "./server/listen.ts";
+import { chooseStack, type StackName } from "./server/stack.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
@@ -28,6 +29,8 @@ export interface DevSessionOptions {
   onOutcome?: (outcome: RequestOutcome) => void;
   /** Called with an error the handler threw (the request got a 500). */
   onError?: (error: unknown) => void;
+  /** Forces the HTTP stack (`HOOKTAP_STACK`); otherwise it is chosen from the endpoints. */
+  stack?: string | undefined;
 }
 
 /** A started session. */
@@ -37,8 +40,16 @@ export interface DevSession {
   readonly hostname: string;
   /** Bytes of a torn last line cut off the log at start (0 if none). */
   readonly repairedBytes: number;
-  /** Stops accepting and drains; `finished` settles once everything is closed. */
-  stop(): Promise<void>;
+  /** The HTTP stack listening, and why it was chosen. */
+  readonly stack: StackName;
+  readonly stackReason: string;
+  /** Requests being received or saved now. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting and drains; resolves to the number of requests cut off
+   * (answered 503); `finished` settles once everything is closed.
+   */
+  stop(): Promise<number>;
   /** Settles, with the number of events captured, once the session is fully closed. */
   readonly finished: Promise<number>;
 }
@@ -64,11 +75,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       sink: writer,
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
     });
+    const choice = chooseStack(options.config.endpoints, options.stack);
     let server;
     try {
-      server = listen(handler, {
+      server = await listen(handler, {
         hostname: options.hostname,
         port: options.port,
+        stack: choice.stack,
         ...(options.onError ? { onError: options.onError } : {}),
       });
     } catch (error) {
@@ -81,6 +94,11 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       port: server.port,
       hostname: server.hostname,
       repairedBytes: writer.repairedBytes,
+      stack: choice.stack,
+      stackReason: choice.reason,
+      get inFlight() {
+        return server.inFlight;
+      },
       stop: () => server.shutdown(),
       finished,
     };

@@ -13,11 +13,20 @@ import { writeConfigFile } from "../config/write.ts";
 import { startDevSession } from "../dev_session.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
+import { cutOffNote, drainNote } from "../ui/drain_note.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
 import type { Input } from "../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+
+const STACK_ENV = "HOOKTAP_STACK";
+
+/** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
+function stackOverride(): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: STACK_ENV }).state !== "granted") return undefined;
+  return Deno.env.get(STACK_ENV);
+}
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
@@ -79,6 +88,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    stack: stackOverride(),
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
@@ -89,9 +99,14 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       eventsFile,
       configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
       repairedBytes: session.repairedBytes,
+      stack: { name: session.stack, reason: session.stackReason },
     }, out) + "\n",
   );
-  const stop = () => session.stop();
+  const stop = async () => {
+    if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
+    const cutOff = await session.stop();
+    if (cutOff > 0) out.err(cutOffNote(cutOff, c));
+  };
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;
