@@ -77,6 +77,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     port: port ?? config.port,
     onOutcome: (o) => {
       activity?.(o);
+      if (o.cutOff) return;
       if (o.status === 503 && o.reason !== lastFailure) {
         lastFailure = o.reason ?? "";
         out.err(

@@ -36,6 +36,8 @@ export interface RequestOutcome {
   allow?: string[];
   /** Why the request was not stored, on 4xx/5xx other than 404/405. */
   reason?: string;
+  /** A 503 because shutdown cut off a body still arriving (not a store failure). */
+  cutOff?: boolean;
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -147,7 +149,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (error instanceof BodyCutOffError) {
         const reason = "hooktap stopped while the body was still arriving";
         return outcome(
-          { status: 503, size: 0, endpoint, reason },
+          { status: 503, size: 0, endpoint, reason, cutOff: true },
           text(503, `hooktap is shutting down: ${reason}. Nothing was stored; retry in a moment.`, {
             "retry-after": "5",
             connection: "close",
