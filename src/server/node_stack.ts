@@ -36,7 +36,7 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
         return new Response(options.errorMessage, { status: 500 });
       })
       .then((response) => send(res, response))
-      .catch(() => res.destroy()); // the client is gone
+      .catch(() => void res.destroy()); // the client is gone
     answering.set(req.socket, { req, done });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
