@@ -34,20 +34,28 @@ export class BodyUnreadableError extends Error {
 }
 
 const EMPTY = new Uint8Array(0);
-const cutOffs = new WeakMap<AbortSignal, Promise<never>>();
-
-/** One promise per signal (shared by every request), rejected when it aborts. */
-function whenCutOff(signal: AbortSignal): Promise<never> {
-  let p = cutOffs.get(signal);
-  if (p === undefined) {
-    p = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(new BodyCutOffError());
-      signal.addEventListener("abort", () => reject(new BodyCutOffError()), { once: true });
-    });
-    p.catch(() => {});
-    cutOffs.set(signal, p);
-  }
-  return p;
+/**
+ * `step`, or a {@linkcode BodyCutOffError} if `signal` aborts first. The
+ * listener is removed once `step` settles: a shared promise raced by every
+ * request would keep one reaction per request for ever (a leak).
+ */
+function unlessCutOff<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return step;
+  if (signal.aborted) return Promise.reject(new BodyCutOffError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new BodyCutOffError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    step.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
@@ -71,20 +79,17 @@ export async function readBody(
     if (options.chunked || (declared !== null && Number(declared) !== 0)) throw new BodyUnreadableError();
     return EMPTY;
   }
-  const cutOff = options.cutOff === undefined ? undefined : whenCutOff(options.cutOff);
+  const { cutOff } = options;
   if (declared !== null) {
     // Length known and within the limit: the runtime reads it in one go.
-    const whole = request.arrayBuffer();
-    return new Uint8Array(cutOff === undefined ? await whole : await Promise.race([whole, cutOff]));
+    return new Uint8Array(await unlessCutOff(request.arrayBuffer(), cutOff));
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
   try {
     for (;;) {
-      const { done, value } = cutOff === undefined
-        ? await reader.read()
-        : await Promise.race([reader.read(), cutOff]);
+      const { done, value } = await unlessCutOff(reader.read(), cutOff);
       if (done) break;
       size += value.length;
       if (size > limit) throw new BodyTooLargeError(limit);
