@@ -9,7 +9,8 @@ import type { ResolvedConfig } from "./config/types.ts";
 import type { ResolvedForward } from "./config/forward.ts";
 import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./forward/session.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
-import { listen } from "./server.ts";
+import { listen } from "./server/listen.ts";
+import { chooseStack, type StackName } from "./server/stack.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
@@ -32,6 +33,8 @@ export interface DevSessionOptions {
   onError?: (error: unknown) => void;
   /** Forwarding: `--forward-to`'s target (for endpoints without their own) and the callbacks. */
   forward?: Omit<ForwardingOptions, "paths" | "endpoints" | "fallback"> & { fallback?: ResolvedForward };
+  /** Forces the HTTP stack (`HOOKTAP_STACK`); otherwise it is chosen from the endpoints. */
+  stack?: string | undefined;
 }
 
 /** A started session. */
@@ -43,8 +46,16 @@ export interface DevSession {
   readonly repairedBytes: number;
   /** Forwarding, when some endpoint forwards. */
   readonly forwarding?: ForwardingSession;
-  /** Stops accepting and drains; `finished` settles once everything is closed. */
-  stop(): Promise<void>;
+  /** The HTTP stack listening, and why it was chosen. */
+  readonly stack: StackName;
+  readonly stackReason: string;
+  /** Requests being received or saved now. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting and drains; resolves to the number of requests cut off
+   * (answered 503); `finished` settles once everything is closed.
+   */
+  stop(): Promise<number>;
   /** Settles, with the number of events captured, once the session is fully closed. */
   readonly finished: Promise<number>;
 }
@@ -79,11 +90,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
       ...(forwarding ? { forward: forwarding } : {}),
     });
+    const choice = chooseStack(options.config.endpoints, options.stack);
     let server;
     try {
-      server = listen(handler, {
+      server = await listen(handler, {
         hostname: options.hostname,
         port: options.port,
+        stack: choice.stack,
         ...(options.onError ? { onError: options.onError } : {}),
       });
       forwarding?.checkLoop(server);
@@ -99,6 +112,11 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       hostname: server.hostname,
       repairedBytes: writer.repairedBytes,
       ...(forwarding ? { forwarding } : {}),
+      stack: choice.stack,
+      stackReason: choice.reason,
+      get inFlight() {
+        return server.inFlight;
+      },
       stop: () => server.shutdown(),
       finished,
     };

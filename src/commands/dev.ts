@@ -14,11 +14,20 @@ import { startDevSession } from "../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
+import { cutOffNote, drainNote } from "../ui/drain_note.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
 import type { Input } from "../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+
+const STACK_ENV = "HOOKTAP_STACK";
+
+/** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
+function stackOverride(): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: STACK_ENV }).state !== "granted") return undefined;
+  return Deno.env.get(STACK_ENV);
+}
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
@@ -70,6 +79,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     port: port ?? config.port,
     onOutcome: (o) => {
       activity?.(o);
+      if (o.cutOff) return;
       if (o.status === 503 && o.reason !== lastFailure) {
         lastFailure = o.reason ?? "";
         out.err(
@@ -86,6 +96,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(config.file ? { baseDir: dirname(config.file) } : {}),
       ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
     },
+    stack: stackOverride(),
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
@@ -96,10 +107,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       eventsFile,
       configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
       repairedBytes: session.repairedBytes,
+      stack: { name: session.stack, reason: session.stackReason },
     }, out) + "\n",
   );
   if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
-  const stop = () => session.stop();
+  const stop = async () => {
+    if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
+    const cutOff = await session.stop();
+    if (cutOff > 0) out.err(cutOffNote(cutOff, c));
+  };
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;

@@ -10,9 +10,12 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { Forwarder } from "../forward/forwarder.ts";
 import type { ForwardTarget } from "../forward/target.ts";
 import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
-import { BodyTooLargeError, readBody } from "./body.ts";
+import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
 import { createMatcher, type Matcher } from "./match.ts";
+import type { IncomingRequest, RequestInfo } from "./request.ts";
+
+export type { IncomingRequest, RequestInfo } from "./request.ts";
 
 /** Where the receiver puts events; `append` resolves once the event is durable. */
 export interface EventSink {
@@ -35,6 +38,8 @@ export interface RequestOutcome {
   allow?: string[];
   /** Why the request was not stored, on 4xx/5xx other than 404/405. */
   reason?: string;
+  /** A 503 because shutdown cut off a body still arriving (not a store failure). */
+  cutOff?: boolean;
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -67,8 +72,8 @@ export interface HandlerOptions {
   };
 }
 
-/** The receiver's request handler. */
-export type Handler = (request: Request, info?: { remoteAddr: Deno.Addr }) => Promise<Response>;
+/** The receiver's request handler: takes a `Request` (or the same shape from node:http). */
+export type Handler = (request: IncomingRequest, info?: RequestInfo) => Promise<Response>;
 
 /** Body of the 404 answer. */
 export const NOT_FOUND_MESSAGE = "No webhook endpoint matched this request.";
@@ -86,7 +91,7 @@ function splitUrl(url: string): { path: string; query: string } {
   return { path: parsed.pathname, query: parsed.search.slice(1) };
 }
 
-function peer(info: { remoteAddr: Deno.Addr } | undefined): string {
+function peer(info: RequestInfo | undefined): string {
   const addr = info?.remoteAddr;
   if (addr === undefined) return "";
   if (addr.transport === "tcp" || addr.transport === "udp") return addr.hostname;
@@ -148,8 +153,33 @@ export function createHandler(options: HandlerOptions): Handler {
 
     let body: Uint8Array;
     try {
-      body = await readBody(request, maxBodySize, headerValue(headers, "content-length") ?? null);
+      body = await readBody(request, maxBodySize, headerValue(headers, "content-length") ?? null, {
+        chunked: headerValue(headers, "transfer-encoding") !== undefined,
+        cutOff: info?.cutOff,
+      });
     } catch (error) {
+      if (error instanceof BodyCutOffError) {
+        const reason = "hooktap stopped while the body was still arriving";
+        return outcome(
+          { status: 503, size: 0, endpoint, reason, cutOff: true },
+          text(503, `hooktap is shutting down: ${reason}. Nothing was stored; retry in a moment.`, {
+            "retry-after": "5",
+            connection: "close",
+          }),
+        );
+      }
+      if (error instanceof BodyUnreadableError) {
+        const reason = `this server cannot read the body of a ${method} request`;
+        return outcome(
+          { status: 501, size: 0, endpoint, reason },
+          text(
+            501,
+            `Not implemented: ${reason} (Deno.serve hides GET and HEAD bodies). Nothing was stored. ` +
+              `hooktap dev reads them when no endpoint uses a method outside node:http's list.`,
+            { connection: "close" },
+          ),
+        );
+      }
       if (error instanceof BodyTooLargeError) {
         const reason = `body larger than maxBodySize (${sizeLimit(maxBodySize)})`;
         return outcome(

@@ -8,6 +8,7 @@
  * falls back to the `Headers` iteration otherwise (requests built in tests).
  * @module
  */
+import type { IncomingRequest } from "./request.ts";
 
 let targetSymbol: symbol | null | undefined;
 
@@ -29,7 +30,8 @@ function rawList(headers: Headers): unknown {
  * list of this request is returned, not a copy (it is per request, and a
  * copy costs every request): read it, never change it.
  */
-export function requestHeaders(request: Request): [string, string][] {
+export function requestHeaders(request: IncomingRequest): [string, string][] {
+  if (request.rawHeaders !== undefined) return request.rawHeaders;
   const list = rawList(request.headers);
   if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) return list as [string, string][];
   return [...request.headers];

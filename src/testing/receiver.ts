@@ -13,7 +13,8 @@ import { ConfigError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "../receiver/handler.ts";
 import type { Matcher } from "../receiver/match.ts";
-import { listen } from "../server.ts";
+import { listen } from "../server/listen.ts";
+import { chooseStack } from "../server/stack.ts";
 import { storePaths } from "../store/paths.ts";
 import { ensureDataDir } from "../store/write/data_dir.ts";
 import { keepIndex } from "../store/write/index_keeper.ts";
@@ -217,7 +218,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   });
   let listener;
   try {
-    listener = listen(handler, {
+    listener = await listen(handler, {
+      stack: chooseStack(endpoints).stack,
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
       drainTimeoutMs: 2000,

@@ -21,6 +21,8 @@ export interface BannerInfo {
   eventsFile: string;
   configFile: string | null;
   repairedBytes: number;
+  /** The HTTP stack listening, and why (src/server/stack.ts). */
+  stack?: { name: "deno" | "node"; reason: string };
 }
 
 function baseUrl(hostname: string, port: number): string {
@@ -47,6 +49,9 @@ export function banner(info: BannerInfo, output: Output): string {
       info.configFile ?? "built-in starter config (no hooktap.config.ts; `hooktap init` writes one)"
     }`,
     `Events: ${info.eventsFile}`,
+    ...(info.stack === undefined ? [] : [
+      `Server: ${info.stack.name === "node" ? "node:http" : "Deno.serve"} ${c.dim(`(${info.stack.reason})`)}`,
+    ]),
     `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
       c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
     },`,

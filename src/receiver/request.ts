@@ -1,0 +1,29 @@
+/**
+ * What the receiver reads from a request: a web `Request` has all of it;
+ * the node:http listener (src/server/node_request.ts) builds the same shape
+ * from a request that a `Request` cannot hold (a GET or HEAD with a body).
+ * @module
+ */
+
+/** A request as the handler reads it. */
+export interface IncomingRequest {
+  readonly method: string;
+  /** Absolute URL; only its path and query are used. */
+  readonly url: string;
+  readonly headers: Headers;
+  /** `null` when the request has no body (or the server cannot read it). */
+  readonly body: ReadableStream<Uint8Array> | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  /** The headers as received, in order, repeats kept, when the server gives them. */
+  readonly rawHeaders?: [string, string][];
+}
+
+/** Extra facts the listener passes along with a request. */
+export interface RequestInfo {
+  remoteAddr: Deno.Addr;
+  /**
+   * Aborted when shutdown stops waiting: a body still uploading is cut off
+   * and the request answered a retryable 503.
+   */
+  cutOff?: AbortSignal;
+}

@@ -1,0 +1,123 @@
+/**
+ * The listening stack through the real `hooktap dev`: bodies of GET and
+ * HEAD requests stored byte for byte (node:http, chosen by the config), a
+ * clear 501 where Deno.serve cannot read one, and Ctrl-C during a slow
+ * upload answering it a retryable 503 while dev says what it waits for.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { decodeBody } from "../src/event/record.ts";
+import type { CapturedEvent } from "../src/event/record.ts";
+import { LEAST_PRIVILEGE, readEvents, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { HttpConn } from "./fault/_http.ts";
+
+const enc = new TextEncoder();
+const WITH_STACK = [...LEAST_PRIVILEGE, "--allow-env=HOOKTAP_STACK"];
+
+const GET_CONFIG = `export default {
+  port: 0,
+  endpoints: [
+    { name: "health", path: "/github", method: "GET" },
+    { name: "ping", path: "/ping", method: "HEAD" },
+    { name: "default", path: "/webhook", method: "POST" },
+  ],
+};
+`;
+
+Deno.test("dev stores the body of a GET and of a HEAD request byte for byte (node:http, chosen by the config)", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", GET_CONFIG);
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  assert.match(dev.stderr(), /Server: node:http \("health" accepts GET/);
+  const binary = new Uint8Array([0x00, 0xff, 0x1b, 0x80, 0x0a]);
+  const conn = await HttpConn.open(dev.port);
+  try {
+    const get = await conn.request({ method: "GET", path: "/github", body: "GETBODY" });
+    assert.equal(get.status, 200, get.text());
+    const head = await conn.request({ method: "HEAD", path: "/ping", body: binary });
+    assert.equal(head.status, 200);
+    await conn.send(
+      "GET /github?x=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n",
+    );
+    assert.equal((await conn.readResponse()).status, 200);
+  } finally {
+    conn.close();
+  }
+  const events = await readEvents(tmp.path) as unknown as CapturedEvent[];
+  assert.deepEqual(events.map((e) => [e.method, e.endpoint, e.bodySize]), [
+    ["GET", "health", 7],
+    ["HEAD", "ping", 5],
+    ["GET", "health", 7],
+  ]);
+  assert.deepEqual(decodeBody(events[0]!), enc.encode("GETBODY"));
+  assert.deepEqual(decodeBody(events[1]!), binary);
+  assert.deepEqual(decodeBody(events[2]!), enc.encode("abcdefg"));
+  // The raw header list, in the sender's case and order.
+  assert.deepEqual(events[2]!.headers, [["Host", "x"], ["Transfer-Encoding", "chunked"]]);
+});
+
+Deno.test("on Deno.serve a GET whose body cannot be read gets 501, never an empty stored body", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", GET_CONFIG);
+  await using dev = await startDev(tmp.path, ["--quiet"], {
+    permissions: WITH_STACK,
+    env: { HOOKTAP_STACK: "deno" },
+  });
+  assert.match(dev.stderr(), /Server: Deno\.serve \(HOOKTAP_STACK=deno\)/);
+  const conn = await HttpConn.open(dev.port);
+  const refused = await conn.request({ method: "GET", path: "/github", body: "GETBODY" });
+  conn.close();
+  assert.equal(refused.status, 501);
+  assert.match(refused.text(), /cannot read the body of a GET request.*Nothing was stored/);
+  const conn2 = await HttpConn.open(dev.port);
+  const empty = await conn2.request({ method: "GET", path: "/github" });
+  conn2.close();
+  assert.equal(empty.status, 200);
+  const events = await readEvents(tmp.path) as unknown as CapturedEvent[];
+  assert.deepEqual(events.map((e) => [e.method, e.bodySize]), [["GET", 0]]);
+});
+
+/** Ctrl-C while a 200 KB body arrives at ~20 KB/s; what the sender got and what dev printed. */
+async function slowUploadCutOff(stack: "deno" | "node") {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path, [], { permissions: WITH_STACK, env: { HOOKTAP_STACK: stack } });
+  const size = 200 * 1024;
+  const conn = await HttpConn.open(dev.port);
+  await conn.send(`POST /webhook HTTP/1.1\r\nhost: x\r\ncontent-length: ${size}\r\n\r\n`);
+  let answered = false;
+  const response = conn.readResponse().finally(() => (answered = true));
+  const sending = (async () => {
+    const piece = new Uint8Array(2048).fill(0x61);
+    for (let sent = 0; sent < size && !answered; sent += piece.length) {
+      await conn.send(piece).catch(() => {});
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 800)); // the upload is under way
+  dev.child.kill("SIGINT");
+  const got = await response;
+  await sending;
+  conn.close();
+  const code = (await dev.child.status).code; // no second signal: that would quit at once
+  await dev.stop();
+  const err = dev.stderr();
+  assert.equal(got.status, 503, `${stack}: ${got.text()}`);
+  assert.equal(got.headers.get("retry-after"), "5");
+  assert.match(got.text(), /shutting down.*Nothing was stored; retry/);
+  assert.match(err, /finishing 1 upload… \(up to 5 s\) Ctrl-C again to quit now/);
+  assert.match(err, /Cut off 1 upload still arriving: answered 503/);
+  assert.match(err, /Stopped\. 0 events captured/);
+  assert.doesNotMatch(err, /cannot save events|Bad request/);
+  assert.equal(code, 0);
+  const events = await Deno.readTextFile(`${tmp.path}/.hooktap/events.jsonl`);
+  assert.equal(events, "");
+}
+
+Deno.test("Ctrl-C during a slow upload: dev says what it waits for, then answers it a retryable 503 (both stacks)", async () => {
+  await Promise.all([slowUploadCutOff("deno"), slowUploadCutOff("node")]);
+});
