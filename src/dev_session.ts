@@ -6,7 +6,8 @@
  * @module
  */
 import type { ResolvedConfig } from "./config/types.ts";
-import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
+import type { CapturedEvent } from "./event/record.ts";
+import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
@@ -28,6 +29,8 @@ export interface DevSessionOptions {
   onOutcome?: (outcome: RequestOutcome) => void;
   /** Called with an error the handler threw (the request got a 500). */
   onError?: (error: unknown) => void;
+  /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
+  onStored?: (event: CapturedEvent) => void;
 }
 
 /** A started session. */
@@ -61,7 +64,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     };
     const handler = createHandler({
       endpoints: options.config.endpoints,
-      sink: writer,
+      sink: options.onStored ? publishing(writer, options.onStored) : writer,
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
     });
     let server;
@@ -88,4 +91,16 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     lock.release();
     throw error;
   }
+}
+
+/** A sink that appends, then tells `onStored` (whose errors never reach the sender). */
+function publishing(sink: EventSink, onStored: (event: CapturedEvent) => void): EventSink {
+  return {
+    async append(event) {
+      await sink.append(event);
+      try {
+        onStored(event);
+      } catch { /* a listener's failure is not the sender's */ }
+    },
+  };
 }

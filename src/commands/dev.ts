@@ -11,13 +11,15 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { writeConfigFile } from "../config/write.ts";
 import { startDevSession } from "../dev_session.ts";
+import { launchInspector } from "../inspector/launch.ts";
+import { createLiveFeed } from "../inspector/live.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
 import type { Input } from "../cli/spec.ts";
-import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+import { type CommandContext, parsePort, storeOf, uiPlan } from "./_shared.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
@@ -56,7 +58,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ),
     );
   }
+  const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
   const paths = storeOf(ctx);
+  const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
   const activity = opts.quiet
     ? undefined
@@ -79,7 +83,22 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    ...(live ? { onStored: live.publish } : {}),
   });
+  let inspector;
+  try {
+    inspector = ui === false ? undefined : launchInspector({
+      paths,
+      port: ui.port ?? session.port + 1,
+      explicit: ui.port !== null,
+      endpoints: config.endpoints,
+      ...(live ? { live } : {}),
+    });
+  } catch (error) {
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
     banner({
@@ -89,11 +108,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       eventsFile,
       configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
       repairedBytes: session.repairedBytes,
+      ...(inspector
+        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
+        : {}),
     }, out) + "\n",
   );
   const stop = () => session.stop();
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;
+  await inspector?.inspector.stop();
   out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
 }

@@ -21,6 +21,8 @@ export interface BannerInfo {
   eventsFile: string;
   configFile: string | null;
   repairedBytes: number;
+  /** The inspector's URL, when it runs, and a note about its port. */
+  inspector?: { url: string; note?: string };
 }
 
 function baseUrl(hostname: string, port: number): string {
@@ -47,6 +49,12 @@ export function banner(info: BannerInfo, output: Output): string {
       info.configFile ?? "built-in starter config (no hooktap.config.ts; `hooktap init` writes one)"
     }`,
     `Events: ${info.eventsFile}`,
+    ...(info.inspector
+      ? [
+        `Inspect: ${c.cyan(info.inspector.url)} ${c.dim("(the live inspector, on this machine only)")}` +
+        (info.inspector.note ? c.yellow(` ${info.inspector.note}`) : ""),
+      ]
+      : []),
     `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
       c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
     },`,

@@ -15,6 +15,11 @@ export const options = defineOptions({
   },
   json: { description: "print one JSON object per request on stdout (the banner still goes to stderr)" },
   quiet: { short: "q", description: "print no line per request" },
+  uiPort: {
+    value: "port",
+    description: "serve the live inspector on this port of 127.0.0.1 (default: the receiver's port + 1)",
+  },
+  ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
 });
 
 /** `hooktap dev`. */
