@@ -74,7 +74,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
     return json(200, page);
   }
 
-  function stream(request: Request, url: URL): Response {
+  function stream(url: URL): Response {
     const filter = parseFilter(url.searchParams);
     const encoder = new TextEncoder();
     let off = () => {};
@@ -105,7 +105,6 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
             controller.close();
           } catch { /* already closed */ }
         };
-        request.signal.addEventListener("abort", end, { once: true });
         o.signal.addEventListener("abort", end, { once: true });
       },
       cancel: close,
@@ -172,7 +171,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         });
       }
       if (url.pathname === "/api/events" && request.method === "GET") return await list(url);
-      if (url.pathname === "/api/stream" && request.method === "GET") return stream(request, url);
+      if (url.pathname === "/api/stream" && request.method === "GET") return stream(url);
       const m = EVENT_ROUTE.exec(url);
       if (m !== null) {
         const { id, what } = m.pathname.groups;
