@@ -3,6 +3,7 @@
  * fields) and an inspector serving it, for the API and browser tests.
  * @module
  */
+import type { DeliveryRecord } from "../../src/event/delivery.ts";
 import { createIdFactory } from "../../src/event/id.ts";
 import { buildEvent, type CapturedEvent, eventLine } from "../../src/event/record.ts";
 import { createLiveFeed, type LiveFeed } from "../../src/inspector/live.ts";
@@ -60,6 +61,7 @@ export function fixtureEvents(count = 30): CapturedEvent[] {
       body,
       remoteAddr: "127.0.0.1",
     });
+    if (i % 4 === 0) event.forward = { to: "http://localhost:3000/webhook", mode: "queue" };
     if (i % 2) {
       event.provider = "github";
       event.type = i % 4 === 1 ? "push" : "pull_request";
@@ -92,6 +94,7 @@ export async function inspectorFixture(
   await Deno.mkdir(paths.dir);
   const events = options.events ?? fixtureEvents();
   await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  await Deno.writeTextFile(`${paths.dir}/deliveries.jsonl`, deliveryLines(events));
   const live = createLiveFeed();
   const inspector = startInspector({
     paths,
@@ -168,4 +171,40 @@ export function targetServer(): Deno.HttpServer<Deno.NetAddr> & {
     return new Response("target got it", { status: 202 });
   });
   return Object.assign(server, { received, url: `http://127.0.0.1:${server.addr.port}/target` });
+}
+
+/** Delivery records for the forwarded events: every 8th delivered at once, the others failed twice. */
+export function deliveryLines(events: CapturedEvent[]): string {
+  const lines: DeliveryRecord[] = [];
+  let n = 0;
+  for (const [i, e] of events.entries()) {
+    if (!e.forward || i === events.length - 1) continue;
+    const outcomes: DeliveryRecord["outcome"][] = i % 8 === 0 ? ["delivered"] : ["retrying", "failed"];
+    outcomes.forEach((outcome, k) => {
+      const ok = outcome === "delivered";
+      lines.push({
+        v: 1,
+        id: `dlv_${e.id.slice(4, 12)}_${String(n++).padStart(26, "0")}`,
+        event: e.id,
+        endpoint: e.endpoint,
+        source: "forward",
+        target: e.forward!.to,
+        method: e.method,
+        attempt: k + 1,
+        startedAt: e.receivedAt,
+        durationMs: 12,
+        ...(ok
+          ? {
+            status: 200,
+            statusText: "OK",
+            body: '{"received":true}',
+            bodyEncoding: "utf8" as const,
+            bodySize: 17,
+          }
+          : { error: "connection refused: nothing listens on localhost:3000 (is your app running?)" }),
+        outcome,
+      });
+    });
+  }
+  return lines.map((d) => JSON.stringify(d) + "\n").join("");
 }

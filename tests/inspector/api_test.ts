@@ -49,6 +49,12 @@ Deno.test("filters narrow the list: endpoint, method, provider/type, verdict, ti
   assertEquals(await list(`until=${mid}`), expect((e) => e.receivedAt < mid));
   assertEquals(await list("q=HELLO%2BWORLD"), expect((e) => e.body.includes("hello+world")));
   assertEquals(await list("q=req-7"), [fx.events[7]!.id]);
+  const forwarded = (i: number) => fx.events[i]!.forward !== undefined && i !== fx.events.length - 1;
+  const byIndex = (keep: (i: number) => boolean) =>
+    fx.events.filter((_, i) => keep(i)).map((e) => e.id).reverse();
+  assertEquals(await list("delivery=delivered"), byIndex((i) => forwarded(i) && i % 8 === 0));
+  assertEquals(await list("delivery=failed"), byIndex((i) => forwarded(i) && i % 8 !== 0));
+  assertEquals(await list("delivery=pending"), byIndex((i) => i === fx.events.length - 1 && i % 4 === 0));
   // Base64 bodies are searched as their bytes: "PNG" is in the binary body only.
   assertEquals(await list("q=PNG"), expect((e) => e.bodyEncoding === "base64"));
   assertEquals((await fetch(`${fx.inspector.url}api/events?since=yesterday-ish`)).status, 400);
@@ -60,6 +66,10 @@ Deno.test("one event comes whole, and its raw body byte for byte as a download",
   const detail = await json(await fetch(`${fx.inspector.url}api/events/${binary.id}`));
   assertEquals(detail.event, binary);
   assertEquals(detail.delivery, "none");
+  const failed = fx.events[4]!;
+  const withAttempts = await json(await fetch(`${fx.inspector.url}api/events/${failed.id}`));
+  assertEquals(withAttempts.delivery, "failed");
+  assertEquals(withAttempts.attempts.map((a: { attempt: number }) => a.attempt), [1, 2]);
   const raw = await fetch(`${fx.inspector.url}api/events/${binary.id}/raw`);
   assertEquals(raw.headers.get("content-type"), "application/octet-stream");
   assertIncludes(raw.headers.get("content-disposition")!, "attachment");
