@@ -48,7 +48,8 @@ export function followLog(paths: StorePaths, options: { pollMs?: number } = {}):
   const start = async (signal: AbortSignal) => {
     let from = 0;
     try {
-      from = (await Deno.stat(paths.events)).size;
+      // Taken at once, so an event appended right after subscribing is not missed.
+      from = Deno.statSync(paths.events).size;
     } catch { /* no log yet: follow from its start */ }
     for await (const event of followEvents(paths, from, { signal, pollMs: options.pollMs ?? 50 })) {
       feed.publish(event);
