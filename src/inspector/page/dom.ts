@@ -7,8 +7,8 @@
  */
 
 /** Characters shown as markers: C0/C1 controls (not tab or newline), bidi controls, zero-width ones. */
-// deno-lint-ignore no-control-regex
 const INVISIBLE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
 
 /** The marker text of an invisible character. */
