@@ -60,6 +60,16 @@ Deno.test({
       await shot(page, "list");
     });
 
+    await t.step("the detail shows delivery attempts with the app's answers", async () => {
+      const event = fx.events[4]!;
+      await page.click(`#rows tr[data-id="${event.id}"]`);
+      await page.waitForSelector(`#detail article[data-id="${event.id}"] table.attempts`);
+      const attempts = await page.$eval("table.attempts", (el) => el.textContent!);
+      assertIncludes(attempts, "connection refused");
+      assertIncludes(attempts, "failed");
+      await shot(page, "delivery");
+    });
+
     await t.step("a new event appears live, without reloading", async () => {
       await page.waitForFunction(() => document.body.dataset.live === "on", { timeout: 5000 });
       const event = newEvent('{"live":"yes","hello":"from the stream"}');
