@@ -6,7 +6,7 @@
  * page stops after a byte budget and hands back a cursor to continue.
  * @module
  */
-import { idTime, lineId } from "../../store/read/line_key.ts";
+import { endpointMatcher, idTime, lineId } from "../../store/read/line_key.ts";
 import { linesBackward } from "../../store/read/lines.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { type InspectorFilter, matchesInspectorFilter } from "./_filter.ts";
@@ -48,6 +48,8 @@ export async function listPage(
   const events: EventSummary[] = [];
   let next: number | null = null;
   let lowest = end;
+  // Cheap byte test first: on a busy store most lines belong to other endpoints.
+  const sameEndpoint = filter.endpoint === undefined ? undefined : endpointMatcher(filter.endpoint);
   for await (const line of linesBackward(reader.file, end)) {
     lowest = line.start;
     const id = lineId(line.bytes);
@@ -57,7 +59,7 @@ export async function listPage(
       lowest = 0;
       break;
     }
-    const event = reader.parse(line);
+    const event = sameEndpoint === undefined || sameEndpoint(line.bytes) ? reader.parse(line) : undefined;
     if (event !== undefined && matchesInspectorFilter(event, filter, deliveries.statusOf(event))) {
       events.push(summarize(event, deliveries.statusOf(event)));
       if (events.length >= limit) break;
