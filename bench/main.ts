@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { pickLoadGenerator } from "./load.ts";
 import { PINNED } from "./proc.ts";
+import { inspectorReport, type InspectorResults, measureInspector } from "./inspector.ts";
 import { measureReadSide, type ReadMeasure } from "./read_side.ts";
 import { report, type RunInfo } from "./report.ts";
 import { ensureStore } from "./store_gen.ts";
@@ -78,6 +79,7 @@ try {
   let read: ReadMeasure[] | undefined;
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
+  let inspector: InspectorResults | undefined;
   if (doRead) {
     log(`read side: store of ${events} events`);
     const store = await ensureStore(dataDir, events, log);
@@ -97,6 +99,15 @@ try {
     });
     read = r.measures;
     coldEndpointMs = r.coldEndpointMs;
+    log("inspector: API, first paint, live delay, memory");
+    inspector = await measureInspector({
+      dir: store.dir,
+      meta: store.meta,
+      runs: smoke ? 1 : 15,
+      deepPages: smoke ? 30 : 2000,
+      scratch,
+      log,
+    });
   }
   const info: RunInfo = {
     command: `deno task bench${smoke ? ":smoke" : ""}${
@@ -137,13 +148,13 @@ try {
     });
     forwardText = "\n" + forwardReport(m);
   }
-  const text = report(info, write, read) + forwardText;
+  const text = report(info, write, read) + forwardText + (inspector ? inspectorReport(inspector) : "");
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {
     await Deno.writeTextFile(
       join(dataDir, "results.json"),
-      JSON.stringify({ info, write: write && Object.fromEntries(write), read }, null, 2) + "\n",
+      JSON.stringify({ info, write: write && Object.fromEntries(write), read, inspector }, null, 2) + "\n",
     );
     await Deno.writeTextFile(join(dataDir, "results.md"), text);
   }

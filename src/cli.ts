@@ -12,6 +12,7 @@ import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
 import { replay } from "./cli/commands/replay.ts";
+import { ui } from "./cli/commands/ui.ts";
 import type { Program } from "./cli/run.ts";
 import type { CommandSpec } from "./cli/spec.ts";
 
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   logs,
   inspect,
   replay,
+  ui,
   completions,
   complete,
 ] as unknown as CommandSpec[];

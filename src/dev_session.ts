@@ -8,9 +8,10 @@
 import type { ResolvedConfig } from "./config/types.ts";
 import type { ResolvedForward } from "./config/forward.ts";
 import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./forward/session.ts";
-import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
+import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
+import type { CapturedEvent } from "./event/record.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
@@ -35,6 +36,8 @@ export interface DevSessionOptions {
   forward?: Omit<ForwardingOptions, "paths" | "endpoints" | "fallback"> & { fallback?: ResolvedForward };
   /** Forces the HTTP stack (`HOOKTAP_STACK`); otherwise it is chosen from the endpoints. */
   stack?: string | undefined;
+  /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
+  onStored?: (event: CapturedEvent) => void;
 }
 
 /** A started session. */
@@ -86,7 +89,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     }
     const handler = createHandler({
       endpoints: options.config.endpoints,
-      sink: writer,
+      sink: options.onStored ? publishing(writer, options.onStored) : writer,
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
       ...(forwarding ? { forward: forwarding } : {}),
     });
@@ -124,4 +127,16 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     lock.release();
     throw error;
   }
+}
+
+/** A sink that appends, then tells `onStored` (whose errors never reach the sender). */
+function publishing(sink: EventSink, onStored: (event: CapturedEvent) => void): EventSink {
+  return {
+    async append(event) {
+      await sink.append(event);
+      try {
+        onStored(event);
+      } catch { /* a listener's failure is not the sender's */ }
+    },
+  };
 }

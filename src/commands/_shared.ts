@@ -23,11 +23,11 @@ export function storeOf(ctx: CommandContext): StorePaths {
 }
 
 /** Parses a `--port` value. */
-export function parsePort(value: string): number {
+export function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) {
     throw new UsageError(
-      `--port must be a whole number from 0 to 65535 (0 picks a free port), got "${value}".`,
+      `${flag} must be a whole number from 0 to 65535 (0 picks a free port), got "${value}".`,
     );
   }
   return n;
@@ -85,4 +85,31 @@ export function optionalConfig(
   path: string | undefined,
 ): Promise<ResolvedConfig | null> {
   return loadConfig({ cwd: ctx.cwd, path });
+}
+
+/**
+ * Where `dev` serves the inspector: off (`--no-ui`, `ui: false`), on the
+ * given port (`--ui-port`, `ui.port`), or `port: null` for the receiver's + 1.
+ * @throws {UsageError} for a bad `--ui-port`, or one equal to the receiver's port.
+ */
+export function uiPlan(
+  opts: { ui?: boolean | undefined; uiPort?: string | undefined },
+  config: Pick<ResolvedConfig, "ui">,
+  receiverPort: number,
+): false | { port: number | null } {
+  if (opts.ui === false) {
+    if (opts.uiPort !== undefined) throw new UsageError("Give --ui-port or --no-ui, not both.");
+    return false;
+  }
+  if (opts.uiPort !== undefined) {
+    const port = parsePort(opts.uiPort, "--ui-port");
+    if (port !== 0 && port === receiverPort) {
+      throw new UsageError(
+        `--ui-port must differ from the receiver's port ${port}: a tunnel to the receiver would publish the ` +
+          `inspector. Use --ui-port ${port + 1}.`,
+      );
+    }
+    return { port };
+  }
+  return config.ui;
 }

@@ -12,6 +12,8 @@ import { validateConfig } from "../config/validate.ts";
 import { writeConfigFile } from "../config/write.ts";
 import { startDevSession } from "../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
+import { launchInspector } from "../inspector/launch.ts";
+import { createLiveFeed } from "../inspector/live.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { cutOffNote, drainNote } from "../ui/drain_note.ts";
@@ -19,7 +21,7 @@ import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
 import type { Input } from "../cli/spec.ts";
-import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+import { type CommandContext, parsePort, storeOf, uiPlan } from "./_shared.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 
@@ -67,7 +69,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ),
     );
   }
+  const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
   const paths = storeOf(ctx);
+  const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
   const activity = opts.quiet
     ? undefined
@@ -97,7 +101,22 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
     },
     stack: stackOverride(),
+    ...(live ? { onStored: live.publish } : {}),
   });
+  let inspector;
+  try {
+    inspector = ui === false ? undefined : launchInspector({
+      paths,
+      port: ui.port ?? session.port + 1,
+      explicit: ui.port !== null,
+      endpoints: config.endpoints,
+      ...(live ? { live } : {}),
+    });
+  } catch (error) {
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
     banner({
@@ -108,6 +127,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
       repairedBytes: session.repairedBytes,
       stack: { name: session.stack, reason: session.stackReason },
+      ...(inspector
+        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
+        : {}),
     }, out) + "\n",
   );
   if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
@@ -119,5 +141,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;
+  await inspector?.inspector.stop();
   out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
 }

@@ -5,6 +5,8 @@
  */
 import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
+import type { ResolvedUi, UiConfig } from "./ui.ts";
+
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
   /** Label of the endpoint, used by `hooktap inspect --endpoint NAME`. */
@@ -33,6 +35,11 @@ export interface Config {
    * @default 26214400 (25 MiB, GitHub's maximum payload)
    */
   maxBodySize?: number;
+  /**
+   * The live inspector `hooktap dev` serves on 127.0.0.1: `false` for none, or `{ port }`.
+   * @default { port: the receiver's port + 1 }
+   */
+  ui?: UiConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -51,6 +58,8 @@ export interface ResolvedConfig {
   readonly port: number;
   readonly endpoints: readonly Endpoint[];
   readonly maxBodySize: number;
+  /** The inspector: off, or its port (`null`: the receiver's port + 1). */
+  readonly ui: ResolvedUi;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
   /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */

@@ -19,6 +19,7 @@ Deno.test("validateConfig() resolves the starter config with its defaults", () =
     port: 8787,
     endpoints: [{ name: "default", path: "/webhook", methods: ["POST"], maxBodySize: 25 * 1024 * 1024 }],
     maxBodySize: 25 * 1024 * 1024,
+    ui: { port: null },
     file: null,
     warnings: [],
   });

@@ -23,6 +23,8 @@ export interface BannerInfo {
   repairedBytes: number;
   /** The HTTP stack listening, and why (src/server/stack.ts). */
   stack?: { name: "deno" | "node"; reason: string };
+  /** The inspector's URL, when it runs, and a note about its port. */
+  inspector?: { url: string; note?: string };
 }
 
 function baseUrl(hostname: string, port: number): string {
@@ -52,6 +54,12 @@ export function banner(info: BannerInfo, output: Output): string {
     ...(info.stack === undefined ? [] : [
       `Server: ${info.stack.name === "node" ? "node:http" : "Deno.serve"} ${c.dim(`(${info.stack.reason})`)}`,
     ]),
+    ...(info.inspector
+      ? [
+        `Inspect: ${c.cyan(info.inspector.url)} ${c.dim("(the live inspector, on this machine only)")}` +
+        (info.inspector.note ? c.yellow(` ${info.inspector.note}`) : ""),
+      ]
+      : []),
     `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
       c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
     },`,

@@ -29,6 +29,11 @@ export const options = defineOptions({
   skipPending: {
     description: "do not deliver the events the last run left undelivered (replay --undelivered sends them)",
   },
+  uiPort: {
+    value: "port",
+    description: "serve the live inspector on this port of 127.0.0.1 (default: the receiver's port + 1)",
+  },
+  ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
 });
 
 /** `hooktap dev`. */

@@ -1,0 +1,96 @@
+/**
+ * What the inspector knows of deliveries (`.hooktap/deliveries.jsonl`,
+ * written by forwarding and replay): the latest outcome of each event, read
+ * incrementally (only the bytes appended since the last look), and every
+ * attempt of one event for its detail view. Works, showing nothing, while
+ * the file does not exist.
+ * @module
+ */
+import { join } from "node:path";
+import type { DeliveryRecord } from "../../event/delivery.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { linesForward } from "../../store/read/lines.ts";
+import type { StorePaths } from "../../store/paths.ts";
+import type { DeliveryStatus } from "./_filter.ts";
+
+const decoder = new TextDecoder();
+
+/** Path of the delivery log beside the event log. */
+export function deliveriesPath(paths: StorePaths): string {
+  return join(paths.dir, "deliveries.jsonl");
+}
+
+function _parse(bytes: Uint8Array): DeliveryRecord | undefined {
+  try {
+    const d = JSON.parse(decoder.decode(bytes)) as Partial<DeliveryRecord>;
+    if (d?.v !== 1 || typeof d.event !== "string" || typeof d.outcome !== "string") return undefined;
+    return d as DeliveryRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+async function _size(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The latest delivery outcome of each event. */
+export interface DeliveryIndex {
+  /** Reads what was appended since the last call. */
+  refresh(): Promise<void>;
+  /** The event's delivery status. */
+  statusOf(event: CapturedEvent): DeliveryStatus;
+  /** Every attempt for one event, in order. */
+  attemptsOf(id: string): Promise<DeliveryRecord[]>;
+}
+
+/** Opens the delivery index of a store (nothing is read until `refresh`). */
+export function deliveryIndex(paths: StorePaths): DeliveryIndex {
+  const path = deliveriesPath(paths);
+  const latest = new Map<string, DeliveryRecord["outcome"]>();
+  let pos = 0;
+  let busy: Promise<void> | undefined;
+  const read = async () => {
+    const size = await _size(path);
+    if (size < pos) {
+      latest.clear();
+      pos = 0;
+    }
+    if (size === pos) return;
+    using file = await Deno.open(path, { read: true });
+    for await (const line of linesForward(file, pos, size)) {
+      if (line.torn) break;
+      pos = line.start + line.bytes.length + 1;
+      const d = _parse(line.bytes);
+      if (d !== undefined) latest.set(d.event, d.outcome);
+    }
+  };
+  return {
+    refresh() {
+      busy ??= read().catch(() => {}).finally(() => (busy = undefined));
+      return busy;
+    },
+    statusOf(event) {
+      return latest.get(event.id) ?? (event.forward ? "pending" : "none");
+    },
+    async attemptsOf(id) {
+      const size = await _size(path);
+      if (size === 0) return [];
+      const needle = `"event":${JSON.stringify(id)}`;
+      const found: DeliveryRecord[] = [];
+      using file = await Deno.open(path, { read: true });
+      for await (const line of linesForward(file, 0, size)) {
+        if (line.torn) break;
+        const text = decoder.decode(line.bytes);
+        if (!text.includes(needle)) continue;
+        const d = _parse(line.bytes);
+        if (d?.event === id) found.push(d);
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * `POST /api/events/:id/replay`: sends a stored event (or an edited copy of
+ * it) to a URL through the same code as `hooktap replay`, and reports the
+ * answer. Re-signing is done by a function the caller provides (the
+ * providers' re-signer); without one, `resign: true` is refused.
+ * @module
+ */
+import { type CapturedEvent, decodeBody, encodeBody } from "../../event/record.ts";
+import { checkMethod, replay, type ReplayResult } from "../../replay/replay.ts";
+import { staleSignatureWarning } from "../../replay/signatures.ts";
+
+/** Makes fresh signature headers for a body: the providers' re-signer. */
+export type Resigner = (event: CapturedEvent) => Promise<CapturedEvent> | CapturedEvent;
+
+/** The JSON body of a replay request. */
+export interface ReplayRequest {
+  /** Where to send it: any http(s) URL. */
+  to: string;
+  /** Method instead of the stored one. */
+  method?: string;
+  /** The whole header list to send instead of the stored one (hop-by-hop, host, content-length are dropped). */
+  headers?: [string, string][];
+  /** A new body instead of the stored bytes. */
+  body?: string;
+  /** How `body` encodes the bytes. @default "utf8" */
+  bodyEncoding?: "utf8" | "base64";
+  /** Make the signature anew for the (edited) body; needs a re-signer. */
+  resign?: boolean;
+}
+
+/** The request's body is not a replay request. */
+export class ReplayRequestError extends Error {
+  override name = "ReplayRequestError";
+}
+
+function _isPairs(value: unknown): value is [string, string][] {
+  return Array.isArray(value) &&
+    value.every((p) =>
+      Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && typeof p[1] === "string"
+    );
+}
+
+/**
+ * Checks a replay request's JSON.
+ * @throws {ReplayRequestError} naming the bad field.
+ */
+export function parseReplayRequest(value: unknown): ReplayRequest {
+  if (typeof value !== "object" || value === null) {
+    throw new ReplayRequestError(
+      'the body must be a JSON object like {"to":"http://localhost:3000/webhook"}',
+    );
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.to !== "string" || v.to === "") throw new ReplayRequestError("to must be a URL string");
+  const r: ReplayRequest = { to: v.to };
+  if (v.method !== undefined) {
+    if (typeof v.method !== "string") throw new ReplayRequestError("method must be a string");
+    r.method = v.method;
+  }
+  if (v.headers !== undefined) {
+    if (!_isPairs(v.headers)) {
+      throw new ReplayRequestError("headers must be a list of [name, value] string pairs");
+    }
+    r.headers = v.headers;
+  }
+  if (v.body !== undefined) {
+    if (typeof v.body !== "string") throw new ReplayRequestError("body must be a string");
+    r.body = v.body;
+  }
+  if (v.bodyEncoding !== undefined) {
+    if (v.bodyEncoding !== "utf8" && v.bodyEncoding !== "base64") {
+      throw new ReplayRequestError('bodyEncoding must be "utf8" or "base64"');
+    }
+    r.bodyEncoding = v.bodyEncoding;
+  }
+  if (v.resign !== undefined) {
+    if (typeof v.resign !== "boolean") throw new ReplayRequestError("resign must be true or false");
+    r.resign = v.resign;
+  }
+  return r;
+}
+
+/** What the replay endpoint answers. */
+export interface ReplayAnswer extends ReplayResult {
+  /** A warning about a signature that the target will likely refuse (old timestamped signature). */
+  warning?: string;
+  resigned: boolean;
+}
+
+/**
+ * Sends the edited event.
+ * @throws {ReplayRequestError} for `resign` without a re-signer or a bad body.
+ * @throws {UsageError} for a bad URL or method; {NetworkError} when the target cannot be reached.
+ */
+export async function replayFromApi(
+  event: CapturedEvent,
+  request: ReplayRequest,
+  options: { resign?: Resigner; fetch?: typeof fetch } = {},
+): Promise<ReplayAnswer> {
+  let edited: CapturedEvent = { ...event };
+  if (request.headers !== undefined) edited.headers = request.headers;
+  if (request.body !== undefined) {
+    const bytes = request.bodyEncoding === "base64"
+      ? decodeBody({ body: request.body, bodyEncoding: "base64" })
+      : new TextEncoder().encode(request.body);
+    edited = { ...edited, ...encodeBody(bytes), bodySize: bytes.length };
+  }
+  if (request.resign === true) {
+    if (options.resign === undefined) {
+      throw new ReplayRequestError(
+        "re-signing is not available in this hooktap (no provider re-signer is installed); " +
+          "send without resign, or edit the signature header yourself",
+      );
+    }
+    edited = await options.resign(edited);
+  }
+  if (request.method !== undefined) checkMethod(request.method);
+  const result = await replay(edited, request.to, {
+    ...(request.method !== undefined ? { method: request.method } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    timeoutMs: 15_000,
+  });
+  const answer: ReplayAnswer = { ...result, resigned: request.resign === true };
+  const warning = request.resign === true ? undefined : staleSignatureWarning(edited);
+  if (warning !== undefined) answer.warning = warning;
+  return answer;
+}

@@ -1,0 +1,62 @@
+/// <reference lib="dom" />
+/**
+ * The page's calls to the inspector's API (same origin; replay carries the
+ * session token from the page's `<meta name="hooktap-token">`).
+ * @module
+ */
+import type { CapturedEvent } from "../../event/record.ts";
+import type { DeliveryRecord } from "../../event/delivery.ts";
+import type { EventSummary } from "../api/summary.ts";
+
+export type { CapturedEvent, DeliveryRecord, EventSummary };
+
+/** `GET /api/events` */
+export interface ListPage {
+  events: EventSummary[];
+  next: number | null;
+  scanned: number;
+  size: number;
+}
+
+/** `GET /api/events/:id` */
+export interface EventDetail {
+  event: CapturedEvent;
+  delivery: string;
+  attempts: DeliveryRecord[];
+}
+
+/** `GET /api/info` */
+export interface Info {
+  endpoints: string[];
+  resign: boolean;
+  live: boolean;
+}
+
+async function _get<T>(path: string): Promise<T> {
+  const response = await fetch(path, { headers: { accept: "application/json" } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error ?? `HTTP ${response.status}`);
+  return body as T;
+}
+
+export const getInfo = (): Promise<Info> => _get("/api/info");
+export const getPage = (query: string): Promise<ListPage> => _get(`/api/events?${query}`);
+export const getEvent = (id: string): Promise<EventDetail> => _get(`/api/events/${encodeURIComponent(id)}`);
+
+/** The session token embedded in the page. */
+export function token(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="hooktap-token"]')?.content ?? "";
+}
+
+/** `POST /api/events/:id/replay`; resolves to the answer or `{ error }`. */
+export async function postReplay(
+  id: string,
+  request: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`/api/events/${encodeURIComponent(id)}/replay`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-hooktap-token": token() },
+    body: JSON.stringify(request),
+  });
+  return await response.json();
+}

@@ -1,0 +1,203 @@
+/// <reference lib="dom" />
+/**
+ * The inspector page: the list (newest first, paged from the end of the
+ * log, live rows over Server-Sent Events), the filters, the detail view and
+ * the keyboard (`j`/`k`, `/`, `r`). Every value is set as text.
+ * @module
+ */
+import { type EventDetail, type EventSummary, getEvent, getInfo, getPage, type Info } from "./api.ts";
+import { renderDetail } from "./detail.ts";
+import { formatSize, formatTime, h } from "./dom.ts";
+import { openReplay } from "./replay_dialog.ts";
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const rows = $<HTMLTableSectionElement>("rows");
+const detailPane = $<HTMLElement>("detail");
+const more = $<HTMLButtonElement>("more");
+const status = $<HTMLElement>("status");
+const filters = $<HTMLFormElement>("filters");
+
+let info: Info = { endpoints: [], resign: false, live: false };
+let cursor: number | null = null;
+let loading = false;
+let generation = 0;
+let selected: string | undefined;
+let current: EventDetail | undefined;
+let stream: EventSource | undefined;
+const shown = new Set<string>();
+
+/** The filters as a query string (blank fields left out; times as ISO). */
+function filterQuery(): string {
+  const params = new URLSearchParams();
+  for (const el of filters.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[name]")) {
+    const value = el.value.trim();
+    if (value === "") continue;
+    params.set(el.name, el.type === "datetime-local" ? new Date(value).toISOString() : value);
+  }
+  return params.toString();
+}
+
+function row(e: EventSummary): HTMLTableRowElement {
+  const tr = h(
+    "tr",
+    { "data-id": e.id, tabindex: "-1" },
+    h("td", { class: "time", title: e.receivedAt }, formatTime(e.receivedAt)),
+    h("td", {}, e.endpoint),
+    h("td", {}, h("span", { class: `m m-${e.method.toLowerCase()}` }, e.method)),
+    h("td", { class: "path" }, e.query ? `${e.path}?${e.query}` : e.path),
+    h("td", {}, [e.provider, e.type].filter(Boolean).join(" ")),
+    h("td", {}, e.verdict ? h("span", { class: `verdict v-${e.verdict}` }, e.verdict) : ""),
+    h("td", {}, e.delivery === "none" ? "" : h("span", { class: `d-${e.delivery}` }, e.delivery)),
+    h("td", { class: "size" }, formatSize(e.size)),
+  );
+  tr.addEventListener("click", () => select(e.id));
+  if (e.id === selected) tr.classList.add("selected");
+  return tr;
+}
+
+function setStatus(text: string): void {
+  status.textContent = text;
+}
+
+async function loadMore(): Promise<void> {
+  if (loading || cursor === null) return;
+  loading = true;
+  const mine = generation;
+  try {
+    const query = filterQuery();
+    const page = await getPage(`${query}${query ? "&" : ""}before=${cursor}&limit=100`);
+    if (mine !== generation) return;
+    for (const e of page.events) {
+      if (shown.has(e.id)) continue;
+      shown.add(e.id);
+      rows.append(row(e));
+    }
+    cursor = page.next;
+    more.hidden = cursor === null;
+    setStatus(`${shown.size} event${shown.size === 1 ? "" : "s"}${cursor === null ? "" : " · more below"}`);
+    if (rows.children.length === 0 && cursor === null) {
+      rows.append(h("tr", { class: "empty" }, h("td", { colspan: "8" }, "No events match.")));
+    }
+  } catch (error) {
+    setStatus(`Could not load events: ${error}`);
+  } finally {
+    loading = false;
+  }
+  // A filter that matches little may need more pages to fill the screen.
+  if (mine === generation && cursor !== null && more.getBoundingClientRect().top < innerHeight) {
+    void loadMore();
+  }
+}
+
+function connect(): void {
+  stream?.close();
+  const query = filterQuery();
+  stream = new EventSource(`/api/stream${query ? `?${query}` : ""}`);
+  document.body.dataset.live = "connecting";
+  stream.addEventListener("open", () => (document.body.dataset.live = "on"));
+  stream.addEventListener("error", () => (document.body.dataset.live = "off"));
+  stream.addEventListener("event", (message) => {
+    const e = JSON.parse((message as MessageEvent<string>).data) as EventSummary;
+    if (shown.has(e.id)) return;
+    shown.add(e.id);
+    rows.querySelector("tr.empty")?.remove();
+    const tr = row(e);
+    tr.classList.add("new");
+    rows.prepend(tr);
+    setStatus(`${shown.size} event${shown.size === 1 ? "" : "s"}`);
+  });
+}
+
+function reload(): void {
+  generation++;
+  rows.replaceChildren();
+  shown.clear();
+  cursor = Number.MAX_SAFE_INTEGER;
+  loading = false;
+  connect();
+  void loadMore();
+}
+
+async function select(id: string): Promise<void> {
+  selected = id;
+  for (const tr of rows.querySelectorAll("tr.selected")) tr.classList.remove("selected");
+  const tr = rows.querySelector<HTMLTableRowElement>(`tr[data-id="${CSS.escape(id)}"]`);
+  tr?.classList.add("selected");
+  tr?.scrollIntoView({ block: "nearest" });
+  history.replaceState(null, "", `#${id}`);
+  try {
+    const detail = await getEvent(id);
+    if (selected !== id) return;
+    current = detail;
+    detailPane.replaceChildren(renderDetail(detail, { replay, copy }));
+  } catch (error) {
+    detailPane.replaceChildren(h("p", { class: "error" }, String(error)));
+  }
+}
+
+function replay(): void {
+  if (current !== undefined) openReplay(current.event, info.resign);
+}
+
+async function copy(text: string, what: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    setStatus(`Copied the ${what}.`);
+  } catch {
+    // No clipboard permission: show it, selected, to copy by hand.
+    const area = h("textarea", { class: "copy", rows: "6", readonly: true, id: "copy-fallback" });
+    area.value = text;
+    detailPane.prepend(area);
+    area.select();
+    setStatus(`Select and copy the ${what} (the browser refused the clipboard).`);
+  }
+}
+
+function move(step: number): void {
+  const list = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")];
+  if (list.length === 0) return;
+  const at = list.findIndex((tr) => tr.dataset.id === selected);
+  const next = list[Math.max(0, Math.min(list.length - 1, at === -1 ? 0 : at + step))]!;
+  void select(next.dataset.id!);
+  if (step > 0 && list.indexOf(next) >= list.length - 5) void loadMore();
+}
+
+document.addEventListener("keydown", (e) => {
+  const t = e.target as HTMLElement;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (t.closest("input, textarea, select, dialog")) {
+    if (e.key === "Escape" && t instanceof HTMLInputElement) t.blur();
+    return;
+  }
+  if (e.key === "j") move(1);
+  else if (e.key === "k") move(-1);
+  else if (e.key === "/") {
+    e.preventDefault();
+    $<HTMLInputElement>("q").focus();
+  } else if (e.key === "r") {
+    e.preventDefault();
+    replay();
+  } else return;
+});
+
+let debounce: ReturnType<typeof setTimeout> | undefined;
+filters.addEventListener("input", () => {
+  clearTimeout(debounce);
+  debounce = setTimeout(reload, 200);
+});
+filters.addEventListener("submit", (e) => {
+  e.preventDefault();
+  clearTimeout(debounce);
+  reload();
+});
+more.addEventListener("click", () => void loadMore());
+new IntersectionObserver((entries) => {
+  if (entries.some((x) => x.isIntersecting)) void loadMore();
+}).observe(more);
+
+info = await getInfo().catch(() => info);
+const endpoints = $<HTMLDataListElement>("endpoint-names");
+for (const name of info.endpoints) endpoints.append(h("option", { value: name }));
+reload();
+const fromHash = decodeURIComponent(location.hash.slice(1));
+if (/^evt_\d{8}_[0-9A-Z]{26}$/.test(fromHash)) void select(fromHash);

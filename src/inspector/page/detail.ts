@@ -1,0 +1,169 @@
+/// <reference lib="dom" />
+/**
+ * One event in full: request line, headers in order, the body view, the
+ * verdict, what hooktap answered, delivery attempts; and its actions.
+ * @module
+ */
+import type { CapturedEvent, EventDetail } from "./api.ts";
+import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
+import { formatSize, formatTime, h } from "./dom.ts";
+
+/** Header value of a stored event (first, any case). */
+export function header(event: CapturedEvent, name: string): string | undefined {
+  return event.headers.find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The event as a curl command that sends it again to where it arrived. */
+export function curlOf(event: CapturedEvent): string {
+  const host = header(event, "host") ?? "localhost:8787";
+  const url = `http://${host}${event.path}${event.query ? `?${event.query}` : ""}`;
+  const parts = [`curl -X ${event.method} ${q(url)}`];
+  for (const [k, v] of event.headers) {
+    if (/^(host|content-length|connection|transfer-encoding)$/i.test(k)) continue;
+    parts.push(`-H ${q(`${k}: ${v}`)}`);
+  }
+  if (event.bodySize > 0) {
+    parts.push(
+      event.bodyEncoding === "utf8" ? `--data-binary ${q(event.body)}` : `--data-binary @${event.id}.body`,
+    );
+  }
+  return parts.join(" \\\n  ");
+}
+
+function section(title: string, ...children: (Node | string | null)[]): HTMLElement {
+  return h("section", { class: "block" }, h("h3", {}, title), ...children);
+}
+
+function kvTable(rows: [string, string][], cls = "kv"): HTMLElement {
+  const table = h("table", { class: cls });
+  for (const [k, v] of rows) table.append(h("tr", {}, h("th", {}, k), h("td", {}, v)));
+  return table;
+}
+
+function bodySection(event: CapturedEvent): HTMLElement {
+  const views = viewsFor(event.body, event.bodyEncoding, header(event, "content-type"));
+  const holder = h("div", { class: "body-view" });
+  const tabs = h("div", { class: "tabs", role: "tablist" });
+  const show = (view: string) => {
+    for (const b of tabs.querySelectorAll("button")) {
+      b.setAttribute("aria-selected", String(b.dataset.view === view));
+    }
+    holder.replaceChildren(
+      view === "json"
+        ? jsonTree(JSON.parse(event.body))
+        : view === "form"
+        ? formView(event.body)
+        : view === "text"
+        ? textView(event.body)
+        : hexView(bodyBytes(event.body, event.bodyEncoding)),
+    );
+  };
+  for (const view of views) {
+    const button = h(
+      "button",
+      { type: "button", role: "tab", "data-view": view },
+      view === "json" ? "JSON" : view,
+    );
+    button.addEventListener("click", () => show(view));
+    tabs.append(button);
+  }
+  const download = h("a", {
+    class: "button",
+    href: `/api/events/${encodeURIComponent(event.id)}/raw`,
+    download: `${event.id}.body`,
+    id: "download",
+  }, "Download body");
+  if (event.bodySize === 0) holder.append(h("p", { class: "dim" }, "(empty body)"));
+  else show(views[0]!);
+  return section(
+    `Body · ${formatSize(event.bodySize)}${event.bodyEncoding === "base64" ? " · binary" : ""}`,
+    h("div", { class: "toolbar" }, event.bodySize > 0 ? tabs : null, download),
+    holder,
+  );
+}
+
+/** The detail view of an event. */
+export function renderDetail(
+  detail: EventDetail,
+  actions: { replay(): void; copy(text: string, what: string): void },
+): HTMLElement {
+  const { event, attempts } = detail;
+  const target = `${event.path}${event.query ? `?${event.query}` : ""}`;
+  const root = h("article", { class: "detail", "data-id": event.id });
+  const copyId = h("button", { type: "button", id: "copy-id" }, "Copy id");
+  copyId.addEventListener("click", () => actions.copy(event.id, "id"));
+  const copyCurl = h("button", { type: "button", id: "copy-curl" }, "Copy as curl");
+  copyCurl.addEventListener("click", () => actions.copy(curlOf(event), "curl command"));
+  const replay = h("button", { type: "button", id: "replay-open", title: "r" }, "Replay…");
+  replay.addEventListener("click", actions.replay);
+  root.append(
+    h(
+      "h2",
+      { class: "request-line" },
+      h("span", { class: `m m-${event.method.toLowerCase()}` }, event.method),
+      " ",
+      target,
+    ),
+    h(
+      "p",
+      { class: "meta" },
+      h("code", { class: "id" }, event.id),
+      ` · ${event.endpoint} · ${
+        formatTime(event.receivedAt)
+      } (${event.receivedAt}) · from ${event.remoteAddr}`,
+      event.provider ? ` · ${event.provider}${event.type ? ` ${event.type}` : ""}` : null,
+    ),
+    h("div", { class: "toolbar" }, replay, copyCurl, copyId),
+  );
+  if (event.verdict) {
+    const v = event.verdict;
+    root.append(section(
+      "Signature",
+      h("p", {}, h("span", { class: `verdict v-${v.status}` }, v.status), v.scheme ? ` · ${v.scheme}` : ""),
+      v.reason ? h("p", {}, v.reason) : null,
+    ));
+  }
+  if (event.response) {
+    const r = event.response;
+    root.append(section(
+      "hooktap answered",
+      h("p", {}, `${r.status} (${r.source})${r.delayMs ? ` after ${r.delayMs} ms` : ""}`),
+      r.headers ? kvTable(r.headers) : null,
+      r.body ? textView(r.body) : null,
+    ));
+  }
+  if (event.forward || attempts.length > 0) {
+    const list = h("table", { class: "attempts" });
+    list.append(
+      h(
+        "tr",
+        {},
+        ...["#", "source", "target", "started", "ms", "answer", "outcome"].map((t) => h("th", {}, t)),
+      ),
+    );
+    for (const a of attempts) {
+      list.append(h(
+        "tr",
+        {},
+        h("td", {}, String(a.attempt)),
+        h("td", {}, a.source),
+        h("td", {}, a.target),
+        h("td", {}, formatTime(a.startedAt)),
+        h("td", {}, String(a.durationMs)),
+        h("td", {}, a.status !== undefined ? `${a.status} ${a.statusText ?? ""}` : a.error ?? ""),
+        h("td", { class: `d-${a.outcome}` }, a.outcome),
+      ));
+      if (a.body) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, textView(a.body))));
+    }
+    root.append(section(
+      `Delivery · ${detail.delivery}`,
+      event.forward ? h("p", {}, `forwarding (${event.forward.mode}) to ${event.forward.to}`) : null,
+      attempts.length > 0 ? list : h("p", { class: "dim" }, "No attempt yet."),
+    ));
+  }
+  root.append(section(`Headers · ${event.headers.length}`, kvTable(event.headers, "kv headers")));
+  root.append(bodySection(event));
+  return root;
+}

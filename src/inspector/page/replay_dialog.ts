@@ -1,0 +1,92 @@
+/// <reference lib="dom" />
+/**
+ * The replay dialog: target URL, method, headers and body (editable), the
+ * re-sign switch when the server can re-sign, and the target's answer.
+ * @module
+ */
+import { type CapturedEvent, postReplay } from "./api.ts";
+import { h } from "./dom.ts";
+
+const LAST_TARGET = "hooktap.replay.to";
+
+/** Opens the replay dialog for `event`. */
+export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialogElement {
+  document.getElementById("replay-dialog")?.remove();
+  const to = h("input", {
+    id: "replay-to",
+    type: "url",
+    required: true,
+    placeholder: "http://localhost:3000/webhook",
+    value: event.forward?.to ?? localStorage.getItem(LAST_TARGET) ?? "",
+  });
+  const method = h("input", { id: "replay-method", value: event.method, size: "8" });
+  const storedHeaders = event.headers.map(([k, v]) => `${k}: ${v}`).join("\n");
+  const headers = h("textarea", { id: "replay-headers", rows: "8", spellcheck: "false" });
+  headers.value = storedHeaders;
+  const binary = event.bodyEncoding === "base64";
+  const body = h("textarea", { id: "replay-body", rows: "10", spellcheck: "false", disabled: binary });
+  body.value = binary ? "(binary body: sent as stored)" : event.body;
+  const resign = h("input", { id: "replay-resign", type: "checkbox", disabled: !canResign });
+  const result = h("div", { id: "replay-result", class: "result", "aria-live": "polite" });
+  const send = h("button", { type: "submit", id: "replay-send" }, "Send");
+  const cancel = h("button", { type: "button" }, "Close");
+  const form = h(
+    "form",
+    { method: "dialog" },
+    h("h2", {}, `Replay ${event.id}`),
+    h("label", {}, "To ", to),
+    h("label", {}, "Method ", method),
+    h("label", { class: "block" }, "Headers (one per line, Name: value)", headers),
+    h("label", { class: "block" }, "Body", body),
+    h(
+      "label",
+      { title: canResign ? "" : "Re-signing needs a provider re-signer; this hooktap has none." },
+      resign,
+      " Re-sign for the edited body",
+    ),
+    h("div", { class: "toolbar" }, send, cancel),
+    result,
+  );
+  const dialog = h("dialog", { id: "replay-dialog" }, form);
+  cancel.addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const request: Record<string, unknown> = { to: to.value.trim() };
+    if (method.value.trim().toUpperCase() !== event.method) request.method = method.value.trim();
+    if (headers.value !== storedHeaders) {
+      request.headers = headers.value.split("\n").filter((l) => l.trim() !== "").map((line) => {
+        const at = line.indexOf(":");
+        return at === -1 ? [line.trim(), ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+      });
+    }
+    if (!binary && body.value !== event.body) request.body = body.value;
+    if (resign.checked) request.resign = true;
+    localStorage.setItem(LAST_TARGET, to.value.trim());
+    result.replaceChildren(h("p", { class: "dim" }, "Sending…"));
+    send.disabled = true;
+    try {
+      const answer = await postReplay(event.id, request);
+      if (typeof answer.error === "string") {
+        result.replaceChildren(h("p", { class: "error" }, answer.error));
+      } else {
+        result.replaceChildren(
+          h(
+            "p",
+            { class: answer.ok ? "ok" : "error" },
+            `${answer.status} ${answer.statusText} · ${answer.durationMs} ms`,
+          ),
+          h("p", { class: "warn" }, typeof answer.warning === "string" ? answer.warning : ""),
+          h("pre", { class: "raw" }, String(answer.body ?? "")),
+        );
+      }
+    } catch (error) {
+      result.replaceChildren(h("p", { class: "error" }, String(error)));
+    } finally {
+      send.disabled = false;
+    }
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  to.focus();
+  return dialog;
+}

@@ -1,0 +1,145 @@
+/**
+ * The inspector's own loopback server: the page, its assets and the JSON
+ * API under `/api/`. It owns its listening socket (never the receiver's
+ * port: a tunnel to the receiver must not publish it), refuses any `Host`
+ * but this machine's (DNS rebinding), and lets only its own page (or a
+ * script holding the session token) replay.
+ * @module
+ */
+import { describeError, ServeError } from "../errors.ts";
+import type { Endpoint } from "../config/types.ts";
+import { ASSETS } from "./assets.gen.ts";
+import { hostAllowed, sameOriginProblem, SECURITY_HEADERS } from "./guard.ts";
+import type { LiveSource } from "./live.ts";
+import { createApi } from "./api/routes.ts";
+import type { Resigner } from "./api/replay.ts";
+import type { StorePaths } from "../store/paths.ts";
+
+/** Options of {@linkcode startInspector}. */
+export interface InspectorOptions {
+  /** The store to show. */
+  paths: StorePaths;
+  /** Port to bind on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /**
+   * When the port is taken, try the next ones (up to 20) instead of failing.
+   * @default false
+   */
+  nextFreePort?: boolean;
+  /** The config's endpoints (names for the filter). */
+  config?: { endpoints: readonly Endpoint[] };
+  /** New events as they are stored. */
+  live?: LiveSource;
+  /** The providers' re-signer; without it, replay refuses `resign: true`. */
+  resign?: Resigner;
+  /** Interface to bind. @default "127.0.0.1" */
+  hostname?: string;
+}
+
+/** A running inspector. */
+export interface Inspector {
+  readonly port: number;
+  /** `http://127.0.0.1:PORT/` */
+  readonly url: string;
+  /** The session token replay calls without a same-origin `Origin` must carry. */
+  readonly token: string;
+  /** Stops serving and closes live streams. */
+  stop(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
+};
+
+function _json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+/** Escapes text for an HTML attribute value (the token is hex, but be strict). */
+function _attr(text: string): string {
+  return text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function _bind(hostname: string, port: number, handler: Deno.ServeHandler, signal: AbortSignal) {
+  return Deno.serve({ hostname, port, signal, onListen: () => {} }, handler);
+}
+
+/**
+ * Starts the inspector.
+ * @throws {ServeError} when the port cannot be bound.
+ */
+export function startInspector(options: InspectorOptions): Inspector {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
+    .join("");
+  const abort = new AbortController();
+  let port = 0;
+  const api = createApi({
+    paths: options.paths,
+    endpoints: (options.config?.endpoints ?? []).map((e) => e.name),
+    ...(options.live ? { live: options.live } : {}),
+    ...(options.resign ? { resign: options.resign } : {}),
+    signal: abort.signal,
+  });
+  const page = ASSETS["index.html"]!.replace("%TOKEN%", _attr(token));
+  const handler = async (request: Request): Promise<Response> => {
+    if (!hostAllowed(request, port)) {
+      return new Response(
+        "The hooktap inspector answers only to http://localhost:" + port + "/ (this Host is refused).",
+        { status: 403, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" } },
+      );
+    }
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/api/")) {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        const problem = sameOriginProblem(request, port, token);
+        if (problem !== undefined) return _json(403, { error: `Refused: ${problem}.` });
+      }
+      return await api(request, url);
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return _json(405, { error: "Method not allowed." });
+    }
+    const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
+    const body = name === "index.html" ? page : ASSETS[name];
+    if (body === undefined) return _json(404, { error: `No such page: ${url.pathname}` });
+    const ext = name.slice(name.lastIndexOf(".") + 1);
+    return new Response(body, {
+      headers: { ...SECURITY_HEADERS, "content-type": TYPES[ext] ?? "application/octet-stream" },
+    });
+  };
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  const tries = options.nextFreePort && options.port !== 0 ? 20 : 1;
+  for (let i = 0; i < tries && server === undefined; i++) {
+    try {
+      server = _bind(hostname, options.port + i, handler, abort.signal);
+    } catch (error) {
+      if (error instanceof Deno.errors.AddrInUse && i + 1 < tries) continue;
+      const where = `${hostname}:${options.port}`;
+      throw new ServeError(
+        error instanceof Deno.errors.AddrInUse
+          ? `Cannot start the inspector on ${where}: address already in use` +
+            (tries > 1 ? ` (and the next ${tries - 1} ports too)` : "") +
+            ". Pick another port with --ui-port (or `ui: { port }` in hooktap.config.ts), or turn it off with --no-ui."
+          : `Cannot start the inspector on ${where}: ${describeError(error)}`,
+        { cause: error },
+      );
+    }
+  }
+  port = server!.addr.port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/`,
+    token,
+    async stop() {
+      abort.abort();
+      await server!.finished;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * The inspector's JSON API over real HTTP on 127.0.0.1 (no browser): paging
+ * from the end, filters and search, one event, raw bytes, the live stream,
+ * replay and its guards, the Host check and the security headers.
+ */
+import assert from "node:assert/strict";
+import { decodeBody } from "../../src/event/record.ts";
+import { assertEquals, assertIncludes } from "./_assert.ts";
+import { BINARY, inspectorFixture, newEvent, rawGet, targetServer } from "./_fixture.ts";
+
+const json = async (r: Response) => await r.json();
+
+Deno.test("the list pages from the newest event back, with a cursor, until the start of the log", async () => {
+  await using fx = await inspectorFixture();
+  const base = fx.inspector.url;
+  const first = await json(await fetch(`${base}api/events?limit=12`));
+  assertEquals(first.events.length, 12);
+  assertEquals(first.events[0].id, fx.events.at(-1)!.id);
+  assert(first.next > 0);
+  const ids: string[] = first.events.map((e: { id: string }) => e.id);
+  let next = first.next;
+  while (next !== null) {
+    const page = await json(await fetch(`${base}api/events?limit=12&before=${next}`));
+    ids.push(...page.events.map((e: { id: string }) => e.id));
+    next = page.next;
+  }
+  assertEquals(ids, fx.events.map((e) => e.id).reverse());
+  assertEquals(first.events[0].provider, fx.events.at(-1)!.provider);
+});
+
+Deno.test("filters narrow the list: endpoint, method, provider/type, verdict, time, and search", async () => {
+  await using fx = await inspectorFixture();
+  const list = async (q: string) =>
+    (await json(await fetch(`${fx.inspector.url}api/events?limit=1000&${q}`))).events.map((
+      e: { id: string },
+    ) => e.id);
+  const expect = (keep: (e: (typeof fx.events)[number]) => boolean) =>
+    fx.events.filter(keep).map((e) => e.id).reverse();
+  assertEquals(await list("endpoint=github"), expect((e) => e.endpoint === "github"));
+  assertEquals(await list("method=put"), expect((e) => e.method === "PUT"));
+  assertEquals(
+    await list("provider=github&type=push"),
+    expect((e) => e.provider === "github" && e.type === "push"),
+  );
+  assertEquals(await list("verdict=invalid"), expect((e) => e.verdict?.status === "invalid"));
+  assertEquals(await list("verdict=none"), expect((e) => e.verdict === undefined));
+  const mid = fx.events[10]!.receivedAt;
+  assertEquals(await list(`since=${mid}`), expect((e) => e.receivedAt >= mid));
+  assertEquals(await list(`until=${mid}`), expect((e) => e.receivedAt < mid));
+  assertEquals(await list("q=HELLO%2BWORLD"), expect((e) => e.body.includes("hello+world")));
+  assertEquals(await list("q=req-7"), [fx.events[7]!.id]);
+  const forwarded = (i: number) => fx.events[i]!.forward !== undefined && i !== fx.events.length - 1;
+  const byIndex = (keep: (i: number) => boolean) =>
+    fx.events.filter((_, i) => keep(i)).map((e) => e.id).reverse();
+  assertEquals(await list("delivery=delivered"), byIndex((i) => forwarded(i) && i % 8 === 0));
+  assertEquals(await list("delivery=failed"), byIndex((i) => forwarded(i) && i % 8 !== 0));
+  assertEquals(await list("delivery=pending"), byIndex((i) => i === fx.events.length - 1 && i % 4 === 0));
+  // Base64 bodies are searched as their bytes: "PNG" is in the binary body only.
+  assertEquals(await list("q=PNG"), expect((e) => e.bodyEncoding === "base64"));
+  assertEquals((await fetch(`${fx.inspector.url}api/events?since=yesterday-ish`)).status, 400);
+});
+
+Deno.test("one event comes whole, and its raw body byte for byte as a download", async () => {
+  await using fx = await inspectorFixture();
+  const binary = fx.events.find((e) => e.bodyEncoding === "base64")!;
+  const detail = await json(await fetch(`${fx.inspector.url}api/events/${binary.id}`));
+  assertEquals(detail.event, binary);
+  assertEquals(detail.delivery, "none");
+  const failed = fx.events[4]!;
+  const withAttempts = await json(await fetch(`${fx.inspector.url}api/events/${failed.id}`));
+  assertEquals(withAttempts.delivery, "failed");
+  assertEquals(withAttempts.attempts.map((a: { attempt: number }) => a.attempt), [1, 2]);
+  const raw = await fetch(`${fx.inspector.url}api/events/${binary.id}/raw`);
+  assertEquals(raw.headers.get("content-type"), "application/octet-stream");
+  assertIncludes(raw.headers.get("content-disposition")!, "attachment");
+  assertEquals(new Uint8Array(await raw.arrayBuffer()), BINARY);
+  assertEquals(decodeBody(binary), BINARY);
+  assertEquals(
+    (await fetch(`${fx.inspector.url}api/events/evt_20240101_01HX0000000000000000000000`)).status,
+    404,
+  );
+  await (await fetch(`${fx.inspector.url}api/events/nope`)).body?.cancel();
+});
+
+Deno.test("the live stream sends a stored event at once, filtered like the list", async () => {
+  await using fx = await inspectorFixture();
+  const response = await fetch(`${fx.inspector.url}api/stream?endpoint=github`);
+  assertEquals(response.headers.get("content-type"), "text/event-stream; charset=utf-8");
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  await reader.read(); // the opening comment
+  const skipped = newEvent('{"skip":true}', "stripe");
+  const wanted = newEvent('{"live":true}', "github");
+  await fx.add(skipped);
+  await fx.add(wanted);
+  let text = "";
+  while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+  await reader.cancel();
+  assert.match(text, /^event: event\ndata: /);
+  const data = JSON.parse(text.split("data: ")[1]!.split("\n")[0]!);
+  assertEquals(data.id, wanted.id);
+});
+
+Deno.test("a foreign Host is refused (DNS rebinding); localhost, 127.0.0.1 and [::1] are served", async () => {
+  await using fx = await inspectorFixture();
+  const port = fx.inspector.port;
+  assertIncludes(await rawGet(port, "evil.com"), "403");
+  assertIncludes(await rawGet(port, `evil.com:${port}`, "/api/events"), "403");
+  assertIncludes(await rawGet(port, "localhost:1"), "403");
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+    assertIncludes(await rawGet(port, host), "200");
+  }
+});
+
+Deno.test("every answer carries the strict CSP, nosniff and no-referrer; the page embeds a token", async () => {
+  await using fx = await inspectorFixture();
+  for (const path of ["", "app.js", "style.css", "api/events", "api/info"]) {
+    const r = await fetch(fx.inspector.url + path);
+    await r.body?.cancel();
+    const csp = r.headers.get("content-security-policy")!;
+    assertIncludes(csp, "default-src 'none'; script-src 'self'; style-src 'self'");
+    assertIncludes(csp, "require-trusted-types-for 'script'");
+    assertEquals(r.headers.get("x-content-type-options"), "nosniff");
+    assertEquals(r.headers.get("referrer-policy"), "no-referrer");
+  }
+  const page = await (await fetch(fx.inspector.url)).text();
+  assertIncludes(page, `<meta name="hooktap-token" content="${fx.inspector.token}">`);
+  assert(!/<script>|<style>|\son\w+=/i.test(page), "no inline script, style or handlers");
+});
+
+Deno.test("replay needs the page's origin or the token, sends the exact or edited body, refuses resign", async () => {
+  await using fx = await inspectorFixture();
+  await using target = targetServer();
+  const binary = fx.events.find((e) => e.bodyEncoding === "base64")!;
+  const url = `${fx.inspector.url}api/events/${binary.id}/replay`;
+  const post = (headers: Record<string, string>, body: unknown) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const refused = await post({}, { to: target.url });
+  assertEquals(refused.status, 403);
+  assertIncludes((await json(refused)).error, "x-hooktap-token");
+  const foreign = await post({ origin: "http://evil.com", "x-hooktap-token": fx.inspector.token }, {
+    to: target.url,
+  });
+  assertEquals(foreign.status, 403);
+  await foreign.body?.cancel();
+  assertEquals(target.received.length, 0);
+
+  const ok = await json(await post({ "x-hooktap-token": fx.inspector.token }, { to: target.url }));
+  assertEquals(ok.status, 202);
+  assertEquals(target.received[0]!.body, BINARY);
+  assertEquals(target.received[0]!.headers.get("x-request-id"), binary.headers[2]![1]);
+
+  const origin = `http://127.0.0.1:${fx.inspector.port}`;
+  const edited = await json(
+    await post({ origin }, {
+      to: target.url,
+      body: '{"edited":true}',
+      headers: [["content-type", "application/json"], ["x-edit", "1"]],
+    }),
+  );
+  assertEquals(edited.status, 202);
+  assertEquals(new TextDecoder().decode(target.received[1]!.body), '{"edited":true}');
+  assertEquals(target.received[1]!.headers.get("x-edit"), "1");
+  assertEquals(target.received[1]!.headers.get("x-request-id"), null);
+
+  const resign = await post({ origin }, { to: target.url, resign: true });
+  assertEquals(resign.status, 400);
+  assertIncludes((await json(resign)).error, "re-signing is not available");
+  const badUrl = await post({ origin }, { to: "localhost:3000" });
+  assertEquals(badUrl.status, 400);
+  assertIncludes((await json(badUrl)).error, "http://localhost:3000");
+  const refusedConn = await post({ origin }, { to: "http://127.0.0.1:1/x" });
+  assertEquals(refusedConn.status, 502);
+  await refusedConn.body?.cancel();
+  assertEquals(target.received.length, 2);
+});
+
+Deno.test("replay re-signs through the re-signer when one is given", async () => {
+  await using fx = await inspectorFixture({
+    resign: (event) => ({
+      ...event,
+      headers: [...event.headers, ["x-signature", `signed:${event.bodySize}`]],
+    }),
+  });
+  await using target = targetServer();
+  const event = fx.events[0]!;
+  const r = await fetch(`${fx.inspector.url}api/events/${event.id}/replay`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-hooktap-token": fx.inspector.token },
+    body: JSON.stringify({ to: target.url, body: "abc", resign: true }),
+  });
+  assertEquals((await json(r)).resigned, true);
+  assertEquals(target.received[0]!.headers.get("x-signature"), "signed:3");
+  assertEquals((await json(await fetch(`${fx.inspector.url}api/info`))).resign, true);
+});
