@@ -264,6 +264,8 @@ Deno.test("SIGKILL mid-delivery, then restart: every event ends delivered at lea
   const before = app.requests.length;
   assert.ok(before < 5, "killed before every event was delivered");
   await using again = await startDev(tmp.path);
+  // The banner comes first; the report on the last run's undelivered events follows it.
+  await until(() => /Delivering \d+ events? stored but not delivered/.test(again.stderr()), "the report");
   assert.match(again.stderr(), /Delivering \d+ events? stored but not delivered when hooktap last stopped/);
   await until(async () => {
     const delivered = new Set(
