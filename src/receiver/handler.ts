@@ -10,7 +10,7 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
 import { BodyTooLargeError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
-import { createMatcher } from "./match.ts";
+import { createRouter, type Router } from "../route/router.ts";
 
 /** Where the receiver puts events; `append` resolves once the event is durable. */
 export interface EventSink {
@@ -39,6 +39,8 @@ export interface RequestOutcome {
 export interface HandlerOptions {
   /** The endpoints to serve. */
   endpoints: readonly Endpoint[];
+  /** A router to match with instead of one built from `endpoints` (`hooktap dev` updates it on a config edit). */
+  router?: Router;
   /** Where matched requests go. */
   sink: EventSink;
   /**
@@ -106,7 +108,7 @@ function sizeLimit(bytes: number): string {
  */
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, onOutcome } = options;
-  const match = createMatcher(options.endpoints);
+  const router = options.router ?? createRouter(options.endpoints);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? createIdFactory();
 
@@ -119,7 +121,7 @@ export function createHandler(options: HandlerOptions): Handler {
       return response;
     };
 
-    const found = match(method, path);
+    const found = router.match(method, path);
     if (found.kind === "no-endpoint") {
       return outcome({ status: 404, size: 0 }, text(404, NOT_FOUND_MESSAGE));
     }
@@ -170,6 +172,7 @@ export function createHandler(options: HandlerOptions): Handler {
       body,
       remoteAddr: peer(info),
     });
+    if (found.params !== undefined) event.params = found.params;
     try {
       await sink.append(event);
     } catch (error) {
