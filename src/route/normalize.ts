@@ -6,7 +6,7 @@
  */
 
 /** Bytes (ASCII) that stay percent-encoded in the match form: controls, space, `"#%/<>?\`{}` and DEL. */
-const KEEP_ENCODED = /[\x00-\x20"#%/<>?`{}\x7f]/;
+const KEEP_ENCODED = new Set([..."\"#%/<>?`{}"].map((c) => c.charCodeAt(0)));
 
 /**
  * The match form of a URL pathname (as `new URL(...).pathname` gives it:
@@ -26,8 +26,8 @@ export function matchForm(pathname: string): string {
   if (!pathname.includes("%")) return pathname;
   return pathname.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
     const code = parseInt(hex, 16);
-    const char = String.fromCharCode(code);
-    return code < 0x80 && !KEEP_ENCODED.test(char) ? char : `%${hex.toUpperCase()}`;
+    const bare = code > 0x20 && code < 0x7f && !KEEP_ENCODED.has(code);
+    return bare ? String.fromCharCode(code) : `%${hex.toUpperCase()}`;
   });
 }
 
