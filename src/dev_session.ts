@@ -7,11 +7,13 @@
  */
 import type { ResolvedConfig } from "./config/types.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
+import { createRouter, type Router } from "./route/router.ts";
 import { listen } from "./server.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
+import { openUnmatchedLog } from "./store/write/unmatched.ts";
 import { openEventWriter } from "./store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
@@ -35,6 +37,8 @@ export interface DevSession {
   /** The port bound (the real one when 0 was asked). */
   readonly port: number;
   readonly hostname: string;
+  /** The live router: `update()` it to serve a reloaded config's endpoints. */
+  readonly router: Router;
   /** Bytes of a torn last line cut off the log at start (0 if none). */
   readonly repairedBytes: number;
   /** Stops accepting and drains; `finished` settles once everything is closed. */
@@ -55,14 +59,32 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   try {
     const writer = await openEventWriter(paths);
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+    const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
     const close = async () => {
       await writer.close();
       await index.close();
+      await unmatched.close();
     };
+    const router = createRouter(options.config.endpoints);
+    const onOutcome = options.onOutcome;
     const handler = createHandler({
       endpoints: options.config.endpoints,
+      router,
       sink: writer,
-      ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+      onOutcome: (o) => {
+        if (o.status === 404 || o.status === 405) {
+          const { time, method, path, query, status, allow } = o;
+          unmatched.add({
+            time: time.toISOString(),
+            method,
+            path,
+            query,
+            status,
+            ...(allow ? { allow } : {}),
+          });
+        }
+        onOutcome?.(o);
+      },
     });
     let server;
     try {
@@ -80,6 +102,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     return {
       port: server.port,
       hostname: server.hostname,
+      router,
       repairedBytes: writer.repairedBytes,
       stop: () => server.shutdown(),
       finished,

@@ -6,7 +6,7 @@
  */
 
 /** Bytes (ASCII) that stay percent-encoded in the match form: controls, space, `"#%/<>?\`{}` and DEL. */
-const KEEP_ENCODED = new Set([..."\"#%/<>?`{}"].map((c) => c.charCodeAt(0)));
+const KEEP_ENCODED = new Set([...'"#%/<>?`{}'].map((c) => c.charCodeAt(0)));
 
 /**
  * The match form of a URL pathname (as `new URL(...).pathname` gives it:
