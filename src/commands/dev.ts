@@ -10,6 +10,7 @@ import { configFromAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { writeConfigFile } from "../config/write.ts";
+import { startLive } from "../dev_live.ts";
 import { startDevSession } from "../dev_session.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
@@ -91,9 +92,28 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       repairedBytes: session.repairedBytes,
     }, out) + "\n",
   );
-  const stop = () => session.stop();
+  let live: { stop(): void } | undefined;
+  try {
+    live = await startLive({
+      session,
+      config,
+      output: out,
+      dataDir: paths.dir,
+      json: opts.json ?? false,
+      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
+    });
+  } catch (error) {
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
+  const stop = () => {
+    live?.stop();
+    session.stop();
+  };
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;
+  live.stop();
   out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
 }
