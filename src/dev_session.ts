@@ -7,6 +7,7 @@
  */
 import type { ResolvedConfig } from "./config/types.ts";
 import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
+import { withProbe } from "./receiver/probe.ts";
 import { createRouter, type Router } from "./route/router.ts";
 import { listen } from "./server.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
@@ -88,7 +89,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     });
     let server;
     try {
-      server = listen(handler, {
+      server = listen(withProbe(handler), {
         hostname: options.hostname,
         port: options.port,
         ...(options.onError ? { onError: options.onError } : {}),
