@@ -62,7 +62,13 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
       endpoints: current.endpoints,
       dataDir: options.dataDir,
     });
-  if (options.json) output.out(JSON.stringify(ready()) + "\n");
+  if (options.json) {
+    try {
+      output.out(JSON.stringify(ready()) + "\n");
+    } catch {
+      /* stdout already closed (`dev --json | jq`, jq gone): receiving goes on; the activity log warns */
+    }
+  }
   const readyFile = options.readyFile;
   if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n");
 
