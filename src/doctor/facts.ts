@@ -61,25 +61,30 @@ export interface GatherOptions {
   now?: () => Date;
 }
 
-async function devState(paths: StorePaths): Promise<DoctorFacts["dev"]> {
+async function readOwner(paths: StorePaths): Promise<LockOwner | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(paths.lock)) as LockOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the writer lock is held; `unknown` when Deno may not open it for writing (no --allow-write=.hooktap). */
+async function lockState(paths: StorePaths): Promise<"held" | "free" | "unknown"> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(paths.lock, { read: true, write: true });
-  } catch {
-    return { running: false }; // no lock file: dev never ran here (or it cannot be read)
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "free" : "unknown";
   }
   try {
     if (await file.tryLock(true)) {
       file.unlockSync();
-      return { running: false };
+      return "free";
     }
+    return "held";
   } finally {
     file.close();
-  }
-  try {
-    return { running: true, owner: JSON.parse(await Deno.readTextFile(paths.lock)) as LockOwner };
-  } catch {
-    return { running: true };
   }
 }
 
@@ -116,8 +121,9 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
       issues: (error as { issues?: string[] }).issues ?? [],
     };
   }
-  const dev = await devState(options.paths);
-  const port = (dev.running ? dev.owner?.port : undefined) ??
+  const lock = await lockState(options.paths);
+  const owner = lock === "free" ? undefined : await readOwner(options.paths);
+  const port = owner?.port ??
     (config.state === "ok" && config.config.port !== 0 ? config.config.port : undefined);
   const detect = options.detect ?? (() => detectTunnels(probeOptionsFromEnv()));
   const since = new Date(now.getTime() - windowHours * 3600_000);
@@ -126,6 +132,10 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     detect().catch(() => []),
     readUnmatched(options.paths, { since }).catch(() => []),
   ]);
+  // Without write access to the lock, a probe answered by the pid the lock file names shows the same.
+  const running = lock === "held" ||
+    (lock === "unknown" && owner !== undefined && probe?.state === "hooktap" && probe.pid === owner.pid);
+  const dev: DoctorFacts["dev"] = running ? { running, ...(owner ? { owner } : {}) } : { running: false };
   const latest: Record<string, string> = {};
   if (config.state === "ok") {
     const reader = await openStoreReader(options.paths).catch(() => null);
