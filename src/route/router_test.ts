@@ -138,3 +138,17 @@ Deno.test("expandTarget fills parameters, encodes values, and leaves the port al
   assert.equal(expandTarget("http://localhost:3000/:missing", {}), "http://localhost:3000/:missing");
   assert.equal(expandTarget("http://localhost:3000/:id", { id: "a%2Fb" }), "http://localhost:3000/a%2Fb");
 });
+
+Deno.test("a pattern with a non-ASCII literal part matches every encoding of it", () => {
+  const r = createRouter(
+    validateConfig({
+      port: 1,
+      endpoints: [{ name: "c", path: "/hooks/café/:x", method: "POST" }],
+    }, null).endpoints,
+  );
+  for (const p of ["/hooks/café/1", "/hooks/caf%c3%a9/1", "/hooks/caf%C3%A9/1"]) {
+    const m = r.match("POST", new URL(p, "http://localhost").pathname);
+    assert.deepEqual(m.kind === "matched" && m.params, { x: "1" }, p);
+  }
+  assert.equal(r.match("POST", "/hooks/cafe/1").kind, "no-endpoint");
+});
