@@ -11,42 +11,12 @@ import { type EventFilter, matchesFilter, parseSince } from "../store/read/filte
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
 import { eventLines } from "../ui/event_row.ts";
-import { starterConfig } from "../config/load.ts";
-import { unmatchedHints } from "../route/hints.ts";
-import { readUnmatched } from "../store/read/unmatched.ts";
-import { hintLines, unmatchedLines } from "../ui/unmatched_view.ts";
 import { checkEndpointName, noEventsText } from "./_hints.ts";
-import { type CommandContext, openStore, optionalConfig, storeOf, warnSkipped } from "./_shared.ts";
+import { type CommandContext, openStore, storeOf, warnSkipped } from "./_shared.ts";
 
 function _limit(text: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number, got "${text}".`);
   return Number(text);
-}
-
-/** `hooktap logs --unmatched`: the newest requests that matched nothing, then hints about them. */
-async function showUnmatched(
-  ctx: CommandContext,
-  opts: Input<typeof options>["options"],
-  filter: EventFilter,
-  limit: number,
-): Promise<void> {
-  const out = ctx.output;
-  const since = filter.since === undefined ? {} : { since: filter.since };
-  const all = (await readUnmatched(storeOf(ctx), since))
-    .filter((e) => filter.method === undefined || e.method === filter.method.toUpperCase());
-  const shown = all.slice(-limit);
-  if (opts.json) {
-    out.out(shown.map((e) => JSON.stringify(e) + "\n").join(""));
-    return;
-  }
-  if (all.length === 0) {
-    out.err("No unmatched requests: every request that reached hooktap dev matched an endpoint.\n");
-    return;
-  }
-  out.out(unmatchedLines(shown, out.colors, out.columns()).map((l) => l + "\n").join(""));
-  const config = await optionalConfig(ctx, opts.config).catch(() => null);
-  const endpoints = config?.endpoints ?? starterConfig().endpoints;
-  out.err(hintLines(unmatchedHints(all, endpoints), out.errColors).map((l) => l + "\n").join(""));
 }
 
 /** `hooktap logs`. */
@@ -58,7 +28,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.method !== undefined) filter.method = opts.method;
   if (opts.since !== undefined) filter.since = parseSince(opts.since);
   const limit = _limit(opts.limit);
-  if (opts.unmatched) return await showUnmatched(ctx, opts, filter, limit);
+  if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
   const reader = await openStore(ctx);
   let events: CapturedEvent[] = [];
   try {
