@@ -8,6 +8,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { complete } from "./cli/commands/complete.ts";
 import { completions } from "./cli/commands/completions.ts";
 import { dev } from "./cli/commands/dev.ts";
+import { doctor } from "./cli/commands/doctor.ts";
 import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   logs,
   inspect,
   replay,
+  doctor,
   ui,
   completions,
   complete,

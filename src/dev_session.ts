@@ -12,10 +12,13 @@ import { createHandler, type EventSink, type RequestOutcome } from "./receiver/h
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
 import type { CapturedEvent } from "./event/record.ts";
+import { withProbe } from "./receiver/probe.ts";
+import { createRouter, type Router } from "./route/router.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
+import { openUnmatchedLog } from "./store/write/unmatched.ts";
 import { openEventWriter } from "./store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
@@ -45,6 +48,8 @@ export interface DevSession {
   /** The port bound (the real one when 0 was asked). */
   readonly port: number;
   readonly hostname: string;
+  /** The live router: `update()` it to serve a reloaded config's endpoints. */
+  readonly router: Router;
   /** Bytes of a torn last line cut off the log at start (0 if none). */
   readonly repairedBytes: number;
   /** Forwarding, when some endpoint forwards. */
@@ -76,10 +81,12 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const writer = await openEventWriter(paths);
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
     let forwarding: ForwardingSession | undefined;
+    const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
     const close = async () => {
       await forwarding?.stop();
       await writer.close();
       await index.close();
+      await unmatched.close();
     };
     try {
       forwarding = await startForwarding({ paths, endpoints: options.config.endpoints, ...options.forward });
@@ -87,16 +94,32 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       await close();
       throw error;
     }
+    const router = createRouter(options.config.endpoints);
+    const onOutcome = options.onOutcome;
     const handler = createHandler({
       endpoints: options.config.endpoints,
+      router,
       sink: options.onStored ? publishing(writer, options.onStored) : writer,
-      ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
       ...(forwarding ? { forward: forwarding } : {}),
+      onOutcome: (o) => {
+        if (o.status === 404 || o.status === 405) {
+          const { time, method, path, query, status, allow } = o;
+          unmatched.add({
+            time: time.toISOString(),
+            method,
+            path,
+            query,
+            status,
+            ...(allow ? { allow } : {}),
+          });
+        }
+        onOutcome?.(o);
+      },
     });
     const choice = chooseStack(options.config.endpoints, options.stack);
     let server;
     try {
-      server = await listen(handler, {
+      server = await listen(withProbe(handler), {
         hostname: options.hostname,
         port: options.port,
         stack: choice.stack,
@@ -113,6 +136,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     return {
       port: server.port,
       hostname: server.hostname,
+      router,
       repairedBytes: writer.repairedBytes,
       ...(forwarding ? { forwarding } : {}),
       stack: choice.stack,

@@ -158,7 +158,7 @@ Deno.test("dev without a config and without a terminal starts on the starter con
   assert.equal((await readEvents(tmp.path))[0]!.body, "hi");
 });
 
-Deno.test("dev --json prints one JSON object per request on stdout and nothing else", async () => {
+Deno.test("dev --json prints the ready object, then one JSON object per request on stdout and nothing else", async () => {
   await using tmp = await withTmpDir();
   await withStarter(tmp.path);
   await using dev = await startDev(tmp.path, ["--json"]);
@@ -167,7 +167,9 @@ Deno.test("dev --json prints one JSON object per request on stdout and nothing e
   await ok.body?.cancel();
   await (await fetch(`${dev.url}/nope`)).body?.cancel();
   await dev.stop();
-  const lines = dev.stdout().trim().split("\n").map((l) => JSON.parse(l));
+  const [ready, ...lines] = dev.stdout().trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(ready.type, "ready");
+  assert.equal(ready.port, dev.port);
   assert.equal(lines.length, 2);
   assert.deepEqual(
     { ...lines[0], time: undefined },

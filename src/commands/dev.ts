@@ -10,6 +10,7 @@ import { configFromAnswers } from "../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { writeConfigFile } from "../config/write.ts";
+import { startLive } from "../dev_live.ts";
 import { startDevSession } from "../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
 import { launchInspector } from "../inspector/launch.ts";
@@ -132,8 +133,26 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         : {}),
     }, out) + "\n",
   );
+  let running: { stop(): void } | undefined;
+  try {
+    running = await startLive({
+      session,
+      config,
+      output: out,
+      dataDir: paths.dir,
+      json: opts.json ?? false,
+      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
+      inspector: inspector?.inspector.url ?? null,
+    });
+  } catch (error) {
+    await inspector?.inspector.stop();
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
   if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
   const stop = async () => {
+    running?.stop();
     if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
     const cutOff = await session.stop();
     if (cutOff > 0) out.err(cutOffNote(cutOff, c));
@@ -141,6 +160,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
   const captured = await session.finished;
+  running.stop();
   await inspector?.inspector.stop();
   out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
 }

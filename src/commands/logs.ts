@@ -31,6 +31,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.method !== undefined) filter.method = opts.method;
   if (opts.since !== undefined) filter.since = parseSince(opts.since);
   const limit = _limit(opts.limit);
+  if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
   const reader = await openStore(ctx);
   let events: CapturedEvent[] = [];
   try {

@@ -7,7 +7,10 @@
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
 import { checkForward } from "./forward.ts";
+import { pathProblem } from "./path.ts";
 import type { Endpoint } from "./types.ts";
+
+export { normalizePath, pathProblem } from "./path.ts";
 
 /** Fields an endpoint may have. */
 export const ENDPOINT_FIELDS: readonly string[] = ["name", "path", "method", "maxBodySize", "forward"];
@@ -60,34 +63,6 @@ export const REGISTERED_METHODS: readonly string[] = [
 
 /** The methods webhook senders use, which a typo is compared with. */
 const COMMON_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
-
-/** Normalises a configured path the way request paths are (dot segments, percent-encoding). */
-export function normalizePath(path: string): string {
-  return new URL(path, "http://localhost").pathname;
-}
-
-/** A fix for a path that does not start with "/": the same path with one. */
-function pathFix(path: unknown): string {
-  if (typeof path === "string" && path.trim() !== "" && !/[?#\s]/.test(path.trim())) {
-    return `use ${JSON.stringify("/" + path.trim().replace(/^\/*/, ""))}`;
-  }
-  return 'use "/webhook"';
-}
-
-/** Checks one path; the message of its first problem, or `undefined` when fine. */
-export function pathProblem(path: unknown): string | undefined {
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    return `must be a string starting with "/", got ${show(path)}: ${pathFix(path)}`;
-  }
-  if (/[?#\s]/.test(path)) {
-    return `must be a bare path without "?", "#" or spaces, got ${
-      show(path)
-    }: query strings are stored, not matched`;
-  }
-  const normal = normalizePath(path);
-  if (normal !== path) return `${show(path)} is not in normal form: write ${show(normal)}`;
-  return undefined;
-}
 
 /** Checks one method name; the message of its problem, or `undefined` when fine. */
 export function methodProblem(method: unknown): string | undefined {

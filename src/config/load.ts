@@ -28,6 +28,11 @@ export interface LoadConfigOptions {
    * @default the HOOKTAP_CONFIG_TIMEOUT_MS environment variable when Deno may read it, else 10000
    */
   timeoutMs?: number;
+  /**
+   * A token appended to the module URL (`?v=...`) so a file edited since the last import is read anew (hot reload).
+   * @default none
+   */
+  cacheBust?: string;
 }
 
 /** Environment variable that shortens or lengthens the config import's wait (tests, slow machines). */
@@ -136,7 +141,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     ]);
   }
   const timeoutMs = options.timeoutMs ?? envTimeoutMs() ?? 10_000;
-  const answer = await importInWorker(toFileUrl(file).href, timeoutMs);
+  const url = toFileUrl(file).href + (options.cacheBust === undefined ? "" : `?v=${options.cacheBust}`);
+  const answer = await importInWorker(url, timeoutMs);
   if (answer === "timeout") {
     throw new ConfigError(`Config file ${file} did not finish loading within ${timeoutMs / 1000} s.`, [
       "it may wait on a promise that never settles, loop forever, or fetch from an unreachable host; a config should only export data",
@@ -145,7 +151,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   if (!answer.ok && answer.clone) {
     // It loaded, but holds what cannot cross to another thread (a function, as a custom `response` may
     // be): import it here, now that the worker showed it finishes loading.
-    const mod = await import(toFileUrl(file).href) as { default?: unknown };
+    const mod = await import(url) as { default?: unknown };
     return validateConfig("default" in mod ? mod.default : undefined, file);
   }
   if (!answer.ok) {
@@ -183,7 +189,9 @@ export function describeLoadError(raw: string, file: string): { cause: string; f
   let cause = lines[0]!.replace(/^TypeError: (?=SyntaxError: )/, "").trim();
   const frames = lines.slice(1).filter((l) => /^\s+at /.test(l));
   const code = lines.slice(1).filter((l) => !/^\s+at /.test(l) && l.trim() !== "");
-  const own = frames.map((f) => f.match(/(file:\/\/[^\s)]+?):(\d+):(\d+)/)).find((m) => m !== null);
+  const own = frames.map((f) => f.match(/(file:\/\/[^\s)?]+?)(?:\?v=[^\s:)]*)?:(\d+):(\d+)/)).find((m) =>
+    m !== null
+  );
   if (own) {
     const where = own[1] === fileUrl ? "" : ` of ${own[1]!.replace(/^file:\/\//, "")}`;
     cause += ` (line ${own[2]}, column ${own[3]}${where})`;

@@ -11,7 +11,11 @@ import type { ResolvedUi, UiConfig } from "./ui.ts";
 export interface EndpointConfig {
   /** Label of the endpoint, used by `hooktap inspect --endpoint NAME`. */
   name: string;
-  /** URL path the endpoint answers, starting with `/`. Matched exactly. */
+  /**
+   * URL path the endpoint answers, starting with `/`: an exact path (`/webhook`) or a URL
+   * pattern (`/hooks/:provider`, `/github/*`). Exact paths win over patterns; patterns are
+   * tried in config order.
+   */
   path: string;
   /** The HTTP method (or methods) accepted, any case: `"POST"`, `["POST", "PUT"]`. */
   method: string | readonly string[];

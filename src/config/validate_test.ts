@@ -159,3 +159,24 @@ Deno.test("validateConfig() accepts extension methods but warns when one looks l
   );
   assert.match(config.warnings[1]!, /^endpoints\[1\]\.method\[0\] "POTS" .*did you mean "POST"\?/);
 });
+
+Deno.test("validateConfig accepts URL patterns and names a broken one by its field path", () => {
+  const ok = validateConfig({
+    port: 1,
+    endpoints: [
+      { name: "a", path: "/hooks/:provider", method: "POST" },
+      { name: "b", path: "/github/*", method: "POST" },
+      { name: "c", path: "/v/:id(\\d+)", method: "POST" },
+    ],
+  }, null);
+  assert.deepEqual(ok.endpoints.map((e) => e.path), ["/hooks/:provider", "/github/*", "/v/:id(\\d+)"]);
+  const issues = issuesOf({
+    port: 1,
+    endpoints: [{ name: "a", path: "/x", method: "POST" }, { name: "b", path: "/hooks/:p(", method: "POST" }],
+  });
+  assert.equal(issues.length, 1);
+  assert.match(issues[0]!, /^endpoints\[1\]\.path "\/hooks\/:p\(" is not a valid URL pattern/);
+  assert.deepEqual(issuesOf({ port: 1, endpoints: [{ name: "a", path: "/%77ebhook", method: "POST" }] }), [
+    'endpoints[0].path "/%77ebhook" is not in normal form: write "/webhook"',
+  ]);
+});

@@ -12,7 +12,7 @@ import type { ForwardTarget } from "../forward/target.ts";
 import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
-import { createMatcher, type Matcher } from "./match.ts";
+import { createRouter, type Router } from "../route/router.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
@@ -46,6 +46,8 @@ export interface RequestOutcome {
 export interface HandlerOptions {
   /** The endpoints to serve. */
   endpoints: readonly Endpoint[];
+  /** A router to match with instead of one built from `endpoints` (`hooktap dev` updates it on a config edit). */
+  router?: Pick<Router, "match">;
   /** Where matched requests go. */
   sink: EventSink;
   /**
@@ -60,11 +62,6 @@ export interface HandlerOptions {
   newId?: IdFactory;
   /** Called once per request with what was done. */
   onOutcome?: (outcome: RequestOutcome) => void;
-  /**
-   * Routing, when not the endpoints' own (the test receiver's catch-all endpoint).
-   * @default createMatcher(endpoints)
-   */
-  match?: Matcher;
   /** Forwarding: each stored event of an endpoint with a target is delivered (queue) or relayed. */
   forward?: {
     targetOf(endpoint: string): ForwardTarget | undefined;
@@ -123,7 +120,7 @@ function sizeLimit(bytes: number): string {
  */
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, onOutcome } = options;
-  const match = options.match ?? createMatcher(options.endpoints);
+  const router = options.router ?? createRouter(options.endpoints);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? createIdFactory();
 
@@ -136,7 +133,7 @@ export function createHandler(options: HandlerOptions): Handler {
       return response;
     };
 
-    const found = match(method, path);
+    const found = router.match(method, path);
     if (found.kind === "no-endpoint") {
       return outcome({ status: 404, size: 0 }, text(404, NOT_FOUND_MESSAGE));
     }
@@ -214,6 +211,7 @@ export function createHandler(options: HandlerOptions): Handler {
     });
     const target = options.forward?.targetOf(endpoint);
     if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
+    if (found.params !== undefined) event.params = found.params;
     try {
       await sink.append(event);
     } catch (error) {

@@ -127,3 +127,20 @@ Deno.test("handler answers 503, never 200, when the store cannot save the event"
   assert.match(await response.text(), /could not save this event: the disk is full\. Nothing was stored/);
   assert.equal(outcomes[0]?.reason, "the disk is full");
 });
+
+Deno.test("handler stores a pattern's parameters and keeps the path's own encoding", async () => {
+  const events: CapturedEvent[] = [];
+  const { endpoints } = validateConfig(
+    { port: 0, endpoints: [{ name: "any", path: "/hooks/:provider", method: "POST" }] },
+    null,
+  );
+  const handler = createHandler({ endpoints, sink: { append: (e) => Promise.resolve(void events.push(e)) } });
+  const response = await handler(
+    new Request("http://localhost/hooks/caf%c3%a9", { method: "POST", body: "x" }),
+  );
+  assert.equal(response.status, 200);
+  assert.equal(events[0]?.path, "/hooks/caf%c3%a9");
+  assert.deepEqual(events[0]?.params, { provider: "café" });
+  const miss = await handler(new Request("http://localhost/hooks/a/b", { method: "POST", body: "x" }));
+  assert.equal(miss.status, 404);
+});

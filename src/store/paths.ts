@@ -17,6 +17,8 @@ export interface StorePaths {
   readonly lock: string;
   /** The latest-event-per-endpoint index, `.hooktap/index.json`. */
   readonly index: string;
+  /** Requests that matched no endpoint (404/405), bounded, `.hooktap/unmatched.jsonl`. */
+  readonly unmatched: string;
 }
 
 /**
@@ -35,5 +37,6 @@ export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): Store
     events: join(abs, "events.jsonl"),
     lock: join(abs, "dev.lock"),
     index: join(abs, "index.json"),
+    unmatched: join(abs, "unmatched.jsonl"),
   };
 }

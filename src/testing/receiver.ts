@@ -12,7 +12,7 @@ import { validateConfig } from "../config/validate.ts";
 import { ConfigError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "../receiver/handler.ts";
-import type { Matcher } from "../receiver/match.ts";
+import type { Router } from "../route/router.ts";
 import { listen } from "../server/listen.ts";
 import { chooseStack } from "../server/stack.ts";
 import { storePaths } from "../store/paths.ts";
@@ -88,14 +88,16 @@ export interface Receiver extends AsyncDisposable {
 
 const ANY_ENDPOINT_NAME = "default";
 
-function resolveEndpoints(options: ReceiverOptions): { endpoints: Endpoint[]; match?: Matcher } {
+function resolveEndpoints(
+  options: ReceiverOptions,
+): { endpoints: Endpoint[]; router?: Pick<Router, "match"> } {
   const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
   if (options.endpoints === undefined) {
     if (!Number.isSafeInteger(maxBodySize) || maxBodySize < 0) {
       throw new ConfigError(`startReceiver: maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
     }
     const any: Endpoint = { name: ANY_ENDPOINT_NAME, path: "/", methods: ["*"], maxBodySize };
-    return { endpoints: [any], match: () => ({ kind: "matched", endpoint: any }) };
+    return { endpoints: [any], router: { match: () => ({ kind: "matched", endpoint: any }) } };
   }
   try {
     const input = { port: 0, endpoints: options.endpoints, maxBodySize };
@@ -188,7 +190,7 @@ async function dirStorage(dir: string): Promise<Storage> {
  * ```
  */
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
-  const { endpoints, match } = resolveEndpoints(options);
+  const { endpoints, router } = resolveEndpoints(options);
   const storage = options.dir === undefined ? memoryStorage() : await dirStorage(options.dir);
   let events: ReceivedEvent[] = [];
   let refused: RequestOutcome[] = [];
@@ -214,7 +216,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         if (refused.length > 100) refused.shift();
       }
     },
-    ...(match ? { match } : {}),
+    ...(router ? { router } : {}),
   });
   let listener;
   try {

@@ -108,6 +108,10 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
     ["received", `${formatLocalTime(received)} (${ago(received, now)}, ${event.receivedAt})`],
     ["request", `${event.method} ${target}`],
     ["from", event.remoteAddr || "unknown"],
+    ...(event.params === undefined ? [] : [[
+      "params",
+      Object.entries(event.params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" "),
+    ] as [string, string]]),
     ["body", `${formatBytes(event.bodySize)}${type === undefined ? "" : `, ${type}`}`],
   ];
   return [

@@ -13,7 +13,14 @@ export const options = defineOptions({
     description: "interface to bind; anything but loopback exposes hooktap to your network",
     default: "127.0.0.1",
   },
-  json: { description: "print one JSON object per request on stdout (the banner still goes to stderr)" },
+  json: {
+    description:
+      'print a ready object ({"type":"ready",...}) then one JSON object per request on stdout (the banner still goes to stderr)',
+  },
+  readyFile: {
+    value: "path",
+    description: "write the ready object (port, endpoint URLs, data dir, pid) to this file once listening",
+  },
   quiet: { short: "q", description: "print no line per request" },
   forwardTo: {
     value: "url",

@@ -1,0 +1,120 @@
+/**
+ * The live side of a running `hooktap dev`, beside its session: the ready
+ * object (`--json`, `--ready-file`), config hot reload into the session's
+ * router, and a quiet poll for tunnels. Returns a `stop()` that ends the
+ * watch and the poll.
+ * @module
+ */
+import { dirname } from "node:path";
+import { diffConfigs, endpointsChanged } from "./config/diff.ts";
+import { watchConfig } from "./config/reload.ts";
+import type { ResolvedConfig } from "./config/types.ts";
+import type { DevSession } from "./dev_session.ts";
+import { describeError, HooktapError } from "./errors.ts";
+import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "./tunnel/detect.ts";
+import type { Output } from "./ui/output.ts";
+import { readyInfo } from "./ui/ready.ts";
+import { reloadedText, reloadFailedText } from "./ui/reload_view.ts";
+import { tunnelText } from "./ui/tunnel_view.ts";
+
+/** Options of {@linkcode startLive}. */
+export interface LiveOptions {
+  session: DevSession;
+  config: ResolvedConfig;
+  output: Output;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  /** Print the ready object on stdout first (`--json`). */
+  json: boolean;
+  /** Write the ready object here, atomically (`--ready-file`). */
+  readyFile?: string | undefined;
+  /** The live inspector's URL, when it runs (in the ready object). */
+  inspector?: string | null;
+  /**
+   * Seconds between tunnel probes; 0 turns them off.
+   * @default 3
+   */
+  tunnelPollSeconds?: number;
+}
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new HooktapError(
+      `Cannot write the ready file ${path}: ${describeError(error)}. ` +
+        `Check that ${dirname(path)} exists and that Deno may write there (--allow-write=${path}).`,
+      { cause: error },
+    );
+  }
+}
+
+/** Starts the live parts; the ready object is out (and its file written) when this resolves. */
+export async function startLive(options: LiveOptions): Promise<{ stop(): void }> {
+  const { session, output } = options;
+  const c = output.errColors;
+  let current = options.config;
+  const ready = () =>
+    readyInfo({
+      hostname: session.hostname,
+      port: session.port,
+      endpoints: current.endpoints,
+      dataDir: options.dataDir,
+      inspector: options.inspector ?? null,
+    });
+  if (options.json) {
+    try {
+      output.out(JSON.stringify(ready()) + "\n");
+    } catch {
+      /* stdout already closed (`dev --json | jq`, jq gone): receiving goes on; the activity log warns */
+    }
+  }
+  const readyFile = options.readyFile;
+  if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n");
+
+  const watch = current.file === null ? undefined : watchConfig({
+    file: current.file,
+    onConfig: (next) => {
+      const changes = diffConfigs(current, next);
+      if (endpointsChanged(changes)) session.router.update(next.endpoints);
+      current = { ...next, port: current.port };
+      output.err(reloadedText(changes, c));
+      for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
+      if (readyFile !== undefined) {
+        writeAtomic(readyFile, JSON.stringify(ready()) + "\n").catch((e) =>
+          output.err(c.red(`error: ${describeError(e)}\n`))
+        );
+      }
+    },
+    onError: (error) => output.err(reloadFailedText(error, c)),
+  });
+
+  const every = options.tunnelPollSeconds ?? 3;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let seen = "[]";
+  const probe = async () => {
+    let tunnels: Tunnel[] = [];
+    try {
+      tunnels = await detectTunnels(probeOptionsFromEnv());
+    } catch { /* no network permission: no tunnel lines */ }
+    if (stopped) return;
+    const key = JSON.stringify(tunnels);
+    if (key !== seen) {
+      seen = key;
+      output.err(tunnelText(tunnels, current.endpoints, session.port, c));
+    }
+    timer = setTimeout(probe, every * 1000);
+  };
+  if (every > 0) probe();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      watch?.close();
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * `hooktap doctor`'s checks, in the order a webhook travels backwards:
+ * is a `dev` running here, does its port answer, is a tunnel up and pointed
+ * at that port, do unmatched requests show a sender with a wrong URL or
+ * method, does each endpoint have recent events, does the config load.
+ * Pure: facts in, findings out, each with what to do.
+ * @module
+ */
+import type { Endpoint } from "../config/types.ts";
+import { unmatchedHints } from "../route/hints.ts";
+import { plural } from "../ui/format.ts";
+import type { DoctorFacts } from "./facts.ts";
+
+/** The outcome of one check. */
+export interface Check {
+  id: "dev" | "port" | "tunnel" | "senders" | "events" | "config";
+  status: "ok" | "warn" | "fail" | "skip";
+  /** What was found, one line or a few. */
+  summary: string;
+  /** What to do, when not ok. */
+  fix?: string;
+  details?: string[];
+}
+
+function ago(iso: string, now: Date): string {
+  const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  if (s < 90) return `${s} s ago`;
+  if (s < 5400) return `${Math.round(s / 60)} min ago`;
+  return `${Math.round(s / 3600)} h ago`;
+}
+
+function devCheck(f: DoctorFacts): Check {
+  if (!f.dev.running) {
+    return {
+      id: "dev",
+      status: "fail",
+      summary: "No hooktap dev is running for this directory (nobody holds .hooktap/dev.lock).",
+      fix: "start the receiver here: hooktap dev",
+    };
+  }
+  const o = f.dev.owner;
+  return {
+    id: "dev",
+    status: "ok",
+    summary: `hooktap dev is running${
+      o ? ` (pid ${o.pid}, port ${o.port ?? "?"}, since ${o.startedAt})` : ""
+    }.`,
+  };
+}
+
+function portCheck(f: DoctorFacts): Check {
+  const p = f.probe;
+  if (f.port === undefined || p === undefined) {
+    return {
+      id: "port",
+      status: "skip",
+      summary: "No port to check (no dev running and no fixed port in the config).",
+    };
+  }
+  if (!f.dev.running) {
+    if (p.state === "closed") {
+      return { id: "port", status: "skip", summary: `Port ${f.port} is free for hooktap dev.` };
+    }
+    return {
+      id: "port",
+      status: "fail",
+      summary: `Another program answers on port ${f.port}, so hooktap dev cannot listen there.`,
+      fix: `stop that program, or set another \`port\` in hooktap.config.ts (and point the tunnel at it)`,
+    };
+  }
+  if (p.state === "hooktap") {
+    const mine = !f.dev.owner || f.dev.owner.pid === p.pid;
+    return mine ? { id: "port", status: "ok", summary: `Port ${f.port} answers: it is this hooktap dev.` } : {
+      id: "port",
+      status: "fail",
+      summary: `Port ${f.port} is answered by another hooktap (pid ${p.pid}), not this directory's (pid ${
+        f.dev.owner!.pid
+      }).`,
+      fix: "stop the other hooktap dev; events sent to this port land in its directory",
+    };
+  }
+  if (p.state === "other") {
+    return {
+      id: "port",
+      status: "fail",
+      summary: `Port ${f.port} answers (HTTP ${p.status}), but not as hooktap.`,
+      fix: "another program holds the port: stop it and restart hooktap dev",
+    };
+  }
+  return {
+    id: "port",
+    status: "fail",
+    summary: `Port ${f.port} does not answer on 127.0.0.1 (${p.error}).`,
+    fix: "hooktap dev may be stuck or bound to another interface: restart it",
+  };
+}
+
+function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
+  const port = f.port;
+  if (f.tunnels.length === 0) {
+    return {
+      id: "tunnel",
+      status: "warn",
+      summary:
+        "No tunnel found: neither ngrok's agent API (127.0.0.1:4040) nor a cloudflared quick tunnel answered.",
+      fix: `senders on the internet cannot reach this machine without one: ngrok http ${
+        port ?? 8787
+      }  (or cloudflared tunnel --url http://localhost:${port ?? 8787})`,
+    };
+  }
+  const wrong = f.tunnels.filter((t) =>
+    port !== undefined && t.localPort !== undefined && t.localPort !== port
+  );
+  if (wrong.length > 0) {
+    const t = wrong[0]!;
+    return {
+      id: "tunnel",
+      status: "fail",
+      summary:
+        `${t.tool} tunnel ${t.publicUrl} forwards to port ${t.localPort}, but hooktap listens on ${port}.`,
+      fix: `restart the tunnel on hooktap's port: ngrok http ${port}`,
+    };
+  }
+  const details = f.tunnels.flatMap((t) => endpoints.map((e) => `${t.publicUrl}${e.path}  (${e.name})`));
+  const unknown = f.tunnels.filter((t) => t.localPort === undefined);
+  return {
+    id: "tunnel",
+    status: "ok",
+    summary:
+      f.tunnels.map((t) => `${t.tool} ${t.publicUrl}${t.localPort ? ` -> port ${t.localPort}` : ""}`).join(
+        "; ",
+      ) +
+      (unknown.length > 0
+        ? ` (${unknown[0]!.tool} does not report its local port: make sure it forwards to ${
+          port ?? "hooktap's port"
+        })`
+        : ""),
+    details,
+  };
+}
+
+function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
+  const hints = unmatchedHints(f.unmatched, endpoints);
+  if (hints.length === 0) {
+    return { id: "senders", status: "ok", summary: `No unmatched requests in the last ${f.windowHours} h.` };
+  }
+  const [top] = hints;
+  return {
+    id: "senders",
+    status: "fail",
+    summary: hints.map((h) => h.text).join("\n"),
+    fix: top!.fix,
+    details: hints.slice(1).map((h) => `${h.text}: ${h.fix}`),
+  };
+}
+
+function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
+  if (endpoints.length === 0) {
+    return { id: "events", status: "skip", summary: "No endpoints to check (the config does not load)." };
+  }
+  const since = f.now.getTime() - f.windowHours * 3600_000;
+  const quiet = endpoints.filter((e) => !(f.latest[e.name] && Date.parse(f.latest[e.name]!) >= since));
+  const lines = endpoints.map((e) =>
+    `${e.name}: ${f.latest[e.name] ? `last event ${ago(f.latest[e.name]!, f.now)}` : "no events yet"}`
+  );
+  if (quiet.length === 0) return { id: "events", status: "ok", summary: lines.join("; ") };
+  const e = quiet[0]!;
+  const base = f.tunnels[0]?.publicUrl ?? `http://localhost:${f.port ?? 8787}`;
+  return {
+    id: "events",
+    status: "warn",
+    summary: `No events in the last ${f.windowHours} h for ${quiet.map((q) => q.name).join(", ")} (${
+      lines.join("; ")
+    }).`,
+    fix:
+      `check the sender uses the current URL ${base}${e.path} (a tunnel restarted since may have a new URL), ` +
+      `or send a test: curl -X ${e.methods[0]} ${base}${e.path} -d '{}'`,
+  };
+}
+
+function configCheck(f: DoctorFacts): Check {
+  const c = f.config;
+  if (c.state === "ok") {
+    return {
+      id: "config",
+      status: "ok",
+      summary: `${c.config.file ?? "config"} loads (${plural(c.config.endpoints.length, "endpoint")}).`,
+    };
+  }
+  if (c.state === "missing") {
+    return {
+      id: "config",
+      status: "warn",
+      summary:
+        "No hooktap.config.ts here: hooktap dev uses the built-in starter config (POST /webhook on 8787).",
+      fix: "write one: hooktap init --yes",
+    };
+  }
+  return {
+    id: "config",
+    status: "fail",
+    summary: c.message,
+    fix: "fix the problems listed, then save",
+    details: [...c.issues],
+  };
+}
+
+/** Every check, in order. */
+export function runChecks(f: DoctorFacts, fallback: readonly Endpoint[] = []): Check[] {
+  const endpoints = f.config.state === "ok" ? f.config.config.endpoints : fallback;
+  return [
+    devCheck(f),
+    portCheck(f),
+    tunnelCheck(f, endpoints),
+    sendersCheck(f, endpoints),
+    eventsCheck(f, endpoints),
+    configCheck(f),
+  ];
+}
+
+/** Whether all is well (every check ok or skipped). */
+export function allWell(checks: readonly Check[]): boolean {
+  return checks.every((c) => c.status === "ok" || c.status === "skip");
+}

@@ -1,0 +1,163 @@
+/**
+ * What `hooktap doctor` looks at, gathered once: the config, the writer
+ * lock of `.hooktap` (held means a `dev` runs for this directory: the
+ * kernel drops the lock when its process dies), a probe of the port, the
+ * tunnels' local APIs, the unmatched log and each endpoint's newest event.
+ * The checks themselves are pure (checks.ts).
+ * @module
+ */
+import { loadConfig } from "../config/load.ts";
+import type { ResolvedConfig } from "../config/types.ts";
+import { describeError } from "../errors.ts";
+import { PROBE_HEADER, PROBE_PATH } from "../receiver/probe.ts";
+import { latestOfEndpoint } from "../store/read/latest.ts";
+import { openStoreReader } from "../store/read/reader.ts";
+import { readUnmatched } from "../store/read/unmatched.ts";
+import type { StorePaths } from "../store/paths.ts";
+import type { LockOwner } from "../store/write/lock.ts";
+import type { UnmatchedEntry } from "../store/write/unmatched.ts";
+import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
+
+/** The config as doctor found it. */
+export type ConfigFact =
+  | { state: "ok"; config: ResolvedConfig }
+  | { state: "missing" }
+  | { state: "error"; message: string; issues: readonly string[] };
+
+/** Everything the checks need. */
+export interface DoctorFacts {
+  now: Date;
+  config: ConfigFact;
+  /** `running` when the writer lock is held. */
+  dev: { running: false } | { running: true; owner?: LockOwner };
+  /** The port looked at: the running dev's, else the config's. */
+  port?: number;
+  /** What the port said to the probe; absent when no port was known. */
+  probe?: { state: "hooktap"; pid: number } | { state: "other"; status: number } | {
+    state: "closed";
+    error: string;
+  };
+  tunnels: Tunnel[];
+  /** Unmatched requests of the window. */
+  unmatched: UnmatchedEntry[];
+  /** Endpoint name → `receivedAt` of its newest event (absent: none). */
+  latest: Record<string, string>;
+  /** Hours the "recent" checks look back. */
+  windowHours: number;
+}
+
+/** Options of {@linkcode gatherFacts}. */
+export interface GatherOptions {
+  cwd: string;
+  paths: StorePaths;
+  configPath?: string | undefined;
+  /** @default globalThis.fetch */
+  fetch?: typeof globalThis.fetch;
+  /** @default detectTunnels with the probe addresses from the environment */
+  detect?: () => Promise<Tunnel[]>;
+  /** @default 24 */
+  windowHours?: number;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+async function readOwner(paths: StorePaths): Promise<LockOwner | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(paths.lock)) as LockOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the writer lock is held; `unknown` when Deno may not open it for writing (no --allow-write=.hooktap). */
+async function lockState(paths: StorePaths): Promise<"held" | "free" | "unknown"> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(paths.lock, { read: true, write: true });
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "free" : "unknown";
+  }
+  try {
+    if (await file.tryLock(true)) {
+      file.unlockSync();
+      return "free";
+    }
+    return "held";
+  } finally {
+    file.close();
+  }
+}
+
+async function probePort(fetcher: typeof fetch, port: number): Promise<NonNullable<DoctorFacts["probe"]>> {
+  try {
+    const response = await fetcher(`http://127.0.0.1:${port}${PROBE_PATH}`, {
+      headers: { [PROBE_HEADER]: "1" },
+      signal: AbortSignal.timeout(2000),
+    });
+    const text = await response.text();
+    try {
+      const body = JSON.parse(text) as { hooktap?: unknown; pid?: unknown };
+      if (body.hooktap === true && typeof body.pid === "number") return { state: "hooktap", pid: body.pid };
+    } catch { /* not hooktap's answer */ }
+    return { state: "other", status: response.status };
+  } catch (error) {
+    return { state: "closed", error: describeError(error) };
+  }
+}
+
+/** Gathers the facts (reads files, probes loopback ports; writes nothing). */
+export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
+  const now = (options.now ?? (() => new Date()))();
+  const windowHours = options.windowHours ?? 24;
+  const fetcher = options.fetch ?? globalThis.fetch;
+  let config: ConfigFact;
+  try {
+    const loaded = await loadConfig({ cwd: options.cwd, path: options.configPath });
+    config = loaded === null ? { state: "missing" } : { state: "ok", config: loaded };
+  } catch (error) {
+    config = {
+      state: "error",
+      message: describeError(error),
+      issues: (error as { issues?: string[] }).issues ?? [],
+    };
+  }
+  const lock = await lockState(options.paths);
+  const owner = lock === "free" ? undefined : await readOwner(options.paths);
+  const port = owner?.port ??
+    (config.state === "ok" && config.config.port !== 0 ? config.config.port : undefined);
+  const detect = options.detect ?? (() => detectTunnels(probeOptionsFromEnv()));
+  const since = new Date(now.getTime() - windowHours * 3600_000);
+  const [probe, tunnels, unmatched] = await Promise.all([
+    port === undefined ? undefined : probePort(fetcher, port),
+    detect().catch(() => []),
+    readUnmatched(options.paths, { since }).catch(() => []),
+  ]);
+  // Without write access to the lock, a probe answered by the pid the lock file names shows the same.
+  const running = lock === "held" ||
+    (lock === "unknown" && owner !== undefined && probe?.state === "hooktap" && probe.pid === owner.pid);
+  const dev: DoctorFacts["dev"] = running ? { running, ...(owner ? { owner } : {}) } : { running: false };
+  const latest: Record<string, string> = {};
+  if (config.state === "ok") {
+    const reader = await openStoreReader(options.paths).catch(() => null);
+    try {
+      for (const e of config.config.endpoints) {
+        if (reader === null) break;
+        const found = await latestOfEndpoint(reader, e.name);
+        if (found.event !== undefined) latest[e.name] = found.event.receivedAt;
+      }
+    } finally {
+      reader?.[Symbol.dispose]();
+    }
+  }
+  return {
+    now,
+    config,
+    dev,
+    ...(port === undefined ? {} : { port }),
+    ...(probe === undefined ? {} : { probe }),
+    tunnels,
+    unmatched,
+    latest,
+    windowHours,
+  };
+}

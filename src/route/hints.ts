@@ -1,0 +1,125 @@
+/**
+ * What unmatched requests say about a sender: the URL lacks the endpoint
+ * path (`12 requests to / : your sender's URL lacks /webhook`), uses an
+ * old or mistyped path, or the wrong method. Pure: entries and endpoints
+ * in, hints out, most frequent first.
+ * @module
+ */
+import type { Endpoint } from "../config/types.ts";
+import { closest } from "../text/suggest.ts";
+import type { UnmatchedEntry } from "../store/write/unmatched.ts";
+import { isPattern } from "./router.ts";
+
+/** One hint about a group of unmatched requests. */
+export interface UnmatchedHint {
+  /** `missing-path`: the URL stops short of an endpoint's path; `wrong-method`: the path exists with other methods; `unknown-path`: anything else. */
+  kind: "missing-path" | "wrong-method" | "unknown-path";
+  count: number;
+  /** The methods seen. */
+  methods: string[];
+  path: string;
+  /** Time of the newest request of the group. */
+  last: string;
+  /** The finding, one line: `12 requests to / : your sender's URL lacks /webhook`. */
+  text: string;
+  /** What to do. */
+  fix: string;
+}
+
+/** The fixed part of an endpoint's path: all of an exact path, a pattern's text before its first token. */
+function literalPath(path: string): string {
+  if (!isPattern(path)) return path;
+  const cut = path.search(/:[\p{ID_Start}_$]|[*({\\]/u);
+  return path.slice(0, cut);
+}
+
+function requests(n: number, methods: string[]): string {
+  return `${n} ${methods.join("/")} request${n === 1 ? "" : "s"}`;
+}
+
+function classify404(
+  path: string,
+  endpoints: readonly Endpoint[],
+): Pick<UnmatchedHint, "kind" | "text" | "fix"> {
+  const base = path.replace(/\/+$/, "");
+  for (const e of endpoints) {
+    const literal = literalPath(e.path);
+    if (literal.length > base.length && literal.startsWith(base + "/")) {
+      const lacks = e.path.slice(base.length);
+      return {
+        kind: "missing-path",
+        text: `your sender's URL lacks ${lacks}`,
+        fix: `at the sender, end the URL with ${e.path} (<tunnel URL>${e.path}, endpoint "${e.name}")`,
+      };
+    }
+  }
+  const exact = endpoints.filter((e) => !isPattern(e.path)).map((e) => e.path);
+  if (path !== base && exact.includes(base)) {
+    return {
+      kind: "unknown-path",
+      text: `a trailing "/" after ${base}`,
+      fix: `at the sender, drop the trailing "/": <tunnel URL>${base}`,
+    };
+  }
+  const near = closest(path, endpoints.map((e) => e.path));
+  const paths = endpoints.map((e) => e.path).join(", ");
+  return {
+    kind: "unknown-path",
+    text: near === undefined
+      ? `no endpoint has this path (an old URL at the sender?)`
+      : `no endpoint has this path: did you mean ${near}?`,
+    fix: `at the sender, use <tunnel URL> followed by one of: ${paths}; or add an endpoint with this path`,
+  };
+}
+
+/**
+ * Hints about `entries` given the endpoints configured now.
+ *
+ * @example
+ * ```ts
+ * import { unmatchedHints } from "./hints.ts";
+ * const [hint] = unmatchedHints(
+ *   [{ time: "2026-01-01T00:00:00.000Z", method: "POST", path: "/", query: "", status: 404 }],
+ *   [{ name: "default", path: "/webhook", methods: ["POST"], maxBodySize: 1 }],
+ * );
+ * hint?.text; // "1 POST request to / : your sender's URL lacks /webhook"
+ * ```
+ */
+export function unmatchedHints(
+  entries: readonly UnmatchedEntry[],
+  endpoints: readonly Endpoint[],
+): UnmatchedHint[] {
+  const groups = new Map<string, UnmatchedEntry[]>();
+  for (const e of entries) {
+    const key = `${e.status} ${e.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const hints: UnmatchedHint[] = [];
+  for (const group of groups.values()) {
+    const first = group[0]!;
+    const methods = [...new Set(group.map((e) => e.method))];
+    const last = group.reduce((a, e) => (e.time > a ? e.time : a), first.time);
+    const head = `${requests(group.length, methods)} to ${first.path}`;
+    if (first.status === 405) {
+      const allow = [...new Set(group.flatMap((e) => e.allow ?? []))];
+      const owner = endpoints.find((e) => allow.some((m) => e.methods.includes(m)));
+      hints.push({
+        kind: "wrong-method",
+        count: group.length,
+        methods,
+        path: first.path,
+        last,
+        text: `${head} : wrong method, this path accepts ${allow.join(", ")}`,
+        fix: `set the sender to ${allow.join(" or ")}` +
+          (owner === undefined
+            ? ""
+            : `, or add ${methods.join(", ")} to the method of endpoint "${owner.name}"`) +
+          (methods.includes("GET") ? " (a GET is often a browser or a URL check, not the webhook)" : ""),
+      });
+      continue;
+    }
+    const c = classify404(first.path, endpoints);
+    hints.push({ ...c, count: group.length, methods, path: first.path, last, text: `${head} : ${c.text}` });
+  }
+  return hints.sort((a, b) => b.count - a.count || (a.last < b.last ? 1 : -1));
+}

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { validateConfig } from "../config/validate.ts";
+import type { UnmatchedEntry } from "../store/write/unmatched.ts";
+import { unmatchedHints } from "./hints.ts";
+
+const { endpoints } = validateConfig({
+  port: 1,
+  endpoints: [
+    { name: "default", path: "/webhook", method: "POST" },
+    { name: "gh", path: "/api/hooks/:provider", method: "POST" },
+  ],
+}, null);
+
+function entry(method: string, path: string, status: 404 | 405, n = 0, allow?: string[]): UnmatchedEntry {
+  return {
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    method,
+    path,
+    query: "",
+    status,
+    ...(allow ? { allow } : {}),
+  };
+}
+
+Deno.test("unmatchedHints() says a URL lacks the endpoint path, most frequent first", () => {
+  const entries = [
+    ...Array.from({ length: 12 }, (_, i) => entry("POST", "/", 404, i)),
+    entry("POST", "/api", 404),
+    entry("POST", "/api/", 404),
+  ];
+  const hints = unmatchedHints(entries, endpoints);
+  assert.equal(hints[0]?.text, "12 POST requests to / : your sender's URL lacks /webhook");
+  assert.equal(hints[0]?.kind, "missing-path");
+  assert.equal(hints[0]?.last, "2026-01-01T00:00:11.000Z");
+  assert.match(hints[0]!.fix, /end the URL with \/webhook/);
+  assert.ok(hints.some((h) => h.path === "/api" && h.text.endsWith("lacks /hooks/:provider")));
+  assert.ok(hints.some((h) => h.path === "/api/" && h.kind === "missing-path"));
+});
+
+Deno.test("unmatchedHints() names the wrong method and what the path accepts", () => {
+  const [hint] = unmatchedHints([entry("GET", "/webhook", 405, 0, ["POST"])], endpoints);
+  assert.equal(hint?.kind, "wrong-method");
+  assert.equal(hint?.text, "1 GET request to /webhook : wrong method, this path accepts POST");
+  assert.match(hint!.fix, /set the sender to POST, or add GET to the method of endpoint "default"/);
+});
+
+Deno.test("unmatchedHints() suggests the near path for an old or mistyped one, and the trailing slash", () => {
+  const hints = unmatchedHints([
+    entry("POST", "/webhok", 404),
+    entry("POST", "/webhook/", 404),
+    entry("POST", "/zzz/qqq", 404),
+  ], endpoints);
+  assert.equal(
+    hints.find((h) => h.path === "/webhok")?.text,
+    "1 POST request to /webhok : no endpoint has this path: did you mean /webhook?",
+  );
+  assert.match(hints.find((h) => h.path === "/webhook/")!.fix, /drop the trailing/);
+  assert.equal(hints.find((h) => h.path === "/zzz/qqq")?.kind, "unknown-path");
+  assert.deepEqual(unmatchedHints([], endpoints), []);
+});

@@ -1,0 +1,48 @@
+/**
+ * What `hooktap dev` prints when its config file changes: a short summary
+ * of what changed, the problems of an edit that did not load, and what a
+ * port change needs.
+ * @module
+ */
+import type { ConfigChanges } from "../config/diff.ts";
+import type { Endpoint } from "../config/types.ts";
+import { describeError } from "../errors.ts";
+import type { Colors } from "./colors.ts";
+import { safeLine } from "./sanitize.ts";
+
+const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
+
+/** The lines after a reload that applied. */
+export function reloadedText(changes: ConfigChanges, colors: Colors): string {
+  const parts = [
+    ...changes.added.map((e) => `+ ${show(e)}`),
+    ...changes.removed.map((e) => `- ${show(e)}`),
+    ...changes.changed.map(({ before, after }) => `~ ${show(before)} -> ${show(after)}`),
+  ];
+  if (changes.maxBodySize) {
+    parts.push(`~ maxBodySize ${changes.maxBodySize.from} -> ${changes.maxBodySize.to}`);
+  }
+  const lines = [
+    colors.green(`Config reloaded${parts.length === 0 ? ": no endpoint changed." : ":"}`),
+    ...parts.map((p) => `  ${p}`),
+  ];
+  if (changes.port) {
+    lines.push(colors.yellow(
+      `  port changed ${changes.port.from} -> ${changes.port.to}: still listening on ${changes.port.from}; ` +
+        `restart hooktap dev (Ctrl-C, then hooktap dev) to listen on ${changes.port.to}.`,
+    ));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The lines after an edit that did not load or validate. */
+export function reloadFailedText(error: unknown, colors: Colors): string {
+  const issues = (error as { issues?: readonly string[] }).issues ?? [];
+  return [
+    ...describeError(error).split("\n").map((l, i) =>
+      i === 0 ? colors.red(`Config not reloaded: ${safeLine(l)}`) : safeLine(l)
+    ),
+    ...issues.map((i) => `  - ${safeLine(i)}`),
+    colors.dim("  Still serving the previous config; save the file again once it is fixed."),
+  ].join("\n") + "\n";
+}

@@ -1,0 +1,138 @@
+/**
+ * `hooktap doctor` through the real CLI on each reason no webhook arrives:
+ * no dev running, a tunnel to another port, a sender whose URL lacks the
+ * endpoint path, a sender using the wrong method; and the all-well case.
+ * The tunnel is a fake ngrok agent API replaying a recorded answer.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { fakeApi, fixture } from "./_tunnel_fake.ts";
+
+const PERMISSIONS = [...LEAST_PRIVILEGE, "--allow-env=HOOKTAP_NGROK_API,HOOKTAP_CLOUDFLARED_METRICS"];
+const NOTHING = "http://127.0.0.1:9"; // nothing listens: no real tunnel on this machine interferes
+
+interface Report {
+  ok: boolean;
+  checks: { id: string; status: string; summary: string; fix?: string }[];
+}
+
+async function doctor(
+  cwd: string,
+  ngrokApi: string = NOTHING,
+): Promise<{ code: number; report: Report; human: string }> {
+  const env = { HOOKTAP_NGROK_API: ngrokApi, HOOKTAP_CLOUDFLARED_METRICS: NOTHING };
+  const json = await runCli(["doctor", "--json"], { cwd, permissions: PERMISSIONS, env });
+  const human = await runCli(["doctor"], { cwd, permissions: PERMISSIONS, env });
+  assert.equal(human.code, json.code, human.stderr);
+  return { code: json.code, report: JSON.parse(json.stdout), human: human.stdout };
+}
+
+/** Waits until dev has logged `n` unmatched requests (the log is written after the answer). */
+async function unmatchedLogged(dir: string, n: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = await Deno.readTextFile(`${dir}/.hooktap/unmatched.jsonl`).catch(() => "");
+    if (text.split("\n").length - 1 >= n) return;
+    if (Date.now() > deadline) throw new Error(`dev logged fewer than ${n} unmatched requests`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const status = (r: Report, id: string) => r.checks.find((c) => c.id === id)!;
+
+async function project(): Promise<{ path: string } & AsyncDisposable> {
+  const tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 8787, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  return tmp;
+}
+
+async function ngrokTo(port: number) {
+  const answer = (await fixture("ngrok_v3_tunnels.json")).replace(
+    "http://localhost:8787",
+    `http://localhost:${port}`,
+  );
+  return fakeApi("/api/tunnels", answer);
+}
+
+Deno.test("doctor: all well when dev runs, the tunnel points at its port and the endpoint has events", async () => {
+  await using tmp = await project();
+  await using dev = await startDev(tmp.path);
+  await using ngrok = await ngrokTo(dev.port);
+  await fetch(`${dev.url}/webhook`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  const { code, report, human } = await doctor(tmp.path, ngrok.url);
+  assert.equal(code, 0, human);
+  assert.equal(report.ok, true);
+  assert.deepEqual(report.checks.map((c) => [c.id, c.status]), [
+    ["dev", "ok"],
+    ["port", "ok"],
+    ["tunnel", "ok"],
+    ["senders", "ok"],
+    ["events", "ok"],
+    ["config", "ok"],
+  ]);
+  assert.match(human, /https:\/\/3f2a-203-0-113-7\.ngrok-free\.app\/webhook\s+\(default\)/);
+  assert.match(human, /All well\./);
+});
+
+Deno.test("doctor: no dev running for this directory", async () => {
+  await using tmp = await project();
+  const { code, report, human } = await doctor(tmp.path);
+  assert.equal(code, 1);
+  assert.equal(status(report, "dev").status, "fail");
+  assert.match(status(report, "dev").fix!, /hooktap dev/);
+  assert.match(human, /FAIL\s+receiver running: No hooktap dev is running/);
+});
+
+Deno.test("doctor: the tunnel forwards to another port", async () => {
+  await using tmp = await project();
+  await using dev = await startDev(tmp.path);
+  await using ngrok = await ngrokTo(dev.port === 3000 ? 3001 : 3000);
+  await fetch(`${dev.url}/webhook`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  const { code, report } = await doctor(tmp.path, ngrok.url);
+  assert.equal(code, 1);
+  const tunnel = status(report, "tunnel");
+  assert.equal(tunnel.status, "fail");
+  assert.match(tunnel.summary, new RegExp(`forwards to port 300[01], but hooktap listens on ${dev.port}`));
+  assert.equal(tunnel.fix, `restart the tunnel on hooktap's port: ngrok http ${dev.port}`);
+  assert.equal(status(report, "dev").status, "ok");
+});
+
+Deno.test("doctor: a sender whose URL lacks the endpoint path (or has an old one)", async () => {
+  await using tmp = await project();
+  await using dev = await startDev(tmp.path);
+  await using ngrok = await ngrokTo(dev.port);
+  for (let i = 0; i < 2; i++) {
+    await fetch(`${dev.url}/`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  }
+  await fetch(`${dev.url}/old-hook`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  await unmatchedLogged(tmp.path, 3);
+  const { code, report } = await doctor(tmp.path, ngrok.url);
+  assert.equal(code, 1);
+  const senders = status(report, "senders");
+  assert.equal(senders.status, "fail");
+  assert.match(senders.summary, /^2 POST requests to \/ : your sender's URL lacks \/webhook$/m);
+  assert.match(senders.summary, /1 POST request to \/old-hook : no endpoint has this path/);
+  assert.match(senders.fix!, /end the URL with \/webhook/);
+  assert.equal(status(report, "events").status, "warn"); // nothing reached /webhook
+});
+
+Deno.test("doctor: a sender using the wrong method", async () => {
+  await using tmp = await project();
+  await using dev = await startDev(tmp.path);
+  await using ngrok = await ngrokTo(dev.port);
+  await fetch(`${dev.url}/webhook`, { method: "PUT", body: "{}" }).then((r) => r.body?.cancel());
+  await fetch(`${dev.url}/webhook`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  await unmatchedLogged(tmp.path, 1);
+  const { code, report } = await doctor(tmp.path, ngrok.url);
+  assert.equal(code, 1);
+  const senders = status(report, "senders");
+  assert.equal(senders.status, "fail");
+  assert.equal(senders.summary, "1 PUT request to /webhook : wrong method, this path accepts POST");
+  assert.match(senders.fix!, /set the sender to POST/);
+  assert.deepEqual(report.checks.filter((c) => c.status !== "ok").map((c) => c.id), ["senders"]);
+});
