@@ -142,9 +142,14 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
       { name: "p", methods: ["POST", "PUT"], path: "/p/:id", url: `${dev.url}/p/:id` },
     ],
     dataDir: await Deno.realPath(join(tmp.path, ".hooktap")),
-    inspector: null,
+    inspector: line.inspector,
     pid: dev.child.pid,
   });
+  // The inspector's URL is a live one on loopback (by default the receiver's port + 1, or the next free one).
+  assert.match(line.inspector, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const info = await fetch(new URL("api/info", line.inspector));
+  assert.equal(info.status, 200);
+  await info.body?.cancel();
   await fetch(`${dev.url}/webhook`, { method: "POST", body: "x" }).then((r) => r.body?.cancel());
   await waitFor("the request line", () => dev.stdout().split("\n").length > 2);
   assert.equal(JSON.parse(dev.stdout().split("\n")[1]!).status, 200);
