@@ -6,10 +6,19 @@
  */
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
+import { checkProvider, PROVIDER_FIELDS } from "./provider.ts";
+import { checkResponse } from "./response.ts";
 import type { Endpoint } from "./types.ts";
 
 /** Fields an endpoint may have. */
-export const ENDPOINT_FIELDS: readonly string[] = ["name", "path", "method", "maxBodySize"];
+export const ENDPOINT_FIELDS: readonly string[] = [
+  "name",
+  "path",
+  "method",
+  "maxBodySize",
+  ...PROVIDER_FIELDS,
+  "response",
+];
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -171,6 +180,8 @@ export function checkEndpoints(
       issues,
       defaults.maxBodySize,
     );
+    const signing = checkProvider(entry, at, issues);
+    const response = checkResponse(entry.response, `${at}.response`, issues);
     if (issues.length > before) return;
     const path = entry.path as string;
     for (const other of resolved) {
@@ -184,7 +195,14 @@ export function checkEndpoints(
         return;
       }
     }
-    resolved.push({ name: name as string, path, methods, maxBodySize });
+    resolved.push({
+      name: name as string,
+      path,
+      methods,
+      maxBodySize,
+      ...(signing ? { signing } : {}),
+      ...(response ? { response } : {}),
+    });
   });
   return resolved;
 }

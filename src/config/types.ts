@@ -3,6 +3,9 @@
  * loader hands to the rest of hooktap (`ResolvedConfig`, every field filled).
  * @module
  */
+import type { ProviderSettings } from "../provider/types.ts";
+import type { HmacConfig } from "./provider.ts";
+import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -17,6 +20,22 @@ export interface EndpointConfig {
    * @default the config's `maxBodySize`
    */
   maxBodySize?: number;
+  /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
+  provider?: string;
+  /** Signing secret, or several (newest first) while rotating. `Deno.env.get(...)` needs --allow-env. */
+  secret?: string | readonly string[];
+  /** Public key of Ed25519 / ECDSA schemes (Discord, SendGrid, Standard Webhooks v1a). */
+  publicKey?: string;
+  /** Meta's `hub.verify_token` for the subscribe check. */
+  verifyToken?: string;
+  /** Largest age of a signed timestamp, seconds. @default 300 */
+  tolerance?: number;
+  /** Answer 401 to an invalid or missing signature, like a production app. @default false */
+  enforce?: boolean;
+  /** A generic HMAC scheme for a sender hooktap does not know. */
+  hmac?: HmacConfig;
+  /** What to answer instead of the plain 200, or a function of the captured event. */
+  response?: ResponseConfig | ResponseFunction;
 }
 
 /** The default export of `hooktap.config.ts`. */
@@ -39,6 +58,10 @@ export interface Endpoint {
   readonly methods: readonly string[];
   /** Largest body accepted, in bytes (the endpoint's own, or the config's). */
   readonly maxBodySize: number;
+  /** Signing settings, when the endpoint declares any. */
+  readonly signing?: ProviderSettings;
+  /** The custom answer, when the endpoint has one. */
+  readonly response?: ResolvedResponse | ResponseFunction;
 }
 
 /** The config after validation, with every default filled in. */

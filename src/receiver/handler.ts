@@ -7,7 +7,8 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
+import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
+import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyTooLargeError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
 import { createMatcher } from "./match.ts";
@@ -33,6 +34,13 @@ export interface RequestOutcome {
   allow?: string[];
   /** Why the request was not stored, on 4xx/5xx other than 404/405. */
   reason?: string;
+  /** The sender and event type, when known. */
+  provider?: string;
+  type?: string;
+  /** The signature verdict. */
+  verdict?: VerdictStatus;
+  /** Why the answer was not the plain 200. */
+  answered?: "challenge" | "custom" | "enforce";
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -170,6 +178,17 @@ export function createHandler(options: HandlerOptions): Handler {
       body,
       remoteAddr: peer(info),
     });
+    const examined = await examineFor(
+      found.endpoint,
+      { method, path, query, headers, body, receivedAt: time },
+      event,
+    );
+    const answer = await planAnswer(found.endpoint, event, examined);
+    const marks = {
+      ...(event.provider !== undefined ? { provider: event.provider } : {}),
+      ...(event.type !== undefined ? { type: event.type } : {}),
+      ...(event.verdict !== undefined ? { verdict: event.verdict.status } : {}),
+    };
     try {
       await sink.append(event);
     } catch (error) {
@@ -181,11 +200,17 @@ export function createHandler(options: HandlerOptions): Handler {
         }),
       );
     }
+    if (answer !== undefined) {
+      return outcome(
+        { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
+        await sendAnswer(answer, id, request.signal),
+      );
+    }
     // Headers set on the response rather than passed to its constructor: the
     // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
     const ok = new Response(`{"ok":true,"id":"${id}"}`);
     ok.headers.set("content-type", "application/json");
     ok.headers.set("x-hooktap-event-id", id);
-    return outcome({ status: 200, size: body.length, endpoint, id }, ok);
+    return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
   };
 }
