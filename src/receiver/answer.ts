@@ -94,8 +94,12 @@ export async function sendAnswer(
       }, { once: true });
     });
   }
-  const response = new Response(answer.body ?? "", { status: answer.status });
-  for (const [k, v] of answer.headers ?? []) response.headers.append(k, v);
+  const headers = new Headers();
+  for (const [k, v] of answer.headers ?? []) headers.append(k, v);
+  if (!headers.has("content-type") && (answer.body ?? "") !== "") {
+    headers.set("content-type", "text/plain; charset=utf-8");
+  }
+  const response = new Response(answer.body ?? "", { status: answer.status, headers });
   response.headers.set("x-hooktap-event-id", id);
   return response;
 }
