@@ -10,6 +10,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { safeLine } from "./sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
+import { paintVerdict, senderText, VERDICT_MARKS, verdictWord } from "./verdict.ts";
 
 /** The plain cells of `event`'s row. */
 export function eventCells(event: CapturedEvent): string[] {
@@ -23,6 +24,12 @@ export function eventCells(event: CapturedEvent): string[] {
     safeLine(target),
     safeLine(type),
     formatBytes(event.bodySize),
+    senderText(event.provider, event.type),
+    event.verdict === undefined && event.provider === undefined
+      ? ""
+      : `${VERDICT_MARKS[event.verdict?.status ?? "unsigned"]} ${
+        verdictWord(event.verdict?.status ?? "unsigned")
+      }`,
   ];
 }
 
@@ -35,6 +42,8 @@ function _columns(colors: Colors): Column[] {
     { priority: 7, min: 24 }, // path
     { priority: 1, min: 16 }, // content type
     { priority: 3, align: "right" }, // size
+    { priority: 4, min: 10 }, // provider and type
+    { priority: 4.5, paint: paintVerdict(colors) }, // verdict
   ];
 }
 
@@ -50,6 +59,12 @@ export function eventLines(
   width: number | undefined,
   sample: readonly CapturedEvent[] = [],
 ): string[] {
-  const rows = [...sample, ...events].map(eventCells);
-  return layoutRows(_columns(colors), rows, width).slice(sample.length);
+  let rows = [...sample, ...events].map(eventCells);
+  let columns = _columns(colors);
+  // No sender known and nothing verified in these rows: no sender columns (no trailing blanks).
+  if (rows.every((r) => r[7] === "" && r[8] === "")) {
+    rows = rows.map((r) => r.slice(0, 7));
+    columns = columns.slice(0, 7);
+  }
+  return layoutRows(columns, rows, width).slice(sample.length);
 }
