@@ -32,6 +32,11 @@ export {
 export { type EventWriter, type EventWriterOptions, openEventWriter } from "./src/store/write/writer.ts";
 export { type StorePaths, storePaths } from "./src/store/paths.ts";
 export { ConfigError, HooktapError, NotFoundError, StoreError } from "./src/errors.ts";
+export { type Examination, examineRequest } from "./src/provider/examine.ts";
+export { createView } from "./src/provider/view.ts";
+export { ResignError, resignRequest } from "./src/provider/resign.ts";
+export { secretHeaderNames } from "./src/provider/secret_headers.ts";
+export type { ProviderSettings, RequestView, ResignRequest } from "./src/provider/types.ts";
 
 if (import.meta.main) {
   // Run as a program (`deno run jsr:@hooktap/hooktap dev`): start the CLI.

@@ -6,6 +6,8 @@
  */
 import { headerValue } from "../event/record.ts";
 import type { RequestView } from "./types.ts";
+// deno-lint-ignore no-unused-vars
+import type { examineRequest } from "./examine.ts";
 
 /** What a view is made of. */
 export interface ViewParts {
@@ -19,7 +21,19 @@ export interface ViewParts {
 
 const decoder = new TextDecoder();
 
-/** A lazily-derived view of a request. */
+/**
+ * A lazily-derived view of a request, for {@linkcode examineRequest}.
+ *
+ * @example
+ * ```ts
+ * import { createView } from "@hooktap/hooktap";
+ * const view = createView({
+ *   method: "POST", path: "/hook", query: "", headers: [["x-github-event", "push"]],
+ *   body: new TextEncoder().encode('{"ref":"main"}'), receivedAt: new Date(),
+ * });
+ * console.log(view.header("X-GitHub-Event"), view.json()); // push { ref: "main" }
+ * ```
+ */
 export function createView(parts: ViewParts): RequestView {
   let text: string | undefined;
   let json: { value: unknown } | undefined;

@@ -15,7 +15,7 @@ function setup(endpoint: Record<string, unknown>) {
     { port: 0, endpoints: [{ name: "hook", path: "/hook", method: ["POST", "GET"], ...endpoint }] },
     null,
   );
-  const handler = createHandler({ endpoints, sink: { append: async (e) => void events.push(e) } });
+  const handler = createHandler({ endpoints, sink: { append: (e) => Promise.resolve(void events.push(e)) } });
   return { handler, events };
 }
 
