@@ -79,6 +79,21 @@ function _applySets(body: Uint8Array, sets: readonly string[]): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(json, null, /\n\s/.test(text) ? 2 : undefined));
 }
 
+/** The time (ms) a timestamped signature in `headers` was made, when one is there. */
+export function signedTime(headers: readonly [string, string][]): number | undefined {
+  const unix = (
+    v: string | undefined,
+  ) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
+  const iso = headerValue(headers, "twitch-eventsub-message-timestamp");
+  return unix(headerValue(headers, "stripe-signature")?.match(/(?:^|,)\s*t=(\d+)/)?.[1]) ??
+    unix(headerValue(headers, "x-slack-request-timestamp")) ??
+    unix(headerValue(headers, "webhook-timestamp")) ??
+    unix(headerValue(headers, "svix-timestamp")) ??
+    unix(headerValue(headers, "x-zm-request-timestamp")) ??
+    unix(headerValue(headers, "paddle-signature")?.match(/(?:^|;)ts=(\d+)/)?.[1]) ??
+    (iso === undefined ? undefined : Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
+}
+
 function _ago(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
@@ -104,7 +119,7 @@ export function rejectionReason(
       `the replay as an invalid signature; ${fix}`;
   }
   if (!provider.timestamped) return undefined;
-  const signedAt = Date.parse(event.receivedAt);
+  const signedAt = signedTime(event.headers) ?? Date.parse(event.receivedAt);
   const tolerance = settings?.tolerance ?? 300;
   const age = now.getTime() - signedAt;
   if (age <= tolerance * 1000) return undefined;
@@ -136,7 +151,8 @@ export async function prepareReplay(
       const why = rejectionReason(event, changed, settings, now) ??
         (event.provider === undefined
           ? "hooktap did not recognise a signature scheme on this event"
-          : `endpoint "${event.endpoint}" has no secret in the config`);
+          : `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
+            "within the tolerance, so replaying without --resign works for now)");
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
     const headers = await resignRequest(
