@@ -22,22 +22,34 @@ const key = await crypto.subtle.importKey(
 );
 
 for (const [label, body] of [["1 KiB", small], ["256 KiB", large]] as const) {
-  Deno.bench(`node:crypto createHmac, ${label}`, { group: label, baseline: true, n: 20000, warmup: 2000 }, () => {
-    createHmac("sha256", secret).update(body).digest();
-  });
-  Deno.bench(`crypto.subtle.sign, key imported once, ${label}`, { group: label, n: 20000, warmup: 2000 }, async () => {
-    await crypto.subtle.sign("HMAC", key, body);
-  });
-  Deno.bench(`crypto.subtle importKey + sign, ${label}`, { group: label, n: 20000, warmup: 2000 }, async () => {
-    const k = await crypto.subtle.importKey(
-      "raw",
-      new TextEncoder().encode(secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    await crypto.subtle.sign("HMAC", k, body);
-  });
+  Deno.bench(
+    `node:crypto createHmac, ${label}`,
+    { group: label, baseline: true, n: 20000, warmup: 2000 },
+    () => {
+      createHmac("sha256", secret).update(body).digest();
+    },
+  );
+  Deno.bench(
+    `crypto.subtle.sign, key imported once, ${label}`,
+    { group: label, n: 20000, warmup: 2000 },
+    async () => {
+      await crypto.subtle.sign("HMAC", key, body);
+    },
+  );
+  Deno.bench(
+    `crypto.subtle importKey + sign, ${label}`,
+    { group: label, n: 20000, warmup: 2000 },
+    async () => {
+      const k = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      await crypto.subtle.sign("HMAC", k, body);
+    },
+  );
 }
 
 const sig = "sha256=" + createHmac("sha256", secret).update(small).digest("hex");
@@ -45,12 +57,24 @@ const settings = { secrets: [secret], tolerance: 300, enforce: false };
 const none = { secrets: [], tolerance: 300, enforce: false };
 const view = (headers: [string, string][]) =>
   createView({ method: "POST", path: "/hook", query: "", headers, body: small, receivedAt: new Date() });
-Deno.bench("examineRequest: unknown sender, no settings", { group: "examine", baseline: true, n: 20000, warmup: 2000 }, async () => {
+Deno.bench("examineRequest: unknown sender, no settings", {
+  group: "examine",
+  baseline: true,
+  n: 20000,
+  warmup: 2000,
+}, async () => {
   await examineRequest(view([["content-type", "application/json"], ["user-agent", "curl/8"]]), none);
 });
-Deno.bench("examineRequest: GitHub, sha256 verified", { group: "examine", n: 20000, warmup: 2000 }, async () => {
-  await examineRequest(
-    view([["content-type", "application/json"], ["x-github-event", "issues"], ["x-hub-signature-256", sig]]),
-    settings,
-  );
-});
+Deno.bench(
+  "examineRequest: GitHub, sha256 verified",
+  { group: "examine", n: 20000, warmup: 2000 },
+  async () => {
+    await examineRequest(
+      view([["content-type", "application/json"], ["x-github-event", "issues"], [
+        "x-hub-signature-256",
+        sig,
+      ]]),
+      settings,
+    );
+  },
+);
