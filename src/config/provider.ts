@@ -4,7 +4,7 @@
  * generic `hmac` scheme. Pure; every problem pushed with its field path.
  * @module
  */
-import { PROVIDER_ALIASES, providerNamed, PROVIDERS } from "../provider/registry.ts";
+import { canonicalProvider, CATALOG, PROVIDER_ALIASES } from "../provider/catalog.ts";
 import type { GenericHmacSettings, ProviderSettings } from "../provider/types.ts";
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
@@ -114,9 +114,9 @@ export function checkProvider(
   };
   if (entry.provider !== undefined) {
     const name = entry.provider;
-    const known = typeof name === "string" ? providerNamed(name) : undefined;
+    const known = typeof name === "string" ? canonicalProvider(name) : undefined;
     if (known === undefined) {
-      const names = PROVIDERS.map((p) => p.name).filter((n) => n !== "generic");
+      const names = Object.keys(CATALOG).filter((n) => n !== "generic");
       const near = typeof name === "string"
         ? closest(name.toLowerCase(), [...names, ...Object.keys(PROVIDER_ALIASES)])
         : undefined;
@@ -124,7 +124,7 @@ export function checkProvider(
         `${at}.provider ${show(name)} is not a known provider` + (near ? `: did you mean "${near}"?` : "") +
           ` (known: ${names.join(", ")})`,
       );
-    } else settings.provider = known.name;
+    } else settings.provider = known;
   }
   const publicKey = _string(entry.publicKey, `${at}.publicKey`, issues);
   if (publicKey !== undefined) settings.publicKey = publicKey;

@@ -3,6 +3,7 @@
  * generic fallback last). Adding a provider: its file, its test, one line here.
  * @module
  */
+import { canonicalProvider } from "./catalog.ts";
 import { discord } from "./discord.ts";
 import { dropbox } from "./dropbox.ts";
 import { generic, genericHmac } from "./generic_hmac.ts";
@@ -46,20 +47,8 @@ export const PROVIDERS: readonly Provider[] = [
   generic,
 ];
 
-/** Names a config's `provider` may take, with the aliases people use. */
-export const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
-  svix: "standard-webhooks",
-  standardwebhooks: "standard-webhooks",
-  facebook: "meta",
-  whatsapp: "meta",
-  instagram: "meta",
-  twitter: "x",
-  "microsoft-graph": "msgraph",
-  graph: "msgraph",
-};
-
 /** The provider of a name or alias, or `undefined`. */
 export function providerNamed(name: string): Provider | undefined {
-  const key = PROVIDER_ALIASES[name.toLowerCase()] ?? name.toLowerCase();
+  const key = canonicalProvider(name);
   return PROVIDERS.find((p) => p.name === key);
 }

@@ -8,8 +8,7 @@
  */
 import { HooktapError, UsageError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, encodeBody, headerValue } from "../event/record.ts";
-import { providerNamed } from "../provider/registry.ts";
-import { resignRequest } from "../provider/resign.ts";
+import { providerFacts } from "../provider/catalog.ts";
 import type { ProviderSettings } from "../provider/types.ts";
 import { replayHeaders } from "./headers.ts";
 
@@ -106,10 +105,10 @@ export function rejectionReason(
   settings: ProviderSettings | undefined,
   now: Date,
 ): string | undefined {
-  const provider = event.provider === undefined ? undefined : providerNamed(event.provider);
+  const provider = event.provider === undefined ? undefined : providerFacts(event.provider);
   if (provider === undefined || event.verdict?.status === "unsigned") return undefined;
   const title = provider.title;
-  const fix = provider.resign === undefined
+  const fix = !provider.resigns
     ? `${title} signs with its private key, so only ${title} can sign a changed request`
     : `add the signing secret to endpoint "${event.endpoint}" in hooktap.config.ts ` +
       `(secret: Deno.env.get("${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET"), ` +
@@ -145,7 +144,7 @@ export async function prepareReplay(
   const next: CapturedEvent = { ...event, ...encodeBody(body), bodySize: body.length };
   const settings = options.settings;
   const canSign = event.provider !== undefined && settings !== undefined && settings.secrets.length > 0 &&
-    providerNamed(event.provider)?.resign !== undefined;
+    providerFacts(event.provider)?.resigns === true;
   if (options.resign || (changed && canSign)) {
     if (!canSign) {
       const why = rejectionReason(event, changed, settings, now) ??
@@ -155,6 +154,8 @@ export async function prepareReplay(
             "within the tolerance, so replaying without --resign works for now)");
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
+    // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).
+    const { resignRequest } = await import("../provider/resign.ts");
     const headers = await resignRequest(
       event.provider!,
       {

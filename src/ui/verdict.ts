@@ -6,7 +6,7 @@
  * @module
  */
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
-import { providerNamed } from "../provider/registry.ts";
+import { providerFacts } from "../provider/catalog.ts";
 import type { Colors } from "./colors.ts";
 import { safeBlock, safeLine } from "./sanitize.ts";
 
@@ -75,7 +75,7 @@ export function signatureSection(event: CapturedEvent, colors: Colors): string[]
   const paint = paintVerdict(colors);
   const title = event.provider === undefined
     ? "unknown"
-    : providerNamed(event.provider)?.title ?? event.provider;
+    : providerFacts(event.provider)?.title ?? event.provider;
   const pairs: [string, string][] = [
     [
       "sender",
