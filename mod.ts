@@ -61,6 +61,11 @@ export type { DeliveryRecord } from "./src/event/delivery.ts";
 export { forwardEvent, type ForwardEventOptions } from "./src/forward/forward_event.ts";
 export { parseDeliveryLine } from "./src/forward/deliveries_read.ts";
 export type { ForwardConfig } from "./src/config/forward.ts";
+export { type Examination, examineRequest } from "./src/provider/examine.ts";
+export { createView } from "./src/provider/view.ts";
+export { ResignError, resignRequest } from "./src/provider/resign.ts";
+export { secretHeaderNames } from "./src/provider/secret_headers.ts";
+export type { ProviderSettings, RequestView, ResignRequest } from "./src/provider/types.ts";
 
 if (import.meta.main) {
   // Run as a program (`deno run jsr:@hooktap/hooktap dev`): start the CLI.

@@ -7,6 +7,7 @@
  */
 import type { ResolvedConfig } from "./config/types.ts";
 import type { ResolvedForward } from "./config/forward.ts";
+import { resignWhenStale } from "./forward/resign_stale.ts";
 import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./forward/session.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
@@ -89,7 +90,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       await unmatched.close();
     };
     try {
-      forwarding = await startForwarding({ paths, endpoints: options.config.endpoints, ...options.forward });
+      const endpoints = options.config.endpoints;
+      forwarding = await startForwarding({
+        paths,
+        endpoints,
+        prepare: resignWhenStale(() => endpoints),
+        ...options.forward,
+      });
     } catch (error) {
       await close();
       throw error;

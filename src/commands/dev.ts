@@ -15,6 +15,7 @@ import { startDevSession } from "../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
 import { launchInspector } from "../inspector/launch.ts";
 import { createLiveFeed } from "../inspector/live.ts";
+import { resignerFor } from "../replay/resigner.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { cutOffNote, drainNote } from "../ui/drain_note.ts";
@@ -111,6 +112,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       port: ui.port ?? session.port + 1,
       explicit: ui.port !== null,
       endpoints: config.endpoints,
+      resign: resignerFor(config.endpoints),
       ...(live ? { live } : {}),
     });
   } catch (error) {

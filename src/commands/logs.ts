@@ -7,7 +7,7 @@ import type { options } from "../cli/commands/logs.ts";
 import type { Input } from "../cli/spec.ts";
 import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { type EventFilter, matchesFilter, parseSince } from "../store/read/filter.ts";
+import { type EventFilter, matchesFilter, parseSince, parseVerdict } from "../store/read/filter.ts";
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
 import { deliveriesByEvent, readDeliveries, summarize } from "../forward/deliveries_read.ts";
@@ -30,6 +30,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.method !== undefined) filter.method = opts.method;
   if (opts.since !== undefined) filter.since = parseSince(opts.since);
+  if (opts.provider !== undefined) filter.provider = opts.provider;
+  if (opts.type !== undefined) filter.type = opts.type;
+  if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);
   const limit = _limit(opts.limit);
   if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
   const reader = await openStore(ctx);

@@ -4,16 +4,25 @@
  * @module
  */
 import { describeError, UsageError } from "../errors.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import { recordReplay, type ReplaySend } from "../forward/replay_record.ts";
 import { parseDuration } from "../store/read/filter.ts";
 import { parseHeaderOption } from "../replay/headers.ts";
+import { prepareReplay } from "../replay/prepare.ts";
 import { checkMethod, replay, replayUrl } from "../replay/replay.ts";
 import { staleSignatureWarning } from "../replay/signatures.ts";
 import { formatBytes } from "../ui/format.ts";
 import { safeBlock, safeLine } from "../ui/sanitize.ts";
 import type { options } from "../cli/commands/replay.ts";
 import type { Input } from "../cli/spec.ts";
-import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "./_shared.ts";
+import {
+  type CommandContext,
+  openStore,
+  optionalConfig,
+  resolveEvent,
+  storeOf,
+  warnSkipped,
+} from "./_shared.ts";
 
 function _collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -37,6 +46,16 @@ async function _record(ctx: CommandContext, send: ReplaySend): Promise<void> {
     await recordReplay(storeOf(ctx), send);
   } catch (error) {
     ctx.output.err(`warning: this send was not recorded in the deliveries log: ${describeError(error)}\n`);
+  }
+}
+
+async function _readBody(ctx: CommandContext, file: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
+  } catch (error) {
+    throw new UsageError(
+      `--body-file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -65,7 +84,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.method !== undefined) checkMethod(opts.method);
   replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
   const reader = await openStore(ctx);
-  let event;
+  let event: CapturedEvent;
   try {
     event = await resolveEvent(reader, id);
   } finally {
@@ -75,8 +94,29 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const url = replayUrl(event, opts.to);
   const method = (opts.method ?? event.method).toUpperCase();
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
-  const stale = staleSignatureWarning(event);
-  if (stale !== undefined) warn(stale);
+  const changing = opts.resign === true || opts.bodyFile !== undefined || opts.set.length > 0;
+  const config = changing ? await optionalConfig(ctx, opts.config) : null;
+  const settings = config?.endpoints.find((e) => e.name === event.endpoint)?.signing;
+  const prepared = await prepareReplay(event, url, {
+    resign: opts.resign === true,
+    ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
+    set: opts.set,
+    ...(settings !== undefined ? { settings } : {}),
+    method,
+  });
+  if (prepared.warning !== undefined) warn(prepared.warning);
+  else if (prepared.resigned === undefined) {
+    const stale = staleSignatureWarning(event);
+    if (stale !== undefined) warn(stale);
+  }
+  if (prepared.resigned !== undefined && !opts.json) {
+    out.err(
+      out.errColors.dim(
+        `Re-signed as ${prepared.resigned} with the endpoint's secret, at the current time.\n`,
+      ),
+    );
+  }
+  event = prepared.event;
   if ((method === "GET" || method === "HEAD") && event.bodySize > 0) {
     warn(`${method} requests carry no body; the stored ${formatBytes(event.bodySize)} body is not sent.`);
   }

@@ -8,6 +8,7 @@ import { relative } from "node:path";
 import type { options } from "../cli/commands/ui.ts";
 import type { Input } from "../cli/spec.ts";
 import { launchInspector } from "../inspector/launch.ts";
+import { resignerFor } from "../replay/resigner.ts";
 import { followLog } from "../inspector/live.ts";
 import { openInBrowser } from "../inspector/open.ts";
 import { configOrProblem } from "./_hints.ts";
@@ -32,6 +33,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     port,
     explicit: explicitPort !== undefined || configured !== null,
     endpoints: config?.endpoints ?? [],
+    resign: resignerFor(config?.endpoints ?? []),
     live: followLog(paths),
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;

@@ -8,12 +8,22 @@ import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
 import { checkForward } from "./forward.ts";
 import { pathProblem } from "./path.ts";
+import { checkProvider, PROVIDER_FIELDS } from "./provider.ts";
+import { checkResponse } from "./response.ts";
 import type { Endpoint } from "./types.ts";
 
 export { normalizePath, pathProblem } from "./path.ts";
 
 /** Fields an endpoint may have. */
-export const ENDPOINT_FIELDS: readonly string[] = ["name", "path", "method", "maxBodySize", "forward"];
+export const ENDPOINT_FIELDS: readonly string[] = [
+  "name",
+  "path",
+  "method",
+  "maxBodySize",
+  "forward",
+  ...PROVIDER_FIELDS,
+  "response",
+];
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -148,6 +158,8 @@ export function checkEndpoints(
       defaults.maxBodySize,
     );
     const forward = checkForward(entry.forward, `${at}.forward`, issues);
+    const signing = checkProvider(entry, at, issues);
+    const response = checkResponse(entry.response, `${at}.response`, issues);
     if (issues.length > before) return;
     const path = entry.path as string;
     for (const other of resolved) {
@@ -161,7 +173,15 @@ export function checkEndpoints(
         return;
       }
     }
-    resolved.push({ name: name as string, path, methods, maxBodySize, ...(forward ? { forward } : {}) });
+    resolved.push({
+      name: name as string,
+      path,
+      methods,
+      maxBodySize,
+      ...(forward ? { forward } : {}),
+      ...(signing ? { signing } : {}),
+      ...(response ? { response } : {}),
+    });
   });
   return resolved;
 }

@@ -6,6 +6,9 @@
 import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
 import type { ResolvedUi, UiConfig } from "./ui.ts";
+import type { ProviderSettings } from "../provider/types.ts";
+import type { HmacConfig } from "./provider.ts";
+import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -26,6 +29,22 @@ export interface EndpointConfig {
   maxBodySize?: number;
   /** Deliver this endpoint's events to your app: a URL, or `{ to, mode, timeout, concurrency, retry, insecure, ca }`. */
   forward?: ForwardConfig;
+  /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
+  provider?: string;
+  /** Signing secret, or several (newest first) while rotating. `Deno.env.get(...)` needs --allow-env. */
+  secret?: string | readonly string[];
+  /** Public key of Ed25519 / ECDSA schemes (Discord, SendGrid, Standard Webhooks v1a). */
+  publicKey?: string;
+  /** Meta's `hub.verify_token` for the subscribe check. */
+  verifyToken?: string;
+  /** Largest age of a signed timestamp, seconds. @default 300 */
+  tolerance?: number;
+  /** Answer 401 to an invalid or missing signature, like a production app. @default false */
+  enforce?: boolean;
+  /** A generic HMAC scheme for a sender hooktap does not know. */
+  hmac?: HmacConfig;
+  /** What to answer instead of the plain 200, or a function of the captured event. */
+  response?: ResponseConfig | ResponseFunction;
 }
 
 /** The default export of `hooktap.config.ts`. */
@@ -55,6 +74,10 @@ export interface Endpoint {
   readonly maxBodySize: number;
   /** Where its events are forwarded, when the config says. */
   readonly forward?: ResolvedForward;
+  /** Signing settings, when the endpoint declares any. */
+  readonly signing?: ProviderSettings;
+  /** The custom answer, when the endpoint has one. */
+  readonly response?: ResolvedResponse | ResponseFunction;
 }
 
 /** The config after validation, with every default filled in. */

@@ -114,7 +114,7 @@ Deno.test("validateConfig() reports unknown keys inside an endpoint, with a sugg
   assert.match(issues[1]!, /^endpoints\[0\]\.method must be an HTTP method name/);
   assert.match(
     issuesOf({ port: 1, endpoints: [{ name: "a", path: "/a", method: "POST", colour: 1 }] })[0]!,
-    /^endpoints\[0\]\.colour is not an endpoint field \(known: name, path, method, maxBodySize, forward\)$/,
+    /^endpoints\[0\]\.colour is not an endpoint field \(known: name, path, method, maxBodySize, forward, provider, .*response\)$/,
   );
 });
 

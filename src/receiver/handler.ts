@@ -9,7 +9,8 @@ import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { Forwarder } from "../forward/forwarder.ts";
 import type { ForwardTarget } from "../forward/target.ts";
-import { buildEvent, type CapturedEvent, headerValue } from "../event/record.ts";
+import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
+import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
@@ -40,6 +41,13 @@ export interface RequestOutcome {
   reason?: string;
   /** A 503 because shutdown cut off a body still arriving (not a store failure). */
   cutOff?: boolean;
+  /** The sender and event type, when known. */
+  provider?: string;
+  type?: string;
+  /** The signature verdict. */
+  verdict?: VerdictStatus;
+  /** Why the answer was not the plain 200. */
+  answered?: "challenge" | "custom" | "enforce";
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -212,6 +220,17 @@ export function createHandler(options: HandlerOptions): Handler {
     const target = options.forward?.targetOf(endpoint);
     if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
     if (found.params !== undefined) event.params = found.params;
+    const examined = await examineFor(
+      found.endpoint,
+      { method, path, query, headers, body, receivedAt: time },
+      event,
+    );
+    const answer = await planAnswer(found.endpoint, event, examined);
+    const marks = {
+      ...(event.provider !== undefined ? { provider: event.provider } : {}),
+      ...(event.type !== undefined ? { type: event.type } : {}),
+      ...(event.verdict !== undefined ? { verdict: event.verdict.status } : {}),
+    };
     try {
       await sink.append(event);
     } catch (error) {
@@ -223,10 +242,19 @@ export function createHandler(options: HandlerOptions): Handler {
         }),
       );
     }
+    if (answer !== undefined) {
+      // hooktap answers itself (a challenge, enforce's 401, the endpoint's custom response); a forward
+      // target still gets the event, queued, since the sender is not waiting on the app.
+      if (target !== undefined) options.forward!.forwarder.enqueue(event, target);
+      return outcome(
+        { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
+        await sendAnswer(answer, id, request.signal ?? info?.cutOff),
+      );
+    }
     if (target !== undefined) {
       if (target.mode === "relay") {
         const answer = await options.forward!.forwarder.relay(event, target);
-        return outcome({ status: 200, size: body.length, endpoint, id }, answer);
+        return outcome({ status: answer.status, size: body.length, endpoint, id, ...marks }, answer);
       }
       options.forward!.forwarder.enqueue(event, target);
     }
@@ -235,6 +263,6 @@ export function createHandler(options: HandlerOptions): Handler {
     const ok = new Response(`{"ok":true,"id":"${id}"}`);
     ok.headers.set("content-type", "application/json");
     ok.headers.set("x-hooktap-event-id", id);
-    return outcome({ status: 200, size: body.length, endpoint, id }, ok);
+    return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
   };
 }

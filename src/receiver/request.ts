@@ -16,6 +16,8 @@ export interface IncomingRequest {
   arrayBuffer(): Promise<ArrayBuffer>;
   /** The headers as received, in order, repeats kept, when the server gives them. */
   readonly rawHeaders?: [string, string][];
+  /** Aborted when the client goes away (a web `Request` has it). */
+  readonly signal?: AbortSignal;
 }
 
 /** Extra facts the listener passes along with a request. */

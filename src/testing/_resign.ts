@@ -1,10 +1,11 @@
 /**
- * The seam to the providers' re-signing (`resignRequest` in src/provider/,
- * built in parallel). It is loaded on first use, so this build works
- * without it: `replayEvent(..., { resign })` then says re-signing is not
- * available rather than sending a request that cannot verify.
+ * Re-signing for `replayEvent(..., { resign })`: the providers' own signing
+ * (src/provider/resign.ts) with the test's secret and the current time.
  * @module
  */
+import { NO_SETTINGS, providerOf } from "../provider/examine.ts";
+import { ResignError, resignRequest } from "../provider/resign.ts";
+import { createView } from "../provider/view.ts";
 
 /** A request to sign afresh. */
 export interface ResignInput {
@@ -22,48 +23,35 @@ export interface ResignSettings {
   provider?: string;
 }
 
-/** The providers' function, as this seam calls it. */
-type ResignFn = (
-  request: ResignInput,
-  settings: ResignSettings,
-  now: Date,
-) => [string, string][] | undefined | Promise<[string, string][] | undefined>;
-
-/** Module of the providers issue that exports `resignRequest`. */
-const PROVIDERS_MODULE = "../provider/resign.ts";
-
-let loaded: Promise<ResignFn | undefined> | undefined;
-
-function load(): Promise<ResignFn | undefined> {
-  loaded ??= import(PROVIDERS_MODULE).then(
-    (m: { resignRequest?: ResignFn }) => m.resignRequest,
-    () => undefined,
-  );
-  return loaded;
-}
-
 /**
  * The request's headers signed afresh with `settings.secret` at `now`.
- * @throws {Error} when re-signing is not in this build, or the request's scheme cannot be re-signed.
+ * @throws {Error} when no provider that hooktap can sign for is recognised, or it cannot be re-signed.
  */
 export async function resignHeaders(
   request: ResignInput,
   settings: ResignSettings,
   now: Date,
 ): Promise<[string, string][]> {
-  const resign = await load();
-  if (resign === undefined) {
+  const url = new URL(request.url);
+  const provider = settings.provider ?? providerOf(
+    createView({
+      method: request.method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: request.headers,
+      body: request.body,
+      receivedAt: now,
+    }),
+    NO_SETTINGS,
+  ).name;
+  try {
+    return await resignRequest(provider, request, { ...NO_SETTINGS, secrets: [settings.secret] }, now);
+  } catch (error) {
+    if (!(error instanceof ResignError)) throw error;
     throw new Error(
-      "replayEvent: re-signing needs hooktap's providers (src/provider/resign.ts), which this build does " +
-        "not have. Replay without `resign`, or update hooktap.",
+      `replayEvent: cannot re-sign ${request.method} ${request.url} as ${provider}: ${error.message}. ` +
+        "Pass `resign.provider`, or replay without `resign`.",
+      { cause: error },
     );
   }
-  const headers = await resign(request, settings, now);
-  if (headers === undefined) {
-    throw new Error(
-      `replayEvent: cannot re-sign ${request.method} ${request.url}: no provider that hooktap can sign for ` +
-        "was recognised in its headers. Pass `resign.provider`, or replay without `resign`.",
-    );
-  }
-  return headers;
 }

@@ -11,6 +11,7 @@ import { formatBytes, formatClock } from "./format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "./sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
+import { paintVerdict, senderCell } from "./verdict.ts";
 import { padTo } from "./width.ts";
 
 /** What the banner shows. */
@@ -123,6 +124,7 @@ export function createActivityLog(
     { priority: 5, min: 12 },
     { priority: 2, align: "right" },
     { priority: 9, paint: c.cyan },
+    { priority: 3, min: 12, paint: paintVerdict(c) },
   ];
   const unmatched: Column[] = [...stored.slice(0, 4), { priority: 5, min: 10, paint: c.dim }];
   const storedSample = [
@@ -146,12 +148,14 @@ export function createActivityLog(
         ? `no endpoint here; configured: ${known}`
         : `this path accepts ${o.allow?.join(", ")}`;
       [row, columns, sample] = [[...head, hint], unmatched, [...storedSample.slice(0, 4), ""]];
-    } else if (o.status === 200) {
+    } else if (o.id !== undefined) {
       // On a narrow terminal the id's ULID part stands for it (any unique prefix of it works in `inspect`).
       const short = width !== undefined && width < 110;
       const id = short ? (o.id ?? "").slice(13) : o.id ?? "";
-      row = [...head, safeLine(o.endpoint ?? ""), formatBytes(o.size), id];
-      [columns, sample] = [stored, short ? [...storedSample.slice(0, 6), id] : storedSample];
+      const sender = senderCell(o);
+      row = [...head, safeLine(o.endpoint ?? ""), formatBytes(o.size), id, ...(sender ? [sender] : [])];
+      sample = [...storedSample.slice(0, 6), short ? id : storedSample[6]!, ...(sender ? [""] : [])];
+      columns = sender ? stored : stored.slice(0, 7);
     } else {
       row = [...head, safeLine(o.endpoint ?? ""), `not stored: ${safeLine(o.reason ?? "error")}`];
       [columns, sample] = [
@@ -172,6 +176,10 @@ export function createActivityLog(
       size: o.size,
       id: o.id ?? null,
       ...(o.reason !== undefined ? { reason: o.reason } : {}),
+      ...(o.provider !== undefined ? { provider: o.provider } : {}),
+      ...(o.type !== undefined ? { type: o.type } : {}),
+      ...(o.verdict !== undefined ? { verdict: o.verdict } : {}),
+      ...(o.answered !== undefined ? { answered: o.answered } : {}),
     }) + "\n";
   const format = options.json ? json : human;
   return (outcome) => {

@@ -10,6 +10,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { safeLine } from "./sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
+import { paintVerdict, senderText, VERDICT_MARKS, verdictWord } from "./verdict.ts";
 
 /** The plain cells of `event`'s row. */
 export function eventCells(event: CapturedEvent): string[] {
@@ -23,6 +24,12 @@ export function eventCells(event: CapturedEvent): string[] {
     safeLine(target),
     safeLine(type),
     formatBytes(event.bodySize),
+    senderText(event.provider, event.type),
+    event.verdict === undefined && event.provider === undefined
+      ? ""
+      : `${VERDICT_MARKS[event.verdict?.status ?? "unsigned"]} ${
+        verdictWord(event.verdict?.status ?? "unsigned")
+      }`,
   ];
 }
 
@@ -35,6 +42,8 @@ function _columns(colors: Colors): Column[] {
     { priority: 7, min: 24 }, // path
     { priority: 1, min: 16 }, // content type
     { priority: 3, align: "right" }, // size
+    { priority: 4, min: 10 }, // provider and type
+    { priority: 4.5, paint: paintVerdict(colors) }, // verdict
   ];
 }
 
@@ -51,8 +60,18 @@ export function eventLines(
   sample: readonly CapturedEvent[] = [],
   delivery?: (event: CapturedEvent) => string,
 ): string[] {
-  const rows = [...sample, ...events].map((e) => delivery ? [...eventCells(e), delivery(e)] : eventCells(e));
-  const columns = _columns(colors);
-  if (delivery) columns.push({ priority: 4 }); // forwarding: last status and attempts
+  let rows = [...sample, ...events].map(eventCells);
+  let columns = _columns(colors);
+  // No sender known and nothing verified in these rows: no sender columns (no trailing blanks).
+  if (rows.every((r) => r[7] === "" && r[8] === "")) {
+    rows = rows.map((r) => r.slice(0, 7));
+    columns = columns.slice(0, 7);
+  }
+  if (delivery) {
+    // Forwarding: last status and attempts.
+    const all = [...sample, ...events];
+    rows = rows.map((r, i) => [...r, delivery(all[i]!)]);
+    columns = [...columns, { priority: 4 }];
+  }
   return layoutRows(columns, rows, width).slice(sample.length);
 }

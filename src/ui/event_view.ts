@@ -11,6 +11,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "./sanitize.ts";
+import { responseSection, signatureSection } from "./verdict.ts";
 
 /** The kind of body, by content type and content. */
 export type BodyKind = "empty" | "json" | "form" | "text" | "binary";
@@ -117,6 +118,8 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
   return [
     colors.bold(event.id),
     ..._aligned(facts, colors),
+    ...signatureSection(event, colors),
+    ...responseSection(event, colors),
     "",
     colors.bold(`Headers (${event.headers.length})`),
     ..._aligned(event.headers, colors),

@@ -20,6 +20,15 @@ export const options = defineOptions({
     value: "when",
     description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
   },
+  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
+  type: {
+    value: "type",
+    description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
+  },
+  verdict: {
+    value: "verdict",
+    description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
+  },
   unmatched: {
     short: "u",
     description: "show requests that matched no endpoint (404/405, .hooktap/unmatched.jsonl) with hints",
@@ -40,6 +49,6 @@ export const logs = defineCommand({
     "List the newest stored events, oldest of them first (reads .hooktap/events.jsonl from its end)",
   options,
   after: "\nExamples:\n  hooktap logs\n  hooktap logs -n 50 --endpoint stripe --since 2h\n" +
-    "  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
+    "  hooktap logs --provider stripe --verdict invalid\n  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
   load: () => import("../../commands/logs.ts"),
 });

@@ -20,6 +20,20 @@ export const options = defineOptions({
     description: "send with this method instead of the original",
     complete: "method",
   },
+  resign: {
+    description:
+      "sign afresh with the endpoint's secret and the current time (Stripe, Slack, Standard Webhooks, ...)",
+  },
+  bodyFile: {
+    value: "file",
+    description: "send this file's bytes as the body (re-signed when a secret is known)",
+  },
+  set: {
+    value: "path=value",
+    repeatable: true,
+    description: "change one JSON field of the body: data.object.amount=5000 (repeatable; re-signed)",
+  },
+  config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
   timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
   json: { description: "print the result as one JSON object on stdout" },
   undelivered: {
@@ -44,6 +58,8 @@ export const replay = defineCommand({
     "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
     '  hooktap replay 01HXA5 --to http://localhost:3000/hook -H "Authorization: Bearer dev"\n' +
     "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
+    "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --resign\n" +
+    "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
     "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n",
   load: () => import("../../commands/replay.ts"),
 });

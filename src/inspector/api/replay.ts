@@ -10,7 +10,7 @@ import { checkMethod, replay, type ReplayResult } from "../../replay/replay.ts";
 import { staleSignatureWarning } from "../../replay/signatures.ts";
 
 /** Makes fresh signature headers for a body: the providers' re-signer. */
-export type Resigner = (event: CapturedEvent) => Promise<CapturedEvent> | CapturedEvent;
+export type Resigner = (event: CapturedEvent, target?: URL) => Promise<CapturedEvent> | CapturedEvent;
 
 /** The JSON body of a replay request. */
 export interface ReplayRequest {
@@ -112,7 +112,15 @@ export async function replayFromApi(
           "send without resign, or edit the signature header yourself",
       );
     }
-    edited = await options.resign(edited);
+    let target: URL | undefined;
+    try {
+      target = new URL(request.to);
+    } catch { /* replay() below names a bad URL */ }
+    try {
+      edited = await options.resign(edited, target);
+    } catch (error) {
+      throw new ReplayRequestError(error instanceof Error ? error.message : String(error));
+    }
   }
   if (request.method !== undefined) checkMethod(request.method);
   const result = await replay(edited, request.to, {

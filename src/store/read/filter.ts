@@ -4,7 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import type { CapturedEvent } from "../../event/record.ts";
+import type { CapturedEvent, VerdictStatus } from "../../event/record.ts";
 
 /** Filters of `hooktap logs`; every field that is set must match. */
 export interface EventFilter {
@@ -14,6 +14,30 @@ export interface EventFilter {
   method?: string;
   /** Only events received at or after this time. */
   since?: Date;
+  /** Sender (`github`, `stripe`), exact. */
+  provider?: string;
+  /** Event type: exact, or a prefix up to a `.` or space (`issues` matches `issues.opened`). */
+  type?: string;
+  /** Signature verdict; an event without one counts as `unsigned`. */
+  verdict?: VerdictStatus;
+}
+
+/** The verdicts `--verdict` accepts. */
+export const VERDICTS: readonly VerdictStatus[] = ["valid", "invalid", "expired", "unsigned", "no-secret"];
+
+/**
+ * A `--verdict` value (`no secret` and `no_secret` are `no-secret`).
+ * @throws {UsageError} for anything else.
+ */
+export function parseVerdict(text: string): VerdictStatus {
+  const v = text.trim().toLowerCase().replace(/[\s_]+/g, "-");
+  if ((VERDICTS as readonly string[]).includes(v)) return v as VerdictStatus;
+  throw new UsageError(`--verdict must be one of ${VERDICTS.join(", ")}; got "${text}".`);
+}
+
+function _typeMatches(type: string | undefined, wanted: string): boolean {
+  if (type === undefined) return false;
+  return type === wanted || type.startsWith(`${wanted}.`) || type.startsWith(`${wanted} `);
 }
 
 /** Whether `event` passes `filter`. */
@@ -21,6 +45,9 @@ export function matchesFilter(event: CapturedEvent, filter: EventFilter): boolea
   if (filter.endpoint !== undefined && event.endpoint !== filter.endpoint) return false;
   if (filter.method !== undefined && event.method.toUpperCase() !== filter.method.toUpperCase()) return false;
   if (filter.since !== undefined && Date.parse(event.receivedAt) < filter.since.getTime()) return false;
+  if (filter.provider !== undefined && event.provider !== filter.provider.toLowerCase()) return false;
+  if (filter.type !== undefined && !_typeMatches(event.type, filter.type)) return false;
+  if (filter.verdict !== undefined && (event.verdict?.status ?? "unsigned") !== filter.verdict) return false;
   return true;
 }
 

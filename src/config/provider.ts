@@ -1,0 +1,146 @@
+/**
+ * An endpoint's signing fields: `provider`, `secret` (one, or several while
+ * rotating), `publicKey`, `verifyToken`, `tolerance`, `enforce` and a
+ * generic `hmac` scheme. Pure; every problem pushed with its field path.
+ * @module
+ */
+import { canonicalProvider, CATALOG, PROVIDER_ALIASES } from "../provider/catalog.ts";
+import type { GenericHmacSettings, ProviderSettings } from "../provider/types.ts";
+import { closest } from "../text/suggest.ts";
+import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
+
+/** The generic HMAC scheme as written in the config. */
+export interface HmacConfig {
+  /** Header carrying the signature, like `"X-Signature"`. */
+  header: string;
+  /** @default "sha256" */
+  algorithm?: "sha1" | "sha256" | "sha512";
+  /** @default "hex" */
+  encoding?: "hex" | "base64";
+  /** Text before the signature, like `"sha256="`. @default "" */
+  prefix?: string;
+  /** What is signed: `{body}`, `{method}`, `{url}`, `{header:Name}` and literal text. @default "{body}" */
+  signed?: string;
+}
+
+/** Endpoint fields read here. */
+export const PROVIDER_FIELDS: readonly string[] = [
+  "provider",
+  "secret",
+  "publicKey",
+  "verifyToken",
+  "tolerance",
+  "enforce",
+  "hmac",
+];
+
+const HMAC_FIELDS = ["header", "algorithm", "encoding", "prefix", "signed"];
+
+/** Default `tolerance`, seconds (Stripe's, Slack's and Standard Webhooks'). */
+export const DEFAULT_TOLERANCE = 300;
+
+function _hmac(value: unknown, at: string, issues: Issues): GenericHmacSettings | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    issues.push(
+      `${at} must be an object { header, algorithm, encoding, prefix, signed }, got ${show(value)}`,
+    );
+    return undefined;
+  }
+  checkKeys(value, HMAC_FIELDS, at, "an hmac", issues);
+  const { header, algorithm = "sha256", encoding = "hex", prefix = "", signed = "{body}" } = value;
+  if (typeof header !== "string" || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(header)) {
+    issues.push(`${at}.header must name the signature header, like "X-Signature", got ${show(header)}`);
+  }
+  if (algorithm !== "sha1" && algorithm !== "sha256" && algorithm !== "sha512") {
+    issues.push(`${at}.algorithm must be "sha256", "sha1" or "sha512", got ${show(algorithm)}`);
+  }
+  if (encoding !== "hex" && encoding !== "base64") {
+    issues.push(`${at}.encoding must be "hex" or "base64", got ${show(encoding)}`);
+  }
+  if (typeof prefix !== "string") {
+    issues.push(`${at}.prefix must be a string like "sha256=", got ${show(prefix)}`);
+  }
+  if (typeof signed !== "string" || !signed.includes("{body}")) {
+    issues.push(
+      `${at}.signed must be a template containing {body}, like "{header:X-Timestamp}.{body}", got ${
+        show(signed)
+      }`,
+    );
+  }
+  return { header, algorithm, encoding, prefix, signed } as GenericHmacSettings;
+}
+
+function _secrets(value: unknown, at: string, issues: Issues): string[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  list.forEach((s, i) => {
+    const where = Array.isArray(value) ? `${at}[${i}]` : at;
+    if (typeof s !== "string" || s === "") {
+      issues.push(
+        `${where} must be a non-empty string, got ${show(s)}` +
+          (s === undefined
+            ? " (is the environment variable set? Deno.env.get() gives undefined when not)"
+            : ""),
+      );
+    } else out.push(s);
+  });
+  return out;
+}
+
+function _string(value: unknown, where: string, issues: Issues): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    issues.push(`${where} must be a non-empty string, got ${show(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Checks an endpoint's signing fields; `undefined` when it has none. */
+export function checkProvider(
+  entry: Record<string, unknown>,
+  at: string,
+  issues: Issues,
+): ProviderSettings | undefined {
+  if (!PROVIDER_FIELDS.some((f) => entry[f] !== undefined)) return undefined;
+  const settings: {
+    -readonly [K in keyof ProviderSettings]: ProviderSettings[K];
+  } = {
+    secrets: _secrets(entry.secret, `${at}.secret`, issues),
+    tolerance: DEFAULT_TOLERANCE,
+    enforce: false,
+  };
+  if (entry.provider !== undefined) {
+    const name = entry.provider;
+    const known = typeof name === "string" ? canonicalProvider(name) : undefined;
+    if (known === undefined) {
+      const names = Object.keys(CATALOG).filter((n) => n !== "generic");
+      const near = typeof name === "string"
+        ? closest(name.toLowerCase(), [...names, ...Object.keys(PROVIDER_ALIASES)])
+        : undefined;
+      issues.push(
+        `${at}.provider ${show(name)} is not a known provider` + (near ? `: did you mean "${near}"?` : "") +
+          ` (known: ${names.join(", ")})`,
+      );
+    } else settings.provider = known;
+  }
+  const publicKey = _string(entry.publicKey, `${at}.publicKey`, issues);
+  if (publicKey !== undefined) settings.publicKey = publicKey;
+  const verifyToken = _string(entry.verifyToken, `${at}.verifyToken`, issues);
+  if (verifyToken !== undefined) settings.verifyToken = verifyToken;
+  if (entry.tolerance !== undefined) {
+    const t = entry.tolerance;
+    if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) {
+      issues.push(`${at}.tolerance must be a positive number of seconds, like 300, got ${show(t)}`);
+    } else settings.tolerance = t;
+  }
+  settings.enforce = optionalBoolean(entry.enforce, `${at}.enforce`, issues, false);
+  const hmac = _hmac(entry.hmac, `${at}.hmac`, issues);
+  if (hmac !== undefined) settings.hmac = hmac;
+  if (settings.enforce && settings.secrets.length === 0 && settings.publicKey === undefined) {
+    issues.push(`${at}.enforce needs a secret or publicKey to check signatures with: add \`secret\``);
+  }
+  return settings;
+}

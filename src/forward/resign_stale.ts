@@ -1,0 +1,48 @@
+/**
+ * Forward retries that outlive a signature's tolerance: an event of a
+ * timestamped scheme (Stripe, Slack, Standard Webhooks, Zoom, …) whose
+ * endpoint has a secret is re-signed at the time of the attempt, so the app
+ * still accepts it. Everything else is sent as stored.
+ * @module
+ */
+import type { Endpoint } from "../config/types.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { providerFacts } from "../provider/catalog.ts";
+import { resignRequest } from "../provider/resign.ts";
+import { type PreparedRequest, storedRequest } from "./deliver.ts";
+import { deliveryUrl, type ForwardTarget } from "./target.ts";
+
+/** Re-sign this long before the tolerance runs out, for the trip to the app. */
+const MARGIN_MS = 30_000;
+
+/**
+ * A `prepare` for the forwarder: the request re-signed when its signed
+ * timestamp is (nearly) outside the endpoint's tolerance, else `undefined`.
+ */
+export function resignWhenStale(
+  endpointsOf: () => readonly Endpoint[],
+  now: () => Date = () => new Date(),
+): (event: CapturedEvent, attempt: number, target: ForwardTarget) => Promise<PreparedRequest | undefined> {
+  return async (event, _attempt, target) => {
+    const provider = event.provider;
+    if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
+    const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
+    if (settings === undefined || settings.secrets.length === 0) return undefined;
+    const at = now();
+    const age = at.getTime() - Date.parse(event.receivedAt);
+    if (age < settings.tolerance * 1000 - MARGIN_MS) return undefined;
+    const stored = storedRequest(event);
+    const headers = await resignRequest(
+      provider,
+      {
+        method: stored.method,
+        url: deliveryUrl(event, target.to).href,
+        headers: stored.headers,
+        body: stored.body ?? new Uint8Array(),
+      },
+      settings,
+      at,
+    );
+    return { ...stored, headers, resigned: true };
+  };
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import Stripe from "stripe";
+import { validateConfig } from "../config/validate.ts";
+import { buildEvent } from "../event/record.ts";
+import { resignWhenStale } from "./resign_stale.ts";
+import type { ForwardTarget } from "./target.ts";
+
+const SECRET = "whsec_hooktap_forward";
+const BODY = '{"id":"evt_1","type":"invoice.paid","object":"event"}';
+const TARGET = { to: "http://127.0.0.1:3000/stripe", mode: "queue" } as ForwardTarget;
+
+Deno.test("a forward retry after Stripe's tolerance is re-signed so stripe's own check accepts it", async () => {
+  const stripe = new Stripe("sk_test_hooktap");
+  const crypto = Stripe.createSubtleCryptoProvider();
+  const signedAt = new Date(Date.now() - 20 * 60_000); // 20 minutes ago: outside the 5-minute tolerance
+  const header = await stripe.webhooks.generateTestHeaderStringAsync({
+    payload: BODY,
+    secret: SECRET,
+    timestamp: Math.floor(signedAt.getTime() / 1000),
+  });
+  const event = buildEvent({
+    id: "evt_20261123_01M84MGVTY6EJH6QQKCXTC8132",
+    endpoint: "stripe",
+    receivedAt: signedAt,
+    method: "POST",
+    path: "/stripe",
+    query: "",
+    headers: [["Content-Type", "application/json"], ["Stripe-Signature", header]],
+    body: new TextEncoder().encode(BODY),
+    remoteAddr: "127.0.0.1",
+  });
+  event.provider = "stripe";
+  const verify = (signature: string) =>
+    stripe.webhooks.constructEventAsync(BODY, signature, SECRET, undefined, crypto).then(
+      () => "ok",
+      (e) => e.message,
+    );
+  assert.match(await verify(header), /tolerance/i, "the stored signature has expired");
+
+  const { endpoints } = validateConfig({
+    port: 0,
+    endpoints: [{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: SECRET }],
+  }, null);
+  const prepared = await resignWhenStale(() => endpoints)(event, 2, TARGET);
+  assert.ok(prepared?.resigned);
+  const fresh = prepared.headers.find(([n]) => n.toLowerCase() === "stripe-signature")?.[1];
+  assert.ok(fresh !== undefined && fresh !== header);
+  assert.equal(await verify(fresh), "ok");
+  assert.deepEqual(prepared.body, new TextEncoder().encode(BODY));
+
+  // A recent event, and an endpoint without a secret, are sent as stored.
+  const recent = { ...event, receivedAt: new Date().toISOString() };
+  assert.equal(await resignWhenStale(() => endpoints)(recent, 2, TARGET), undefined);
+  const plain = validateConfig(
+    { port: 0, endpoints: [{ name: "stripe", path: "/stripe", method: "POST" }] },
+    null,
+  );
+  assert.equal(await resignWhenStale(() => plain.endpoints)(event, 2, TARGET), undefined);
+});

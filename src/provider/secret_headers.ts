@@ -1,0 +1,22 @@
+/**
+ * The headers that carry a provider's signature or secret token: a fixture
+ * export masks them so that no reusable secret-derived value is shared.
+ * @module
+ */
+import { providerNamed, PROVIDERS } from "./registry.ts";
+
+/**
+ * The signature headers (lower case) of `provider`, or of every known
+ * provider when it is `undefined` or unknown.
+ *
+ * @example
+ * ```ts
+ * import { secretHeaderNames } from "@hooktap/hooktap";
+ * console.log(secretHeaderNames("github")); // ["x-hub-signature-256", "x-hub-signature"]
+ * ```
+ */
+export function secretHeaderNames(provider?: string): string[] {
+  const one = provider === undefined ? undefined : providerNamed(provider);
+  const list = one === undefined ? PROVIDERS : [one];
+  return [...new Set(list.flatMap((p) => p.signatureHeaders))];
+}
