@@ -9,7 +9,7 @@
 import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { ID_PROBE_BYTES, idBytesMatcher, lineId } from "./line_key.ts";
-import { type Line, linesForward, lineStartAtOrAfter, readAt } from "./lines.ts";
+import { type Line, lineStartAtOrAfter, readAt, scanForward } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
 
 /** What an id typed on the command line is compared with. */
@@ -64,14 +64,39 @@ export function parseIdQuery(text: string): IdQuery {
   );
 }
 
-async function _probe(reader: StoreReader, pos: number, hi: number): Promise<IdMatch | undefined> {
+/**
+ * Line starts found so far, as `[from, start]`: no line starts in `(from, start)`.
+ * A probe that lands inside a line already crossed (a long one) costs nothing.
+ */
+type Crossed = [number, number][];
+
+async function _lineStart(reader: StoreReader, pos: number, crossed: Crossed): Promise<number> {
+  // Read only up to the nearest stretch already crossed after `pos`: its line start is the answer past it.
+  let next: [number, number] | undefined;
+  for (const known of crossed) {
+    if (pos >= known[0] && pos <= known[1]) return known[1];
+    if (known[0] > pos && (next === undefined || known[0] < next[0])) next = known;
+  }
+  const limit = next === undefined ? reader.size : next[0] + 1;
+  let start = await lineStartAtOrAfter(reader.file, pos, limit);
+  if (next !== undefined && start >= limit) start = next[1];
+  crossed.push([pos, start]);
+  return start;
+}
+
+async function _probe(
+  reader: StoreReader,
+  pos: number,
+  hi: number,
+  crossed: Crossed,
+): Promise<IdMatch | undefined> {
   const buf = new Uint8Array(ID_PROBE_BYTES);
-  let start = await lineStartAtOrAfter(reader.file, pos, reader.size);
+  let start = await _lineStart(reader, pos, crossed);
   while (start < hi) {
     const got = await readAt(reader.file, start, buf);
     const id = lineId(buf.subarray(0, got));
     if (id !== undefined) return { id, start };
-    start = await lineStartAtOrAfter(reader.file, start + 1, reader.size);
+    start = await _lineStart(reader, start + 1, crossed);
   }
   return undefined;
 }
@@ -96,8 +121,8 @@ async function _collect(
   // The full scan only needs lines whose id bytes start with the prefix: test bytes before decoding.
   const mustMatch = stopAfterRange ? undefined : idBytesMatcher(query.prefix, query.offset ?? 0);
   for await (const line of lines) {
-    if (mustMatch !== undefined && !mustMatch(line.bytes)) continue;
-    const id = lineId(line.bytes);
+    if (mustMatch !== undefined && !mustMatch(line.head)) continue;
+    const id = lineId(line.head);
     if (id === undefined) {
       reader.skip(line);
       continue;
@@ -124,22 +149,23 @@ export async function findByIdPrefix(
   const max = options.max ?? 20;
   let lo = 0;
   let hi = reader.size;
+  const crossed: Crossed = [];
   while (hi - lo > WINDOW) {
     const mid = Math.floor((lo + hi) / 2);
-    const probe = await _probe(reader, mid, hi);
+    const probe = await _probe(reader, mid, hi, crossed);
     if (probe === undefined || _compare(query, probe.id) !== "before") hi = mid;
     else lo = probe.start + 1;
   }
-  const from = await lineStartAtOrAfter(reader.file, lo, reader.size);
+  const from = await _lineStart(reader, lo, crossed);
   let via: LookupResult["via"] = "search";
-  let found = await _collect(reader, linesForward(reader.file, from, reader.size), query, max, true);
+  let found = await _collect(reader, scanForward(reader.file, from, reader.size), query, max, true);
   if (found.matches.length === 0) {
     via = "scan";
-    found = await _collect(reader, linesForward(reader.file, 0, reader.size), query, max, false);
+    found = await _collect(reader, scanForward(reader.file, 0, reader.size), query, max, false);
   }
   const result: LookupResult = { matches: found.matches, via };
   if (found.matches.length === 1 && found.first !== undefined) {
-    const event = reader.parse(found.first);
+    const event = await reader.parse(found.first);
     if (event !== undefined) result.event = event;
   }
   return result;
