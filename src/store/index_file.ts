@@ -108,6 +108,8 @@ export interface NewestOptions {
   onSkip?: (line: Line) => void;
   /** Stops the scan early. */
   signal?: AbortSignal;
+  /** Read without blocking the event loop (a server's background rebuild). */
+  background?: boolean;
 }
 
 /**
@@ -124,7 +126,12 @@ export async function newestPerEndpoint(
   const latest = new Map<string, string>();
   // Byte tests for the endpoints already found: most lines are skipped without decoding anything.
   const seen: ((line: Uint8Array) => boolean)[] = [];
-  for await (const line of scanBackward(events, end, { start: options.start ?? 0 })) {
+  for await (
+    const line of scanBackward(events, end, {
+      start: options.start ?? 0,
+      background: options.background ?? false,
+    })
+  ) {
     if (options.signal?.aborted) return { latest, complete: false };
     if (!line.torn && seen.some((test) => test(line.head))) continue;
     const endpoint = line.torn ? undefined : lineEndpoint(line.head);

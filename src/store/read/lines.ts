@@ -9,9 +9,9 @@
  * @module
  */
 
-/** Size of one read while scanning short lines. */
+/** Size of a scan's first read; each next read doubles, up to {@linkcode MAX_CHUNK}. */
 export const CHUNK_SIZE = 64 * 1024;
-/** Largest read, used while crossing a long line. */
+/** Largest read. */
 const MAX_CHUNK = 1024 * 1024;
 /**
  * Bytes of each line a scan keeps: a record's `{"v":1,"id":"…","endpoint":"…",`
@@ -25,7 +25,7 @@ export interface Line {
   start: number;
   /** Length of the line in bytes, without its newline. */
   length: number;
-  /** The line's first `min(length, HEAD_BYTES)` bytes (a copy). */
+  /** The line's first `min(length, HEAD_BYTES)` bytes. */
   head: Uint8Array;
   /** The file's last line has no newline: a write that was cut off (or is still in progress). */
   torn: boolean;
@@ -33,16 +33,36 @@ export interface Line {
 
 /** Options of the scans. */
 export interface ScanOptions {
-  /** Size of one read while lines are short. @default CHUNK_SIZE */
+  /** Size of the first read. @default CHUNK_SIZE */
   chunkSize?: number;
   /** Bytes of each line kept in {@linkcode Line.head}. @default HEAD_BYTES */
   headBytes?: number;
+  /**
+   * Read without blocking the event loop (for a server's background work).
+   * By default reads are synchronous: a command has nothing else to do, and
+   * Deno's async file reads cost several times more per read.
+   */
+  background?: boolean;
 }
 
 /** Reads up to `buf.length` bytes at `pos`; resolves to how many were read. */
-export async function readAt(file: Deno.FsFile, pos: number, buf: Uint8Array): Promise<number> {
-  await file.seek(pos, Deno.SeekMode.Start);
+export async function readAt(
+  file: Deno.FsFile,
+  pos: number,
+  buf: Uint8Array,
+  background = false,
+): Promise<number> {
   let got = 0;
+  if (!background) {
+    file.seekSync(pos, Deno.SeekMode.Start);
+    while (got < buf.length) {
+      const n = file.readSync(buf.subarray(got));
+      if (n === null) break;
+      got += n;
+    }
+    return got;
+  }
+  await file.seek(pos, Deno.SeekMode.Start);
   while (got < buf.length) {
     const n = await file.read(buf.subarray(got));
     if (n === null) break;
@@ -59,37 +79,38 @@ export async function readLine(file: Deno.FsFile, line: Line): Promise<Uint8Arra
   return bytes.subarray(0, got);
 }
 
-/** A read buffer that grows (up to {@linkcode MAX_CHUNK}) while a long line is crossed. */
+/** Reads of growing size: a fresh buffer each (heads are views into it, not copies). */
 class Reads {
-  #buf: Uint8Array;
-  constructor(private readonly base: number) {
-    this.#buf = new Uint8Array(base);
+  #size: number;
+  constructor(first: number, private readonly file: Deno.FsFile, private readonly background: boolean) {
+    this.#size = first;
   }
-  /** Reads `[pos, pos + n)`; `long` asks for the larger size. */
-  size(long: boolean): number {
-    return long ? Math.max(this.base, MAX_CHUNK) : this.base;
+  /** Size of the next read. */
+  next(): number {
+    const size = this.#size;
+    this.#size = Math.min(Math.max(MAX_CHUNK, size), size * 2);
+    return size;
   }
-  async at(file: Deno.FsFile, pos: number, n: number): Promise<Uint8Array> {
-    if (this.#buf.length < n) this.#buf = new Uint8Array(n);
-    const got = await readAt(file, pos, this.#buf.subarray(0, n));
-    return this.#buf.subarray(0, got);
+  async at(pos: number, n: number): Promise<Uint8Array> {
+    const buf = new Uint8Array(n);
+    const got = await readAt(this.file, pos, buf, this.background);
+    return buf.subarray(0, got);
   }
 }
 
-async function _head(
-  file: Deno.FsFile,
+/** The head of the line `[start, start + length)`: a view into `data` when it holds it, else read. */
+function _head(
+  reads: Reads,
   data: Uint8Array,
   dataStart: number,
   start: number,
   length: number,
   headBytes: number,
-): Promise<Uint8Array> {
+): Uint8Array | Promise<Uint8Array> {
   const want = Math.min(length, headBytes);
   const from = start - dataStart;
-  if (from >= 0 && from + want <= data.length) return data.slice(from, from + want);
-  const head = new Uint8Array(want);
-  const got = await readAt(file, start, head);
-  return head.subarray(0, got);
+  if (from >= 0 && from + want <= data.length) return data.subarray(from, from + want);
+  return reads.at(start, want);
 }
 
 /**
@@ -103,27 +124,25 @@ export async function* scanBackward(
 ): AsyncGenerator<Line> {
   const from = options.start ?? 0;
   const headBytes = options.headBytes ?? HEAD_BYTES;
-  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE);
+  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE, file, options.background ?? false);
   if (end <= from) return;
   const last = new Uint8Array(1);
-  await readAt(file, end - 1, last);
+  await readAt(file, end - 1, last, options.background);
   let torn = last[0] !== 0x0a;
   let lineEnd = end; // end (exclusive, before its newline) of the line being looked for
   let pos = end;
   let data: Uint8Array = new Uint8Array(0);
   let dataStart = end;
   while (pos > from) {
-    // Crossing a long line (no newline for a whole chunk): read larger pieces.
-    const n = Math.min(pos - from, reads.size(lineEnd - pos >= reads.size(false)));
+    const n = Math.min(pos - from, reads.next());
     dataStart = pos - n;
-    data = await reads.at(file, dataStart, n);
+    data = await reads.at(dataStart, n);
     if (data.length < n) throw new Error(`events.jsonl shrank while being read (at byte ${dataStart})`);
     for (let nl = data.lastIndexOf(0x0a); nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
       const start = dataStart + nl + 1;
       const length = lineEnd - start;
       if (length > 0) {
-        const head = await _head(file, data, dataStart, start, length, headBytes);
-        yield { start, length, head, torn };
+        yield { start, length, head: await _head(reads, data, dataStart, start, length, headBytes), torn };
       }
       torn = false;
       lineEnd = dataStart + nl;
@@ -132,7 +151,7 @@ export async function* scanBackward(
   }
   if (lineEnd > from) {
     const length = lineEnd - from;
-    yield { start: from, length, head: await _head(file, data, dataStart, from, length, headBytes), torn };
+    yield { start: from, length, head: await _head(reads, data, dataStart, from, length, headBytes), torn };
   }
 }
 
@@ -147,20 +166,20 @@ export async function* scanForward(
   options: ScanOptions = {},
 ): AsyncGenerator<Line> {
   const headBytes = options.headBytes ?? HEAD_BYTES;
-  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE);
+  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE, file, options.background ?? false);
   let lineStart = start;
   let pos = start;
   let data: Uint8Array = new Uint8Array(0);
   let dataStart = start;
   while (pos < end) {
-    const n = Math.min(end - pos, reads.size(pos - lineStart >= reads.size(false)));
+    const n = Math.min(end - pos, reads.next());
     dataStart = pos;
-    data = await reads.at(file, pos, n);
+    data = await reads.at(pos, n);
     if (data.length === 0) break;
     for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, nl + 1)) {
       const length = dataStart + nl - lineStart;
       if (length > 0) {
-        const head = await _head(file, data, dataStart, lineStart, length, headBytes);
+        const head = await _head(reads, data, dataStart, lineStart, length, headBytes);
         yield { start: lineStart, length, head, torn: false };
       }
       lineStart = dataStart + nl + 1;
@@ -169,8 +188,12 @@ export async function* scanForward(
   }
   if (pos > lineStart) {
     const length = pos - lineStart;
-    const head = await _head(file, data, dataStart, lineStart, length, headBytes);
-    yield { start: lineStart, length, head, torn: true };
+    yield {
+      start: lineStart,
+      length,
+      head: await _head(reads, data, dataStart, lineStart, length, headBytes),
+      torn: true,
+    };
   }
 }
 
