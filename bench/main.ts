@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { pickLoadGenerator } from "./load.ts";
 import { PINNED } from "./proc.ts";
 import { measureReadSide, type ReadMeasure } from "./read_side.ts";
-import { report, type RunInfo } from "./report.ts";
+import { type ExtraSection, report, type RunInfo } from "./report.ts";
+import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "./extra_stores.ts";
 import { ensureStore } from "./store_gen.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
 
@@ -73,6 +74,7 @@ try {
     });
   }
   let read: ReadMeasure[] | undefined;
+  const extras: ExtraSection[] = [];
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
   if (doRead) {
@@ -94,6 +96,25 @@ try {
     });
     read = r.measures;
     coldEndpointMs = r.coldEndpointMs;
+    // Issue 15: endpoints whose only event lies at several depths, on a store `dev` never opened.
+    const depthCount = smoke ? 3_000 : 300_000;
+    const depth = await ensureDepthStore(dataDir, depthCount, log);
+    const timing = { runs: smoke ? 1 : 10, warmup: smoke ? 0 : 1, scratch, log };
+    extras.push({
+      title: `On a store \`dev\` never opened (${depthCount.toLocaleString("en-US")} events, ${
+        (depth.bytes / 1e6).toFixed(0)
+      } MB, no index), each endpoint's only event on line 6, in the middle, 1,000 lines from the end:`,
+      rows: await measureDepth(depth, timing),
+    });
+    // Issue 9: events of several MiB among small ones.
+    const mib = smoke ? [2] : [5, 30];
+    const large = await ensureLargeStore(dataDir, smoke ? 300 : 2_000, mib, log);
+    extras.push({
+      title: `On a store with large events (${large.count.toLocaleString("en-US")} events, ${
+        mib.map((m) => `one of ${m} MiB`).join(", ")
+      }; ${(large.bytes / 1e6).toFixed(0)} MB):`,
+      rows: await measureLarge(large, mib, timing),
+    });
   }
   const info: RunInfo = {
     command: `deno task bench${smoke ? ":smoke" : ""}${
@@ -113,7 +134,7 @@ try {
     storeBytes,
     coldEndpointMs,
   };
-  const text = report(info, write, read);
+  const text = report(info, write, read, extras);
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {
