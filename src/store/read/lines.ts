@@ -79,9 +79,14 @@ export async function readLine(file: Deno.FsFile, line: Line): Promise<Uint8Arra
   return bytes.subarray(0, got);
 }
 
-/** Reads of growing size: a fresh buffer each (heads are views into it, not copies). */
+/**
+ * Reads of growing size. A read that may hold a line start gets a fresh
+ * buffer (heads are views into it, not copies); a read inside a long line
+ * (`crossing`) reuses one scratch buffer, copied only if a line does start in it.
+ */
 class Reads {
   #size: number;
+  #scratch: Uint8Array | undefined;
   constructor(first: number, private readonly file: Deno.FsFile, private readonly background: boolean) {
     this.#size = first;
   }
@@ -91,10 +96,17 @@ class Reads {
     this.#size = Math.min(Math.max(MAX_CHUNK, size), size * 2);
     return size;
   }
-  async at(pos: number, n: number): Promise<Uint8Array> {
-    const buf = new Uint8Array(n);
-    const got = await readAt(this.file, pos, buf, this.background);
-    return buf.subarray(0, got);
+  async at(pos: number, n: number, crossing = false): Promise<Uint8Array> {
+    if (!crossing) {
+      const buf = new Uint8Array(n);
+      return buf.subarray(0, await readAt(this.file, pos, buf, this.background));
+    }
+    if (this.#scratch === undefined || this.#scratch.length < n) this.#scratch = new Uint8Array(n);
+    const data = this.#scratch.subarray(
+      0,
+      await readAt(this.file, pos, this.#scratch.subarray(0, n), this.background),
+    );
+    return data.indexOf(0x0a) === -1 ? data : data.slice();
   }
 }
 
@@ -136,7 +148,7 @@ export async function* scanBackward(
   while (pos > from) {
     const n = Math.min(pos - from, reads.next());
     dataStart = pos - n;
-    data = await reads.at(dataStart, n);
+    data = await reads.at(dataStart, n, lineEnd - pos > headBytes);
     if (data.length < n) throw new Error(`events.jsonl shrank while being read (at byte ${dataStart})`);
     for (let nl = data.lastIndexOf(0x0a); nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
       const start = dataStart + nl + 1;
@@ -174,7 +186,7 @@ export async function* scanForward(
   while (pos < end) {
     const n = Math.min(end - pos, reads.next());
     dataStart = pos;
-    data = await reads.at(pos, n);
+    data = await reads.at(pos, n, pos - lineStart > headBytes);
     if (data.length === 0) break;
     for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, nl + 1)) {
       const length = dataStart + nl - lineStart;
