@@ -18,7 +18,8 @@ import { pickLoadGenerator } from "./load.ts";
 import { PINNED } from "./proc.ts";
 import { inspectorReport, type InspectorResults, measureInspector } from "./inspector.ts";
 import { measureReadSide, type ReadMeasure } from "./read_side.ts";
-import { report, type RunInfo } from "./report.ts";
+import { type ExtraSection, report, type RunInfo } from "./report.ts";
+import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "./extra_stores.ts";
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
 import { BODY, githubHeaders } from "./payload.ts";
@@ -77,6 +78,7 @@ try {
     });
   }
   let read: ReadMeasure[] | undefined;
+  const extras: ExtraSection[] = [];
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
   let inspector: InspectorResults | undefined;
@@ -99,6 +101,25 @@ try {
     });
     read = r.measures;
     coldEndpointMs = r.coldEndpointMs;
+    // Issue 15: endpoints whose only event lies at several depths, on a store `dev` never opened.
+    const depthCount = smoke ? 3_000 : 300_000;
+    const depth = await ensureDepthStore(dataDir, depthCount, log);
+    const timing = { runs: smoke ? 1 : 10, warmup: smoke ? 0 : 1, scratch, log };
+    extras.push({
+      title: `On a store \`dev\` never opened (${depthCount.toLocaleString("en-US")} events, ${
+        (depth.bytes / 1e6).toFixed(0)
+      } MB, no index), each endpoint's only event on line 6, in the middle, 1,000 lines from the end:`,
+      rows: await measureDepth(depth, timing),
+    });
+    // Issue 9: events of several MiB among small ones.
+    const mib = smoke ? [2] : [5, 30];
+    const large = await ensureLargeStore(dataDir, smoke ? 300 : 2_000, mib, log);
+    extras.push({
+      title: `On a store with large events (${large.count.toLocaleString("en-US")} events, ${
+        mib.map((m) => `one of ${m} MiB`).join(", ")
+      }; ${(large.bytes / 1e6).toFixed(0)} MB):`,
+      rows: await measureLarge(large, mib, timing),
+    });
     log("inspector: API, first paint, live delay, memory");
     inspector = await measureInspector({
       dir: store.dir,
@@ -148,7 +169,8 @@ try {
     });
     forwardText = "\n" + forwardReport(m);
   }
-  const text = report(info, write, read) + forwardText + (inspector ? inspectorReport(inspector) : "");
+  const text = report(info, write, read, extras) + forwardText +
+    (inspector ? inspectorReport(inspector) : "");
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

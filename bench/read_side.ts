@@ -16,7 +16,15 @@ const hooktap = (...args: string[]) => [DENO, "run", "-A", MAIN, ...args];
 
 /** One measured command of the read side. */
 export interface ReadMeasure {
-  key: "floor" | "help" | "logs" | "inspect-id" | "replay" | "inspect-endpoint";
+  key:
+    | "floor"
+    | "help"
+    | "logs"
+    | "inspect-id"
+    | "replay"
+    | "inspect-endpoint"
+    | "complete-endpoint"
+    | "complete-id";
   label: string;
   /** The command's `hooktap` subcommand, checked against `hooktap --help`. */
   needs?: string;
@@ -75,6 +83,21 @@ export async function measureReadSide(
         { key: "help", label: "hooktap --help" },
         hooktap("--help"),
         (out) => expect("--help", out, "Usage: hooktap"),
+      ],
+      [
+        // As the shell scripts call it at each TAB (src/completion/scripts.ts).
+        {
+          key: "complete-endpoint",
+          label: "hooktap complete -- inspect --endpoint ''",
+          needs: "completions",
+        },
+        hooktap("complete", "--", "inspect", "--endpoint", ""),
+        (out) => expect("complete (endpoints)", out, "github\t"),
+      ],
+      [
+        { key: "complete-id", label: "hooktap complete -- replay ''", needs: "completions" },
+        hooktap("complete", "--", "replay", ""),
+        (out) => expect("complete (ids)", out, meta.lastIds.at(-1)!),
       ],
       [
         { key: "logs", label: "hooktap logs (last 20)", needs: "logs" },

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { createIdFactory } from "../src/event/id.ts";
 import { buildEvent, eventLine } from "../src/event/record.ts";
 import { githubHeaders } from "./payload.ts";
-import { kinds, legacy, STORE_CONFIG } from "./store_events.ts";
+import { type Kind, kinds, legacy, STORE_CONFIG } from "./store_events.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const enc = new TextEncoder();
@@ -67,7 +67,7 @@ export async function ensureStore(
   await Deno.mkdir(join(dir, ".hooktap"), { recursive: true, mode: 0o700 });
   await Deno.writeTextFile(join(dir, ".hooktap/.gitignore"), "*\n");
   await Deno.writeTextFile(join(dir, "hooktap.config.ts"), STORE_CONFIG);
-  const meta = await generate(join(dir, ".hooktap/events.jsonl"), count, log);
+  const { specialIds: _, ...meta } = await generate(join(dir, ".hooktap/events.jsonl"), count, log);
   await indexWithDev(dir, log);
   await Deno.writeTextFile(metaFile, JSON.stringify(meta, null, 2) + "\n");
   return { dir, meta, generated: true };
@@ -106,9 +106,20 @@ async function indexWithDev(dir: string, log: (line: string) => void): Promise<v
   log(`  hooktap dev built ${index} in ${((performance.now() - began) / 1000).toFixed(1)} s`);
 }
 
-async function generate(path: string, count: number, log: (line: string) => void): Promise<StoreMeta> {
+/**
+ * Writes a log of `count` records to `path`; record `i` of `special` is of
+ * that kind instead of the cycle's (by default #9 is `legacy`'s only event).
+ * @returns the meta, and the ids of the special records by index.
+ */
+export async function generate(
+  path: string,
+  count: number,
+  log: (line: string) => void,
+  special: Map<number, Kind> = new Map([[9, legacy()]]),
+): Promise<StoreMeta & { specialIds: Map<number, string> }> {
   const cycle = kinds(await githubHeaders());
-  const early = legacy();
+  const early = special.get(9) ?? legacy();
+  const specialIds = new Map<number, string>();
   const newId = createIdFactory();
   const spacingMs = 2_500; // one event every 2.5 s: 1M events span about 29 days
   const start = Date.now() - count * spacingMs - 60_000;
@@ -136,9 +147,10 @@ async function generate(path: string, count: number, log: (line: string) => void
   const began = performance.now();
   for (let i = 0; i < count; i++) {
     const at = new Date(start + i * spacingMs + (i * 7919) % 1000);
-    const kind = i === 9 ? early : cycle[i % cycle.length]!;
+    const kind = special.get(i) ?? cycle[i % cycle.length]!;
     const { headers, body } = kind.make(i, at);
     const id = newId(at);
+    if (special.has(i)) specialIds.set(i, id);
     if (i === 9) meta.earlyEndpointId = id;
     if (i === 100) meta.nearStartId = id;
     if (i >= count - 20) meta.lastIds.push(id);
@@ -169,5 +181,5 @@ async function generate(path: string, count: number, log: (line: string) => void
   file.close();
   await Deno.rename(tmp, path);
   meta.bytes = bytes;
-  return meta;
+  return { ...meta, specialIds };
 }

@@ -59,6 +59,12 @@ export async function countingReader(paths: StorePaths): Promise<StoreReader & {
       bytes += n ?? 0;
       return n;
     },
+    seekSync: (offset: number, whence: Deno.SeekMode) => file.seekSync(offset, whence),
+    readSync: (buf: Uint8Array) => {
+      const n = file.readSync(buf);
+      bytes += n ?? 0;
+      return n;
+    },
   } as unknown as Deno.FsFile;
   return Object.assign(Object.create(reader), { file: counting, bytesRead: () => bytes }, {
     parse: reader.parse,

@@ -211,3 +211,29 @@ Deno.test("usage mistakes exit 2 and point at --help", async () => {
     assert.match(r.stderr, expected, args.join(" "));
   }
 });
+
+Deno.test("`hooktap complete` keeps the config's endpoint names in .hooktap and loads the config again when it changes", async () => {
+  await using tmp = await withTmpDir();
+  await Deno.mkdir(join(tmp.path, ".hooktap"));
+  const config = (names: string[]) =>
+    `export default { port: 8787, endpoints: [${
+      names.map((n) => `{ name: "${n}", path: "/${n}", method: "POST" }`).join(", ")
+    }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", config(["alpha", "beta"]));
+  const rw = ["--allow-read=.", "--allow-write=.hooktap"];
+  const complete = async (permissions: string[]) => {
+    const r = await runCli(["complete", "--", "logs", "--endpoint", ""], { cwd: tmp.path, permissions });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.trimEnd().split("\n").map((l) => l.split("\t")[0]);
+  };
+  assert.deepEqual(await complete(rw), ["alpha", "beta"]);
+  const cached = JSON.parse(await Deno.readTextFile(join(tmp.path, ".hooktap/completion.json")));
+  assert.deepEqual(cached.names, ["alpha", "beta"]);
+  // An edit (another size, another time) is seen at the next TAB.
+  await writeFile(tmp.path, "hooktap.config.ts", config(["alpha", "gamma", "delta"]));
+  assert.deepEqual(await complete(rw), ["alpha", "delta", "gamma"]);
+  // Read-only: the names still come (from the config), nothing is written.
+  await Deno.remove(join(tmp.path, ".hooktap/completion.json"));
+  assert.deepEqual(await complete(READ_ONLY), ["alpha", "delta", "gamma"]);
+  await assert.rejects(Deno.stat(join(tmp.path, ".hooktap/completion.json")));
+});

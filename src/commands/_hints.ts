@@ -5,14 +5,13 @@
  * Private wiring shared by `logs` and `inspect`.
  * @module
  */
-import { relative } from "node:path";
 import { ConfigError, describeError, NotFoundError } from "../errors.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { readIndex } from "../store/index_file.ts";
 import type { StoreReader } from "../store/read/reader.ts";
 import { safeLine } from "../ui/sanitize.ts";
 import { type CommandContext, optionalConfig, storeOf } from "./_shared.ts";
-import { starterConfig } from "../config/load.ts";
+import { pathInside } from "../text/path.ts";
 
 /** The config, `null` when there is none, or the reason it does not load. */
 export async function configOrProblem(
@@ -42,7 +41,7 @@ function _curl(config: ResolvedConfig): string {
 export async function noEventsText(ctx: CommandContext, configPath: string | undefined): Promise<string> {
   const config = await configOrProblem(ctx, configPath);
   const dir = storeOf(ctx).dir;
-  const where = relative(ctx.cwd, dir) || dir;
+  const where = pathInside(ctx.cwd, dir) || dir;
   let exists = true;
   try {
     await Deno.stat(dir);
@@ -59,7 +58,9 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
     }\n` +
       "Fix it (`hooktap dev` lists every problem), then send a request.\n";
   }
-  return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(config ?? starterConfig())}\n`;
+  // The config loader is imported only here: the read commands' start-up never pays for it.
+  const starter = config ?? (await import("../config/load.ts")).starterConfig();
+  return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
 }
 
 /**

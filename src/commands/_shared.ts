@@ -3,9 +3,7 @@
  * context every action gets, and the config lookup they have in common.
  * @module
  */
-import { join } from "node:path";
 import { HooktapError, NotFoundError, UsageError } from "../errors.ts";
-import { loadConfig } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { findByIdPrefix, parseIdQuery } from "../store/read/lookup.ts";
@@ -13,13 +11,14 @@ import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import { plural } from "../ui/format.ts";
 import { safeLine } from "../ui/sanitize.ts";
+import { joinPath } from "../text/path.ts";
 import type { CommandContext } from "../cli/context.ts";
 
 export type { CommandContext } from "../cli/context.ts";
 
 /** The store of the working directory. */
 export function storeOf(ctx: CommandContext): StorePaths {
-  return storePaths(join(ctx.cwd, DATA_DIR_NAME));
+  return storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
 }
 
 /** Parses a `--port` value. */
@@ -79,11 +78,15 @@ export async function resolveEvent(reader: StoreReader | null, text: string): Pr
   return found.event;
 }
 
-/** The config when there is one; `null` when there is no file at the default path. */
-export function optionalConfig(
+/**
+ * The config when there is one; `null` when there is no file at the default path.
+ * The loader is imported on first use, so commands that need no config never load it.
+ */
+export async function optionalConfig(
   ctx: CommandContext,
   path: string | undefined,
 ): Promise<ResolvedConfig | null> {
+  const { loadConfig } = await import("../config/load.ts");
   return loadConfig({ cwd: ctx.cwd, path });
 }
 

@@ -10,10 +10,8 @@ import { COMMANDS } from "../cli.ts";
 import type { options } from "../cli/commands/complete.ts";
 import type { Input } from "../cli/spec.ts";
 import { candidates, type CompletionData, type RecentEvent } from "../completion/candidates.ts";
-import { tail } from "../store/read/tail.ts";
-import { formatClock } from "../ui/format.ts";
 import { safeLine } from "../ui/sanitize.ts";
-import { type CommandContext, openStore, optionalConfig } from "./_shared.ts";
+import type { CommandContext } from "./_shared.ts";
 
 function _data(ctx: CommandContext): CompletionData {
   let recent:
@@ -21,6 +19,11 @@ function _data(ctx: CommandContext): CompletionData {
     | undefined;
   const events = () =>
     recent ??= (async () => {
+      // The store's modules load only when a TAB needs events: commands and options complete without them.
+      const [{ openStore }, { tail }] = await Promise.all([
+        import("./_shared.ts"),
+        import("../store/read/tail.ts"),
+      ]);
       const reader = await openStore(ctx).catch(() => null);
       try {
         return reader === null ? [] : await tail(reader, { limit: 50 });
@@ -32,14 +35,15 @@ function _data(ctx: CommandContext): CompletionData {
     })();
   return {
     async endpoints() {
-      const config = await optionalConfig(ctx, undefined).catch(() => null);
+      const { configuredEndpointNames } = await import("../completion/config_names.ts");
       const names = new Set([
-        ...(config?.endpoints.map((e) => e.name) ?? []),
+        ...(await configuredEndpointNames(ctx.cwd)),
         ...(await events()).map((e) => e.endpoint),
       ]);
       return [...names].sort();
     },
     async recentEvents(): Promise<RecentEvent[]> {
+      const { formatClock } = await import("../ui/format.ts");
       return (await events()).slice(-20).reverse().map((e) => ({
         id: e.id,
         description: safeLine(`${e.endpoint} ${e.method} ${e.path} ${formatClock(new Date(e.receivedAt))}`),

@@ -3,7 +3,6 @@
  * and how a request's parts become one. Pure: no I/O.
  * @module
  */
-import { Buffer } from "node:buffer";
 
 /** Version of the record format written in each line's `v` field. */
 export const RECORD_VERSION = 1;
@@ -101,7 +100,7 @@ export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "ut
     return { body: utf8.decode(bytes), bodyEncoding: "utf8" };
   } catch {
     return {
-      body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64"),
+      body: bytes.toBase64(),
       bodyEncoding: "base64",
     };
   }
@@ -117,7 +116,11 @@ export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "ut
  * ```
  */
 export function decodeBody(event: Pick<CapturedEvent, "body" | "bodyEncoding">): Uint8Array {
-  if (event.bodyEncoding === "base64") return new Uint8Array(Buffer.from(event.body, "base64"));
+  if (event.bodyEncoding === "base64") {
+    // Lenient like Node's Buffer: a hand-edited line (stray characters, no padding) still decodes.
+    const clean = event.body.replace(/[^A-Za-z0-9+/]/g, "");
+    return Uint8Array.fromBase64(clean, { lastChunkHandling: "loose" });
+  }
   return new TextEncoder().encode(event.body);
 }
 

@@ -7,7 +7,8 @@
  */
 import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
-import { linesBackward } from "../store/read/lines.ts";
+import { lineId } from "../store/read/line_key.ts";
+import { scanBackward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
 import { forwardPaths } from "./paths.ts";
@@ -48,8 +49,12 @@ export async function findUndelivered(
   const events: CapturedEvent[] = [];
   if (reader !== null) {
     using r = reader;
-    for await (const line of linesBackward(r.file, r.size)) {
-      const event = r.parse(line);
+    for await (const line of scanBackward(r.file, r.size)) {
+      if (mark !== undefined) {
+        const id = lineId(line.head); // the id is near the line's start: no need to read it whole
+        if (id !== undefined && id <= mark) break;
+      }
+      const event = await r.parse(line);
       if (event === undefined) continue;
       if (mark !== undefined && event.id <= mark) break;
       if (event.forward !== undefined || options.unmarked) events.push(event);

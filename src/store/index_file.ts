@@ -11,12 +11,9 @@
  * @module
  */
 import { EVENT_ID_PATTERN } from "../event/id.ts";
-import { type CapturedEvent, parseEventLine } from "../event/record.ts";
-import { endpointMatcher, lineEndpoint } from "./read/line_key.ts";
-import { type Line, linesBackward, readAt } from "./read/lines.ts";
+import { endpointMatcher, lineEndpoint, lineId } from "./read/line_key.ts";
+import { type Line, readAt, scanBackward } from "./read/lines.ts";
 import type { StorePaths } from "./paths.ts";
-
-const decoder = new TextDecoder();
 
 /** Contents of `.hooktap/index.json` (format 1). */
 export interface StoreIndex {
@@ -76,22 +73,49 @@ export async function writeIndex(paths: StorePaths, index: StoreIndex): Promise<
   }
 }
 
+/**
+ * Whether this process may write the index: the permission is granted and a
+ * file can be created beside it (not a read-only disk or directory). Asks
+ * nothing and fails silently: the index is only a cache.
+ */
+export async function canWriteIndex(paths: StorePaths): Promise<boolean> {
+  const tmp = `${paths.index}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    if ((await Deno.permissions.query({ name: "write", path: tmp })).state !== "granted") return false;
+    (await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 })).close();
+    await Deno.remove(tmp);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An endpoint's newest line, as found by {@linkcode newestPerEndpoint}. */
+export interface NewestLine {
+  id: string;
+  endpoint: string;
+  /** Its line (read it whole with the reader's `parse`). */
+  line: Line;
+}
+
 /** Options of {@linkcode newestPerEndpoint}. */
 export interface NewestOptions {
   /** Offset the scan stops at (a line start). @default 0 */
   start?: number;
-  /** Called with each endpoint's newest event as it is found; return `true` to stop the scan. */
-  onFound?: (event: CapturedEvent) => boolean;
+  /** Called with each endpoint's newest line as it is found; return `true` to stop the scan. */
+  onFound?: (found: NewestLine) => boolean;
   /** Called with each line that is not a record. */
   onSkip?: (line: Line) => void;
   /** Stops the scan early. */
   signal?: AbortSignal;
+  /** Read without blocking the event loop (a server's background rebuild). */
+  background?: boolean;
 }
 
 /**
  * Scans `[start, end)` of the log backwards and collects the newest id of
- * each endpoint. Only each line's first bytes are looked at; just the newest
- * line of each endpoint is parsed.
+ * each endpoint. Only each line's head (id and endpoint) is read; no line is
+ * parsed, so one huge event costs no more than a small one.
  * @returns the ids found, and whether the whole range was scanned.
  */
 export async function newestPerEndpoint(
@@ -102,20 +126,27 @@ export async function newestPerEndpoint(
   const latest = new Map<string, string>();
   // Byte tests for the endpoints already found: most lines are skipped without decoding anything.
   const seen: ((line: Uint8Array) => boolean)[] = [];
-  for await (const line of linesBackward(events, end, { start: options.start ?? 0 })) {
+  for await (
+    const line of scanBackward(events, end, {
+      start: options.start ?? 0,
+      background: options.background ?? false,
+    })
+  ) {
     if (options.signal?.aborted) return { latest, complete: false };
-    if (!line.torn && seen.some((test) => test(line.bytes))) continue;
-    const endpoint = line.torn ? undefined : lineEndpoint(line.bytes);
-    if (endpoint !== undefined && latest.has(endpoint)) continue;
-    const event = endpoint === undefined ? undefined : parseEventLine(decoder.decode(line.bytes));
-    if (event === undefined) {
+    if (!line.torn && seen.some((test) => test(line.head))) continue;
+    const endpoint = line.torn ? undefined : lineEndpoint(line.head);
+    const id = endpoint === undefined ? undefined : lineId(line.head);
+    if (endpoint === undefined || id === undefined) {
       options.onSkip?.(line);
       continue;
     }
-    latest.set(event.endpoint, event.id);
-    seen.push(endpointMatcher(event.endpoint));
+    if (latest.has(endpoint)) continue;
+    latest.set(endpoint, id);
+    seen.push(endpointMatcher(endpoint));
     // Stopped at the first line of the range: nothing was left unread.
-    if (options.onFound?.(event)) return { latest, complete: line.start === (options.start ?? 0) };
+    if (options.onFound?.({ id, endpoint, line })) {
+      return { latest, complete: line.start === (options.start ?? 0) };
+    }
   }
   return { latest, complete: true };
 }

@@ -2,7 +2,7 @@
  * Where the store's files live inside the data directory.
  * @module
  */
-import { join, resolve } from "node:path";
+import { joinPath as join, resolvePath as resolve } from "../text/path.ts";
 
 /** Name of the data directory, in the working directory. */
 export const DATA_DIR_NAME = ".hooktap";

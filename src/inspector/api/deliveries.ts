@@ -9,7 +9,14 @@
 import { join } from "node:path";
 import type { DeliveryRecord } from "../../event/delivery.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { linesForward } from "../../store/read/lines.ts";
+import { type Line, readLine, scanForward } from "../../store/read/lines.ts";
+
+/** Delivery records are small (a response body is capped at 64 KiB): read whole in the scan. */
+const WHOLE = { headBytes: 256 * 1024, background: true };
+
+async function _bytes(file: Deno.FsFile, line: Line): Promise<Uint8Array> {
+  return line.head.length === line.length ? line.head : await readLine(file, line);
+}
 import type { StorePaths } from "../../store/paths.ts";
 import type { DeliveryStatus } from "./_filter.ts";
 
@@ -62,10 +69,10 @@ export function deliveryIndex(paths: StorePaths): DeliveryIndex {
     }
     if (size === pos) return;
     using file = await Deno.open(path, { read: true });
-    for await (const line of linesForward(file, pos, size)) {
+    for await (const line of scanForward(file, pos, size, WHOLE)) {
       if (line.torn) break;
-      pos = line.start + line.bytes.length + 1;
-      const d = _parse(line.bytes);
+      pos = line.start + line.length + 1;
+      const d = _parse(await _bytes(file, line));
       if (d !== undefined) latest.set(d.event, d.outcome);
     }
   };
@@ -83,11 +90,12 @@ export function deliveryIndex(paths: StorePaths): DeliveryIndex {
       const needle = `"event":${JSON.stringify(id)}`;
       const found: DeliveryRecord[] = [];
       using file = await Deno.open(path, { read: true });
-      for await (const line of linesForward(file, 0, size)) {
+      for await (const line of scanForward(file, 0, size, WHOLE)) {
         if (line.torn) break;
-        const text = decoder.decode(line.bytes);
+        const bytes = await _bytes(file, line);
+        const text = decoder.decode(bytes);
         if (!text.includes(needle)) continue;
-        const d = _parse(line.bytes);
+        const d = _parse(bytes);
         if (d?.event === id) found.push(d);
       }
       return found;

@@ -7,7 +7,7 @@
  * @module
  */
 import { endpointMatcher, idTime, lineId } from "../../store/read/line_key.ts";
-import { linesBackward } from "../../store/read/lines.ts";
+import { scanBackward } from "../../store/read/lines.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { type InspectorFilter, matchesInspectorFilter } from "./_filter.ts";
 import type { DeliveryIndex } from "./deliveries.ts";
@@ -50,16 +50,20 @@ export async function listPage(
   let lowest = end;
   // Cheap byte test first: on a busy store most lines belong to other endpoints.
   const sameEndpoint = filter.endpoint === undefined ? undefined : endpointMatcher(filter.endpoint);
-  for await (const line of linesBackward(reader.file, end)) {
+  // Only each line's head (id, endpoint) is read until a line is to be shown; background reads keep the
+  // inspector's server responsive.
+  for await (const line of scanBackward(reader.file, end, { background: true })) {
     lowest = line.start;
-    const id = lineId(line.bytes);
+    const id = lineId(line.head);
     if (id === undefined || line.torn) continue;
     // Ids are time-ordered: nothing older can be received after `since`.
     if (filter.since !== undefined && idTime(id) < filter.since - 1000) {
       lowest = 0;
       break;
     }
-    const event = sameEndpoint === undefined || sameEndpoint(line.bytes) ? reader.parse(line) : undefined;
+    const event = sameEndpoint === undefined || sameEndpoint(line.head)
+      ? await reader.parse(line)
+      : undefined;
     if (event !== undefined && matchesInspectorFilter(event, filter, deliveries.statusOf(event))) {
       events.push(summarize(event, deliveries.statusOf(event)));
       if (events.length >= limit) break;

@@ -8,7 +8,7 @@
  */
 import type { CapturedEvent } from "../../event/record.ts";
 import { parseEventLine } from "../../event/record.ts";
-import { type Line, linesForward } from "./lines.ts";
+import { type Line, readLine, scanForward } from "./lines.ts";
 import type { StorePaths } from "../paths.ts";
 
 /** Options of {@linkcode followEvents}. */
@@ -61,10 +61,10 @@ export async function* followEvents(
     if (size < pos) pos = 0; // the log was replaced or cut: read what is there now
     if (size > pos) {
       using file = await Deno.open(paths.events, { read: true });
-      for await (const line of linesForward(file, pos, size)) {
+      for await (const line of scanForward(file, pos, size)) {
         if (line.torn) break; // still being written: read it whole next time
-        pos = line.start + line.bytes.length + 1;
-        const event = parseEventLine(decoder.decode(line.bytes));
+        pos = line.start + line.length + 1;
+        const event = parseEventLine(decoder.decode(await readLine(file, line)));
         if (event === undefined) options.onSkip?.(line);
         else yield event;
         if (signal.aborted) return;

@@ -1,28 +1,68 @@
 /**
- * Line-by-line reading of the event log in fixed-size chunks, forwards or
- * backwards from any byte offset. Memory holds one chunk and the line being
- * assembled, never the file: this is what lets the readers stay flat on a
- * store of any size.
+ * Line scanning of the event log in fixed-size chunks, forwards or backwards
+ * from any byte offset. A scan hands out each line's position, length and
+ * *head* (its first {@linkcode HEAD_BYTES} bytes, where a record's id and
+ * endpoint are), never the rest: a 30 MiB line costs a search for its newline
+ * in a reused buffer, not 30 MiB of memory, and only the line a command shows
+ * is read whole ({@linkcode readLine}) and parsed. This is what keeps the
+ * readers fast and flat on a store of any size, whatever the size of one event.
  * @module
  */
-import { concatBytes } from "../../bytes.ts";
 
-/** Size of one read. */
+/** Size of a scan's first read; each next read doubles, up to {@linkcode MAX_CHUNK}. */
 export const CHUNK_SIZE = 64 * 1024;
+/** Largest read. */
+const MAX_CHUNK = 1024 * 1024;
+/**
+ * Bytes of each line a scan keeps: a record's `{"v":1,"id":"…","endpoint":"…",`
+ * fits with room for an endpoint name of ~4,000 bytes.
+ */
+export const HEAD_BYTES = 4096;
 
-/** One line of the log: its bytes (without the newline) and where it starts. */
+/** One line of the log, as a scan sees it. */
 export interface Line {
   /** Byte offset of the line's first byte. */
   start: number;
-  bytes: Uint8Array;
+  /** Length of the line in bytes, without its newline. */
+  length: number;
+  /** The line's first `min(length, HEAD_BYTES)` bytes. */
+  head: Uint8Array;
   /** The file's last line has no newline: a write that was cut off (or is still in progress). */
   torn: boolean;
 }
 
+/** Options of the scans. */
+export interface ScanOptions {
+  /** Size of the first read. @default CHUNK_SIZE */
+  chunkSize?: number;
+  /** Bytes of each line kept in {@linkcode Line.head}. @default HEAD_BYTES */
+  headBytes?: number;
+  /**
+   * Read without blocking the event loop (for a server's background work).
+   * By default reads are synchronous: a command has nothing else to do, and
+   * Deno's async file reads cost several times more per read.
+   */
+  background?: boolean;
+}
+
 /** Reads up to `buf.length` bytes at `pos`; resolves to how many were read. */
-export async function readAt(file: Deno.FsFile, pos: number, buf: Uint8Array): Promise<number> {
-  await file.seek(pos, Deno.SeekMode.Start);
+export async function readAt(
+  file: Deno.FsFile,
+  pos: number,
+  buf: Uint8Array,
+  background = false,
+): Promise<number> {
   let got = 0;
+  if (!background) {
+    file.seekSync(pos, Deno.SeekMode.Start);
+    while (got < buf.length) {
+      const n = file.readSync(buf.subarray(got));
+      if (n === null) break;
+      got += n;
+    }
+    return got;
+  }
+  await file.seek(pos, Deno.SeekMode.Start);
   while (got < buf.length) {
     const n = await file.read(buf.subarray(got));
     if (n === null) break;
@@ -31,83 +71,149 @@ export async function readAt(file: Deno.FsFile, pos: number, buf: Uint8Array): P
   return got;
 }
 
+/** The whole bytes of a line found by a scan (its head when that is all of it). */
+export async function readLine(file: Deno.FsFile, line: Line): Promise<Uint8Array> {
+  if (line.head.length >= line.length) return line.head;
+  const bytes = new Uint8Array(line.length);
+  const got = await readAt(file, line.start, bytes);
+  return bytes.subarray(0, got);
+}
+
+/**
+ * Reads of growing size. A read that may hold a line start gets a fresh
+ * buffer (heads are views into it, not copies); a read inside a long line
+ * (`crossing`) reuses one scratch buffer, copied only if a line does start in it.
+ */
+class Reads {
+  #size: number;
+  #scratch: Uint8Array | undefined;
+  constructor(first: number, private readonly file: Deno.FsFile, private readonly background: boolean) {
+    this.#size = first;
+  }
+  /** Size of the next read. */
+  next(): number {
+    const size = this.#size;
+    this.#size = Math.min(Math.max(MAX_CHUNK, size), size * 2);
+    return size;
+  }
+  async at(pos: number, n: number, crossing = false): Promise<Uint8Array> {
+    if (!crossing) {
+      const buf = new Uint8Array(n);
+      return buf.subarray(0, await readAt(this.file, pos, buf, this.background));
+    }
+    if (this.#scratch === undefined || this.#scratch.length < n) this.#scratch = new Uint8Array(n);
+    const data = this.#scratch.subarray(
+      0,
+      await readAt(this.file, pos, this.#scratch.subarray(0, n), this.background),
+    );
+    return data.indexOf(0x0a) === -1 ? data : data.slice();
+  }
+}
+
+/** The head of the line `[start, start + length)`: a view into `data` when it holds it, else read. */
+function _head(
+  reads: Reads,
+  data: Uint8Array,
+  dataStart: number,
+  start: number,
+  length: number,
+  headBytes: number,
+): Uint8Array | Promise<Uint8Array> {
+  const want = Math.min(length, headBytes);
+  const from = start - dataStart;
+  if (from >= 0 && from + want <= data.length) return data.subarray(from, from + want);
+  return reads.at(start, want);
+}
+
 /**
  * The lines of `[start, end)`, last first (`start` must be a line start). A
  * last line without a newline comes first, marked `torn`. Empty lines are skipped.
  */
-export async function* linesBackward(
+export async function* scanBackward(
   file: Deno.FsFile,
   end: number,
-  options: { start?: number; chunkSize?: number } = {},
+  options: ScanOptions & { start?: number } = {},
 ): AsyncGenerator<Line> {
   const from = options.start ?? 0;
-  const chunkSize = options.chunkSize ?? CHUNK_SIZE;
+  const headBytes = options.headBytes ?? HEAD_BYTES;
+  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE, file, options.background ?? false);
   if (end <= from) return;
   const last = new Uint8Array(1);
-  await readAt(file, end - 1, last);
+  await readAt(file, end - 1, last, options.background);
   let torn = last[0] !== 0x0a;
-  // `tail` holds the bytes after the newest newline seen so far, newest part last.
-  let tail: Uint8Array[] = [];
+  let lineEnd = end; // end (exclusive, before its newline) of the line being looked for
   let pos = end;
+  let data: Uint8Array = new Uint8Array(0);
+  let dataStart = end;
   while (pos > from) {
-    const start = Math.max(from, pos - chunkSize);
-    const chunk = new Uint8Array(pos - start);
-    const got = await readAt(file, start, chunk);
-    const data = chunk.subarray(0, got);
-    let lineEnd = data.length;
-    for (let nl = data.lastIndexOf(0x0a, lineEnd - 1); nl !== -1; nl = data.lastIndexOf(0x0a, lineEnd - 1)) {
-      const bytes = concatBytes([data.subarray(nl + 1, lineEnd), ...tail]);
-      tail = [];
-      if (bytes.length > 0) {
-        yield { start: start + nl + 1, bytes, torn };
-        torn = false;
-      } else if (torn) torn = false;
-      lineEnd = nl;
-      if (nl === 0) break; // lastIndexOf(x, -1) would search from the end again
+    const n = Math.min(pos - from, reads.next());
+    dataStart = pos - n;
+    data = await reads.at(dataStart, n, lineEnd - pos > headBytes);
+    if (data.length < n) throw new Error(`events.jsonl shrank while being read (at byte ${dataStart})`);
+    for (let nl = data.lastIndexOf(0x0a); nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
+      const start = dataStart + nl + 1;
+      const length = lineEnd - start;
+      if (length > 0) {
+        yield { start, length, head: await _head(reads, data, dataStart, start, length, headBytes), torn };
+      }
+      torn = false;
+      lineEnd = dataStart + nl;
     }
-    if (lineEnd > 0) tail.unshift(data.subarray(0, lineEnd));
-    pos = start;
+    pos = dataStart;
   }
-  const first = concatBytes(tail);
-  if (first.length > 0) yield { start: from, bytes: first, torn };
+  if (lineEnd > from) {
+    const length = lineEnd - from;
+    yield { start: from, length, head: await _head(reads, data, dataStart, from, length, headBytes), torn };
+  }
 }
 
 /**
  * The lines of `[start, end)`, first first. `start` must be a line start. A
- * last piece without a newline is yielded marked `torn`.
+ * last piece without a newline is yielded marked `torn`. Empty lines are skipped.
  */
-export async function* linesForward(
+export async function* scanForward(
   file: Deno.FsFile,
   start: number,
   end: number,
-  chunkSize: number = CHUNK_SIZE,
+  options: ScanOptions = {},
 ): AsyncGenerator<Line> {
-  let head: Uint8Array[] = [];
-  let headStart = start;
+  const headBytes = options.headBytes ?? HEAD_BYTES;
+  const reads = new Reads(options.chunkSize ?? CHUNK_SIZE, file, options.background ?? false);
+  let lineStart = start;
   let pos = start;
+  let data: Uint8Array = new Uint8Array(0);
+  let dataStart = start;
   while (pos < end) {
-    // A fresh buffer per read: the lines handed out are views into it, not copies.
-    const buf = new Uint8Array(Math.min(chunkSize, end - pos));
-    const got = await readAt(file, pos, buf);
-    if (got === 0) break;
-    const data = buf.subarray(0, got);
-    let lineStart = 0;
-    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, lineStart)) {
-      const piece = data.subarray(lineStart, nl);
-      const bytes = head.length === 0 ? piece : concatBytes([...head, piece]);
-      head = [];
-      if (bytes.length > 0) yield { start: headStart, bytes, torn: false };
-      lineStart = nl + 1;
-      headStart = pos + lineStart;
+    const n = Math.min(end - pos, reads.next());
+    dataStart = pos;
+    data = await reads.at(pos, n, pos - lineStart > headBytes);
+    if (data.length === 0) break;
+    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, nl + 1)) {
+      const length = dataStart + nl - lineStart;
+      if (length > 0) {
+        const head = await _head(reads, data, dataStart, lineStart, length, headBytes);
+        yield { start: lineStart, length, head, torn: false };
+      }
+      lineStart = dataStart + nl + 1;
     }
-    if (lineStart < data.length) head.push(data.subarray(lineStart));
-    pos += got;
+    pos += data.length;
   }
-  const rest = concatBytes(head);
-  if (rest.length > 0) yield { start: headStart, bytes: rest, torn: true };
+  if (pos > lineStart) {
+    const length = pos - lineStart;
+    yield {
+      start: lineStart,
+      length,
+      head: await _head(reads, data, dataStart, lineStart, length, headBytes),
+      torn: true,
+    };
+  }
 }
 
-/** Offset of the first line that starts at or after `pos` (and before `end`), or `end`. */
+/**
+ * Offset of the first line that starts at or after `pos` (and before `end`),
+ * or `end`. Reads grow from `chunkSize` while no newline is found, so a long
+ * line is crossed in few reads.
+ */
 export async function lineStartAtOrAfter(
   file: Deno.FsFile,
   pos: number,
@@ -115,15 +221,17 @@ export async function lineStartAtOrAfter(
   chunkSize: number = 4096,
 ): Promise<number> {
   if (pos <= 0) return 0;
-  const buf = new Uint8Array(chunkSize);
+  let size = chunkSize;
+  let buf = new Uint8Array(size);
   // A line starts at `pos` when the byte before it is a newline.
   let at = pos - 1;
   while (at < end) {
-    const got = await readAt(file, at, buf.subarray(0, Math.min(chunkSize, end - at)));
+    const got = await readAt(file, at, buf.subarray(0, Math.min(size, end - at)));
     if (got === 0) break;
     const nl = buf.subarray(0, got).indexOf(0x0a);
     if (nl !== -1) return Math.min(end, at + nl + 1);
     at += got;
+    if (size < MAX_CHUNK) buf = new Uint8Array(size = Math.min(MAX_CHUNK, size * 4));
   }
   return end;
 }

@@ -1,49 +1,75 @@
 import assert from "node:assert/strict";
-import { linesBackward, linesForward, lineStartAtOrAfter } from "./lines.ts";
+import { type Line, lineStartAtOrAfter, readLine, scanBackward, scanForward } from "./lines.ts";
 import { tempStore } from "../../../tests/_store_fixture.ts";
 
 const dec = new TextDecoder();
 
-async function collect(it: AsyncIterable<{ start: number; bytes: Uint8Array; torn: boolean }>) {
+async function collect(file: Deno.FsFile, it: AsyncIterable<Line>) {
   const out: [number, string, boolean][] = [];
-  for await (const l of it) out.push([l.start, dec.decode(l.bytes), l.torn]);
+  for await (const l of it) {
+    const whole = await readLine(file, l);
+    assert.equal(whole.length, l.length);
+    assert.deepEqual(l.head, whole.subarray(0, l.head.length));
+    out.push([l.start, dec.decode(whole), l.torn]);
+  }
   return out;
 }
 
 const TEXT = "alpha\n" + "b".repeat(50) + "\n\ngamma\ndelta-torn";
 
-Deno.test("linesBackward() yields every line last first, across chunk borders, the torn tail marked", async () => {
+Deno.test("scanBackward() yields every line last first, across chunk borders, the torn tail marked", async () => {
   await using store = await tempStore(TEXT);
   using file = await Deno.open(store.events);
   const size = TEXT.length;
   for (const chunkSize of [3, 7, 64, 65536]) {
-    assert.deepEqual(await collect(linesBackward(file, size, { chunkSize })), [
-      [64, "delta-torn", true],
-      [58, "gamma", false],
-      [6, "b".repeat(50), false],
-      [0, "alpha", false],
-    ]);
+    for (const headBytes of [2, 8, 4096]) {
+      assert.deepEqual(await collect(file, scanBackward(file, size, { chunkSize, headBytes })), [
+        [64, "delta-torn", true],
+        [58, "gamma", false],
+        [6, "b".repeat(50), false],
+        [0, "alpha", false],
+      ]);
+    }
   }
 });
 
-Deno.test("linesBackward() stops at its start offset", async () => {
+Deno.test("scanBackward() stops at its start offset", async () => {
   await using store = await tempStore(TEXT);
   using file = await Deno.open(store.events);
-  const lines = await collect(linesBackward(file, 64, { start: 6, chunkSize: 5 }));
+  const lines = await collect(file, scanBackward(file, 64, { start: 6, chunkSize: 5 }));
   assert.deepEqual(lines, [[58, "gamma", false], [6, "b".repeat(50), false]]);
 });
 
-Deno.test("linesForward() yields every line first first, the unterminated tail marked torn", async () => {
+Deno.test("scanForward() yields every line first first, the unterminated tail marked torn", async () => {
   await using store = await tempStore(TEXT);
   using file = await Deno.open(store.events);
   for (const chunkSize of [4, 9, 65536]) {
-    assert.deepEqual(await collect(linesForward(file, 0, TEXT.length, chunkSize)), [
-      [0, "alpha", false],
-      [6, "b".repeat(50), false],
-      [58, "gamma", false],
-      [64, "delta-torn", true],
-    ]);
+    for (const headBytes of [2, 8, 4096]) {
+      assert.deepEqual(await collect(file, scanForward(file, 0, TEXT.length, { chunkSize, headBytes })), [
+        [0, "alpha", false],
+        [6, "b".repeat(50), false],
+        [58, "gamma", false],
+        [64, "delta-torn", true],
+      ]);
+    }
   }
+});
+
+Deno.test("scans keep only each line's head: a multi-MiB line is crossed, not held", async () => {
+  const big = "x".repeat(3 * 1024 * 1024 + 17);
+  const text = `first\n${big}\nlast\n`;
+  await using store = await tempStore(text);
+  using file = await Deno.open(store.events);
+  for (const it of [scanForward(file, 0, text.length), scanBackward(file, text.length)]) {
+    const lines: Line[] = [];
+    for await (const l of it) lines.push(l);
+    const middle = lines.find((l) => l.start === 6)!;
+    assert.equal(middle.length, big.length);
+    assert.equal(middle.head.length, 4096);
+    assert.deepEqual(lines.map((l) => l.start).sort((a, b) => a - b), [0, 6, 7 + big.length]);
+    assert.equal(dec.decode(await readLine(file, middle)), big);
+  }
+  assert.equal(await lineStartAtOrAfter(file, 100, text.length), 7 + big.length);
 });
 
 Deno.test("lineStartAtOrAfter() finds the next line start from any offset", async () => {

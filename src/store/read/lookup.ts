@@ -9,7 +9,7 @@
 import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { ID_PROBE_BYTES, idBytesMatcher, lineId } from "./line_key.ts";
-import { type Line, linesForward, lineStartAtOrAfter, readAt } from "./lines.ts";
+import { type Line, lineStartAtOrAfter, readAt, scanForward } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
 
 /** What an id typed on the command line is compared with. */
@@ -41,6 +41,8 @@ export interface LookupResult {
 
 const ULID_CHARS = /^[0-9A-HJKMNP-TV-Z]+$/;
 const WINDOW = 64 * 1024;
+/** Bytes read at a time while stepping through the lines near where the search landed. */
+const WALK_READ = 16 * 1024;
 
 /**
  * Reads what the user typed: a prefix of a whole id (`evt_20240501_01HX`) or
@@ -64,14 +66,39 @@ export function parseIdQuery(text: string): IdQuery {
   );
 }
 
-async function _probe(reader: StoreReader, pos: number, hi: number): Promise<IdMatch | undefined> {
+/**
+ * Line starts found so far, as `[from, start]`: no line starts in `(from, start)`.
+ * A probe that lands inside a line already crossed (a long one) costs nothing.
+ */
+type Crossed = [number, number][];
+
+async function _lineStart(reader: StoreReader, pos: number, crossed: Crossed): Promise<number> {
+  // Read only up to the nearest stretch already crossed after `pos`: its line start is the answer past it.
+  let next: [number, number] | undefined;
+  for (const known of crossed) {
+    if (pos >= known[0] && pos <= known[1]) return known[1];
+    if (known[0] > pos && (next === undefined || known[0] < next[0])) next = known;
+  }
+  const limit = next === undefined ? reader.size : next[0] + 1;
+  let start = await lineStartAtOrAfter(reader.file, pos, limit);
+  if (next !== undefined && start >= limit) start = next[1];
+  crossed.push([pos, start]);
+  return start;
+}
+
+async function _probe(
+  reader: StoreReader,
+  pos: number,
+  hi: number,
+  crossed: Crossed,
+): Promise<IdMatch | undefined> {
   const buf = new Uint8Array(ID_PROBE_BYTES);
-  let start = await lineStartAtOrAfter(reader.file, pos, reader.size);
+  let start = await _lineStart(reader, pos, crossed);
   while (start < hi) {
     const got = await readAt(reader.file, start, buf);
     const id = lineId(buf.subarray(0, got));
     if (id !== undefined) return { id, start };
-    start = await lineStartAtOrAfter(reader.file, start + 1, reader.size);
+    start = await _lineStart(reader, start + 1, crossed);
   }
   return undefined;
 }
@@ -84,20 +111,20 @@ function _compare(query: IdQuery, id: string): Verdict {
   return key < query.prefix ? "before" : "after";
 }
 
+/** The matches of a full scan (after the search found none: a line out of order). */
 async function _collect(
   reader: StoreReader,
   lines: AsyncIterable<Line>,
   query: IdQuery,
   max: number,
-  stopAfterRange: boolean,
 ): Promise<{ matches: IdMatch[]; first?: Line }> {
   const matches: IdMatch[] = [];
   let first: Line | undefined;
-  // The full scan only needs lines whose id bytes start with the prefix: test bytes before decoding.
-  const mustMatch = stopAfterRange ? undefined : idBytesMatcher(query.prefix, query.offset ?? 0);
+  // Only lines whose id bytes start with the prefix matter: test bytes before decoding.
+  const mustMatch = idBytesMatcher(query.prefix, query.offset ?? 0);
   for await (const line of lines) {
-    if (mustMatch !== undefined && !mustMatch(line.bytes)) continue;
-    const id = lineId(line.bytes);
+    if (!mustMatch(line.head)) continue;
+    const id = lineId(line.head);
     if (id === undefined) {
       reader.skip(line);
       continue;
@@ -107,9 +134,65 @@ async function _collect(
       matches.push({ id, start: line.start });
       first ??= line;
       if (matches.length > max) break;
-    } else if (verdict === "after" && stopAfterRange) break;
+    }
   }
   return first === undefined ? { matches } : { matches, first };
+}
+
+/**
+ * The matches from `from` on, found line by line by reading each line's id
+ * only and stepping to the next line start: a line is crossed only to reach
+ * the next one, so the first id past the range (often right after a huge
+ * line's start) ends the walk without reading that line.
+ */
+async function _walk(
+  reader: StoreReader,
+  from: number,
+  query: IdQuery,
+  max: number,
+  crossed: Crossed,
+): Promise<{ matches: IdMatch[]; first?: Line }> {
+  const matches: IdMatch[] = [];
+  const buf = new Uint8Array(WALK_READ);
+  let data = buf.subarray(0, 0);
+  let dataStart = from;
+  let first: { start: number; next: number; head: Uint8Array } | undefined;
+  let start = from;
+  while (start < reader.size) {
+    // Short lines are stepped through inside one read; a read starts over only past its end.
+    const end = dataStart + data.length;
+    if (start < dataStart || (start + ID_PROBE_BYTES > end && end < reader.size)) {
+      dataStart = start;
+      data = buf.subarray(0, await readAt(reader.file, start, buf));
+    }
+    const at = start - dataStart;
+    const head = data.subarray(at, at + ID_PROBE_BYTES);
+    const nl = data.indexOf(0x0a, at);
+    const next = () =>
+      nl !== -1 ? Promise.resolve(dataStart + nl + 1) : _lineStart(reader, dataStart + data.length, crossed);
+    const id = lineId(head);
+    if (id === undefined) {
+      if (head.length > 0 && head[0] !== 0x0a) reader.skippedAt.add(start); // not an empty line
+      start = await next();
+      continue;
+    }
+    const verdict = _compare(query, id);
+    if (verdict === "after") break;
+    const following = await next();
+    if (verdict === "match") {
+      matches.push({ id, start });
+      first ??= { start, next: following, head: head.slice() };
+      if (matches.length > max) break;
+    }
+    start = following;
+  }
+  if (first === undefined) return { matches };
+  // Its length: up to the next line start (the last line of the file may lack its newline: torn).
+  const last = new Uint8Array(1);
+  await readAt(reader.file, first.next - 1, last);
+  const torn = last[0] !== 0x0a;
+  const length = first.next - first.start - (torn ? 0 : 1);
+  return { matches, first: { start: first.start, length, head: first.head.subarray(0, length), torn } };
 }
 
 /**
@@ -124,22 +207,23 @@ export async function findByIdPrefix(
   const max = options.max ?? 20;
   let lo = 0;
   let hi = reader.size;
+  const crossed: Crossed = [];
   while (hi - lo > WINDOW) {
     const mid = Math.floor((lo + hi) / 2);
-    const probe = await _probe(reader, mid, hi);
+    const probe = await _probe(reader, mid, hi, crossed);
     if (probe === undefined || _compare(query, probe.id) !== "before") hi = mid;
     else lo = probe.start + 1;
   }
-  const from = await lineStartAtOrAfter(reader.file, lo, reader.size);
+  const from = await _lineStart(reader, lo, crossed);
   let via: LookupResult["via"] = "search";
-  let found = await _collect(reader, linesForward(reader.file, from, reader.size), query, max, true);
+  let found = await _walk(reader, from, query, max, crossed);
   if (found.matches.length === 0) {
     via = "scan";
-    found = await _collect(reader, linesForward(reader.file, 0, reader.size), query, max, false);
+    found = await _collect(reader, scanForward(reader.file, 0, reader.size), query, max);
   }
   const result: LookupResult = { matches: found.matches, via };
   if (found.matches.length === 1 && found.first !== undefined) {
-    const event = reader.parse(found.first);
+    const event = await reader.parse(found.first);
     if (event !== undefined) result.event = event;
   }
   return result;

@@ -70,3 +70,19 @@ Deno.test("parseIdQuery() rejects what cannot be part of an id", () => {
   assert.equal(parseIdQuery("EVT_20240501_01hx").prefix, "evt_20240501_01HX");
   assert.equal(parseIdQuery("01hx").prefix, "01HX");
 });
+
+Deno.test("findByIdPrefix() crosses a huge line once, not once per probe", async () => {
+  const events = makeEvents(400);
+  const big = { ...events[200]!, body: "z".repeat(6 * 1024 * 1024), bodySize: 6 * 1024 * 1024 };
+  const lines = events.map(eventLine);
+  lines[200] = eventLine(big);
+  await using store = await tempStore(lines.join(""));
+  using reader = await countingReader(store);
+  for (const i of [3, 199, 201]) {
+    const before = reader.bytesRead();
+    const found = await findByIdPrefix(reader, parseIdQuery(events[i]!.id));
+    assert.equal(found.event?.id, events[i]!.id);
+    // The search finds where the big line ends once; the walk to the match does not cross it again.
+    assert.ok(reader.bytesRead() - before < 1.3 * reader.size, `read ${reader.bytesRead() - before}`);
+  }
+});

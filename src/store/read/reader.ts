@@ -8,7 +8,7 @@
  */
 import { describeError, StoreError } from "../../errors.ts";
 import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
-import type { Line } from "./lines.ts";
+import { type Line, readLine } from "./lines.ts";
 import type { StorePaths } from "../paths.ts";
 
 /** An open event log. */
@@ -21,8 +21,8 @@ export interface StoreReader extends Disposable {
   readonly skippedAt: Set<number>;
   /** Lines skipped so far because they were not records. */
   readonly skipped: number;
-  /** Parses a line; counts it as skipped and returns `undefined` when it is not a record. */
-  parse(line: Line): CapturedEvent | undefined;
+  /** Reads a line whole and parses it; counts it as skipped and returns `undefined` when it is not a record. */
+  parse(line: Line): Promise<CapturedEvent | undefined>;
   /** Counts a line as skipped. */
   skip(line: Line): void;
 }
@@ -57,8 +57,8 @@ export async function openStoreReader(paths: StorePaths): Promise<StoreReader | 
     get skipped() {
       return skippedAt.size;
     },
-    parse(line) {
-      const event = line.torn ? undefined : parseEventLine(decoder.decode(line.bytes));
+    async parse(line) {
+      const event = line.torn ? undefined : parseEventLine(decoder.decode(await readLine(file, line)));
       if (event === undefined) skip(line);
       return event;
     },

@@ -6,7 +6,7 @@
 import type { CapturedEvent } from "../../event/record.ts";
 import { type EventFilter, matchesFilter } from "./filter.ts";
 import { endpointMatcher, idTime, lineId } from "./line_key.ts";
-import { linesBackward } from "./lines.ts";
+import { scanBackward } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
 
 /** Options of {@linkcode tail}. */
@@ -28,16 +28,16 @@ export async function tail(reader: StoreReader, options: TailOptions = {}): Prom
   if (limit <= 0) return found;
   const sameEndpoint = options.endpoint === undefined ? undefined : endpointMatcher(options.endpoint);
   const since = options.since?.getTime();
-  for await (const line of linesBackward(reader.file, reader.size)) {
-    const id = lineId(line.bytes);
+  for await (const line of scanBackward(reader.file, reader.size)) {
+    const id = lineId(line.head);
     if (id === undefined || line.torn) {
       reader.skip(line);
       continue;
     }
     if (since !== undefined && idTime(id) < since) break;
     // Cheap byte test first: most lines of a busy store belong to other endpoints.
-    if (sameEndpoint !== undefined && !sameEndpoint(line.bytes)) continue;
-    const event = reader.parse(line);
+    if (sameEndpoint !== undefined && !sameEndpoint(line.head)) continue;
+    const event = await reader.parse(line);
     if (event === undefined || !matchesFilter(event, options)) continue;
     found.push(event);
     if (found.length >= limit) break;

@@ -34,7 +34,7 @@ async function _baseline(paths: StorePaths, end: number, signal: AbortSignal): P
   using file = await Deno.open(paths.events, { read: true });
   const index = await readIndex(paths, file, end);
   const start = index?.size ?? 0;
-  const scan = await newestPerEndpoint(file, end, { start, signal });
+  const scan = await newestPerEndpoint(file, end, { start, signal, background: true });
   if (!scan.complete) throw new Error("aborted");
   return new Map([...Object.entries(index?.latest ?? {}), ...scan.latest]);
 }
