@@ -8,11 +8,13 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { type LoadGenerator, runLoad } from "./load.ts";
-import { freePort, startServer } from "./proc.ts";
+import { freePort, onCore, PINNED, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
+/** Another checkout's main.ts to measure beside this one in the same run (the "before" of a change). */
+const BASELINE = Deno.env.get("BENCH_FORWARD_BASELINE");
 
 /** What was measured. */
 export interface ForwardMeasure {
@@ -20,8 +22,12 @@ export interface ForwardMeasure {
   direct: { p50: number; p99: number };
   queue: { p50: number; p99: number };
   relay: { p50: number; p99: number };
-  rpsWithout: number;
-  rpsWith: number;
+  /** fdatasync of a small append in the same directory, p50 ms (what queue mode waits for before sending). */
+  syncP50: number;
+  /** Throughput rounds: [without, with] req/s per round, run in turns. */
+  rounds: { without: number; with: number }[];
+  /** The same rounds for BENCH_FORWARD_BASELINE's checkout, when given. */
+  baselineRounds?: { without: number; with: number }[];
   /** Events delivered to the app by the end of the forwarding run (of those stored). */
   delivered: number;
   stored: number;
@@ -49,7 +55,11 @@ function arrivalApp(): { port: number; next(): Promise<number>; close(): Promise
   };
 }
 
-async function startDev(dir: string, args: string[]): Promise<{ port: number; stop(): Promise<unknown> }> {
+async function startDev(
+  dir: string,
+  args: string[],
+  main = MAIN,
+): Promise<{ port: number; stop(): Promise<unknown> }> {
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(
     join(dir, "hooktap.config.ts"),
@@ -57,7 +67,18 @@ async function startDev(dir: string, args: string[]): Promise<{ port: number; st
   );
   const port = freePort();
   const server = await startServer(
-    [Deno.execPath(), "run", ...devFlags(), MAIN, "dev", "--quiet", "--port", String(port), ...args],
+    // dev on CPU 0; the load generator and the app share CPU 1, so the app never takes dev's core.
+    onCore(0, [
+      Deno.execPath(),
+      "run",
+      ...devFlags(),
+      main,
+      "dev",
+      "--quiet",
+      "--port",
+      String(port),
+      ...args,
+    ]),
     { cwd: dir, port },
   );
   return { port, stop: () => server.stop() };
@@ -84,6 +105,26 @@ async function delays(
   return out;
 }
 
+/** p50 of append + fdatasync of a ~2 KB line in `dir` (the durable write queue mode waits for). */
+async function syncP50(dir: string, n: number): Promise<number> {
+  const path = join(dir, "sync_probe.jsonl");
+  const file = await Deno.open(path, { append: true, create: true });
+  const line = new TextEncoder().encode("x".repeat(2047) + "\n");
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await file.write(line);
+      await file.syncData();
+      out.push(performance.now() - t0);
+    }
+  } finally {
+    file.close();
+    await Deno.remove(path);
+  }
+  return pct(out, 50);
+}
+
 /** Runs the forwarding part. */
 export async function measureForward(o: {
   generator: LoadGenerator;
@@ -94,6 +135,8 @@ export async function measureForward(o: {
   bodyFile: string;
   headersFile: string;
   log: (line: string) => void;
+  /** Throughput rounds (without, with, in turns). @default 1 */
+  rounds?: number;
 }): Promise<ForwardMeasure> {
   const body = await Deno.readTextFile(o.bodyFile);
   const app = arrivalApp();
@@ -122,99 +165,135 @@ export async function measureForward(o: {
   } finally {
     await app.close();
   }
+  await Deno.mkdir(o.scratch, { recursive: true });
+  const sync = await syncP50(o.scratch, Math.min(200, o.samples * 2));
   o.log(
     `  forward delay p50: direct ${pct(direct, 50).toFixed(2)} ms, queue ${
       pct(queue, 50).toFixed(2)
     } ms, relay ${pct(relay, 50).toFixed(2)} ms`,
   );
 
-  // Throughput: dev alone, then dev forwarding every event to a bare Deno.serve app.
+  // Throughput: dev alone, then dev forwarding every event to a bare Deno.serve app, in turns.
   const appPort = freePort();
-  const bare = await startServer([Deno.execPath(), "run", "--allow-net", BARE, String(appPort)], {
+  const bare = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
     cwd: o.scratch,
     port: appPort,
   });
-  const rps: number[] = [];
+  const rounds: { without: number; with: number }[] = [];
+  const baselineRounds: { without: number; with: number }[] = [];
   let delivered = 0, stored = 0;
   try {
-    for (const forward of [false, true]) {
-      const dir = join(o.scratch, `fwd-load-${forward}`);
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-      const dev = await startDev(dir, forward ? ["--forward-to", `http://127.0.0.1:${appPort}/`] : []);
-      try {
-        const result = await runLoad(o.generator, {
-          url: `http://127.0.0.1:${dev.port}/webhook`,
-          seconds: o.seconds,
-          connections: o.connections,
-          core: 1,
-          bodyFile: o.bodyFile,
-          headersFile: o.headersFile,
-        });
-        if (result.failures > 0 || result.requests === 0) {
-          throw new Error(`forwarding load: ${result.failures} failures`);
-        }
-        rps.push(result.rps);
-        o.log(
-          `  dev ${forward ? "with --forward-to" : "without forwarding"}: ${result.rps.toFixed(0)} req/s`,
-        );
-        if (forward) {
-          // Let the queue drain (bounded), then count what was delivered.
-          const deliveries = join(dir, ".hooktap", "deliveries.jsonl");
-          const events = join(dir, ".hooktap", "events.jsonl");
-          const count = async (f: string) => (await Deno.readTextFile(f)).split("\n").length - 1;
-          stored = await count(events);
-          const deadline = Date.now() + 30_000;
-          while (Date.now() < deadline && (delivered = await count(deliveries).catch(() => 0)) < stored) {
-            await new Promise((r) => setTimeout(r, 100));
+    for (let r = 0; r < (o.rounds ?? 1); r++) {
+      for (const main of BASELINE ? [BASELINE, MAIN] : [MAIN]) {
+        const rps: number[] = [];
+        for (const forward of [false, true]) {
+          const dir = join(o.scratch, `fwd-load-${forward}`);
+          await Deno.remove(dir, { recursive: true }).catch(() => {});
+          const dev = await startDev(
+            dir,
+            forward ? ["--forward-to", `http://127.0.0.1:${appPort}/`] : [],
+            main,
+          );
+          try {
+            const result = await runLoad(o.generator, {
+              url: `http://127.0.0.1:${dev.port}/webhook`,
+              seconds: o.seconds,
+              connections: o.connections,
+              core: 1,
+              bodyFile: o.bodyFile,
+              headersFile: o.headersFile,
+            });
+            if (result.failures > 0 || result.requests === 0) {
+              throw new Error(`forwarding load: ${result.failures} failures`);
+            }
+            rps.push(result.rps);
+            o.log(
+              `  ${main === MAIN ? "" : "baseline "}dev ${
+                forward ? "with --forward-to" : "without forwarding"
+              }: ${result.rps.toFixed(0)} req/s`,
+            );
+            if (forward) {
+              // Let the queue drain (bounded), then count what was delivered.
+              const deliveries = join(dir, ".hooktap", "deliveries.jsonl");
+              const events = join(dir, ".hooktap", "events.jsonl");
+              const count = async (f: string) => (await Deno.readTextFile(f)).split("\n").length - 1;
+              stored = await count(events);
+              const deadline = Date.now() + 30_000;
+              while (Date.now() < deadline && (delivered = await count(deliveries).catch(() => 0)) < stored) {
+                await new Promise((r) => setTimeout(r, 100));
+              }
+              if (delivered < stored) {
+                throw new Error(`forwarding: only ${delivered} of ${stored} events delivered`);
+              }
+            }
+          } finally {
+            await dev.stop();
           }
         }
-      } finally {
-        await dev.stop();
+        (main === MAIN ? rounds : baselineRounds).push({ without: rps[0]!, with: rps[1]! });
       }
     }
   } finally {
     await bare.stop();
   }
-  if (delivered < stored) throw new Error(`forwarding: only ${delivered} of ${stored} events delivered`);
   return {
     samples: o.samples,
     direct: spread(direct),
     queue: spread(queue),
     relay: spread(relay),
-    rpsWithout: rps[0]!,
-    rpsWith: rps[1]!,
+    syncP50: sync,
+    rounds,
+    ...(BASELINE ? { baselineRounds } : {}),
     delivered,
     stored,
   };
 }
+
+const median = (v: number[]) => pct(v, 50);
 
 /** The report's section. */
 export function forwardReport(m: ForwardMeasure): string {
   const f = (n: number) => n.toFixed(2);
   const addedQ = m.queue.p50 - m.direct.p50;
   const addedR = m.relay.p50 - m.direct.p50;
-  const ratio = m.rpsWith / m.rpsWithout;
+  const ratios = (rs: { without: number; with: number }[]) => rs.map((r) => r.with / r.without);
+  const range = (v: number[]) => v.length > 1 ? ` (${f(Math.min(...v))}–${f(Math.max(...v))})` : "";
+  const ratio = median(ratios(m.rounds));
+  const row = (label: string, rs: { without: number; with: number }[], target: boolean) => {
+    const r = ratios(rs);
+    return [
+      `| ${label}: without forwarding | ${median(rs.map((x) => x.without)).toFixed(0)} | | |`,
+      `| ${label}: --forward-to (queue) | ${median(rs.map((x) => x.with)).toFixed(0)} | ${f(median(r))}${
+        range(r)
+      } | ${target ? `≥ 0.8 ${median(r) >= 0.8 ? "✓" : "✗"}` : ""} |`,
+    ];
+  };
   return [
     "## Forwarding",
     "",
-    `Delay from the sender's request to the app receiving it (${m.samples} sequential events, one sender):`,
+    `Delay from the sender's request to the app receiving it (${m.samples} sequential events, one sender);`,
+    `queue mode sends only after the event's fdatasync, measured here at p50 ${f(m.syncP50)} ms:`,
     "",
-    "| path | p50 ms | p99 ms | p50 added | target |",
-    "|---|---:|---:|---:|---|",
-    `| sender → app directly | ${f(m.direct.p50)} | ${f(m.direct.p99)} | | |`,
-    `| sender → hooktap (queue) → app | ${f(m.queue.p50)} | ${f(m.queue.p99)} | ${f(addedQ)} | ≤ 1 ms ${
-      addedQ <= 1 ? "✓" : "✗"
-    } |`,
-    `| sender → hooktap (relay) → app | ${f(m.relay.p50)} | ${f(m.relay.p99)} | ${
-      f(addedR)
-    } | ≤ 1 ms + the fdatasync |`,
+    "| path | p50 ms | p99 ms | p50 added | added − fdatasync | target |",
+    "|---|---:|---:|---:|---:|---|",
+    `| sender → app directly | ${f(m.direct.p50)} | ${f(m.direct.p99)} | | | |`,
+    `| sender → hooktap (queue) → app | ${f(m.queue.p50)} | ${f(m.queue.p99)} | ${f(addedQ)} | ${
+      f(addedQ - m.syncP50)
+    } | ≤ 1 ms ${addedQ <= 1 ? "✓" : "✗"} (≤ 1 ms + sync ${addedQ - m.syncP50 <= 1 ? "✓" : "✗"}) |`,
+    `| sender → hooktap (relay) → app | ${f(m.relay.p50)} | ${f(m.relay.p99)} | ${f(addedR)} | ${
+      f(addedR - m.syncP50)
+    } | ≤ 1 ms + the fdatasync ${addedR - m.syncP50 <= 1 ? "✓" : "✗"} |`,
     "",
-    "| dev throughput | req/s | ratio | target |",
+    `dev throughput, ${m.rounds.length} round(s) in turns; dev ${
+      PINNED ? "on CPU 0, wrk and the app on CPU 1" : "unpinned (no taskset or one CPU)"
+    }; every event delivered (${m.delivered}/${m.stored} in the last run):`,
+    "",
+    "| dev throughput | req/s | ratio (range) | target |",
     "|---|---:|---:|---|",
-    `| without forwarding | ${m.rpsWithout.toFixed(0)} | | |`,
-    `| --forward-to (queue), every event delivered (${m.delivered}/${m.stored}) | ${m.rpsWith.toFixed(0)} | ${
-      ratio.toFixed(2)
-    } | ≥ 0.8 ${ratio >= 0.8 ? "✓" : "✗"} |`,
+    ...(m.baselineRounds ? row("baseline (BENCH_FORWARD_BASELINE)", m.baselineRounds, false) : []),
+    ...row("this checkout", m.rounds, true),
+    "",
+    `Throughput with forwarding ${f(ratio)} of without.`,
     "",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 /**
- * A minimal HTTP/1.1 client over `Deno.connect`/`Deno.connectTls`, made for
+ * A minimal HTTP/1.1 client over `Deno.connect`, made for
  * forwarding: the request goes out as one buffer holding exactly the header
  * lines given (case, order, repeats; nothing added), the answer's headers come
  * back in the order received, bodies framed by `Content-Length`, chunked, or
@@ -11,14 +11,11 @@
  * @module
  */
 
-/** Where to connect. */
+/** Where to connect (plain TCP: https targets go through `node:https`, see ./client.ts). */
 export interface Http1Origin {
-  secure: boolean;
   /** Host name or IP (IPv6 without brackets). */
   hostname: string;
   port: number;
-  /** PEM certificates trusted besides the system roots (https). */
-  caCerts?: string[];
 }
 
 /** One request: the header list is sent as is (the caller puts `Host` in it). */
@@ -142,15 +139,15 @@ class Connection {
 
   /** The header block (without the blank line), or throws at end of stream. */
   async readHead(): Promise<Uint8Array> {
-    let scanned = this.start;
+    let checked = 0; // bytes after `start` already searched (the buffer may move)
     while (true) {
-      const found = indexOf(this.buf, CRLF2, Math.max(this.start, scanned - 3), this.end);
+      const found = indexOf(this.buf, CRLF2, this.start + Math.max(0, checked - 3), this.end);
       if (found >= 0) {
         const head = this.buf.slice(this.start, found);
         this.start = found + 4;
         return head;
       }
-      scanned = this.end;
+      checked = this.end - this.start;
       if (this.end - this.start > MAX_HEAD) {
         throw new Http1Error("protocol", "the answer's headers are too large");
       }
@@ -226,14 +223,8 @@ export class Http1Pool {
   }
 
   async #connect(origin: Http1Origin): Promise<Connection> {
-    const conn = origin.secure
-      ? await Deno.connectTls({
-        hostname: origin.hostname,
-        port: origin.port,
-        ...(origin.caCerts ? { caCerts: origin.caCerts } : {}),
-      })
-      : await Deno.connect({ hostname: origin.hostname, port: origin.port });
-    if (!origin.secure) (conn as Deno.TcpConn).setNoDelay(true);
+    const conn = await Deno.connect({ hostname: origin.hostname, port: origin.port });
+    conn.setNoDelay(true);
     return new Connection(conn);
   }
 
@@ -304,7 +295,7 @@ function isClosedError(error: unknown): boolean {
     error instanceof Deno.errors.NotConnected;
 }
 
-const key = (o: Http1Origin) => `${o.secure ? "s" : ""}${o.hostname}:${o.port}:${o.caCerts?.join("") ?? ""}`;
+const key = (o: Http1Origin) => `${o.hostname}:${o.port}`;
 
 const NO_BODY_STATUS = (status: number) =>
   status === 204 || status === 304 || (status >= 100 && status < 200);
