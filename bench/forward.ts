@@ -16,6 +16,16 @@ const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 /** Another checkout's main.ts to measure beside this one in the same run (the "before" of a change). */
 const BASELINE = Deno.env.get("BENCH_FORWARD_BASELINE");
 
+/** One throughput round: req/s without and with forwarding, and how far delivery kept up. */
+export interface Round {
+  without: number;
+  with: number;
+  /** Share of the stored events already delivered when the load stopped. */
+  atEnd: number;
+  /** Seconds the rest took to deliver. */
+  drainS: number;
+}
+
 /** What was measured. */
 export interface ForwardMeasure {
   samples: number;
@@ -25,9 +35,9 @@ export interface ForwardMeasure {
   /** fdatasync of a small append in the same directory, p50 ms (what queue mode waits for before sending). */
   syncP50: number;
   /** Throughput rounds: [without, with] req/s per round, run in turns. */
-  rounds: { without: number; with: number }[];
+  rounds: Round[];
   /** The same rounds for BENCH_FORWARD_BASELINE's checkout, when given. */
-  baselineRounds?: { without: number; with: number }[];
+  baselineRounds?: Round[];
   /** Events delivered to the app by the end of the forwarding run (of those stored). */
   delivered: number;
   stored: number;
@@ -193,9 +203,10 @@ export async function measureForward(o: {
     cwd: o.scratch,
     port: appPort,
   });
-  const rounds: { without: number; with: number }[] = [];
-  const baselineRounds: { without: number; with: number }[] = [];
+  const rounds: Round[] = [];
+  const baselineRounds: Round[] = [];
   let delivered = 0, stored = 0;
+  const lag: { atEnd: number; drainS: number }[] = [];
   try {
     for (let r = 0; r < (o.rounds ?? 1); r++) {
       for (const main of BASELINE ? [BASELINE, MAIN] : [MAIN]) {
@@ -231,20 +242,28 @@ export async function measureForward(o: {
               const deliveries = join(dir, ".hooktap", "deliveries.jsonl");
               const events = join(dir, ".hooktap", "events.jsonl");
               const count = async (f: string) => (await Deno.readTextFile(f)).split("\n").length - 1;
+              const atEnd = await count(deliveries).catch(() => 0);
               stored = await count(events);
-              const deadline = Date.now() + 30_000;
+              const t0 = Date.now();
+              const deadline = t0 + 30_000;
               while (Date.now() < deadline && (delivered = await count(deliveries).catch(() => 0)) < stored) {
                 await new Promise((r) => setTimeout(r, 100));
               }
               if (delivered < stored) {
                 throw new Error(`forwarding: only ${delivered} of ${stored} events delivered`);
               }
+              lag.push({ atEnd: atEnd / stored, drainS: (Date.now() - t0) / 1000 });
+              o.log(
+                `    delivered when the load stopped: ${atEnd}/${stored}; the rest within ${
+                  lag.at(-1)!.drainS
+                } s`,
+              );
             }
           } finally {
             await dev.stop();
           }
         }
-        (main === MAIN ? rounds : baselineRounds).push({ without: rps[0]!, with: rps[1]! });
+        (main === MAIN ? rounds : baselineRounds).push({ without: rps[0]!, with: rps[1]!, ...lag.pop()! });
       }
     }
   } finally {
@@ -270,13 +289,13 @@ export function forwardReport(m: ForwardMeasure): string {
   const f = (n: number) => n.toFixed(2);
   const addedQ = m.queue.p50 - m.direct.p50;
   const addedR = m.relay.p50 - m.direct.p50;
-  const ratios = (rs: { without: number; with: number }[]) => rs.map((r) => r.with / r.without);
+  const ratios = (rs: Round[]) => rs.map((r) => r.with / r.without);
   const range = (v: number[]) => v.length > 1 ? ` (${f(Math.min(...v))}–${f(Math.max(...v))})` : "";
   const ratio = median(ratios(m.rounds));
-  const row = (label: string, rs: { without: number; with: number }[], target: boolean) => {
+  const row = (label: string, rs: Round[], target: boolean) => {
     const r = ratios(rs);
     return [
-      `| ${label}: without forwarding | ${median(rs.map((x) => x.without)).toFixed(0)} | | |`,
+      `| ${label}: without forwarding | ${median(rs.map((x) => x.without)).toFixed(0)} | | | | |`,
       `| ${label}: --forward-to (queue) | ${median(rs.map((x) => x.with)).toFixed(0)} | ${f(median(r))}${
         range(r)
       } | ${target ? `≥ 0.8 ${median(r) >= 0.8 ? "✓" : "✗"}` : ""} |`,
@@ -304,8 +323,8 @@ export function forwardReport(m: ForwardMeasure): string {
       PINNED ? "on CPU 0, wrk and the app on CPU 1" : "unpinned (no taskset or one CPU)"
     }; every event delivered (${m.delivered}/${m.stored} in the last run):`,
     "",
-    "| dev throughput | req/s | ratio (range) | target |",
-    "|---|---:|---:|---|",
+    "| dev throughput | req/s | ratio (range) | target | delivered when the load stopped | rest delivered in |",
+    "|---|---:|---:|---|---:|---:|",
     ...(m.baselineRounds ? row("baseline (BENCH_FORWARD_BASELINE)", m.baselineRounds, false) : []),
     ...row("this checkout", m.rounds, true),
     "",
