@@ -141,6 +141,7 @@ const clients: [string, () => Promise<number>][] = [
   ["fetch", viaFetch],
   ["raw HTTP/1.1 over Deno.connect", viaRaw],
   ["deliveries-log append (no send)", viaLog],
+  ["raw HTTP/1.1, then the append awaited", async () => (await viaRaw(), await viaLog())],
 ];
 const results = new Map<string, number[][]>();
 try {

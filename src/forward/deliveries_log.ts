@@ -1,7 +1,7 @@
 /**
  * The deliveries log's appender: one JSON line per attempt in
- * `.hooktap/deliveries.jsonl`. Lines appended in one turn of the event loop
- * share one write, made at the next timer turn with synchronous calls
+ * `.hooktap/deliveries.jsonl`. Lines appended before the next microtask
+ * checkpoint share one write, made with synchronous calls
  * (`flock`, `write`, `flock`: three syscalls, where the async ones cost a
  * thread hand-off and an fd dup/close each, measured with `strace -c`); the
  * exclusive `flock` lets `hooktap replay` and `hooktap dev` append at the
@@ -53,11 +53,11 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
   const ids = createIdFactory();
   let pending: string[] = [];
   let waiters: { resolve(): void; reject(e: Error): void }[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let scheduled = false;
   let closed = false;
 
   function flush(): void {
-    timer = undefined;
+    scheduled = false;
     if (pending.length === 0) return;
     const text = (needsNewline ? "\n" : "") + pending.join("");
     const batch = waiters;
@@ -89,12 +89,14 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
       return new Promise<void>((resolve, reject) => {
         pending.push(JSON.stringify(record) + "\n");
         waiters.push({ resolve, reject });
-        timer ??= setTimeout(flush, 0);
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(flush);
+        }
       });
     },
     close() {
       closed = true;
-      clearTimeout(timer);
       flush();
       file.close();
       return Promise.resolve();
