@@ -35,10 +35,15 @@ export interface ForwardMeasure {
   direct: { p50: number; p99: number };
   queue: { p50: number; p99: number };
   relay: { p50: number; p99: number };
-  /** fdatasync of a small append in the same directory, p50 ms (what queue mode waits for before sending). */
+  /**
+   * What storing costs the sender, p50 ms: dev's answer in queue mode (after the event's fdatasync) minus the
+   * direct round trip, measured on the same samples as the queue delay.
+   */
   syncP50: number;
   /** Throughput rounds: [without, with] req/s per round, run in turns. */
   rounds: Round[];
+  /** BENCH_FORWARD_BASELINE's queue-mode delay, when given. */
+  baselineQueue?: { p50: number; p99: number };
   /** The same rounds for BENCH_FORWARD_BASELINE's checkout, when given. */
   baselineRounds?: Round[];
   /** Events delivered to the app by the end of the forwarding run (of those stored). */
@@ -102,12 +107,10 @@ async function delays(
   app: ReturnType<typeof arrivalApp>,
   n: number,
   body: string,
-  /** Runs before each sample (an fdatasync probe in the same time window). */
-  between?: () => Promise<void>,
-): Promise<number[]> {
-  const out: number[] = [];
+): Promise<{ arrival: number[]; answer: number[] }> {
+  const arrival: number[] = [];
+  const answer: number[] = [];
   for (let i = 0; i < n; i++) {
-    await between?.();
     const arrived = app.next();
     const t0 = performance.now();
     const response = await fetch(url, {
@@ -116,32 +119,10 @@ async function delays(
       headers: { "content-type": "application/json" },
     });
     await response.arrayBuffer();
-    out.push((await arrived) - t0);
+    answer.push(performance.now() - t0);
+    arrival.push((await arrived) - t0);
   }
-  return out;
-}
-
-/** Append + fdatasync of a ~2 KB line in `dir` (the durable write queue mode waits for), timed. */
-async function syncProbe(
-  dir: string,
-): Promise<{ probe(): Promise<void>; times: number[]; close(): Promise<void> }> {
-  const path = join(dir, "sync_probe.jsonl");
-  const file = await Deno.open(path, { append: true, create: true });
-  const line = new TextEncoder().encode("x".repeat(2047) + "\n");
-  const times: number[] = [];
-  return {
-    times,
-    async probe() {
-      const t0 = performance.now();
-      await file.write(line);
-      await file.syncData();
-      times.push(performance.now() - t0);
-    },
-    async close() {
-      file.close();
-      await Deno.remove(path);
-    },
-  };
+  return { arrival, answer };
 }
 
 /** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */
@@ -171,38 +152,35 @@ export async function measureForward(o: {
   const app = arrivalApp();
   const spread = (v: number[]) => ({ p50: pct(v, 50), p99: pct(v, 99) });
   let direct: number[], queue: number[], relay: number[];
-  await Deno.mkdir(o.scratch, { recursive: true });
-  const sync = await syncProbe(o.scratch);
+  let storeTimes: number[] = [];
+  let baselineQueue: number[] | undefined;
   try {
     await delays(`http://127.0.0.1:${app.port}/`, app, Math.min(20, o.samples), body); // warm up
-    direct = await delays(`http://127.0.0.1:${app.port}/`, app, o.samples, body);
+    direct = (await delays(`http://127.0.0.1:${app.port}/`, app, o.samples, body)).arrival;
     const modes: Record<string, number[]> = {};
-    for (const mode of ["queue", "relay"]) {
-      const dev = await startDev(join(o.scratch, `fwd-${mode}`), [
+    for (const mode of BASELINE ? ["baseline queue", "queue", "relay"] : ["queue", "relay"]) {
+      const main = mode.startsWith("baseline") ? BASELINE! : MAIN;
+      const dev = await startDev(join(o.scratch, `fwd-${mode.replace(" ", "-")}`), [
         "--forward-to",
         `http://127.0.0.1:${app.port}/`,
         "--forward-mode",
-        mode,
-      ]);
+        mode.replace("baseline ", ""),
+      ], main);
       try {
         await delays(`http://127.0.0.1:${dev.port}/webhook`, app, Math.min(20, o.samples), body);
-        // Each queue sample follows an fdatasync probe, so the sync time is of the same moments.
-        modes[mode] = await delays(
-          `http://127.0.0.1:${dev.port}/webhook`,
-          app,
-          o.samples,
-          body,
-          mode === "queue" ? sync.probe : undefined,
-        );
+        const d = await delays(`http://127.0.0.1:${dev.port}/webhook`, app, o.samples, body);
+        modes[mode] = d.arrival;
+        // dev's own answer in queue mode (its 200 comes after the fdatasync): the store's time, same run.
+        if (mode === "queue") storeTimes = d.answer;
       } finally {
         await dev.stop();
       }
     }
     queue = modes.queue!;
     relay = modes.relay!;
+    baselineQueue = modes["baseline queue"];
   } finally {
     await app.close();
-    await sync.close();
   }
   o.log(
     `  forward delay p50: direct ${pct(direct, 50).toFixed(2)} ms, queue ${
@@ -298,9 +276,9 @@ export async function measureForward(o: {
     direct: spread(direct),
     queue: spread(queue),
     relay: spread(relay),
-    syncP50: pct(sync.times, 50),
+    syncP50: pct(storeTimes, 50) - pct(direct, 50),
     rounds,
-    ...(BASELINE ? { baselineRounds } : {}),
+    ...(BASELINE ? { baselineRounds, baselineQueue: spread(baselineQueue!) } : {}),
     delivered,
     stored,
   };
@@ -336,13 +314,22 @@ export function forwardReport(m: ForwardMeasure): string {
     "## Forwarding",
     "",
     `Delay from the sender's request to the app receiving it (${m.samples} sequential events, one sender);`,
-    `queue mode sends only after the event's fdatasync; an append + fdatasync in the same directory, timed\nbefore each queue sample, took p50 ${
+    `queue mode sends only after the event's fdatasync: dev's own 200 (store + fdatasync) took p50 ${
       f(m.syncP50)
-    } ms:`,
+    } ms over the direct round trip, on the same samples:`,
     "",
-    "| path | p50 ms | p99 ms | p50 added | added − fdatasync | target |",
+    "| path | p50 ms | p99 ms | p50 added | added − store | target |",
     "|---|---:|---:|---:|---:|---|",
     `| sender → app directly | ${f(m.direct.p50)} | ${f(m.direct.p99)} | | | |`,
+    ...(m.baselineQueue
+      ? [
+        `| baseline: sender → hooktap (queue) → app | ${f(m.baselineQueue.p50)} | ${
+          f(m.baselineQueue.p99)
+        } | ${f(m.baselineQueue.p50 - m.direct.p50)} | ${
+          f(m.baselineQueue.p50 - m.direct.p50 - m.syncP50)
+        } | |`,
+      ]
+      : []),
     `| sender → hooktap (queue) → app | ${f(m.queue.p50)} | ${f(m.queue.p99)} | ${f(addedQ)} | ${
       f(addedQ - m.syncP50)
     } | ≤ 1 ms ${addedQ <= 1 ? "✓" : "✗"} (≤ 1 ms + sync ${addedQ - m.syncP50 <= 1 ? "✓" : "✗"}) |`,
