@@ -8,20 +8,46 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { type LoadGenerator, runLoad } from "./load.ts";
-import { freePort, startServer } from "./proc.ts";
+import { freePort, onCore, PINNED, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
+/** Another checkout's main.ts to measure beside this one in the same run (the "before" of a change). */
+const BASELINE = Deno.env.get("BENCH_FORWARD_BASELINE");
+
+/** One throughput round: req/s without and with forwarding, and how far delivery kept up. */
+export interface Round {
+  without: number;
+  with: number;
+  /** Share of the stored events already delivered when the load stopped. */
+  atEnd: number;
+  /** Seconds the rest took to deliver. */
+  drainS: number;
+  /** dev's CPU µs per event (user + system): receiving only, and receiving + delivering (drain included). */
+  cpuWithout: number;
+  cpuWith: number;
+}
 
 /** What was measured. */
 export interface ForwardMeasure {
   samples: number;
+  /** Seconds of each load run. */
+  seconds: number;
   direct: { p50: number; p99: number };
   queue: { p50: number; p99: number };
   relay: { p50: number; p99: number };
-  rpsWithout: number;
-  rpsWith: number;
+  /**
+   * What storing costs the sender, p50 ms: dev's answer in queue mode (after the event's fdatasync) minus the
+   * direct round trip, measured on the same samples as the queue delay.
+   */
+  syncP50: number;
+  /** Throughput rounds: [without, with] req/s per round, run in turns. */
+  rounds: Round[];
+  /** BENCH_FORWARD_BASELINE's queue-mode delay, when given. */
+  baselineQueue?: { p50: number; p99: number };
+  /** The same rounds for BENCH_FORWARD_BASELINE's checkout, when given. */
+  baselineRounds?: Round[];
   /** Events delivered to the app by the end of the forwarding run (of those stored). */
   delivered: number;
   stored: number;
@@ -49,7 +75,11 @@ function arrivalApp(): { port: number; next(): Promise<number>; close(): Promise
   };
 }
 
-async function startDev(dir: string, args: string[]): Promise<{ port: number; stop(): Promise<unknown> }> {
+async function startDev(
+  dir: string,
+  args: string[],
+  main = MAIN,
+): Promise<{ port: number; pid: number; stop(): Promise<unknown> }> {
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(
     join(dir, "hooktap.config.ts"),
@@ -57,10 +87,21 @@ async function startDev(dir: string, args: string[]): Promise<{ port: number; st
   );
   const port = freePort();
   const server = await startServer(
-    [Deno.execPath(), "run", ...devFlags(), MAIN, "dev", "--quiet", "--port", String(port), ...args],
+    // dev on CPU 0; the load generator and the app share CPU 1, so the app never takes dev's core.
+    onCore(0, [
+      Deno.execPath(),
+      "run",
+      ...devFlags(),
+      main,
+      "dev",
+      "--quiet",
+      "--port",
+      String(port),
+      ...args,
+    ]),
     { cwd: dir, port },
   );
-  return { port, stop: () => server.stop() };
+  return { port, pid: server.pid, stop: () => server.stop() };
 }
 
 async function delays(
@@ -68,8 +109,9 @@ async function delays(
   app: ReturnType<typeof arrivalApp>,
   n: number,
   body: string,
-): Promise<number[]> {
-  const out: number[] = [];
+): Promise<{ arrival: number[]; answer: number[] }> {
+  const arrival: number[] = [];
+  const answer: number[] = [];
   for (let i = 0; i < n; i++) {
     const arrived = app.next();
     const t0 = performance.now();
@@ -79,9 +121,20 @@ async function delays(
       headers: { "content-type": "application/json" },
     });
     await response.arrayBuffer();
-    out.push((await arrived) - t0);
+    answer.push(performance.now() - t0);
+    arrival.push((await arrived) - t0);
   }
-  return out;
+  return { arrival, answer };
+}
+
+/** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */
+function cpuUs(pid: number): number {
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 1e6 / 100; // utime, stime in ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
 }
 
 /** Runs the forwarding part. */
@@ -94,31 +147,40 @@ export async function measureForward(o: {
   bodyFile: string;
   headersFile: string;
   log: (line: string) => void;
+  /** Throughput rounds (without, with, in turns). @default 1 */
+  rounds?: number;
 }): Promise<ForwardMeasure> {
   const body = await Deno.readTextFile(o.bodyFile);
   const app = arrivalApp();
   const spread = (v: number[]) => ({ p50: pct(v, 50), p99: pct(v, 99) });
   let direct: number[], queue: number[], relay: number[];
+  let storeTimes: number[] = [];
+  let baselineQueue: number[] | undefined;
   try {
     await delays(`http://127.0.0.1:${app.port}/`, app, Math.min(20, o.samples), body); // warm up
-    direct = await delays(`http://127.0.0.1:${app.port}/`, app, o.samples, body);
+    direct = (await delays(`http://127.0.0.1:${app.port}/`, app, o.samples, body)).arrival;
     const modes: Record<string, number[]> = {};
-    for (const mode of ["queue", "relay"]) {
-      const dev = await startDev(join(o.scratch, `fwd-${mode}`), [
+    for (const mode of BASELINE ? ["baseline queue", "queue", "relay"] : ["queue", "relay"]) {
+      const main = mode.startsWith("baseline") ? BASELINE! : MAIN;
+      const dev = await startDev(join(o.scratch, `fwd-${mode.replace(" ", "-")}`), [
         "--forward-to",
         `http://127.0.0.1:${app.port}/`,
         "--forward-mode",
-        mode,
-      ]);
+        mode.replace("baseline ", ""),
+      ], main);
       try {
         await delays(`http://127.0.0.1:${dev.port}/webhook`, app, Math.min(20, o.samples), body);
-        modes[mode] = await delays(`http://127.0.0.1:${dev.port}/webhook`, app, o.samples, body);
+        const d = await delays(`http://127.0.0.1:${dev.port}/webhook`, app, o.samples, body);
+        modes[mode] = d.arrival;
+        // dev's own answer in queue mode (its 200 comes after the fdatasync): the store's time, same run.
+        if (mode === "queue") storeTimes = d.answer;
       } finally {
         await dev.stop();
       }
     }
     queue = modes.queue!;
     relay = modes.relay!;
+    baselineQueue = modes["baseline queue"];
   } finally {
     await app.close();
   }
@@ -128,93 +190,175 @@ export async function measureForward(o: {
     } ms, relay ${pct(relay, 50).toFixed(2)} ms`,
   );
 
-  // Throughput: dev alone, then dev forwarding every event to a bare Deno.serve app.
+  // Throughput: dev alone, then dev forwarding every event to a bare Deno.serve app, in turns.
   const appPort = freePort();
-  const bare = await startServer([Deno.execPath(), "run", "--allow-net", BARE, String(appPort)], {
+  const bare = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
     cwd: o.scratch,
     port: appPort,
   });
-  const rps: number[] = [];
+  const rounds: Round[] = [];
+  const baselineRounds: Round[] = [];
   let delivered = 0, stored = 0;
+  const lag: { atEnd: number; drainS: number }[] = [];
   try {
-    for (const forward of [false, true]) {
-      const dir = join(o.scratch, `fwd-load-${forward}`);
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-      const dev = await startDev(dir, forward ? ["--forward-to", `http://127.0.0.1:${appPort}/`] : []);
-      try {
-        const result = await runLoad(o.generator, {
-          url: `http://127.0.0.1:${dev.port}/webhook`,
-          seconds: o.seconds,
-          connections: o.connections,
-          core: 1,
-          bodyFile: o.bodyFile,
-          headersFile: o.headersFile,
-        });
-        if (result.failures > 0 || result.requests === 0) {
-          throw new Error(`forwarding load: ${result.failures} failures`);
-        }
-        rps.push(result.rps);
-        o.log(
-          `  dev ${forward ? "with --forward-to" : "without forwarding"}: ${result.rps.toFixed(0)} req/s`,
-        );
-        if (forward) {
-          // Let the queue drain (bounded), then count what was delivered.
-          const deliveries = join(dir, ".hooktap", "deliveries.jsonl");
-          const events = join(dir, ".hooktap", "events.jsonl");
-          const count = async (f: string) => (await Deno.readTextFile(f)).split("\n").length - 1;
-          stored = await count(events);
-          const deadline = Date.now() + 30_000;
-          while (Date.now() < deadline && (delivered = await count(deliveries).catch(() => 0)) < stored) {
-            await new Promise((r) => setTimeout(r, 100));
+    for (let r = 0; r < (o.rounds ?? 1); r++) {
+      for (const main of BASELINE ? [BASELINE, MAIN] : [MAIN]) {
+        const rps: number[] = [];
+        const cpu: number[] = [];
+        for (const forward of [false, true]) {
+          const dir = join(o.scratch, `fwd-load-${forward}`);
+          await Deno.remove(dir, { recursive: true }).catch(() => {});
+          const dev = await startDev(
+            dir,
+            forward ? ["--forward-to", `http://127.0.0.1:${appPort}/`] : [],
+            main,
+          );
+          try {
+            const cpu0 = cpuUs(dev.pid);
+            const result = await runLoad(o.generator, {
+              url: `http://127.0.0.1:${dev.port}/webhook`,
+              seconds: o.seconds,
+              connections: o.connections,
+              core: 1,
+              bodyFile: o.bodyFile,
+              headersFile: o.headersFile,
+            });
+            if (result.failures > 0 || result.requests === 0) {
+              throw new Error(`forwarding load: ${result.failures} failures`);
+            }
+            rps.push(result.rps);
+            if (!forward) cpu.push((cpuUs(dev.pid) - cpu0) / result.requests);
+            o.log(
+              `  ${main === MAIN ? "" : "baseline "}dev ${
+                forward ? "with --forward-to" : "without forwarding"
+              }: ${result.rps.toFixed(0)} req/s`,
+            );
+            if (forward) {
+              // Let the queue drain (bounded), then count what was delivered.
+              const deliveries = join(dir, ".hooktap", "deliveries.jsonl");
+              const events = join(dir, ".hooktap", "events.jsonl");
+              const count = async (f: string) => (await Deno.readTextFile(f)).split("\n").length - 1;
+              const atEnd = await count(deliveries).catch(() => 0);
+              stored = await count(events);
+              const t0 = Date.now();
+              const deadline = t0 + 30_000;
+              while (Date.now() < deadline && (delivered = await count(deliveries).catch(() => 0)) < stored) {
+                await new Promise((r) => setTimeout(r, 100));
+              }
+              if (delivered < stored) {
+                throw new Error(`forwarding: only ${delivered} of ${stored} events delivered`);
+              }
+              // Receiving and delivering every event, the drain included.
+              cpu.push((cpuUs(dev.pid) - cpu0) / stored);
+              lag.push({ atEnd: atEnd / stored, drainS: (Date.now() - t0) / 1000 });
+              o.log(
+                `    delivered when the load stopped: ${atEnd}/${stored}; the rest within ${
+                  lag.at(-1)!.drainS
+                } s`,
+              );
+            }
+          } finally {
+            await dev.stop();
           }
         }
-      } finally {
-        await dev.stop();
+        (main === MAIN ? rounds : baselineRounds).push({
+          without: rps[0]!,
+          with: rps[1]!,
+          cpuWithout: cpu[0]!,
+          cpuWith: cpu[1]!,
+          ...lag.pop()!,
+        });
       }
     }
   } finally {
     await bare.stop();
   }
-  if (delivered < stored) throw new Error(`forwarding: only ${delivered} of ${stored} events delivered`);
   return {
     samples: o.samples,
+    seconds: o.seconds,
     direct: spread(direct),
     queue: spread(queue),
     relay: spread(relay),
-    rpsWithout: rps[0]!,
-    rpsWith: rps[1]!,
+    syncP50: pct(storeTimes, 50) - pct(direct, 50),
+    rounds,
+    ...(BASELINE ? { baselineRounds, baselineQueue: spread(baselineQueue!) } : {}),
     delivered,
     stored,
   };
 }
+
+const median = (v: number[]) => pct(v, 50);
 
 /** The report's section. */
 export function forwardReport(m: ForwardMeasure): string {
   const f = (n: number) => n.toFixed(2);
   const addedQ = m.queue.p50 - m.direct.p50;
   const addedR = m.relay.p50 - m.direct.p50;
-  const ratio = m.rpsWith / m.rpsWithout;
+  const ratios = (rs: Round[]) => rs.map((r) => r.with / r.without);
+  const range = (v: number[]) => v.length > 1 ? ` (${f(Math.min(...v))}–${f(Math.max(...v))})` : "";
+  const ratio = median(ratios(m.rounds));
+  const row = (label: string, rs: Round[], target: boolean) => {
+    const r = ratios(rs);
+    const cpuRatios = rs.map((x) => x.cpuWithout / x.cpuWith);
+    // Every event received and delivered: the load's events over the load's time plus the drain.
+    const seconds = m.seconds;
+    const sustained = rs.map((x) => (x.with * seconds / (seconds + x.drainS)) / x.without);
+    return [
+      `| ${label}: without forwarding | ${median(rs.map((x) => x.without)).toFixed(0)} | | | | | ${
+        median(rs.map((x) => x.cpuWithout)).toFixed(0)
+      } | | |`,
+      `| ${label}: --forward-to (queue) | ${median(rs.map((x) => x.with)).toFixed(0)} | ${f(median(r))}${
+        range(r)
+      } | ${target ? `≥ 0.8 ${median(r) >= 0.8 ? "✓" : "✗"}` : ""} | ${
+        (median(rs.map((x) => x.atEnd)) * 100).toFixed(0)
+      }% | ${median(rs.map((x) => x.drainS)).toFixed(1)} s | ${
+        median(rs.map((x) => x.cpuWith)).toFixed(0)
+      } | ${f(median(cpuRatios))}${range(cpuRatios)} | ${f(median(sustained))}${range(sustained)} |`,
+    ];
+  };
   return [
     "## Forwarding",
     "",
-    `Delay from the sender's request to the app receiving it (${m.samples} sequential events, one sender):`,
+    `Delay from the sender's request to the app receiving it (${m.samples} sequential events, one sender);`,
+    `queue mode sends only after the event's fdatasync: dev's own 200 (store + fdatasync) took p50 ${
+      f(m.syncP50)
+    } ms over the direct round trip, on the same samples:`,
     "",
-    "| path | p50 ms | p99 ms | p50 added | target |",
-    "|---|---:|---:|---:|---|",
-    `| sender → app directly | ${f(m.direct.p50)} | ${f(m.direct.p99)} | | |`,
-    `| sender → hooktap (queue) → app | ${f(m.queue.p50)} | ${f(m.queue.p99)} | ${f(addedQ)} | ≤ 1 ms ${
-      addedQ <= 1 ? "✓" : "✗"
-    } |`,
-    `| sender → hooktap (relay) → app | ${f(m.relay.p50)} | ${f(m.relay.p99)} | ${
-      f(addedR)
-    } | ≤ 1 ms + the fdatasync |`,
+    "| path | p50 ms | p99 ms | p50 added | added − store | target |",
+    "|---|---:|---:|---:|---:|---|",
+    `| sender → app directly | ${f(m.direct.p50)} | ${f(m.direct.p99)} | | | |`,
+    ...(m.baselineQueue
+      ? [
+        `| baseline: sender → hooktap (queue) → app | ${f(m.baselineQueue.p50)} | ${
+          f(m.baselineQueue.p99)
+        } | ${f(m.baselineQueue.p50 - m.direct.p50)} | ${
+          f(m.baselineQueue.p50 - m.direct.p50 - m.syncP50)
+        } | |`,
+      ]
+      : []),
+    `| sender → hooktap (queue) → app | ${f(m.queue.p50)} | ${f(m.queue.p99)} | ${f(addedQ)} | ${
+      f(addedQ - m.syncP50)
+    } | ≤ 1 ms ${addedQ <= 1 ? "✓" : "✗"} (≤ 1 ms + sync ${addedQ - m.syncP50 <= 1 ? "✓" : "✗"}) |`,
+    `| sender → hooktap (relay) → app | ${f(m.relay.p50)} | ${f(m.relay.p99)} | ${f(addedR)} | ${
+      f(addedR - m.syncP50)
+    } | ≤ 1 ms + the fdatasync ${addedR - m.syncP50 <= 1 ? "✓" : "✗"} |`,
     "",
-    "| dev throughput | req/s | ratio | target |",
-    "|---|---:|---:|---|",
-    `| without forwarding | ${m.rpsWithout.toFixed(0)} | | |`,
-    `| --forward-to (queue), every event delivered (${m.delivered}/${m.stored}) | ${m.rpsWith.toFixed(0)} | ${
-      ratio.toFixed(2)
-    } | ≥ 0.8 ${ratio >= 0.8 ? "✓" : "✗"} |`,
+    `dev throughput, ${m.rounds.length} round(s) in turns; dev ${
+      PINNED ? "on CPU 0, wrk and the app on CPU 1" : "unpinned (no taskset or one CPU)"
+    }; every event delivered (${m.delivered}/${m.stored} in the last run):`,
+    "",
+    "| dev throughput | req/s | ratio (range) | target | delivered when the load stopped | rest delivered in | dev CPU µs/event | CPU ratio | received and delivered, ratio |",
+    "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+    ...(m.baselineRounds ? row("baseline (BENCH_FORWARD_BASELINE)", m.baselineRounds, false) : []),
+    ...row("this checkout", m.rounds, true),
+    "",
+    `Throughput with forwarding ${
+      f(ratio)
+    } of without. CPU ratio: dev's CPU per event without forwarding over`,
+    "with (receiving and delivering every event, drain included): the throughput ratio a CPU-bound dev reaches",
+    "in steady state, and far less sensitive to a busy machine than req/s. Received and delivered: the load's",
+    "events over the load's seconds plus the drain's, over the rate without (the sender's ratio flatters a",
+    "forwarder that leaves its deliveries for later).",
     "",
   ].join("\n");
 }

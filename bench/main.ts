@@ -161,6 +161,7 @@ try {
       generator,
       seconds,
       samples: smoke ? 20 : 1000,
+      rounds: runs,
       connections: CONNECTIONS,
       scratch: dir,
       bodyFile,

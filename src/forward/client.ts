@@ -1,14 +1,21 @@
 /**
- * The raw HTTP client the forwarder sends with: `node:http`/`node:https`
- * given the headers as a flat `[name, value, ...]` array, so names keep their
- * case, order and repeats and nothing is added but `Host` (ours, first) and
- * `Connection`. Deno's `fetch` lowercases names, joins repeats and adds
- * `accept`, `user-agent`, `accept-encoding` (measured; see the README). No
- * redirects are followed; the answer's body is read up to a cap.
+ * The raw HTTP client the forwarder sends with. `http:` targets: our
+ * HTTP/1.1 client over `Deno.connect` (./http1.ts), which writes the headers
+ * exactly as given (case, order, repeats) with only `Host` (ours, first)
+ * added, at about two thirds of `node:http`'s CPU and less than half of
+ * `fetch`'s (bench/forward_clients.ts; Deno's `fetch` also lowercases names,
+ * joins repeats and adds `accept`, `user-agent`, `accept-encoding`).
+ * `https:` targets: `node:https` with a flat raw header array (it adds
+ * `Connection: keep-alive`), loaded on first use, because `Deno.connectTls`
+ * cannot skip certificate checks (`insecure`), refuses a self-signed
+ * certificate that is its own CA (`openssl req -x509`'s kind: rustls says
+ * CaUsedAsEndEntity) and does not read the system store (mkcert's CA).
+ * No redirects are followed; the answer's body is read up to a cap.
  * @module
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
+import type https from "node:https";
+import { Http1Error, Http1Pool } from "./http1.ts";
 
 /** What the target answered. */
 export interface RawResponse {
@@ -46,21 +53,38 @@ export interface SendOptions {
   maxBody?: number;
   /** Cancels the request. */
   signal?: AbortSignal;
+  /** Keep the connection open for the next send. @default true */
+  keepAlive?: boolean;
 }
 
-const agents = { http: new http.Agent({ keepAlive: true }), https: new Map<string, https.Agent>() };
+const pool = new Http1Pool();
+/** `node:https` and its keep-alive agents by trust settings, loaded on first use. */
+let tls: { https: typeof https; agents: Map<string, https.Agent> } | undefined;
 
-function httpsAgent(insecure: boolean, ca: string | undefined): https.Agent {
+async function httpsAgent(insecure: boolean, ca: string | undefined) {
+  if (tls === undefined) tls = { https: (await import("node:https")).default, agents: new Map() };
   const key = `${insecure}:${ca ?? ""}`;
-  let agent = agents.https.get(key);
+  let agent = tls.agents.get(key);
   if (agent === undefined) {
-    agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}) });
-    agents.https.set(key, agent);
+    agent = new tls.https.Agent({ keepAlive: true, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}) });
+    tls.agents.set(key, agent);
   }
-  return agent;
+  return { https: tls.https, agent };
+}
+
+/** Closes the kept-alive connections not in use (at the end of a `dev` session). */
+export function closeIdleConnections(): void {
+  pool.close();
+  for (const agent of tls?.agents.values() ?? []) agent.destroy();
+  tls?.agents.clear();
 }
 
 function classify(error: unknown, url: URL, timeoutMs: number): SendError {
+  if (error instanceof Http1Error) {
+    if (error.kind === "timeout") return new SendError("timeout", error.message);
+    if (error.kind === "reset") return new SendError("reset", error.message, { cause: error });
+    return new SendError("other", error.message, { cause: error });
+  }
   const e = error as { code?: string; message?: string } | null;
   const text = `${e?.code ?? ""} ${e?.message ?? String(error)}`;
   const where = url.host;
@@ -84,7 +108,7 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
       { cause: error },
     );
   }
-  if (/ECONNRESET|socket hang up|EPIPE|closed/i.test(text)) {
+  if (/ECONNRESET|socket hang up|EPIPE|closed|reset|broken pipe/i.test(text)) {
     return new SendError("reset", "the connection was closed before an answer came", { cause: error });
   }
   if (/timeout/i.test(text)) return new SendError("timeout", `no answer within ${timeoutMs} ms`);
@@ -95,17 +119,46 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
  * Sends one request exactly as given and reads the answer.
  * @throws {SendError} when there is no answer (refused, timeout, TLS, DNS, reset).
  */
-export function sendRaw(
+export async function sendRaw(
   url: URL,
   request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
   options: SendOptions = {},
 ): Promise<RawResponse> {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  if (url.protocol === "https:") return await sendHttps(url, request, options);
+  const headers: [string, string][] = [["Host", url.host]];
+  for (const h of request.headers) headers.push(h);
+  try {
+    return await pool.request(
+      {
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: url.port === "" ? 80 : Number(url.port),
+      },
+      { method: request.method, target: `${url.pathname}${url.search}`, headers, body: request.body },
+      {
+        timeoutMs,
+        maxBody: options.maxBody ?? 64 * 1024,
+        ...(options.signal ? { signal: options.signal } : {}),
+        reuse: options.keepAlive ?? true,
+      },
+    );
+  } catch (error) {
+    throw classify(error, url, timeoutMs);
+  }
+}
+
+/** https: `node:https` with a flat raw header array (keeps case, order, repeats). */
+async function sendHttps(
+  url: URL,
+  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
+  options: SendOptions,
+): Promise<RawResponse> {
+  const { https, agent } = await httpsAgent(options.insecure ?? false, options.ca);
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const maxBody = options.maxBody ?? 64 * 1024;
-  const secure = url.protocol === "https:";
   const flat: string[] = ["Host", url.host];
   for (const [name, value] of request.headers) flat.push(name, value);
-  return new Promise<RawResponse>((resolve, reject) => {
+  return await new Promise<RawResponse>((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
@@ -115,17 +168,16 @@ export function sendRaw(
       reject(error instanceof SendError ? error : classify(error, url, timeoutMs));
     };
     const params = {
-      protocol: url.protocol,
       hostname: url.hostname.replace(/^\[|\]$/g, ""),
-      port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+      port: url.port === "" ? 443 : Number(url.port),
       method: request.method,
       path: `${url.pathname}${url.search}`,
       // A flat array keeps case, order and repeats (node:http's raw-header form).
       headers: flat as unknown as http.OutgoingHttpHeaders,
       setHost: false,
-      agent: secure ? httpsAgent(options.insecure ?? false, options.ca) : agents.http,
+      agent,
     };
-    const req = (secure ? https : http).request(params, (res) => {
+    const req = https.request(params, (res) => {
       const raw = res.rawHeaders;
       const headers: [string, string][] = [];
       for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);

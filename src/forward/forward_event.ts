@@ -49,6 +49,7 @@ export async function forwardEvent(
     id: "dlv" + ids(new Date()).slice(3),
     source: "replay",
     attempt: 1,
+    keepAlive: false, // nothing left open for a test's resource check
     ...options,
   });
   return record;

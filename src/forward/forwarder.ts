@@ -103,8 +103,15 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     }
   };
 
+  const hosts = new Map<string, string>();
+  const hostOf = (to: string) => {
+    let host = hosts.get(to);
+    if (host === undefined) hosts.set(to, host = new URL(to).host);
+    return host;
+  };
+
   const noteState = (target: ForwardTarget, outcome: AttemptOutcome) => {
-    const host = new URL(target.to).host;
+    const host = hostOf(target.to);
     const isDown = outcome.error?.kind === "refused";
     const wasDown = down.get(host) ?? false;
     if (isDown === wasDown) return;
@@ -194,7 +201,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       if (delay === undefined) return settle(job.event);
       if (stopped) return; // left for the next start
       const next = { ...job, attempt: job.attempt + 1 };
-      const host = new URL(job.target.to).host;
+      const host = hostOf(job.target.to);
       if (job.target.concurrency === 1) {
         // Arrival order: the lane waits with this event (woken early when the app is back).
         await new Promise<void>((resolve) => wait(lane, host, delay, resolve, resolve));

@@ -11,6 +11,7 @@ import { describeError, UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
+import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import type { PreparedRequest } from "./deliver.ts";
 import { type AppState, createForwarder, type Forwarder } from "./forwarder.ts";
@@ -161,6 +162,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     async stop(graceMs) {
       await forwarder.stop(graceMs);
+      closeIdleConnections();
       clearTimeout(saveTimer);
       if (dirty) save();
       await saving;

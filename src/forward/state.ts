@@ -30,10 +30,19 @@ export async function writeForwardState(path: string, state: ForwardState): Prom
   await Deno.rename(tmp, path);
 }
 
-/** Tracks taken and settled events and says how far the watermark may move. */
+/**
+ * Tracks taken and settled events and says how far the watermark may move.
+ * Ids are kept sorted (they are taken in arrival order, so inserting is an
+ * append) and the mark moves over the settled ones at the front: constant
+ * work per event however long the backlog (it was a scan of every pending
+ * event per settle, the forwarder's top cost under load).
+ */
 export class Watermark {
+  /** Taken ids not yet passed by the mark, ascending, from `#head`. */
+  #queue: string[] = [];
+  #head = 0;
   #outstanding = new Set<string>();
-  #settled: string[] = [];
+  #settled = new Set<string>();
   #mark: string | undefined;
   constructor(mark?: string) {
     this.#mark = mark;
@@ -44,24 +53,41 @@ export class Watermark {
   }
   /** An event was taken for delivery. */
   take(id: string): void {
+    if (this.#outstanding.has(id)) return;
     this.#outstanding.add(id);
+    this.#insert(id);
   }
   /** An event settled; returns true when the watermark moved. */
   settle(id: string): boolean {
-    this.#outstanding.delete(id);
-    this.#settled.push(id);
-    let lowest: string | undefined;
-    for (const o of this.#outstanding) if (lowest === undefined || o < lowest) lowest = o;
+    if (!this.#outstanding.delete(id)) this.#insert(id); // never taken: counts from now
+    this.#settled.add(id);
+    const q = this.#queue;
     let best = this.#mark;
-    const keep: string[] = [];
-    for (const s of this.#settled) {
-      if (lowest === undefined || s < lowest) {
-        if (best === undefined || s > best) best = s;
-      } else keep.push(s);
+    while (this.#head < q.length && this.#settled.has(q[this.#head]!)) {
+      const s = q[this.#head++]!;
+      this.#settled.delete(s);
+      if (best === undefined || s > best) best = s;
     }
-    this.#settled = keep;
+    if (this.#head > 1024 && this.#head * 2 > q.length) {
+      this.#queue = q.slice(this.#head);
+      this.#head = 0;
+    }
     const moved = best !== this.#mark;
     this.#mark = best;
     return moved;
+  }
+  #insert(id: string): void {
+    const q = this.#queue;
+    if (q.length === this.#head || q[q.length - 1]! <= id) {
+      q.push(id);
+      return;
+    }
+    let lo = this.#head, hi = q.length; // first index whose id is > id
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (q[mid]! <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    q.splice(lo, 0, id);
   }
 }

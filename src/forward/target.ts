@@ -51,8 +51,21 @@ export function isHopHeader(name: string): boolean {
   return HOP_BY_HOP.has(n) || n.startsWith("proxy-");
 }
 
-/** The URL an event is delivered to: `to`, with the event's query when `to` has none. */
+const parsed = new Map<string, URL>();
+
+/**
+ * The URL an event is delivered to: `to`, with the event's query when `to`
+ * has none. Treat it as read-only: without a query to add it is shared.
+ */
 export function deliveryUrl(event: Pick<CapturedEvent, "query">, to: string): URL {
+  if (event.query === "" || to.includes("?")) {
+    let url = parsed.get(to);
+    if (url === undefined) {
+      if (parsed.size > 64) parsed.clear();
+      parsed.set(to, url = new URL(to));
+    }
+    return url;
+  }
   const url = new URL(to);
   if (url.search === "" && !to.includes("?") && event.query !== "") url.search = `?${event.query}`;
   return url;

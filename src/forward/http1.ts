@@ -1,0 +1,396 @@
+/**
+ * A minimal HTTP/1.1 client over `Deno.connect`, made for
+ * forwarding: the request goes out as one buffer holding exactly the header
+ * lines given (case, order, repeats; nothing added), the answer's headers come
+ * back in the order received, bodies framed by `Content-Length`, chunked, or
+ * the connection closing. Connections are kept alive and pooled per
+ * host:port; a kept-alive connection the server had closed is retried once on
+ * a fresh one, only when nothing of the answer had arrived. Redirects are
+ * never followed. It costs a fraction of `node:http`'s CPU per request (see
+ * the README's Forwarding section).
+ * @module
+ */
+
+/** Where to connect (plain TCP: https targets go through `node:https`, see ./client.ts). */
+export interface Http1Origin {
+  /** Host name or IP (IPv6 without brackets). */
+  hostname: string;
+  port: number;
+}
+
+/** One request: the header list is sent as is (the caller puts `Host` in it). */
+export interface Http1Request {
+  method: string;
+  /** Path and query, `/hooks?x=1`. */
+  target: string;
+  headers: readonly (readonly [string, string])[];
+  body: Uint8Array | null;
+}
+
+/** Options of {@linkcode Http1Pool.request}. */
+export interface Http1Options {
+  /** Longest wait for the whole answer, ms. */
+  timeoutMs: number;
+  /** Body bytes kept; the rest is read and counted. */
+  maxBody: number;
+  signal?: AbortSignal;
+  /** Close the connection after this answer instead of pooling it. @default true */
+  reuse?: boolean;
+}
+
+/** The answer. */
+export interface Http1Response {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: Uint8Array;
+  bodySize: number;
+  truncated: boolean;
+}
+
+/** Why there was no answer, from the client's side. */
+export class Http1Error extends Error {
+  readonly kind: "timeout" | "reset" | "protocol" | "aborted" | "invalid";
+  constructor(kind: Http1Error["kind"], message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "Http1Error";
+    this.kind = kind;
+  }
+}
+
+const CRLF2 = [13, 10, 13, 10];
+const MAX_HEAD = 64 * 1024;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[\r\n\0]/;
+
+/** Latin-1 bytes of `s` into `out` at `at` (header text is bytes, as Deno's Headers hold it). */
+function putLatin1(s: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i) & 0xff;
+  return at;
+}
+
+/** The request as one buffer. */
+export function encodeRequest(request: Http1Request): Uint8Array {
+  if (!TOKEN.test(request.method)) throw new Http1Error("invalid", `invalid method ${request.method}`);
+  if (/[\s\0]/.test(request.target)) throw new Http1Error("invalid", `invalid request target`);
+  let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
+  for (const [name, value] of request.headers) {
+    if (!TOKEN.test(name)) throw new Http1Error("invalid", `invalid header name ${JSON.stringify(name)}`);
+    if (BAD_VALUE.test(value)) throw new Http1Error("invalid", `invalid value of header ${name}`);
+    head += `${name}: ${value}\r\n`;
+  }
+  head += "\r\n";
+  const body = request.body ?? new Uint8Array(0);
+  const out = new Uint8Array(head.length + body.length);
+  const at = putLatin1(head, out, 0);
+  out.set(body, at);
+  return out;
+}
+
+const latin1 = (bytes: Uint8Array): string => {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 8192) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return s;
+};
+
+/** One connection with its read buffer. */
+class Connection {
+  buf = new Uint8Array(16 * 1024);
+  start = 0;
+  end = 0;
+  /** Bytes of the current answer received. */
+  received = 0;
+  reused = false;
+  closed = false;
+  constructor(readonly conn: Deno.Conn) {}
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.conn.close();
+    } catch { /* already closed */ }
+  }
+
+  /** Reads more bytes into the buffer; false at end of stream. */
+  async fill(): Promise<boolean> {
+    if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
+    if (this.end === this.buf.length) {
+      const live = this.end - this.start;
+      const next = live * 2 > this.buf.length ? new Uint8Array(this.buf.length * 2) : this.buf;
+      next.set(this.buf.subarray(this.start, this.end), 0);
+      this.buf = next;
+      this.start = 0;
+      this.end = live;
+    }
+    const n = await this.conn.read(this.buf.subarray(this.end));
+    if (n === null) return false;
+    this.end += n;
+    this.received += n;
+    return true;
+  }
+
+  async write(bytes: Uint8Array): Promise<void> {
+    let off = 0;
+    while (off < bytes.length) off += await this.conn.write(bytes.subarray(off));
+  }
+
+  /** The header block (without the blank line), or throws at end of stream. */
+  async readHead(): Promise<Uint8Array> {
+    let checked = 0; // bytes after `start` already searched (the buffer may move)
+    while (true) {
+      const found = indexOf(this.buf, CRLF2, this.start + Math.max(0, checked - 3), this.end);
+      if (found >= 0) {
+        const head = this.buf.slice(this.start, found);
+        this.start = found + 4;
+        return head;
+      }
+      checked = this.end - this.start;
+      if (this.end - this.start > MAX_HEAD) {
+        throw new Http1Error("protocol", "the answer's headers are too large");
+      }
+      if (!(await this.fill())) {
+        throw new Http1Error("reset", "the connection was closed before an answer came");
+      }
+    }
+  }
+
+  /** A CRLF-terminated line (chunk sizes, trailers). */
+  async readLine(): Promise<string> {
+    while (true) {
+      const found = indexOf(this.buf, [13, 10], this.start, this.end);
+      if (found >= 0) {
+        const line = latin1(this.buf.subarray(this.start, found));
+        this.start = found + 2;
+        return line;
+      }
+      if (this.end - this.start > MAX_HEAD) throw new Http1Error("protocol", "a chunk line is too long");
+      if (!(await this.fill())) {
+        throw new Http1Error("reset", "the connection closed in the middle of the answer");
+      }
+    }
+  }
+
+  /** Passes up to `n` bytes (all when `n` is Infinity: until the end of stream) to `sink`. */
+  async readBody(n: number, sink: (bytes: Uint8Array) => void): Promise<void> {
+    let left = n;
+    while (left > 0) {
+      if (this.start === this.end && !(await this.fill())) {
+        if (n === Infinity) return;
+        throw new Http1Error("reset", "the connection closed in the middle of the answer");
+      }
+      const take = Math.min(left, this.end - this.start);
+      sink(this.buf.subarray(this.start, this.start + take));
+      this.start += take;
+      left -= take;
+    }
+  }
+}
+
+function indexOf(hay: Uint8Array, needle: number[], from: number, to: number): number {
+  const first = needle[0]!;
+  outer: for (
+    let i = hay.indexOf(first, from);
+    i >= 0 && i + needle.length <= to;
+    i = hay.indexOf(first, i + 1)
+  ) {
+    for (let j = 1; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** A keep-alive pool of connections per origin. */
+export class Http1Pool {
+  #idle = new Map<string, Connection[]>();
+  /** Idle connections kept per origin. */
+  readonly maxIdle: number;
+  constructor(options: { maxIdle?: number } = {}) {
+    this.maxIdle = options.maxIdle ?? 16;
+  }
+
+  /** Closes every idle connection (those in use close when their answer ends). */
+  close(): void {
+    for (const list of this.#idle.values()) for (const c of list) c.close();
+    this.#idle.clear();
+  }
+
+  /** Idle connections to `origin`, for tests. */
+  idleCount(origin: Http1Origin): number {
+    return this.#idle.get(key(origin))?.length ?? 0;
+  }
+
+  async #connect(origin: Http1Origin): Promise<Connection> {
+    const conn = await Deno.connect({ hostname: origin.hostname, port: origin.port });
+    conn.setNoDelay(true);
+    return new Connection(conn);
+  }
+
+  /**
+   * Sends `request` to `origin` and reads the whole answer.
+   * @throws {Http1Error} on timeout, abort, a malformed answer or a closed connection;
+   * the runtime's own errors when connecting fails (refused, DNS, TLS).
+   */
+  async request(origin: Http1Origin, request: Http1Request, options: Http1Options): Promise<Http1Response> {
+    const bytes = encodeRequest(request);
+    const k = key(origin);
+    let current: Connection | undefined;
+    let why: Http1Error | undefined;
+    const stop = (error: Http1Error) => {
+      why ??= error;
+      current?.close();
+    };
+    const timer = setTimeout(
+      () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    const onAbort = () => stop(new Http1Error("aborted", "cancelled"));
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
+      for (let tries = 0;; tries++) {
+        const idle = this.#idle.get(k);
+        const pooled = idle?.pop();
+        current = pooled ?? await this.#connect(origin);
+        if (why) {
+          current.close();
+          throw why;
+        }
+        current.reused = pooled !== undefined;
+        current.received = 0;
+        try {
+          await current.write(bytes);
+          const response = await readResponse(current, request.method, options.maxBody);
+          if (response.keep && options.reuse !== false && current.start === current.end) {
+            const list = this.#idle.get(k) ?? [];
+            if (list.length < this.maxIdle) {
+              list.push(current);
+              this.#idle.set(k, list);
+            } else current.close();
+          } else current.close();
+          return response.response;
+        } catch (error) {
+          current.close();
+          if (why) throw why;
+          // A kept-alive connection the server had closed: once more on a fresh one.
+          if (current.reused && current.received === 0 && tries === 0 && isClosedError(error)) continue;
+          throw error;
+        }
+      }
+    } catch (error) {
+      throw why ?? error;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+function isClosedError(error: unknown): boolean {
+  return (error instanceof Http1Error && error.kind === "reset") ||
+    error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.BrokenPipe ||
+    error instanceof Deno.errors.ConnectionAborted || error instanceof Deno.errors.UnexpectedEof ||
+    error instanceof Deno.errors.NotConnected;
+}
+
+const key = (o: Http1Origin) => `${o.hostname}:${o.port}`;
+
+const NO_BODY_STATUS = (status: number) =>
+  status === 204 || status === 304 || (status >= 100 && status < 200);
+
+async function readResponse(
+  c: Connection,
+  method: string,
+  maxBody: number,
+): Promise<{ response: Http1Response; keep: boolean }> {
+  let status: number, statusText: string, version: string, headers: [string, string][];
+  while (true) {
+    const head = latin1(await c.readHead()).split("\r\n");
+    const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(head[0] ?? "");
+    if (!m) {
+      throw new Http1Error(
+        "protocol",
+        `not an HTTP/1.x answer: ${JSON.stringify((head[0] ?? "").slice(0, 80))}`,
+      );
+    }
+    version = m[1]!;
+    status = Number(m[2]);
+    statusText = m[3] ?? "";
+    headers = [];
+    for (let i = 1; i < head.length; i++) {
+      const line = head[i]!;
+      const colon = line.indexOf(":");
+      if (colon <= 0) throw new Http1Error("protocol", `a malformed header line in the answer`);
+      headers.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+    }
+    if (status === 101) throw new Http1Error("protocol", "the app switched protocols");
+    if (status >= 100 && status < 200) continue; // interim (100 Continue, 103): the real answer follows
+    break;
+  }
+  let length: number | undefined;
+  let chunked = false;
+  let close = version === "1.0";
+  for (const [name, value] of headers) {
+    const n = name.toLowerCase();
+    if (n === "content-length") {
+      if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) {
+        throw new Http1Error("protocol", `an invalid Content-Length in the answer: ${value}`);
+      }
+      length = Number(value);
+    } else if (n === "transfer-encoding") {
+      chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
+    } else if (n === "connection") {
+      const tokens = value.toLowerCase().split(",").map((t) => t.trim());
+      if (tokens.includes("close")) close = true;
+      else if (tokens.includes("keep-alive")) close = version === "1.0" ? false : close;
+    }
+  }
+  const parts: Uint8Array[] = [];
+  let kept = 0;
+  let size = 0;
+  const sink = (bytes: Uint8Array) => {
+    size += bytes.length;
+    if (kept < maxBody) {
+      const piece = bytes.slice(0, maxBody - kept);
+      parts.push(piece);
+      kept += piece.length;
+    }
+  };
+  if (method === "HEAD" || NO_BODY_STATUS(status)) {
+    // no body
+  } else if (chunked) {
+    while (true) {
+      const line = await c.readLine();
+      const hex = line.split(";")[0]!.trim();
+      if (!/^[0-9a-fA-F]+$/.test(hex)) {
+        throw new Http1Error("protocol", `an invalid chunk size in the answer`);
+      }
+      const n = parseInt(hex, 16);
+      if (n === 0) {
+        while ((await c.readLine()) !== ""); // trailers
+        break;
+      }
+      await c.readBody(n, sink);
+      if ((await c.readLine()) !== "") throw new Http1Error("protocol", "a chunk without its CRLF");
+    }
+  } else if (length !== undefined) {
+    await c.readBody(length, sink);
+  } else {
+    await c.readBody(Infinity, sink);
+    close = true;
+  }
+  const body = parts.length === 1 ? parts[0]! : new Uint8Array(kept);
+  if (parts.length !== 1) {
+    let at = 0;
+    for (const p of parts) {
+      body.set(p, at);
+      at += p.length;
+    }
+  }
+  return {
+    response: { status, statusText, headers, body, bodySize: size, truncated: size > kept },
+    keep: !close,
+  };
+}
