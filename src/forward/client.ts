@@ -15,20 +15,10 @@
  */
 import type http from "node:http";
 import type https from "node:https";
-import { Http1Error, Http1Pool } from "./http1.ts";
+import { Http1Error, Http1Pool, type Http1Response } from "./http1.ts";
 
-/** What the target answered. */
-export interface RawResponse {
-  status: number;
-  statusText: string;
-  /** Response headers in the order received, repeats kept. */
-  headers: [string, string][];
-  /** The first `maxBody` bytes of the body. */
-  body: Uint8Array;
-  /** Bytes of body received in all. */
-  bodySize: number;
-  truncated: boolean;
-}
+/** What the target answered: status, headers in order (repeats kept), the body up to a cap. */
+export type RawResponse = Http1Response;
 
 /** Why there was no answer. */
 export class SendError extends Error {

@@ -42,8 +42,11 @@ export interface Http1Options {
 export interface Http1Response {
   status: number;
   statusText: string;
+  /** Response headers in the order received, repeats kept. */
   headers: [string, string][];
+  /** The first `maxBody` bytes of the body. */
   body: Uint8Array;
+  /** Bytes of body received in all. */
   bodySize: number;
   truncated: boolean;
 }

@@ -6,7 +6,7 @@
  */
 import { examineRequest } from "./examine.ts";
 import { providerNamed } from "./registry.ts";
-import type { ProviderSettings, ResignRequest } from "./types.ts";
+import type { ProviderSettings, RequestView, ResignRequest } from "./types.ts";
 import { createView } from "./view.ts";
 
 /** Why a request cannot be re-signed. */
@@ -54,8 +54,14 @@ export async function verifiesNow(
   settings: ProviderSettings,
   now: Date = new Date(),
 ): Promise<boolean> {
+  const result = await examineRequest(viewOfRequest(request, now), { ...settings, provider });
+  return result.verdict.status === "valid";
+}
+
+/** A request to send, seen as the providers see a received one (at `now`). */
+export function viewOfRequest(request: ResignRequest, now: Date): RequestView {
   const url = new URL(request.url);
-  const view = createView({
+  return createView({
     method: request.method,
     path: url.pathname,
     query: url.search.slice(1),
@@ -63,6 +69,4 @@ export async function verifiesNow(
     body: request.body,
     receivedAt: now,
   });
-  const result = await examineRequest(view, { ...settings, provider });
-  return result.verdict.status === "valid";
 }

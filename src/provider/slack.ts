@@ -4,12 +4,17 @@
  * `url_verification` challenge is answered with `{"challenge": ...}`.
  * @module
  */
-import { checkHmac, expired, fresh, malformed, noSecret, unsigned } from "./_verdict.ts";
-import { fromHex, hmacParts, toHex } from "./hmac.ts";
+import { resignV0, type V0Names, verifyV0 } from "./_v0.ts";
 import type { Provider, RequestView } from "./types.ts";
 import { jsonString } from "./view.ts";
 
 const SCHEME = "slack-v0";
+const NAMES: V0Names = {
+  scheme: SCHEME,
+  signature: "X-Slack-Signature",
+  timestamp: "X-Slack-Request-Timestamp",
+  secretName: "signing secret",
+};
 
 function _formType(view: RequestView): string | undefined {
   if (!/x-www-form-urlencoded/i.test(view.header("content-type") ?? "")) return undefined;
@@ -41,30 +46,7 @@ export const slack: Provider = {
     }
     return type ?? _formType(view);
   },
-  verify(view, settings) {
-    const header = view.header("x-slack-signature");
-    const ts = view.header("x-slack-request-timestamp");
-    if (header === undefined) return unsigned(SCHEME, "X-Slack-Signature header");
-    if (settings.secrets.length === 0) return noSecret(SCHEME, "signing secret");
-    if (ts === undefined || !/^\d+$/.test(ts)) {
-      return malformed(SCHEME, "X-Slack-Request-Timestamp is missing or not a unix time");
-    }
-    const sig = header.startsWith("v0=") ? fromHex(header.slice(3)) : undefined;
-    if (sig === undefined) {
-      return malformed(SCHEME, `expected "v0=<hex digest>", got "${header.slice(0, 80)}"`);
-    }
-    const verdict = checkHmac(
-      SCHEME,
-      view,
-      settings,
-      [sig],
-      (b, s) => hmacParts("sha256", s, [`v0:${ts}:`, b]),
-    );
-    if (verdict.status === "valid" && !fresh(Number(ts), view.receivedAt, settings.tolerance)) {
-      return expired(SCHEME, Number(ts), view.receivedAt, settings.tolerance);
-    }
-    return verdict;
-  },
+  verify: (view, settings) => verifyV0(view, settings, NAMES),
   challenge(view) {
     if (jsonString(view, "type") !== "url_verification") return undefined;
     const challenge = jsonString(view, "challenge");
@@ -75,13 +57,5 @@ export const slack: Provider = {
       body: JSON.stringify({ challenge }),
     };
   },
-  resign(request, settings, now) {
-    const ts = String(Math.floor(now.getTime() / 1000));
-    const sig = toHex(hmacParts("sha256", settings.secrets[0]!, [`v0:${ts}:`, request.body]));
-    return [
-      ...request.headers.filter(([k]) => !/^x-slack-(signature|request-timestamp)$/i.test(k)),
-      ["X-Slack-Request-Timestamp", ts],
-      ["X-Slack-Signature", `v0=${sig}`],
-    ];
-  },
+  resign: (request, settings, now) => resignV0(request, settings, now, NAMES),
 };

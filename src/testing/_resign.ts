@@ -4,8 +4,7 @@
  * @module
  */
 import { NO_SETTINGS, providerOf } from "../provider/examine.ts";
-import { ResignError, resignRequest } from "../provider/resign.ts";
-import { createView } from "../provider/view.ts";
+import { ResignError, resignRequest, viewOfRequest } from "../provider/resign.ts";
 
 /** A request to sign afresh. */
 export interface ResignInput {
@@ -32,18 +31,7 @@ export async function resignHeaders(
   settings: ResignSettings,
   now: Date,
 ): Promise<[string, string][]> {
-  const url = new URL(request.url);
-  const provider = settings.provider ?? providerOf(
-    createView({
-      method: request.method,
-      path: url.pathname,
-      query: url.search.slice(1),
-      headers: request.headers,
-      body: request.body,
-      receivedAt: now,
-    }),
-    NO_SETTINGS,
-  ).name;
+  const provider = settings.provider ?? providerOf(viewOfRequest(request, now), NO_SETTINGS).name;
   try {
     return await resignRequest(provider, request, { ...NO_SETTINGS, secrets: [settings.secret] }, now);
   } catch (error) {
