@@ -1,12 +1,18 @@
 /**
- * Which events a reader keeps: by endpoint, method and age. Parsing of the
- * `--since` and `--timeout` durations lives here too. Pure.
+ * Which events a reader keeps: by endpoint, method, time range, text in the
+ * body or header values (`--grep`), a JSON field of the body (`--where`), a
+ * header (`--header`), and the provider fields. {@linkcode compileFilter}
+ * turns a filter into two tests: a cheap one on a stored line's text (run on
+ * every line, before `JSON.parse`) that never rejects a line that matches,
+ * and the exact one on the parsed event. Parsing of `--since`/`--until`
+ * times and durations lives here too. Pure.
  * @module
  */
 import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
+import { bodyText, compileHeader, compileWhere, esc1, type FieldTest, reEscape } from "./_match.ts";
 
-/** Filters of `hooktap logs`; every field that is set must match. */
+/** Filters of `hooktap logs`, `export`, `replay` and the inspector; every field that is set must match. */
 export interface EventFilter {
   /** Endpoint name, exact. */
   endpoint?: string;
@@ -14,14 +20,121 @@ export interface EventFilter {
   method?: string;
   /** Only events received at or after this time. */
   since?: Date;
+  /** Only events received before this time. */
+  until?: Date;
+  /**
+   * Text in the body (base64 bodies: in the bytes they stand for), a header
+   * value, or the path and query. Smart case: any case unless it holds an
+   * upper-case letter.
+   */
+  grep?: string;
+  /** `a.b=v`, `a.b!=v` or `a.b` (present) over the body parsed as JSON; all must hold. */
+  where?: string[];
+  /** `Name=value` (name any case, any of its repeats) or `Name` (present); all must hold. */
+  header?: string[];
+  /** Sender (`github`, `stripe`, ...), as stored. */
+  provider?: string;
+  /** The provider's event type, as stored. */
+  type?: string;
+  /** Signature verdict status (`valid`, `invalid`, ...). */
+  verdict?: string;
 }
 
-/** Whether `event` passes `filter`. */
+/** A filter compiled for scanning. */
+export interface CompiledFilter {
+  /** Earliest arrival time kept (ms), if any: ids are time-ordered, so scans can stop early. */
+  readonly sinceMs?: number;
+  /** Arrival time (ms) kept only below this. */
+  readonly untilMs?: number;
+  /** Endpoint asked for, if any. */
+  readonly endpoint?: string;
+  /**
+   * A pattern some part of every matching line's text holds (a superset
+   * test); a scanner can search a whole chunk for it and look only at the
+   * lines around its hits. `undefined` when there is none.
+   */
+  readonly anchor?: RegExp;
+  /** Cheap test on a stored line's text, after `anchor`: `false` means it cannot match. */
+  line(text: string): boolean;
+  /** The exact test on the parsed event. */
+  event(event: CapturedEvent): boolean;
+  /** Whether `event` tests more than the endpoint and the time, which a line's first bytes tell. */
+  readonly needsParse: boolean;
+}
+
+/** Smart case: a term with an upper-case letter is matched exactly, any other in any case. */
+export function grepPattern(term: string): RegExp {
+  return new RegExp(reEscape(term), /\p{Lu}/u.test(term) ? "u" : "iu");
+}
+
+/**
+ * Compiles `filter`.
+ * @throws {UsageError} for a malformed `--where` or `--header`.
+ */
+export function compileFilter(filter: EventFilter): CompiledFilter {
+  const terms: RegExp[] = []; // each must occur in a matching line's text
+  const exact: ((e: CapturedEvent) => boolean)[] = [];
+  if (filter.method !== undefined) {
+    const m = filter.method.toUpperCase();
+    terms.push(new RegExp(reEscape(`"method":${JSON.stringify(m)}`), "i"));
+    exact.push((e) => e.method.toUpperCase() === m);
+  }
+  const sinceMs = filter.since?.getTime();
+  const untilMs = filter.until?.getTime();
+  if (filter.grep !== undefined && filter.grep !== "") {
+    const re = grepPattern(filter.grep);
+    // The line holds every string once JSON-escaped; escaping is per character, so a
+    // term in a value is there escaped. A base64 body cannot be searched as text.
+    terms.unshift(new RegExp(`${reEscape(esc1(filter.grep))}|"bodyEncoding":"base64"`, re.flags));
+    exact.push((e) =>
+      re.test(bodyText(e)) || e.headers.some(([, v]) => re.test(v)) ||
+      re.test(e.query === "" ? e.path : `${e.path}?${e.query}`)
+    );
+  }
+  for (const text of filter.header ?? []) {
+    const h = compileHeader(text);
+    if (h.term !== undefined) terms.push(h.term);
+    exact.push(h.test);
+  }
+  for (const text of filter.where ?? []) {
+    const w: FieldTest = compileWhere(text);
+    if (w.term !== undefined) terms.push(w.term);
+    exact.push(w.test);
+  }
+  for (const key of ["provider", "type"] as const) {
+    const want = filter[key];
+    if (want === undefined) continue;
+    terms.push(new RegExp(reEscape(`"${key}":${JSON.stringify(want)}`)));
+    exact.push((e) => e[key] === want);
+  }
+  if (filter.verdict !== undefined) {
+    const want = filter.verdict;
+    terms.push(new RegExp(reEscape(`"status":${JSON.stringify(want)}`)));
+    exact.push((e) => e.verdict?.status === want);
+  }
+  const needsParse = exact.length > 0;
+  // Endpoint and time: the scanners test them on the line's id and endpoint; tested here for the rest.
+  if (filter.endpoint !== undefined) {
+    const name = filter.endpoint;
+    exact.push((e) => e.endpoint === name);
+  }
+  if (sinceMs !== undefined) exact.push((e) => Date.parse(e.receivedAt) >= sinceMs);
+  if (untilMs !== undefined) exact.push((e) => Date.parse(e.receivedAt) < untilMs);
+  const [anchor, ...rest] = terms;
+  return {
+    ...(sinceMs !== undefined ? { sinceMs } : {}),
+    ...(untilMs !== undefined ? { untilMs } : {}),
+    ...(filter.endpoint !== undefined ? { endpoint: filter.endpoint } : {}),
+    ...(anchor !== undefined ? { anchor } : {}),
+    line: (text) => rest.every((re) => re.test(text)),
+    event: (e) => exact.every((test) => test(e)),
+    needsParse,
+  };
+}
+
+/** Whether `event` passes `filter` (the exact test alone). */
 export function matchesFilter(event: CapturedEvent, filter: EventFilter): boolean {
-  if (filter.endpoint !== undefined && event.endpoint !== filter.endpoint) return false;
-  if (filter.method !== undefined && event.method.toUpperCase() !== filter.method.toUpperCase()) return false;
-  if (filter.since !== undefined && Date.parse(event.receivedAt) < filter.since.getTime()) return false;
-  return true;
+  return compileFilter(filter).event(event);
 }
 
 const UNITS: Record<string, number> = {
@@ -48,11 +161,12 @@ export function parseDuration(text: string, bareUnit: "s" | "ms" = "s"): number 
 }
 
 /**
- * The time a `--since` value stands for: a duration back from `now` (`10m`,
- * `2h`) or an ISO 8601 date or time (`2024-05-01`, `2024-05-01T10:00:00Z`).
+ * The time a `--since` (or `--until`, with `flag`) value stands for: a
+ * duration back from `now` (`10m`, `2h`) or an ISO 8601 date or time
+ * (`2024-05-01`, `2024-05-01T10:00:00Z`).
  * @throws {UsageError} for anything else.
  */
-export function parseSince(text: string, now: Date = new Date()): Date {
+export function parseSince(text: string, now: Date = new Date(), flag = "--since"): Date {
   const ms = parseDuration(text);
   if (ms !== undefined && !/^\d+(\.\d+)?$/.test(text.trim())) return new Date(now.getTime() - ms);
   if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
@@ -60,6 +174,6 @@ export function parseSince(text: string, now: Date = new Date()): Date {
     if (!Number.isNaN(at)) return new Date(at);
   }
   throw new UsageError(
-    `--since must be a duration like 10m, 2h or 1d, or an ISO time like 2024-05-01T10:00:00Z; got "${text}".`,
+    `${flag} must be a duration like 10m, 2h or 1d, or an ISO time like 2024-05-01T10:00:00Z; got "${text}".`,
   );
 }

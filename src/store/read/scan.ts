@@ -1,0 +1,194 @@
+/**
+ * Filtered scans of the event log, forwards (`logs --count`, `export`, bulk
+ * `replay`) or backwards from its end (`logs --grep`: the newest matches
+ * first, reading no more than it must). The log is read in large chunks and
+ * each chunk decoded to text once; when the filter has an anchor (a pattern
+ * every matching line holds, such as the `--grep` term) it is searched over
+ * the whole chunk and only the lines around its hits are looked at, so most
+ * lines are never split out, let alone parsed. Memory holds one chunk (and a
+ * line longer than it), never the file.
+ * @module
+ */
+import { concatBytes } from "../../bytes.ts";
+import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
+import type { CompiledFilter } from "./filter.ts";
+import { ID_LENGTH, idTime } from "./line_key.ts";
+import { readAt } from "./lines.ts";
+import type { StoreReader } from "./reader.ts";
+
+/** A matching line: its event and its exact text (the stored line without its newline). */
+export interface ScanMatch {
+  event: CapturedEvent;
+  line: string;
+}
+
+/** Options of the scans. */
+export interface ScanOptions {
+  /** Largest read, in bytes. @default 4 MiB */
+  chunkSize?: number;
+  /** Stops the scan. */
+  signal?: AbortSignal;
+  /** Only counting: a line whose id and endpoint settle the filter is not parsed (its `event` is unset). */
+  countOnly?: boolean;
+}
+
+const HEAD = '{"v":1,"id":"';
+const ID_AT = HEAD.length;
+const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
+const MAX_CHUNK = 4 * 1024 * 1024;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Verdict on one line: a match, not one, or the end of the scan (past the time range). */
+type LineVerdict = ScanMatch | "no" | "stop";
+
+/** What {@linkcode countMatches} gets for a line whose first bytes already tell it matches. */
+const COUNTED = { event: undefined as unknown as CapturedEvent, line: "" };
+
+function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean, countOnly = false) {
+  const endpoint = filter.endpoint === undefined ? undefined : JSON.stringify(filter.endpoint) + ",";
+  return (line: string, at: () => number): LineVerdict => {
+    if (!line.startsWith(HEAD) || line.charCodeAt(ID_AT + ID_LENGTH) !== 0x22) {
+      reader.skippedAt.add(at());
+      return "no";
+    }
+    if (filter.sinceMs !== undefined || filter.untilMs !== undefined) {
+      const t = idTime(line.slice(ID_AT, ID_AT + ID_LENGTH));
+      if (filter.sinceMs !== undefined && t < filter.sinceMs) return backward ? "stop" : "no";
+      if (filter.untilMs !== undefined && t >= filter.untilMs) return backward ? "no" : "stop";
+    }
+    if (endpoint !== undefined && !line.startsWith(endpoint, ENDPOINT_AT)) return "no";
+    if (!filter.line(line)) return "no";
+    if (countOnly && !filter.needsParse) return COUNTED;
+    const event = parseEventLine(line);
+    if (event === undefined) {
+      reader.skippedAt.add(at());
+      return "no";
+    }
+    return filter.event(event) ? { event, line } : "no";
+  };
+}
+
+/** Line bounds `[start, end)` in `text` (every line ends with "\n"), in text order. */
+function* _candidates(text: string, anchor: RegExp | undefined): Generator<[number, number]> {
+  if (anchor === undefined) {
+    for (let s = 0, e = text.indexOf("\n"); e !== -1; s = e + 1, e = text.indexOf("\n", s)) yield [s, e];
+    return;
+  }
+  anchor.lastIndex = 0;
+  for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+    const s = text.lastIndexOf("\n", m.index - 1) + 1;
+    const e = text.indexOf("\n", m.index);
+    if (e === -1) return;
+    yield [s, e];
+    anchor.lastIndex = e + 1;
+  }
+}
+
+function _global(anchor: RegExp | undefined): RegExp | undefined {
+  return anchor === undefined ? undefined : new RegExp(anchor.source, anchor.flags + "g");
+}
+
+/** Byte offset of `charAt` in `text` decoded from bytes starting at `base` (only for the rare damaged line). */
+function _byteAt(base: number, text: string, charAt: number): number {
+  return base + encoder.encode(text.slice(0, charAt)).length;
+}
+
+/** The matching lines of the log in log order (oldest first). */
+export async function* scanForward(
+  reader: StoreReader,
+  filter: CompiledFilter,
+  options: ScanOptions = {},
+): AsyncGenerator<ScanMatch> {
+  const chunkSize = options.chunkSize ?? MAX_CHUNK;
+  const test = _tester(reader, filter, false, options.countOnly);
+  const anchor = _global(filter.anchor);
+  let carry = new Uint8Array(0);
+  let pos = 0;
+  const end = reader.size;
+  const buf = new Uint8Array(chunkSize);
+  while (pos < end) {
+    if (options.signal?.aborted) return;
+    const got = await readAt(reader.file, pos, buf.subarray(0, Math.min(chunkSize, end - pos)));
+    if (got === 0) break;
+    const data = carry.length === 0 ? buf.subarray(0, got) : concatBytes([carry, buf.subarray(0, got)]);
+    const base = pos - carry.length;
+    pos += got;
+    const lastNl = data.lastIndexOf(0x0a);
+    if (lastNl === -1) {
+      carry = data.slice();
+      continue;
+    }
+    const text = decoder.decode(data.subarray(0, lastNl + 1));
+    carry = data.slice(lastNl + 1);
+    for (const [s, e] of _candidates(text, anchor)) {
+      const verdict = test(text.slice(s, e), () => _byteAt(base, text, s));
+      if (verdict === "stop") return;
+      if (verdict !== "no") yield verdict;
+    }
+  }
+  if (carry.length > 0) reader.skippedAt.add(end - carry.length); // torn last line
+}
+
+/** The matching lines of the log, newest first. Reads start small and grow, so a near match costs little. */
+export async function* scanBackward(
+  reader: StoreReader,
+  filter: CompiledFilter,
+  options: ScanOptions = {},
+): AsyncGenerator<ScanMatch> {
+  const maxChunk = options.chunkSize ?? MAX_CHUNK;
+  const test = _tester(reader, filter, true);
+  const anchor = _global(filter.anchor);
+  let chunkSize = Math.min(64 * 1024, maxChunk);
+  let pos = reader.size;
+  let carry = new Uint8Array(0); // bytes from `pos` to the end of the line that started before `pos`
+  let first = true;
+  while (pos > 0) {
+    if (options.signal?.aborted) return;
+    const start = Math.max(0, pos - chunkSize);
+    const chunk = new Uint8Array(pos - start);
+    const got = await readAt(reader.file, start, chunk);
+    const data = carry.length === 0 ? chunk.subarray(0, got) : concatBytes([chunk.subarray(0, got), carry]);
+    pos = start;
+    chunkSize = Math.min(chunkSize * 2, maxChunk);
+    let to = data.length;
+    if (first) {
+      // A last line without a newline is torn (or still being written): never a match.
+      const lastNl = data.lastIndexOf(0x0a);
+      if (lastNl === -1 && start > 0) {
+        carry = new Uint8Array(0);
+        continue;
+      }
+      first = false;
+      if (lastNl + 1 < data.length) reader.skippedAt.add(start + lastNl + 1);
+      to = lastNl + 1;
+    }
+    const from = start === 0 ? 0 : data.indexOf(0x0a) + 1;
+    if (start > 0 && from === 0) {
+      carry = data.slice(0, to); // no line starts in this chunk: read further back
+      continue;
+    }
+    carry = data.slice(0, from);
+    if (to <= from) continue;
+    const base = start + from;
+    const text = decoder.decode(data.subarray(from, to));
+    const bounds = [..._candidates(text, anchor)];
+    for (let i = bounds.length - 1; i >= 0; i--) {
+      const [s, e] = bounds[i]!;
+      const verdict = test(text.slice(s, e), () => _byteAt(base, text, s));
+      if (verdict === "stop") return;
+      if (verdict !== "no") yield verdict;
+    }
+  }
+}
+
+/** How many events match, over the whole log. */
+export async function countMatches(
+  reader: StoreReader,
+  filter: CompiledFilter,
+  options: ScanOptions = {},
+): Promise<number> {
+  let n = 0;
+  for await (const _ of scanForward(reader, filter, { ...options, countOnly: true })) n++;
+  return n;
+}
