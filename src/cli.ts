@@ -8,6 +8,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { complete } from "./cli/commands/complete.ts";
 import { completions } from "./cli/commands/completions.ts";
 import { dev } from "./cli/commands/dev.ts";
+import { exportCommand } from "./cli/commands/export.ts";
 import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   logs,
   inspect,
   replay,
+  exportCommand,
   completions,
   complete,
 ] as unknown as CommandSpec[];

@@ -10,6 +10,7 @@ import type { ResolvedConfig } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { findByIdPrefix, parseIdQuery } from "../store/read/lookup.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
+import { linesForward } from "../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import { plural } from "../ui/format.ts";
 import { safeLine } from "../ui/sanitize.ts";
@@ -55,6 +56,17 @@ export function warnSkipped(ctx: CommandContext, reader: StoreReader | null | un
  * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
  */
 export async function resolveEvent(reader: StoreReader | null, text: string): Promise<CapturedEvent> {
+  return (await resolveEventLine(reader, text)).event;
+}
+
+/**
+ * Like {@linkcode resolveEvent}, with the event's exact stored line (without its newline).
+ * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
+ */
+export async function resolveEventLine(
+  reader: StoreReader | null,
+  text: string,
+): Promise<{ event: CapturedEvent; line: string }> {
   const query = parseIdQuery(text);
   const notFound = () =>
     new NotFoundError(
@@ -76,7 +88,11 @@ export async function resolveEvent(reader: StoreReader | null, text: string): Pr
   if (found.event === undefined) {
     throw new NotFoundError(`The line of event ${found.matches[0]!.id} is damaged and cannot be read.`);
   }
-  return found.event;
+  const start = found.matches[0]!.start;
+  for await (const line of linesForward(reader.file, start, reader.size)) {
+    return { event: found.event, line: new TextDecoder().decode(line.bytes) };
+  }
+  return { event: found.event, line: JSON.stringify(found.event) };
 }
 
 /** The config when there is one; `null` when there is no file at the default path. */
