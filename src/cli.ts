@@ -12,7 +12,9 @@ import { exportCommand } from "./cli/commands/export.ts";
 import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
+import { prune } from "./cli/commands/prune.ts";
 import { replay } from "./cli/commands/replay.ts";
+import { rm } from "./cli/commands/rm.ts";
 import type { Program } from "./cli/run.ts";
 import type { CommandSpec } from "./cli/spec.ts";
 
@@ -27,6 +29,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   inspect,
   replay,
   exportCommand,
+  prune,
+  rm,
   completions,
   complete,
 ] as unknown as CommandSpec[];

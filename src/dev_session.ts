@@ -10,6 +10,8 @@ import { createHandler, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
+import { compactWhileWriting } from "./store/write/prune.ts";
+import { startControl } from "./store/write/control.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
 import { openEventWriter } from "./store/write/writer.ts";
@@ -55,7 +57,9 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   try {
     const writer = await openEventWriter(paths);
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+    const control = await startControl(paths, (plan) => compactWhileWriting(paths, writer, index, plan));
     const close = async () => {
+      await control?.close();
       await writer.close();
       await index.close();
     };
