@@ -12,14 +12,16 @@ import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { compactWhileWriting } from "./store/write/prune.ts";
 import { startControl } from "./store/write/control.ts";
+import type { CompactPlan, CompactResult } from "./store/write/compact.ts";
+import { startRetention } from "./store/write/retention.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
 import { openEventWriter } from "./store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
-  /** The endpoints and body limit to serve. */
-  config: Pick<ResolvedConfig, "endpoints">;
+  /** The endpoints and body limit to serve, and the retention to apply. */
+  config: Pick<ResolvedConfig, "endpoints" | "retention">;
   /** The data directory to write. */
   paths: StorePaths;
   /** Interface to bind. */
@@ -30,6 +32,8 @@ export interface DevSessionOptions {
   onOutcome?: (outcome: RequestOutcome) => void;
   /** Called with an error the handler threw (the request got a 500). */
   onError?: (error: unknown) => void;
+  /** Called after `retention` pruned the log (or failed to). */
+  onRetention?: (result: CompactResult | Error) => void;
 }
 
 /** A started session. */
@@ -57,8 +61,18 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   try {
     const writer = await openEventWriter(paths);
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
-    const control = await startControl(paths, (plan) => compactWhileWriting(paths, writer, index, plan));
+    const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
+    const control = await startControl(paths, compact);
+    const retention = options.config.retention === undefined ? undefined : startRetention(
+      options.config.retention,
+      compact,
+      {
+        onPruned: (r) => options.onRetention?.(r),
+        onError: (e) => options.onRetention?.(e instanceof Error ? e : new Error(String(e))),
+      },
+    );
     const close = async () => {
+      await retention?.close();
       await control?.close();
       await writer.close();
       await index.close();

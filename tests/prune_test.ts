@@ -91,3 +91,34 @@ Deno.test("`hooktap prune` and `rm` under a running dev with load: dev compacts,
   assert.deepEqual((await idsIn(tmp.path)).slice(-10), last);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("`retention: { keep }` in the config: dev prunes the log when it starts", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  const first = await startDev(tmp.path);
+  const acked = await load(first.url, 20, 2);
+  assert.equal(await first.stop(), 0);
+  const all = await idsIn(tmp.path);
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    CONFIG.replace("endpoints:", "retention: { keep: 5 }, endpoints:"),
+  );
+  await using dev = await startDev(tmp.path);
+  const deadline = Date.now() + 10_000;
+  while (!/retention: pruned the log to 5 events/.test(dev.stderr()) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.match(dev.stderr(), /retention: pruned the log to 5 events/);
+  assert.deepEqual(await idsIn(tmp.path), all.slice(-5));
+  assert.equal(acked.length, 20);
+  assert.equal(await dev.stop(), 0);
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    CONFIG.replace("endpoints:", 'retention: { olderThan: "7" }, endpoints:'),
+  );
+  const bad = await runCli(["dev"], { cwd: tmp.path });
+  assert.equal(bad.code, 78);
+  assert.match(bad.stderr, /retention\.olderThan must be an age like "7d"/);
+});

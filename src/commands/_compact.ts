@@ -16,10 +16,16 @@ export async function compactAndReport(ctx: CommandContext, plan: CompactPlan, j
     return;
   }
   const freed = result.bytesBefore - result.bytesAfter;
-  out.out(
-    `${plural(result.kept, "event")} kept (${formatBytes(result.bytesAfter)}), ${formatBytes(freed)} freed` +
-      `${by === "hooktap dev" ? " (done by the running hooktap dev)" : ""}.\n`,
-  );
+  if (result.unchanged) {
+    out.out(`Nothing to remove: the log is unchanged (${formatBytes(result.bytesAfter)}).\n`);
+  } else {
+    out.out(
+      `${plural(result.kept, "event")} kept (${formatBytes(result.bytesAfter)}), ${
+        formatBytes(freed)
+      } freed` +
+        `${by === "hooktap dev" ? " (done by the running hooktap dev)" : ""}.\n`,
+    );
+  }
   for (const id of result.missing) {
     out.err(out.errColors.yellow(`warning: ${id} was already gone.\n`));
   }

@@ -13,6 +13,7 @@ import { writeConfigFile } from "../config/write.ts";
 import { startDevSession } from "../dev_session.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
+import { retentionLine } from "../ui/retention_line.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
@@ -79,6 +80,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    onRetention: (r) => out.err(retentionLine(r, c)),
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(

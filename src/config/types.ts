@@ -3,6 +3,7 @@
  * loader hands to the rest of hooktap (`ResolvedConfig`, every field filled).
  * @module
  */
+import type { Retention, RetentionConfig } from "./retention.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -30,6 +31,8 @@ export interface Config {
    * @default 26214400 (25 MiB, GitHub's maximum payload)
    */
   maxBodySize?: number;
+  /** What `hooktap dev` prunes while it runs (at start, then every 10 minutes). */
+  retention?: RetentionConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -46,6 +49,8 @@ export interface ResolvedConfig {
   readonly port: number;
   readonly endpoints: readonly Endpoint[];
   readonly maxBodySize: number;
+  /** What `dev` prunes while it runs; absent when not set. */
+  readonly retention?: Retention;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
   /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */

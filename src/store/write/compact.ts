@@ -44,6 +44,8 @@ export interface CompactResult {
   missing: string[];
   /** Newest id of each endpoint in the new log (what the index now holds). */
   latest: Map<string, string>;
+  /** Nothing was to be removed: the log was left as it was (`kept` is then -1, not counted). */
+  unchanged?: boolean;
 }
 
 const CHUNK = 4 * 1024 * 1024;
@@ -130,7 +132,9 @@ export async function compactLog(
   const tmp = join(paths.dir, COMPACT_TEMP);
   await Deno.remove(tmp).catch(() => {}); // left by a compaction that was killed
   const reader = await openStoreReader(paths);
-  if (reader === null) return { kept: 0, bytesBefore: 0, bytesAfter: 0, missing: plan.ids ?? [], latest: new Map() };
+  if (reader === null) {
+    return { kept: 0, bytesBefore: 0, bytesAfter: 0, missing: plan.ids ?? [], latest: new Map() };
+  }
   const ranges: [number, number][] = [];
   const missing: string[] = [];
   let bytesBefore: number;
@@ -140,7 +144,9 @@ export async function compactLog(
     let cut = 0;
     if (plan.all) cut = end;
     if (plan.keep !== undefined) cut = Math.max(cut, await _startOfNewest(reader.file, end, plan.keep));
-    if (plan.beforeMs !== undefined) cut = Math.max(cut, await _firstAtOrAfter(reader.file, end, plan.beforeMs));
+    if (plan.beforeMs !== undefined) {
+      cut = Math.max(cut, await _firstAtOrAfter(reader.file, end, plan.beforeMs));
+    }
     // Each removed id is a hole in [cut, end).
     const holes: [number, number][] = [];
     for (const id of plan.ids ?? []) {
@@ -162,6 +168,10 @@ export async function compactLog(
     if (at < end) ranges.push([at, end]);
   } finally {
     reader[Symbol.dispose]();
+  }
+  if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === bytesBefore) {
+    // Nothing to remove: leave the log alone (no copy, no pause longer than the plan).
+    return { kept: -1, bytesBefore, bytesAfter: bytesBefore, missing, latest: new Map(), unchanged: true };
   }
   let kept = 0;
   let bytesAfter = 0;

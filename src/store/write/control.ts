@@ -115,14 +115,19 @@ export async function startControl(
  * Sends `plan` to the running `dev` and waits for its answer.
  * @throws {StoreError} when the socket cannot be reached or the compaction failed.
  */
-export async function requestCompaction(paths: StorePaths, plan: CompactPlan): Promise<Omit<CompactResult, "latest">> {
+export async function requestCompaction(
+  paths: StorePaths,
+  plan: CompactPlan,
+): Promise<Omit<CompactResult, "latest">> {
   let conn: Deno.Conn;
   try {
     conn = await Deno.connect({ transport: "unix", path: controlPath(paths) });
   } catch (error) {
     throw new StoreError(
       `hooktap dev is running here but its control socket ${controlPath(paths)} cannot be reached ` +
-        `(${describeError(error)}). Stop it (Ctrl-C) and run this again, or restart it with this hooktap version.`,
+        `(${
+          describeError(error)
+        }). Stop it (Ctrl-C) and run this again, or restart it with this hooktap version.`,
       { cause: error },
     );
   }

@@ -5,8 +5,9 @@
  * @module
  */
 import { StoreError } from "../../errors.ts";
+import { newestPerEndpoint, readIndex } from "../index_file.ts";
 import type { StorePaths } from "../paths.ts";
-import { type CompactPlan, compactLog, type CompactResult } from "./compact.ts";
+import { compactLog, type CompactPlan, type CompactResult } from "./compact.ts";
 import { requestCompaction } from "./control.ts";
 import type { IndexKeeper } from "./index_keeper.ts";
 import { acquireWriterLock } from "./lock.ts";
@@ -24,8 +25,17 @@ export async function compactWhileWriting(
     index.suspend();
     return compactLog(paths, plan, { end: writer.size });
   });
-  index.rebase(result.latest);
+  if (result.unchanged) index.rebase(await _latestOf(paths));
+  else index.rebase(result.latest);
   return result;
+}
+
+async function _latestOf(paths: StorePaths): Promise<Map<string, string>> {
+  using file = await Deno.open(paths.events, { read: true });
+  const size = (await file.stat()).size;
+  const index = await readIndex(paths, file, size);
+  const scan = await newestPerEndpoint(file, size, { start: index?.size ?? 0 });
+  return new Map([...Object.entries(index?.latest ?? {}), ...scan.latest]);
 }
 
 /** Where a compaction ran. */
