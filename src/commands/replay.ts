@@ -12,6 +12,7 @@ import { formatBytes } from "../ui/format.ts";
 import { safeBlock, safeLine } from "../ui/sanitize.ts";
 import type { options } from "../cli/commands/replay.ts";
 import type { Input } from "../cli/spec.ts";
+import { replayBulk } from "./_replay_bulk.ts";
 import { type CommandContext, openStore, resolveEvent, warnSkipped } from "./_shared.ts";
 
 function _collect(value: string, previous: string[]): string[] {
@@ -33,12 +34,13 @@ const PREVIEW_CHARS = 1000;
 /** `hooktap replay`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const id = input.args[0]!;
+  const id = input.args[0];
   const out = ctx.output;
   const overrides = opts.header.map(parseHeaderOption);
   const timeoutMs = _timeout(opts.timeout);
   if (opts.method !== undefined) checkMethod(opts.method);
   replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
+  if (id === undefined) return await replayBulk(ctx, opts, { headers: overrides, timeoutMs });
   const reader = await openStore(ctx);
   let event;
   try {
