@@ -19,6 +19,7 @@ import { PINNED } from "./proc.ts";
 import { measureReadSide, type ReadMeasure } from "./read_side.ts";
 import { report, type RunInfo } from "./report.ts";
 import { ensureStore } from "./store_gen.ts";
+import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
 
 const { values } = parseArgs({
@@ -75,6 +76,7 @@ try {
   let read: ReadMeasure[] | undefined;
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
+  let storeSection = "";
   if (doRead) {
     log(`read side: store of ${events} events`);
     const store = await ensureStore(dataDir, events, log);
@@ -94,6 +96,11 @@ try {
     });
     read = r.measures;
     coldEndpointMs = r.coldEndpointMs;
+    log("store side: search, count, export, prune");
+    storeSection = storeSideReport(
+      await measureStoreSide({ dir: store.dir, meta: store.meta, runs: smoke ? 1 : 5, scratch, log }),
+      store.meta.bytes,
+    );
   }
   const info: RunInfo = {
     command: `deno task bench${smoke ? ":smoke" : ""}${
@@ -113,7 +120,7 @@ try {
     storeBytes,
     coldEndpointMs,
   };
-  const text = report(info, write, read);
+  const text = report(info, write, read) + storeSection;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

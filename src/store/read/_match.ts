@@ -29,6 +29,8 @@ export function bodyText(event: Pick<CapturedEvent, "body" | "bodyEncoding">): s
 export interface FieldTest {
   /** What a matching line's text must hold, if anything can be said. */
   term?: RegExp;
+  /** ... unless it holds this (then it may match without `term`). */
+  unless?: string;
   test(event: CapturedEvent): boolean;
 }
 

@@ -40,7 +40,9 @@ function ev(body: string | Uint8Array, headers: [string, string][] = [], query =
 function passes(event: CapturedEvent, filter: EventFilter): { line: boolean; exact: boolean } {
   const f = compileFilter(filter);
   const text = JSON.stringify(event);
-  const line = (f.anchor === undefined || f.anchor.test(text)) && f.line(text);
+  const candidate = f.anchor === undefined || f.anchor.test(text) ||
+    (f.alsoLinesWith !== undefined && text.includes(f.alsoLinesWith));
+  const line = candidate && f.line(text);
   return { line, exact: f.event(event) };
 }
 

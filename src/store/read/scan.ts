@@ -24,7 +24,7 @@ export interface ScanMatch {
 
 /** Options of the scans. */
 export interface ScanOptions {
-  /** Largest read, in bytes. @default 4 MiB */
+  /** Largest read, in bytes. @default 1 MiB */
   chunkSize?: number;
   /** Stops the scan. */
   signal?: AbortSignal;
@@ -35,7 +35,7 @@ export interface ScanOptions {
 const HEAD = '{"v":1,"id":"';
 const ID_AT = HEAD.length;
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
-const MAX_CHUNK = 4 * 1024 * 1024;
+const MAX_CHUNK = 1024 * 1024;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -47,17 +47,21 @@ const COUNTED = { event: undefined as unknown as CapturedEvent, line: "" };
 
 function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean, countOnly = false) {
   const endpoint = filter.endpoint === undefined ? undefined : JSON.stringify(filter.endpoint) + ",";
-  return (line: string, at: () => number): LineVerdict => {
-    if (!line.startsWith(HEAD) || line.charCodeAt(ID_AT + ID_LENGTH) !== 0x22) {
+  const timed = filter.sinceMs !== undefined || filter.untilMs !== undefined;
+  // Tests the line text[s, e) in place: only a line that gets this far is cut out of the chunk.
+  return (text: string, s: number, e: number, at: () => number): LineVerdict => {
+    if (!text.startsWith(HEAD, s) || text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT) {
       reader.skippedAt.add(at());
       return "no";
     }
-    if (filter.sinceMs !== undefined || filter.untilMs !== undefined) {
-      const t = idTime(line.slice(ID_AT, ID_AT + ID_LENGTH));
+    if (timed) {
+      const t = idTime(text.slice(s + ID_AT, s + ID_AT + ID_LENGTH));
       if (filter.sinceMs !== undefined && t < filter.sinceMs) return backward ? "stop" : "no";
       if (filter.untilMs !== undefined && t >= filter.untilMs) return backward ? "no" : "stop";
     }
-    if (endpoint !== undefined && !line.startsWith(endpoint, ENDPOINT_AT)) return "no";
+    if (endpoint !== undefined && !text.startsWith(endpoint, s + ENDPOINT_AT)) return "no";
+    if (countOnly && !filter.needsParse && !filter.hasLineTest) return COUNTED;
+    const line = text.slice(s, e);
     if (!filter.line(line)) return "no";
     if (countOnly && !filter.needsParse) return COUNTED;
     const event = parseEventLine(line);
@@ -70,19 +74,35 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
 }
 
 /** Line bounds `[start, end)` in `text` (every line ends with "\n"), in text order. */
-function* _candidates(text: string, anchor: RegExp | undefined): Generator<[number, number]> {
+function _candidates(text: string, anchor: RegExp | undefined, also: string | undefined): [number, number][] {
+  const out: [number, number][] = [];
   if (anchor === undefined) {
-    for (let s = 0, e = text.indexOf("\n"); e !== -1; s = e + 1, e = text.indexOf("\n", s)) yield [s, e];
-    return;
+    for (let s = 0, e = text.indexOf("\n"); e !== -1; s = e + 1, e = text.indexOf("\n", s)) out.push([s, e]);
+    return out;
   }
+  const around = (i: number): [number, number] | undefined => {
+    const e = text.indexOf("\n", i);
+    return e === -1 ? undefined : [text.lastIndexOf("\n", i - 1) + 1, e];
+  };
   anchor.lastIndex = 0;
   for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
-    const s = text.lastIndexOf("\n", m.index - 1) + 1;
-    const e = text.indexOf("\n", m.index);
-    if (e === -1) return;
-    yield [s, e];
-    anchor.lastIndex = e + 1;
+    const b = around(m.index);
+    if (b === undefined) break;
+    out.push(b);
+    anchor.lastIndex = b[1] + 1;
   }
+  if (also === undefined) return out;
+  const extra: [number, number][] = [];
+  for (let i = text.indexOf(also); i !== -1; i = text.indexOf(also, i + 1)) {
+    const b = around(i);
+    if (b === undefined) break;
+    extra.push(b);
+    i = b[1];
+  }
+  if (extra.length === 0) return out;
+  const seen = new Set(out.map(([s]) => s));
+  for (const b of extra) if (!seen.has(b[0])) out.push(b);
+  return out.sort((a, b) => a[0] - b[0]);
 }
 
 function _global(anchor: RegExp | undefined): RegExp | undefined {
@@ -121,8 +141,8 @@ export async function* scanForward(
     }
     const text = decoder.decode(data.subarray(0, lastNl + 1));
     carry = data.slice(lastNl + 1);
-    for (const [s, e] of _candidates(text, anchor)) {
-      const verdict = test(text.slice(s, e), () => _byteAt(base, text, s));
+    for (const [s, e] of _candidates(text, anchor, filter.alsoLinesWith)) {
+      const verdict = test(text, s, e, () => _byteAt(base, text, s));
       if (verdict === "stop") return;
       if (verdict !== "no") yield verdict;
     }
@@ -172,10 +192,10 @@ export async function* scanBackward(
     if (to <= from) continue;
     const base = start + from;
     const text = decoder.decode(data.subarray(from, to));
-    const bounds = [..._candidates(text, anchor)];
+    const bounds = _candidates(text, anchor, filter.alsoLinesWith);
     for (let i = bounds.length - 1; i >= 0; i--) {
       const [s, e] = bounds[i]!;
-      const verdict = test(text.slice(s, e), () => _byteAt(base, text, s));
+      const verdict = test(text, s, e, () => _byteAt(base, text, s));
       if (verdict === "stop") return;
       if (verdict !== "no") yield verdict;
     }
