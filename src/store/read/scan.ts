@@ -9,7 +9,6 @@
  * line longer than it), never the file.
  * @module
  */
-import { concatBytes } from "../../bytes.ts";
 import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
 import type { CompiledFilter } from "./filter.ts";
 import { ID_LENGTH, idTime } from "./line_key.ts";
@@ -126,12 +125,16 @@ export async function* scanForward(
   let carry = new Uint8Array(0);
   let pos = 0;
   const end = reader.size;
-  const buf = new Uint8Array(chunkSize);
+  // One buffer for the whole scan: the piece of line carried over goes first, the next read after it.
+  let buf = new Uint8Array(chunkSize + 64 * 1024);
   while (pos < end) {
     if (options.signal?.aborted) return;
-    const got = await readAt(reader.file, pos, buf.subarray(0, Math.min(chunkSize, end - pos)));
+    if (buf.length < carry.length + chunkSize) buf = new Uint8Array(carry.length + chunkSize);
+    buf.set(carry, 0);
+    const want = Math.min(chunkSize, end - pos);
+    const got = await readAt(reader.file, pos, buf.subarray(carry.length, carry.length + want));
     if (got === 0) break;
-    const data = carry.length === 0 ? buf.subarray(0, got) : concatBytes([carry, buf.subarray(0, got)]);
+    const data = buf.subarray(0, carry.length + got);
     const base = pos - carry.length;
     pos += got;
     const lastNl = data.lastIndexOf(0x0a);
@@ -162,13 +165,15 @@ export async function* scanBackward(
   let chunkSize = Math.min(64 * 1024, maxChunk);
   let pos = reader.size;
   let carry = new Uint8Array(0); // bytes from `pos` to the end of the line that started before `pos`
+  let buf = new Uint8Array(maxChunk + 64 * 1024); // reused: the read, then `carry` after it
   let first = true;
   while (pos > 0) {
     if (options.signal?.aborted) return;
     const start = Math.max(0, pos - chunkSize);
-    const chunk = new Uint8Array(pos - start);
-    const got = await readAt(reader.file, start, chunk);
-    const data = carry.length === 0 ? chunk.subarray(0, got) : concatBytes([chunk.subarray(0, got), carry]);
+    if (buf.length < pos - start + carry.length) buf = new Uint8Array(pos - start + carry.length);
+    const got = await readAt(reader.file, start, buf.subarray(0, pos - start));
+    buf.set(carry, got);
+    const data = buf.subarray(0, got + carry.length);
     pos = start;
     chunkSize = Math.min(chunkSize * 2, maxChunk);
     let to = data.length;
