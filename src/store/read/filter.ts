@@ -10,6 +10,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
+import { grepOnLine } from "./_grep_line.ts";
 import { bodyText, compileHeader, compileWhere, esc1, type FieldTest, reEscape } from "./_match.ts";
 
 /** Filters of `hooktap logs`, `export`, `replay` and the inspector; every field that is set must match. */
@@ -68,6 +69,11 @@ export interface CompiledFilter {
   readonly needsParse: boolean;
   /** Whether `line` tests anything. */
   readonly hasLineTest: boolean;
+  /**
+   * The exact test decided on a line's text without parsing it, when that is
+   * possible (`undefined` from it: parse and use `event`). For counting.
+   */
+  readonly lineExact?: (line: string) => boolean | undefined;
 }
 
 const BASE64_MARK = '"bodyEncoding":"base64"';
@@ -84,6 +90,7 @@ export function grepPattern(term: string): RegExp {
  * @throws {UsageError} for a malformed `--where` or `--header`.
  */
 export function compileFilter(filter: EventFilter): CompiledFilter {
+  let grep: RegExp | undefined; // the escaped term, for deciding --grep on a line
   // Each must occur in a matching line's text (unless the line holds its `unless`).
   const terms: { re: RegExp; unless?: string }[] = [];
   const exact: ((e: CapturedEvent) => boolean)[] = [];
@@ -100,9 +107,9 @@ export function compileFilter(filter: EventFilter): CompiledFilter {
     // term in a value is there escaped. A base64 body cannot be searched as text.
     terms.unshift({ re: new RegExp(reEscape(esc1(filter.grep)), re.flags), unless: BASE64_MARK });
     exact.push((e) =>
-      re.test(bodyText(e)) || e.headers.some(([, v]) => re.test(v)) ||
-      re.test(e.query === "" ? e.path : `${e.path}?${e.query}`)
+      re.test(bodyText(e)) || e.headers.some(([, v]) => re.test(v)) || re.test(e.path) || re.test(e.query)
     );
+    grep = new RegExp(reEscape(esc1(filter.grep)), re.flags + "g");
   }
   for (const text of filter.header ?? []) {
     const h = compileHeader(text);
@@ -127,6 +134,10 @@ export function compileFilter(filter: EventFilter): CompiledFilter {
     terms.push({ re: new RegExp(reEscape(`"status":${JSON.stringify(want)}`)) });
     exact.push((e) => e.verdict?.status === want);
   }
+  // With --grep the only test that needs the event, a line can often be decided as it is.
+  const lineExact = grep !== undefined && exact.length === 1
+    ? (line: string) => grepOnLine(line, grep!)
+    : undefined;
   const needsParse = exact.length > 0;
   // Endpoint and time: the scanners test them on the line's id and endpoint; tested here for the rest.
   if (filter.endpoint !== undefined) {
@@ -146,6 +157,7 @@ export function compileFilter(filter: EventFilter): CompiledFilter {
     event: (e) => exact.every((test) => test(e)),
     needsParse,
     hasLineTest: rest.length > 0,
+    ...(lineExact !== undefined ? { lineExact } : {}),
   };
 }
 

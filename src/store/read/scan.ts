@@ -63,6 +63,10 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
     const line = text.slice(s, e);
     if (!filter.line(line)) return "no";
     if (countOnly && !filter.needsParse) return COUNTED;
+    if (countOnly && filter.lineExact !== undefined) {
+      const decided = filter.lineExact(line);
+      if (decided !== undefined) return decided ? COUNTED : "no";
+    }
     const event = parseEventLine(line);
     if (event === undefined) {
       reader.skippedAt.add(at());

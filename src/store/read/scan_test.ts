@@ -91,3 +91,63 @@ Deno.test("scans skip a torn last line and damaged lines, counting them", async 
   assert.equal(await countMatches(reader, f), EVENTS.slice(0, 20).filter((e) => f.event(e)).length);
   assert.equal(reader.skipped, 2);
 });
+
+Deno.test("count decides --grep on the line text exactly as the parsed test does, escapes and keys included", async () => {
+  const tricky = [
+    [
+      "/hook/query",
+      "path=1&q=\u001f",
+      [["X-Name", 'say "query" \\ n'], ["query", "v"]],
+      'a\nb "q" \\u001f \u001f ∑ path',
+    ],
+    ["/p", "", [["n", "N"]], "\\n\\\\n\nnn"],
+    ["/x", "query=1", [], ""],
+    ["/x", "", [], "\u001f\nz\\"], // "n", "u001f" and "\\" only inside escapes
+  ] as const;
+  const events = tricky.map(([path, query, headers, body], i) =>
+    buildEvent({
+      id: newId(new Date(START + i * 1000)),
+      endpoint: "e",
+      receivedAt: new Date(START + i * 1000),
+      method: "POST",
+      path,
+      query,
+      headers: headers.map(([n, v]) => [n, v] as [string, string]),
+      body: enc.encode(body),
+      remoteAddr: "127.0.0.1",
+    })
+  );
+  await using store = await tempStore(logText(events));
+  using reader = await countingReader(store);
+  const needles = [
+    "query",
+    "path",
+    "n",
+    "N",
+    "u001f",
+    "\u001f",
+    "\\",
+    "\\n",
+    "\nb",
+    '"q"',
+    '"query"',
+    "x-name",
+    "say",
+    "headers",
+    "body",
+    "/hook",
+    "q=",
+    "∑",
+    "nn",
+    "utf8",
+    "127.0.0.1",
+    "e",
+    "POST",
+    "1",
+  ];
+  for (const grep of needles) {
+    const f = compileFilter({ grep });
+    const want = events.filter((e) => f.event(e)).length;
+    assert.equal(await countMatches(reader, f), want, JSON.stringify(grep));
+  }
+});
