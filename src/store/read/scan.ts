@@ -9,6 +9,7 @@
  * line longer than it), never the file.
  * @module
  */
+import { concatBytes } from "../../bytes.ts";
 import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
 import type { CompiledFilter } from "./filter.ts";
 import { ID_LENGTH, idTime } from "./line_key.ts";
@@ -133,9 +134,10 @@ export async function* scanForward(
   let buf = new Uint8Array(chunkSize + 64 * 1024);
   while (pos < end) {
     if (options.signal?.aborted) return;
-    if (buf.length < carry.length + chunkSize) buf = new Uint8Array(carry.length + chunkSize);
+    // A line longer than a chunk: read as much again as is carried, so it takes a few doublings.
+    const want = Math.min(Math.max(chunkSize, carry.length), end - pos);
+    if (buf.length < carry.length + want) buf = new Uint8Array(carry.length + want);
     buf.set(carry, 0);
-    const want = Math.min(chunkSize, end - pos);
     const got = await readAt(reader.file, pos, buf.subarray(carry.length, carry.length + want));
     if (got === 0) break;
     const data = buf.subarray(0, carry.length + got);
@@ -168,39 +170,40 @@ export async function* scanBackward(
   const anchor = _global(filter.anchor);
   let chunkSize = Math.min(64 * 1024, maxChunk);
   let pos = reader.size;
-  let carry = new Uint8Array(0); // bytes from `pos` to the end of the line that started before `pos`
-  let buf = new Uint8Array(maxChunk + 64 * 1024); // reused: the read, then `carry` after it
+  // The end of the line that straddles `pos` (up to its newline), in file order, as copies.
+  let carry: Uint8Array[] = [];
+  let carryLength = 0;
+  let buf = new Uint8Array(maxChunk); // reused for every read
   let first = true;
   while (pos > 0) {
     if (options.signal?.aborted) return;
     const start = Math.max(0, pos - chunkSize);
-    if (buf.length < pos - start + carry.length) buf = new Uint8Array(pos - start + carry.length);
-    const got = await readAt(reader.file, start, buf.subarray(0, pos - start));
-    buf.set(carry, got);
-    const data = buf.subarray(0, got + carry.length);
+    if (buf.length < pos - start) buf = new Uint8Array(pos - start);
+    let chunk = buf.subarray(0, await readAt(reader.file, start, buf.subarray(0, pos - start)));
     pos = start;
-    chunkSize = Math.min(chunkSize * 2, maxChunk);
-    let to = data.length;
+    // Reads grow: a near match costs a small read, a line longer than a chunk a few doublings.
+    chunkSize = Math.min(chunkSize * 2, Math.max(maxChunk, carryLength));
     if (first) {
       // A last line without a newline is torn (or still being written): never a match.
-      const lastNl = data.lastIndexOf(0x0a);
-      if (lastNl === -1 && start > 0) {
-        carry = new Uint8Array(0);
-        continue;
-      }
+      const lastNl = chunk.lastIndexOf(0x0a);
+      if (lastNl === -1 && start > 0) continue;
       first = false;
-      if (lastNl + 1 < data.length) reader.skippedAt.add(start + lastNl + 1);
-      to = lastNl + 1;
+      if (lastNl + 1 < chunk.length) reader.skippedAt.add(start + lastNl + 1);
+      chunk = chunk.subarray(0, lastNl + 1);
     }
-    const from = start === 0 ? 0 : data.indexOf(0x0a) + 1;
-    if (start > 0 && from === 0) {
-      carry = data.slice(0, to); // no line starts in this chunk: read further back
+    const nl = start === 0 ? -1 : chunk.indexOf(0x0a);
+    if (start > 0 && nl === -1) { // no line starts in this chunk: it is all part of the carried line
+      carry.unshift(chunk.slice());
+      carryLength += chunk.length;
       continue;
     }
-    carry = data.slice(0, from);
-    if (to <= from) continue;
+    const from = start === 0 ? 0 : nl + 1;
+    const region = carryLength === 0 ? chunk.subarray(from) : concatBytes([chunk.subarray(from), ...carry]);
+    carry = start === 0 ? [] : [chunk.slice(0, from)];
+    carryLength = from;
+    if (region.length === 0) continue;
     const base = start + from;
-    const text = decoder.decode(data.subarray(from, to));
+    const text = decoder.decode(region);
     const bounds = _candidates(text, anchor, filter.alsoLinesWith);
     for (let i = bounds.length - 1; i >= 0; i--) {
       const [s, e] = bounds[i]!;

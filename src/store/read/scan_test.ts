@@ -151,3 +151,30 @@ Deno.test("count decides --grep on the line text exactly as the parsed test does
     assert.equal(await countMatches(reader, f), want, JSON.stringify(grep));
   }
 });
+
+Deno.test("scans read lines many times longer than a chunk, both ways", async () => {
+  const long = buildEvent({
+    id: newId(new Date(START + 10_000_000)),
+    endpoint: "github",
+    receivedAt: new Date(START + 10_000_000),
+    method: "POST",
+    path: "/hook",
+    query: "",
+    headers: [],
+    body: enc.encode("y".repeat(50_000) + "needle_z" + "\u0000".repeat(20_000)),
+    remoteAddr: "127.0.0.1",
+  });
+  const events = [...EVENTS.slice(0, 5), long, ...EVENTS.slice(5, 10)].sort((a, b) => a.id < b.id ? -1 : 1);
+  await using store = await tempStore(logText(events));
+  using reader = await countingReader(store);
+  for (const filter of [{}, { grep: "needle_z" }]) {
+    const f = compileFilter(filter);
+    const want = events.filter((e) => f.event(e)).map((e) => e.id);
+    const fwd: string[] = [];
+    for await (const m of scanForward(reader, f, { chunkSize: 1000 })) fwd.push(m.event.id);
+    const back: string[] = [];
+    for await (const m of scanBackward(reader, f, { chunkSize: 1000 })) back.push(m.event.id);
+    assert.deepEqual(fwd, want);
+    assert.deepEqual(back, [...want].reverse());
+  }
+});
