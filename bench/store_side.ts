@@ -67,18 +67,35 @@ export async function measureStoreSide(o: StoreSideOptions): Promise<StoreMeasur
   const floor = await _time([DENO, "run", "-A", here("./empty.ts")], dir, o, () => {});
   const add = (m: StoreMeasure) => {
     out.push(m);
-    o.log?.(`  ${m.label.padEnd(44)} ${m.ms.toFixed(0)} ms, ${m.peakMiB.toFixed(0)} MiB${m.mbps ? `, ${m.mbps.toFixed(0)} MB/s` : ""}`);
+    o.log?.(
+      `  ${m.label.padEnd(44)} ${m.ms.toFixed(0)} ms, ${m.peakMiB.toFixed(0)} MiB${
+        m.mbps ? `, ${m.mbps.toFixed(0)} MB/s` : ""
+      }`,
+    );
   };
-  const near = await _time(hooktap("logs", "--grep", "monalisa"), dir, o, (r) =>
-    must("logs --grep (newest)", r.stdout.trim().split("\n").length === 20, r));
+  const near = await _time(
+    hooktap("logs", "--grep", "monalisa"),
+    dir,
+    o,
+    (r) => must("logs --grep (newest)", r.stdout.trim().split("\n").length === 20, r),
+  );
   add({
     label: "logs --grep monalisa (newest 20 matches)",
     ...near,
     target: `≤ floor + 100 ms (${(floor.ms + 100).toFixed(0)} ms), < 80 MiB`,
     met: near.ms <= floor.ms + 100 && near.peakMiB < 80,
   });
-  const rare = await _time(hooktap("logs", "--grep", "legacy-billing"), dir, o, (r) =>
-    must("logs --grep (rare)", r.stdout.includes(meta.earlyEndpointId.slice(0, 20)) || r.stdout.includes("legacy"), r));
+  const rare = await _time(
+    hooktap("logs", "--grep", "legacy-billing"),
+    dir,
+    o,
+    (r) =>
+      must(
+        "logs --grep (rare)",
+        r.stdout.includes(meta.earlyEndpointId.slice(0, 20)) || r.stdout.includes("legacy"),
+        r,
+      ),
+  );
   add({
     label: "logs --grep legacy-billing (one, at the start)",
     ...rare,
@@ -86,8 +103,15 @@ export async function measureStoreSide(o: StoreSideOptions): Promise<StoreMeasur
     target: "< 80 MiB",
     met: rare.peakMiB < 80,
   });
-  for (const args of [["--count"], ["--count", "--grep", "monalisa"], ["--count", "--where", "action=opened"]]) {
-    const t = await _time(hooktap("logs", ...args), dir, o, (r) => must("logs --count", /^\d+\n$/.test(r.stdout), r));
+  for (
+    const args of [["--count"], ["--count", "--grep", "monalisa"], ["--count", "--where", "action=opened"]]
+  ) {
+    const t = await _time(
+      hooktap("logs", ...args),
+      dir,
+      o,
+      (r) => must("logs --count", /^\d+\n$/.test(r.stdout), r),
+    );
     const mbps = mb / (Math.max(1, t.ms - floor.ms) / 1000);
     add({
       label: `logs ${args.join(" ")}`,
@@ -97,8 +121,12 @@ export async function measureStoreSide(o: StoreSideOptions): Promise<StoreMeasur
       met: mbps >= 300 && t.peakMiB < 80,
     });
   }
-  const har = await _time(hooktap("export", "--format", "har", "-n", "1000"), dir, o, (r) =>
-    must("export har", JSON.parse(r.stdout).log.entries.length === 1000, r));
+  const har = await _time(
+    hooktap("export", "--format", "har", "-n", "1000"),
+    dir,
+    o,
+    (r) => must("export har", JSON.parse(r.stdout).log.entries.length === 1000, r),
+  );
   add({ label: "export --format har -n 1000", ...har, target: "< 80 MiB", met: har.peakMiB < 80 });
   // prune on a copy of the store, fresh for every run.
   const copy = join(o.scratch, "prune-copy");
@@ -109,8 +137,19 @@ export async function measureStoreSide(o: StoreSideOptions): Promise<StoreMeasur
   };
   const keep = Math.min(100_000, Math.floor(meta.count / 10));
   try {
-    const prune = await _time(hooktap("prune", "--keep", String(keep)), copy, { ...o, runs: Math.min(o.runs, 3) }, (r) =>
-      must("prune", r.stdout.startsWith(`${keep.toLocaleString("en-US")} events kept`) || r.stdout.startsWith(`${keep} events kept`), r), fresh);
+    const prune = await _time(
+      hooktap("prune", "--keep", String(keep)),
+      copy,
+      { ...o, runs: Math.min(o.runs, 3) },
+      (r) =>
+        must(
+          "prune",
+          r.stdout.startsWith(`${keep.toLocaleString("en-US")} events kept`) ||
+            r.stdout.startsWith(`${keep} events kept`),
+          r,
+        ),
+      fresh,
+    );
     const mbps = mb / (Math.max(1, prune.ms - floor.ms) / 1000);
     add({
       label: `prune --keep ${keep} (a copy)`,
