@@ -23,6 +23,7 @@ import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
 import { BODY, githubHeaders } from "./payload.ts";
+import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
 
 const { values } = parseArgs({
@@ -82,6 +83,7 @@ try {
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
   let inspector: InspectorResults | undefined;
+  let storeSection = "";
   if (doRead) {
     log(`read side: store of ${events} events`);
     const store = await ensureStore(dataDir, events, log);
@@ -129,6 +131,11 @@ try {
       scratch,
       log,
     });
+    log("store side: search, count, export, prune");
+    storeSection = storeSideReport(
+      await measureStoreSide({ dir: store.dir, meta: store.meta, runs: smoke ? 1 : 5, scratch, log }),
+      store.meta.bytes,
+    );
   }
   const info: RunInfo = {
     command: `deno task bench${smoke ? ":smoke" : ""}${
@@ -171,7 +178,7 @@ try {
     forwardText = "\n" + forwardReport(m);
   }
   const text = report(info, write, read, extras) + forwardText +
-    (inspector ? inspectorReport(inspector) : "");
+    (inspector ? inspectorReport(inspector) : "") + storeSection;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

@@ -9,11 +9,14 @@ import { complete } from "./cli/commands/complete.ts";
 import { completions } from "./cli/commands/completions.ts";
 import { dev } from "./cli/commands/dev.ts";
 import { doctor } from "./cli/commands/doctor.ts";
+import { exportCommand } from "./cli/commands/export.ts";
 import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
+import { prune } from "./cli/commands/prune.ts";
 import { replay } from "./cli/commands/replay.ts";
 import { ui } from "./cli/commands/ui.ts";
+import { rm } from "./cli/commands/rm.ts";
 import type { Program } from "./cli/run.ts";
 import type { CommandSpec } from "./cli/spec.ts";
 
@@ -29,6 +32,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   replay,
   doctor,
   ui,
+  exportCommand,
+  prune,
+  rm,
   completions,
   complete,
 ] as unknown as CommandSpec[];

@@ -17,6 +17,10 @@ import { withProbe } from "./receiver/probe.ts";
 import { createRouter, type Router } from "./route/router.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
+import { compactWhileWriting } from "./store/write/prune.ts";
+import { startControl } from "./store/write/control.ts";
+import type { CompactPlan, CompactResult } from "./store/write/compact.ts";
+import { startRetention } from "./store/write/retention.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
 import type { StorePaths } from "./store/paths.ts";
 import { openUnmatchedLog } from "./store/write/unmatched.ts";
@@ -24,8 +28,8 @@ import { openEventWriter } from "./store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
-  /** The endpoints and body limit to serve. */
-  config: Pick<ResolvedConfig, "endpoints">;
+  /** The endpoints and body limit to serve, and the retention to apply. */
+  config: Pick<ResolvedConfig, "endpoints" | "retention">;
   /** The data directory to write. */
   paths: StorePaths;
   /** Interface to bind. */
@@ -42,6 +46,8 @@ export interface DevSessionOptions {
   stack?: string | undefined;
   /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
   onStored?: (event: CapturedEvent) => void;
+  /** Called after `retention` pruned the log (or failed to). */
+  onRetention?: (result: CompactResult | Error) => void;
 }
 
 /** A started session. */
@@ -83,7 +89,19 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
     let forwarding: ForwardingSession | undefined;
     const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
+    const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
+    const control = await startControl(paths, compact);
+    const retention = options.config.retention === undefined ? undefined : startRetention(
+      options.config.retention,
+      compact,
+      {
+        onPruned: (r) => options.onRetention?.(r),
+        onError: (e) => options.onRetention?.(e instanceof Error ? e : new Error(String(e))),
+      },
+    );
     const close = async () => {
+      await retention?.close();
+      await control?.close();
       await forwarding?.stop();
       await writer.close();
       await index.close();

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { findByIdPrefix, parseIdQuery } from "../store/read/lookup.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
+import { readLine, scanForward } from "../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import { plural } from "../ui/format.ts";
 import { safeLine } from "../ui/sanitize.ts";
@@ -54,6 +55,17 @@ export function warnSkipped(ctx: CommandContext, reader: StoreReader | null | un
  * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
  */
 export async function resolveEvent(reader: StoreReader | null, text: string): Promise<CapturedEvent> {
+  return (await resolveEventLine(reader, text)).event;
+}
+
+/**
+ * Like {@linkcode resolveEvent}, with the event's exact stored line (without its newline).
+ * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
+ */
+export async function resolveEventLine(
+  reader: StoreReader | null,
+  text: string,
+): Promise<{ event: CapturedEvent; line: string }> {
   const query = parseIdQuery(text);
   const notFound = () =>
     new NotFoundError(
@@ -75,7 +87,11 @@ export async function resolveEvent(reader: StoreReader | null, text: string): Pr
   if (found.event === undefined) {
     throw new NotFoundError(`The line of event ${found.matches[0]!.id} is damaged and cannot be read.`);
   }
-  return found.event;
+  const start = found.matches[0]!.start;
+  for await (const line of scanForward(reader.file, start, reader.size)) {
+    return { event: found.event, line: new TextDecoder().decode(await readLine(reader.file, line)) };
+  }
+  return { event: found.event, line: JSON.stringify(found.event) };
 }
 
 /**

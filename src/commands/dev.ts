@@ -19,6 +19,7 @@ import { resignerFor } from "../replay/resigner.ts";
 import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { cutOffNote, drainNote } from "../ui/drain_note.ts";
+import { retentionLine } from "../ui/retention_line.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
@@ -104,6 +105,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     },
     stack: stackOverride(),
     ...(live ? { onStored: live.publish } : {}),
+    onRetention: (r) => out.err(retentionLine(r, c)),
   });
   let inspector;
   try {

@@ -14,7 +14,7 @@ import { readDeliveries } from "../forward/deliveries_read.ts";
 import { forwardPaths } from "../forward/paths.ts";
 import { renderDeliveries } from "../ui/delivery_view.ts";
 import { renderEvent } from "../ui/event_view.ts";
-import { safeLine, unsafeForTerminal } from "../ui/sanitize.ts";
+import { safeLine, terminalRisk } from "../ui/sanitize.ts";
 import { configOrProblem, noEventsText } from "./_hints.ts";
 import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "./_shared.ts";
 
@@ -46,18 +46,6 @@ async function _newestOfEndpoint(
   );
 }
 
-/** Why the raw body must not go to a terminal, or `undefined` when it is plain text. */
-function _terminalRisk(bytes: Uint8Array): string | undefined {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return "it is binary data";
-  }
-  const at = unsafeForTerminal(text);
-  return at === undefined ? undefined : `it holds ${at}, which would act on your terminal`;
-}
-
 /** `hooktap inspect`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
@@ -85,7 +73,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   if (opts.body) {
     const bytes = decodeBody(event);
-    const risk = out.stdoutIsTerminal && !opts.force ? _terminalRisk(bytes) : undefined;
+    const risk = out.stdoutIsTerminal && !opts.force ? terminalRisk(bytes) : undefined;
     if (risk !== undefined) {
       throw new HooktapError(
         `Not writing the body of ${event.id} to the terminal: ${risk}. ` +

@@ -7,13 +7,15 @@ import type { options } from "../cli/commands/logs.ts";
 import type { Input } from "../cli/spec.ts";
 import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { type EventFilter, matchesFilter, parseSince, parseVerdict } from "../store/read/filter.ts";
+import { compileFilter } from "../store/read/filter.ts";
+import { countMatches } from "../store/read/scan.ts";
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
 import { deliveriesByEvent, readDeliveries, summarize } from "../forward/deliveries_read.ts";
 import { forwardPaths } from "../forward/paths.ts";
 import { deliveryCell } from "../ui/delivery_view.ts";
 import { eventLines } from "../ui/event_row.ts";
+import { filterFrom } from "./_filters.ts";
 import { checkEndpointName, noEventsText } from "./_hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "./_shared.ts";
 
@@ -26,16 +28,20 @@ function _limit(text: string): number {
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const out = ctx.output;
-  const filter: EventFilter = {};
-  if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
-  if (opts.method !== undefined) filter.method = opts.method;
-  if (opts.since !== undefined) filter.since = parseSince(opts.since);
-  if (opts.provider !== undefined) filter.provider = opts.provider;
-  if (opts.type !== undefined) filter.type = opts.type;
-  if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);
+  const filter = filterFrom(opts);
   const limit = _limit(opts.limit);
   if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
+  if (opts.count && opts.follow) throw new UsageError("Choose one of --count and --follow.");
   const reader = await openStore(ctx);
+  if (opts.count) {
+    try {
+      out.out(`${reader === null ? 0 : await countMatches(reader, compileFilter(filter))}\n`);
+    } finally {
+      reader?.[Symbol.dispose]();
+    }
+    warnSkipped(ctx, reader);
+    return;
+  }
   let events: CapturedEvent[] = [];
   try {
     if (reader !== null) events = await tail(reader, { ...filter, limit });
@@ -74,7 +80,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (!opts.json) out.err(out.errColors.dim("Waiting for new events (Ctrl-C to stop)...\n"));
   const onSkip = () => out.err(out.errColors.yellow("warning: skipped a damaged line in the event log\n"));
   const from = reader?.size ?? 0;
+  const keep = compileFilter(filter);
   for await (const e of followEvents(storeOf(ctx), from, { signal: ctx.signal, onSkip })) {
-    if (matchesFilter(e, filter)) print([e], events.slice(-20));
+    if (keep.event(e)) print([e], events.slice(-20));
   }
 }

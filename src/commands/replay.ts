@@ -23,6 +23,7 @@ import {
   storeOf,
   warnSkipped,
 } from "./_shared.ts";
+import { replayBulk } from "./_replay_bulk.ts";
 
 function _collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -75,14 +76,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       json: opts.json ?? false,
     });
   }
-  if (input.args[0] === undefined) {
-    throw new UsageError(
-      "Give the id of the event to replay (or --undelivered). Run `hooktap logs` to see ids.",
-    );
-  }
   const id = input.args[0];
   if (opts.method !== undefined) checkMethod(opts.method);
   replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
+  if (id === undefined) return await replayBulk(ctx, opts, { headers: overrides, timeoutMs });
   const reader = await openStore(ctx);
   let event: CapturedEvent;
   try {

@@ -9,6 +9,7 @@ import type { ResolvedUi, UiConfig } from "./ui.ts";
 import type { ProviderSettings } from "../provider/types.ts";
 import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
+import type { Retention, RetentionConfig } from "./retention.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -63,6 +64,8 @@ export interface Config {
    * @default { port: the receiver's port + 1 }
    */
   ui?: UiConfig;
+  /** What `hooktap dev` prunes while it runs (at start, then every 10 minutes). */
+  retention?: RetentionConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -87,6 +90,8 @@ export interface ResolvedConfig {
   readonly maxBodySize: number;
   /** The inspector: off, or its port (`null`: the receiver's port + 1). */
   readonly ui: ResolvedUi;
+  /** What `dev` prunes while it runs; absent when not set. */
+  readonly retention?: Retention;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
   /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */

@@ -53,3 +53,15 @@ export function unsafeForTerminal(text: string): string | undefined {
   const name = NAMES[code] ?? `the control character ${escapeChar(found[0])}`;
   return `${name} at character ${found.index + 1}`;
 }
+
+/** Why raw bytes must not go to a terminal (binary data, or what `unsafeForTerminal` finds), or `undefined`. */
+export function terminalRisk(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return "it is binary data";
+  }
+  const at = unsafeForTerminal(text);
+  return at === undefined ? undefined : `it holds ${at}, which would act on your terminal`;
+}

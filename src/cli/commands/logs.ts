@@ -1,25 +1,10 @@
 import { defineCommand, defineOptions } from "../spec.ts";
+import { FILTER_OPTIONS } from "./_filters.ts";
 
 /** Options of `hooktap logs`. */
 export const options = defineOptions({
   limit: { short: "n", value: "count", description: "how many events to show", default: "20" },
-  endpoint: {
-    short: "e",
-    value: "name",
-    description: "only events of this endpoint",
-    complete: "endpoint",
-  },
-  method: {
-    short: "m",
-    value: "method",
-    description: "only events with this HTTP method",
-    complete: "method",
-  },
-  since: {
-    short: "s",
-    value: "when",
-    description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
-  },
+  ...FILTER_OPTIONS,
   provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
   type: {
     value: "type",
@@ -33,6 +18,7 @@ export const options = defineOptions({
     short: "u",
     description: "show requests that matched no endpoint (404/405, .hooktap/unmatched.jsonl) with hints",
   },
+  count: { description: "print how many events match over the whole log, nothing else" },
   follow: { short: "f", description: "keep printing new events as they arrive, until Ctrl-C" },
   json: { description: "print the full stored records as JSON Lines on stdout, nothing else" },
   config: {
@@ -49,6 +35,8 @@ export const logs = defineCommand({
     "List the newest stored events, oldest of them first (reads .hooktap/events.jsonl from its end)",
   options,
   after: "\nExamples:\n  hooktap logs\n  hooktap logs -n 50 --endpoint stripe --since 2h\n" +
-    "  hooktap logs --provider stripe --verdict invalid\n  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
+    "  hooktap logs --grep customer_42 --where action=opened --header X-GitHub-Event=push\n" +
+    "  hooktap logs --count --endpoint stripe --since 1d\n  hooktap logs --provider stripe --verdict invalid\n" +
+    "  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
   load: () => import("../../commands/logs.ts"),
 });

@@ -1,4 +1,7 @@
 import { defineCommand, defineOptions } from "../spec.ts";
+import { FILTER_OPTIONS } from "./_filters.ts";
+
+const { endpoint, since, until, grep, where } = FILTER_OPTIONS;
 
 /** Options of `hooktap replay`. */
 export const options = defineOptions({
@@ -35,12 +38,18 @@ export const options = defineOptions({
   },
   config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
   timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
-  json: { description: "print the result as one JSON object on stdout" },
+  json: { description: "print the result as one JSON object on stdout (one per event in bulk)" },
   undelivered: {
     description:
       "send every forwarded event that was never delivered (instead of one event id), oldest first",
   },
   insecure: { description: "with --undelivered: accept a self-signed https certificate" },
+  endpoint,
+  since,
+  until,
+  grep,
+  where,
+  rate: { value: "n/s", description: "bulk: send at most N events per second (10 or 10/s)" },
 });
 
 /** `hooktap replay`. */
@@ -49,17 +58,20 @@ export const replay = defineCommand({
   description: "Send a stored event again to a URL: same method, headers and exact body bytes",
   arguments: [{
     name: "event-id",
-    description: "the event's id, or any unique prefix of it",
+    description: "the event's id, or any unique prefix of it (none: every event the filters match)",
     required: false,
     complete: "event-id",
   }],
   options,
-  after: "\nExit status: 0 when the target answers 2xx, 1 otherwise.\n" +
+  after: "\nWithout an id, sends every event the filters match, in arrival order (bulk replay):\n" +
+    "a progress bar on a terminal, a summary at the end; Ctrl-C stops after the send in flight.\n" +
+    "\nExit status: 0 when the target answers 2xx (every time), 1 otherwise, 130 when stopped.\n" +
     "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
     '  hooktap replay 01HXA5 --to http://localhost:3000/hook -H "Authorization: Bearer dev"\n' +
     "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --resign\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
-    "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n",
+    "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n" +
+    "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
   load: () => import("../../commands/replay.ts"),
 });

@@ -18,3 +18,126 @@ Deno.test("parseSince() takes a duration back from now or an ISO time, and rejec
   assert.throws(() => parseSince("10", now), /--since must be/);
   assert.throws(() => parseSince("yesterday", now), /--since must be/);
 });
+
+import { buildEvent, type CapturedEvent } from "../../event/record.ts";
+import { compileFilter, type EventFilter } from "./filter.ts";
+
+function ev(body: string | Uint8Array, headers: [string, string][] = [], query = ""): CapturedEvent {
+  return buildEvent({
+    id: "evt_20240501_01HWXYZ0000000000000000000",
+    endpoint: "github",
+    receivedAt: new Date("2024-05-01T10:00:00Z"),
+    method: "POST",
+    path: "/hook",
+    query,
+    headers,
+    body: typeof body === "string" ? new TextEncoder().encode(body) : body,
+    remoteAddr: "127.0.0.1",
+  });
+}
+
+/** Both tests, as a scanner runs them: the line test (anchor, then the rest) and the exact one. */
+function passes(event: CapturedEvent, filter: EventFilter): { line: boolean; exact: boolean } {
+  const f = compileFilter(filter);
+  const text = JSON.stringify(event);
+  const candidate = f.anchor === undefined || f.anchor.test(text) ||
+    (f.alsoLinesWith !== undefined && text.includes(f.alsoLinesWith));
+  const line = candidate && f.line(text);
+  return { line, exact: f.event(event) };
+}
+
+function assertMatch(event: CapturedEvent, filter: EventFilter, expected: boolean) {
+  const got = passes(event, filter);
+  assert.equal(got.exact, expected, `exact test of ${JSON.stringify(filter)}`);
+  // The line test may let more through, never fewer.
+  if (expected) assert.ok(got.line, `line test of ${JSON.stringify(filter)} rejected a match`);
+}
+
+Deno.test("--grep is smart-case: any case for a lower-case term, exact with a capital", () => {
+  const e = ev('{"customer":"Customer_42"}');
+  assertMatch(e, { grep: "customer_42" }, true);
+  assertMatch(e, { grep: "Customer_42" }, true);
+  assertMatch(e, { grep: "CUSTOMER_42" }, false);
+  assertMatch(e, { grep: "customer_43" }, false);
+});
+
+Deno.test("--grep finds text holding JSON escapes (quotes, backslashes, newlines, non-ASCII)", () => {
+  const e = ev('say "hi"\\there\nnext line: café ✓');
+  assertMatch(e, { grep: 'say "hi"' }, true);
+  assertMatch(e, { grep: "\\there\nnext" }, true);
+  assertMatch(e, { grep: "CAFÉ ✓" }, false);
+  assertMatch(e, { grep: "café ✓" }, true);
+  assertMatch(e, { grep: "cafÉ" }, false); // a capital: exact case
+});
+
+Deno.test("--grep searches a base64 body as the bytes it stands for, not the base64 text", () => {
+  const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode("hidden_token_9"), 0x00, 0x80]);
+  const e = ev(bytes);
+  assert.equal(e.bodyEncoding, "base64");
+  assertMatch(e, { grep: "hidden_token_9" }, true);
+  assertMatch(e, { grep: "HIDDEN_TOKEN_9" }, false);
+  assertMatch(e, { grep: e.body.slice(4, 12) }, false); // a piece of the base64 text itself
+});
+
+Deno.test("--grep looks at header values and the query, not header names", () => {
+  const e = ev("{}", [["X-Request-Id", "req_77"]], "ref=abc_9");
+  assertMatch(e, { grep: "req_77" }, true);
+  assertMatch(e, { grep: "abc_9" }, true);
+  assertMatch(e, { grep: "x-request-id" }, false);
+});
+
+Deno.test("--where matches nested fields, numbers, booleans, null, != and presence", () => {
+  const e = ev(
+    '{"action":"opened","data":{"object":{"id":"cus_42","amount":100,"live":false,"note":null}},' +
+      '"items":[{"sku":"a"}]}',
+  );
+  assertMatch(e, { where: ["action=opened"] }, true);
+  assertMatch(e, { where: ["data.object.id=cus_42"] }, true);
+  assertMatch(e, { where: ["data.object.id=cus_4"] }, false);
+  assertMatch(e, { where: ["data.object.amount=100"] }, true);
+  assertMatch(e, { where: ["data.object.amount=1e2"] }, true);
+  assertMatch(e, { where: ["data.object.amount=10"] }, false);
+  assertMatch(e, { where: ["data.object.live=false"] }, true);
+  assertMatch(e, { where: ["data.object.note=null"] }, true);
+  assertMatch(e, { where: ["items.0.sku=a"] }, true);
+  assertMatch(e, { where: ["action!=closed"] }, true);
+  assertMatch(e, { where: ["action!=opened"] }, false);
+  assertMatch(e, { where: ["missing!=x"] }, true);
+  assertMatch(e, { where: ["data.object"] }, true);
+  assertMatch(e, { where: ["data.nope"] }, false);
+  assertMatch(e, { where: ["action=opened", "data.object.id=cus_42"] }, true);
+  assertMatch(e, { where: ["action=opened", "data.object.id=cus_1"] }, false);
+});
+
+Deno.test("--where sees through escapes in the body's JSON", () => {
+  const e = ev('{"action":"\\u006fpened","q":"a\\"b"}');
+  assertMatch(e, { where: ["action=opened"] }, true);
+  assertMatch(e, { where: ['q=a"b'] }, true);
+  assertMatch(ev("not json"), { where: ["a=b"] }, false);
+});
+
+Deno.test("--header matches any repeat, the name in any case, the value exactly", () => {
+  const e = ev("{}", [["X-GitHub-Event", "ping"], ["x-github-event", "push"]]);
+  assertMatch(e, { header: ["x-github-event=push"] }, true);
+  assertMatch(e, { header: ["X-GITHUB-EVENT: ping"] }, true);
+  assertMatch(e, { header: ["X-GitHub-Event=Push"] }, false);
+  assertMatch(e, { header: ["X-GitHub-Event"] }, true);
+  assertMatch(e, { header: ["X-Other"] }, false);
+});
+
+Deno.test("filters combine (and) with method, endpoint, time, provider fields", () => {
+  const e = { ...ev('{"a":1}'), provider: "github", type: "push", verdict: { status: "valid" as const } };
+  assertMatch(e, { endpoint: "github", method: "post", grep: "a" }, true);
+  assertMatch(e, { endpoint: "stripe", grep: "a" }, false);
+  assertMatch(e, { method: "PUT" }, false);
+  assertMatch(e, { since: new Date("2024-05-01T09:00:00Z"), until: new Date("2024-05-01T11:00:00Z") }, true);
+  assertMatch(e, { until: new Date("2024-05-01T10:00:00Z") }, false);
+  assertMatch(e, { provider: "github", type: "push", verdict: "valid" }, true);
+  assertMatch(e, { verdict: "invalid" }, false);
+});
+
+Deno.test("a malformed --where or --header is a usage error naming the fix", () => {
+  assert.throws(() => compileFilter({ where: ["=x"] }), /--where must look like field=value/);
+  assert.throws(() => compileFilter({ where: ["a..b=x"] }), /--where must/);
+  assert.throws(() => compileFilter({ header: ["bad name=x"] }), /--header must look like Name=value/);
+});

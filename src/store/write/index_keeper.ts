@@ -25,6 +25,10 @@ export interface KeepIndexOptions {
 
 /** A running index keeper. */
 export interface IndexKeeper {
+  /** The log is being replaced (compaction): write nothing until {@linkcode IndexKeeper.rebase}. */
+  suspend(): void;
+  /** The log was replaced: `latest` is what the new one holds before the writer's appends. */
+  rebase(latest: ReadonlyMap<string, string>): void;
   /** Stops it; writes the index a last time if it is complete. Call after the writer is closed. */
   close(): Promise<void>;
 }
@@ -51,9 +55,10 @@ export function keepIndex(
   const openSize = writer.size;
   const stop = new AbortController();
   let base: Map<string, string> | undefined;
+  let replaced = false; // the log was compacted: the first scan describes a file that is gone
   let written = -1;
   const ready = _baseline(paths, openSize, stop.signal).then(
-    (b) => void (base = b),
+    (b) => void (replaced ? undefined : (base = b)),
     () => {}, // unreadable log or stopped early: no index this session; readers scan.
   );
   const flush = async () => {
@@ -68,6 +73,15 @@ export function keepIndex(
   }, options.intervalMs ?? 1000);
   Deno.unrefTimer(timer);
   return {
+    suspend() {
+      replaced = true;
+      stop.abort(); // a rebuild of the old log still running is worth nothing now
+      base = undefined;
+    },
+    rebase(latest) {
+      base = new Map(latest);
+      written = -1;
+    },
     async close() {
       clearInterval(timer);
       // Let a rebuild still running finish if it is nearly done; never hold shutdown long.

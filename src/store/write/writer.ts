@@ -38,6 +38,13 @@ export interface EventWriter extends EventSink {
   readonly size: number;
   /** Latest event id of each endpoint appended since it was opened. */
   readonly latest: ReadonlyMap<string, string>;
+  /**
+   * Runs `work` (a compaction that replaces the log file) with writing
+   * paused: it starts once the batch in flight is durable; appends made
+   * meanwhile wait, unacknowledged, and are written to the new file after
+   * it, which is reopened. `latest` then holds only events appended since.
+   */
+  pause<T>(work: () => Promise<T>): Promise<T>;
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
 }
@@ -150,8 +157,10 @@ export async function openEventWriter(
     }
   }
 
+  let paused = false;
+
   function kick(): void {
-    if (flushing !== null) return;
+    if (flushing !== null || paused) return;
     flushing = flushLoop().finally(() => {
       flushing = null;
       if (pending.length > 0) kick();
@@ -178,6 +187,29 @@ export async function openEventWriter(
         waiters.push({ resolve, reject });
         kick();
       });
+    },
+    async pause(work) {
+      while (paused) await new Promise((r) => setTimeout(r, 10));
+      paused = true;
+      try {
+        while (flushing !== null) await flushing;
+        if (dirty) {
+          await file.truncate(size);
+          dirty = false;
+        }
+        const result = await work();
+        return result;
+      } finally {
+        try {
+          file.close();
+          file = await Deno.open(paths.events, { read: true, append: true, create: true, mode: 0o600 });
+          size = (await file.stat()).size;
+          latest.clear();
+        } finally {
+          paused = false;
+          kick();
+        }
+      }
     },
     async close() {
       closed = true;

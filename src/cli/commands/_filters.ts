@@ -1,0 +1,45 @@
+/**
+ * The filter options `logs`, `export` and bulk `replay` share.
+ * @module
+ */
+import { defineOptions } from "../spec.ts";
+
+/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`. */
+export const FILTER_OPTIONS = defineOptions({
+  endpoint: {
+    short: "e",
+    value: "name",
+    description: "only events of this endpoint",
+    complete: "endpoint",
+  },
+  method: {
+    short: "m",
+    value: "method",
+    description: "only events with this HTTP method",
+    complete: "method",
+  },
+  since: {
+    short: "s",
+    value: "when",
+    description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
+  },
+  until: { value: "when", description: "only events older than a duration (10m, 2h, 1d) or an ISO time" },
+  grep: {
+    short: "g",
+    value: "text",
+    description:
+      "only events with this text in the body, a header value or the path (any case unless it has capitals)",
+  },
+  where: {
+    short: "w",
+    value: "field=value",
+    repeatable: true,
+    description:
+      "only events whose JSON body has this field value: action=opened, data.object.id=cus_42, a!=b, a (repeatable)",
+  },
+  header: {
+    value: "name=value",
+    repeatable: true,
+    description: "only events with this header: X-GitHub-Event=push, or a name alone (repeatable)",
+  },
+});

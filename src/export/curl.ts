@@ -1,0 +1,83 @@
+/**
+ * `--format curl`: one POSIX shell command per event that sends the same
+ * request again with curl: the method, every stored header in order (minus
+ * those of the original connection, as `hooktap replay` drops them), and the
+ * exact body bytes. Every word is single-quoted, so nothing in a header or
+ * body (`$(...)`, backticks, quotes) is ever run by the shell.
+ *
+ * The body: UTF-8 text is given inline (`--data-binary 'text'`); anything
+ * else (binary bytes, NUL, control characters, text starting with `@`) is
+ * written with `printf` octal escapes and piped in (`printf '\377...' |
+ * curl --data-binary @-`), so each command is one self-contained piece of
+ * text a teammate can paste, and safe to print on a terminal. Headers curl
+ * would add on its own and the sender did not send (User-Agent, Accept,
+ * Content-Type, Expect) are switched off with `-H 'Name:'`.
+ * @module
+ */
+import { type CapturedEvent, decodeBody } from "../event/record.ts";
+import { isDropped } from "../replay/headers.ts";
+import { replayUrl } from "../replay/replay.ts";
+import type { ExportFormat } from "./format.ts";
+import { originalUrl } from "./_url.ts";
+
+/** `text` as one POSIX shell word: single quotes, with `'` written as `'\''`. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Bytes as a printf format that prints exactly them: printable ASCII as is, the rest as octal escapes. */
+export function printfFormat(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) {
+    if (b === 0x25) out += "%%";
+    else if (b === 0x5c) out += "\\\\";
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += "\\" + b.toString(8).padStart(3, "0");
+  }
+  return out;
+}
+
+// Text that is safe inline: no control characters (but tab, newline), no C1 or bidi controls.
+// deno-lint-ignore no-control-regex
+const INLINE_UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+const CURL_ADDS = ["user-agent", "accept", "content-type", "expect"];
+
+/** The curl command that sends `event` again (to `to`, or its original URL). */
+export function curlCommand(event: CapturedEvent, to?: string): string {
+  const url = to === undefined ? originalUrl(event) : replayUrl(event, to).href;
+  const method = event.method.toUpperCase();
+  const bodyless = method === "GET" || method === "HEAD";
+  const words = ["curl", "--globoff", "--no-progress-meter"];
+  words.push(method === "HEAD" ? "--head" : `--request ${shellQuote(method)}`, shellQuote(url));
+  const sent = new Set<string>();
+  for (const [name, value] of event.headers) {
+    if (isDropped(name)) continue;
+    sent.add(name.toLowerCase());
+    // curl drops `Name:` (it means "remove"); `Name;` sends it empty.
+    words.push(`--header ${shellQuote(value === "" ? `${name};` : `${name}: ${value}`)}`);
+  }
+  for (const name of CURL_ADDS) {
+    if (!sent.has(name)) words.push(`--header ${shellQuote(`${name}:`)}`);
+  }
+  let pipe = "";
+  if (!bodyless && event.bodySize > 0) {
+    const inline = event.bodyEncoding === "utf8" && !event.body.startsWith("@") &&
+      !INLINE_UNSAFE.test(event.body);
+    if (inline) words.push(`--data-binary ${shellQuote(event.body)}`);
+    else {
+      pipe = `printf ${shellQuote(printfFormat(decodeBody(event)))} | `;
+      words.push("--data-binary @-");
+    }
+  }
+  return `# ${event.id} (${event.endpoint}, ${event.receivedAt})\n${pipe}${words.join(" \\\n  ")}\n`;
+}
+
+/** curl commands. */
+export const CURL: ExportFormat = {
+  name: "curl",
+  description: "curl commands that send the exact requests again (POSIX sh quoting)",
+  create: (options) => ({
+    head: () => "#!/bin/sh\n",
+    event: (event) => curlCommand(event, options.to),
+  }),
+};

@@ -1,0 +1,210 @@
+/**
+ * Compaction of the event log: `prune` (keep the newest N, or drop events
+ * older than a time), `rm` (drop events by id, or all). The lines kept are
+ * copied, in large chunks and never parsed, to a temp file inside
+ * `.hooktap`, which is synced and renamed over `events.jsonl`, then the
+ * directory is synced: a crash at any point leaves either the old log whole
+ * or the new one whole. The index is removed before the rename (it is a
+ * cache) and rebuilt after it.
+ *
+ * The caller must be the log's only writer: it holds the writer lock, or it
+ * is `hooktap dev` with its writer paused.
+ * @module
+ */
+import { join } from "node:path";
+import { describeError, StoreError } from "../../errors.ts";
+import { newestPerEndpoint, writeIndex } from "../index_file.ts";
+import { ID_PROBE_BYTES, idTime, lineId } from "../read/line_key.ts";
+import { findByIdPrefix } from "../read/lookup.ts";
+import { lineStartAtOrAfter, readAt } from "../read/lines.ts";
+import { openStoreReader } from "../read/reader.ts";
+import type { StorePaths } from "../paths.ts";
+import { lastCompleteLineEnd } from "./repair.ts";
+
+/** What to remove. Several fields combine: an event goes when any of them says so. */
+export interface CompactPlan {
+  /** Keep only the newest `keep` events. */
+  keep?: number;
+  /** Remove events that arrived before this time (ms since the epoch). */
+  beforeMs?: number;
+  /** Remove these events (whole ids). */
+  ids?: string[];
+  /** Remove every event. */
+  all?: boolean;
+}
+
+/** What a compaction did. */
+export interface CompactResult {
+  /** Events left in the log. */
+  kept: number;
+  /** Bytes of the log before and after. */
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Ids asked for that were not in the log. */
+  missing: string[];
+  /** Newest id of each endpoint in the new log (what the index now holds). */
+  latest: Map<string, string>;
+  /** Nothing was to be removed: the log was left as it was (`kept` is then -1, not counted). */
+  unchanged?: boolean;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+/** Name of the temp file the new log is written to. */
+export const COMPACT_TEMP = "events.jsonl.compact.tmp";
+
+/** Offset where the newest `n` lines of `[0, end)` start. */
+async function _startOfNewest(file: Deno.FsFile, end: number, n: number): Promise<number> {
+  if (n <= 0) return end;
+  let pos = end;
+  let seen = 0;
+  const buf = new Uint8Array(CHUNK);
+  let lineEnd = end; // a newline at end-1 ends the last line, not starts one
+  while (pos > 0) {
+    const start = Math.max(0, pos - CHUNK);
+    const got = await readAt(file, start, buf.subarray(0, pos - start));
+    const data = buf.subarray(0, got);
+    for (let i = data.lastIndexOf(0x0a, data.length - 1); i !== -1; i = data.lastIndexOf(0x0a, i - 1)) {
+      const at = start + i;
+      if (at + 1 < lineEnd) { // a non-empty line starts at at + 1
+        if (++seen === n) return at + 1;
+      }
+      lineEnd = at;
+      if (i === 0) break;
+    }
+    pos = start;
+  }
+  return 0;
+}
+
+/** Offset of the first line whose id's time is at or after `ms` (ids are time-ordered). */
+async function _firstAtOrAfter(file: Deno.FsFile, end: number, ms: number): Promise<number> {
+  const probe = new Uint8Array(ID_PROBE_BYTES);
+  const timeAt = async (start: number): Promise<number> => {
+    for (let s = start; s < end; s = await lineStartAtOrAfter(file, s + 1, end)) {
+      const id = lineId(probe.subarray(0, await readAt(file, s, probe)));
+      if (id !== undefined) return idTime(id);
+    }
+    return Infinity;
+  };
+  // As lookup.ts: every line that starts before `lo` is older; then a short walk from `lo`.
+  let lo = 0;
+  let hi = end;
+  while (hi - lo > 64 * 1024) {
+    const mid = Math.floor((lo + hi) / 2);
+    const s = await lineStartAtOrAfter(file, mid, end);
+    if (s >= hi || (await timeAt(s)) >= ms) hi = mid;
+    else lo = s + 1;
+  }
+  let s = await lineStartAtOrAfter(file, lo, end);
+  while (s < end && (await timeAt(s)) < ms) s = await lineStartAtOrAfter(file, s + 1, end);
+  return s;
+}
+
+/** Stops here when HOOKTAP_TEST_COMPACT_PAUSE names this point (tests kill the process there). */
+async function _testPoint(paths: StorePaths, point: string): Promise<void> {
+  const name = "HOOKTAP_TEST_COMPACT_PAUSE";
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return;
+  if (Deno.env.get(name) !== point) return;
+  await Deno.writeTextFile(join(paths.dir, `compact-paused-${point}`), String(Deno.pid));
+  await new Promise(() => {}); // until killed
+}
+
+async function _syncDir(dir: string): Promise<void> {
+  try {
+    using d = await Deno.open(dir, { read: true });
+    await d.sync();
+  } catch {
+    // Not every platform can sync a directory; the rename itself is atomic.
+  }
+}
+
+/**
+ * Rewrites the log at `paths` without the events `plan` removes; `[0, end)`
+ * is the part of the log that is complete (default: up to its last newline).
+ * @throws {StoreError} when the log cannot be read or the new one written;
+ * the old log is then untouched.
+ */
+export async function compactLog(
+  paths: StorePaths,
+  plan: CompactPlan,
+  options: { end?: number } = {},
+): Promise<CompactResult> {
+  const tmp = join(paths.dir, COMPACT_TEMP);
+  await Deno.remove(tmp).catch(() => {}); // left by a compaction that was killed
+  const reader = await openStoreReader(paths);
+  if (reader === null) {
+    return { kept: 0, bytesBefore: 0, bytesAfter: 0, missing: plan.ids ?? [], latest: new Map() };
+  }
+  const ranges: [number, number][] = [];
+  const missing: string[] = [];
+  let bytesBefore: number;
+  try {
+    const end = options.end ?? (await lastCompleteLineEnd(reader.file, reader.size));
+    bytesBefore = end;
+    let cut = 0;
+    if (plan.all) cut = end;
+    if (plan.keep !== undefined) cut = Math.max(cut, await _startOfNewest(reader.file, end, plan.keep));
+    if (plan.beforeMs !== undefined) {
+      cut = Math.max(cut, await _firstAtOrAfter(reader.file, end, plan.beforeMs));
+    }
+    // Each removed id is a hole in [cut, end).
+    const holes: [number, number][] = [];
+    for (const id of plan.ids ?? []) {
+      const found = await findByIdPrefix(reader, { prefix: id, key: (x) => x }, { max: 1 });
+      const hit = found.matches.find((m) => m.id === id && m.start < end);
+      if (hit === undefined) {
+        missing.push(id);
+        continue;
+      }
+      if (hit.start < cut) continue;
+      holes.push([hit.start, await lineStartAtOrAfter(reader.file, hit.start + 1, end)]);
+    }
+    holes.sort((a, b) => a[0] - b[0]);
+    let at = cut;
+    for (const [s, e] of holes) {
+      if (s > at) ranges.push([at, s]);
+      at = Math.max(at, e);
+    }
+    if (at < end) ranges.push([at, end]);
+  } finally {
+    reader[Symbol.dispose]();
+  }
+  if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === bytesBefore) {
+    // Nothing to remove: leave the log alone (no copy, no pause longer than the plan).
+    return { kept: -1, bytesBefore, bytesAfter: bytesBefore, missing, latest: new Map(), unchanged: true };
+  }
+  let kept = 0;
+  let bytesAfter = 0;
+  try {
+    using src = await Deno.open(paths.events, { read: true });
+    using out = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    const buf = new Uint8Array(CHUNK);
+    for (const [s, e] of ranges) {
+      for (let pos = s; pos < e;) {
+        const got = await readAt(src, pos, buf.subarray(0, Math.min(CHUNK, e - pos)));
+        if (got === 0) throw new Error("the log ended early");
+        const data = buf.subarray(0, got);
+        for (let i = data.indexOf(0x0a); i !== -1; i = data.indexOf(0x0a, i + 1)) kept++;
+        for (let off = 0; off < got;) off += await out.write(data.subarray(off));
+        pos += got;
+        bytesAfter += got;
+      }
+    }
+    await out.syncData();
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new StoreError(
+      `Cannot write the compacted log ${tmp}: ${describeError(error)}. The event log was not changed.`,
+      { cause: error },
+    );
+  }
+  await _testPoint(paths, "copied");
+  await Deno.remove(paths.index).catch(() => {}); // a cache of the old log: never let it describe the new one
+  await Deno.rename(tmp, paths.events);
+  await _syncDir(paths.dir);
+  await _testPoint(paths, "renamed");
+  using file = await Deno.open(paths.events, { read: true });
+  const scan = await newestPerEndpoint(file, bytesAfter);
+  await writeIndex(paths, { v: 1, size: bytesAfter, latest: Object.fromEntries(scan.latest) });
+  return { kept, bytesBefore, bytesAfter, missing, latest: scan.latest };
+}

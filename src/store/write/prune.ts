@@ -1,0 +1,65 @@
+/**
+ * Runs a compaction as the log's one writer: inside `hooktap dev` with its
+ * writer paused, or, when no `dev` runs, by taking the writer lock; when a
+ * `dev` holds the lock, by asking it over its control socket.
+ * @module
+ */
+import { StoreError } from "../../errors.ts";
+import { newestPerEndpoint, readIndex } from "../index_file.ts";
+import type { StorePaths } from "../paths.ts";
+import { compactLog, type CompactPlan, type CompactResult } from "./compact.ts";
+import { requestCompaction } from "./control.ts";
+import type { IndexKeeper } from "./index_keeper.ts";
+import { acquireWriterLock } from "./lock.ts";
+import type { EventWriter } from "./writer.ts";
+
+/** `dev`'s side: compacts with `writer` paused, then points the index keeper at the new log. */
+export async function compactWhileWriting(
+  paths: StorePaths,
+  writer: EventWriter,
+  index: IndexKeeper,
+  plan: CompactPlan,
+): Promise<CompactResult> {
+  // On failure the keeper stays suspended: the index on disk still fits the old log, which is still there.
+  const result = await writer.pause(() => {
+    index.suspend();
+    return compactLog(paths, plan, { end: writer.size });
+  });
+  if (result.unchanged) index.rebase(await _latestOf(paths));
+  else index.rebase(result.latest);
+  return result;
+}
+
+async function _latestOf(paths: StorePaths): Promise<Map<string, string>> {
+  using file = await Deno.open(paths.events, { read: true });
+  const size = (await file.stat()).size;
+  const index = await readIndex(paths, file, size);
+  const scan = await newestPerEndpoint(file, size, { start: index?.size ?? 0 });
+  return new Map([...Object.entries(index?.latest ?? {}), ...scan.latest]);
+}
+
+/** Where a compaction ran. */
+export type CompactedBy = "this process" | "hooktap dev";
+
+/**
+ * Compacts the log of `paths` as its one writer: itself under the writer
+ * lock, or through the running `hooktap dev`.
+ */
+export async function compactStore(
+  paths: StorePaths,
+  plan: CompactPlan,
+): Promise<{ result: Omit<CompactResult, "latest">; by: CompactedBy }> {
+  let lock;
+  try {
+    lock = await acquireWriterLock(paths);
+  } catch (error) {
+    if (!(error instanceof StoreError) || !/already writing/.test(error.message)) throw error;
+    return { result: await requestCompaction(paths, plan), by: "hooktap dev" };
+  }
+  try {
+    const { latest: _, ...result } = await compactLog(paths, plan);
+    return { result, by: "this process" };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { har as validateHar } from "har-validator";
+import { runCli, withTmpDir } from "./_helpers.ts";
+import { captureEvents } from "./_capture.ts";
+
+const enc = new TextEncoder();
+const WRITE_HERE = ["--allow-net", "--allow-read=.", "--allow-write=."];
+const BINARY = new Uint8Array([
+  0xff,
+  0x00,
+  0x25,
+  0x5c,
+  0x27,
+  0x0a,
+  ...enc.encode("$(touch CANARY_B)"),
+  0x80,
+  0x1b,
+]);
+const HOSTILE = `$(touch CANARY) \`touch CANARY\` 'quote' "dq" ; touch CANARY`;
+
+async function store(dir: string): Promise<string[]> {
+  return await captureEvents(dir, [
+    {
+      path: "/webhook",
+      query: "a=1&b=two%20words",
+      headers: [["content-type", "application/json"], ["X-Evil", HOSTILE], ["X-Empty", ""], ["x-dup", "1"], [
+        "X-Dup",
+        "2",
+      ]],
+      body: `{"action":"opened","note":"it's $(touch CANARY) \`x\`","emoji":"✓"}`,
+    },
+    { path: "/webhook", headers: [["content-type", "application/octet-stream"]], body: BINARY },
+    { path: "/webhook", headers: [["content-type", "text/plain"]], body: "@/etc/passwd starts with an at" },
+  ]);
+}
+
+Deno.test("`hooktap export --format har` writes HAR 1.2 that har-validator accepts, bodies included", async () => {
+  await using tmp = await withTmpDir();
+  const ids = await store(tmp.path);
+  const r = await runCli(["export", "--format", "har", "-o", "out.har"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Exported 3 events as har to out\.har/);
+  const doc = JSON.parse(await Deno.readTextFile(join(tmp.path, "out.har")));
+  assert.deepEqual(await validateHar(doc), doc); // resolves to the document, rejects when invalid
+  await assert.rejects(validateHar({ log: { ...doc.log, version: undefined, entries: [{ request: {} }] } }));
+  assert.equal(doc.log.version, "1.2");
+  assert.equal(doc.log.entries.length, 3);
+  const [first, bin] = doc.log.entries;
+  assert.match(first.comment, new RegExp(ids[0]!));
+  assert.deepEqual(first.request.queryString, [{ name: "a", value: "1" }, { name: "b", value: "two words" }]);
+  assert.ok(first.request.headers.some((h: { name: string; value: string }) => h.value === HOSTILE));
+  assert.match(first.request.postData.text, /"action":"opened"/);
+  assert.equal(bin.request.postData.encoding, "base64");
+  assert.deepEqual(Uint8Array.from(atob(bin.request.postData.text), (c) => c.charCodeAt(0)), BINARY);
+});
+
+Deno.test("`hooktap export --format jsonl` writes the stored lines byte for byte, filtered and by id", async () => {
+  await using tmp = await withTmpDir();
+  const ids = await store(tmp.path);
+  const stored = await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"));
+  const all = await runCli(["export", "--format", "jsonl"], { cwd: tmp.path });
+  assert.equal(all.stdout, stored);
+  const lines = stored.split("\n");
+  const some = await runCli(["export", "--format", "jsonl", "--grep", "opened"], { cwd: tmp.path });
+  assert.equal(some.stdout, lines[0] + "\n");
+  const byId = await runCli(["export", ids[2]!, ids[0]!.slice(0, 30)], { cwd: tmp.path });
+  assert.equal(byId.stdout, lines[2] + "\n" + lines[0] + "\n");
+  const newest = await runCli(["export", "-n", "2"], { cwd: tmp.path });
+  assert.equal(newest.stdout, lines[1] + "\n" + lines[2] + "\n");
+});
+
+Deno.test("`hooktap export --format raw` writes one body's exact bytes and refuses several", async () => {
+  await using tmp = await withTmpDir();
+  const ids = await store(tmp.path);
+  const r = await runCli(["export", ids[1]!, "--format", "raw"], { cwd: tmp.path });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.stdoutBytes, BINARY);
+  const many = await runCli(["export", "--format", "raw"], { cwd: tmp.path });
+  assert.equal(many.code, 2);
+  assert.match(many.stderr, /exactly one event id/);
+  const bad = await runCli(["export", "--format", "pdf"], { cwd: tmp.path });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--format must be one of har, curl, jsonl, raw/);
+});
+
+Deno.test("`hooktap export --format curl` run by sh sends the exact bytes and headers, running nothing hostile", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  const got: { method: string; url: string; headers: [string, string][]; body: Uint8Array }[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    got.push({
+      method: req.method,
+      url: req.url,
+      headers: [...req.headers],
+      body: new Uint8Array(await req.arrayBuffer()),
+    });
+    return new Response("ok");
+  });
+  const to = `http://127.0.0.1:${server.addr.port}/replayed`;
+  const r = await runCli(["export", "--format", "curl", "--to", to, "-o", "send.sh"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const script = await Deno.readTextFile(join(tmp.path, "send.sh"));
+  assert.match(script, /--data-binary @-/); // the binary body is piped in
+  const events = (await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"))).trim().split("\n")
+    .map((l) => JSON.parse(l));
+  for (const shell of ["sh", "bash"]) {
+    got.length = 0;
+    const run = await new Deno.Command(shell, {
+      args: ["send.sh"],
+      cwd: tmp.path,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.equal(got.length, 3);
+    assert.deepEqual(got[0]!.body, enc.encode(events[0].body));
+    assert.deepEqual(got[1]!.body, BINARY);
+    assert.deepEqual(got[2]!.body, enc.encode("@/etc/passwd starts with an at"));
+    assert.equal(got[0]!.url, `${to}?a=1&b=two%20words`);
+    const h = new Headers(got[0]!.headers);
+    assert.equal(h.get("x-evil"), HOSTILE);
+    assert.equal(h.get("x-empty"), "");
+    assert.equal(h.get("x-dup"), "1, 2");
+    assert.equal(h.get("content-type"), "application/json");
+    // Every stored header, in order (curl's own User-Agent and Accept replaced by the stored ones).
+    const sent = events[0].headers.filter(([n]: [string, string]) => !/^(host|content-length)$/i.test(n))
+      .map(([n, v]: [string, string]) => [n.toLowerCase(), v]);
+    const received = got[0]!.headers.filter(([n]) => !/^(host|content-length)$/i.test(n));
+    assert.deepEqual(received.map(([n]) => n).sort(), [...new Set(sent.map(([n]: string[]) => n))].sort());
+    assert.equal(h.get("user-agent"), new Headers(events[0].headers).get("user-agent"));
+    assert.equal(new Headers(got[1]!.headers).get("content-type"), "application/octet-stream");
+    for (const canary of ["CANARY", "CANARY_B"]) {
+      assert.equal(await Deno.stat(join(tmp.path, canary)).then(() => true, () => false), false);
+    }
+  }
+});
