@@ -7,6 +7,7 @@
  */
 import { type CapturedEvent, eventLine } from "../event/record.ts";
 import { secretHeaderNames } from "../provider/secret_headers.ts";
+import type { ExportFormat } from "./format.ts";
 
 /**
  * Headers that carry a webhook signature or secret token (any case): those of
@@ -84,3 +85,10 @@ export function toFixtureLines(
   for (const event of events) text += eventLine(maskSignatures(event, names));
   return text;
 }
+
+/** `hooktap export --format fixture`: files to commit as test fixtures (`loadEvents` reads them back). */
+export const FIXTURE: ExportFormat = {
+  name: "fixture",
+  description: "the stored records with signature headers masked, for tests (loadEvents, replayEvent)",
+  create: () => ({ event: (event) => toFixtureLines([event]) }),
+};

@@ -5,12 +5,13 @@
  */
 import type { ExportFormat } from "./format.ts";
 import { CURL } from "./curl.ts";
+import { FIXTURE } from "./fixture.ts";
 import { HAR } from "./har.ts";
 import { JSONL } from "./jsonl.ts";
 import { RAW } from "./raw.ts";
 
 /** Every format, in help order. */
-export const FORMATS: readonly ExportFormat[] = [HAR, CURL, JSONL, RAW];
+export const FORMATS: readonly ExportFormat[] = [HAR, CURL, JSONL, RAW, FIXTURE];
 
 /** The format named `name`, if there is one. */
 export function formatNamed(name: string): ExportFormat | undefined {

@@ -4,7 +4,7 @@
  */
 import { defineOptions } from "../spec.ts";
 
-/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`. */
+/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`, `--provider`, `--type`, `--verdict`. */
 export const FILTER_OPTIONS = defineOptions({
   endpoint: {
     short: "e",
@@ -41,5 +41,14 @@ export const FILTER_OPTIONS = defineOptions({
     value: "name=value",
     repeatable: true,
     description: "only events with this header: X-GitHub-Event=push, or a name alone (repeatable)",
+  },
+  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
+  type: {
+    value: "type",
+    description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
+  },
+  verdict: {
+    value: "verdict",
+    description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
   },
 });

@@ -8,7 +8,8 @@ export const options = defineOptions({
     value: "format",
     default: "jsonl",
     description:
-      "har (HTTP Archive 1.2), curl (shell commands), jsonl (records as stored), raw (one body's bytes)",
+      "har (HTTP Archive 1.2), curl (shell commands), jsonl (records as stored), raw (one body's bytes), " +
+      "fixture (records with signatures masked, for tests)",
   },
   output: { short: "o", value: "file", description: "write to this file (owner-only) instead of stdout" },
   to: { value: "url", description: "curl: send to this URL instead of the original one" },
@@ -31,6 +32,7 @@ export const exportCommand = defineCommand({
     "\nExamples:\n  hooktap export 01HXA5 --format curl\n" +
     "  hooktap export --endpoint github --since 1d --format har -o github.har\n" +
     "  hooktap export --grep cus_42 --format jsonl > found.jsonl\n" +
-    "  hooktap export 01HXA5 --format raw > body.bin\n",
+    "  hooktap export 01HXA5 --format raw > body.bin\n" +
+    "  hooktap export --provider stripe --type invoice.paid -n 1 --format fixture > tests/fixtures/paid.jsonl\n",
   load: () => import("../../commands/export.ts"),
 });

@@ -5,15 +5,6 @@ import { FILTER_OPTIONS } from "./_filters.ts";
 export const options = defineOptions({
   limit: { short: "n", value: "count", description: "how many events to show", default: "20" },
   ...FILTER_OPTIONS,
-  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
-  type: {
-    value: "type",
-    description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
-  },
-  verdict: {
-    value: "verdict",
-    description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
-  },
   unmatched: {
     short: "u",
     description: "show requests that matched no endpoint (404/405, .hooktap/unmatched.jsonl) with hints",

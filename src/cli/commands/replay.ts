@@ -1,7 +1,7 @@
 import { defineCommand, defineOptions } from "../spec.ts";
 import { FILTER_OPTIONS } from "./_filters.ts";
 
-const { endpoint, since, until, grep, where } = FILTER_OPTIONS;
+const { endpoint, since, until, grep, where, provider, type, verdict } = FILTER_OPTIONS;
 
 /** Options of `hooktap replay`. */
 export const options = defineOptions({
@@ -49,6 +49,9 @@ export const options = defineOptions({
   until,
   grep,
   where,
+  provider,
+  type,
+  verdict,
   rate: { value: "n/s", description: "bulk: send at most N events per second (10 or 10/s)" },
 });
 
