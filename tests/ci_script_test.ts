@@ -48,4 +48,19 @@ Deno.test(".ci/run leaves no temp file and ends with its N passed, N failed line
   const left = [];
   for await (const entry of Deno.readDir(tmp.path)) left.push(entry.name);
   assert.deepEqual(left, [], "files left in TMPDIR by .ci/run");
+
+  // CI may send the output to a file: the summary must still be the file's last line, and the tests'
+  // output must not overwrite the lines before it (a reopened /dev/fd/N would write from the file's start).
+  await using logDir = await withTmpDir("hooktap_ci_log_");
+  const logFile = join(logDir.path, "ci.log");
+  const toFile = await new Deno.Command("bash", {
+    args: ["-c", 'bash "$0" > "$1" 2>&1', CI_RUN, logFile],
+    env: { PATH: `${bin.path}:/usr/bin:/bin`, TMPDIR: tmp.path, HOME: tmp.path },
+    clearEnv: true,
+  }).output();
+  assert.equal(toFile.code, 0);
+  const logged = (await Deno.readTextFile(logFile)).trimEnd().split("\n");
+  assert.equal(logged.at(-1), "9 passed, 0 failed");
+  assert.ok(logged.some((l) => l.startsWith("== format")), "the early lines are still there");
+  assert.ok(logged.some((l) => l.startsWith("ok | 3 passed")), "the tests' output is in the log");
 });
