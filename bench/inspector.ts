@@ -53,31 +53,11 @@ async function chromiumThere(): Promise<boolean> {
   return await Deno.stat(CHROMIUM).then(() => true, () => false);
 }
 
+/** The tests' Chromium (same flags, fresh profile), loaded only when the browser parts run. */
 async function launch() {
-  const { default: puppeteer } = await import("puppeteer-core");
-  const profile = await Deno.makeTempDir({ prefix: "hooktap_bench_chromium_" });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--user-data-dir=${profile}`,
-    ],
-  });
-  return {
-    browser,
-    async close() {
-      await browser.close();
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
-    },
-  };
+  const { launchChromium } = await import("../tests/inspector/_browser.ts");
+  const browser = await launchChromium();
+  return { browser, close: () => browser[Symbol.asyncDispose]() };
 }
 
 /** Live delay: a small `hooktap dev` in `scratch`, the page open, `runs` POSTs one after another. */
