@@ -385,3 +385,27 @@ Deno.test("an https target with a self-signed certificate: refused without ca, d
     await server.shutdown();
   }
 });
+
+Deno.test("a pattern endpoint's parameters fill its forward target: /hooks/:provider -> /in/:provider", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "hooks", path: "/hooks/:provider", method: "POST", ` +
+      `forward: "http://127.0.0.1:${app.port}/in/:provider" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  for (const provider of ["github", "caf%C3%A9"]) {
+    await (await fetch(`${dev.url}/hooks/${provider}?x=1`, { method: "POST", body: provider })).body
+      ?.cancel();
+  }
+  await until(() => app.requests.length === 2, "two deliveries");
+  assert.deepEqual(app.requests.map((r) => r.target).sort(), ["/in/caf%C3%A9?x=1", "/in/github?x=1"]);
+  const targets = (await deliveries(tmp.path)).map((d) => d.target).sort();
+  assert.deepEqual(targets, [
+    `http://127.0.0.1:${app.port}/in/caf%C3%A9?x=1`,
+    `http://127.0.0.1:${app.port}/in/github?x=1`,
+  ]);
+  assert.equal(await dev.stop(), 0);
+});

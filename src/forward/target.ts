@@ -4,6 +4,7 @@
  * order, minus hop-by-hop ones and `Host`). Pure.
  * @module
  */
+import { expandTarget } from "../route/expand.ts";
 import type { CapturedEvent } from "../event/record.ts";
 
 /** Where one endpoint's events go, every default filled. */
@@ -54,10 +55,12 @@ export function isHopHeader(name: string): boolean {
 const parsed = new Map<string, URL>();
 
 /**
- * The URL an event is delivered to: `to`, with the event's query when `to`
+ * The URL an event is delivered to: `to` with the route's parameters filled
+ * in (`http://localhost:3000/:provider`), and the event's query when `to`
  * has none. Treat it as read-only: without a query to add it is shared.
  */
-export function deliveryUrl(event: Pick<CapturedEvent, "query">, to: string): URL {
+export function deliveryUrl(event: Pick<CapturedEvent, "query" | "params">, to: string): URL {
+  if (event.params !== undefined) to = expandTarget(to, event.params);
   if (event.query === "" || to.includes("?")) {
     let url = parsed.get(to);
     if (url === undefined) {
