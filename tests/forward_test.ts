@@ -402,6 +402,8 @@ Deno.test("a pattern endpoint's parameters fill its forward target: /hooks/:prov
   }
   await until(() => app.requests.length === 2, "two deliveries");
   assert.deepEqual(app.requests.map((r) => r.target).sort(), ["/in/caf%C3%A9?x=1", "/in/github?x=1"]);
+  // The app answers before the attempt is recorded: wait for both records.
+  await until(async () => (await deliveries(tmp.path)).length === 2, "two delivery records");
   const targets = (await deliveries(tmp.path)).map((d) => d.target).sort();
   assert.deepEqual(targets, [
     `http://127.0.0.1:${app.port}/in/caf%C3%A9?x=1`,
