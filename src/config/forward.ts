@@ -4,8 +4,16 @@
  * retry, insecure, ca }`. Pure; every problem is pushed with its field path.
  * @module
  */
-import { FORWARD_DEFAULTS } from "../forward/target.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
+
+/** Defaults of a target. */
+export const FORWARD_DEFAULTS = {
+  mode: "queue",
+  timeoutMs: 30_000,
+  concurrency: 8,
+  attempts: 6,
+  backoffMs: [1000, 3000, 9000, 27000, 30000],
+} as const;
 
 /** `forward` as a user writes it. */
 export type ForwardConfig = string | {
@@ -27,12 +35,19 @@ export type ForwardConfig = string | {
 
 /** `forward` resolved: every default filled. */
 export interface ResolvedForward {
+  /** Target URL as configured (`:name` parameters are filled per event). */
   readonly to: string;
+  /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
   readonly mode: "queue" | "relay";
+  /** Longest wait for the app's answer, in milliseconds. */
   readonly timeoutMs: number;
+  /** Deliveries in flight at once to this target (1 keeps arrival order). */
   readonly concurrency: number;
+  /** Attempts in all, the first included (1: never retry). */
   readonly attempts: number;
+  /** Waits between attempts, in milliseconds; the last repeats. */
   readonly backoffMs: readonly number[];
+  /** Accept any TLS certificate (a local self-signed one). */
   readonly insecure: boolean;
   /** Path of a CA file to read at start. */
   readonly caFile?: string;

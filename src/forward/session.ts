@@ -8,13 +8,10 @@ import { resolve } from "node:path";
 import type { ResolvedForward } from "../config/forward.ts";
 import type { Endpoint } from "../config/types.ts";
 import { describeError, UsageError } from "../errors.ts";
-import type { DeliveryRecord } from "../event/delivery.ts";
-import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
-import type { PreparedRequest } from "./deliver.ts";
-import { type AppState, createForwarder, type Forwarder } from "./forwarder.ts";
+import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import { forwardPaths } from "./paths.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
@@ -30,14 +27,10 @@ export interface ForwardingOptions {
   /** Folder a relative `ca` path is resolved against. @default Deno.cwd() */
   baseDir?: string;
   /** The seam for re-signing (see {@linkcode ForwarderOptions.prepare}). */
-  prepare?: (
-    event: CapturedEvent,
-    attempt: number,
-    target: ForwardTarget,
-  ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
-  onDelivery?: (record: DeliveryRecord) => void;
-  onAppState?: (state: AppState) => void;
-  onError?: (error: unknown) => void;
+  prepare?: ForwarderOptions["prepare"];
+  onDelivery?: ForwarderOptions["onDelivery"];
+  onAppState?: ForwarderOptions["onAppState"];
+  onError?: ForwarderOptions["onError"];
 }
 
 /** Forwarding of a running `dev`. */

@@ -5,36 +5,14 @@
  * @module
  */
 import { expandTarget } from "../route/expand.ts";
+import type { ResolvedForward } from "../config/forward.ts";
 import type { CapturedEvent } from "../event/record.ts";
 
-/** Where one endpoint's events go, every default filled. */
-export interface ForwardTarget {
-  /** Target URL as configured. */
-  readonly to: string;
-  /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
-  readonly mode: "queue" | "relay";
-  /** Longest wait for the app's answer, in milliseconds. */
-  readonly timeoutMs: number;
-  /** Deliveries in flight at once to this target (1 keeps arrival order). */
-  readonly concurrency: number;
-  /** Attempts in all, the first included (1: never retry). */
-  readonly attempts: number;
-  /** Waits between attempts, in milliseconds; the last repeats. */
-  readonly backoffMs: readonly number[];
-  /** Accept any TLS certificate (a local self-signed one). */
-  readonly insecure: boolean;
+/** Where one endpoint's events go, every default filled: the config's target with its CA file read. */
+export interface ForwardTarget extends Omit<ResolvedForward, "caFile"> {
   /** PEM text of an extra CA to trust, read from the configured file. */
   readonly ca?: string;
 }
-
-/** Defaults of a target. */
-export const FORWARD_DEFAULTS = {
-  mode: "queue",
-  timeoutMs: 30_000,
-  concurrency: 8,
-  attempts: 6,
-  backoffMs: [1000, 3000, 9000, 27000, 30000],
-} as const;
 
 const HOP_BY_HOP = new Set([
   "connection",
