@@ -33,6 +33,20 @@ Deno.test("`hooktap replay --endpoint NAME --to URL` sends every match in arriva
   assert.match(r.stderr, /Sent 8 of 8: 7 answered 2xx, 1 failed\./);
   assert.match(r.stderr, /: 500 /);
   assert.equal(ids.length, 12);
+  // Every send is recorded as a replay delivery, in order; a second run numbers its sends after the first's.
+  const deliveries = async () =>
+    (await Deno.readTextFile(`${tmp.path}/.hooktap/deliveries.jsonl`)).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+  const first = await deliveries();
+  const sentIds = events.filter((e) => e.endpoint === "default").map((e) => e.id);
+  assert.deepEqual(first.map((d) => [d.event, d.source, d.attempt]), sentIds.map((id) => [id, "replay", 1]));
+  assert.equal(first.filter((d) => d.outcome === "failed").length, 1);
+  assert.equal(first.every((d) => d.target === to), true);
+  const again = await runCli(["replay", "--endpoint", "default", "--to", to], { cwd: tmp.path });
+  assert.equal(again.code, 1);
+  const second = (await deliveries()).slice(first.length);
+  assert.deepEqual(second.map((d) => [d.event, d.attempt]), sentIds.map((id) => [id, 2]));
   const none = await runCli(["replay", "--to", to], { cwd: tmp.path });
   assert.equal(none.code, 2);
   assert.match(none.stderr, /Give an event id, or filters/);

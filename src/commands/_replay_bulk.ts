@@ -6,7 +6,7 @@
 import type { options } from "../cli/commands/replay.ts";
 import type { Input } from "../cli/spec.ts";
 import { HooktapError, UsageError } from "../errors.ts";
-import { recordReplay } from "../forward/replay_record.ts";
+import { openReplayRecorder } from "../forward/replay_record.ts";
 import { replayUrl } from "../replay/replay.ts";
 import { replayMany } from "../replay/bulk.ts";
 import { compileFilter } from "../store/read/filter.ts";
@@ -65,43 +65,48 @@ export async function replayBulk(
     // Each send is recorded in .hooktap/deliveries.jsonl ("source": "replay"), in order, as single replays are.
     let recording = Promise.resolve();
     let unrecorded = 0;
-    const paths = storeOf(ctx);
-    const summary = await replayMany(events, opts.to, {
-      ...single,
-      ...(rate !== undefined ? { rate } : {}),
-      signal: ctx.signal,
-      onResult: (event, outcome) => {
-        const durationMs = "error" in outcome ? 0 : outcome.durationMs;
-        const send = {
-          event,
-          url: replayUrl(event, opts.to).href,
-          method: (opts.method ?? event.method).toUpperCase(),
-          startedAt: new Date(Date.now() - durationMs),
-          durationMs,
-          ...("error" in outcome ? { error: outcome.error } : {
-            status: outcome.status,
-            statusText: outcome.statusText,
-            body: outcome.body,
-            truncated: outcome.truncated,
-          }),
-        };
-        recording = recording.then(() => recordReplay(paths, send)).catch(() => void unrecorded++);
-        if ("ok" in outcome && outcome.ok) ok++;
-        else failed++;
-        if (opts.json) {
-          out.out(JSON.stringify("error" in outcome ? { id: event.id, ...outcome } : outcome) + "\n");
-        } else if ("error" in outcome) {
-          bar.done();
-          out.err(c.red(`${event.id}: ${safeLine(outcome.error)}\n`));
-        } else if (!outcome.ok) {
-          bar.done();
-          out.err(c.yellow(`${event.id}: ${outcome.status} ${safeLine(outcome.statusText)}\n`));
-        }
-        bar.update(ok + failed, `2xx ${ok}  failed ${failed}`);
-      },
-    });
+    const recorder = await openReplayRecorder(storeOf(ctx));
+    let summary;
+    try {
+      summary = await replayMany(events, opts.to, {
+        ...single,
+        ...(rate !== undefined ? { rate } : {}),
+        signal: ctx.signal,
+        onResult: (event, outcome) => {
+          const durationMs = "error" in outcome ? 0 : outcome.durationMs;
+          const send = {
+            event,
+            url: replayUrl(event, opts.to).href,
+            method: (opts.method ?? event.method).toUpperCase(),
+            startedAt: new Date(Date.now() - durationMs),
+            durationMs,
+            ...("error" in outcome ? { error: outcome.error } : {
+              status: outcome.status,
+              statusText: outcome.statusText,
+              body: outcome.body,
+              truncated: outcome.truncated,
+            }),
+          };
+          recording = recording.then(() => recorder.record(send)).catch(() => void unrecorded++);
+          if ("ok" in outcome && outcome.ok) ok++;
+          else failed++;
+          if (opts.json) {
+            out.out(JSON.stringify("error" in outcome ? { id: event.id, ...outcome } : outcome) + "\n");
+          } else if ("error" in outcome) {
+            bar.done();
+            out.err(c.red(`${event.id}: ${safeLine(outcome.error)}\n`));
+          } else if (!outcome.ok) {
+            bar.done();
+            out.err(c.yellow(`${event.id}: ${outcome.status} ${safeLine(outcome.statusText)}\n`));
+          }
+          bar.update(ok + failed, `2xx ${ok}  failed ${failed}`);
+        },
+      });
+    } finally {
+      await recording;
+      await recorder.close();
+    }
     bar.done();
-    await recording;
     if (unrecorded > 0) {
       out.err(c.yellow(`warning: ${unrecorded} sends were not recorded in the deliveries log.\n`));
     }
