@@ -100,7 +100,7 @@ export function configPath(options: LoadConfigOptions = {}): string {
  *
  * @example
  * ```ts
- * import { loadConfig } from "@hooktap/hooktap";
+ * import { loadConfig } from "@hooktap/hooktap/testing";
  * const config = await loadConfig({ path: "hooktap.config.ts" });
  * console.log(config?.port);
  * ```
