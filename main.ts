@@ -28,6 +28,7 @@ export async function main(args: string[]): Promise<number> {
     cwd: Deno.cwd(),
     exit: (code) => (exitCode = code),
     signal: controller.signal,
+    commands: PROGRAM.commands,
   };
   try {
     await runProgram(PROGRAM, ctx, args);
