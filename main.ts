@@ -28,6 +28,7 @@ export async function main(args: string[]): Promise<number> {
     cwd: Deno.cwd(),
     exit: (code) => (exitCode = code),
     signal: controller.signal,
+    commands: PROGRAM.commands,
   };
   try {
     await runProgram(PROGRAM, ctx, args);
@@ -48,6 +49,11 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
+/** Runs hooktap with `args` and exits the process with its exit code (`deno run main.ts`, `mod.ts` as a program). */
+export async function run(args: string[]): Promise<never> {
+  Deno.exit(await main(args));
+}
+
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  await run(Deno.args);
 }

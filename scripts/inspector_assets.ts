@@ -50,7 +50,7 @@ if (import.meta.main) {
     if (now !== text) {
       // deno-lint-ignore no-console
       console.error("src/inspector/assets.gen.ts is stale: run `deno task inspector:assets`.");
-      Deno.exit(1);
+      Deno.exitCode = 1;
     }
   } else await Deno.writeTextFile(target, text);
 }

@@ -4,7 +4,6 @@
  * it runs (src/cli/run.ts), so start-up costs only what the command uses.
  * @module
  */
-import denoJson from "../deno.json" with { type: "json" };
 import { complete } from "./cli/commands/complete.ts";
 import { completions } from "./cli/commands/completions.ts";
 import { dev } from "./cli/commands/dev.ts";
@@ -19,9 +18,10 @@ import { ui } from "./cli/commands/ui.ts";
 import { rm } from "./cli/commands/rm.ts";
 import type { Program } from "./cli/run.ts";
 import type { CommandSpec } from "./cli/spec.ts";
+import { VERSION } from "./version.ts";
 
-/** hooktap's version, from deno.json. */
-export const VERSION: string = denoJson.version;
+/** hooktap's version (src/version.ts). */
+export { VERSION };
 
 /** Every command, in help order (hidden ones last). */
 export const COMMANDS: readonly CommandSpec[] = [

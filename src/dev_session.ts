@@ -14,6 +14,7 @@ import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
 import type { CapturedEvent } from "./event/record.ts";
 import { withProbe } from "./receiver/probe.ts";
+import { checkRawHeaders } from "./receiver/header_check.ts";
 import { createRouter, type Router } from "./route/router.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
@@ -151,6 +152,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
         ...(options.onError ? { onError: options.onError } : {}),
       });
       forwarding?.checkLoop(server);
+      await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
     } catch (error) {
       if (server !== undefined) await server.shutdown();
       await close();

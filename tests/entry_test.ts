@@ -27,7 +27,31 @@ Deno.test("importing mod.ts only exports the library: no CLI runs, nothing print
   }).output();
   assert.equal(code, 0, new TextDecoder().decode(stderr));
   const keys: string[] = JSON.parse(new TextDecoder().decode(stdout));
-  for (const name of ["defineConfig", "createHandler", "openEventWriter", "validateConfig", "loadConfig"]) {
+  for (const name of ["defineConfig", "ConfigError", "HooktapError"]) {
     assert.ok(keys.includes(name), `${name} in ${keys}`);
   }
+  // The test library is "./testing", not ".".
+  for (const name of ["createHandler", "startReceiver", "loadConfig"]) assert.ok(!keys.includes(name), name);
+});
+
+Deno.test("the ./testing entry exports the test library, and importing it runs nothing", async () => {
+  const script = `const m = await import(${
+    JSON.stringify(new URL("../src/testing/mod.ts", import.meta.url).href)
+  }); console.log(JSON.stringify(Object.keys(m).sort()));`;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `--config=${DENO_JSON}`, script],
+    stdin: "null",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  const keys: string[] = JSON.parse(new TextDecoder().decode(stdout));
+  for (
+    const name of [
+      "startReceiver",
+      "loadEvents",
+      "writeFixture",
+      "replayEvent",
+      "createHandler",
+      "ConfigError",
+    ]
+  ) assert.ok(keys.includes(name), `${name} in ${keys}`);
 });

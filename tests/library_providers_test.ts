@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import Stripe from "stripe";
+import type { EndpointConfig } from "../mod.ts";
 import {
-  type EndpointConfig,
   loadEvents,
   MASKED_SIGNATURE,
   replayEvent,
   startReceiver,
   writeFixture,
-} from "../mod.ts";
+} from "../src/testing/mod.ts";
 import { withTmpDir } from "./_helpers.ts";
 
 /** Whether this build has the providers (verdicts, custom responses, re-signing). */

@@ -13,7 +13,7 @@ import {
   startReceiver,
   StoreError,
   writeFixture,
-} from "../mod.ts";
+} from "../src/testing/mod.ts";
 import { withTmpDir } from "./_helpers.ts";
 
 /**

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Output } from "../ui/output.ts";
+import type { CommandSpec } from "./spec.ts";
 
 /** What every command action receives. */
 export interface CommandContext {
@@ -13,4 +14,9 @@ export interface CommandContext {
   exit(code: number): void;
   /** Aborted when the user presses Ctrl-C or the process gets SIGTERM. */
   signal: AbortSignal;
+  /**
+   * The command tree being run (`hooktap complete` completes from it). Passed in rather than imported, so
+   * no command imports the command list, which imports every command.
+   */
+  commands: readonly CommandSpec[];
 }

@@ -6,7 +6,6 @@
  * only when an endpoint name is being completed.
  * @module
  */
-import { COMMANDS } from "../cli.ts";
 import type { options } from "../cli/commands/complete.ts";
 import type { Input } from "../cli/spec.ts";
 import { candidates, type CompletionData, type RecentEvent } from "../completion/candidates.ts";
@@ -54,7 +53,7 @@ function _data(ctx: CommandContext): CompletionData {
 
 /** `hooktap complete`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
-  const found = await candidates(COMMANDS, input.args, _data(ctx));
+  const found = await candidates(ctx.commands, input.args, _data(ctx));
   ctx.output.out(
     found.map(([value, description]) => `${safeLine(value)}\t${safeLine(description)}\n`).join(""),
   );

@@ -7,7 +7,7 @@
  */
 import type { options } from "../cli/commands/export.ts";
 import type { Input } from "../cli/spec.ts";
-import { VERSION } from "../cli.ts";
+import { VERSION } from "../version.ts";
 import { describeError, HooktapError, StoreError, UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { formatNamed, FORMATS } from "../export/registry.ts";

@@ -4,11 +4,10 @@
  * stopped after a bounded wait instead of hanging the CLI.
  * @module
  */
-import { resolve } from "node:path";
-import { pathToFileURL as toFileUrl } from "node:url";
 import { ConfigError, describeError } from "../errors.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
+import { fileUrl, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 
 /** Options of {@linkcode loadConfig}. */
@@ -90,7 +89,7 @@ function importInWorker(url: string, timeoutMs: number): Promise<WorkerAnswer | 
 
 /** Absolute path of the config file a command would read. */
 export function configPath(options: LoadConfigOptions = {}): string {
-  return resolve(options.cwd ?? Deno.cwd(), options.path ?? CONFIG_FILE_NAME);
+  return resolvePath(options.cwd ?? Deno.cwd(), options.path ?? CONFIG_FILE_NAME);
 }
 
 /**
@@ -100,7 +99,7 @@ export function configPath(options: LoadConfigOptions = {}): string {
  *
  * @example
  * ```ts
- * import { loadConfig } from "@hooktap/hooktap";
+ * import { loadConfig } from "@hooktap/hooktap/testing";
  * const config = await loadConfig({ path: "hooktap.config.ts" });
  * console.log(config?.port);
  * ```
@@ -123,7 +122,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   }
   if (info.isDirectory) {
     throw new ConfigError(`Config path ${file} is a directory, not a file.`, [
-      `point --config at the file itself, e.g. ${resolve(file, CONFIG_FILE_NAME)}`,
+      `point --config at the file itself, e.g. ${resolvePath(file, CONFIG_FILE_NAME)}`,
     ]);
   }
   if (!info.isFile) {
@@ -141,7 +140,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     ]);
   }
   const timeoutMs = options.timeoutMs ?? envTimeoutMs() ?? 10_000;
-  const url = toFileUrl(file).href + (options.cacheBust === undefined ? "" : `?v=${options.cacheBust}`);
+  const url = fileUrl(file).href + (options.cacheBust === undefined ? "" : `?v=${options.cacheBust}`);
   const answer = await importInWorker(url, timeoutMs);
   if (answer === "timeout") {
     throw new ConfigError(`Config file ${file} did not finish loading within ${timeoutMs / 1000} s.`, [
@@ -185,7 +184,7 @@ function fileKind(info: Deno.FileInfo): string {
 export function describeLoadError(raw: string, file: string): { cause: string; frame: string } {
   // deno-lint-ignore no-control-regex
   const lines = raw.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
-  const fileUrl = toFileUrl(file).href;
+  const configUrl = fileUrl(file).href;
   let cause = lines[0]!.replace(/^TypeError: (?=SyntaxError: )/, "").trim();
   const frames = lines.slice(1).filter((l) => /^\s+at /.test(l));
   const code = lines.slice(1).filter((l) => !/^\s+at /.test(l) && l.trim() !== "");
@@ -193,7 +192,7 @@ export function describeLoadError(raw: string, file: string): { cause: string; f
     m !== null
   );
   if (own) {
-    const where = own[1] === fileUrl ? "" : ` of ${own[1]!.replace(/^file:\/\//, "")}`;
+    const where = own[1] === configUrl ? "" : ` of ${own[1]!.replace(/^file:\/\//, "")}`;
     cause += ` (line ${own[2]}, column ${own[3]}${where})`;
   }
   cause = cause.replace(/\.( \(line)/, "$1");

@@ -32,12 +32,15 @@ export interface EndpointConfig {
   forward?: ForwardConfig;
   /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
   provider?: string;
-  /** Signing secret, or several (newest first) while rotating. `Deno.env.get(...)` needs --allow-env. */
-  secret?: string | readonly string[];
+  /**
+   * Signing secret, or several (newest first) while rotating. `Deno.env.get(...)` needs --allow-env;
+   * `undefined` (an unset variable) means no secret.
+   */
+  secret?: string | readonly string[] | undefined;
   /** Public key of Ed25519 / ECDSA schemes (Discord, SendGrid, Standard Webhooks v1a). */
-  publicKey?: string;
+  publicKey?: string | undefined;
   /** Meta's `hub.verify_token` for the subscribe check. */
-  verifyToken?: string;
+  verifyToken?: string | undefined;
   /** Largest age of a signed timestamp, seconds. @default 300 */
   tolerance?: number;
   /** Answer 401 to an invalid or missing signature, like a production app. @default false */

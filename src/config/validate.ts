@@ -33,7 +33,7 @@ function checkPort(port: unknown, issues: Issues): number {
  *
  * @example
  * ```ts
- * import { validateConfig } from "@hooktap/hooktap";
+ * import { validateConfig } from "@hooktap/hooktap/testing";
  * const config = validateConfig({ port: 8787, endpoints: [{ name: "gh", path: "/gh", method: "post" }] }, null);
  * console.log(config.endpoints[0]?.methods); // ["POST"]
  * ```

@@ -111,7 +111,7 @@ export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "ut
  *
  * @example
  * ```ts
- * import { decodeBody } from "@hooktap/hooktap";
+ * import { decodeBody } from "@hooktap/hooktap/testing";
  * const bytes = decodeBody({ body: "/wA=", bodyEncoding: "base64" }); // Uint8Array [255, 0]
  * ```
  */
@@ -161,7 +161,7 @@ export function headerValue(headers: readonly [string, string][], name: string):
  *
  * @example
  * ```ts
- * import { parseEventLine } from "@hooktap/hooktap";
+ * import { parseEventLine } from "@hooktap/hooktap/testing";
  * for (const line of (await Deno.readTextFile(".hooktap/events.jsonl")).split("\n")) {
  *   const event = parseEventLine(line);
  *   if (event) console.log(event.id, event.endpoint);

@@ -67,7 +67,7 @@ export function maskSignatures(
  *
  * @example
  * ```ts
- * import { toFixtureLines } from "@hooktap/hooktap";
+ * import { toFixtureLines } from "@hooktap/hooktap/testing";
  * const text = toFixtureLines([{
  *   v: 1, id: "evt_20260101_01J0000000000000000000000", endpoint: "github",
  *   receivedAt: "2026-01-01T00:00:00.000Z", method: "POST", path: "/github", query: "",

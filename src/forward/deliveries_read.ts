@@ -10,7 +10,7 @@ import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
  *
  * @example
  * ```ts
- * import { parseDeliveryLine } from "@hooktap/hooktap";
+ * import { parseDeliveryLine } from "@hooktap/hooktap/testing";
  * for (const line of (await Deno.readTextFile(".hooktap/deliveries.jsonl")).split("\n")) {
  *   const d = parseDeliveryLine(line);
  *   if (d) console.log(d.event, d.attempt, d.status ?? d.error);

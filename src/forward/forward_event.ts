@@ -31,7 +31,7 @@ const ids = createIdFactory();
  *
  * @example
  * ```ts
- * import { forwardEvent, parseEventLine } from "@hooktap/hooktap";
+ * import { forwardEvent, parseEventLine } from "@hooktap/hooktap/testing";
  * const [line] = (await Deno.readTextFile(".hooktap/events.jsonl")).split("\n");
  * const event = parseEventLine(line ?? "");
  * if (event) {

@@ -2,7 +2,7 @@
  * Where forwarding keeps its files inside the data directory.
  * @module
  */
-import { join } from "node:path";
+import { joinPath } from "../text/path.ts";
 import type { StorePaths } from "../store/paths.ts";
 
 /** Paths of forwarding's files. */
@@ -15,5 +15,8 @@ export interface ForwardPaths {
 
 /** Forwarding's files in the store `paths`. */
 export function forwardPaths(paths: Pick<StorePaths, "dir">): ForwardPaths {
-  return { deliveries: join(paths.dir, "deliveries.jsonl"), state: join(paths.dir, "forward_state.json") };
+  return {
+    deliveries: joinPath(paths.dir, "deliveries.jsonl"),
+    state: joinPath(paths.dir, "forward_state.json"),
+  };
 }

@@ -35,7 +35,7 @@ export function providerOf(view: RequestView, settings: ProviderSettings): Provi
  *
  * @example
  * ```ts
- * import { createView, examineRequest } from "@hooktap/hooktap";
+ * import { createView, examineRequest } from "@hooktap/hooktap/testing";
  * const view = createView({
  *   method: "POST", path: "/gh", query: "", body: new TextEncoder().encode("{}"),
  *   headers: [["x-github-event", "ping"]], receivedAt: new Date(),

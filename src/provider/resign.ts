@@ -21,7 +21,7 @@ export class ResignError extends Error {
  *
  * @example
  * ```ts
- * import { resignRequest } from "@hooktap/hooktap";
+ * import { resignRequest } from "@hooktap/hooktap/testing";
  * const headers = await resignRequest("stripe", {
  *   method: "POST", url: "http://localhost:3000/hook", headers: [], body: new TextEncoder().encode("{}"),
  * }, { secrets: ["whsec_test"], tolerance: 300, enforce: false });

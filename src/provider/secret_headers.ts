@@ -11,7 +11,7 @@ import { providerNamed, PROVIDERS } from "./registry.ts";
  *
  * @example
  * ```ts
- * import { secretHeaderNames } from "@hooktap/hooktap";
+ * import { secretHeaderNames } from "@hooktap/hooktap/testing";
  * console.log(secretHeaderNames("github")); // ["x-hub-signature-256", "x-hub-signature"]
  * ```
  */

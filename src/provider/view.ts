@@ -26,7 +26,7 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
- * import { createView } from "@hooktap/hooktap";
+ * import { createView } from "@hooktap/hooktap/testing";
  * const view = createView({
  *   method: "POST", path: "/hook", query: "", headers: [["x-github-event", "push"]],
  *   body: new TextEncoder().encode('{"ref":"main"}'), receivedAt: new Date(),

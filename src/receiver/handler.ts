@@ -115,7 +115,7 @@ function sizeLimit(bytes: number): string {
  *
  * @example
  * ```ts
- * import { type CapturedEvent, createHandler, validateConfig } from "@hooktap/hooktap";
+ * import { type CapturedEvent, createHandler, validateConfig } from "@hooktap/hooktap/testing";
  * const seen: CapturedEvent[] = [];
  * const { endpoints } = validateConfig(
  *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },

@@ -3,9 +3,12 @@
  * `GET /.hooktap/probe` with the header `x-hooktap-probe: 1`. It is answered
  * before routing (never stored, never in the unmatched log), with who
  * answers, so doctor can tell hooktap from another program on the port.
+ * With `x-hooktap-probe: headers` the answer also holds the header list the
+ * receiver would store for the probe itself (`dev`'s start-up check).
  * @module
  */
 import type { Handler } from "./handler.ts";
+import { requestHeaders } from "./headers.ts";
 
 /** Path of the probe. */
 export const PROBE_PATH = "/.hooktap/probe";
@@ -16,17 +19,25 @@ export const PROBE_HEADER = "x-hooktap-probe";
 export interface ProbeAnswer {
   hooktap: true;
   pid: number;
+  /** The probe's own headers as the receiver reads them, when asked with `x-hooktap-probe: headers`. */
+  headers?: [string, string][];
 }
 
 /** Wraps `handler` so the probe is answered first. */
 export function withProbe(handler: Handler, pid: number = Deno.pid): Handler {
   const answer = JSON.stringify({ hooktap: true, pid } satisfies ProbeAnswer);
   return (request, info) => {
-    if (
-      request.method === "GET" && request.headers.has(PROBE_HEADER) &&
-      new URL(request.url).pathname === PROBE_PATH
-    ) {
-      return Promise.resolve(new Response(answer, { headers: { "content-type": "application/json" } }));
+    if (request.method === "GET" && new URL(request.url).pathname === PROBE_PATH) {
+      // The header is looked up in the raw list, not with `request.headers`: on Deno.serve, a `Headers` lookup
+      // replaces the raw list with the merged view, and a request without the header goes on to be stored.
+      const headers = requestHeaders(request);
+      const probe = headers.find(([name]) => name.toLowerCase() === PROBE_HEADER)?.[1];
+      if (probe !== undefined) {
+        const body = probe === "headers"
+          ? JSON.stringify({ hooktap: true, pid, headers } satisfies ProbeAnswer)
+          : answer;
+        return Promise.resolve(new Response(body, { headers: { "content-type": "application/json" } }));
+      }
     }
     return handler(request, info);
   };

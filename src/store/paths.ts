@@ -26,7 +26,7 @@ export interface StorePaths {
  *
  * @example
  * ```ts
- * import { storePaths } from "@hooktap/hooktap";
+ * import { storePaths } from "@hooktap/hooktap/testing";
  * console.log(storePaths().events); // /your/project/.hooktap/events.jsonl
  * ```
  */

@@ -12,7 +12,7 @@ import { type CapturedEvent, decodeBody, type StoredResponse, type Verdict } fro
  *
  * @example
  * ```ts
- * import { toReceivedEvent } from "@hooktap/hooktap";
+ * import { toReceivedEvent } from "@hooktap/hooktap/testing";
  * const event = toReceivedEvent({
  *   v: 1, id: "evt_20260101_01J0000000000000000000000", endpoint: "default",
  *   receivedAt: "2026-01-01T00:00:00.000Z", method: "POST", path: "/hook", query: "a=1",
@@ -75,7 +75,7 @@ export interface ReceivedEvent {
  *
  * @example
  * ```ts
- * import { parseEventLine, toReceivedEvent } from "@hooktap/hooktap";
+ * import { parseEventLine, toReceivedEvent } from "@hooktap/hooktap/testing";
  * const line = (await Deno.readTextFile(".hooktap/events.jsonl")).split("\n")[0] ?? "";
  * const record = parseEventLine(line);
  * if (record) console.log(toReceivedEvent(record).text());

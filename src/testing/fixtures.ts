@@ -15,7 +15,7 @@ import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
  *
  * @example
  * ```ts
- * import { loadEvents } from "@hooktap/hooktap";
+ * import { loadEvents } from "@hooktap/hooktap/testing";
  * const events = await loadEvents("tests/fixtures/github_push.jsonl");
  * console.log(events[0]?.header("x-github-event")); // "push"
  * ```
@@ -43,7 +43,7 @@ export async function loadEvents(path: string | URL): Promise<ReceivedEvent[]> {
  *
  * @example Record what a test received, to commit
  * ```ts
- * import { startReceiver, writeFixture } from "@hooktap/hooktap";
+ * import { startReceiver, writeFixture } from "@hooktap/hooktap/testing";
  * await using rx = await startReceiver();
  * // ... let the real sender deliver ...
  * await writeFixture(rx.events(), "tests/fixtures/recorded.jsonl");

@@ -173,7 +173,7 @@ async function dirStorage(dir: string): Promise<Storage> {
  *
  * @example Check what your app sends
  * ```ts
- * import { startReceiver } from "@hooktap/hooktap";
+ * import { startReceiver } from "@hooktap/hooktap/testing";
  * await using rx = await startReceiver();
  * await fetch(`${rx.url}/orders`, { method: "POST", body: '{"id":1}' }).then((r) => r.body?.cancel());
  * const event = await rx.waitFor({ method: "POST", path: "/orders" }, { timeout: 2000 });
@@ -182,7 +182,7 @@ async function dirStorage(dir: string): Promise<Storage> {
  *
  * @example Serve configured endpoints
  * ```ts
- * import { startReceiver } from "@hooktap/hooktap";
+ * import { startReceiver } from "@hooktap/hooktap/testing";
  * await using rx = await startReceiver({
  *   endpoints: [{ name: "github", path: "/github", method: "POST" }],
  * });

@@ -65,7 +65,7 @@ function libraryWording(error: unknown): never {
  *
  * @example Replay a recorded fixture into your app
  * ```ts
- * import { loadEvents, replayEvent } from "@hooktap/hooktap";
+ * import { loadEvents, replayEvent } from "@hooktap/hooktap/testing";
  * const [event] = await loadEvents("tests/fixtures/stripe_invoice_paid.jsonl");
  * if (event) {
  *   const response = await replayEvent(event, {

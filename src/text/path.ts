@@ -63,3 +63,23 @@ export function pathInside(from: string, to: string): string {
   const prefix = base.endsWith(SEP) ? base : base + SEP;
   return target.startsWith(prefix) ? target.slice(prefix.length) : target;
 }
+
+/** The `file:` URL of `path` (made absolute), like `node:url`'s `pathToFileURL`. */
+export function fileUrl(path: string): URL {
+  const absolute = resolvePath(path);
+  const url = new URL("file:///");
+  let pathname = absolute;
+  if (WINDOWS) {
+    const unc = /^\\\\([^\\]+)(\\.*)$/.exec(absolute);
+    if (unc) {
+      url.hostname = unc[1]!;
+      pathname = unc[2]!;
+    } else pathname = `/${absolute}`;
+    pathname = pathname.replaceAll("\\", "/");
+  }
+  // The setter escapes what a path cannot hold (space, `?`, `#`, non-ASCII) but reads `%` as an escape and
+  // drops tabs and newlines.
+  url.pathname = pathname.replaceAll("%", "%25").replaceAll("\t", "%09").replaceAll("\n", "%0A")
+    .replaceAll("\r", "%0D");
+  return url;
+}

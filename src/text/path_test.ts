@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join, relative, resolve } from "node:path";
-import { joinPath, pathInside, resolvePath } from "./path.ts";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileUrl, joinPath, pathInside, resolvePath } from "./path.ts";
 
 Deno.test("joinPath() and resolvePath() agree with node:path", () => {
   const cases: string[][] = [
@@ -25,4 +26,21 @@ Deno.test("pathInside() is node:path's relative for paths inside, else the absol
   assert.equal(pathInside("/p/", "/p/a/b"), "a/b");
   assert.equal(pathInside("/p", "/q/.hooktap"), "/q/.hooktap");
   assert.equal(pathInside("/p", "/pp/x"), "/pp/x");
+});
+
+Deno.test("fileUrl() names the same file as node:url's pathToFileURL, escapes included", () => {
+  const cases = [
+    "/home/me/app/hooktap.config.ts",
+    "/tmp/with space/a#b?c.ts",
+    "/tmp/100%/x%41.ts",
+    "/tmp/café/ünï.ts",
+    "/tmp/tab\there/new\nline\r.ts",
+    "relative/dir/../hooktap.config.ts",
+    "/tmp/[brackets]/;semi=colon,&amp'quote\".ts",
+  ];
+  for (const path of cases) {
+    assert.equal(fileURLToPath(fileUrl(path)), resolve(path), path);
+    assert.equal(decodeURIComponent(fileUrl(path).href), decodeURIComponent(pathToFileURL(path).href), path);
+  }
+  assert.equal(fileUrl("/tmp/a b/100%.ts").href, "file:///tmp/a%20b/100%25.ts");
 });

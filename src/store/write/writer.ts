@@ -77,7 +77,7 @@ function writeFailure(error: unknown): StoreError {
  *
  * @example
  * ```ts
- * import { createHandler, openEventWriter, storePaths, validateConfig } from "@hooktap/hooktap";
+ * import { createHandler, openEventWriter, storePaths, validateConfig } from "@hooktap/hooktap/testing";
  * const writer = await openEventWriter(storePaths(".hooktap"));
  * const { endpoints } = validateConfig(
  *   { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] },

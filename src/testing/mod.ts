@@ -1,0 +1,68 @@
+/**
+ * hooktap's test library: a real receiver your test starts
+ * ({@linkcode startReceiver}, then `waitFor`), fixtures recorded from real
+ * traffic ({@linkcode loadEvents}, {@linkcode writeFixture}) and replayed
+ * byte-exact with a fresh signature ({@linkcode replayEvent}), and the
+ * pieces they are built on (the request handler, config validation, the
+ * store writer, signature checks and re-signing).
+ *
+ * @example Wait for the webhook your app sends
+ * ```ts
+ * import { startReceiver } from "@hooktap/hooktap/testing";
+ *
+ * await using rx = await startReceiver();
+ * await fetch(`${rx.url}/hook`, { method: "POST", body: "{}" });
+ * const event = await rx.waitFor({ path: "/hook" });
+ * console.log(event.json()); // {}
+ * ```
+ *
+ * @module
+ */
+export { type Receiver, type ReceiverOptions, startReceiver } from "./receiver.ts";
+export { type ReceivedEvent, toReceivedEvent } from "./event.ts";
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type EventFilter,
+  type EventMatch,
+  type WaitForOptions,
+} from "./wait_for.ts";
+export { loadEvents, writeFixture } from "./fixtures.ts";
+export { replayEvent, type ReplayEventOptions, type ReplayResponse } from "./replay_event.ts";
+export {
+  MASKED_SIGNATURE,
+  maskSignatures,
+  SIGNATURE_HEADER_NAMES,
+  toFixtureLines,
+} from "../export/fixture.ts";
+export { validateConfig } from "../config/validate.ts";
+export { loadConfig, type LoadConfigOptions } from "../config/load.ts";
+export type { CapturedEvent, StoredResponse, Verdict, VerdictStatus } from "../event/record.ts";
+export { decodeBody, parseEventLine } from "../event/record.ts";
+export {
+  createHandler,
+  type EventSink,
+  type Handler,
+  type HandlerOptions,
+  METHOD_NOT_ALLOWED_MESSAGE,
+  NOT_FOUND_MESSAGE,
+  type RequestOutcome,
+} from "../receiver/handler.ts";
+export { type EventWriter, type EventWriterOptions, openEventWriter } from "../store/write/writer.ts";
+export { type StorePaths, storePaths } from "../store/paths.ts";
+export type { DeliveryRecord } from "../event/delivery.ts";
+export { forwardEvent, type ForwardEventOptions } from "../forward/forward_event.ts";
+export { parseDeliveryLine } from "../forward/deliveries_read.ts";
+export { type Examination, examineRequest } from "../provider/examine.ts";
+export { createView } from "../provider/view.ts";
+export { ResignError, resignRequest } from "../provider/resign.ts";
+export { secretHeaderNames } from "../provider/secret_headers.ts";
+export type { ProviderSettings, RequestView, ResignRequest } from "../provider/types.ts";
+export {
+  ConfigError,
+  HooktapError,
+  NetworkError,
+  NotFoundError,
+  ServeError,
+  StoreError,
+  UsageError,
+} from "../errors.ts";

@@ -1,0 +1,114 @@
+/**
+ * The house rules of ARCHITECTURE.md, checked on the module graph that
+ * `deno info --json` reports (static and dynamic imports; runtime and
+ * type-only imports told apart).
+ */
+import assert from "node:assert/strict";
+import { circles, type Edge, type Graph, moduleGraph, pathTo, reach, shippedModules } from "./_graph.ts";
+
+const ROOT = new URL("../", import.meta.url);
+const shipped = await shippedModules();
+const graph: Graph = await moduleGraph(shipped);
+
+/** The commands: every declaration in src/cli/commands/ (a `_` file is shared wiring, not a command). */
+const COMMANDS = shipped.flatMap((p) => {
+  const m = /^src\/cli\/commands\/([a-z][a-z0-9_]*)\.ts$/.exec(p);
+  return m ? [m[1]!] : [];
+});
+/** A command is a pair of modules: its declaration and its action. */
+function commandModules(name: string): string[] {
+  return [`src/cli/commands/${name}.ts`, `src/commands/${name}.ts`];
+}
+function commandOf(module: string): string | undefined {
+  return COMMANDS.find((c) => commandModules(c).includes(module));
+}
+
+const runtime = (_from: string, edge: Edge) => !edge.typeOnly;
+
+/** What `hooktap <name>` may load: main.ts and everything it imports, except the actions of other commands. */
+function loadedBy(name: string) {
+  return (_from: string, edge: Edge) =>
+    !edge.typeOnly &&
+    !(edge.dynamic && edge.to.startsWith("src/commands/") && edge.to !== `src/commands/${name}.ts`);
+}
+
+Deno.test("the graph knows every command (a test of the test)", () => {
+  for (const name of ["dev", "logs", "inspect", "replay", "complete"]) {
+    assert.ok(COMMANDS.includes(name), name);
+  }
+  assert.ok(graph.get("src/cli/commands/logs.ts")?.some((e) => e.dynamic && e.to === "src/commands/logs.ts"));
+  // dev loads a node: module today (node:http for GET bodies), so the rule below can see one.
+  assert.ok([...reach(graph, ["main.ts"], loadedBy("dev"))].some((m) => m.startsWith("node:")));
+});
+
+for (const name of ["logs", "inspect", "complete"]) {
+  Deno.test(`\`hooktap ${name}\` loads no node: module, statically or dynamically`, () => {
+    const follow = loadedBy(name);
+    const loaded = [...reach(graph, ["main.ts"], follow)].filter((m) => m.startsWith("node:"));
+    const why = loaded.map((m) => pathTo(graph, "main.ts", (n) => n === m, follow)!.join(" → "));
+    assert.deepEqual(why, []);
+  });
+}
+
+Deno.test("no command imports another command (the pair src/cli/commands/X.ts + src/commands/X.ts is one)", () => {
+  const problems: string[] = [];
+  // The command list (src/cli.ts) knows every command by design; going through it is not an import of one.
+  const follow = (_from: string, edge: Edge) => edge.to !== "src/cli.ts";
+  for (const name of COMMANDS) {
+    for (const start of commandModules(name)) {
+      const other = (m: string) => commandOf(m) !== undefined && commandOf(m) !== name;
+      const path = pathTo(graph, start, other, follow);
+      if (path) problems.push(path.join(" → "));
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("no import circle crosses a folder", () => {
+  const dir = (m: string) => m.slice(0, m.lastIndexOf("/") + 1);
+  const crossing = circles(graph, runtime).filter((c) => new Set(c.map(dir)).size > 1);
+  assert.deepEqual(crossing, []);
+});
+
+Deno.test("only main.ts calls Deno.exit", async () => {
+  const files = [...shipped];
+  for (const dir of ["scripts/", "bench/"]) {
+    for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
+      if (entry.isFile && entry.name.endsWith(".ts")) files.push(`${dir}${entry.name}`);
+    }
+  }
+  const callers: string[] = [];
+  for (const file of files) {
+    if (file === "main.ts") continue;
+    const code = (await Deno.readTextFile(new URL(file, ROOT)))
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    if (/\bDeno\s*\.\s*exit\s*\(/.test(code)) callers.push(file);
+  }
+  assert.deepEqual(callers, []);
+});
+
+Deno.test("importing `.` (mod.ts) loads at most 25 modules, no node: module and no npm package", () => {
+  // The run-as-program block's `import("./main.ts")` runs only when mod.ts is the main module.
+  const follow = (from: string, edge: Edge) => !(from === "mod.ts" && edge.dynamic && edge.to === "main.ts");
+  const loaded = [...reach(graph, ["mod.ts"], follow)];
+  assert.deepEqual(loaded.filter((m) => m.startsWith("node:") || m.startsWith("npm:")), []);
+  assert.ok(loaded.length <= 25, `mod.ts loads ${loaded.length} modules:\n${loaded.sort().join("\n")}`);
+  const dynamic = (graph.get("mod.ts") ?? []).filter((e) => e.dynamic).map((e) => e.to);
+  assert.deepEqual(dynamic, ["main.ts"]);
+});
+
+Deno.test("the graph helpers find a cross-folder circle and a path to a command (tests of the test)", () => {
+  const e = (to: string, dynamic = false): Edge => ({ to, dynamic, typeOnly: false });
+  const fake: Graph = new Map([
+    ["src/cli/commands/a.ts", [e("src/commands/a.ts", true)]],
+    ["src/commands/a.ts", [e("src/x/y.ts")]],
+    ["src/x/y.ts", [e("src/cli/commands/b.ts"), e("src/commands/a.ts")]],
+    ["src/cli/commands/b.ts", []],
+  ]);
+  assert.deepEqual(circles(fake, runtime), [["src/commands/a.ts", "src/x/y.ts"]]);
+  assert.deepEqual(
+    pathTo(fake, "src/cli/commands/a.ts", (m) => m === "src/cli/commands/b.ts", () => true),
+    ["src/cli/commands/a.ts", "src/commands/a.ts", "src/x/y.ts", "src/cli/commands/b.ts"],
+  );
+});
