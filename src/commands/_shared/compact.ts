@@ -2,10 +2,10 @@
  * What `prune` and `rm` share: running the compaction and printing its result.
  * @module
  */
-import type { CompactPlan } from "../store/write/compact.ts";
-import { compactStore } from "../store/write/prune.ts";
-import { formatBytes, plural } from "../ui/format.ts";
-import { type CommandContext, storeOf } from "./_shared.ts";
+import type { CompactPlan } from "../../store/write/compact.ts";
+import { compactStore } from "../../store/write/prune.ts";
+import { formatBytes, plural } from "../../term/format.ts";
+import { type CommandContext, storeOf } from "./context.ts";
 
 /** Compacts the store with `plan` and prints what happened. */
 export async function compactAndReport(ctx: CommandContext, plan: CompactPlan, json: boolean): Promise<void> {

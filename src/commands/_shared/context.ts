@@ -3,19 +3,19 @@
  * context every action gets, and the config lookup they have in common.
  * @module
  */
-import { HooktapError, NotFoundError, UsageError } from "../errors.ts";
-import type { ResolvedConfig } from "../config/types.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import { findByIdPrefix, parseIdQuery } from "../store/read/lookup.ts";
-import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
-import { readLine, scanForward } from "../store/read/lines.ts";
-import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
-import { plural } from "../ui/format.ts";
-import { safeLine } from "../ui/sanitize.ts";
-import { joinPath } from "../text/path.ts";
-import type { CommandContext } from "../cli/context.ts";
+import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { findByIdPrefix, parseIdQuery } from "../../store/read/lookup.ts";
+import { DATA_DIR_NAME, type StorePaths, storePaths } from "../../store/paths.ts";
+import { readLine, scanForward } from "../../store/read/lines.ts";
+import { openStoreReader, type StoreReader } from "../../store/read/reader.ts";
+import { plural } from "../../term/format.ts";
+import { safeLine } from "../../term/sanitize.ts";
+import { joinPath } from "../../text/path.ts";
+import type { CommandContext } from "../../cli/context.ts";
 
-export type { CommandContext } from "../cli/context.ts";
+export type { CommandContext } from "../../cli/context.ts";
 
 /** The store of the working directory. */
 export function storeOf(ctx: CommandContext): StorePaths {
@@ -102,7 +102,7 @@ export async function optionalConfig(
   ctx: CommandContext,
   path: string | undefined,
 ): Promise<ResolvedConfig | null> {
-  const { loadConfig } = await import("../config/load.ts");
+  const { loadConfig } = await import("../../config/load.ts");
   return loadConfig({ cwd: ctx.cwd, path });
 }
 

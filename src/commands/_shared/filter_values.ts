@@ -2,7 +2,7 @@
  * Reads the shared filter options (src/cli/commands/_filters.ts) into an {@linkcode EventFilter}.
  * @module
  */
-import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../store/read/filter.ts";
+import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../../store/read/filter.ts";
 
 /** The parsed values of the shared filter options. */
 export interface FilterValues {

@@ -2,7 +2,7 @@
  * The filter options `logs`, `export` and bulk `replay` share.
  * @module
  */
-import { defineOptions } from "../spec.ts";
+import { defineOptions } from "../../cli/spec.ts";
 
 /** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`, `--provider`, `--type`, `--verdict`. */
 export const FILTER_OPTIONS = defineOptions({

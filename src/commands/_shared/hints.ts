@@ -5,13 +5,13 @@
  * Private wiring shared by `logs` and `inspect`.
  * @module
  */
-import { ConfigError, describeError, NotFoundError } from "../errors.ts";
-import type { ResolvedConfig } from "../config/types.ts";
-import { readIndex } from "../store/index_file.ts";
-import type { StoreReader } from "../store/read/reader.ts";
-import { safeLine } from "../ui/sanitize.ts";
-import { type CommandContext, optionalConfig, storeOf } from "./_shared.ts";
-import { pathInside } from "../text/path.ts";
+import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
+import { readIndex } from "../../store/index_file.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { safeLine } from "../../term/sanitize.ts";
+import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
+import { pathInside } from "../../text/path.ts";
 
 /** The config, `null` when there is none, or the reason it does not load. */
 export async function configOrProblem(
@@ -59,7 +59,7 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
       "Fix it (`hooktap dev` lists every problem), then send a request.\n";
   }
   // The config loader is imported only here: the read commands' start-up never pays for it.
-  const starter = config ?? (await import("../config/load.ts")).starterConfig();
+  const starter = config ?? (await import("../../config/load.ts")).starterConfig();
   return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
 }
 

@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap complete`. */
 export const options = defineOptions({});
@@ -11,5 +11,5 @@ export const complete = defineCommand({
   arguments: [{ name: "words", description: "the words typed so far", variadic: true }],
   options,
   after: "\nExample:\n  hooktap complete -- inspect --endpoint ''\n",
-  load: () => import("../../commands/complete.ts"),
+  load: () => import("./run.ts"),
 });

@@ -6,11 +6,11 @@
  * only when an endpoint name is being completed.
  * @module
  */
-import type { options } from "../cli/commands/complete.ts";
-import type { Input } from "../cli/spec.ts";
-import { candidates, type CompletionData, type RecentEvent } from "../completion/candidates.ts";
-import { safeLine } from "../ui/sanitize.ts";
-import type { CommandContext } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { candidates, type CompletionData, type RecentEvent } from "../../completion/candidates.ts";
+import { safeLine } from "../../term/sanitize.ts";
+import type { CommandContext } from "../_shared/context.ts";
 
 function _data(ctx: CommandContext): CompletionData {
   let recent:
@@ -20,8 +20,8 @@ function _data(ctx: CommandContext): CompletionData {
     recent ??= (async () => {
       // The store's modules load only when a TAB needs events: commands and options complete without them.
       const [{ openStore }, { tail }] = await Promise.all([
-        import("./_shared.ts"),
-        import("../store/read/tail.ts"),
+        import("../_shared/context.ts"),
+        import("../../store/read/tail.ts"),
       ]);
       const reader = await openStore(ctx).catch(() => null);
       try {
@@ -34,7 +34,7 @@ function _data(ctx: CommandContext): CompletionData {
     })();
   return {
     async endpoints() {
-      const { configuredEndpointNames } = await import("../completion/config_names.ts");
+      const { configuredEndpointNames } = await import("../../completion/config_names.ts");
       const names = new Set([
         ...(await configuredEndpointNames(ctx.cwd)),
         ...(await events()).map((e) => e.endpoint),
@@ -42,7 +42,7 @@ function _data(ctx: CommandContext): CompletionData {
       return [...names].sort();
     },
     async recentEvents(): Promise<RecentEvent[]> {
-      const { formatClock } = await import("../ui/format.ts");
+      const { formatClock } = await import("../../term/format.ts");
       return (await events()).slice(-20).reverse().map((e) => ({
         id: e.id,
         description: safeLine(`${e.endpoint} ${e.method} ${e.path} ${formatClock(new Date(e.receivedAt))}`),

@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Shells a completion script is printed for. */
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -17,5 +17,5 @@ export const completions = defineCommand({
     "\nExamples:\n  source <(hooktap completions bash)                                   # in ~/.bashrc\n" +
     "  hooktap completions zsh > ~/.zfunc/_hooktap                          # with fpath+=(~/.zfunc)\n" +
     "  hooktap completions fish > ~/.config/fish/completions/hooktap.fish\n",
-  load: () => import("../../commands/completions.ts"),
+  load: () => import("./run.ts"),
 });

@@ -2,10 +2,10 @@
  * `hooktap completions bash|zsh|fish`: prints a shell completion script.
  * @module
  */
-import type { options } from "../cli/commands/completions.ts";
-import type { Input } from "../cli/spec.ts";
-import { completionScript } from "../completion/scripts.ts";
-import type { CommandContext } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { completionScript } from "../../completion/scripts.ts";
+import type { CommandContext } from "../_shared/context.ts";
 
 /** `hooktap completions`. */
 export function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

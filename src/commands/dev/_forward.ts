@@ -4,14 +4,14 @@
  * (targets, events the last run left undelivered).
  * @module
  */
-import { checkForward, type ResolvedForward } from "../config/forward.ts";
-import { UsageError } from "../errors.ts";
-import type { DeliveryRecord } from "../event/delivery.ts";
-import type { ForwardingSession } from "../forward/session.ts";
-import { deliveryJson, formatAppState, formatDelivery } from "../ui/delivery_line.ts";
-import { plural } from "../ui/format.ts";
-import type { Output } from "../ui/output.ts";
-import { safeLine } from "../ui/sanitize.ts";
+import { checkForward, type ResolvedForward } from "../../config/forward.ts";
+import { UsageError } from "../../errors.ts";
+import type { DeliveryRecord } from "../../event/delivery.ts";
+import type { ForwardingSession } from "../../forward/session.ts";
+import { deliveryJson, formatAppState, formatDelivery } from "../../term/delivery_line.ts";
+import { plural } from "../../term/format.ts";
+import type { Output } from "../../term/output.ts";
+import { safeLine } from "../../term/sanitize.ts";
 
 /**
  * The target `--forward-to` names, or `undefined` without the flag.

@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap dev`. */
 export const options = defineOptions({
@@ -52,5 +52,5 @@ export const dev = defineCommand({
     "  hooktap dev --forward-to http://localhost:3000/webhooks/github\n" +
     "  hooktap dev --forward-to http://localhost:3000/hook --forward-mode relay\n" +
     "  # in another terminal: ngrok http 8787\n",
-  load: () => import("../../commands/dev.ts"),
+  load: () => import("./run.ts"),
 });

@@ -5,26 +5,26 @@
  * @module
  */
 import { dirname, relative, resolve } from "node:path";
-import { loadConfig, starterConfig } from "../config/load.ts";
-import { configFromAnswers } from "../config/starter.ts";
-import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
-import { validateConfig } from "../config/validate.ts";
-import { writeConfigFile } from "../config/write.ts";
-import { startLive } from "../dev_live.ts";
-import { startDevSession } from "../dev_session.ts";
+import { loadConfig, starterConfig } from "../../config/load.ts";
+import { configFromAnswers } from "../../config/starter.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
+import { validateConfig } from "../../config/validate.ts";
+import { writeConfigFile } from "../../config/write.ts";
+import { startLive } from "../../dev_live.ts";
+import { startDevSession } from "../../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
-import { launchInspector } from "../inspector/launch.ts";
-import { createLiveFeed } from "../inspector/live.ts";
-import { resignerFor } from "../replay/resigner.ts";
-import { describeError } from "../errors.ts";
-import { banner, createActivityLog } from "../ui/dev_log.ts";
-import { cutOffNote, drainNote } from "../ui/drain_note.ts";
-import { retentionLine } from "../ui/retention_line.ts";
-import { plural } from "../ui/format.ts";
-import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
-import type { options } from "../cli/commands/dev.ts";
-import type { Input } from "../cli/spec.ts";
-import { type CommandContext, parsePort, storeOf, uiPlan } from "./_shared.ts";
+import { launchInspector } from "../../inspector/launch.ts";
+import { createLiveFeed } from "../../inspector/live.ts";
+import { resignerFor } from "../../replay/resigner.ts";
+import { describeError } from "../../errors.ts";
+import { banner, createActivityLog } from "../../term/dev_log.ts";
+import { cutOffNote, drainNote } from "../../term/drain_note.ts";
+import { retentionLine } from "../../term/retention_line.ts";
+import { plural } from "../../term/format.ts";
+import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 

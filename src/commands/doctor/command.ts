@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap doctor`. */
 export const options = defineOptions({
@@ -14,5 +14,5 @@ export const doctor = defineCommand({
   options,
   after: "\nExit status: 0 when all is well, 1 otherwise.\n\nExamples:\n  hooktap doctor\n" +
     "  hooktap doctor --json | jq '.checks[] | select(.status != \"ok\")'\n",
-  load: () => import("../../commands/doctor.ts"),
+  load: () => import("./run.ts"),
 });

@@ -3,13 +3,13 @@
  * checks (src/doctor/checks.ts) and prints them. Not all well: exit 1.
  * @module
  */
-import { starterConfig } from "../config/load.ts";
-import { allWell, runChecks } from "../doctor/checks.ts";
-import { gatherFacts } from "../doctor/facts.ts";
-import { doctorText } from "../ui/doctor_view.ts";
-import type { options } from "../cli/commands/doctor.ts";
-import type { Input } from "../cli/spec.ts";
-import { type CommandContext, storeOf } from "./_shared.ts";
+import { starterConfig } from "../../config/load.ts";
+import { allWell, runChecks } from "../../doctor/checks.ts";
+import { gatherFacts } from "../../doctor/facts.ts";
+import { doctorText } from "../../term/doctor_view.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { type CommandContext, storeOf } from "../_shared/context.ts";
 
 /** `hooktap doctor`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

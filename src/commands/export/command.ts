@@ -1,5 +1,5 @@
-import { defineCommand, defineOptions } from "../spec.ts";
-import { FILTER_OPTIONS } from "./_filters.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
 /** Options of `hooktap export`. */
 export const options = defineOptions({
@@ -34,5 +34,5 @@ export const exportCommand = defineCommand({
     "  hooktap export --grep cus_42 --format jsonl > found.jsonl\n" +
     "  hooktap export 01HXA5 --format raw > body.bin\n" +
     "  hooktap export --provider stripe --type invoice.paid -n 1 --format fixture > tests/fixtures/paid.jsonl\n",
-  load: () => import("../../commands/export.ts"),
+  load: () => import("./run.ts"),
 });

@@ -5,20 +5,20 @@
  * one event at a time), or the newest `--limit` of them.
  * @module
  */
-import type { options } from "../cli/commands/export.ts";
-import type { Input } from "../cli/spec.ts";
-import { VERSION } from "../version.ts";
-import { describeError, HooktapError, StoreError, UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import { formatNamed, FORMATS } from "../export/registry.ts";
-import { replayUrl } from "../replay/replay.ts";
-import { compileFilter } from "../store/read/filter.ts";
-import type { StoreReader } from "../store/read/reader.ts";
-import { scanBackward, scanForward } from "../store/read/scan.ts";
-import { plural } from "../ui/format.ts";
-import { terminalRisk, unsafeForTerminal } from "../ui/sanitize.ts";
-import { filterFrom, hasFilter } from "./_filters.ts";
-import { type CommandContext, openStore, resolveEventLine, warnSkipped } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { VERSION } from "../../version.ts";
+import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { formatNamed, FORMATS } from "../../export/registry.ts";
+import { replayUrl } from "../../replay/replay.ts";
+import { compileFilter } from "../../store/read/filter.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { scanBackward, scanForward } from "../../store/read/scan.ts";
+import { plural } from "../../term/format.ts";
+import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
+import { filterFrom, hasFilter } from "../_shared/filter_values.ts";
+import { type CommandContext, openStore, resolveEventLine, warnSkipped } from "../_shared/context.ts";
 
 type Item = { event: CapturedEvent; line: string };
 

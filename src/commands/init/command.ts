@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap init`. */
 export const options = defineOptions({
@@ -18,5 +18,5 @@ export const init = defineCommand({
   description: "Write a hooktap.config.ts (asks in a terminal; --yes takes the starter config)",
   options,
   after: "\nExamples:\n  hooktap init --yes\n  hooktap init --config webhooks/hooktap.config.ts --force\n",
-  load: () => import("../../commands/init.ts"),
+  load: () => import("./run.ts"),
 });

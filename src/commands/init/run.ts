@@ -3,13 +3,13 @@
  * @module
  */
 import { relative, resolve } from "node:path";
-import { STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
-import { alreadyExists, configFileExists, writeConfigFile } from "../config/write.ts";
-import { UsageError } from "../errors.ts";
-import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
-import type { options } from "../cli/commands/init.ts";
-import type { Input } from "../cli/spec.ts";
-import type { CommandContext } from "./_shared.ts";
+import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
+import { alreadyExists, configFileExists, writeConfigFile } from "../../config/write.ts";
+import { UsageError } from "../../errors.ts";
+import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import type { CommandContext } from "../_shared/context.ts";
 
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap inspect`. */
 export const options = defineOptions({
@@ -30,5 +30,5 @@ export const inspect = defineCommand({
   options,
   after: "\nExamples:\n  hooktap inspect --endpoint default\n  hooktap inspect evt_20240501_01HXA5B7\n" +
     "  hooktap inspect 01HXA5 --body > payload.bin\n  hooktap inspect --json | jq .headers\n",
-  load: () => import("../../commands/inspect.ts"),
+  load: () => import("./run.ts"),
 });

@@ -3,20 +3,20 @@
  * the newest event of an endpoint.
  * @module
  */
-import type { options } from "../cli/commands/inspect.ts";
-import type { Input } from "../cli/spec.ts";
-import { HooktapError, NotFoundError, UsageError } from "../errors.ts";
-import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { latestOfEndpoint } from "../store/read/latest.ts";
-import type { StoreReader } from "../store/read/reader.ts";
-import { tail } from "../store/read/tail.ts";
-import { readDeliveries } from "../forward/deliveries_read.ts";
-import { forwardPaths } from "../forward/paths.ts";
-import { renderDeliveries } from "../ui/delivery_view.ts";
-import { renderEvent } from "../ui/event_view.ts";
-import { safeLine, terminalRisk } from "../ui/sanitize.ts";
-import { configOrProblem, noEventsText } from "./_hints.ts";
-import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
+import { type CapturedEvent, decodeBody } from "../../event/record.ts";
+import { latestOfEndpoint } from "../../store/read/latest.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { tail } from "../../store/read/tail.ts";
+import { readDeliveries } from "../../forward/deliveries_read.ts";
+import { forwardPaths } from "../../forward/paths.ts";
+import { renderDeliveries } from "../../term/delivery_view.ts";
+import { renderEvent } from "../../term/event_view.ts";
+import { safeLine, terminalRisk } from "../../term/sanitize.ts";
+import { configOrProblem, noEventsText } from "../_shared/hints.ts";
+import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
 
 async function _newestOfEndpoint(
   ctx: CommandContext,

@@ -3,14 +3,14 @@
  * that matched no endpoint, then hints about them.
  * @module
  */
-import { starterConfig } from "../config/load.ts";
-import type { options } from "../cli/commands/logs.ts";
-import type { Input } from "../cli/spec.ts";
-import { unmatchedHints } from "../route/hints.ts";
-import type { EventFilter } from "../store/read/filter.ts";
-import { readUnmatched } from "../store/read/unmatched.ts";
-import { hintLines, unmatchedLines } from "../ui/unmatched_view.ts";
-import { type CommandContext, optionalConfig, storeOf } from "./_shared.ts";
+import { starterConfig } from "../../config/load.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { unmatchedHints } from "../../route/hints.ts";
+import type { EventFilter } from "../../store/read/filter.ts";
+import { readUnmatched } from "../../store/read/unmatched.ts";
+import { hintLines, unmatchedLines } from "../../term/unmatched_view.ts";
+import { type CommandContext, optionalConfig, storeOf } from "../_shared/context.ts";
 
 /** `hooktap logs --unmatched`: the newest requests that matched nothing, then hints about them. */
 export async function showUnmatched(

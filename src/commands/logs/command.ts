@@ -1,5 +1,5 @@
-import { defineCommand, defineOptions } from "../spec.ts";
-import { FILTER_OPTIONS } from "./_filters.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
 /** Options of `hooktap logs`. */
 export const options = defineOptions({
@@ -29,5 +29,5 @@ export const logs = defineCommand({
     "  hooktap logs --grep customer_42 --where action=opened --header X-GitHub-Event=push\n" +
     "  hooktap logs --count --endpoint stripe --since 1d\n  hooktap logs --provider stripe --verdict invalid\n" +
     "  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
-  load: () => import("../../commands/logs.ts"),
+  load: () => import("./run.ts"),
 });

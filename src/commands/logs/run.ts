@@ -3,21 +3,21 @@
  * optionally following new ones as `hooktap dev` appends them.
  * @module
  */
-import type { options } from "../cli/commands/logs.ts";
-import type { Input } from "../cli/spec.ts";
-import { UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import { compileFilter } from "../store/read/filter.ts";
-import { countMatches } from "../store/read/scan.ts";
-import { followEvents } from "../store/read/follow.ts";
-import { tail } from "../store/read/tail.ts";
-import { deliveriesByEvent, readDeliveries, summarize } from "../forward/deliveries_read.ts";
-import { forwardPaths } from "../forward/paths.ts";
-import { deliveryCell } from "../ui/delivery_view.ts";
-import { eventLines } from "../ui/event_row.ts";
-import { filterFrom } from "./_filters.ts";
-import { checkEndpointName, noEventsText } from "./_hints.ts";
-import { type CommandContext, openStore, storeOf, warnSkipped } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { compileFilter } from "../../store/read/filter.ts";
+import { countMatches } from "../../store/read/scan.ts";
+import { followEvents } from "../../store/read/follow.ts";
+import { tail } from "../../store/read/tail.ts";
+import { deliveriesByEvent, readDeliveries, summarize } from "../../forward/deliveries_read.ts";
+import { forwardPaths } from "../../forward/paths.ts";
+import { deliveryCell } from "../../term/delivery_view.ts";
+import { eventLines } from "../../term/event_row.ts";
+import { filterFrom } from "../_shared/filter_values.ts";
+import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
+import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
 function _limit(text: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number, got "${text}".`);

@@ -2,14 +2,14 @@
  * `hooktap prune`: keep the newest N events, or drop those older than an age.
  * @module
  */
-import type { options } from "../cli/commands/prune.ts";
-import type { Input } from "../cli/spec.ts";
-import { UsageError } from "../errors.ts";
-import { parseDuration } from "../store/read/filter.ts";
-import type { CompactPlan } from "../store/write/compact.ts";
-import { compactAndReport } from "./_compact.ts";
-import type { CommandContext } from "./_shared.ts";
-import { openStore } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { UsageError } from "../../errors.ts";
+import { parseDuration } from "../../store/read/filter.ts";
+import type { CompactPlan } from "../../store/write/compact.ts";
+import { compactAndReport } from "../_shared/compact.ts";
+import type { CommandContext } from "../_shared/context.ts";
+import { openStore } from "../_shared/context.ts";
 
 /** `hooktap prune`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

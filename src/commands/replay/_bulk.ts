@@ -3,18 +3,18 @@
  * arrival order, through the single-event replay (src/replay/bulk.ts).
  * @module
  */
-import type { options } from "../cli/commands/replay.ts";
-import type { Input } from "../cli/spec.ts";
-import { HooktapError, UsageError } from "../errors.ts";
-import { openReplayRecorder } from "../forward/replay_record.ts";
-import { replayUrl } from "../replay/replay.ts";
-import { replayMany } from "../replay/bulk.ts";
-import { compileFilter } from "../store/read/filter.ts";
-import { countMatches, scanForward } from "../store/read/scan.ts";
-import { progressBar } from "../ui/progress.ts";
-import { safeLine } from "../ui/sanitize.ts";
-import { filterFrom, hasFilter } from "./_filters.ts";
-import { type CommandContext, openStore, storeOf, warnSkipped } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { HooktapError, UsageError } from "../../errors.ts";
+import { openReplayRecorder } from "../../forward/replay_record.ts";
+import { replayUrl } from "../../replay/replay.ts";
+import { replayMany } from "../../replay/bulk.ts";
+import { compileFilter } from "../../store/read/filter.ts";
+import { countMatches, scanForward } from "../../store/read/scan.ts";
+import { progressBar } from "../../term/progress.ts";
+import { safeLine } from "../../term/sanitize.ts";
+import { filterFrom, hasFilter } from "../_shared/filter_values.ts";
+import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
 /** Reads `--rate`: `10`, `10/s`, `0.5/s`. */
 export function parseRate(text: string): number {

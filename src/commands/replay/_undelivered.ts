@@ -3,10 +3,10 @@
  * never got through, one line per send.
  * @module
  */
-import { replayUndelivered } from "../forward/replay_record.ts";
-import { deliveryJson, formatDelivery } from "../ui/delivery_line.ts";
-import { plural } from "../ui/format.ts";
-import { type CommandContext, storeOf } from "./_shared.ts";
+import { replayUndelivered } from "../../forward/replay_record.ts";
+import { deliveryJson, formatDelivery } from "../../term/delivery_line.ts";
+import { plural } from "../../term/format.ts";
+import { type CommandContext, storeOf } from "../_shared/context.ts";
 
 /** Runs it; exit 1 when some send was not answered 2xx. */
 export async function runUndelivered(

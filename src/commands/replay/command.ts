@@ -1,5 +1,5 @@
-import { defineCommand, defineOptions } from "../spec.ts";
-import { FILTER_OPTIONS } from "./_filters.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
 const { endpoint, since, until, grep, where, provider, type, verdict } = FILTER_OPTIONS;
 
@@ -76,5 +76,5 @@ export const replay = defineCommand({
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
     "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n" +
     "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
-  load: () => import("../../commands/replay.ts"),
+  load: () => import("./run.ts"),
 });

@@ -3,18 +3,18 @@
  * byte, and shows what the target answered.
  * @module
  */
-import { describeError, UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import { recordReplay, type ReplaySend } from "../forward/replay_record.ts";
-import { parseDuration } from "../store/read/filter.ts";
-import { parseHeaderOption } from "../replay/headers.ts";
-import { prepareReplay } from "../replay/prepare.ts";
-import { checkMethod, replay, replayUrl } from "../replay/replay.ts";
-import { staleSignatureWarning } from "../replay/signatures.ts";
-import { formatBytes } from "../ui/format.ts";
-import { safeBlock, safeLine } from "../ui/sanitize.ts";
-import type { options } from "../cli/commands/replay.ts";
-import type { Input } from "../cli/spec.ts";
+import { describeError, UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { recordReplay, type ReplaySend } from "../../forward/replay_record.ts";
+import { parseDuration } from "../../store/read/filter.ts";
+import { parseHeaderOption } from "../../replay/headers.ts";
+import { prepareReplay } from "../../replay/prepare.ts";
+import { checkMethod, replay, replayUrl } from "../../replay/replay.ts";
+import { staleSignatureWarning } from "../../replay/signatures.ts";
+import { formatBytes } from "../../term/format.ts";
+import { safeBlock, safeLine } from "../../term/sanitize.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
 import {
   type CommandContext,
   openStore,
@@ -22,8 +22,8 @@ import {
   resolveEvent,
   storeOf,
   warnSkipped,
-} from "./_shared.ts";
-import { replayBulk } from "./_replay_bulk.ts";
+} from "../_shared/context.ts";
+import { replayBulk } from "./_bulk.ts";
 
 function _collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -69,7 +69,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.undelivered) {
     if (input.args[0] !== undefined) throw new UsageError("Give an event id or --undelivered, not both.");
     replayUrl({ query: "" }, opts.to);
-    const { runUndelivered } = await import("./_replay_undelivered.ts");
+    const { runUndelivered } = await import("./_undelivered.ts");
     return runUndelivered(ctx, opts.to, {
       timeoutMs,
       insecure: opts.insecure ?? false,

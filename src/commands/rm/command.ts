@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap rm`. */
 export const options = defineOptions({
@@ -20,5 +20,5 @@ export const rm = defineCommand({
   options,
   after: "\nAsks before removing when run on a terminal; elsewhere it needs --yes.\n" +
     "\nExamples:\n  hooktap rm evt_20240501_01HXA5B7\n  hooktap rm --all --yes\n",
-  load: () => import("../../commands/rm.ts"),
+  load: () => import("./run.ts"),
 });

@@ -2,13 +2,13 @@
  * `hooktap rm`: remove events by id, or all of them.
  * @module
  */
-import type { options } from "../cli/commands/rm.ts";
-import type { Input } from "../cli/spec.ts";
-import { HooktapError, UsageError } from "../errors.ts";
-import { askYesNo, canAsk } from "../ui/confirm.ts";
-import { plural } from "../ui/format.ts";
-import { compactAndReport } from "./_compact.ts";
-import { type CommandContext, openStore, resolveEvent } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { HooktapError, UsageError } from "../../errors.ts";
+import { askYesNo, canAsk } from "../../term/confirm.ts";
+import { plural } from "../../term/format.ts";
+import { compactAndReport } from "../_shared/compact.ts";
+import { type CommandContext, openStore, resolveEvent } from "../_shared/context.ts";
 
 /** `hooktap rm`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

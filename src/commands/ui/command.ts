@@ -1,4 +1,4 @@
-import { defineCommand, defineOptions } from "../spec.ts";
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap ui`. */
 export const options = defineOptions({
@@ -19,5 +19,5 @@ export const ui = defineCommand({
   options,
   after: "\nExamples:\n  hooktap ui --open\n  hooktap ui --port 9001\n" +
     "\nWhile `hooktap dev` runs it serves the same inspector itself (see its banner).\n",
-  load: () => import("../../commands/ui.ts"),
+  load: () => import("./run.ts"),
 });

@@ -5,14 +5,14 @@
  * @module
  */
 import { relative } from "node:path";
-import type { options } from "../cli/commands/ui.ts";
-import type { Input } from "../cli/spec.ts";
-import { launchInspector } from "../inspector/launch.ts";
-import { resignerFor } from "../replay/resigner.ts";
-import { followLog } from "../inspector/live.ts";
-import { openInBrowser } from "../inspector/open.ts";
-import { configOrProblem } from "./_hints.ts";
-import { type CommandContext, parsePort, storeOf } from "./_shared.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { launchInspector } from "../../inspector/launch.ts";
+import { resignerFor } from "../../replay/resigner.ts";
+import { followLog } from "../../inspector/live.ts";
+import { openInBrowser } from "../../inspector/open.ts";
+import { configOrProblem } from "../_shared/hints.ts";
+import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 
 /** `hooktap ui`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
