@@ -17,7 +17,7 @@ import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward, scanForward } from "../../store/read/scan.ts";
 import { plural } from "../../term/format.ts";
 import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
-import { filterFrom, hasFilter } from "../_shared/filter_values.ts";
+import { filterFrom, hasFilter } from "../_shared/filters.ts";
 import { type CommandContext, openStore, resolveEventLine, warnSkipped } from "../_shared/context.ts";
 
 type Item = { event: CapturedEvent; line: string };
@@ -28,7 +28,7 @@ async function* _select(
   ids: readonly string[],
   opts: Input<typeof options>["options"],
 ): AsyncGenerator<Item> {
-  const filter = compileFilter(filterFrom(opts));
+  const filter = compileFilter(await filterFrom(opts));
   if (ids.length > 0) {
     for (const id of ids) {
       const item = await resolveEventLine(reader, id);
@@ -150,7 +150,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       `--format must be one of ${FORMATS.map((f) => f.name).join(", ")}; got "${opts.format}".`,
     );
   }
-  filterFrom(opts); // usage errors before anything is read
+  await filterFrom(opts); // usage errors before anything is read
   if (opts.to !== undefined) replayUrl({ query: "" }, opts.to);
   if (format.raw && input.args.length !== 1) {
     throw new UsageError(
@@ -186,7 +186,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.output !== undefined || count === 0) {
     const where = opts.output === undefined ? "" : ` to ${opts.output}`;
     ctx.output.err(
-      count === 0 && hasFilter(filterFrom(opts))
+      count === 0 && hasFilter(await filterFrom(opts))
         ? "No stored events match these filters.\n"
         : `Exported ${plural(count, "event")} as ${format.name}${where}.\n`,
     );

@@ -15,7 +15,7 @@ import { deliveriesByEvent, readDeliveries, summarize } from "../../forward/deli
 import { forwardPaths } from "../../forward/paths.ts";
 import { deliveryCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
-import { filterFrom } from "../_shared/filter_values.ts";
+import { filterFrom } from "../_shared/filters.ts";
 import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
@@ -28,7 +28,7 @@ function _limit(text: string): number {
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const out = ctx.output;
-  const filter = filterFrom(opts);
+  const filter = await filterFrom(opts);
   const limit = _limit(opts.limit);
   if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
   if (opts.count && opts.follow) throw new UsageError("Choose one of --count and --follow.");

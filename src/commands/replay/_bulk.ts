@@ -13,7 +13,7 @@ import { compileFilter } from "../../store/read/filter.ts";
 import { countMatches, scanForward } from "../../store/read/scan.ts";
 import { progressBar } from "../../term/progress.ts";
 import { safeLine } from "../../term/sanitize.ts";
-import { filterFrom, hasFilter } from "../_shared/filter_values.ts";
+import { filterFrom, hasFilter } from "../_shared/filters.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
 /** Reads `--rate`: `10`, `10/s`, `0.5/s`. */
@@ -32,7 +32,7 @@ export async function replayBulk(
   opts: Input<typeof options>["options"],
   single: { headers: [string, string][]; timeoutMs: number },
 ): Promise<void> {
-  const filter = filterFrom(opts);
+  const filter = await filterFrom(opts);
   if (!hasFilter(filter)) {
     throw new UsageError(
       "Give an event id, or filters to replay many (--endpoint, --since, --until, --grep, --where), " +
