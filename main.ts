@@ -7,7 +7,7 @@ import { PROGRAM } from "./src/cli.ts";
 import type { CommandContext } from "./src/cli/context.ts";
 import { runProgram } from "./src/cli/run.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
-import { terminalOutput } from "./src/ui/output.ts";
+import { terminalOutput } from "./src/term/output.ts";
 
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {

@@ -4,18 +4,18 @@
  * it runs (src/cli/run.ts), so start-up costs only what the command uses.
  * @module
  */
-import { complete } from "./cli/commands/complete.ts";
-import { completions } from "./cli/commands/completions.ts";
-import { dev } from "./cli/commands/dev.ts";
-import { doctor } from "./cli/commands/doctor.ts";
-import { exportCommand } from "./cli/commands/export.ts";
-import { init } from "./cli/commands/init.ts";
-import { inspect } from "./cli/commands/inspect.ts";
-import { logs } from "./cli/commands/logs.ts";
-import { prune } from "./cli/commands/prune.ts";
-import { replay } from "./cli/commands/replay.ts";
-import { ui } from "./cli/commands/ui.ts";
-import { rm } from "./cli/commands/rm.ts";
+import { complete } from "./commands/complete/command.ts";
+import { completions } from "./commands/completions/command.ts";
+import { dev } from "./commands/dev/command.ts";
+import { doctor } from "./commands/doctor/command.ts";
+import { exportCommand } from "./commands/export/command.ts";
+import { init } from "./commands/init/command.ts";
+import { inspect } from "./commands/inspect/command.ts";
+import { logs } from "./commands/logs/command.ts";
+import { prune } from "./commands/prune/command.ts";
+import { replay } from "./commands/replay/command.ts";
+import { ui } from "./commands/ui/command.ts";
+import { rm } from "./commands/rm/command.ts";
 import type { Program } from "./cli/run.ts";
 import type { CommandSpec } from "./cli/spec.ts";
 import { VERSION } from "./version.ts";

@@ -12,10 +12,10 @@ import type { ResolvedConfig } from "./config/types.ts";
 import type { DevSession } from "./dev_session.ts";
 import { describeError, HooktapError } from "./errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "./tunnel/detect.ts";
-import type { Output } from "./ui/output.ts";
-import { readyInfo } from "./ui/ready.ts";
-import { reloadedText, reloadFailedText } from "./ui/reload_view.ts";
-import { tunnelText } from "./ui/tunnel_view.ts";
+import type { Output } from "./term/output.ts";
+import { readyInfo } from "./term/ready.ts";
+import { reloadedText, reloadFailedText } from "./term/reload_view.ts";
+import { tunnelText } from "./term/tunnel_view.ts";
 
 /** Options of {@linkcode startLive}. */
 export interface LiveOptions {

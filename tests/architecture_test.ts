@@ -10,33 +10,34 @@ const ROOT = new URL("../", import.meta.url);
 const shipped = await shippedModules();
 const graph: Graph = await moduleGraph(shipped);
 
-/** The commands: every declaration in src/cli/commands/ (a `_` file is shared wiring, not a command). */
+/** The commands: every folder src/commands/<name>/ with a declaration (`_shared/` is wiring, not a command). */
 const COMMANDS = shipped.flatMap((p) => {
-  const m = /^src\/cli\/commands\/([a-z][a-z0-9_]*)\.ts$/.exec(p);
+  const m = /^src\/commands\/([a-z][a-z0-9_]*)\/command\.ts$/.exec(p);
   return m ? [m[1]!] : [];
 });
-/** A command is a pair of modules: its declaration and its action. */
-function commandModules(name: string): string[] {
-  return [`src/cli/commands/${name}.ts`, `src/commands/${name}.ts`];
-}
+/** The command whose folder holds `module`, if any. */
 function commandOf(module: string): string | undefined {
-  return COMMANDS.find((c) => commandModules(c).includes(module));
+  const m = /^src\/commands\/([a-z][a-z0-9_]*)\//.exec(module);
+  return m && COMMANDS.includes(m[1]!) ? m[1] : undefined;
 }
 
 const runtime = (_from: string, edge: Edge) => !edge.typeOnly;
 
-/** What `hooktap <name>` may load: main.ts and everything it imports, except the actions of other commands. */
+/** What `hooktap <name>` may load: main.ts and everything it imports, except what other commands load lazily. */
 function loadedBy(name: string) {
   return (_from: string, edge: Edge) =>
     !edge.typeOnly &&
-    !(edge.dynamic && edge.to.startsWith("src/commands/") && edge.to !== `src/commands/${name}.ts`);
+    !(edge.dynamic && commandOf(edge.to) !== undefined && commandOf(edge.to) !== name);
 }
 
 Deno.test("the graph knows every command (a test of the test)", () => {
   for (const name of ["dev", "logs", "inspect", "replay", "complete"]) {
     assert.ok(COMMANDS.includes(name), name);
   }
-  assert.ok(graph.get("src/cli/commands/logs.ts")?.some((e) => e.dynamic && e.to === "src/commands/logs.ts"));
+  assert.ok(!COMMANDS.includes("_shared"));
+  assert.ok(
+    graph.get("src/commands/logs/command.ts")?.some((e) => e.dynamic && e.to === "src/commands/logs/run.ts"),
+  );
   // dev loads a node: module today (node:http for GET bodies), so the rule below can see one.
   assert.ok([...reach(graph, ["main.ts"], loadedBy("dev"))].some((m) => m.startsWith("node:")));
 });
@@ -50,16 +51,29 @@ for (const name of ["logs", "inspect", "complete"]) {
   });
 }
 
-Deno.test("no command imports another command (the pair src/cli/commands/X.ts + src/commands/X.ts is one)", () => {
+Deno.test("no command imports another command's folder, and the shared wiring imports no command", () => {
   const problems: string[] = [];
   // The command list (src/cli.ts) knows every command by design; going through it is not an import of one.
   const follow = (_from: string, edge: Edge) => edge.to !== "src/cli.ts";
+  for (const start of shipped.filter((m) => m.startsWith("src/commands/"))) {
+    const name = commandOf(start);
+    const other = (m: string) => commandOf(m) !== undefined && commandOf(m) !== name;
+    const path = pathTo(graph, start, other, follow);
+    if (path) problems.push(path.join(" → "));
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("a command's declaration loads only the CLI engine (and the shared filter options) at start-up", () => {
+  const allowed = (m: string) => m.startsWith("src/cli/") || m === "src/commands/_shared/filters.ts";
+  const problems: string[] = [];
+  const follow = (_from: string, edge: Edge) => !edge.typeOnly && !edge.dynamic;
   for (const name of COMMANDS) {
-    for (const start of commandModules(name)) {
-      const other = (m: string) => commandOf(m) !== undefined && commandOf(m) !== name;
-      const path = pathTo(graph, start, other, follow);
-      if (path) problems.push(path.join(" → "));
-    }
+    const start = `src/commands/${name}/command.ts`;
+    const path = pathTo(graph, start, (m) => m !== start && !allowed(m), follow);
+    if (path) problems.push(path.join(" → "));
+    // The action is loaded only when the command runs.
+    assert.ok(graph.get(start)?.some((e) => e.dynamic && e.to === `src/commands/${name}/run.ts`), start);
   }
   assert.deepEqual(problems, []);
 });
@@ -101,14 +115,14 @@ Deno.test("importing `.` (mod.ts) loads at most 25 modules, no node: module and 
 Deno.test("the graph helpers find a cross-folder circle and a path to a command (tests of the test)", () => {
   const e = (to: string, dynamic = false): Edge => ({ to, dynamic, typeOnly: false });
   const fake: Graph = new Map([
-    ["src/cli/commands/a.ts", [e("src/commands/a.ts", true)]],
-    ["src/commands/a.ts", [e("src/x/y.ts")]],
-    ["src/x/y.ts", [e("src/cli/commands/b.ts"), e("src/commands/a.ts")]],
-    ["src/cli/commands/b.ts", []],
+    ["src/commands/a/command.ts", [e("src/commands/a/run.ts", true)]],
+    ["src/commands/a/run.ts", [e("src/x/y.ts")]],
+    ["src/x/y.ts", [e("src/commands/b/command.ts"), e("src/commands/a/run.ts")]],
+    ["src/commands/b/command.ts", []],
   ]);
-  assert.deepEqual(circles(fake, runtime), [["src/commands/a.ts", "src/x/y.ts"]]);
+  assert.deepEqual(circles(fake, runtime), [["src/commands/a/run.ts", "src/x/y.ts"]]);
   assert.deepEqual(
-    pathTo(fake, "src/cli/commands/a.ts", (m) => m === "src/cli/commands/b.ts", () => true),
-    ["src/cli/commands/a.ts", "src/commands/a.ts", "src/x/y.ts", "src/cli/commands/b.ts"],
+    pathTo(fake, "src/commands/a/command.ts", (m) => m === "src/commands/b/command.ts", () => true),
+    ["src/commands/a/command.ts", "src/commands/a/run.ts", "src/x/y.ts", "src/commands/b/command.ts"],
   );
 });

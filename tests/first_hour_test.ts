@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { captureEvents } from "./_capture.ts";
 import { runCli, withTmpDir, writeFile } from "./_helpers.ts";
 import { HAS_SCRIPT, plainLines, runInPty, startInPty } from "./_pty.ts";
-import { displayWidth } from "../src/ui/width.ts";
+import { displayWidth } from "../src/term/width.ts";
 
 const WIDE_CONFIG = `export default {
   port: 0,

@@ -1,7 +1,7 @@
 /**
  * How a command is declared: its name, description, arguments, options and
  * help text, as data. The declaration imports nothing heavy; the action
- * lives in `src/commands/<name>.ts` and is imported only when the command
+ * lives in `src/commands/<name>/run.ts` and is imported only when the command
  * runs, so `--help`, a usage error or one command never load the others.
  * @module
  */
@@ -55,7 +55,7 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   readonly after?: string;
   /** Left out of the command list (the completion helper). */
   readonly hidden?: boolean;
-  /** Loads the action module: `() => import("../../commands/logs.ts")`. */
+  /** Loads the action module: `() => import("./run.ts")`. */
   readonly load: () => Promise<{ run: (ctx: CommandContext, input: Input<O>) => Promise<void> }>;
 }
 

@@ -1,0 +1,87 @@
+/**
+ * The filter options `logs`, `export` and bulk `replay` share, and their
+ * values read into an {@linkcode EventFilter}. The declarations import this
+ * module at start-up, so the store's filter is imported only when
+ * {@linkcode filterFrom} runs.
+ * @module
+ */
+import { defineOptions, type OptionsOf } from "../../cli/spec.ts";
+import type { EventFilter } from "../../store/read/filter.ts";
+
+/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`, `--provider`, `--type`, `--verdict`. */
+export const FILTER_OPTIONS = defineOptions({
+  endpoint: {
+    short: "e",
+    value: "name",
+    description: "only events of this endpoint",
+    complete: "endpoint",
+  },
+  method: {
+    short: "m",
+    value: "method",
+    description: "only events with this HTTP method",
+    complete: "method",
+  },
+  since: {
+    short: "s",
+    value: "when",
+    description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
+  },
+  until: { value: "when", description: "only events older than a duration (10m, 2h, 1d) or an ISO time" },
+  grep: {
+    short: "g",
+    value: "text",
+    description:
+      "only events with this text in the body, a header value or the path (any case unless it has capitals)",
+  },
+  where: {
+    short: "w",
+    value: "field=value",
+    repeatable: true,
+    description:
+      "only events whose JSON body has this field value: action=opened, data.object.id=cus_42, a!=b, a (repeatable)",
+  },
+  header: {
+    value: "name=value",
+    repeatable: true,
+    description: "only events with this header: X-GitHub-Event=push, or a name alone (repeatable)",
+  },
+  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
+  type: {
+    value: "type",
+    description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
+  },
+  verdict: {
+    value: "verdict",
+    description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
+  },
+});
+
+/** The parsed values of the shared filter options, typed from their declarations. */
+export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
+
+/**
+ * The filter the options ask for, checked (a malformed value is a usage error before any work).
+ * @throws {UsageError} naming the option and the fix.
+ */
+export async function filterFrom(opts: FilterValues, now: Date = new Date()): Promise<EventFilter> {
+  const { compileFilter, parseSince, parseVerdict } = await import("../../store/read/filter.ts");
+  const filter: EventFilter = {};
+  if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
+  if (opts.method !== undefined) filter.method = opts.method;
+  if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
+  if (opts.until !== undefined) filter.until = parseSince(opts.until, now, "--until");
+  if (opts.grep !== undefined) filter.grep = opts.grep;
+  if (opts.where !== undefined && opts.where.length > 0) filter.where = opts.where;
+  if (opts.header !== undefined && opts.header.length > 0) filter.header = opts.header;
+  if (opts.provider !== undefined) filter.provider = opts.provider;
+  if (opts.type !== undefined) filter.type = opts.type;
+  if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);
+  compileFilter(filter); // throws on a bad --where or --header
+  return filter;
+}
+
+/** Whether any filter is set. */
+export function hasFilter(filter: EventFilter): boolean {
+  return Object.keys(filter).length > 0;
+}

@@ -1,0 +1,92 @@
+/**
+ * What the read commands say when there is nothing to show: no store here
+ * yet (and where it would be), a config that does not load (its problem, not
+ * a starter hint), an endpoint name that is neither configured nor stored.
+ * Private wiring shared by `logs` and `inspect`.
+ * @module
+ */
+import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
+import { readIndex } from "../../store/index_file.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { safeLine } from "../../term/sanitize.ts";
+import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
+import { pathInside } from "../../text/path.ts";
+
+/** The config, `null` when there is none, or the reason it does not load. */
+export async function configOrProblem(
+  ctx: CommandContext,
+  path: string | undefined,
+): Promise<ResolvedConfig | null | { problem: string }> {
+  try {
+    return await optionalConfig(ctx, path);
+  } catch (error) {
+    const first = error instanceof ConfigError && error.issues.length > 0
+      ? `${error.message} ${error.issues[0]}`
+      : describeError(error);
+    return { problem: first.split("\n")[0]!.trim() };
+  }
+}
+
+/** A ready `curl` command that sends a first event to the config's first endpoint. */
+function _curl(config: ResolvedConfig): string {
+  const endpoint = config.endpoints[0]!;
+  const method = endpoint.methods[0] ?? "POST";
+  const url = `http://localhost:${config.port === 0 ? 8787 : config.port}${endpoint.path}`;
+  if (method === "GET" || method === "HEAD") return `curl ${method === "HEAD" ? "-I " : ""}${url}`;
+  return `curl -X ${method} ${url} -H 'content-type: application/json' -d '{"hello":"hooktap"}'`;
+}
+
+/** What to say when the store has no events at all (or does not exist). */
+export async function noEventsText(ctx: CommandContext, configPath: string | undefined): Promise<string> {
+  const config = await configOrProblem(ctx, configPath);
+  const dir = storeOf(ctx).dir;
+  const where = pathInside(ctx.cwd, dir) || dir;
+  let exists = true;
+  try {
+    await Deno.stat(dir);
+  } catch {
+    exists = false;
+  }
+  const head = exists
+    ? "No events yet."
+    : `No events yet: there is no ${where}/ in ${ctx.cwd}. hooktap stores events in .hooktap/events.jsonl ` +
+      "of the directory where `hooktap dev` runs (run this command there, or start `hooktap dev` here).";
+  if (config !== null && "problem" in config) {
+    return `${head}\nThe config does not load, so \`hooktap dev\` cannot start: ${
+      safeLine(config.problem)
+    }\n` +
+      "Fix it (`hooktap dev` lists every problem), then send a request.\n";
+  }
+  // The config loader is imported only here: the read commands' start-up never pays for it.
+  const starter = config ?? (await import("../../config/load.ts")).starterConfig();
+  return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
+}
+
+/**
+ * Refuses an endpoint name that is neither in the config nor in the store's
+ * index, listing the names that exist. Says nothing when the name is known,
+ * or when nothing can tell (no config, no index).
+ * @throws {NotFoundError} naming the known endpoints.
+ */
+export async function checkEndpointName(
+  ctx: CommandContext,
+  name: string,
+  reader: StoreReader | null,
+  configPath: string | undefined,
+): Promise<void> {
+  const config = await configOrProblem(ctx, configPath);
+  const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
+  const index = reader === null ? undefined : await readIndex(reader.paths, reader.file, reader.size);
+  const stored = Object.keys(index?.latest ?? {});
+  if (configured.includes(name) || stored.includes(name)) return;
+  if (configured.length === 0 && index === undefined) return;
+  const names = [...new Set([...configured, ...stored])].sort().map(safeLine);
+  const why = config !== null && "problem" in config
+    ? ` (the config does not load: ${safeLine(config.problem)})`
+    : "";
+  throw new NotFoundError(
+    `There is no endpoint named "${safeLine(name)}"${why}. ` +
+      (names.length === 0 ? "No endpoint has events yet." : `Known endpoints: ${names.join(", ")}.`),
+  );
+}

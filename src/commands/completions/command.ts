@@ -1,0 +1,21 @@
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+
+/** Shells a completion script is printed for. */
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+
+/** Options of `hooktap completions`. */
+export const options = defineOptions({});
+
+/** `hooktap completions`. */
+export const completions = defineCommand({
+  name: "completions",
+  description: "Print a shell completion script (commands, options, endpoint names, recent event ids)",
+  arguments: [{ name: "shell", description: "the shell to complete in", required: true, choices: SHELLS }],
+  options,
+  after: "\nThe script runs `hooktap complete -- ...` at each TAB, so `hooktap` must be on your PATH\n" +
+    "(deno install -g -A -n hooktap jsr:@hooktap/hooktap).\n" +
+    "\nExamples:\n  source <(hooktap completions bash)                                   # in ~/.bashrc\n" +
+    "  hooktap completions zsh > ~/.zfunc/_hooktap                          # with fpath+=(~/.zfunc)\n" +
+    "  hooktap completions fish > ~/.config/fish/completions/hooktap.fish\n",
+  load: () => import("./run.ts"),
+});

@@ -1,0 +1,95 @@
+/**
+ * `dev`'s forwarding wiring: `--forward-to`/`--forward-mode` checked as a
+ * target, the callbacks that print delivery lines, and the start report
+ * (targets, events the last run left undelivered).
+ * @module
+ */
+import { checkForward, type ResolvedForward } from "../../config/forward.ts";
+import { UsageError } from "../../errors.ts";
+import type { DeliveryRecord } from "../../event/delivery.ts";
+import type { ForwardingSession } from "../../forward/session.ts";
+import { deliveryJson, formatAppState, formatDelivery } from "../../term/delivery_line.ts";
+import { plural } from "../../term/format.ts";
+import type { Output } from "../../term/output.ts";
+import { safeLine } from "../../term/sanitize.ts";
+
+/**
+ * The target `--forward-to` names, or `undefined` without the flag.
+ * @throws {UsageError} when the URL is not an http(s) URL.
+ */
+export function forwardFlag(to: string | undefined, mode: string | undefined): ResolvedForward | undefined {
+  if (to === undefined) return undefined;
+  const issues: string[] = [];
+  const resolved = checkForward({ to, mode: mode ?? "queue" }, "--forward-to", issues);
+  if (resolved === undefined) {
+    throw new UsageError(issues.join("; ").replace("--forward-to.to", "--forward-to"));
+  }
+  return resolved;
+}
+
+/** Callbacks printing each delivery (stdout) and app-down/back lines (stderr). */
+export function forwardingCallbacks(
+  out: Output,
+  options: { json: boolean; quiet: boolean },
+): {
+  onDelivery: (record: DeliveryRecord) => void;
+  onAppState: (s: { host: string; up: boolean }) => void;
+  onError: (e: unknown) => void;
+} {
+  let stdoutGone = false;
+  const print = (text: string) => {
+    if (stdoutGone) return;
+    try {
+      out.out(text);
+    } catch {
+      stdoutGone = true; // the reader of stdout left; delivering goes on
+    }
+  };
+  return {
+    onDelivery: (record) => {
+      if (options.quiet) return;
+      print(options.json ? deliveryJson(record) : formatDelivery(record, out));
+    },
+    onAppState: (state) => out.err(formatAppState(state, out)),
+    onError: (error) =>
+      out.err(out.errColors.red(`error: ${error instanceof Error ? error.message : String(error)}\n`)),
+  };
+}
+
+/** Prints where events go and what the last run left; delivers those unless told not to. */
+export function reportForwarding(
+  out: Output,
+  forwarding: ForwardingSession,
+  options: { deliverPending: boolean },
+): void {
+  const c = out.errColors;
+  for (const target of forwarding.targets.values()) {
+    out.err(`Forwarding (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
+  }
+  const { pending, failed } = forwarding.leftOver;
+  if (pending.length > 0) {
+    if (options.deliverPending) {
+      const n = forwarding.resume();
+      out.err(
+        c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
+      );
+    } else {
+      out.err(
+        c.yellow(
+          `${
+            plural(pending.length, "event")
+          } stored but not delivered when hooktap last stopped (--skip-pending): ` +
+            `hooktap replay --undelivered --to URL sends them.\n`,
+        ),
+      );
+    }
+  }
+  if (failed.length > 0) {
+    out.err(
+      c.yellow(
+        `${plural(failed.length, "event")} failed every delivery attempt earlier: ` +
+          `hooktap replay --undelivered --to URL sends them again.\n`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+
+/** Options of `hooktap dev`. */
+export const options = defineOptions({
+  config: { short: "c", value: "path", description: "config file" },
+  port: {
+    short: "p",
+    value: "port",
+    description: "listen on this port instead of the config's (0 = any free port)",
+  },
+  host: {
+    value: "host",
+    description: "interface to bind; anything but loopback exposes hooktap to your network",
+    default: "127.0.0.1",
+  },
+  json: {
+    description:
+      'print a ready object ({"type":"ready",...}) then one JSON object per request on stdout (the banner still goes to stderr)',
+  },
+  readyFile: {
+    value: "path",
+    description: "write the ready object (port, endpoint URLs, data dir, pid) to this file once listening",
+  },
+  quiet: { short: "q", description: "print no line per request" },
+  forwardTo: {
+    value: "url",
+    description: "deliver every stored event to your app at this URL (endpoints' own `forward` win)",
+  },
+  forwardMode: {
+    value: "mode",
+    choices: ["queue", "relay"],
+    description:
+      "queue: answer the sender at once, deliver after (retried); relay: answer with your app's answer",
+    default: "queue",
+  },
+  skipPending: {
+    description: "do not deliver the events the last run left undelivered (replay --undelivered sends them)",
+  },
+  uiPort: {
+    value: "port",
+    description: "serve the live inspector on this port of 127.0.0.1 (default: the receiver's port + 1)",
+  },
+  ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
+});
+
+/** `hooktap dev`. */
+export const dev = defineCommand({
+  name: "dev",
+  description: "Receive webhooks: listen on the configured port and store every matched request",
+  options,
+  after: "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
+    "  hooktap dev --forward-to http://localhost:3000/webhooks/github\n" +
+    "  hooktap dev --forward-to http://localhost:3000/hook --forward-mode relay\n" +
+    "  # in another terminal: ngrok http 8787\n",
+  load: () => import("./run.ts"),
+});

@@ -1,0 +1,170 @@
+/**
+ * `hooktap dev`: the receiver. Finds the config (or asks for one), starts a
+ * dev session (src/dev_session.ts), prints its banner and activity, and
+ * stops it on Ctrl-C or SIGTERM.
+ * @module
+ */
+import { dirname, relative, resolve } from "node:path";
+import { loadConfig, starterConfig } from "../../config/load.ts";
+import { configFromAnswers } from "../../config/starter.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
+import { validateConfig } from "../../config/validate.ts";
+import { writeConfigFile } from "../../config/write.ts";
+import { startLive } from "../../dev_live.ts";
+import { startDevSession } from "../../dev_session.ts";
+import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
+import { launchInspector } from "../../inspector/launch.ts";
+import { createLiveFeed } from "../../inspector/live.ts";
+import { resignerFor } from "../../replay/resigner.ts";
+import { describeError } from "../../errors.ts";
+import { banner, createActivityLog } from "../../term/dev_log.ts";
+import { cutOffNote, drainNote } from "../../term/drain_note.ts";
+import { retentionLine } from "../../term/retention_line.ts";
+import { plural } from "../../term/format.ts";
+import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
+
+const STACK_ENV = "HOOKTAP_STACK";
+
+/** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
+function stackOverride(): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: STACK_ENV }).state !== "granted") return undefined;
+  return Deno.env.get(STACK_ENV);
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+async function configForDev(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig> {
+  const config = await loadConfig({ cwd: ctx.cwd, path });
+  if (config !== null) return config;
+  const c = ctx.output.errColors;
+  const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
+  const why = whyNoPrompt(file);
+  if (why === undefined) {
+    const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
+    await writeConfigFile(file, answers);
+    return validateConfig(configFromAnswers(answers), file);
+  }
+  ctx.output.err(
+    c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
+      '(port 8787, POST /webhook as "default"). Nothing was written; `hooktap init --yes` writes it.\n',
+  );
+  return starterConfig();
+}
+
+/** `hooktap dev`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const out = ctx.output;
+  const c = out.errColors;
+  const port = opts.port === undefined ? undefined : parsePort(opts.port); // a usage error before anything else
+  const fallback = forwardFlag(opts.forwardTo, opts.forwardMode); // usage errors before anything else
+  const config = await configForDev(ctx, opts.config);
+  for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
+  if (!LOOPBACK.test(opts.host)) {
+    out.err(
+      c.yellow(
+        `warning: binding ${opts.host}: anyone who can reach this machine on port ${
+          port ?? config.port
+        } can send events to hooktap and see its answers. Use the default 127.0.0.1 unless you mean it.\n`,
+      ),
+    );
+  }
+  const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
+  const paths = storeOf(ctx);
+  const live = ui === false ? undefined : createLiveFeed();
+  let lastFailure = "";
+  const activity = opts.quiet
+    ? undefined
+    : createActivityLog(out, { json: opts.json ?? false, endpoints: config.endpoints });
+  const session = await startDevSession({
+    config,
+    paths,
+    hostname: opts.host,
+    port: port ?? config.port,
+    onOutcome: (o) => {
+      activity?.(o);
+      if (o.cutOff) return;
+      if (o.status === 503 && o.reason !== lastFailure) {
+        lastFailure = o.reason ?? "";
+        out.err(
+          c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`),
+        );
+      } else if (o.status === 200 && lastFailure !== "") {
+        lastFailure = "";
+        out.err(c.green("Writes work again; events are being saved.\n"));
+      }
+    },
+    onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    forward: {
+      ...(fallback ? { fallback } : {}),
+      ...(config.file ? { baseDir: dirname(config.file) } : {}),
+      ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
+    },
+    stack: stackOverride(),
+    ...(live ? { onStored: live.publish } : {}),
+    onRetention: (r) => out.err(retentionLine(r, c)),
+  });
+  let inspector;
+  try {
+    inspector = ui === false ? undefined : launchInspector({
+      paths,
+      port: ui.port ?? session.port + 1,
+      explicit: ui.port !== null,
+      endpoints: config.endpoints,
+      resign: resignerFor(config.endpoints),
+      ...(live ? { live } : {}),
+    });
+  } catch (error) {
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
+  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  out.err(
+    banner({
+      hostname: session.hostname,
+      port: session.port,
+      endpoints: config.endpoints,
+      eventsFile,
+      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+      repairedBytes: session.repairedBytes,
+      stack: { name: session.stack, reason: session.stackReason },
+      ...(inspector
+        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
+        : {}),
+    }, out) + "\n",
+  );
+  let running: { stop(): void } | undefined;
+  try {
+    running = await startLive({
+      session,
+      config,
+      output: out,
+      dataDir: paths.dir,
+      json: opts.json ?? false,
+      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
+      inspector: inspector?.inspector.url ?? null,
+    });
+  } catch (error) {
+    await inspector?.inspector.stop();
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
+  if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
+  const stop = async () => {
+    running?.stop();
+    if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
+    const cutOff = await session.stop();
+    if (cutOff > 0) out.err(cutOffNote(cutOff, c));
+  };
+  if (ctx.signal.aborted) stop();
+  ctx.signal.addEventListener("abort", stop, { once: true });
+  const captured = await session.finished;
+  running.stop();
+  await inspector?.inspector.stop();
+  out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
+}

@@ -1,0 +1,23 @@
+/**
+ * `hooktap doctor`: gathers the facts (src/doctor/facts.ts), runs the
+ * checks (src/doctor/checks.ts) and prints them. Not all well: exit 1.
+ * @module
+ */
+import { starterConfig } from "../../config/load.ts";
+import { allWell, runChecks } from "../../doctor/checks.ts";
+import { gatherFacts } from "../../doctor/facts.ts";
+import { doctorText } from "../../term/doctor_view.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { type CommandContext, storeOf } from "../_shared/context.ts";
+
+/** `hooktap doctor`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const facts = await gatherFacts({ cwd: ctx.cwd, paths: storeOf(ctx), configPath: opts.config });
+  const checks = runChecks(facts, starterConfig().endpoints);
+  const ok = allWell(checks);
+  if (opts.json) ctx.output.out(JSON.stringify({ ok, checks }) + "\n");
+  else ctx.output.out(doctorText(checks, ctx.output.colors));
+  if (!ok) ctx.exit(1);
+}

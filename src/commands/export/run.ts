@@ -1,0 +1,194 @@
+/**
+ * `hooktap export`: stored events as HAR, curl commands, JSON Lines or raw
+ * body bytes, to stdout or a file. Events come in arrival order: by id, or
+ * every event the filters match (streamed, so an export of any size holds
+ * one event at a time), or the newest `--limit` of them.
+ * @module
+ */
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { VERSION } from "../../version.ts";
+import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { formatNamed, FORMATS } from "../../export/registry.ts";
+import { replayUrl } from "../../replay/replay.ts";
+import { compileFilter } from "../../store/read/filter.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { scanBackward, scanForward } from "../../store/read/scan.ts";
+import { plural } from "../../term/format.ts";
+import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
+import { filterFrom, hasFilter } from "../_shared/filters.ts";
+import { type CommandContext, openStore, resolveEventLine, warnSkipped } from "../_shared/context.ts";
+
+type Item = { event: CapturedEvent; line: string };
+
+async function* _select(
+  ctx: CommandContext,
+  reader: StoreReader,
+  ids: readonly string[],
+  opts: Input<typeof options>["options"],
+): AsyncGenerator<Item> {
+  const filter = compileFilter(await filterFrom(opts));
+  if (ids.length > 0) {
+    for (const id of ids) {
+      const item = await resolveEventLine(reader, id);
+      if (filter.event(item.event)) yield item;
+    }
+    return;
+  }
+  if (opts.limit !== undefined) {
+    if (!/^\d+$/.test(opts.limit)) {
+      throw new UsageError(`--limit must be a whole number, got "${opts.limit}".`);
+    }
+    const newest: Item[] = [];
+    const max = Number(opts.limit);
+    if (max === 0) return;
+    for await (const m of scanBackward(reader, filter, { signal: ctx.signal })) {
+      newest.push(m);
+      if (newest.length >= max) break;
+    }
+    yield* newest.reverse();
+    return;
+  }
+  yield* scanForward(reader, filter, { signal: ctx.signal });
+}
+
+/** Where the export goes: a file, or stdout in batches. */
+interface Sink {
+  write(piece: string | Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+async function _fileSink(path: string): Promise<Sink> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
+  } catch (error) {
+    const denied = error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
+    throw new StoreError(
+      `Cannot write ${path}: ${describeError(error)}` +
+        (denied ? ` Allow it (deno run --allow-write=${path}) or write to stdout (> ${path}).` : "."),
+      { cause: error },
+    );
+  }
+  const writer = file.writable.getWriter();
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await writer.write(encoder.encode(batch.join("")));
+    batch = [];
+    size = 0;
+  };
+  return {
+    async write(piece) {
+      if (typeof piece !== "string") {
+        await flush();
+        await writer.write(piece);
+        return;
+      }
+      batch.push(piece);
+      size += piece.length;
+      if (size > 1 << 20) await flush();
+    },
+    async close() {
+      await flush();
+      await writer.close();
+    },
+  };
+}
+
+function _stdoutSink(ctx: CommandContext, raw: boolean): Sink {
+  const out = ctx.output;
+  const guard = (bytes: Uint8Array | string) => {
+    if (!out.stdoutIsTerminal) return;
+    const risk = typeof bytes === "string"
+      ? (raw ? terminalRisk(encoder.encode(bytes)) : unsafeForTerminal(bytes))
+      : terminalRisk(bytes);
+    if (risk === undefined) return;
+    throw new HooktapError(
+      `Not writing this export to the terminal: ${
+        raw ? risk : `it holds ${risk}, which would act on your terminal`
+      }. Save it with --output FILE (or > FILE), or pipe it: | xxd.`,
+    );
+  };
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (batch.length > 0) out.out(batch.join(""));
+    batch = [];
+    size = 0;
+  };
+  return {
+    write(piece) {
+      guard(piece);
+      if (typeof piece !== "string") {
+        flush();
+        out.outBytes(piece);
+      } else {
+        batch.push(piece);
+        size += piece.length;
+        if (size > 1 << 20) flush();
+      }
+      return Promise.resolve();
+    },
+    close() {
+      flush();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** `hooktap export`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const format = formatNamed(opts.format);
+  if (format === undefined) {
+    throw new UsageError(
+      `--format must be one of ${FORMATS.map((f) => f.name).join(", ")}; got "${opts.format}".`,
+    );
+  }
+  await filterFrom(opts); // usage errors before anything is read
+  if (opts.to !== undefined) replayUrl({ query: "" }, opts.to);
+  if (format.raw && input.args.length !== 1) {
+    throw new UsageError(
+      "--format raw writes one event's body: give exactly one event id (or use --format jsonl for several).",
+    );
+  }
+  if (input.args.length > 0 && opts.limit !== undefined) {
+    throw new UsageError("Give event ids or --limit, not both.");
+  }
+  const reader = await openStore(ctx);
+  if (reader === null) {
+    if (input.args.length > 0) await resolveEventLine(null, input.args[0]!); // not found
+    ctx.output.err("No events stored yet: nothing to export.\n");
+    return;
+  }
+  const writer = format.create({ version: VERSION, ...(opts.to !== undefined ? { to: opts.to } : {}) });
+  const sink = opts.output === undefined
+    ? _stdoutSink(ctx, format.raw === true)
+    : await _fileSink(opts.output);
+  let count = 0;
+  try {
+    if (writer.head) await sink.write(writer.head());
+    for await (const { event, line } of _select(ctx, reader, input.args, opts)) {
+      await sink.write(writer.event(event, line));
+      count++;
+    }
+    if (writer.tail) await sink.write(writer.tail());
+  } finally {
+    await sink.close();
+    reader[Symbol.dispose]();
+  }
+  warnSkipped(ctx, reader);
+  if (opts.output !== undefined || count === 0) {
+    const where = opts.output === undefined ? "" : ` to ${opts.output}`;
+    ctx.output.err(
+      count === 0 && hasFilter(await filterFrom(opts))
+        ? "No stored events match these filters.\n"
+        : `Exported ${plural(count, "event")} as ${format.name}${where}.\n`,
+    );
+  }
+}

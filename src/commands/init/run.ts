@@ -1,0 +1,37 @@
+/**
+ * `hooktap init`: writes `hooktap.config.ts`.
+ * @module
+ */
+import { relative, resolve } from "node:path";
+import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
+import { alreadyExists, configFileExists, writeConfigFile } from "../../config/write.ts";
+import { UsageError } from "../../errors.ts";
+import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import type { CommandContext } from "../_shared/context.ts";
+
+/** `hooktap init`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const file = resolve(ctx.cwd, opts.config);
+  // Refuse before asking anything, not after the user answered.
+  if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
+  let answers: StarterAnswers | undefined;
+  if (!opts.yes) {
+    const why = whyNoPrompt(file);
+    if (why !== undefined) {
+      throw new UsageError(
+        `hooktap init cannot ask its questions: ${why}. Run \`hooktap init --yes\` to write the starter config (port 8787, POST /webhook).`,
+      );
+    }
+    answers = await askStarterAnswers("hooktap init");
+  }
+  await writeConfigFile(file, answers, { force: opts.force ?? false });
+  const a = answers ?? STARTER_ANSWERS;
+  ctx.output.err(
+    `Wrote ${
+      relative(ctx.cwd, file) || file
+    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: hooktap dev\n`,
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * `hooktap inspect`: one stored event in full, by id (or id prefix) or as
+ * the newest event of an endpoint.
+ * @module
+ */
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
+import { type CapturedEvent, decodeBody } from "../../event/record.ts";
+import { latestOfEndpoint } from "../../store/read/latest.ts";
+import type { StoreReader } from "../../store/read/reader.ts";
+import { tail } from "../../store/read/tail.ts";
+import { readDeliveries } from "../../forward/deliveries_read.ts";
+import { forwardPaths } from "../../forward/paths.ts";
+import { renderDeliveries } from "../../term/delivery_view.ts";
+import { renderEvent } from "../../term/event_view.ts";
+import { safeLine, terminalRisk } from "../../term/sanitize.ts";
+import { configOrProblem, noEventsText } from "../_shared/hints.ts";
+import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
+
+async function _newestOfEndpoint(
+  ctx: CommandContext,
+  reader: StoreReader | null,
+  name: string,
+  configPath: string | undefined,
+): Promise<CapturedEvent> {
+  const result = reader === null ? { endpoints: [] as string[] } : await latestOfEndpoint(reader, name);
+  if ("event" in result && result.event !== undefined) return result.event;
+  const config = await configOrProblem(ctx, configPath);
+  const broken = config !== null && "problem" in config ? config.problem : undefined;
+  const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
+  if (configured.includes(name) || result.endpoints.includes(name)) {
+    throw new NotFoundError(
+      `Endpoint "${
+        safeLine(name)
+      }" has no events yet. Send one to it while \`hooktap dev\` runs, then try again.`,
+    );
+  }
+  const names = [...new Set([...configured, ...result.endpoints])].sort().map(safeLine);
+  throw new NotFoundError(
+    `There is no endpoint named "${safeLine(name)}"` +
+      (broken === undefined
+        ? ". "
+        : ` (the config does not load, so its endpoints are unknown: ${safeLine(broken)}). `) +
+      (names.length === 0 ? "No events are stored yet." : `Known endpoints: ${names.join(", ")}.`),
+  );
+}
+
+/** `hooktap inspect`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const id = input.args[0];
+  if (id !== undefined && opts.endpoint !== undefined) {
+    throw new UsageError("Give an event id or --endpoint NAME, not both.");
+  }
+  if (opts.json && opts.body) throw new UsageError("Choose one of --json and --body.");
+  if (opts.force && !opts.body) throw new UsageError("--force only goes with --body.");
+  const reader = await openStore(ctx);
+  let event: CapturedEvent;
+  try {
+    if (id !== undefined) event = await resolveEvent(reader, id);
+    else if (opts.endpoint !== undefined) {
+      event = await _newestOfEndpoint(ctx, reader, opts.endpoint, opts.config);
+    } else {
+      const newest = reader === null ? [] : await tail(reader, { limit: 1 });
+      if (newest[0] === undefined) throw new NotFoundError((await noEventsText(ctx, opts.config)).trimEnd());
+      event = newest[0];
+    }
+  } finally {
+    reader?.[Symbol.dispose]();
+    warnSkipped(ctx, reader);
+  }
+  const out = ctx.output;
+  if (opts.body) {
+    const bytes = decodeBody(event);
+    const risk = out.stdoutIsTerminal && !opts.force ? terminalRisk(bytes) : undefined;
+    if (risk !== undefined) {
+      throw new HooktapError(
+        `Not writing the body of ${event.id} to the terminal: ${risk}. ` +
+          `Save it: hooktap inspect ${event.id} --body > body.bin, ` +
+          `pipe it: hooktap inspect ${event.id} --body | xxd, see it escaped: hooktap inspect ${event.id}, ` +
+          "or write it here anyway with --body --force.",
+      );
+    }
+    out.outBytes(bytes);
+    return;
+  }
+  const id_ = event.id;
+  const deliveries = (await readDeliveries(forwardPaths(storeOf(ctx)).deliveries)).filter((d) =>
+    d.event === id_
+  );
+  if (opts.json) {
+    out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
+  } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));
+}

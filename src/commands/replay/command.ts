@@ -1,0 +1,80 @@
+import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { FILTER_OPTIONS } from "../_shared/filters.ts";
+
+const { endpoint, since, until, grep, where, provider, type, verdict } = FILTER_OPTIONS;
+
+/** Options of `hooktap replay`. */
+export const options = defineOptions({
+  to: {
+    short: "t",
+    value: "url",
+    required: true,
+    description: "where to send it; the original query string is added when it has none",
+  },
+  header: {
+    short: "H",
+    value: "header",
+    repeatable: true,
+    description: 'add or replace a header: "Name: value" (empty value removes; repeatable)',
+  },
+  method: {
+    short: "X",
+    value: "method",
+    description: "send with this method instead of the original",
+    complete: "method",
+  },
+  resign: {
+    description:
+      "sign afresh with the endpoint's secret and the current time (Stripe, Slack, Standard Webhooks, ...)",
+  },
+  bodyFile: {
+    value: "file",
+    description: "send this file's bytes as the body (re-signed when a secret is known)",
+  },
+  set: {
+    value: "path=value",
+    repeatable: true,
+    description: "change one JSON field of the body: data.object.amount=5000 (repeatable; re-signed)",
+  },
+  config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
+  timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
+  json: { description: "print the result as one JSON object on stdout (one per event in bulk)" },
+  undelivered: {
+    description:
+      "send every forwarded event that was never delivered (instead of one event id), oldest first",
+  },
+  insecure: { description: "with --undelivered: accept a self-signed https certificate" },
+  endpoint,
+  since,
+  until,
+  grep,
+  where,
+  provider,
+  type,
+  verdict,
+  rate: { value: "n/s", description: "bulk: send at most N events per second (10 or 10/s)" },
+});
+
+/** `hooktap replay`. */
+export const replay = defineCommand({
+  name: "replay",
+  description: "Send a stored event again to a URL: same method, headers and exact body bytes",
+  arguments: [{
+    name: "event-id",
+    description: "the event's id, or any unique prefix of it (none: every event the filters match)",
+    required: false,
+    complete: "event-id",
+  }],
+  options,
+  after: "\nWithout an id, sends every event the filters match, in arrival order (bulk replay):\n" +
+    "a progress bar on a terminal, a summary at the end; Ctrl-C stops after the send in flight.\n" +
+    "\nExit status: 0 when the target answers 2xx (every time), 1 otherwise, 130 when stopped.\n" +
+    "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
+    '  hooktap replay 01HXA5 --to http://localhost:3000/hook -H "Authorization: Bearer dev"\n' +
+    "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
+    "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --resign\n" +
+    "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
+    "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n" +
+    "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
+  load: () => import("./run.ts"),
+});

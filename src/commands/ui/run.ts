@@ -1,0 +1,58 @@
+/**
+ * `hooktap ui`: the inspector over the stored events, without receiving.
+ * New events another `hooktap dev` appends show up live (it follows the
+ * log). Stops on Ctrl-C.
+ * @module
+ */
+import { relative } from "node:path";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { launchInspector } from "../../inspector/launch.ts";
+import { resignerFor } from "../../replay/resigner.ts";
+import { followLog } from "../../inspector/live.ts";
+import { openInBrowser } from "../../inspector/open.ts";
+import { configOrProblem } from "../_shared/hints.ts";
+import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
+
+/** `hooktap ui`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const opts = input.options;
+  const out = ctx.output;
+  const c = out.errColors;
+  const explicitPort = opts.port === undefined ? undefined : parsePort(opts.port);
+  const loaded = await configOrProblem(ctx, opts.config);
+  const config = loaded !== null && !("problem" in loaded) ? loaded : undefined;
+  if (loaded !== null && "problem" in loaded) {
+    out.err(c.yellow(`warning: the config does not load (${loaded.problem}); browsing without it.\n`));
+  }
+  const configured = config?.ui === false ? null : config?.ui.port ?? null;
+  const port = explicitPort ?? configured ?? (config?.port ? config.port + 1 : 8788);
+  const paths = storeOf(ctx);
+  const { inspector, note } = launchInspector({
+    paths,
+    port,
+    explicit: explicitPort !== undefined || configured !== null,
+    endpoints: config?.endpoints ?? [],
+    resign: resignerFor(config?.endpoints ?? []),
+    live: followLog(paths),
+  });
+  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  out.err(
+    `${c.bold("hooktap ui")} on ${c.cyan(inspector.url)} ${c.dim("(bound to 127.0.0.1)")}\n` +
+      (note ? c.yellow(`note: ${note}\n`) : "") +
+      `Events: ${eventsFile} (new ones appear live while \`hooktap dev\` runs)\n` +
+      c.dim("Press Ctrl-C to stop.") + "\n",
+  );
+  if (opts.open) {
+    const problem = await openInBrowser(inspector.url);
+    if (problem !== undefined) {
+      out.err(`Could not open a browser (${problem}): open ${inspector.url} yourself.\n`);
+    }
+  }
+  if (!ctx.signal.aborted) {
+    await new Promise<void>((resolve) =>
+      ctx.signal.addEventListener("abort", () => resolve(), { once: true })
+    );
+  }
+  await inspector.stop();
+}
