@@ -15,7 +15,23 @@
 import { join } from "node:path";
 import { type LoadGenerator, runLoad } from "./load.ts";
 import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
+import { fileURLToPath } from "node:url";
 import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+
+/** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
+export const HONEST_CEILING: WriteConfig = {
+  key: "c",
+  label: "(c2) honest ceiling",
+  argv: (port, dir) => [
+    Deno.execPath(),
+    "run",
+    "--allow-net",
+    `--allow-write=${dir}`,
+    fileURLToPath(new URL("./servers/honest.ts", import.meta.url)),
+    String(port),
+    join(dir, "honest.jsonl"),
+  ],
+};
 
 /** One thread's counters (clock ticks and switches). */
 interface ThreadSample {
@@ -137,10 +153,14 @@ export interface BreakdownOptions {
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
 export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]> {
-  const configs = o.configs ?? WRITE_CONFIGS.filter((c) => c.key === "c" || c.key === "b");
+  const configs = o.configs ?? [
+    WRITE_CONFIGS.find((c) => c.key === "c")!,
+    HONEST_CEILING,
+    WRITE_CONFIGS.find((c) => c.key === "b")!,
+  ];
   const results: Breakdown[] = [];
   for (const config of configs) {
-    const dir = join(o.scratch, `breakdown-${config.key}`);
+    const dir = join(o.scratch, `breakdown-${results.length}`);
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(
