@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
 
 /** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
-export const HONEST_CEILING: WriteConfig = {
+export const HONEST_CEILING: BreakdownConfig = {
   key: "c",
   label: "(c2) honest ceiling",
   argv: (port, dir) => [
@@ -31,6 +31,26 @@ export const HONEST_CEILING: WriteConfig = {
     String(port),
     join(dir, "honest.jsonl"),
   ],
+};
+
+const DEV = WRITE_CONFIGS.find((c) => c.key === "b")!;
+const POST_ONLY =
+  `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`;
+
+/** A configuration of the breakdown: a write-side server, and the config file `dev` finds (if any). */
+export interface BreakdownConfig extends WriteConfig {
+  configText?: string;
+}
+
+/**
+ * (b) on the `node:http` stack: a config with a GET endpoint beside the
+ * POST one makes `dev` serve with `node:http` (Deno.serve hides GET bodies).
+ */
+export const DEV_NODE_STACK: BreakdownConfig = {
+  ...DEV,
+  label: "(b) dev, node:http stack (a GET endpoint in the config)",
+  configText: `export default { port: 8787, endpoints: [` +
+    `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
 };
 
 /** One thread's counters (clock ticks and switches). */
@@ -147,26 +167,24 @@ export interface BreakdownOptions {
   bodyFile: string;
   headersFile: string;
   log(line: string): void;
-  /** Configurations (default: the ceiling and `dev --quiet`). */
-  configs?: readonly WriteConfig[];
+  /** Configurations (default: the ceiling, the honest ceiling, `dev --quiet` on both server stacks). */
+  configs?: readonly BreakdownConfig[];
 }
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
 export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]> {
-  const configs = o.configs ?? [
+  const configs: readonly BreakdownConfig[] = o.configs ?? [
     WRITE_CONFIGS.find((c) => c.key === "c")!,
     HONEST_CEILING,
-    WRITE_CONFIGS.find((c) => c.key === "b")!,
+    DEV,
+    DEV_NODE_STACK,
   ];
   const results: Breakdown[] = [];
   for (const config of configs) {
     const dir = join(o.scratch, `breakdown-${results.length}`);
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(
-      join(dir, "hooktap.config.ts"),
-      `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
-    );
+    await Deno.writeTextFile(join(dir, "hooktap.config.ts"), config.configText ?? POST_ONLY);
     const port = freePort();
     const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
     const load = (seconds: number) =>
@@ -235,10 +253,13 @@ export function breakdownReport(results: Breakdown[]): string {
       "requests answered; context switches per request from `/proc/.../status`. System calls per request " +
       "from a second run under `strace -c -f` (counts only).\n",
   );
-  const last = results.length - 1;
+  const found = results.findIndex((r) => r.label === DEV.label);
+  const last = found === -1 ? results.length - 1 : found;
   const hasDiff = results.length >= 2;
   lines.push(
-    `| thread | ${head.map((h) => `${h} user / sys`).join(" | ")}${hasDiff ? " | difference" : ""} |`,
+    `| thread | ${head.map((h) => `${h} user / sys`).join(" | ")}${
+      hasDiff ? ` | ${results[last]!.label.split(" ")[0]} − ${results[0]!.label.split(" ")[0]}` : ""
+    } |`,
   );
   lines.push(`|---|${head.map(() => "---:").join("|")}${hasDiff ? "|---:" : ""}|`);
   let totals = results.map(() => 0);
