@@ -4,7 +4,7 @@
  * side on a generated store; prints a Markdown report on stdout, progress on
  * stderr, and keeps the raw numbers in bench/.data/results.json.
  *
- *     deno run -A bench/main.ts [--smoke] [--only write|read] [--runs N] [--seconds S] [--events N]
+ *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown] [--runs N] [--seconds S] [--events N]
  *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
@@ -24,6 +24,7 @@ import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
+import { breakdownReport, measureBreakdown } from "./breakdown.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
 
 const { values } = parseArgs({
@@ -43,6 +44,7 @@ const events = Number(values.events ?? (smoke ? 2_000 : 1_000_000));
 const doWrite = values.only === undefined || values.only === "write";
 const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
+const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -177,7 +179,32 @@ try {
     });
     forwardText = "\n" + forwardReport(m);
   }
-  const text = report(info, write, read, extras) + forwardText +
+  let breakdownText = "";
+  if (doBreakdown) {
+    log("breakdown: CPU per request by thread, system calls per request (ceiling beside dev)");
+    const dir = join(scratch, "breakdown");
+    await Deno.mkdir(dir, { recursive: true });
+    const bodyFile = join(dir, "body.json");
+    const headersFile = join(dir, "headers.txt");
+    await Deno.writeTextFile(bodyFile, BODY);
+    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+    const results = await measureBreakdown({
+      generator,
+      seconds,
+      connections: CONNECTIONS,
+      scratch: dir,
+      bodyFile,
+      headersFile,
+      log,
+    });
+    for (const r of results) {
+      if (!(r.requests > 0) || r.threads.length === 0) {
+        throw new Error(`breakdown of ${r.label}: nothing measured`);
+      }
+    }
+    breakdownText = "\n" + breakdownReport(results);
+  }
+  const text = report(info, write, read, extras) + breakdownText + forwardText +
     (inspector ? inspectorReport(inspector) : "") + storeSection;
   // deno-lint-ignore no-console
   console.log(text);

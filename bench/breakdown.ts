@@ -1,0 +1,346 @@
+/**
+ * Where a request's time goes on the server's core, outside JavaScript too:
+ * the durable ceiling (c) and `hooktap dev` (b) side by side, each loaded
+ * like the write side (server on core 0, load on core 1), with the kernel's
+ * own accounting of every thread of the server process
+ * (`/proc/PID/task/TID/stat` user and system time, `/proc/.../status`
+ * context switches) read before and after a timed run, divided by the
+ * requests answered. A second, shorter run under `strace -c -f` counts the
+ * system calls per request and per fdatasync batch (strace slows the server,
+ * so only counts are taken from it, never times).
+ *
+ *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke]
+ * @module
+ */
+import { join } from "node:path";
+import { type LoadGenerator, runLoad } from "./load.ts";
+import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
+import { fileURLToPath } from "node:url";
+import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+
+/** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
+export const HONEST_CEILING: BreakdownConfig = {
+  key: "c",
+  label: "(c2) honest ceiling",
+  argv: (port, dir) => [
+    Deno.execPath(),
+    "run",
+    "--allow-net",
+    `--allow-write=${dir}`,
+    fileURLToPath(new URL("./servers/honest.ts", import.meta.url)),
+    String(port),
+    join(dir, "honest.jsonl"),
+  ],
+};
+
+const DEV = WRITE_CONFIGS.find((c) => c.key === "b")!;
+const POST_ONLY =
+  `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`;
+
+/** A configuration of the breakdown: a write-side server, and the config file `dev` finds (if any). */
+export interface BreakdownConfig extends WriteConfig {
+  configText?: string;
+}
+
+/**
+ * (b) on the `node:http` stack: a config with a GET endpoint beside the
+ * POST one makes `dev` serve with `node:http` (Deno.serve hides GET bodies).
+ */
+export const DEV_NODE_STACK: BreakdownConfig = {
+  ...DEV,
+  label: "(b) dev, node:http stack (a GET endpoint in the config)",
+  configText: `export default { port: 8787, endpoints: [` +
+    `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
+};
+
+/** One thread's counters (clock ticks and switches). */
+interface ThreadSample {
+  name: string;
+  utime: number;
+  stime: number;
+  voluntary: number;
+  involuntary: number;
+}
+
+const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
+
+/** Every thread of `pid`, grouped by thread name (the runtime's worker threads share one). */
+export function sampleThreads(pid: number): Map<string, ThreadSample> {
+  const byName = new Map<string, ThreadSample>();
+  let tids: string[] = [];
+  try {
+    tids = [...Deno.readDirSync(`/proc/${pid}/task`)].map((e) => e.name);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${tid}/stat`);
+      const close = stat.lastIndexOf(")");
+      const name = stat.slice(stat.indexOf("(") + 1, close);
+      const fields = stat.slice(close + 2).split(" ");
+      // Fields after the name start at field 3 (state): utime is field 14, stime 15.
+      const utime = Number(fields[11]);
+      const stime = Number(fields[12]);
+      const status = Deno.readTextFileSync(`/proc/${pid}/task/${tid}/status`);
+      const voluntary = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const involuntary = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const key = threadGroup(name);
+      const s = byName.get(key) ?? { name: key, utime: 0, stime: 0, voluntary: 0, involuntary: 0 };
+      s.utime += utime;
+      s.stime += stime;
+      s.voluntary += voluntary;
+      s.involuntary += involuntary;
+      byName.set(key, s);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+}
+
+/** A readable name for a runtime thread. */
+function threadGroup(comm: string): string {
+  if (comm === "deno") return "main (JS, event loop)";
+  if (comm.startsWith("tokio-runtime")) return "tokio workers (blocking fs ops: write, fdatasync)";
+  if (comm.startsWith("V8 DefaultWorke") || comm.startsWith("V8_DefaultWorke")) {
+    return "V8 workers (GC, compiler)";
+  }
+  return `other (${comm})`;
+}
+
+/** Per-thread cost of one request. */
+export interface ThreadCost {
+  name: string;
+  userUs: number;
+  sysUs: number;
+  voluntary: number;
+  involuntary: number;
+}
+
+/** One configuration's breakdown. */
+export interface Breakdown {
+  label: string;
+  rps: number;
+  requests: number;
+  threads: ThreadCost[];
+  /** System calls per request by name (from the strace run), most first. */
+  syscalls: [string, number][];
+  /** Requests per fdatasync (batch size) in the strace run. */
+  perSync: number;
+}
+
+function diff(before: Map<string, ThreadSample>, after: Map<string, ThreadSample>, requests: number) {
+  const out: ThreadCost[] = [];
+  for (const [name, a] of after) {
+    const b = before.get(name) ?? { name, utime: 0, stime: 0, voluntary: 0, involuntary: 0 };
+    out.push({
+      name,
+      userUs: ((a.utime - b.utime) * TICK_US) / requests,
+      sysUs: ((a.stime - b.stime) * TICK_US) / requests,
+      voluntary: (a.voluntary - b.voluntary) / requests,
+      involuntary: (a.involuntary - b.involuntary) / requests,
+    });
+  }
+  return out.filter((t) => t.userUs + t.sysUs > 0.05 || t.voluntary > 0.001).sort((x, y) =>
+    y.userUs + y.sysUs - (x.userUs + x.sysUs)
+  );
+}
+
+/** Parses `strace -c` output into calls per syscall. */
+export function parseStraceSummary(text: string): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    // % time     seconds  usecs/call     calls    errors syscall
+    const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?([a-z_0-9]+)\s*$/.exec(line);
+    if (m && m[2] !== "total") calls.set(m[2]!, Number(m[1]));
+  }
+  return calls;
+}
+
+/** Options of {@linkcode measureBreakdown}. */
+export interface BreakdownOptions {
+  generator: LoadGenerator;
+  seconds: number;
+  connections: number;
+  scratch: string;
+  bodyFile: string;
+  headersFile: string;
+  log(line: string): void;
+  /** Configurations (default: the ceiling, the honest ceiling, `dev --quiet` on both server stacks). */
+  configs?: readonly BreakdownConfig[];
+}
+
+/** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
+export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]> {
+  const configs: readonly BreakdownConfig[] = o.configs ?? [
+    WRITE_CONFIGS.find((c) => c.key === "c")!,
+    HONEST_CEILING,
+    DEV,
+    DEV_NODE_STACK,
+  ];
+  const results: Breakdown[] = [];
+  for (const config of configs) {
+    const dir = join(o.scratch, `breakdown-${results.length}`);
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(join(dir, "hooktap.config.ts"), config.configText ?? POST_ONLY);
+    const port = freePort();
+    const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
+    const load = (seconds: number) =>
+      runLoad(o.generator, {
+        url: `http://127.0.0.1:${port}/webhook`,
+        seconds,
+        connections: o.connections,
+        core: 1,
+        bodyFile: o.bodyFile,
+        headersFile: o.headersFile,
+      });
+    let breakdown: Breakdown;
+    try {
+      await load(1); // warm-up: JIT, pools
+      const before = sampleThreads(server.pid);
+      const result = await load(o.seconds);
+      const after = sampleThreads(server.pid);
+      breakdown = {
+        label: config.label,
+        rps: result.rps,
+        requests: result.requests,
+        threads: diff(before, after, result.requests),
+        syscalls: [],
+        perSync: NaN,
+      };
+      if (hasCommand("strace")) {
+        const out = join(dir, "strace.txt");
+        const tracer = new Deno.Command("strace", {
+          args: ["-c", "-f", "-o", out, "-p", String(server.pid)],
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        await new Promise((r) => setTimeout(r, 300));
+        const traced = await load(Math.max(1, Math.min(2, o.seconds)));
+        tracer.kill("SIGINT");
+        await tracer.status;
+        const calls = parseStraceSummary(await Deno.readTextFile(out).catch(() => ""));
+        const n = Math.max(1, traced.requests);
+        breakdown.syscalls = [...calls].map(([k, v]) => [k, v / n] as [string, number])
+          .filter(([, v]) => v >= 0.01).sort((x, y) => y[1] - x[1]);
+        const syncs = calls.get("fdatasync") ?? 0;
+        breakdown.perSync = syncs > 0 ? traced.requests / syncs : NaN;
+      }
+    } finally {
+      await server.stop();
+    }
+    o.log(`  breakdown ${config.label}: ${breakdown.rps.toFixed(0)} req/s`);
+    results.push(breakdown);
+  }
+  return results;
+}
+
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
+
+/** The breakdown as Markdown: per-thread CPU per request side by side, and the difference. */
+export function breakdownReport(results: Breakdown[]): string {
+  if (results.length === 0) return "";
+  const names = [...new Set(results.flatMap((r) => r.threads.map((t) => t.name)))];
+  const cost = (r: Breakdown, name: string) => r.threads.find((t) => t.name === name);
+  const head = results.map((r) => r.label);
+  const lines: string[] = [];
+  lines.push("### Where a request's time goes on the server's core (µs of CPU per request, by thread)\n");
+  lines.push(
+    "Each thread's user and system time from `/proc/PID/task/*/stat` over one timed run, divided by the " +
+      "requests answered; context switches per request from `/proc/.../status`. System calls per request " +
+      "from a second run under `strace -c -f` (counts only).\n",
+  );
+  const found = results.findIndex((r) => r.label === DEV.label);
+  const last = found === -1 ? results.length - 1 : found;
+  const hasDiff = results.length >= 2;
+  lines.push(
+    `| thread | ${head.map((h) => `${h} user / sys`).join(" | ")}${
+      hasDiff ? ` | ${results[last]!.label.split(" ")[0]} − ${results[0]!.label.split(" ")[0]}` : ""
+    } |`,
+  );
+  lines.push(`|---|${head.map(() => "---:").join("|")}${hasDiff ? "|---:" : ""}|`);
+  let totals = results.map(() => 0);
+  for (const name of names) {
+    const cells = results.map((r) => {
+      const t = cost(r, name);
+      return t ? `${f1(t.userUs)} / ${f1(t.sysUs)}` : "–";
+    });
+    totals = totals.map((sum, i) => {
+      const t = cost(results[i]!, name);
+      return sum + (t ? t.userUs + t.sysUs : 0);
+    });
+    const d = hasDiff
+      ? (() => {
+        const a = cost(results[0]!, name);
+        const b = cost(results[last]!, name);
+        return ` | ${f1((b ? b.userUs + b.sysUs : 0) - (a ? a.userUs + a.sysUs : 0))}`;
+      })()
+      : "";
+    lines.push(`| ${name} | ${cells.join(" | ")}${d} |`);
+  }
+  lines.push(
+    `| **all threads** | ${totals.map((t) => `**${f1(t)}**`).join(" | ")}${
+      hasDiff ? ` | **${f1(totals[last]! - totals[0]!)}**` : ""
+    } |`,
+  );
+  lines.push(
+    `| req/s in this run | ${results.map((r) => r.rps.toFixed(0)).join(" | ")}${hasDiff ? " | " : ""} |`,
+  );
+  lines.push(
+    `| core 0 busy (all threads × req/s) | ${
+      results.map((r, i) => `${((totals[i]! * r.rps) / 1e4).toFixed(0)} %`).join(" | ")
+    }${hasDiff ? " | " : ""} |`,
+  );
+  const sw = (r: Breakdown, k: "voluntary" | "involuntary") => r.threads.reduce((s, t) => s + t[k], 0);
+  lines.push(
+    `| context switches / req (voluntary, involuntary) | ${
+      results.map((r) => `${f2(sw(r, "voluntary"))}, ${f2(sw(r, "involuntary"))}`).join(" | ")
+    }${hasDiff ? " | " : ""} |`,
+  );
+  lines.push(
+    `| requests per fdatasync | ${results.map((r) => f1(r.perSync)).join(" | ")}${hasDiff ? " | " : ""} |`,
+  );
+  const calls = [...new Set(results.flatMap((r) => r.syscalls.slice(0, 8).map(([k]) => k)))];
+  for (const call of calls) {
+    lines.push(
+      `| syscall \`${call}\` / req | ${
+        results.map((r) => f2(r.syscalls.find(([k]) => k === call)?.[1] ?? 0)).join(" | ")
+      }${hasDiff ? " | " : ""} |`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+if (import.meta.main) {
+  const { parseArgs } = await import("node:util");
+  const { BODY, githubHeaders } = await import("./payload.ts");
+  const { pickLoadGenerator } = await import("./load.ts");
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { seconds: { type: "string", default: "5" }, smoke: { type: "boolean", default: false } },
+  });
+  const scratch = await Deno.makeTempDir({ prefix: "hooktap_breakdown_" });
+  try {
+    const bodyFile = join(scratch, "body.json");
+    const headersFile = join(scratch, "headers.txt");
+    await Deno.writeTextFile(bodyFile, BODY);
+    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+    const results = await measureBreakdown({
+      generator: pickLoadGenerator(),
+      seconds: values.smoke ? 1 : Number(values.seconds),
+      connections: 64,
+      scratch,
+      bodyFile,
+      headersFile,
+      // deno-lint-ignore no-console
+      log: (l) => console.error(l),
+    });
+    // deno-lint-ignore no-console
+    console.log(breakdownReport(results));
+  } finally {
+    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  }
+}
