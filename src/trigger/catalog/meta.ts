@@ -8,7 +8,7 @@ import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
 
 type Obj = Record<string, unknown>;
 
-function _wa(c: BuildContext, value: Obj): Obj {
+function _wa(value: Obj): Obj {
   return {
     object: "whatsapp_business_account",
     entry: [{
@@ -31,7 +31,7 @@ function _wamid(c: BuildContext): string {
 
 const EVENTS: Record<string, (c: BuildContext) => Obj> = {
   "whatsapp.message": (c) =>
-    _wa(c, {
+    _wa({
       contacts: [{ profile: { name: "Jenny Rosen" }, wa_id: "16505551234" }],
       messages: [{
         from: "16505551234",
@@ -42,7 +42,7 @@ const EVENTS: Record<string, (c: BuildContext) => Obj> = {
       }],
     }),
   "whatsapp.status": (c) =>
-    _wa(c, {
+    _wa({
       statuses: [{
         id: _wamid(c),
         status: "delivered",

@@ -88,7 +88,7 @@ const FORM_EVENTS: Record<string, (ctx: BuildContext) => [string, string][]> = {
   "block_actions": (c) => [["payload", JSON.stringify(_interaction(c, "block_actions"))]],
   "view_submission": (c) => [["payload", JSON.stringify(_interaction(c, "view_submission"))]],
   "shortcut": (c) => [["payload", JSON.stringify(_interaction(c, "shortcut"))]],
-  "slash_command": (c) => [
+  "slash_command": () => [
     ["token", "gIkuvaNzQIHg97ATvDxqgjtO"],
     ["team_id", TEAM],
     ["team_domain", "hooktap"],
