@@ -15,6 +15,7 @@ import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
 import { prune } from "./cli/commands/prune.ts";
 import { replay } from "./cli/commands/replay.ts";
+import { trigger } from "./cli/commands/trigger.ts";
 import { ui } from "./cli/commands/ui.ts";
 import { rm } from "./cli/commands/rm.ts";
 import type { Program } from "./cli/run.ts";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   logs,
   inspect,
   replay,
+  trigger,
   doctor,
   ui,
   exportCommand,

@@ -12,13 +12,15 @@ import { type ForwardingOptions, type ForwardingSession, startForwarding } from 
 import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
-import type { CapturedEvent } from "./event/record.ts";
+import { type CapturedEvent, decodeBody } from "./event/record.ts";
 import { withProbe } from "./receiver/probe.ts";
 import { createRouter, type Router } from "./route/router.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { compactWhileWriting } from "./store/write/prune.ts";
 import { startControl } from "./store/write/control.ts";
+import { type TriggerNotes, triggerNotes } from "./trigger/side_channel.ts";
+import { trustTriggerKeys } from "./trigger/trust.ts";
 import type { CompactPlan, CompactResult } from "./store/write/compact.ts";
 import { startRetention } from "./store/write/retention.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
@@ -83,6 +85,10 @@ export interface DevSession {
 export async function startDevSession(options: DevSessionOptions): Promise<DevSession> {
   const { paths } = options;
   await ensureDataDir(paths);
+  options = {
+    ...options,
+    config: { ...options.config, endpoints: await trustTriggerKeys(paths.dir, options.config.endpoints) },
+  };
   const lock = await acquireWriterLock(paths);
   try {
     const writer = await openEventWriter(paths);
@@ -90,7 +96,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     let forwarding: ForwardingSession | undefined;
     const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
     const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
-    const control = await startControl(paths, compact);
+    const notes = triggerNotes(); // `hooktap trigger` says which deliveries are faults
+    const control = await startControl(paths, compact, notes.add);
     const retention = options.config.retention === undefined ? undefined : startRetention(
       options.config.retention,
       compact,
@@ -124,7 +131,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const handler = createHandler({
       endpoints: options.config.endpoints,
       router,
-      sink: options.onStored ? publishing(writer, options.onStored) : writer,
+      sink: marking(options.onStored ? publishing(writer, options.onStored) : writer, notes),
       ...(forwarding ? { forward: forwarding } : {}),
       onOutcome: (o) => {
         if (o.status === 404 || o.status === 405) {
@@ -176,6 +183,16 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     lock.release();
     throw error;
   }
+}
+
+/** A sink that marks the events `hooktap trigger` told about (format v2), then appends. */
+function marking(sink: EventSink, notes: TriggerNotes): EventSink {
+  return {
+    append(event) {
+      const mark = notes.take(() => decodeBody(event));
+      return sink.append(mark === undefined ? event : { ...event, v: 2, trigger: mark });
+    },
+  };
 }
 
 /** A sink that appends, then tells `onStored` (whose errors never reach the sender). */

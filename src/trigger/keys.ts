@@ -98,6 +98,9 @@ export async function loadTriggerKeys(dataDir: string): Promise<{ keys: TriggerK
   return { keys: await _fromFile(file), created: true };
 }
 
+/** Providers signed with a key pair rather than a shared secret. */
+export const KEYED_PROVIDERS: ReadonlySet<string> = new Set(["discord", "sendgrid", "standard-webhooks"]);
+
 /** The public key as `provider`'s `publicKey` config field takes it, or `undefined` for other providers. */
 export function publicKeyFor(provider: string, keys: TriggerKeys): string | undefined {
   if (provider === "discord") return toHex(keys.ed25519.publicKey);

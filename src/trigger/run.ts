@@ -68,10 +68,10 @@ export interface TriggerEffects {
   send?: typeof sendRaw;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Told what is about to be sent, before the first send (dev's side channel). */
-  onPlan?: (plan: readonly PlannedDelivery[]) => Promise<void> | void;
+  /** Told of each delivery just before it is sent (dev's side channel). */
+  beforeSend?: (delivery: PlannedDelivery & { body: Uint8Array }) => Promise<void> | void;
   /** Told of each delivery as soon as its answer is in. */
-  onDelivery?: (delivery: Delivery) => void;
+  onDelivery?: (delivery: Delivery) => void | Promise<void>;
 }
 
 /** A delivery about to be sent. */
@@ -103,6 +103,8 @@ export interface Delivery extends PlannedDelivery {
   durationMs: number;
   /** Answered 2xx, or refused when it was meant to be. */
   ok: boolean;
+  /** Through `dev`: its verdict, when it judged a fault meant to be refused (`expired`, `invalid`). */
+  devVerdict?: string;
 }
 
 /** What a whole trigger did. */
@@ -298,14 +300,6 @@ export async function trigger(
       });
     }
   }
-  await effects.onPlan?.(
-    plan.map(({ event, fault, attempt, match }) => ({
-      event,
-      attempt,
-      ...(fault ? { fault } : {}),
-      ...(match ? { match } : {}),
-    })),
-  );
 
   const deliveries: Delivery[] = [];
   for (const p of plan) {
@@ -320,6 +314,13 @@ export async function trigger(
     }
     const match = p.match ?? _match(headers, p.draft.deliveryHeader);
     const expectRejection = fault.stale === true || fault.badSignature === true;
+    await effects.beforeSend?.({
+      event: p.event,
+      attempt: p.attempt,
+      body: p.draft.bytes,
+      ...(p.fault ? { fault: p.fault } : {}),
+      ...(match ? { match } : {}),
+    });
     const began = performance.now();
     const delivery: Delivery = {
       provider,
@@ -352,7 +353,7 @@ export async function trigger(
     }
     delivery.durationMs = Math.round(performance.now() - began);
     deliveries.push(delivery);
-    effects.onDelivery?.(delivery);
+    await effects.onDelivery?.(delivery);
   }
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;
