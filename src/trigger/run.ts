@@ -342,6 +342,7 @@ export async function trigger(
         timeoutMs: effects.timeoutMs ?? 30_000,
         ...(effects.signal ? { signal: effects.signal } : {}),
         maxBody: 16 * 1024,
+        keepAlive: false,
       });
       delivery.status = answer.status;
       delivery.responseHeaders = [...answer.headers] as [string, string][];
