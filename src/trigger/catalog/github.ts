@@ -33,6 +33,14 @@ function _pullRequest(body: Record<string, unknown>, ctx: BuildContext): void {
   }
 }
 
+function _issue(body: Record<string, unknown>, ctx: BuildContext): void {
+  const issue = body.issue as Record<string, unknown> | undefined;
+  if (issue === undefined || typeof issue !== "object") return;
+  issue.number = Number(ctx.id("issue.number", () => String(digits(3))));
+  issue.id = Number(ctx.id("issue.id", () => String(digits(10))));
+  issue.updated_at = ctx.now.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 async function build(name: string, ctx: BuildContext): Promise<Draft> {
   const [event, action] = _split(name);
   const load = GITHUB_LOADERS[event];
@@ -40,6 +48,7 @@ async function build(name: string, ctx: BuildContext): Promise<Draft> {
   if (example === undefined) throw new Error(`no GitHub example for ${name}`);
   const body = structuredClone(example.body) as Record<string, unknown>;
   if (event === "pull_request" || event.startsWith("pull_request_review")) _pullRequest(body, ctx);
+  if (event === "issues" || event === "issue_comment") _issue(body, ctx);
   const hook = ctx.id("github.hook", () => String(digits(9)));
   const repo = body.repository as { id?: number } | undefined;
   const target = repo?.id !== undefined
@@ -83,7 +92,11 @@ export const catalog: TriggerCatalog = {
     },
     "issue": {
       description: "an issue opened, commented on, then closed",
-      steps: [{ event: "issues.opened" }, { event: "issue_comment.created" }, { event: "issues.closed" }],
+      steps: [
+        { event: "issues.opened" },
+        { event: "issue_comment.created" },
+        { event: "issues.closed", set: { "issue.state": "closed" } },
+      ],
     },
   },
   retries: [],
