@@ -93,5 +93,6 @@ if (import.meta.main) {
     await Deno.writeTextFile(new URL(path, root), text);
     bytes += new TextEncoder().encode(text).length;
   }
+  // deno-lint-ignore no-console
   console.log(`wrote ${files.size} files under ${GITHUB_DIR}/ (${(bytes / 1e6).toFixed(2)} MB)`);
 }
