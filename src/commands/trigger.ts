@@ -5,6 +5,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "../config/types.ts";
 import type { options } from "../cli/commands/trigger.ts";
 import type { Input } from "../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
@@ -91,10 +92,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     throw new UsageError(`--timeout must be a duration like 30s or 500ms, got "${o.timeout}".`);
   }
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
-  const config = await optionalConfig(ctx, o.config).catch((error) => {
-    if (o.to !== undefined && o.config === undefined) return null; // --to needs no config
-    throw error;
-  });
+  const config = await _config(ctx, o);
   const paths = storeOf(ctx);
   let to = o.to;
   let endpoint;
@@ -248,4 +246,17 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
   } finally {
     reader?.[Symbol.dispose]();
   }
+}
+
+/**
+ * The config, when the trigger needs it (to find dev's endpoint or a secret) and there is one. It is
+ * not loaded for `--to URL --secret S` (start-up), nor when there is no config file.
+ */
+async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | null> {
+  if (o.config === undefined) {
+    if (o.to !== undefined && o.secret !== undefined && o.endpoint === undefined) return null;
+    const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
+    if (!exists) return null;
+  }
+  return await optionalConfig(ctx, o.config);
 }

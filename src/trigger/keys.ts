@@ -6,8 +6,11 @@
  * its own verdicts on endpoints that declare such a provider and no key.
  * @module
  */
-import { join } from "node:path";
-import { fromBase64, toBase64, toHex } from "../provider/hmac.ts";
+import { joinPath } from "../text/path.ts";
+
+const fromBase64 = (text: string): Uint8Array => Uint8Array.fromBase64(text);
+const toBase64 = (bytes: Uint8Array): string => bytes.toBase64();
+const toHex = (bytes: Uint8Array): string => bytes.toHex();
 
 /** One key pair: the private key to sign with, the public key as the provider's config wants it. */
 export interface TriggerKey {
@@ -30,11 +33,11 @@ interface KeyFile {
 
 /** The file the keys are kept in. */
 export function keyFilePath(dataDir: string): string {
-  return join(dataDir, "trigger-keys.json");
+  return joinPath(dataDir, "trigger-keys.json");
 }
 
 async function _import(pkcs8: string, algorithm: "Ed25519" | "P-256", pub: string): Promise<TriggerKey> {
-  const bytes = fromBase64(pkcs8)! as Uint8Array<ArrayBuffer>;
+  const bytes = fromBase64(pkcs8) as Uint8Array<ArrayBuffer>;
   const privateKey = await crypto.subtle.importKey(
     "pkcs8",
     bytes,
@@ -42,7 +45,7 @@ async function _import(pkcs8: string, algorithm: "Ed25519" | "P-256", pub: strin
     true,
     ["sign"],
   );
-  return { privateKey, publicKey: fromBase64(pub)! };
+  return { privateKey, publicKey: fromBase64(pub) };
 }
 
 async function _make(algorithm: "Ed25519" | "P-256"): Promise<{ private: string; public: string }> {

@@ -6,9 +6,35 @@
  * and order are the provider's.
  * @module
  */
-import { providerNamed } from "../provider/registry.ts";
-import type { GenericHmacSettings, ProviderSettings, ResignRequest } from "../provider/types.ts";
-import { privateKeyFor, type TriggerKeys } from "./keys.ts";
+import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../provider/types.ts";
+import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
+
+/** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
+const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
+  github: async () => (await import("../provider/github.ts")).github,
+  stripe: async () => (await import("../provider/stripe.ts")).stripe,
+  shopify: async () => (await import("../provider/shopify.ts")).shopify,
+  slack: async () => (await import("../provider/slack.ts")).slack,
+  "standard-webhooks": async () => (await import("../provider/standard_webhooks.ts")).standardWebhooks,
+  twilio: async () => (await import("../provider/twilio.ts")).twilio,
+  zoom: async () => (await import("../provider/zoom.ts")).zoom,
+  paddle: async () => (await import("../provider/paddle.ts")).paddle,
+  linear: async () => (await import("../provider/linear.ts")).linear,
+  discord: async () => (await import("../provider/discord.ts")).discord,
+  sendgrid: async () => (await import("../provider/sendgrid.ts")).sendgrid,
+  telegram: async () => (await import("../provider/telegram.ts")).telegram,
+  twitch: async () => (await import("../provider/twitch.ts")).twitch,
+  meta: async () => (await import("../provider/meta.ts")).meta,
+  msgraph: async () => (await import("../provider/msgraph.ts")).msgraph,
+  x: async () => (await import("../provider/twitter.ts")).twitter,
+  dropbox: async () => (await import("../provider/dropbox.ts")).dropbox,
+  hmac: async () => (await import("../provider/generic_hmac.ts")).genericHmac,
+};
+
+/** Providers that sign with a shared secret (their file has `resign`), besides Graph's clientState. */
+const SECRET_SIGNED = new Set(
+  Object.keys(PROVIDER_MODULES).filter((p) => !["discord", "sendgrid", "msgraph"].includes(p)),
+);
 
 /** What a delivery is signed with. */
 export interface SigningMaterial {
@@ -29,13 +55,13 @@ export interface Signed {
 
 /** Whether `provider` can be signed with `material` (and how). */
 export function signingMode(provider: string, material: SigningMaterial): Signed["with"] {
-  const p = providerNamed(provider);
-  if (p === undefined) return "none";
   if (provider === "msgraph") return material.secret !== undefined ? "secret" : "none";
-  if (p.resign !== undefined && material.secret !== undefined && (provider !== "hmac" || material.hmac)) {
+  if (
+    SECRET_SIGNED.has(provider) && material.secret !== undefined && (provider !== "hmac" || material.hmac)
+  ) {
     return "secret";
   }
-  if (p.sign !== undefined && material.keys !== undefined) return "key";
+  if (KEYED_PROVIDERS.has(provider) && material.keys !== undefined) return "key";
   return "none";
 }
 
@@ -67,8 +93,8 @@ export async function signDelivery(
   now: Date,
   tolerance = 300,
 ): Promise<Signed> {
-  const p = providerNamed(provider);
   const mode = signingMode(provider, material);
+  const p = mode === "none" ? undefined : await PROVIDER_MODULES[provider]?.();
   const filled = request.headers.filter(([, v]) => v !== "");
   let signed: [string, string][] = filled;
   if (mode === "secret" && p?.resign !== undefined) {
