@@ -76,9 +76,9 @@ export function listText(
       const events = list.filter((e) => e.kind === "event");
       const seqs = list.filter((e) => e.kind === "sequence").map((e) => e.name);
       const sample = events.slice(0, 3).map((e) => e.name).join(", ");
-      return `  ${p.padEnd(18)} ${String(events.length).padStart(4)} events  ${
-        c.dim(`${titles[p] ?? p}: ${sample}${events.length > 3 ? ", …" : ""}`)
-      }` +
+      return `  ${p.padEnd(18)} ${String(events.length).padStart(4)} ${
+        events.length === 1 ? "event " : "events"
+      }  ${c.dim(`${titles[p] ?? p}: ${sample}${events.length > 3 ? ", …" : ""}`)}` +
         (seqs.length ? `\n  ${"".padEnd(18)}      ${c.dim(`sequences: ${seqs.join(", ")}`)}` : "");
     });
     return `${rows.join("\n")}\n\n${entries.filter((e) => e.kind === "event").length} events in all. ` +
