@@ -168,7 +168,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     return {
       port: server.port,
       hostname: server.hostname,
-      router,
+      router: trustingRouter(router, paths.dir),
       repairedBytes: writer.repairedBytes,
       ...(forwarding ? { forwarding } : {}),
       stack: choice.stack,
@@ -183,6 +183,24 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     lock.release();
     throw error;
   }
+}
+
+/** `router`, whose `update()` (a reloaded config) also gives key-pair endpoints hooktap's trigger key. */
+function trustingRouter(router: Router, dataDir: string): Router {
+  let generation = 0;
+  return {
+    match: (...args) => router.match(...args),
+    get endpoints() {
+      return router.endpoints;
+    },
+    update(endpoints) {
+      const mine = ++generation;
+      router.update(endpoints);
+      void trustTriggerKeys(dataDir, endpoints).then((trusted) => {
+        if (mine === generation && trusted.some((e, i) => e !== endpoints[i])) router.update(trusted);
+      }, () => {});
+    },
+  };
 }
 
 /** A sink that marks the events `hooktap trigger` told about (format v2), then appends. */

@@ -129,3 +129,27 @@ Deno.test("completion knows trigger's providers and events", async () => {
   const github = await runCli(["complete", "--", "trigger", "github", "pull_request.op"], { cwd: tmp.path });
   assert.match(github.stdout, /^pull_request\.opened/m);
 });
+
+Deno.test("a Discord endpoint added by a config reload trusts the trigger key too", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "a", path: "/a", method: "POST", provider: "github" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "d", path: "/d", method: "POST", provider: "discord" }] };\n`,
+  );
+  const deadline = Date.now() + 15_000;
+  while (!/Config reloaded/.test(dev.stderr()) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 300)); // the key is read after the reload is announced
+  const sent = await runCli(["trigger", "discord", "MODAL_SUBMIT"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  const last = (await readEvents(tmp.path)).at(-1)!;
+  assert.equal((last.verdict as { status: string }).status, "valid");
+});
