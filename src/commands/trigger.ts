@@ -179,10 +179,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const viaDev = o.to === undefined;
   let told: boolean | undefined;
   if (
-    signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none" && provider !== "msgraph"
+    signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none"
   ) {
     warn(
-      provider === "hmac"
+      provider === "msgraph"
+        ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
+          "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
+        : provider === "hmac"
         ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
           "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
         : `sending unsigned: no secret for ${
