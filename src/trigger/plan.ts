@@ -38,7 +38,11 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
 export function retryWaits(schedule: readonly number[], count: number, realTime: boolean): number[] {
   const waits: number[] = [];
   for (let i = 0; i < count; i++) {
-    const seconds = schedule.length === 0 ? 1 : schedule[Math.min(i, schedule.length - 1)]!;
+    if (schedule.length === 0) {
+      waits.push(1000);
+      continue;
+    }
+    const seconds = schedule[Math.min(i, schedule.length - 1)]!;
     waits.push(realTime ? seconds * 1000 : Math.round(Math.log2(1 + seconds / 60) * 1000));
   }
   return waits;
