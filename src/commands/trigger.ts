@@ -10,7 +10,6 @@ import type { options } from "../cli/commands/trigger.ts";
 import type { Input } from "../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
 import { parseHeaderOption } from "../replay/headers.ts";
-import { parseDuration } from "../store/read/filter.ts";
 import { endpointFor, endpointUrl, runningDev } from "../trigger/dev_target.ts";
 import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
 import { listCatalog } from "../trigger/list.ts";
@@ -18,7 +17,9 @@ import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry
 import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
 import { signingMode } from "../trigger/sign.ts";
 import { deliveryJson, deliveryText, listText } from "../ui/trigger_view.ts";
-import { type CommandContext, openStore, optionalConfig, resolveEvent, storeOf } from "./_shared.ts";
+import { DATA_DIR_NAME, storePaths } from "../store/paths.ts";
+import { joinPath } from "../text/path.ts";
+import type { CommandContext } from "./_shared.ts";
 
 type Opts = Input<typeof options>["options"];
 
@@ -87,13 +88,16 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const catalog = await loadCatalog(providerArg);
   const provider = catalog.provider;
   resolveTrigger(catalog, eventArg); // an unknown event is a usage error before anything is read
-  const timeoutMs = parseDuration(o.timeout);
+  // The default needs no parser (start-up); the store's filter module parses any other.
+  const timeoutMs = o.timeout === "30s"
+    ? 30_000
+    : (await import("../store/read/filter.ts")).parseDuration(o.timeout);
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw new UsageError(`--timeout must be a duration like 30s or 500ms, got "${o.timeout}".`);
   }
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
-  const paths = storeOf(ctx);
+  const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
   let to = o.to;
   let endpoint;
   if (to === undefined) {
@@ -236,6 +240,7 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     return;
   }
   if (typeof id !== "string") return;
+  const { openStore, resolveEvent } = await import("./_shared.ts");
   const reader = await openStore(ctx);
   try {
     const event = await resolveEvent(reader, id);
@@ -261,5 +266,6 @@ async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | n
     const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
     if (!exists) return null;
   }
+  const { optionalConfig } = await import("./_shared.ts");
   return await optionalConfig(ctx, o.config);
 }
