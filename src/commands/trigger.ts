@@ -116,6 +116,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       : config.endpoints.find((e) => e.signing?.provider === provider);
   }
   const signing = endpoint?.signing;
+  if (signing?.provider !== undefined && signing.provider !== provider) {
+    warn(
+      `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
+        `${CATALOG[provider]?.title} delivery as ${signing.provider} and find it invalid.`,
+    );
+  }
   const secret = o.secret ?? signing?.secrets[0];
   const material = {
     ...(secret !== undefined ? { secret } : {}),
