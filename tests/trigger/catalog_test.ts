@@ -57,3 +57,34 @@ Deno.test("every catalog entry is accepted by the provider's official library an
   assert.deepEqual(failures, []);
   assert.ok(count > 300, `the catalog holds ${count} entries`);
 });
+
+Deno.test("Standard Webhooks without a secret is signed v1a (Ed25519) with hooktap's key, which the verdict accepts", async () => {
+  const keys = await makeTriggerKeys();
+  const { examineRequest } = await import("../../src/provider/examine.ts");
+  const { createView } = await import("../../src/provider/view.ts");
+  const { startRawServer } = await import("./_raw.ts");
+  await using server = startRawServer();
+  for (const event of ["user.created", "svix:user.created"]) {
+    await trigger({ provider: "standard-webhooks", event, to: server.url, keys });
+    const r = server.requests.at(-1)!;
+    const sig = r.headers.find(([k]) => /-signature$/i.test(k))![1];
+    assert.match(sig, /^v1a,[A-Za-z0-9+/]+=*$/);
+    const view = createView({
+      method: "POST",
+      path: "/",
+      query: "",
+      headers: r.headers,
+      body: r.body,
+      receivedAt: new Date(),
+    });
+    const settings = {
+      secrets: [],
+      tolerance: 300,
+      enforce: false,
+      publicKey: publicKeyFor("standard-webhooks", keys)!,
+    };
+    assert.equal((await examineRequest(view, settings)).verdict.status, "valid", event);
+    const other = { ...settings, publicKey: publicKeyFor("standard-webhooks", await makeTriggerKeys())! };
+    assert.equal((await examineRequest(view, other)).verdict.status, "invalid", event);
+  }
+});
