@@ -14,6 +14,7 @@ import { inspect } from "./commands/inspect/command.ts";
 import { logs } from "./commands/logs/command.ts";
 import { prune } from "./commands/prune/command.ts";
 import { replay } from "./commands/replay/command.ts";
+import { trigger } from "./commands/trigger/command.ts";
 import { ui } from "./commands/ui/command.ts";
 import { rm } from "./commands/rm/command.ts";
 import type { Program } from "./cli/run.ts";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   logs,
   inspect,
   replay,
+  trigger,
   doctor,
   ui,
   exportCommand,

@@ -12,7 +12,7 @@ import { type ForwardingOptions, type ForwardingSession, startForwarding } from 
 import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
-import type { CapturedEvent } from "./event/record.ts";
+import { type CapturedEvent, decodeBody } from "./event/record.ts";
 import { withProbe } from "./receiver/probe.ts";
 import { checkRawHeaders } from "./receiver/header_check.ts";
 import { createRouter, type Router } from "./route/router.ts";
@@ -20,6 +20,8 @@ import { ensureDataDir } from "./store/write/data_dir.ts";
 import { keepIndex } from "./store/write/index_keeper.ts";
 import { compactWhileWriting } from "./store/write/prune.ts";
 import { startControl } from "./store/write/control.ts";
+import { type TriggerNotes, triggerNotes } from "./trigger/side_channel.ts";
+import { trustTriggerKeys } from "./trigger/trust.ts";
 import type { CompactPlan, CompactResult } from "./store/write/compact.ts";
 import { startRetention } from "./store/write/retention.ts";
 import { acquireWriterLock } from "./store/write/lock.ts";
@@ -84,6 +86,10 @@ export interface DevSession {
 export async function startDevSession(options: DevSessionOptions): Promise<DevSession> {
   const { paths } = options;
   await ensureDataDir(paths);
+  options = {
+    ...options,
+    config: { ...options.config, endpoints: await trustTriggerKeys(paths.dir, options.config.endpoints) },
+  };
   const lock = await acquireWriterLock(paths);
   try {
     const writer = await openEventWriter(paths);
@@ -91,7 +97,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     let forwarding: ForwardingSession | undefined;
     const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
     const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
-    const control = await startControl(paths, compact);
+    const notes = triggerNotes(); // `hooktap trigger` says which deliveries are faults
+    const control = await startControl(paths, compact, notes.add);
     const retention = options.config.retention === undefined ? undefined : startRetention(
       options.config.retention,
       compact,
@@ -125,7 +132,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const handler = createHandler({
       endpoints: options.config.endpoints,
       router,
-      sink: options.onStored ? publishing(writer, options.onStored) : writer,
+      sink: marking(options.onStored ? publishing(writer, options.onStored) : writer, notes),
       ...(forwarding ? { forward: forwarding } : {}),
       onOutcome: (o) => {
         if (o.status === 404 || o.status === 405) {
@@ -163,7 +170,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     return {
       port: server.port,
       hostname: server.hostname,
-      router,
+      router: trustingRouter(router, paths.dir),
       repairedBytes: writer.repairedBytes,
       ...(forwarding ? { forwarding } : {}),
       stack: choice.stack,
@@ -178,6 +185,34 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     lock.release();
     throw error;
   }
+}
+
+/** `router`, whose `update()` (a reloaded config) also gives key-pair endpoints hooktap's trigger key. */
+function trustingRouter(router: Router, dataDir: string): Router {
+  let generation = 0;
+  return {
+    match: (...args) => router.match(...args),
+    get endpoints() {
+      return router.endpoints;
+    },
+    update(endpoints) {
+      const mine = ++generation;
+      router.update(endpoints);
+      void trustTriggerKeys(dataDir, endpoints).then((trusted) => {
+        if (mine === generation && trusted.some((e, i) => e !== endpoints[i])) router.update(trusted);
+      }, () => {});
+    },
+  };
+}
+
+/** A sink that marks the events `hooktap trigger` told about (format v2), then appends. */
+function marking(sink: EventSink, notes: TriggerNotes): EventSink {
+  return {
+    append(event) {
+      const mark = notes.take(() => decodeBody(event));
+      return sink.append(mark === undefined ? event : { ...event, v: 2, trigger: mark });
+    },
+  };
 }
 
 /** A sink that appends, then tells `onStored` (whose errors never reach the sender). */

@@ -18,7 +18,6 @@ const PENDING_PAGES = [
   "docs/security.md",
   "docs/install.md",
   "docs/sending.md",
-  "docs/trigger.md",
   "docs/hub.md",
 ];
 

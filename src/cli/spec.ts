@@ -41,8 +41,8 @@ export interface ArgumentSpec {
   readonly variadic?: boolean;
   /** Allowed values. */
   readonly choices?: readonly string[];
-  /** What completion offers: recent event ids, endpoint names, or the choices. */
-  readonly complete?: "event-id" | "endpoint";
+  /** What completion offers: recent event ids, endpoint names, trigger's providers and events, or the choices. */
+  readonly complete?: "event-id" | "endpoint" | "trigger-provider" | "trigger-event";
 }
 
 /** A command's declaration. */

@@ -6,7 +6,7 @@
  * data is asked for only when needed. Pure apart from `data`.
  * @module
  */
-import { type CommandSpec, kebab, type OptionSpec } from "../cli/spec.ts";
+import { type ArgumentSpec, type CommandSpec, kebab, type OptionSpec } from "../cli/spec.ts";
 
 /** A recent event, as completion shows it. */
 export interface RecentEvent {
@@ -21,6 +21,8 @@ export interface CompletionData {
   endpoints(): Promise<readonly string[]>;
   /** Recent events, newest first. */
   recentEvents(): Promise<readonly RecentEvent[]>;
+  /** What `trigger` can send: its providers, or one provider's events and sequences. */
+  triggerable?(provider?: string): Promise<readonly Candidate[]>;
 }
 
 /** One candidate: the value and a description (may be empty). */
@@ -35,12 +37,18 @@ function _byPrefix(values: readonly Candidate[], prefix: string, ignoreCase = fa
 }
 
 async function _values(
-  kind: OptionSpec["complete"] | undefined,
+  kind: OptionSpec["complete"] | ArgumentSpec["complete"] | undefined,
   choices: readonly string[] | undefined,
   current: string,
   data: CompletionData,
+  positional: readonly string[] = [],
 ): Promise<Candidate[]> {
   if (choices !== undefined) return _byPrefix(choices.map((c) => [c, ""]), current);
+  if (kind === "trigger-provider") return _byPrefix([...(await data.triggerable?.()) ?? []], current);
+  if (kind === "trigger-event") {
+    const provider = positional.at(-1);
+    return provider === undefined ? [] : _byPrefix([...(await data.triggerable?.(provider)) ?? []], current);
+  }
   if (kind === "endpoint") return _byPrefix((await data.endpoints()).map((e) => [e, "endpoint"]), current);
   if (kind === "method") return _byPrefix(METHODS.map((m) => [m, ""]), current.toUpperCase());
   if (kind !== "event-id") return [];
@@ -67,19 +75,19 @@ function _commands(commands: readonly CommandSpec[], current: string, withHelp: 
   return _byPrefix(list, current);
 }
 
-/** Which positional argument `words` (after the command name) is in, skipping options and their values. */
-function _argumentIndex(spec: CommandSpec, before: readonly string[]): number {
-  let index = 0;
+/** The positional words in `before` (after the command name), skipping options and their values. */
+function _positional(spec: CommandSpec, before: readonly string[]): string[] {
+  const out: string[] = [];
   for (let i = 0; i < before.length; i++) {
     const word = before[i]!;
     if (!word.startsWith("-")) {
-      index++;
+      out.push(word);
       continue;
     }
     const found = _option(spec, word);
     if (found !== undefined && found[1].value !== undefined && !word.includes("=")) i++;
   }
-  return index;
+  return out;
 }
 
 /** The candidates for the last of `words`. */
@@ -118,8 +126,8 @@ export async function candidates(
     return _byPrefix(options, current);
   }
   const declared = spec.arguments ?? [];
-  const index = _argumentIndex(spec, before);
-  const arg = declared[index] ?? (declared.at(-1)?.variadic ? declared.at(-1) : undefined);
+  const positional = _positional(spec, before);
+  const arg = declared[positional.length] ?? (declared.at(-1)?.variadic ? declared.at(-1) : undefined);
   if (arg === undefined) return [];
-  return _values(arg.complete, arg.choices, current, data);
+  return _values(arg.complete, arg.choices, current, data, positional);
 }

@@ -9,8 +9,8 @@ export const RECORD_VERSION = 1;
 
 /** One captured request, one line of `.hooktap/events.jsonl`. */
 export interface CapturedEvent {
-  /** Format version, `1`. */
-  v: 1;
+  /** Format version: `1`, or `2` when a v2 field (`trigger`) is present (v2 = v1 + optional fields). */
+  v: 1 | 2;
   /** `evt_<YYYYMMDD>_<ULID>`; sorts in arrival order. */
   id: string;
   /** Name of the endpoint the request matched. */
@@ -46,6 +46,18 @@ export interface CapturedEvent {
   response?: StoredResponse;
   /** Forwarding was on when it arrived: where it is to be delivered (see `.hooktap/deliveries.jsonl`). */
   forward?: ForwardMark;
+  /** Sent by `hooktap trigger` (told over dev's control socket; the request itself carries no marker). v2. */
+  trigger?: TriggerMark;
+}
+
+/** What `hooktap trigger` said about a delivery it sent. */
+export interface TriggerMark {
+  /** The catalog event. */
+  event: string;
+  /** The fault it was, on purpose: `duplicate`, `stale`, `bad-signature`, `retry`, `out-of-order`. */
+  fault?: string;
+  /** 0 the first attempt, then retries. */
+  attempt: number;
 }
 
 /** Outcome of checking a request's signature. */
@@ -178,7 +190,7 @@ export function parseEventLine(line: string): CapturedEvent | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const e = value as Partial<CapturedEvent>;
   if (
-    e.v !== RECORD_VERSION || typeof e.id !== "string" || typeof e.endpoint !== "string" ||
+    (e.v !== RECORD_VERSION && e.v !== 2) || typeof e.id !== "string" || typeof e.endpoint !== "string" ||
     typeof e.body !== "string" || !Array.isArray(e.headers) ||
     (e.bodyEncoding !== "utf8" && e.bodyEncoding !== "base64")
   ) return undefined;

@@ -82,3 +82,25 @@ export async function verifyP256(
     return false;
   }
 }
+
+/** The 64-byte `r || s` of WebCrypto's ECDSA as a DER `SEQUENCE { INTEGER r, INTEGER s }` (what SendGrid sends). */
+export function rawToDer(raw: Uint8Array): Uint8Array {
+  const int = (bytes: Uint8Array) => {
+    let b = bytes;
+    while (b.length > 1 && b[0] === 0 && (b[1]! & 0x80) === 0) b = b.subarray(1);
+    return (b[0]! & 0x80) !== 0 ? [0x02, b.length + 1, 0, ...b] : [0x02, b.length, ...b];
+  };
+  const body = [...int(raw.subarray(0, 32)), ...int(raw.subarray(32, 64))];
+  return new Uint8Array([0x30, body.length, ...body]);
+}
+
+/** Signs `data` with an Ed25519 or ECDSA P-256 private key (ECDSA: DER, as SendGrid sends it). */
+export async function signWithKey(privateKey: CryptoKey, data: Uint8Array): Promise<Uint8Array> {
+  const bytes = data as Uint8Array<ArrayBuffer>;
+  if (privateKey.algorithm.name === "Ed25519") {
+    return new Uint8Array(await crypto.subtle.sign("Ed25519", privateKey, bytes));
+  }
+  return rawToDer(
+    new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, privateKey, bytes)),
+  );
+}

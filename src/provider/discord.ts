@@ -7,9 +7,9 @@
  * @module
  */
 import type { Verdict } from "../event/record.ts";
-import { verifyEd25519 } from "./_ed25519.ts";
+import { signWithKey, verifyEd25519 } from "./_ed25519.ts";
 import { malformed, noSecret, unsigned } from "./_verdict.ts";
-import { fromHex } from "./hmac.ts";
+import { fromHex, toHex } from "./hmac.ts";
 import type { Provider, ProviderSettings, RequestView } from "./types.ts";
 import { isObject } from "./view.ts";
 
@@ -57,6 +57,18 @@ export const discord: Provider = {
     return typeof type === "number" ? TYPES[type] ?? String(type) : undefined;
   },
   verify: _verify,
+  async sign(request, privateKey, now) {
+    const ts = String(Math.floor(now.getTime() / 1000));
+    const sig = await signWithKey(
+      privateKey,
+      new Uint8Array([...new TextEncoder().encode(ts), ...request.body]),
+    );
+    return [
+      ...request.headers.filter(([k]) => !/^x-signature-(ed25519|timestamp)$/i.test(k)),
+      ["X-Signature-Ed25519", toHex(sig)],
+      ["X-Signature-Timestamp", ts],
+    ];
+  },
   async challenge(view, settings) {
     const body = view.json();
     if (!isObject(body) || body.type !== 1) return undefined;

@@ -5,7 +5,7 @@
  * @module
  */
 import { checkHmac, malformed, noSecret, unsigned } from "./_verdict.ts";
-import { fromHex, hmac } from "./hmac.ts";
+import { fromHex, hmac, toHex } from "./hmac.ts";
 import type { Provider } from "./types.ts";
 import { isObject } from "./view.ts";
 
@@ -32,6 +32,12 @@ export const dropbox: Provider = {
     const sig = fromHex(header);
     if (sig === undefined) return malformed(SCHEME, "expected a hex digest");
     return checkHmac(SCHEME, view, settings, [sig], (body, secret) => hmac("sha256", secret, body));
+  },
+  resign(request, settings) {
+    return [
+      ...request.headers.filter(([k]) => k.toLowerCase() !== "x-dropbox-signature"),
+      ["X-Dropbox-Signature", toHex(hmac("sha256", settings.secrets[0]!, request.body))],
+    ];
   },
   challenge(view) {
     const challenge = view.params().get("challenge");

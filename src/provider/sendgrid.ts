@@ -4,9 +4,9 @@
  * body, checked with the verification key (base64 SPKI) via `crypto.subtle`.
  * @module
  */
-import { verifyP256 } from "./_ed25519.ts";
+import { signWithKey, verifyP256 } from "./_ed25519.ts";
 import { malformed, noSecret, unsigned } from "./_verdict.ts";
-import { fromBase64 } from "./hmac.ts";
+import { fromBase64, toBase64 } from "./hmac.ts";
 import type { Provider } from "./types.ts";
 import { isObject } from "./view.ts";
 
@@ -46,5 +46,17 @@ export const sendgrid: Provider = {
       reason: "the ECDSA signature does not verify with the configured verification key: the body or " +
         "timestamp changed, or the key belongs to another account",
     };
+  },
+  async sign(request, privateKey, now) {
+    const ts = String(Math.floor(now.getTime() / 1000));
+    const sig = await signWithKey(
+      privateKey,
+      new Uint8Array([...new TextEncoder().encode(ts), ...request.body]),
+    );
+    return [
+      ...request.headers.filter(([k]) => k.toLowerCase() !== SIG && k.toLowerCase() !== TS),
+      ["X-Twilio-Email-Event-Webhook-Signature", toBase64(sig)],
+      ["X-Twilio-Email-Event-Webhook-Timestamp", ts],
+    ];
   },
 };

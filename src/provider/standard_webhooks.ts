@@ -8,7 +8,7 @@
  */
 import type { Verdict } from "../event/record.ts";
 import { checkHmac, expired, fresh, malformed, noSecret, unsigned, valid } from "./_verdict.ts";
-import { verifyEd25519 } from "./_ed25519.ts";
+import { signWithKey, verifyEd25519 } from "./_ed25519.ts";
 import { fromBase64, hmacParts, toBase64 } from "./hmac.ts";
 import type { Provider, RequestView } from "./types.ts";
 import { jsonString } from "./view.ts";
@@ -86,6 +86,23 @@ export const standardWebhooks: Provider = {
   detect: (view) => _prefix(view) !== undefined,
   eventType: (view) => jsonString(view, "type") ?? jsonString(view, "eventType") ?? jsonString(view, "event"),
   verify: _verify,
+  async sign(request, privateKey, now) {
+    const get = (n: string) => request.headers.find(([k]) => k.toLowerCase() === n)?.[1];
+    const p = get("svix-id") !== undefined && get("webhook-id") === undefined ? "svix" : "webhook";
+    const id = get(`${p}-id`) ?? `msg_${crypto.randomUUID()}`;
+    const ts = String(Math.floor(now.getTime() / 1000));
+    const data = new Uint8Array([...new TextEncoder().encode(`${id}.${ts}.`), ...request.body]);
+    const sig = toBase64(await signWithKey(privateKey, data));
+    const earlier = get(`${p}-signature`);
+    const drop = new RegExp(`^${p}-(id|timestamp|signature)$`, "i");
+    const v1 = earlier !== undefined && earlier.startsWith("v1,") ? `${earlier} ` : "";
+    return [
+      ...request.headers.filter(([k]) => !drop.test(k)),
+      [`${p}-id`, id],
+      [`${p}-timestamp`, ts],
+      [`${p}-signature`, `${v1}v1a,${sig}`],
+    ];
+  },
   resign(request, settings, now) {
     const svix = request.headers.some(([k]) => /^svix-/i.test(k)) &&
       !request.headers.some(([k]) => /^webhook-signature$/i.test(k));

@@ -36,4 +36,10 @@ export const telegram: Provider = {
         "the secret is wrong: the secret token differs from the endpoint's secret (the secret_token given to setWebhook)",
     };
   },
+  resign(request, settings) {
+    return [
+      ...request.headers.filter(([k]) => k.toLowerCase() !== HEADER),
+      ["X-Telegram-Bot-Api-Secret-Token", settings.secrets[0]!],
+    ];
+  },
 };

@@ -36,6 +36,15 @@ export const twitter: Provider = {
     }
     return checkHmac(SCHEME, view, settings, [sig], (body, secret) => hmac("sha256", secret, body));
   },
+  resign(request, settings) {
+    return [
+      ...request.headers.filter(([k]) => k.toLowerCase() !== "x-twitter-webhooks-signature"),
+      [
+        "x-twitter-webhooks-signature",
+        `sha256=${toBase64(hmac("sha256", settings.secrets[0]!, request.body))}`,
+      ],
+    ];
+  },
   challenge(view, settings) {
     const token = view.params().get("crc_token");
     const secret = settings.secrets[0];

@@ -100,4 +100,10 @@ export interface Provider {
     settings: ProviderSettings,
     now: Date,
   ): [string, string][] | Promise<[string, string][]>;
+  /**
+   * The headers of `request` signed with a private key at `now`, for schemes
+   * signed by the sender's key pair (Discord, SendGrid, Standard Webhooks v1a):
+   * `hooktap trigger` signs with a key pair of its own.
+   */
+  sign?(request: ResignRequest, privateKey: CryptoKey, now: Date): Promise<[string, string][]>;
 }

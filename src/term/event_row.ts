@@ -24,7 +24,10 @@ export function eventCells(event: CapturedEvent): string[] {
     safeLine(target),
     safeLine(type),
     formatBytes(event.bodySize),
-    senderText(event.provider, event.type),
+    senderText(event.provider, event.type) +
+    (event.trigger === undefined
+      ? ""
+      : safeLine(` [trigger${event.trigger.fault ? `: ${event.trigger.fault}` : ""}]`)),
     event.verdict === undefined && event.provider === undefined
       ? ""
       : `${VERDICT_MARKS[event.verdict?.status ?? "unsigned"]} ${

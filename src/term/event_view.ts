@@ -98,6 +98,14 @@ const TITLES: Record<BodyKind, string> = {
   binary: "Body (binary)",
 };
 
+/** What `hooktap trigger` told dev about this delivery. */
+export function triggerText(mark: NonNullable<CapturedEvent["trigger"]>): string {
+  const fault = mark.fault === undefined
+    ? ""
+    : `, fault: ${mark.fault}${mark.attempt > 0 ? ` #${mark.attempt}` : ""}`;
+  return safeLine(`sent by hooktap trigger (${mark.event}${fault})`);
+}
+
 /** The whole `inspect` view of `event`, ending with a newline. */
 export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = new Date()): string {
   const received = new Date(event.receivedAt);
@@ -114,6 +122,7 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
       Object.entries(event.params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" "),
     ] as [string, string]]),
     ["body", `${formatBytes(event.bodySize)}${type === undefined ? "" : `, ${type}`}`],
+    ...(event.trigger === undefined ? [] : [["trigger", triggerText(event.trigger)] as [string, string]]),
   ];
   return [
     colors.bold(event.id),

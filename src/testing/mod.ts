@@ -66,3 +66,4 @@ export {
   StoreError,
   UsageError,
 } from "../errors.ts";
+export { trigger, type TriggeredDelivery, type TriggerOptions, type TriggerResult } from "./trigger.ts";

@@ -41,6 +41,10 @@ function _data(ctx: CommandContext): CompletionData {
       ]);
       return [...names].sort();
     },
+    async triggerable(provider?: string) {
+      const { triggerCandidates } = await import("../../trigger/list.ts");
+      return await triggerCandidates(provider);
+    },
     async recentEvents(): Promise<RecentEvent[]> {
       const { formatClock } = await import("../../term/format.ts");
       return (await events()).slice(-20).reverse().map((e) => ({

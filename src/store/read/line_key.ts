@@ -12,6 +12,8 @@ const decoder = new TextDecoder();
 
 /** Bytes every v1 line starts with, up to the id. */
 const HEAD = encoder.encode('{"v":1,"id":"');
+/** A v2 line (v1 plus optional fields) starts the same, with `2`. */
+const HEAD_V2 = encoder.encode('{"v":2,"id":"');
 /** Length of a whole id: `evt_` + 8 digits + `_` + 26-character ULID. */
 export const ID_LENGTH = 39;
 /** Bytes between the id and the endpoint's JSON string. */
@@ -29,7 +31,10 @@ function startsWithAt(line: Uint8Array, at: number, expected: Uint8Array): boole
 
 /** The id of a stored line (or of its first bytes), or `undefined` when it is not a v1 record. */
 export function lineId(line: Uint8Array): string | undefined {
-  if (!startsWithAt(line, 0, HEAD) || line[HEAD.length + ID_LENGTH] !== 0x22 /* " */) return undefined;
+  if (
+    !(startsWithAt(line, 0, HEAD) || startsWithAt(line, 0, HEAD_V2)) ||
+    line[HEAD.length + ID_LENGTH] !== 0x22 /* " */
+  ) return undefined;
   const id = decoder.decode(line.subarray(HEAD.length, HEAD.length + ID_LENGTH));
   return id.startsWith("evt_") && id[12] === "_" ? id : undefined;
 }

@@ -2,8 +2,10 @@
  * `.hooktap/control.sock`: how `prune` and `rm` reach a running `hooktap
  * dev`, which holds the writer lock. They must not become a second writer,
  * so they send their request here and `dev` does the compaction itself with
- * its writer paused. One JSON line each way per connection. The socket is
- * owned by this module: `dev_session.ts` starts it, nothing else listens.
+ * its writer paused. `trigger` tells it here which deliveries it is about to
+ * send (a `{"type":"trigger-note"}` line), so the stored event shows the fault
+ * without the app seeing a marker. One JSON line each way per connection. The
+ * socket is owned by this module: `dev_session.ts` starts it, nothing else listens.
  * @module
  */
 import { join } from "node:path";
@@ -62,6 +64,7 @@ export interface ControlServer {
 export async function startControl(
   paths: StorePaths,
   compact: (plan: CompactPlan) => Promise<CompactResult>,
+  onNote?: (note: unknown) => void,
 ): Promise<ControlServer | undefined> {
   const path = controlPath(paths);
   try {
@@ -77,7 +80,16 @@ export async function startControl(
   let queue: Promise<unknown> = Promise.resolve();
   const serve = async (conn: Deno.Conn) => {
     try {
-      const plan = JSON.parse(await _readLine(conn)) as CompactPlan;
+      const message = JSON.parse(await _readLine(conn)) as CompactPlan | {
+        type: "trigger-note";
+        note: unknown;
+      };
+      if ("type" in message && message.type === "trigger-note") {
+        onNote?.(message.note);
+        await _writeAll(conn, JSON.stringify({ ok: onNote !== undefined }) + "\n");
+        return;
+      }
+      const plan = message as CompactPlan;
       const run = queue.then(() => compact(plan));
       queue = run.catch(() => {});
       let answer: ControlAnswer;
@@ -138,6 +150,30 @@ export async function requestCompaction(
     const answer = JSON.parse(line) as ControlAnswer;
     if (!answer.ok) throw new StoreError(`hooktap dev could not compact the log: ${answer.error}`);
     return answer.result;
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+/**
+ * Sends a note (a `trigger` delivery about to be sent) to the running `dev`.
+ * @throws {StoreError} when the socket cannot be reached or `dev` does not take notes.
+ */
+export async function sendControlNote(paths: StorePaths, note: unknown): Promise<void> {
+  let conn: Deno.Conn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: controlPath(paths) });
+  } catch (error) {
+    throw new StoreError(`its control socket cannot be reached (${describeError(error)})`, { cause: error });
+  }
+  try {
+    await _writeAll(conn, JSON.stringify({ type: "trigger-note", note }) + "\n");
+    const line = await _readLine(conn);
+    if (!(JSON.parse(line || "{}") as { ok?: boolean }).ok) {
+      throw new StoreError("this hooktap dev does not take trigger notes (restart it with this version)");
+    }
   } finally {
     try {
       conn.close();

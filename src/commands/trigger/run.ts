@@ -1,0 +1,277 @@
+/**
+ * `hooktap trigger <provider> <event>`: builds a provider's event from the
+ * catalog, signs it as the provider does, sends it to the running `hooktap
+ * dev` (or `--to`), with the faults asked for, and shows the answers.
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { canonicalProvider, CATALOG } from "../../provider/catalog.ts";
+import { parseHeaderOption } from "../../replay/headers.ts";
+import { endpointFor, endpointUrl, runningDev } from "../../trigger/dev_target.ts";
+import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../../trigger/keys.ts";
+import { listCatalog } from "../../trigger/list.ts";
+import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
+import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
+import { signingMode } from "../../trigger/sign.ts";
+import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
+import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
+import { joinPath } from "../../text/path.ts";
+import type { CommandContext } from "../_shared/context.ts";
+
+type Opts = Input<typeof options>["options"];
+
+function _int(text: string | undefined, flag: string, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > max) {
+    throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${text}".`);
+  }
+  return Number(text);
+}
+
+async function _list(ctx: CommandContext, provider: string | undefined, json: boolean): Promise<void> {
+  if (provider !== undefined) await loadCatalog(provider); // did-you-mean for a typo
+  const entries = await listCatalog(
+    provider === undefined ? undefined : canonicalProvider(provider) ?? provider,
+  );
+  if (json) {
+    ctx.output.out(entries.map((e) => JSON.stringify(e) + "\n").join(""));
+    return;
+  }
+  const titles = Object.fromEntries(Object.entries(CATALOG).map(([k, v]) => [k, v.title]));
+  ctx.output.out(listText(entries, titles, provider !== undefined, ctx.output.colors));
+}
+
+function _checkFlags(o: Opts): void {
+  if (o.seed !== undefined && !o.outOfOrder) {
+    throw new UsageError("--seed orders --out-of-order's shuffle: give --out-of-order too.");
+  }
+  if (o.realTime && o.retries === undefined) {
+    throw new UsageError("--real-time paces --retries: give --retries N too.");
+  }
+  if (o.bodyFile !== undefined && (o.set.length > 0 || o.setNew.length > 0)) {
+    throw new UsageError(
+      "--body-file replaces the whole body, so --set has nothing to change: give one or the other.",
+    );
+  }
+  if (o.stale && o.badSignature) {
+    throw new UsageError("Give --stale or --bad-signature, not both: each is its own fault.");
+  }
+  if (o.to !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(o.to);
+    } catch {
+      throw new UsageError(`--to must be a URL like http://localhost:3000/webhooks, got "${o.to}".`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new UsageError(`--to must be an http:// or https:// URL, got "${o.to}".`);
+    }
+  }
+}
+
+/** `hooktap trigger`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const o = input.options;
+  const out = ctx.output;
+  const [providerArg, eventArg] = input.args;
+  if (o.list) return await _list(ctx, providerArg, o.json ?? false);
+  if (providerArg === undefined || eventArg === undefined) {
+    throw new UsageError(
+      `Give a provider and an event: hooktap trigger stripe checkout.session.completed. ` +
+        "`hooktap trigger --list` shows what can be triggered.",
+    );
+  }
+  _checkFlags(o);
+  const catalog = await loadCatalog(providerArg);
+  const provider = catalog.provider;
+  resolveTrigger(catalog, eventArg); // an unknown event is a usage error before anything is read
+  // The default needs no parser (start-up); the store's filter module parses any other.
+  const timeoutMs = o.timeout === "30s"
+    ? 30_000
+    : (await import("../../store/read/filter.ts")).parseDuration(o.timeout);
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw new UsageError(`--timeout must be a duration like 30s or 500ms, got "${o.timeout}".`);
+  }
+  const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
+  const config = await _config(ctx, o);
+  const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
+  let to = o.to;
+  let endpoint;
+  if (to === undefined) {
+    const dev = await runningDev(paths);
+    if (dev === undefined) {
+      throw new UsageError(
+        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
+          "or send straight to your app with --to http://localhost:3000/webhooks.",
+      );
+    }
+    endpoint = endpointFor(config, provider, o.endpoint);
+    to = endpointUrl(endpoint, dev.port, provider);
+  } else if (config !== null) {
+    endpoint = o.endpoint !== undefined
+      ? endpointFor(config, provider, o.endpoint)
+      : config.endpoints.find((e) => e.signing?.provider === provider);
+  }
+  const signing = endpoint?.signing;
+  if (signing?.provider !== undefined && signing.provider !== provider) {
+    warn(
+      `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
+        `${CATALOG[provider]?.title} delivery as ${signing.provider} and find it invalid.`,
+    );
+  }
+  const secret = o.secret ?? signing?.secrets[0];
+  const material = {
+    ...(secret !== undefined ? { secret } : {}),
+    ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
+  };
+  let keys: TriggerKeys | undefined;
+  if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
+    const loaded = await loadTriggerKeys(paths.dir);
+    keys = loaded.keys;
+    const pub = publicKeyFor(provider, keys)!;
+    if (!o.json) {
+      out.err(out.errColors.dim(
+        `Signed with hooktap's ${provider === "sendgrid" ? "ECDSA P-256" : "Ed25519"} key ` +
+          `(${
+            loaded.created ? "made now, " : ""
+          }kept in .hooktap/trigger-keys.json). Your app must trust its ` +
+          `public key: ${pub}\n`,
+      ));
+    }
+    if (signing?.publicKey !== undefined && signing.publicKey !== pub) {
+      warn(
+        `endpoint "${endpoint!.name}" has its own publicKey, so its verdict will be invalid: only ${
+          CATALOG[provider]?.title
+        } holds that key's private half. Set publicKey to "${pub}" while you trigger.`,
+      );
+    }
+  }
+  const faults = {
+    ...(o.duplicate ? { duplicate: true } : {}),
+    ...(o.outOfOrder ? { outOfOrder: true } : {}),
+    ...(o.stale ? { stale: true } : {}),
+    ...(o.badSignature ? { badSignature: true } : {}),
+    ...(o.realTime ? { realTime: true } : {}),
+  };
+  const seed = _int(o.seed, "--seed", 2 ** 31);
+  const retries = _int(o.retries, "--retries", 20);
+  let body: Uint8Array | undefined;
+  if (o.bodyFile !== undefined) {
+    try {
+      body = await Deno.readFile(o.bodyFile.startsWith("/") ? o.bodyFile : `${ctx.cwd}/${o.bodyFile}`);
+    } catch (error) {
+      throw new UsageError(
+        `--body-file ${o.bodyFile} cannot be read: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  }
+  const request: TriggerRequest = {
+    provider,
+    event: eventArg,
+    to,
+    ...(o.signatureUrl !== undefined ? { signatureUrl: o.signatureUrl } : {}),
+    ...material,
+    ...(keys !== undefined ? { keys } : {}),
+    ...(signing?.tolerance !== undefined ? { tolerance: signing.tolerance } : {}),
+    set: o.set,
+    setNew: o.setNew,
+    ...(body !== undefined ? { body } : {}),
+    headers: o.header.map(parseHeaderOption),
+    fault: {
+      ...faults,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(retries !== undefined ? { retries } : {}),
+    },
+  };
+  const viaDev = o.to === undefined;
+  let told: boolean | undefined;
+  if (
+    signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none"
+  ) {
+    warn(
+      provider === "msgraph"
+        ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
+          "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
+        : provider === "hmac"
+        ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
+          "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
+        : `sending unsigned: no secret for ${
+          CATALOG[provider]?.title
+        }; give --secret, or set \`secret\` on the ` +
+          "endpoint in hooktap.config.ts",
+    );
+  }
+  const resolved = resolveTrigger(catalog, eventArg);
+  const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
+  const outcome = await trigger(request, {
+    timeoutMs,
+    signal: ctx.signal,
+    beforeSend: async (d) => {
+      if (!viaDev || told === false) return;
+      const { tellDev } = await import("../../trigger/side_channel.ts");
+      told = await tellDev(paths, d).then(() => true, (error: Error) => {
+        if (d.fault !== undefined) warn(`dev was not told which deliveries are faults: ${error.message}`);
+        return false;
+      });
+    },
+    onDelivery: async (d) => {
+      if (viaDev && d.expectRejection && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
+      if (o.json) out.out(JSON.stringify(deliveryJson(d, outcomeExtra)) + "\n");
+      else out.out(deliveryText(d, out.colors));
+    },
+  });
+  if (outcome.seed !== undefined && !o.json) {
+    out.err(out.errColors.dim(`Shuffled with --seed ${outcome.seed}.\n`));
+  }
+  if (outcome.retriesNote !== undefined && !o.json) {
+    out.err(
+      out.errColors.dim(`Retries: ${outcome.retriesNote}${o.realTime ? "" : " (compressed to seconds)"}.\n`),
+    );
+  }
+  if (outcome.deliveries.length === 0 || outcome.deliveries.some((d) => !d.ok)) ctx.exit(1);
+}
+
+/**
+ * Through `dev` (which answers 200 unless the endpoint enforces), a fault meant
+ * to be refused is judged by dev's verdict on the stored event.
+ */
+async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
+  let id: unknown;
+  try {
+    id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
+  } catch {
+    return;
+  }
+  if (typeof id !== "string") return;
+  const { openStore, resolveEvent } = await import("../_shared/context.ts");
+  const reader = await openStore(ctx);
+  try {
+    const event = await resolveEvent(reader, id);
+    const status = event.verdict?.status;
+    if (status !== undefined && status !== "valid") {
+      d.ok = true;
+      d.devVerdict = status;
+    }
+  } catch {
+    /* not found: judged by the answer */
+  } finally {
+    reader?.[Symbol.dispose]();
+  }
+}
+
+/**
+ * The config, when the trigger needs it (to find dev's endpoint or a secret) and there is one. It is
+ * not loaded for `--to URL --secret S` (start-up), nor when there is no config file.
+ */
+async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | null> {
+  if (o.config === undefined) {
+    if (o.to !== undefined && o.secret !== undefined && o.endpoint === undefined) return null;
+    const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
+    if (!exists) return null;
+  }
+  const { optionalConfig } = await import("../_shared/context.ts");
+  return await optionalConfig(ctx, o.config);
+}

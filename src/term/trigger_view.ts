@@ -1,0 +1,92 @@
+/**
+ * How `hooktap trigger` shows its deliveries: one line for what was sent,
+ * one for the answer (and the first lines of an error body), or one JSON
+ * object per delivery; and the `--list` table. Pure.
+ * @module
+ */
+import type { ListEntry } from "../trigger/list.ts";
+import type { Delivery } from "../trigger/run.ts";
+import type { Colors } from "./colors.ts";
+import { formatBytes } from "./format.ts";
+import { safeLine } from "./sanitize.ts";
+
+const decoder = new TextDecoder();
+
+/** Two lines (more for an error body) about one delivery. */
+export function deliveryText(d: Delivery, c: Colors): string {
+  const fault = d.fault === undefined
+    ? ""
+    : c.yellow(` [${d.fault}${d.attempt > 0 ? ` #${d.attempt}` : ""}]`);
+  const head = `→ ${d.provider} ${safeLine(d.event)}${fault}  ${d.method} ${safeLine(d.url)}  ` +
+    c.dim(
+      `${formatBytes(d.body.length)}, ${d.signed === "none" ? "unsigned" : `signed with the ${d.signed}`}`,
+    );
+  if (d.status === undefined) return `${head}\n  ${c.red(`✗ no answer: ${safeLine(d.error ?? "")}`)}\n`;
+  const good = d.status >= 200 && d.status < 300;
+  const mark = d.ok ? c.green("✓") : c.red("✗");
+  const note = d.devVerdict !== undefined
+    ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
+    : d.expectRejection
+    ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
+    : "";
+  let text = `${head}\n  ${mark} ${
+    good ? c.green(String(d.status)) : c.red(String(d.status))
+  } in ${d.durationMs} ms${note}\n`;
+  if (!good && d.responseBody !== undefined && d.responseBody.length > 0) {
+    const lines = decoder.decode(d.responseBody.subarray(0, 2000)).split("\n").slice(0, 5);
+    text += lines.map((l) => c.dim(`    ${safeLine(l).slice(0, 200)}`)).join("\n") + "\n";
+  }
+  return text;
+}
+
+/** One delivery as a JSON object (its body as text). */
+export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    provider: d.provider,
+    event: d.event,
+    ...extra,
+    ...(d.fault === undefined ? {} : { fault: d.fault }),
+    attempt: d.attempt,
+    method: d.method,
+    url: d.url,
+    headers: d.headers,
+    body: decoder.decode(d.body),
+    signed: d.signed,
+    expectRejection: d.expectRejection,
+    ok: d.ok,
+    ...(d.devVerdict === undefined ? {} : { devVerdict: d.devVerdict }),
+    status: d.status ?? null,
+    durationMs: d.durationMs,
+    ...(d.responseBody === undefined ? {} : { answer: decoder.decode(d.responseBody.subarray(0, 4096)) }),
+    ...(d.error === undefined ? {} : { error: d.error }),
+  };
+}
+
+/** The `--list` text: providers with their counts, or one provider's events and sequences. */
+export function listText(
+  entries: readonly ListEntry[],
+  titles: Readonly<Record<string, string>>,
+  one: boolean,
+  c: Colors,
+): string {
+  if (!one) {
+    const by = new Map<string, ListEntry[]>();
+    for (const e of entries) by.set(e.provider, [...(by.get(e.provider) ?? []), e]);
+    const rows = [...by].map(([p, list]) => {
+      const events = list.filter((e) => e.kind === "event");
+      const seqs = list.filter((e) => e.kind === "sequence").map((e) => e.name);
+      const sample = events.slice(0, 3).map((e) => e.name).join(", ");
+      return `  ${p.padEnd(18)} ${String(events.length).padStart(4)} ${
+        events.length === 1 ? "event " : "events"
+      }  ${c.dim(`${titles[p] ?? p}: ${sample}${events.length > 3 ? ", …" : ""}`)}` +
+        (seqs.length ? `\n  ${"".padEnd(18)}      ${c.dim(`sequences: ${seqs.join(", ")}`)}` : "");
+    });
+    return `${rows.join("\n")}\n\n${entries.filter((e) => e.kind === "event").length} events in all. ` +
+      "`hooktap trigger --list <provider>` lists one provider's.\n";
+  }
+  const events = entries.filter((e) => e.kind === "event").map((e) => `  ${e.name}`);
+  const seqs = entries.filter((e) => e.kind === "sequence").map((e) =>
+    `  ${e.name.padEnd(16)} ${c.dim(`${e.description}: ${e.steps?.join(" → ")}`)}`
+  );
+  return `${events.join("\n")}\n${seqs.length ? `\nSequences:\n${seqs.join("\n")}\n` : ""}`;
+}

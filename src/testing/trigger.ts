@@ -1,0 +1,129 @@
+/**
+ * `trigger` for tests: a provider's event from hooktap's catalog, signed as
+ * the provider signs it (with the test's secret, or a key pair made for the
+ * test), sent to the app under test or a `startReceiver`, with the faults
+ * real senders make. Returns what was sent and the app's answer.
+ * @module
+ */
+import { makeTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
+import { type Delivery, type Faults, trigger as run } from "../trigger/run.ts";
+
+/** Options of {@linkcode trigger}. */
+export interface TriggerOptions {
+  /** Where to send: a URL, or a receiver from `startReceiver` (its first endpoint's URL). */
+  to: string | { urlOf(name: string): string; urls: Readonly<Record<string, string>> };
+  /** The signing secret (Stripe's `whsec_...`, GitHub's secret, Twilio's auth token, ...). @default unsigned */
+  secret?: string;
+  /**
+   * Key pairs for Discord, SendGrid and Standard Webhooks v1a.
+   * @default a pair made for this call when the provider signs with one and no secret is given
+   */
+  keys?: TriggerKeys;
+  /** Fields to change: `{ "data.object.amount": 5000 }` (must exist in the example). @default {} */
+  set?: Readonly<Record<string, unknown>>;
+  /** Fields to change or add. @default {} */
+  setNew?: Readonly<Record<string, unknown>>;
+  /** Headers to add or replace; an empty value removes. @default [] */
+  headers?: readonly [string, string][];
+  /** The faults to make: `{ duplicate: true }`, `{ stale: true }`, `{ retries: 2 }`, ... @default none */
+  fault?: Faults;
+  /** The URL Twilio's signature covers. @default the URL it is sent to */
+  signatureUrl?: string;
+  /** Longest wait for each answer, ms. @default 10000 */
+  timeoutMs?: number;
+}
+
+/** One request sent, and the app's answer. */
+export interface TriggeredDelivery {
+  event: string;
+  fault?: string;
+  attempt: number;
+  request: { method: string; url: string; headers: [string, string][]; body: string };
+  response?: { status: number; headers: [string, string][]; body: string };
+  error?: string;
+  /** 2xx, or refused when the fault meant it to be. */
+  ok: boolean;
+}
+
+/** What {@linkcode trigger} did. */
+export interface TriggerResult {
+  /** The first delivery's request (the one event, or a sequence's first). */
+  request: TriggeredDelivery["request"];
+  /** The first delivery's answer. */
+  response?: TriggeredDelivery["response"];
+  /** Every delivery, in the order sent (sequences, duplicates, retries). */
+  deliveries: TriggeredDelivery[];
+  /** The public key the app must trust, for key-pair schemes. */
+  publicKey?: string;
+}
+
+const decoder = new TextDecoder();
+
+function _view(d: Delivery): TriggeredDelivery {
+  return {
+    event: d.event,
+    ...(d.fault ? { fault: d.fault } : {}),
+    attempt: d.attempt,
+    request: { method: d.method, url: d.url, headers: d.headers, body: decoder.decode(d.body) },
+    ...(d.status === undefined ? {} : {
+      response: {
+        status: d.status,
+        headers: d.responseHeaders ?? [],
+        body: decoder.decode(d.responseBody ?? new Uint8Array()),
+      },
+    }),
+    ...(d.error ? { error: d.error } : {}),
+    ok: d.ok,
+  };
+}
+
+/**
+ * Sends `event` (or a sequence) of `provider` from hooktap's catalog, signed, to `options.to`.
+ * @throws {UsageError} for an unknown provider or event, or a `set` path not in the example.
+ *
+ * @example
+ * ```ts
+ * import { startReceiver } from "./receiver.ts";
+ * import { trigger } from "./trigger.ts";
+ * await using receiver = await startReceiver({
+ *   endpoints: [{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "whsec_test" }],
+ * });
+ * const { response } = await trigger("stripe", "invoice.paid", { to: receiver, secret: "whsec_test" });
+ * console.log(response?.status); // 200
+ * console.log((await receiver.waitFor({ type: "invoice.paid" })).verdict?.status); // "valid"
+ * ```
+ */
+export async function trigger(
+  provider: string,
+  event: string,
+  options: TriggerOptions,
+): Promise<TriggerResult> {
+  const to = typeof options.to === "string"
+    ? options.to
+    : options.to.urls[Object.keys(options.to.urls)[0] ?? ""] ?? options.to.urlOf("default");
+  const keyed = ["discord", "sendgrid", "standard-webhooks"].includes(provider);
+  const keys = options.keys ?? (keyed && options.secret === undefined ? await makeTriggerKeys() : undefined);
+  const pairs = (o: Readonly<Record<string, unknown>> | undefined) =>
+    Object.entries(o ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const outcome = await run({
+    provider,
+    event,
+    to,
+    ...(options.secret !== undefined ? { secret: options.secret } : {}),
+    ...(keys !== undefined ? { keys } : {}),
+    set: pairs(options.set),
+    setNew: pairs(options.setNew),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.signatureUrl ? { signatureUrl: options.signatureUrl } : {}),
+  }, { timeoutMs: options.timeoutMs ?? 10_000 });
+  const deliveries = outcome.deliveries.map(_view);
+  const first = deliveries[0]!;
+  const publicKey = keys === undefined ? undefined : publicKeyFor(outcome.provider, keys);
+  return {
+    request: first.request,
+    ...(first.response ? { response: first.response } : {}),
+    deliveries,
+    ...(publicKey ? { publicKey } : {}),
+  };
+}

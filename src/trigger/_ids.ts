@@ -1,0 +1,39 @@
+/**
+ * Random ids in the shapes providers use (`pi_3Q...`, UUIDs, hex), and
+ * unix time. Fresh on each call.
+ * @module
+ */
+const ALPHANUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `n` random characters of `alphabet`. */
+export function randomText(n: number, alphabet: string = ALPHANUM): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  let out = "";
+  for (const b of bytes) out += alphabet[b % alphabet.length];
+  return out;
+}
+
+/** A Stripe-style id: `pi_3Q` + 22 characters. */
+export function prefixed(prefix: string, n = 24): string {
+  return `${prefix}_${randomText(n)}`;
+}
+
+/** `n` random hex digits. */
+export function hex(n: number): string {
+  return randomText(n, "0123456789abcdef");
+}
+
+/** A number of `n` digits (no leading zero). */
+export function digits(n: number): number {
+  return Number(randomText(1, "123456789") + randomText(n - 1, "0123456789"));
+}
+
+/** A random UUID v4. */
+export function uuid(): string {
+  return crypto.randomUUID();
+}
+
+/** Unix seconds of `date`. */
+export function unix(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}

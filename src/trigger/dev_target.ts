@@ -1,0 +1,89 @@
+/**
+ * Finding where a trigger goes: the `hooktap dev` running in this
+ * directory (its writer lock is held, and the lock file names its port),
+ * and the endpoint for the provider in the config (or the one named).
+ * @module
+ */
+import { NotFoundError, UsageError } from "../errors.ts";
+import type { Endpoint, ResolvedConfig } from "../config/types.ts";
+import { CATALOG } from "../provider/catalog.ts";
+import { expandTarget } from "../route/expand.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { closest } from "../text/suggest.ts";
+
+/** The running dev: its pid and receiver port. */
+export interface RunningDev {
+  pid: number;
+  port: number;
+}
+
+/** The `hooktap dev` holding `paths`' writer lock, or `undefined` when none runs. */
+export async function runningDev(paths: StorePaths): Promise<RunningDev | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(paths.lock, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    if (await file.tryLock(false)) {
+      await file.unlock();
+      return undefined; // nobody holds it: no dev
+    }
+    const owner = JSON.parse(await Deno.readTextFile(paths.lock)) as { pid?: number; port?: number };
+    return typeof owner.port === "number" ? { pid: owner.pid ?? 0, port: owner.port } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * The endpoint a trigger of `provider` goes to: the one named, else the first
+ * that declares the provider, else the first that declares none (it detects
+ * the sender).
+ * @throws {NotFoundError} when the named endpoint does not exist or none fits, saying how to add one.
+ */
+export function endpointFor(config: ResolvedConfig | null, provider: string, name?: string): Endpoint {
+  const endpoints = config?.endpoints ?? [];
+  if (name !== undefined) {
+    const found = endpoints.find((e) => e.name === name);
+    if (found !== undefined) return found;
+    const near = closest(name, endpoints.map((e) => e.name));
+    throw new NotFoundError(
+      `No endpoint named "${name}" in ${config?.file ?? "hooktap.config.ts"}${
+        near ? ` (did you mean ${near}?)` : ""
+      }. ` +
+        `Endpoints: ${endpoints.map((e) => e.name).join(", ") || "none"}.`,
+    );
+  }
+  const declared = endpoints.find((e) => e.signing?.provider === provider);
+  const detecting = endpoints.find((e) => e.signing?.provider === undefined);
+  const found = declared ?? detecting;
+  if (found !== undefined) return found;
+  const title = CATALOG[provider]?.title ?? provider;
+  throw new NotFoundError(
+    `No endpoint in ${
+      config?.file ?? "hooktap.config.ts"
+    } receives ${title} events. Add one to \`endpoints\`:\n` +
+      `  { name: "${provider}", path: "/${provider}", method: "POST", provider: "${provider}", ` +
+      `secret: Deno.env.get("${provider.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET") }\n` +
+      "then restart `hooktap dev`, or send straight to your app with --to URL.",
+  );
+}
+
+/**
+ * The URL of `endpoint` on the dev at `port`: a pattern's `:provider` and `*` are filled in.
+ * @throws {UsageError} when the path has other parameters (give --to).
+ */
+export function endpointUrl(endpoint: Endpoint, port: number, provider: string): string {
+  const path = expandTarget(endpoint.path, { provider, "0": provider });
+  if (/:[A-Za-z_$]|\*/.test(path)) {
+    throw new UsageError(
+      `Endpoint "${endpoint.name}" answers the pattern ${endpoint.path}; hooktap cannot choose its ` +
+        "parameters: give --to with the full URL.",
+    );
+  }
+  return `http://127.0.0.1:${port}${path}`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The key pairs `hooktap trigger` signs asymmetric schemes with: Ed25519
+ * (Discord, Standard Webhooks v1a) and ECDSA P-256 (SendGrid). Made once
+ * per data directory and kept in `.hooktap/trigger-keys.json` (mode 0600);
+ * the app trusts the printed public key, and `hooktap dev` trusts it for
+ * its own verdicts on endpoints that declare such a provider and no key.
+ * @module
+ */
+import { joinPath } from "../text/path.ts";
+
+const fromBase64 = (text: string): Uint8Array => Uint8Array.fromBase64(text);
+const toBase64 = (bytes: Uint8Array): string => bytes.toBase64();
+const toHex = (bytes: Uint8Array): string => bytes.toHex();
+
+/** One key pair: the private key to sign with, the public key as the provider's config wants it. */
+export interface TriggerKey {
+  privateKey: CryptoKey;
+  /** Raw public key bytes (Ed25519: 32 bytes; P-256: SPKI DER). */
+  publicKey: Uint8Array;
+}
+
+/** hooktap's trigger keys. */
+export interface TriggerKeys {
+  ed25519: TriggerKey;
+  p256: TriggerKey;
+}
+
+/** What the key file holds (PKCS#8 private keys and public keys, base64). */
+interface KeyFile {
+  ed25519: { private: string; public: string };
+  p256: { private: string; public: string };
+}
+
+/** The file the keys are kept in. */
+export function keyFilePath(dataDir: string): string {
+  return joinPath(dataDir, "trigger-keys.json");
+}
+
+async function _import(pkcs8: string, algorithm: "Ed25519" | "P-256", pub: string): Promise<TriggerKey> {
+  const bytes = fromBase64(pkcs8) as Uint8Array<ArrayBuffer>;
+  const privateKey = await crypto.subtle.importKey(
+    "pkcs8",
+    bytes,
+    algorithm === "Ed25519" ? { name: "Ed25519" } : { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["sign"],
+  );
+  return { privateKey, publicKey: fromBase64(pub) };
+}
+
+async function _make(algorithm: "Ed25519" | "P-256"): Promise<{ private: string; public: string }> {
+  const pair =
+    (algorithm === "Ed25519"
+      ? await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])
+      : await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+        "sign",
+        "verify",
+      ])) as CryptoKeyPair;
+  const priv = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+  const pub = new Uint8Array(
+    await crypto.subtle.exportKey(algorithm === "Ed25519" ? "raw" : "spki", pair.publicKey),
+  );
+  return { private: toBase64(priv), public: toBase64(pub) };
+}
+
+async function _fromFile(file: KeyFile): Promise<TriggerKeys> {
+  return {
+    ed25519: await _import(file.ed25519.private, "Ed25519", file.ed25519.public),
+    p256: await _import(file.p256.private, "P-256", file.p256.public),
+  };
+}
+
+/** Fresh key pairs, kept nowhere (the test library's default). */
+export async function makeTriggerKeys(): Promise<TriggerKeys> {
+  return await _fromFile({ ed25519: await _make("Ed25519"), p256: await _make("P-256") });
+}
+
+/** The keys of a data directory, or `undefined` when none were made yet. */
+export async function readTriggerKeys(dataDir: string): Promise<TriggerKeys | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(keyFilePath(dataDir));
+  } catch {
+    return undefined;
+  }
+  try {
+    return await _fromFile(JSON.parse(text) as KeyFile);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The keys of a data directory, made and written (mode 0600) on first use; `created` says so. */
+export async function loadTriggerKeys(dataDir: string): Promise<{ keys: TriggerKeys; created: boolean }> {
+  const existing = await readTriggerKeys(dataDir);
+  if (existing !== undefined) return { keys: existing, created: false };
+  const file: KeyFile = { ed25519: await _make("Ed25519"), p256: await _make("P-256") };
+  await Deno.mkdir(dataDir, { recursive: true });
+  await Deno.writeTextFile(keyFilePath(dataDir), JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
+  await Deno.chmod(keyFilePath(dataDir), 0o600).catch(() => {});
+  return { keys: await _fromFile(file), created: true };
+}
+
+/** Providers signed with a key pair rather than a shared secret. */
+export const KEYED_PROVIDERS: ReadonlySet<string> = new Set(["discord", "sendgrid", "standard-webhooks"]);
+
+/** The public key as `provider`'s `publicKey` config field takes it, or `undefined` for other providers. */
+export function publicKeyFor(provider: string, keys: TriggerKeys): string | undefined {
+  if (provider === "discord") return toHex(keys.ed25519.publicKey);
+  if (provider === "standard-webhooks") return `whpk_${toBase64(keys.ed25519.publicKey)}`;
+  if (provider === "sendgrid") return toBase64(keys.p256.publicKey);
+  return undefined;
+}
+
+/** The private key `provider` signs with. */
+export function privateKeyFor(provider: string, keys: TriggerKeys): CryptoKey | undefined {
+  if (provider === "discord" || provider === "standard-webhooks") return keys.ed25519.privateKey;
+  if (provider === "sendgrid") return keys.p256.privateKey;
+  return undefined;
+}

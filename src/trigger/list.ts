@@ -1,0 +1,54 @@
+/**
+ * What `trigger --list` and completion show: the providers with their
+ * event counts, or one provider's events and sequences. GitHub's events
+ * come from its generated index, never its examples.
+ * @module
+ */
+import { CATALOG } from "../provider/catalog.ts";
+import { loadCatalog, TRIGGER_CATALOGS } from "./registry.ts";
+
+/** One listed entry. */
+export interface ListEntry {
+  provider: string;
+  /** An event's or a sequence's name. */
+  name: string;
+  kind: "event" | "sequence";
+  /** A sequence's description. */
+  description?: string;
+  /** A sequence's events, in order. */
+  steps?: string[];
+}
+
+/** Every entry of `provider`'s catalog, or of every provider's. */
+export async function listCatalog(provider?: string): Promise<ListEntry[]> {
+  const names = provider === undefined ? Object.keys(TRIGGER_CATALOGS) : [provider];
+  const out: ListEntry[] = [];
+  for (const name of names) {
+    const catalog = await loadCatalog(name);
+    for (const event of catalog.events) out.push({ provider: catalog.provider, name: event, kind: "event" });
+    for (const [seq, s] of Object.entries(catalog.sequences)) {
+      out.push({
+        provider: catalog.provider,
+        name: seq,
+        kind: "sequence",
+        description: s.description,
+        steps: s.steps.map((x) => x.event),
+      });
+    }
+  }
+  return out;
+}
+
+/** Completion's candidates: providers (with titles), or a provider's events and sequences. */
+export async function triggerCandidates(provider?: string): Promise<[string, string][]> {
+  if (provider === undefined) {
+    return Object.keys(TRIGGER_CATALOGS).map((p) => [p, CATALOG[p]?.title ?? ""]);
+  }
+  try {
+    return (await listCatalog(provider)).map((
+      e,
+    ) => [e.name, e.kind === "sequence" ? `sequence: ${e.description}` : ""]);
+  } catch {
+    return [];
+  }
+}

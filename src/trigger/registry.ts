@@ -1,0 +1,84 @@
+/**
+ * Which providers can be triggered, each catalog module imported only when
+ * used, and how a `<provider> <event>` pair is resolved (an event, or a
+ * sequence of events), with did-you-mean for a typo.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
+import { closest } from "../text/suggest.ts";
+import type { SequenceStep, TriggerCatalog } from "./types.ts";
+
+type Loader = () => Promise<{ catalog: TriggerCatalog }>;
+
+/** Every triggerable provider's catalog module, in the registry's order. */
+export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = {
+  github: () => import("./catalog/github.ts"),
+  stripe: () => import("./catalog/stripe.ts"),
+  shopify: () => import("./catalog/shopify.ts"),
+  slack: () => import("./catalog/slack.ts"),
+  "standard-webhooks": () => import("./catalog/standard_webhooks.ts"),
+  twilio: () => import("./catalog/twilio.ts"),
+  zoom: () => import("./catalog/zoom.ts"),
+  paddle: () => import("./catalog/paddle.ts"),
+  linear: () => import("./catalog/linear.ts"),
+  discord: () => import("./catalog/discord.ts"),
+  sendgrid: () => import("./catalog/sendgrid.ts"),
+  telegram: () => import("./catalog/telegram.ts"),
+  twitch: () => import("./catalog/twitch.ts"),
+  meta: () => import("./catalog/meta.ts"),
+  msgraph: () => import("./catalog/msgraph.ts"),
+  x: () => import("./catalog/x.ts"),
+  dropbox: () => import("./catalog/dropbox.ts"),
+  hmac: () => import("./catalog/hmac.ts"),
+};
+
+/** The names `trigger` takes for a provider (canonical names and aliases). */
+export function triggerProviderNames(): string[] {
+  return Object.keys(TRIGGER_CATALOGS);
+}
+
+/**
+ * The catalog of a provider name or alias.
+ * @throws {UsageError} for an unknown provider, with did-you-mean and a pointer at `--list`.
+ */
+export async function loadCatalog(name: string): Promise<TriggerCatalog> {
+  const key = canonicalProvider(name);
+  const load = key === undefined ? undefined : TRIGGER_CATALOGS[key];
+  if (load === undefined) {
+    const near = closest(name, Object.keys(TRIGGER_CATALOGS));
+    throw new UsageError(
+      `hooktap cannot trigger "${name}": it is not a provider it knows${
+        near ? ` (did you mean ${near}?)` : ""
+      }. ` +
+        "Run `hooktap trigger --list` for every provider and event.",
+    );
+  }
+  return (await load()).catalog;
+}
+
+/** What a `<provider> <event>` pair sends: one event, or a sequence's steps. */
+export interface Resolved {
+  /** The sequence's name, when the pair named one. */
+  sequence?: string;
+  steps: readonly SequenceStep[];
+}
+
+/**
+ * The steps of `event` (an event or a sequence) in `catalog`.
+ * @throws {UsageError} for an unknown event, with did-you-mean and a pointer at `--list`.
+ */
+export function resolveEvent(catalog: TriggerCatalog, event: string): Resolved {
+  if (catalog.events.includes(event)) return { steps: [{ event }] };
+  const sequence = catalog.sequences[event];
+  if (sequence !== undefined) return { sequence: event, steps: sequence.steps };
+  const names = [...catalog.events, ...Object.keys(catalog.sequences)];
+  const near = closest(event, names) ?? names.find((n) => n.startsWith(`${event}.`));
+  const title = CATALOG[catalog.provider]?.title ?? catalog.provider;
+  throw new UsageError(
+    `${title} has no event or sequence "${event}" in hooktap's catalog${
+      near ? `: did you mean ${near}?` : "."
+    } ` +
+      `Run \`hooktap trigger --list ${catalog.provider}\` to see them all.`,
+  );
+}

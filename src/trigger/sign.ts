@@ -1,0 +1,119 @@
+/**
+ * Signing a triggered delivery through its provider's own code
+ * (src/provider/): `resign` with the endpoint's secret for shared-secret
+ * schemes, `sign` with hooktap's trigger key for key-pair schemes. The
+ * signed headers take the places the draft keeps for them, so names, case
+ * and order are the provider's.
+ * @module
+ */
+import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../provider/types.ts";
+import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
+
+/** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
+const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
+  github: async () => (await import("../provider/github.ts")).github,
+  stripe: async () => (await import("../provider/stripe.ts")).stripe,
+  shopify: async () => (await import("../provider/shopify.ts")).shopify,
+  slack: async () => (await import("../provider/slack.ts")).slack,
+  "standard-webhooks": async () => (await import("../provider/standard_webhooks.ts")).standardWebhooks,
+  twilio: async () => (await import("../provider/twilio.ts")).twilio,
+  zoom: async () => (await import("../provider/zoom.ts")).zoom,
+  paddle: async () => (await import("../provider/paddle.ts")).paddle,
+  linear: async () => (await import("../provider/linear.ts")).linear,
+  discord: async () => (await import("../provider/discord.ts")).discord,
+  sendgrid: async () => (await import("../provider/sendgrid.ts")).sendgrid,
+  telegram: async () => (await import("../provider/telegram.ts")).telegram,
+  twitch: async () => (await import("../provider/twitch.ts")).twitch,
+  meta: async () => (await import("../provider/meta.ts")).meta,
+  msgraph: async () => (await import("../provider/msgraph.ts")).msgraph,
+  x: async () => (await import("../provider/twitter.ts")).twitter,
+  dropbox: async () => (await import("../provider/dropbox.ts")).dropbox,
+  hmac: async () => (await import("../provider/generic_hmac.ts")).genericHmac,
+};
+
+/** Providers that sign with a shared secret (their file has `resign`), besides Graph's clientState. */
+const SECRET_SIGNED = new Set(
+  Object.keys(PROVIDER_MODULES).filter((p) => !["discord", "sendgrid", "msgraph"].includes(p)),
+);
+
+/** What a delivery is signed with. */
+export interface SigningMaterial {
+  /** The endpoint's secret (or `--secret`). */
+  secret?: string;
+  /** The endpoint's generic HMAC scheme (provider `hmac`). */
+  hmac?: GenericHmacSettings;
+  /** hooktap's key pairs, for Discord, SendGrid and Standard Webhooks without a secret. */
+  keys?: TriggerKeys;
+}
+
+/** How a delivery was signed: the headers, and the scheme's name or why it is unsigned. */
+export interface Signed {
+  headers: [string, string][];
+  /** `secret`, `key`, or `none` (sent unsigned). */
+  with: "secret" | "key" | "none";
+}
+
+/** Whether `provider` can be signed with `material` (and how). */
+export function signingMode(provider: string, material: SigningMaterial): Signed["with"] {
+  if (provider === "msgraph") return material.secret !== undefined ? "secret" : "none";
+  if (
+    SECRET_SIGNED.has(provider) && material.secret !== undefined && (provider !== "hmac" || material.hmac)
+  ) {
+    return "secret";
+  }
+  if (KEYED_PROVIDERS.has(provider) && material.keys !== undefined) return "key";
+  return "none";
+}
+
+/** Puts `signed` headers in the places `draft` keeps for them; empty placeholders left unsigned are dropped. */
+export function placeHeaders(
+  draft: readonly [string, string][],
+  signed: readonly [string, string][],
+): [string, string][] {
+  const lower = new Map<string, [string, string]>();
+  for (const h of signed) lower.set(h[0].toLowerCase(), h);
+  const out: [string, string][] = [];
+  const used = new Set<string>();
+  for (const [k, v] of draft) {
+    const s = lower.get(k.toLowerCase());
+    if (s !== undefined) {
+      out.push([k, s[1]]);
+      used.add(k.toLowerCase());
+    } else if (v !== "") out.push([k, v]);
+  }
+  for (const [k, v] of signed) if (!used.has(k.toLowerCase())) out.push([k, v]);
+  return out;
+}
+
+/** Signs `request` (its headers the draft's, placeholders included) as `provider` does, at `now`. */
+export async function signDelivery(
+  provider: string,
+  request: ResignRequest,
+  material: SigningMaterial,
+  now: Date,
+  tolerance = 300,
+): Promise<Signed> {
+  const mode = signingMode(provider, material);
+  const p = mode === "none" ? undefined : await PROVIDER_MODULES[provider]?.();
+  const filled = request.headers.filter(([, v]) => v !== "");
+  let signed: [string, string][] = filled;
+  if (mode === "secret" && p?.resign !== undefined) {
+    const settings: ProviderSettings = {
+      provider,
+      secrets: [material.secret!],
+      tolerance,
+      enforce: false,
+      ...(material.hmac ? { hmac: material.hmac } : {}),
+    };
+    signed = await p.resign({ ...request, headers: filled }, settings, now);
+    if (provider === "meta" || provider === "github") {
+      // Both send the legacy SHA-1 header beside the SHA-256 one.
+      const { hmac, toHex } = await import("../provider/hmac.ts");
+      const sha1 = `sha1=${toHex(hmac("sha1", material.secret!, request.body))}`;
+      signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
+    }
+  } else if (mode === "key" && p?.sign !== undefined) {
+    signed = await p.sign({ ...request, headers: filled }, privateKeyFor(provider, material.keys!)!, now);
+  }
+  return { headers: placeHeaders(request.headers, signed), with: mode };
+}

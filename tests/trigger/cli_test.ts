@@ -1,0 +1,155 @@
+/** `hooktap trigger` as a subprocess, with the installed package's narrow permissions. */
+import assert from "node:assert/strict";
+import { readEvents, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+
+const CONFIG = (forward: string) =>
+  `export default {
+  port: 0,
+  endpoints: [
+    { name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "whsec_cli", forward: "${forward}" },
+    { name: "discord", path: "/discord", method: "POST", provider: "discord" },
+  ],
+};
+`;
+
+Deno.test("trigger --list shows the whole catalog; --list stripe --json one entry per line", async () => {
+  await using tmp = await withTmpDir();
+  const all = await runCli(["trigger", "--list"], { cwd: tmp.path });
+  assert.equal(all.code, 0, all.stderr);
+  assert.match(all.stdout, /github\s+205 events/);
+  assert.match(all.stdout, /\n(\d+) events in all/);
+  for (
+    const p of [
+      "stripe",
+      "shopify",
+      "slack",
+      "standard-webhooks",
+      "twilio",
+      "zoom",
+      "discord",
+      "sendgrid",
+      "paddle",
+      "linear",
+      "twitch",
+      "meta",
+      "telegram",
+      "msgraph",
+      "x",
+      "dropbox",
+      "hmac",
+    ]
+  ) {
+    assert.match(all.stdout, new RegExp(`\\n  ${p}\\s`), p);
+  }
+  const stripe = await runCli(["trigger", "--list", "stripe", "--json"], { cwd: tmp.path });
+  const entries = stripe.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.ok(entries.filter((e) => e.kind === "event").length >= 30);
+  assert.deepEqual(entries.find((e) => e.name === "checkout").steps.at(-1), "checkout.session.completed");
+});
+
+Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no dev and no --to; no endpoint", async () => {
+  await using tmp = await withTmpDir();
+  const provider = await runCli(["trigger", "stirpe", "invoice.paid"], { cwd: tmp.path });
+  assert.equal(provider.code, 2);
+  assert.match(provider.stderr, /did you mean stripe\?.*hooktap trigger --list/s);
+  const event = await runCli(["trigger", "stripe", "invoice.payed"], { cwd: tmp.path });
+  assert.equal(event.code, 2);
+  assert.match(event.stderr, /did you mean invoice\.paid\?.*--list stripe/s);
+  const nodev = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
+  assert.equal(nodev.code, 2);
+  assert.match(nodev.stderr, /No `hooktap dev` is running.*--to/s);
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG("http://127.0.0.1:9/app"));
+  await using dev = await startDev(tmp.path);
+  const none = await runCli(["trigger", "github", "push"], { cwd: tmp.path });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /No endpoint in .* receives GitHub events. Add one.*provider: "github"/s);
+  const stale = await runCli(["trigger", "github", "push", "--stale", "--to", dev.url], { cwd: tmp.path });
+  assert.equal(stale.code, 2);
+  const seed = await runCli(["trigger", "stripe", "invoice.paid", "--seed", "3"], { cwd: tmp.path });
+  assert.equal(seed.code, 2);
+  assert.match(seed.stderr, /--out-of-order/);
+});
+
+Deno.test("trigger into a running dev: captured, verified, marked in logs, forwarded to the app", async () => {
+  await using tmp = await withTmpDir();
+  const got: string[] = [];
+  await using app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    got.push(await req.text());
+    return new Response("ok");
+  });
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG(`http://127.0.0.1:${app.addr.port}/app`));
+  await using _dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "stripe", "invoice.paid", "--duplicate", "--json"], {
+    cwd: tmp.path,
+  });
+  assert.equal(sent.code, 0, sent.stderr);
+  const lines = sent.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.event, l.fault ?? null, l.status]), [
+    ["invoice.paid", null, 200],
+    ["invoice.paid", "duplicate", 200],
+  ]);
+  const stale = await runCli(["trigger", "stripe", "invoice.paid", "--stale"], { cwd: tmp.path });
+  assert.equal(stale.code, 0, stale.stdout + stale.stderr);
+  assert.match(stale.stdout, /dev's verdict: expired/);
+  const events = await readEvents(tmp.path);
+  assert.equal(events.length, 3);
+  assert.deepEqual(events.map((e) => (e.verdict as { status: string }).status), [
+    "valid",
+    "valid",
+    "expired",
+  ]);
+  assert.deepEqual(events.map((e) => (e.trigger as { fault?: string }).fault ?? null), [
+    null,
+    "duplicate",
+    "stale",
+  ]);
+  const logs = await runCli(["logs"], { cwd: tmp.path });
+  assert.match(logs.stdout, /stripe invoice\.paid \[trigger: duplicate\]/);
+  assert.match(logs.stdout, /\[trigger: stale\]/);
+  const deadline = Date.now() + 10_000;
+  while (got.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(got.length, 3, "dev forwarded every triggered event to the app");
+  assert.equal(JSON.parse(got[0]!).type, "invoice.paid");
+  const discord = await runCli(["trigger", "discord", "APPLICATION_COMMAND"], { cwd: tmp.path });
+  assert.equal(discord.code, 0, discord.stderr);
+  assert.match(discord.stderr, /public key: [0-9a-f]{64}/);
+  const stat = await Deno.stat(`${tmp.path}/.hooktap/trigger-keys.json`);
+  assert.equal(stat.mode! & 0o777, 0o600);
+  const last = (await readEvents(tmp.path)).at(-1)!;
+  assert.equal((last.verdict as { status: string }).status, "valid", "dev trusts hooktap's trigger key");
+});
+
+Deno.test("completion knows trigger's providers and events", async () => {
+  await using tmp = await withTmpDir();
+  const providers = await runCli(["complete", "--", "trigger", "st"], { cwd: tmp.path });
+  assert.match(providers.stdout, /^stripe\tStripe$/m);
+  assert.match(providers.stdout, /^standard-webhooks\t/m);
+  const events = await runCli(["complete", "--", "trigger", "stripe", "invoice.pai"], { cwd: tmp.path });
+  assert.deepEqual(events.stdout.trim().split("\n").map((l) => l.split("\t")[0]), ["invoice.paid"]);
+  const github = await runCli(["complete", "--", "trigger", "github", "pull_request.op"], { cwd: tmp.path });
+  assert.match(github.stdout, /^pull_request\.opened/m);
+});
+
+Deno.test("a Discord endpoint added by a config reload trusts the trigger key too", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "a", path: "/a", method: "POST", provider: "github" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "d", path: "/d", method: "POST", provider: "discord" }] };\n`,
+  );
+  const deadline = Date.now() + 15_000;
+  while (!/Config reloaded/.test(dev.stderr()) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 300)); // the key is read after the reload is announced
+  const sent = await runCli(["trigger", "discord", "MODAL_SUBMIT"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  const last = (await readEvents(tmp.path)).at(-1)!;
+  assert.equal((last.verdict as { status: string }).status, "valid");
+});
