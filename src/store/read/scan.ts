@@ -30,6 +30,25 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Only counting: a line whose id and endpoint settle the filter is not parsed (its `event` is unset). */
   countOnly?: boolean;
+  /** Read without blocking the event loop (a server's reads). @default false */
+  background?: boolean;
+}
+
+/** Options of {@linkcode scanBackward}. */
+export interface BackwardOptions extends ScanOptions {
+  /** Only lines that end before this byte offset (a line start, such as a page's cursor). @default the log's size */
+  end?: number;
+  /**
+   * Bytes read at most (a long line is still read to its start): the scan
+   * then ends, and returns where it stopped so a next scan can go on from there.
+   */
+  budget?: number;
+}
+
+/** A match of {@linkcode scanBackward}: also where its line starts. */
+export interface BackwardMatch extends ScanMatch {
+  /** Byte offset of the line's first byte. */
+  readonly start: number;
 }
 
 const HEAD = '{"v":1,"id":"';
@@ -138,7 +157,12 @@ export async function* scanForward(
     const want = Math.min(Math.max(chunkSize, carry.length), end - pos);
     if (buf.length < carry.length + want) buf = new Uint8Array(carry.length + want);
     buf.set(carry, 0);
-    const got = await readAt(reader.file, pos, buf.subarray(carry.length, carry.length + want));
+    const got = await readAt(
+      reader.file,
+      pos,
+      buf.subarray(carry.length, carry.length + want),
+      options.background,
+    );
     if (got === 0) break;
     const data = buf.subarray(0, carry.length + got);
     const base = pos - carry.length;
@@ -159,27 +183,38 @@ export async function* scanForward(
   if (carry.length > 0) reader.skippedAt.add(end - carry.length); // torn last line
 }
 
-/** The matching lines of the log, newest first. Reads start small and grow, so a near match costs little. */
+/**
+ * The matching lines of the log, newest first. Reads start small and grow, so a near match costs little.
+ * @returns the byte offset the scan stopped at (a line start; `0` when it reached the log's start or,
+ * with a `since`, the events before it), from which a next scan can go on as `end`.
+ */
 export async function* scanBackward(
   reader: StoreReader,
   filter: CompiledFilter,
-  options: ScanOptions = {},
-): AsyncGenerator<ScanMatch> {
+  options: BackwardOptions = {},
+): AsyncGenerator<BackwardMatch, number> {
   const maxChunk = options.chunkSize ?? MAX_CHUNK;
   const test = _tester(reader, filter, true);
   const anchor = _global(filter.anchor);
+  const end = Math.min(options.end ?? reader.size, reader.size);
+  const budget = options.budget ?? Infinity;
   let chunkSize = Math.min(64 * 1024, maxChunk);
-  let pos = reader.size;
+  let pos = end;
   // The end of the line that straddles `pos` (up to its newline), in file order, as copies.
   let carry: Uint8Array[] = [];
   let carryLength = 0;
-  let buf = new Uint8Array(maxChunk); // reused for every read
+  let buf = new Uint8Array(Math.min(maxChunk, end)); // reused for every read
   let first = true;
   while (pos > 0) {
-    if (options.signal?.aborted) return;
-    const start = Math.max(0, pos - chunkSize);
+    if (options.signal?.aborted) return pos + carryLength;
+    // Within the budget: reads no further than it allows, unless a line is still to be found whole.
+    const left = budget - (end - pos);
+    const start = Math.max(0, pos - (left > 0 ? Math.min(chunkSize, left) : chunkSize));
     if (buf.length < pos - start) buf = new Uint8Array(pos - start);
-    let chunk = buf.subarray(0, await readAt(reader.file, start, buf.subarray(0, pos - start)));
+    let chunk = buf.subarray(
+      0,
+      await readAt(reader.file, start, buf.subarray(0, pos - start), options.background),
+    );
     pos = start;
     // Reads grow: a near match costs a small read, a line longer than a chunk a few doublings.
     chunkSize = Math.min(chunkSize * 2, Math.max(maxChunk, carryLength));
@@ -204,14 +239,20 @@ export async function* scanBackward(
     if (region.length === 0) continue;
     const base = start + from;
     const text = decoder.decode(region);
+    // One UTF-16 unit per byte (ASCII, the usual case): a line's byte offset is its text offset.
+    const ascii = text.length === region.length;
     const bounds = _candidates(text, anchor, filter.alsoLinesWith);
     for (let i = bounds.length - 1; i >= 0; i--) {
       const [s, e] = bounds[i]!;
-      const verdict = test(text, s, e, () => _byteAt(base, text, s));
-      if (verdict === "stop") return;
-      if (verdict !== "no") yield verdict;
+      const at = () => ascii ? base + s : _byteAt(base, text, s);
+      const verdict = test(text, s, e, at);
+      if (verdict === "stop") return 0;
+      // Worked out only when asked (a page's last match): otherwise it costs an encoding of the chunk.
+      if (verdict !== "no") yield Object.defineProperty(verdict as BackwardMatch, "start", { get: at });
     }
+    if (end - pos >= budget && pos > 0) return base;
   }
+  return 0;
 }
 
 /** How many events match, over the whole log. */
