@@ -55,6 +55,8 @@ const HEAD = '{"v":1,"id":"';
 const ID_AT = HEAD.length;
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
 const MAX_CHUNK = 1024 * 1024;
+/** Bytes of a backward scan's chunk decoded at once (more when one line is longer). */
+const PIECE = 64 * 1024;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -203,7 +205,7 @@ export async function* scanBackward(
   // The end of the line that straddles `pos` (up to its newline), in file order, as copies.
   let carry: Uint8Array[] = [];
   let carryLength = 0;
-  let buf = new Uint8Array(Math.min(maxChunk, end)); // reused for every read
+  let buf = new Uint8Array(Math.min(chunkSize, end)); // reused for every read, grown with them
   let first = true;
   while (pos > 0) {
     if (options.signal?.aborted) return pos + carryLength;
@@ -238,17 +240,25 @@ export async function* scanBackward(
     carryLength = from;
     if (region.length === 0) continue;
     const base = start + from;
-    const text = decoder.decode(region);
-    // One UTF-16 unit per byte (ASCII, the usual case): a line's byte offset is its text offset.
-    const ascii = text.length === region.length;
-    const bounds = _candidates(text, anchor, filter.alsoLinesWith);
-    for (let i = bounds.length - 1; i >= 0; i--) {
-      const [s, e] = bounds[i]!;
-      const at = () => ascii ? base + s : _byteAt(base, text, s);
-      const verdict = test(text, s, e, at);
-      if (verdict === "stop") return 0;
-      // Worked out only when asked (a page's last match): otherwise it costs an encoding of the chunk.
-      if (verdict !== "no") yield Object.defineProperty(verdict as BackwardMatch, "start", { get: at });
+    // Decoded in pieces from the end, each cut at a line start: a scan that stops after a few
+    // matches (a page, `logs`) decodes little more than the lines it looked at.
+    for (let pieceEnd = region.length; pieceEnd > 0;) {
+      const pieceStart = pieceEnd > PIECE ? region.lastIndexOf(0x0a, pieceEnd - PIECE) + 1 : 0;
+      const piece = region.subarray(pieceStart, pieceEnd);
+      pieceEnd = pieceStart;
+      const text = decoder.decode(piece);
+      const pieceBase = base + pieceStart;
+      // One UTF-16 unit per byte (ASCII, the usual case): a line's byte offset is its text offset.
+      const ascii = text.length === piece.length;
+      const bounds = _candidates(text, anchor, filter.alsoLinesWith);
+      for (let i = bounds.length - 1; i >= 0; i--) {
+        const [s, e] = bounds[i]!;
+        const at = () => ascii ? pieceBase + s : _byteAt(pieceBase, text, s);
+        const verdict = test(text, s, e, at);
+        if (verdict === "stop") return 0;
+        // Worked out only when asked (a page's last match): otherwise it costs an encoding of the piece.
+        if (verdict !== "no") yield Object.defineProperty(verdict as BackwardMatch, "start", { get: at });
+      }
     }
     if (end - pos >= budget && pos > 0) return base;
   }

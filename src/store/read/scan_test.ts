@@ -59,6 +59,10 @@ for (const filter of FILTERS) {
     const back: string[] = [];
     for await (const m of scanBackward(reader, f, { chunkSize: 1000 })) back.push(m.event.id);
     assert.deepEqual(back, [...want].reverse());
+    // Whole chunks, decoded in pieces from their end.
+    const wide: string[] = [];
+    for await (const m of scanBackward(reader, f)) wide.push(m.event.id);
+    assert.deepEqual(wide, [...want].reverse());
     assert.equal(await countMatches(reader, f, { chunkSize: 777 }), want.length);
   });
 }
