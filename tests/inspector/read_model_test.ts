@@ -17,7 +17,7 @@ function events(): CapturedEvent[] {
   const newId = createIdFactory();
   const types = ["issues.opened", "issues", "issues_comment.created", "issues.closed"];
   for (const [i, type] of types.entries()) {
-    const at = new Date(Date.now() - 90_000 + i * 1000);
+    const at = new Date(Date.now() - 45_000 + i * 1000); // far from the 90s boundary below
     const event = buildEvent({
       id: newId(at),
       endpoint: "github",
@@ -50,6 +50,7 @@ const CASES: [string[], string][] = [
   [["--grep", "bug report"], "q=bug+report"],
   [["--grep", "/hooks/github"], "q=%2Fhooks%2Fgithub"],
   [["--grep", "n=1"], "q=n%3D1"],
+  // Boundaries between the events (a minute apart, the last four 45 s ago), whatever the clock.
   [["--since", "19m30s", "--until", "90s"], "since=19m30s&until=90s"],
   [["--where", "action=opened", "--endpoint", "github"], "where=action%3Dopened&endpoint=github"],
   [["--header", "x-github-event=issues"], "header=x-github-event%3Dissues"],
