@@ -2,7 +2,8 @@
  * The JSON API under `/api/` (the page uses it; so can scripts):
  *
  * - `GET /api/info`: endpoints, whether re-signing is available
- * - `GET /api/events?endpoint=&method=&provider=&type=&verdict=&delivery=&since=&until=&q=&before=&limit=`
+ * - `GET /api/events?endpoint=&method=&provider=&type=&verdict=&delivery=&since=&until=&q=&where=&header=&before=&limit=`
+ *   (the filters of `hooktap logs`, read by ./query.ts, `q` being `--grep`; `delivery` is the inspector's own)
  * - `GET /api/events/:id`: the record, its delivery status and attempts
  * - `GET /api/events/:id/raw`: the exact body bytes (as a download)
  * - `GET /api/stream?<filters>`: Server-Sent Events, one `event` message per stored event
@@ -19,8 +20,8 @@ import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
 import { deliveryIndex } from "../../forward/deliveries_read.ts";
 import { compileFilter } from "../../store/read/filter.ts";
-import { listPage } from "./list.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
+import { listPage } from "./list.ts";
 import { parseReplayRequest, replayFromApi, ReplayRequestError, type Resigner } from "./replay.ts";
 import { summarize } from "./summary.ts";
 
