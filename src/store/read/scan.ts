@@ -98,6 +98,26 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
   };
 }
 
+/**
+ * A backward match whose start is worked out only when asked (a page's last
+ * match): otherwise it would cost an encoding of the piece for a non-ASCII
+ * one. A class, so every match has the same shape (V8 makes a hidden class
+ * per object given its own getter, and keeps them).
+ */
+class _BackwardMatch implements BackwardMatch {
+  readonly event: CapturedEvent;
+  readonly line: string;
+  #at: () => number;
+  constructor(match: ScanMatch, at: () => number) {
+    this.event = match.event;
+    this.line = match.line;
+    this.#at = at;
+  }
+  get start(): number {
+    return this.#at();
+  }
+}
+
 /** Line bounds `[start, end)` in `text` (every line ends with "\n"), in text order. */
 function _candidates(text: string, anchor: RegExp | undefined, also: string | undefined): [number, number][] {
   const out: [number, number][] = [];
@@ -256,8 +276,7 @@ export async function* scanBackward(
         const at = () => ascii ? pieceBase + s : _byteAt(pieceBase, text, s);
         const verdict = test(text, s, e, at);
         if (verdict === "stop") return 0;
-        // Worked out only when asked (a page's last match): otherwise it costs an encoding of the piece.
-        if (verdict !== "no") yield Object.defineProperty(verdict as BackwardMatch, "start", { get: at });
+        if (verdict !== "no") yield new _BackwardMatch(verdict, at);
       }
     }
     if (end - pos >= budget && pos > 0) return base;
