@@ -1,9 +1,15 @@
 /**
  * Reading `.hooktap/deliveries.jsonl` back: every record, by event, and the
- * latest state of each event. Lines that are not v1 records are skipped.
+ * latest state of each event, whole (commands) or kept up to date as the log
+ * grows (the inspector's {@linkcode deliveryIndex}). Lines that are not v1
+ * records are skipped.
  * @module
  */
 import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import type { DeliveryState } from "../store/read/filter.ts";
+import { type Line, readLine, scanForward } from "../store/read/lines.ts";
+import type { StorePaths } from "../store/paths.ts";
 
 /**
  * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a v1 delivery record.
@@ -76,5 +82,82 @@ export function summarize(records: readonly DeliveryRecord[] | undefined): Deliv
     last: records[records.length - 1]!,
     attempts: records.length,
     delivered: records.some((r) => r.outcome === "delivered"),
+  };
+}
+
+/** The latest delivery outcome of each event, for a reader that stays open (the inspector). */
+export interface DeliveryIndex {
+  /** Reads what was appended since the last call (calls at once share one read). */
+  refresh(): Promise<void>;
+  /** The event's delivery state, as of the last `refresh`. */
+  stateOf(event: CapturedEvent): DeliveryState;
+  /** Every attempt for one event, in order. */
+  attemptsOf(id: string): Promise<DeliveryRecord[]>;
+}
+
+/** Delivery records are small (a response body is capped at 64 KiB): read whole in the scan. */
+const WHOLE = { headBytes: 256 * 1024, background: true };
+const decoder = new TextDecoder();
+
+async function _text(file: Deno.FsFile, line: Line): Promise<string> {
+  return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
+}
+
+async function _size(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The delivery index of a store (nothing is read until `refresh`): each
+ * refresh reads only the bytes appended since the last, and starts over
+ * when the log shrank (pruned). Works, knowing nothing, while there is no log.
+ */
+export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIndex {
+  const path = paths.deliveries;
+  const latest = new Map<string, DeliveryRecord["outcome"]>();
+  let pos = 0;
+  let busy: Promise<void> | undefined;
+  const read = async () => {
+    const size = await _size(path);
+    if (size < pos) {
+      latest.clear();
+      pos = 0;
+    }
+    if (size === pos) return;
+    using file = await Deno.open(path, { read: true });
+    for await (const line of scanForward(file, pos, size, WHOLE)) {
+      if (line.torn) break;
+      pos = line.start + line.length + 1;
+      const d = parseDeliveryLine(await _text(file, line));
+      if (d !== undefined) latest.set(d.event, d.outcome);
+    }
+  };
+  return {
+    refresh() {
+      busy ??= read().catch(() => {}).finally(() => (busy = undefined));
+      return busy;
+    },
+    stateOf(event) {
+      return latest.get(event.id) ?? (event.forward !== undefined ? "pending" : "none");
+    },
+    async attemptsOf(id) {
+      const size = await _size(path);
+      if (size === 0) return [];
+      const needle = `"event":${JSON.stringify(id)}`;
+      const found: DeliveryRecord[] = [];
+      using file = await Deno.open(path, { read: true });
+      for await (const line of scanForward(file, 0, size, WHOLE)) {
+        if (line.torn) break;
+        const text = await _text(file, line);
+        if (!text.includes(needle)) continue;
+        const d = parseDeliveryLine(text);
+        if (d?.event === id) found.push(d);
+      }
+      return found;
+    },
   };
 }

@@ -19,6 +19,8 @@ export interface StorePaths {
   readonly index: string;
   /** Requests that matched no endpoint (404/405), bounded, `.hooktap/unmatched.jsonl`. */
   readonly unmatched: string;
+  /** Every delivery attempt (forwarding, relay, replay), `.hooktap/deliveries.jsonl`. */
+  readonly deliveries: string;
 }
 
 /**
@@ -38,5 +40,6 @@ export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): Store
     lock: join(abs, "dev.lock"),
     index: join(abs, "index.json"),
     unmatched: join(abs, "unmatched.jsonl"),
+    deliveries: join(abs, "deliveries.jsonl"),
   };
 }

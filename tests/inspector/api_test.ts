@@ -28,7 +28,7 @@ Deno.test("the list pages from the newest event back, with a cursor, until the s
   assertEquals(first.events[0].provider, fx.events.at(-1)!.provider);
 });
 
-Deno.test("filters narrow the list: endpoint, method, provider/type, verdict, time, and search", async () => {
+Deno.test("filters narrow the list with the CLI's rules: endpoint, method, provider/type, verdict, time, search, where, header", async () => {
   await using fx = await inspectorFixture();
   const list = async (q: string) =>
     (await json(await fetch(`${fx.inspector.url}api/events?limit=1000&${q}`))).events.map((
@@ -43,11 +43,26 @@ Deno.test("filters narrow the list: endpoint, method, provider/type, verdict, ti
     expect((e) => e.provider === "github" && e.type === "push"),
   );
   assertEquals(await list("verdict=invalid"), expect((e) => e.verdict?.status === "invalid"));
-  assertEquals(await list("verdict=none"), expect((e) => e.verdict === undefined));
+  // As in the CLI: a missing verdict is unsigned, and "none" is not a verdict.
+  assertEquals(await list("verdict=unsigned"), expect((e) => e.verdict === undefined));
+  assertEquals((await fetch(`${fx.inspector.url}api/events?verdict=none`)).status, 400);
+  // As in the CLI: a type matches exactly or as a prefix up to a dot; "pull" is not "pull_request".
+  assertEquals(await list("type=pull_request"), expect((e) => e.type === "pull_request"));
+  assertEquals(await list("type=pull"), []);
   const mid = fx.events[10]!.receivedAt;
   assertEquals(await list(`since=${mid}`), expect((e) => e.receivedAt >= mid));
   assertEquals(await list(`until=${mid}`), expect((e) => e.receivedAt < mid));
-  assertEquals(await list("q=HELLO%2BWORLD"), expect((e) => e.body.includes("hello+world")));
+  // Smart case, as in the CLI: a term with a capital is matched exactly, any other in any case.
+  assertEquals(await list("q=HELLO%2BWORLD"), []);
+  assertEquals(await list("q=hello%2Bworld"), expect((e) => e.body.includes("hello+world")));
+  assertEquals(await list("q=hookshot"), expect((e) => e.headers.some(([, v]) => v.includes("Hookshot"))));
+  // The search looks at the path and query too, and where and header are the CLI's.
+  assertEquals(await list("q=n%3D10"), expect((e) => e.query === "n=10"));
+  assertEquals(await list("where=action%3Dopened"), expect((e) => /"action":"opened"/.test(e.body)));
+  assertEquals(
+    await list("header=User-Agent%3DStripe/1.0&since=2h"),
+    expect((e) => e.endpoint === "stripe"),
+  );
   assertEquals(await list("q=req-7"), [fx.events[7]!.id]);
   const forwarded = (i: number) => fx.events[i]!.forward !== undefined && i !== fx.events.length - 1;
   const byIndex = (keep: (i: number) => boolean) =>
@@ -57,7 +72,9 @@ Deno.test("filters narrow the list: endpoint, method, provider/type, verdict, ti
   assertEquals(await list("delivery=pending"), byIndex((i) => i === fx.events.length - 1 && i % 4 === 0));
   // Base64 bodies are searched as their bytes: "PNG" is in the binary body only.
   assertEquals(await list("q=PNG"), expect((e) => e.bodyEncoding === "base64"));
-  assertEquals((await fetch(`${fx.inspector.url}api/events?since=yesterday-ish`)).status, 400);
+  const bad = await fetch(`${fx.inspector.url}api/events?since=yesterday-ish`);
+  assertEquals(bad.status, 400);
+  assertIncludes((await json(bad)).error, "since must be a duration like 10m, 2h or 1d, or an ISO time");
 });
 
 Deno.test("one event comes whole, and its raw body byte for byte as a download", async () => {

@@ -1,21 +1,22 @@
 /**
  * A page of the list, newest first, read backwards from a byte offset of
- * the log (the cursor): the first page reads the last few lines of the file
- * whatever its size, and each next page continues where the last stopped.
- * A filter that matches little could make one page scan the whole log, so a
- * page stops after a byte budget and hands back a cursor to continue.
+ * the log (the cursor) with the store's filter and scan, the ones
+ * `hooktap logs` uses: the first page reads the last few lines of the file
+ * whatever its size, each next page continues where the last stopped, and
+ * a line is parsed only when its text can match. A filter that matches
+ * little could make one page scan the whole log, so a page stops after a
+ * byte budget and hands back a cursor to continue.
  * @module
  */
-import { endpointMatcher, idTime, lineId } from "../../store/read/line_key.ts";
-import { scanBackward } from "../../store/read/lines.ts";
+import type { DeliveryIndex } from "../../forward/deliveries_read.ts";
+import { compileFilter, type EventFilter } from "../../store/read/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
-import { type InspectorFilter, matchesInspectorFilter } from "./_filter.ts";
-import type { DeliveryIndex } from "./deliveries.ts";
+import { scanBackward } from "../../store/read/scan.ts";
 import { type EventSummary, summarize } from "./summary.ts";
 
 /** Options of {@linkcode listPage}. */
 export interface ListOptions {
-  filter: InspectorFilter;
+  filter: EventFilter;
   /** Read lines that end before this byte offset. @default the log's size when it was opened */
   before?: number;
   /** Events per page. @default 100 */
@@ -35,41 +36,35 @@ export interface ListPage {
   size: number;
 }
 
-/** Reads one page of the list. */
+/** Reads one page of the list; `deliveries` is refreshed by the caller. */
 export async function listPage(
   reader: StoreReader,
   deliveries: DeliveryIndex,
   options: ListOptions,
 ): Promise<ListPage> {
-  const { filter } = options;
   const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
-  const budget = options.budget ?? 32 * 1024 * 1024;
   const end = Math.min(options.before ?? reader.size, reader.size);
+  const filter = compileFilter(options.filter, { deliveryOf: deliveries.stateOf });
   const events: EventSummary[] = [];
-  let next: number | null = null;
-  let lowest = end;
-  // Cheap byte test first: on a busy store most lines belong to other endpoints.
-  const sameEndpoint = filter.endpoint === undefined ? undefined : endpointMatcher(filter.endpoint);
-  // Only each line's head (id, endpoint) is read until a line is to be shown; background reads keep the
-  // inspector's server responsive.
-  for await (const line of scanBackward(reader.file, end, { background: true })) {
-    lowest = line.start;
-    const id = lineId(line.head);
-    if (id === undefined || line.torn) continue;
-    // Ids are time-ordered: nothing older can be received after `since`.
-    if (filter.since !== undefined && idTime(id) < filter.since - 1000) {
-      lowest = 0;
+  // Background reads keep the inspector's server responsive.
+  const scan = scanBackward(reader, filter, {
+    end,
+    budget: options.budget ?? 32 * 1024 * 1024,
+    background: true,
+  });
+  let lowest: number;
+  while (true) {
+    const step = await scan.next();
+    if (step.done) {
+      lowest = step.value;
       break;
     }
-    const event = sameEndpoint === undefined || sameEndpoint(line.head)
-      ? await reader.parse(line)
-      : undefined;
-    if (event !== undefined && matchesInspectorFilter(event, filter, deliveries.statusOf(event))) {
-      events.push(summarize(event, deliveries.statusOf(event)));
-      if (events.length >= limit) break;
+    events.push(summarize(step.value.event, deliveries.stateOf(step.value.event)));
+    if (events.length >= limit) {
+      lowest = step.value.start;
+      await scan.return(0);
+      break;
     }
-    if (end - line.start >= budget) break;
   }
-  if (lowest > 0) next = lowest;
-  return { events, next, scanned: end - lowest, size: reader.size };
+  return { events, next: lowest > 0 ? lowest : null, scanned: end - lowest, size: reader.size };
 }

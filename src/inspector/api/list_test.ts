@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
+import { deliveryIndex } from "../../forward/deliveries_read.ts";
 import { openStoreReader } from "../../store/read/reader.ts";
-import { FilterError, parseFilter } from "./_filter.ts";
-import { deliveryIndex } from "./deliveries.ts";
 import { listPage } from "./list.ts";
+import { filterFromQuery } from "./query.ts";
 
 Deno.test("listPage() stops at its byte budget and hands back a cursor that finds the rest", async () => {
   const events = makeEvents(200, { endpoints: ["a", "b", "c", "d"] });
   await using store = await tempStore(logText(events));
   using reader = (await openStoreReader(store))!;
   const deliveries = deliveryIndex(store);
-  const filter = parseFilter(new URLSearchParams("endpoint=d&method=POST"));
+  const filter = filterFromQuery(new URLSearchParams("endpoint=d&method=PUT"));
   const found: string[] = [];
   let before: number | undefined;
   let pages = 0;
@@ -29,18 +29,24 @@ Deno.test("listPage() stops at its byte budget and hands back a cursor that find
   assert.ok(pages > 5);
   assert.deepEqual(
     found,
-    events.filter((e) => e.endpoint === "d" && e.method === "POST").map((e) => e.id).reverse(),
+    events.filter((e) => e.endpoint === "d" && e.method === "PUT").map((e) => e.id).reverse(),
   );
 });
 
-Deno.test("parseFilter() refuses a bad time or delivery status, naming the parameter", () => {
-  assert.throws(
-    () => parseFilter(new URLSearchParams("since=soon")),
-    (e) => e instanceof FilterError && /since must be an ISO 8601 time/.test(e.message),
+Deno.test("listPage() pages by limit, each page going on before the last one's oldest event", async () => {
+  const events = makeEvents(50);
+  await using store = await tempStore(logText(events));
+  using reader = (await openStoreReader(store))!;
+  const deliveries = deliveryIndex(store);
+  const filter = filterFromQuery(new URLSearchParams("q=PAD"));
+  assert.deepEqual((await listPage(reader, deliveries, { filter })).events, []); // smart case: "pad" only
+  const lower = filterFromQuery(new URLSearchParams("q=pad"));
+  const first = await listPage(reader, deliveries, { filter: lower, limit: 20 });
+  assert.equal(first.events.length, 20);
+  const second = await listPage(reader, deliveries, { filter: lower, limit: 40, before: first.next! });
+  assert.equal(second.next, null);
+  assert.deepEqual(
+    [...first.events, ...second.events].map((e) => e.id),
+    events.map((e) => e.id).reverse(),
   );
-  assert.throws(
-    () => parseFilter(new URLSearchParams("delivery=lost")),
-    (e) => e instanceof FilterError && /delivery must be one of/.test(e.message),
-  );
-  assert.deepEqual(parseFilter(new URLSearchParams("method=post&q=&endpoint=%20")), { method: "POST" });
 });

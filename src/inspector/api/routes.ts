@@ -2,7 +2,8 @@
  * The JSON API under `/api/` (the page uses it; so can scripts):
  *
  * - `GET /api/info`: endpoints, whether re-signing is available
- * - `GET /api/events?endpoint=&method=&provider=&type=&verdict=&delivery=&since=&until=&q=&before=&limit=`
+ * - `GET /api/events?endpoint=&method=&provider=&type=&verdict=&delivery=&since=&until=&q=&where=&header=&before=&limit=`
+ *   (the filters of `hooktap logs`, read by ./query.ts, `q` being `--grep`; `delivery` is the inspector's own)
  * - `GET /api/events/:id`: the record, its delivery status and attempts
  * - `GET /api/events/:id/raw`: the exact body bytes (as a download)
  * - `GET /api/stream?<filters>`: Server-Sent Events, one `event` message per stored event
@@ -17,8 +18,9 @@ import { openStoreReader } from "../../store/read/reader.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { FilterError, matchesInspectorFilter, parseFilter } from "./_filter.ts";
-import { deliveryIndex } from "./deliveries.ts";
+import { deliveryIndex } from "../../forward/deliveries_read.ts";
+import { compileFilter } from "../../store/read/filter.ts";
+import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
 import { parseReplayRequest, replayFromApi, ReplayRequestError, type Resigner } from "./replay.ts";
 import { summarize } from "./summary.ts";
@@ -57,7 +59,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
   }
 
   async function list(url: URL): Promise<Response> {
-    const filter = parseFilter(url.searchParams);
+    const filter = filterFromQuery(url.searchParams);
     const before = url.searchParams.get("before");
     const limit = url.searchParams.get("limit");
     if (before !== null && !/^\d+$/.test(before)) return json(400, { error: "before must be a byte offset" });
@@ -75,7 +77,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
   }
 
   function stream(url: URL): Response {
-    const filter = parseFilter(url.searchParams);
+    const filter = compileFilter(filterFromQuery(url.searchParams), { deliveryOf: deliveries.stateOf });
     const encoder = new TextEncoder();
     let off = () => {};
     let ping: ReturnType<typeof setInterval> | undefined;
@@ -94,9 +96,8 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         };
         send("retry: 1000\n: live\n\n");
         off = o.live?.subscribe((event) => {
-          const status = deliveries.statusOf(event);
-          if (!matchesInspectorFilter(event, filter, status)) return;
-          send(`event: event\ndata: ${JSON.stringify(summarize(event, status))}\n\n`);
+          if (!filter.event(event)) return;
+          send(`event: event\ndata: ${JSON.stringify(summarize(event, deliveries.stateOf(event)))}\n\n`);
         }) ?? (() => {});
         ping = setInterval(() => send(": ping\n\n"), 15_000);
         const end = () => {
@@ -125,7 +126,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       await deliveries.refresh();
       return json(200, {
         event,
-        delivery: deliveries.statusOf(event),
+        delivery: deliveries.stateOf(event),
         attempts: await deliveries.attemptsOf(id),
       });
     }

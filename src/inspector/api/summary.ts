@@ -4,7 +4,7 @@
  * @module
  */
 import { type CapturedEvent, headerValue } from "../../event/record.ts";
-import type { DeliveryStatus } from "./_filter.ts";
+import type { DeliveryState } from "../../store/read/filter.ts";
 
 /** What the list shows of an event. */
 export interface EventSummary {
@@ -18,13 +18,13 @@ export interface EventSummary {
   type?: string;
   /** Verdict status, when the event has one. */
   verdict?: string;
-  delivery: DeliveryStatus;
+  delivery: DeliveryState;
   size: number;
   contentType?: string;
 }
 
 /** The summary of an event. */
-export function summarize(event: CapturedEvent, delivery: DeliveryStatus): EventSummary {
+export function summarize(event: CapturedEvent, delivery: DeliveryState): EventSummary {
   const s: EventSummary = {
     id: event.id,
     endpoint: event.endpoint,

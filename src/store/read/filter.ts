@@ -1,7 +1,8 @@
 /**
  * Which events a reader keeps: by endpoint, method, time range, text in the
  * body or header values (`--grep`), a JSON field of the body (`--where`), a
- * header (`--header`), and the provider fields. {@linkcode compileFilter}
+ * header (`--header`), the provider fields, and the delivery state (the
+ * inspector's list). {@linkcode compileFilter}
  * turns a filter into two tests: a cheap one on a stored line's text (run on
  * every line, before `JSON.parse`) that never rejects a line that matches,
  * and the exact one on the parsed event. Parsing of `--since`/`--until`
@@ -39,6 +40,40 @@ export interface EventFilter {
   type?: string;
   /** Signature verdict; an event without one counts as `unsigned`. */
   verdict?: VerdictStatus;
+  /** Delivery state (see {@linkcode DeliveryState}); needs `deliveryOf` in {@linkcode compileFilter}. */
+  delivery?: DeliveryState;
+}
+
+/**
+ * Where an event's delivery stands: the outcome of its latest attempt
+ * (`delivered`, `retrying`, `failed`), `pending` when it was stored with
+ * forwarding on and no attempt is recorded yet, `none` when it was never sent.
+ */
+export type DeliveryState = "none" | "pending" | "delivered" | "retrying" | "failed";
+
+/** The delivery states a filter accepts. */
+export const DELIVERY_STATES: readonly DeliveryState[] = [
+  "none",
+  "pending",
+  "delivered",
+  "retrying",
+  "failed",
+];
+
+/**
+ * A delivery state given as text.
+ * @throws {UsageError} for anything else.
+ */
+export function parseDeliveryState(text: string): DeliveryState {
+  const v = text.trim().toLowerCase();
+  if ((DELIVERY_STATES as readonly string[]).includes(v)) return v as DeliveryState;
+  throw new UsageError(`--delivery must be one of ${DELIVERY_STATES.join(", ")}; got "${text}".`);
+}
+
+/** Options of {@linkcode compileFilter}. */
+export interface CompileOptions {
+  /** The delivery state of an event, for `filter.delivery` (read from `.hooktap/deliveries.jsonl`). */
+  deliveryOf?: (event: CapturedEvent) => DeliveryState;
 }
 
 /** The verdicts `--verdict` accepts. */
@@ -105,9 +140,9 @@ export function grepPattern(term: string): RegExp {
 
 /**
  * Compiles `filter`.
- * @throws {UsageError} for a malformed `--where` or `--header`.
+ * @throws {UsageError} for a malformed `--where` or `--header`, or a delivery state without `deliveryOf`.
  */
-export function compileFilter(filter: EventFilter): CompiledFilter {
+export function compileFilter(filter: EventFilter, options: CompileOptions = {}): CompiledFilter {
   let grep: RegExp | undefined; // the escaped term, for deciding --grep on a line
   // Each must occur in a matching line's text (unless the line holds its `unless`).
   const terms: { re: RegExp; unless?: string }[] = [];
@@ -156,6 +191,14 @@ export function compileFilter(filter: EventFilter): CompiledFilter {
     // An event without a verdict counts as unsigned: no line test can rule those out.
     if (want !== "unsigned") terms.push({ re: new RegExp(reEscape(`"status":${JSON.stringify(want)}`)) });
     exact.push((e) => (e.verdict?.status ?? "unsigned") === want);
+  }
+  if (filter.delivery !== undefined) {
+    const want = filter.delivery;
+    const of = options.deliveryOf;
+    if (of === undefined) {
+      throw new UsageError("A delivery state filter needs the deliveries log to be read.");
+    }
+    exact.push((e) => of(e) === want);
   }
   // With --grep the only test that needs the event, a line can often be decided as it is.
   const lineExact = grep !== undefined && exact.length === 1

@@ -20,7 +20,7 @@ Deno.test("parseSince() takes a duration back from now or an ISO time, and rejec
 });
 
 import { buildEvent, type CapturedEvent } from "../../event/record.ts";
-import { compileFilter, type EventFilter } from "./filter.ts";
+import { compileFilter, type EventFilter, parseDeliveryState } from "./filter.ts";
 
 function ev(body: string | Uint8Array, headers: [string, string][] = [], query = ""): CapturedEvent {
   return buildEvent({
@@ -140,4 +140,16 @@ Deno.test("a malformed --where or --header is a usage error naming the fix", () 
   assert.throws(() => compileFilter({ where: ["=x"] }), /--where must look like field=value/);
   assert.throws(() => compileFilter({ where: ["a..b=x"] }), /--where must/);
   assert.throws(() => compileFilter({ header: ["bad name=x"] }), /--header must look like Name=value/);
+});
+
+Deno.test("a delivery state filter asks the reader's deliveryOf, and cannot be compiled without one", () => {
+  const sent = ev('{"a":1}');
+  const kept = { ...ev('{"a":2}'), id: "evt_20240501_01HWXYZ0000000000000000001" };
+  const deliveryOf = (e: CapturedEvent) => e.id === sent.id ? "failed" as const : "none" as const;
+  const failed = compileFilter({ delivery: "failed", grep: "a" }, { deliveryOf });
+  assert.deepEqual([failed.event(sent), failed.event(kept)], [true, false]);
+  assert.equal(compileFilter({ delivery: "none" }, { deliveryOf }).event(kept), true);
+  assert.equal(parseDeliveryState(" Retrying "), "retrying");
+  assert.throws(() => parseDeliveryState("lost"), /--delivery must be one of none, pending, delivered/);
+  assert.throws(() => compileFilter({ delivery: "failed" }), /needs the deliveries log/);
 });

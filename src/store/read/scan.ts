@@ -30,6 +30,25 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Only counting: a line whose id and endpoint settle the filter is not parsed (its `event` is unset). */
   countOnly?: boolean;
+  /** Read without blocking the event loop (a server's reads). @default false */
+  background?: boolean;
+}
+
+/** Options of {@linkcode scanBackward}. */
+export interface BackwardOptions extends ScanOptions {
+  /** Only lines that end before this byte offset (a line start, such as a page's cursor). @default the log's size */
+  end?: number;
+  /**
+   * Bytes read at most (a long line is still read to its start): the scan
+   * then ends, and returns where it stopped so a next scan can go on from there.
+   */
+  budget?: number;
+}
+
+/** A match of {@linkcode scanBackward}: also where its line starts. */
+export interface BackwardMatch extends ScanMatch {
+  /** Byte offset of the line's first byte. */
+  readonly start: number;
 }
 
 const HEAD = '{"v":1,"id":"';
@@ -37,6 +56,8 @@ const HEAD_V2 = '{"v":2,"id":"'; // v2: v1 plus optional fields
 const ID_AT = HEAD.length;
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
 const MAX_CHUNK = 1024 * 1024;
+/** Bytes of a backward scan's chunk decoded at once (more when one line is longer). */
+const PIECE = 64 * 1024;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -79,6 +100,26 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
     }
     return filter.event(event) ? { event, line } : "no";
   };
+}
+
+/**
+ * A backward match whose start is worked out only when asked (a page's last
+ * match): otherwise it would cost an encoding of the piece for a non-ASCII
+ * one. A class, so every match has the same shape (V8 makes a hidden class
+ * per object given its own getter, and keeps them).
+ */
+class _BackwardMatch implements BackwardMatch {
+  readonly event: CapturedEvent;
+  readonly line: string;
+  #at: () => number;
+  constructor(match: ScanMatch, at: () => number) {
+    this.event = match.event;
+    this.line = match.line;
+    this.#at = at;
+  }
+  get start(): number {
+    return this.#at();
+  }
 }
 
 /** Line bounds `[start, end)` in `text` (every line ends with "\n"), in text order. */
@@ -142,7 +183,12 @@ export async function* scanForward(
     const want = Math.min(Math.max(chunkSize, carry.length), end - pos);
     if (buf.length < carry.length + want) buf = new Uint8Array(carry.length + want);
     buf.set(carry, 0);
-    const got = await readAt(reader.file, pos, buf.subarray(carry.length, carry.length + want));
+    const got = await readAt(
+      reader.file,
+      pos,
+      buf.subarray(carry.length, carry.length + want),
+      options.background,
+    );
     if (got === 0) break;
     const data = buf.subarray(0, carry.length + got);
     const base = pos - carry.length;
@@ -163,27 +209,38 @@ export async function* scanForward(
   if (carry.length > 0) reader.skippedAt.add(end - carry.length); // torn last line
 }
 
-/** The matching lines of the log, newest first. Reads start small and grow, so a near match costs little. */
+/**
+ * The matching lines of the log, newest first. Reads start small and grow, so a near match costs little.
+ * @returns the byte offset the scan stopped at (a line start; `0` when it reached the log's start or,
+ * with a `since`, the events before it), from which a next scan can go on as `end`.
+ */
 export async function* scanBackward(
   reader: StoreReader,
   filter: CompiledFilter,
-  options: ScanOptions = {},
-): AsyncGenerator<ScanMatch> {
+  options: BackwardOptions = {},
+): AsyncGenerator<BackwardMatch, number> {
   const maxChunk = options.chunkSize ?? MAX_CHUNK;
   const test = _tester(reader, filter, true);
   const anchor = _global(filter.anchor);
+  const end = Math.min(options.end ?? reader.size, reader.size);
+  const budget = options.budget ?? Infinity;
   let chunkSize = Math.min(64 * 1024, maxChunk);
-  let pos = reader.size;
+  let pos = end;
   // The end of the line that straddles `pos` (up to its newline), in file order, as copies.
   let carry: Uint8Array[] = [];
   let carryLength = 0;
-  let buf = new Uint8Array(maxChunk); // reused for every read
+  let buf = new Uint8Array(Math.min(chunkSize, end)); // reused for every read, grown with them
   let first = true;
   while (pos > 0) {
-    if (options.signal?.aborted) return;
-    const start = Math.max(0, pos - chunkSize);
+    if (options.signal?.aborted) return pos + carryLength;
+    // Within the budget: reads no further than it allows, unless a line is still to be found whole.
+    const left = budget - (end - pos);
+    const start = Math.max(0, pos - (left > 0 ? Math.min(chunkSize, left) : chunkSize));
     if (buf.length < pos - start) buf = new Uint8Array(pos - start);
-    let chunk = buf.subarray(0, await readAt(reader.file, start, buf.subarray(0, pos - start)));
+    let chunk = buf.subarray(
+      0,
+      await readAt(reader.file, start, buf.subarray(0, pos - start), options.background),
+    );
     pos = start;
     // Reads grow: a near match costs a small read, a line longer than a chunk a few doublings.
     chunkSize = Math.min(chunkSize * 2, Math.max(maxChunk, carryLength));
@@ -207,15 +264,28 @@ export async function* scanBackward(
     carryLength = from;
     if (region.length === 0) continue;
     const base = start + from;
-    const text = decoder.decode(region);
-    const bounds = _candidates(text, anchor, filter.alsoLinesWith);
-    for (let i = bounds.length - 1; i >= 0; i--) {
-      const [s, e] = bounds[i]!;
-      const verdict = test(text, s, e, () => _byteAt(base, text, s));
-      if (verdict === "stop") return;
-      if (verdict !== "no") yield verdict;
+    // Decoded in pieces from the end, each cut at a line start: a scan that stops after a few
+    // matches (a page, `logs`) decodes little more than the lines it looked at.
+    for (let pieceEnd = region.length; pieceEnd > 0;) {
+      const pieceStart = pieceEnd > PIECE ? region.lastIndexOf(0x0a, pieceEnd - PIECE) + 1 : 0;
+      const piece = region.subarray(pieceStart, pieceEnd);
+      pieceEnd = pieceStart;
+      const text = decoder.decode(piece);
+      const pieceBase = base + pieceStart;
+      // One UTF-16 unit per byte (ASCII, the usual case): a line's byte offset is its text offset.
+      const ascii = text.length === piece.length;
+      const bounds = _candidates(text, anchor, filter.alsoLinesWith);
+      for (let i = bounds.length - 1; i >= 0; i--) {
+        const [s, e] = bounds[i]!;
+        const at = () => ascii ? pieceBase + s : _byteAt(pieceBase, text, s);
+        const verdict = test(text, s, e, at);
+        if (verdict === "stop") return 0;
+        if (verdict !== "no") yield new _BackwardMatch(verdict, at);
+      }
     }
+    if (end - pos >= budget && pos > 0) return base;
   }
+  return 0;
 }
 
 /** How many events match, over the whole log. */

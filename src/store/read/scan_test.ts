@@ -59,6 +59,10 @@ for (const filter of FILTERS) {
     const back: string[] = [];
     for await (const m of scanBackward(reader, f, { chunkSize: 1000 })) back.push(m.event.id);
     assert.deepEqual(back, [...want].reverse());
+    // Whole chunks, decoded in pieces from their end.
+    const wide: string[] = [];
+    for await (const m of scanBackward(reader, f)) wide.push(m.event.id);
+    assert.deepEqual(wide, [...want].reverse());
     assert.equal(await countMatches(reader, f, { chunkSize: 777 }), want.length);
   });
 }
@@ -176,5 +180,44 @@ Deno.test("scans read lines many times longer than a chunk, both ways", async ()
     for await (const m of scanBackward(reader, f, { chunkSize: 1000 })) back.push(m.event.id);
     assert.deepEqual(fwd, want);
     assert.deepEqual(back, [...want].reverse());
+  }
+});
+
+Deno.test("scanBackward() pages: each match's byte start, an end and a budget find every match once", async () => {
+  await using store = await tempStore(logText(EVENTS));
+  using reader = await countingReader(store);
+  const text = enc.encode(logText(EVENTS));
+  for (const filter of [{}, { grep: "café" }, { endpoint: "stripe", method: "put" }]) {
+    const f = compileFilter(filter);
+    const want = EVENTS.filter((e) => f.event(e)).map((e) => e.id).reverse();
+    const got: string[] = [];
+    let end: number | undefined = reader.size;
+    while (end !== undefined) {
+      // A page: at most 7 matches or 3,000 bytes, then the next goes on from where it stopped.
+      const scan = scanBackward(reader, f, { end, budget: 3000, chunkSize: 1000 });
+      let stop: number | undefined;
+      let n = 0;
+      for (let step = await scan.next();; step = await scan.next()) {
+        if (step.done) {
+          stop = step.value;
+          break;
+        }
+        const m = step.value;
+        // The start is the line's byte offset (lines with "café" hold two-byte characters).
+        assert.equal(
+          new TextDecoder().decode(text.subarray(m.start, m.start + enc.encode(m.line).length)),
+          m.line,
+        );
+        got.push(m.event.id);
+        if (++n === 7) {
+          stop = m.start;
+          await scan.return(0);
+          break;
+        }
+      }
+      assert.ok(end - stop <= 3000 + 1000, `a page read ${end - stop} bytes`);
+      end = stop > 0 ? stop : undefined;
+    }
+    assert.deepEqual(got, want);
   }
 });

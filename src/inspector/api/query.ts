@@ -1,0 +1,74 @@
+/**
+ * The inspector's query string read into the store's filter
+ * ({@linkcode EventFilter}, the one `hooktap logs` uses), with the CLI's
+ * rules: `type` by exact match or prefix, a missing verdict is `unsigned`,
+ * `q` is `--grep` (smart case over path, query, headers and body), `since`
+ * and `until` take durations or ISO times, `where` and `header` repeat.
+ * Pure.
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import {
+  compileFilter,
+  type EventFilter,
+  parseDeliveryState,
+  parseSince,
+  parseVerdict,
+} from "../../store/read/filter.ts";
+
+/** A filter value in a query string is wrong (the API answers 400 with its message). */
+export class FilterError extends Error {
+  override name = "FilterError";
+}
+
+/** Query parameters read as filters, by their CLI flag. */
+const SINGLE = [
+  "endpoint",
+  "method",
+  "provider",
+  "type",
+  "verdict",
+  "delivery",
+  "since",
+  "until",
+  "q",
+] as const;
+
+/**
+ * Reads the filters from a query string; blank values count as unset.
+ * @throws {FilterError} naming the parameter and what it takes, for a bad time, verdict, delivery state,
+ * `where` or `header`.
+ */
+export function filterFromQuery(params: URLSearchParams, now: Date = new Date()): EventFilter {
+  const value: Partial<Record<(typeof SINGLE)[number], string>> = {};
+  for (const name of SINGLE) {
+    const v = params.get(name);
+    // The search text is kept as typed (a space is a term); other blank values are unset.
+    if (name === "q" ? v !== null && v !== "" : v !== null && v.trim() !== "") {
+      value[name] = name === "q" ? v! : v!.trim();
+    }
+  }
+  const many = (name: string) => params.getAll(name).filter((v) => v.trim() !== "");
+  const f: EventFilter = {};
+  try {
+    if (value.endpoint !== undefined) f.endpoint = value.endpoint;
+    if (value.method !== undefined) f.method = value.method;
+    if (value.provider !== undefined) f.provider = value.provider;
+    if (value.type !== undefined) f.type = value.type;
+    if (value.verdict !== undefined) f.verdict = parseVerdict(value.verdict);
+    if (value.delivery !== undefined) f.delivery = parseDeliveryState(value.delivery);
+    if (value.since !== undefined) f.since = parseSince(value.since, now);
+    if (value.until !== undefined) f.until = parseSince(value.until, now, "--until");
+    if (value.q !== undefined) f.grep = value.q;
+    const where = many("where");
+    if (where.length > 0) f.where = where;
+    const header = many("header");
+    if (header.length > 0) f.header = header;
+    compileFilter(f, { deliveryOf: () => "none" }); // throws on a bad where or header
+  } catch (error) {
+    // The CLI's messages name its flags; here they are query parameters.
+    if (error instanceof UsageError) throw new FilterError(error.message.replace(/--(\w+)/g, "$1"));
+    throw error;
+  }
+  return f;
+}
