@@ -58,8 +58,8 @@ export {
   UsageError,
 } from "./src/errors.ts";
 export type { DeliveryRecord } from "./src/event/delivery.ts";
-export { forwardEvent, type ForwardEventOptions } from "./src/forward/forward_event.ts";
-export { parseDeliveryLine } from "./src/forward/deliveries_read.ts";
+export { forwardEvent, type ForwardEventOptions } from "./src/send/forward_event.ts";
+export { parseDeliveryLine } from "./src/send/deliveries_read.ts";
 export type { ForwardConfig } from "./src/config/forward.ts";
 export { type Examination, examineRequest } from "./src/provider/examine.ts";
 export { createView } from "./src/provider/view.ts";

@@ -86,7 +86,7 @@ Deno.test("an app that is down at first gets every event once it comes up, byte-
       "X-Dup",
       "x-dup",
       "Content-Length",
-    ]); // nothing added but Host (http targets go through src/forward/http1.ts)
+    ]); // nothing added but Host (http targets go through src/send/http1.ts)
     assert.deepEqual(req.headers.filter(([n]) => n.toLowerCase() === "x-dup").map(([, v]) => v), [
       "first",
       "second",

@@ -7,7 +7,7 @@
 import { checkForward, type ResolvedForward } from "../config/forward.ts";
 import { UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { ForwardingSession } from "../forward/session.ts";
+import type { ForwardingSession } from "../send/session.ts";
 import { deliveryJson, formatAppState, formatDelivery } from "../ui/delivery_line.ts";
 import { plural } from "../ui/format.ts";
 import type { Output } from "../ui/output.ts";

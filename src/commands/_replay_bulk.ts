@@ -1,14 +1,14 @@
 /**
  * `hooktap replay` without an id: every event the filters match, in
- * arrival order, through the single-event replay (src/replay/bulk.ts).
+ * arrival order, through the single-event replay (src/send/bulk.ts).
  * @module
  */
 import type { options } from "../cli/commands/replay.ts";
 import type { Input } from "../cli/spec.ts";
 import { HooktapError, UsageError } from "../errors.ts";
-import { openReplayRecorder } from "../forward/replay_record.ts";
-import { replayUrl } from "../replay/replay.ts";
-import { replayMany } from "../replay/bulk.ts";
+import { openReplayRecorder } from "../send/replay_record.ts";
+import { replayUrl } from "../send/replay.ts";
+import { replayMany } from "../send/bulk.ts";
 import { compileFilter } from "../store/read/filter.ts";
 import { countMatches, scanForward } from "../store/read/scan.ts";
 import { progressBar } from "../ui/progress.ts";

@@ -3,7 +3,7 @@
  * never got through, one line per send.
  * @module
  */
-import { replayUndelivered } from "../forward/replay_record.ts";
+import { replayUndelivered } from "../send/replay_record.ts";
 import { deliveryJson, formatDelivery } from "../ui/delivery_line.ts";
 import { plural } from "../ui/format.ts";
 import { type CommandContext, storeOf } from "./_shared.ts";

@@ -5,12 +5,12 @@
  */
 import { describeError, UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { recordReplay, type ReplaySend } from "../forward/replay_record.ts";
+import { recordReplay, type ReplaySend } from "../send/replay_record.ts";
 import { parseDuration } from "../store/read/filter.ts";
-import { parseHeaderOption } from "../replay/headers.ts";
-import { prepareReplay } from "../replay/prepare.ts";
-import { checkMethod, replay, replayUrl } from "../replay/replay.ts";
-import { staleSignatureWarning } from "../replay/signatures.ts";
+import { parseHeaderOption } from "../send/headers.ts";
+import { prepareReplay } from "../send/prepare.ts";
+import { checkMethod, replay, replayUrl } from "../send/replay.ts";
+import { staleSignatureWarning } from "../send/signatures.ts";
 import { formatBytes } from "../ui/format.ts";
 import { safeBlock, safeLine } from "../ui/sanitize.ts";
 import type { options } from "../cli/commands/replay.ts";

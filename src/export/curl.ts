@@ -15,8 +15,8 @@
  * @module
  */
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { isDropped } from "../replay/headers.ts";
-import { replayUrl } from "../replay/replay.ts";
+import { isDropped } from "../send/headers.ts";
+import { replayUrl } from "../send/replay.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 

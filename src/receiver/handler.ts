@@ -7,8 +7,8 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import type { Forwarder } from "../forward/forwarder.ts";
-import type { ForwardTarget } from "../forward/target.ts";
+import type { Forwarder } from "../send/forwarder.ts";
+import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";

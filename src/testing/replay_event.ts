@@ -6,8 +6,8 @@
  */
 import { UsageError } from "../errors.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { replayHeaders } from "../replay/headers.ts";
-import { networkFailure, replayUrl } from "../replay/replay.ts";
+import { replayHeaders } from "../send/headers.ts";
+import { networkFailure, replayUrl } from "../send/replay.ts";
 import { resignHeaders } from "./_resign.ts";
 import type { ReceivedEvent } from "./event.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { AppState } from "../forward/forwarder.ts";
+import type { AppState } from "../send/forwarder.ts";
 import { formatClock } from "./format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "./sanitize.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { DeliverySummary } from "../forward/deliveries_read.ts";
+import type { DeliverySummary } from "../send/deliveries_read.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";

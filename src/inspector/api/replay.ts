@@ -6,8 +6,8 @@
  * @module
  */
 import { type CapturedEvent, decodeBody, encodeBody } from "../../event/record.ts";
-import { checkMethod, replay, type ReplayResult } from "../../replay/replay.ts";
-import { staleSignatureWarning } from "../../replay/signatures.ts";
+import { checkMethod, replay, type ReplayResult } from "../../send/replay.ts";
+import { staleSignatureWarning } from "../../send/signatures.ts";
 
 /** Makes fresh signature headers for a body: the providers' re-signer. */
 export type Resigner = (event: CapturedEvent, target?: URL) => Promise<CapturedEvent> | CapturedEvent;
