@@ -404,10 +404,13 @@ Deno.test("a pattern endpoint's parameters fill its forward target: /hooks/:prov
   assert.deepEqual(app.requests.map((r) => r.target).sort(), ["/in/caf%C3%A9?x=1", "/in/github?x=1"]);
   // The app answers before the attempt is recorded: wait for both records.
   await until(async () => (await deliveries(tmp.path)).length === 2, "two delivery records");
-  const targets = (await deliveries(tmp.path)).map((d) => d.target).sort();
-  assert.deepEqual(targets, [
+  const urls = (await deliveries(tmp.path)).map((d) => d.url).sort();
+  assert.deepEqual(urls, [
     `http://127.0.0.1:${app.port}/in/caf%C3%A9?x=1`,
     `http://127.0.0.1:${app.port}/in/github?x=1`,
   ]);
+  // One named target (named after its configured URL), two URLs.
+  const names = new Set((await deliveries(tmp.path)).map((d) => d.target));
+  assert.deepEqual([...names], [`127.0.0.1:${app.port}/in/:provider`]);
   assert.equal(await dev.stop(), 0);
 });

@@ -42,7 +42,11 @@ Deno.test("`hooktap replay --endpoint NAME --to URL` sends every match in arriva
   const sentIds = events.filter((e) => e.endpoint === "default").map((e) => e.id);
   assert.deepEqual(first.map((d) => [d.event, d.source, d.attempt]), sentIds.map((id) => [id, "replay", 1]));
   assert.equal(first.filter((d) => d.outcome === "failed").length, 1);
-  assert.equal(first.every((d) => d.target === to), true);
+  // v2 records: the target by name (derived from the URL) and the URL sent to.
+  assert.equal(
+    first.every((d) => d.url === to && d.target === `127.0.0.1:${server.addr.port}/in` && d.v === 2),
+    true,
+  );
   const again = await runCli(["replay", "--endpoint", "default", "--to", to], { cwd: tmp.path });
   assert.equal(again.code, 1);
   const second = (await deliveries()).slice(first.length);

@@ -7,12 +7,12 @@ import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../st
 /** The parsed values of the shared filter options. */
 export interface FilterValues {
   endpoint?: string | undefined;
-  method?: string | undefined;
+  filterMethod?: string | undefined;
   since?: string | undefined;
   until?: string | undefined;
   grep?: string | undefined;
   where?: string[];
-  header?: string[];
+  hasHeader?: string[];
   provider?: string | undefined;
   type?: string | undefined;
   verdict?: string | undefined;
@@ -25,12 +25,12 @@ export interface FilterValues {
 export function filterFrom(opts: FilterValues, now: Date = new Date()): EventFilter {
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
-  if (opts.method !== undefined) filter.method = opts.method;
+  if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;
   if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
   if (opts.until !== undefined) filter.until = parseSince(opts.until, now, "--until");
   if (opts.grep !== undefined) filter.grep = opts.grep;
   if (opts.where !== undefined && opts.where.length > 0) filter.where = opts.where;
-  if (opts.header !== undefined && opts.header.length > 0) filter.header = opts.header;
+  if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
   if (opts.provider !== undefined) filter.provider = opts.provider;
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);

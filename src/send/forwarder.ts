@@ -132,7 +132,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
     const { event, target } = job;
     const request = await options.prepare?.(event, job.attempt, target);
-    const outcome = await deliverOnce(event, target.to, {
+    const outcome = await deliverOnce(event, target, {
       id: options.log.newId(now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,

@@ -1,82 +1,19 @@
 /**
- * What a replay sends when it is changed: a body from a file, one JSON
- * field set (`--set data.object.amount=5000`), and a fresh signature
- * (`--resign`, and always after a body change when a secret is known).
- * When hooktap cannot sign, it says exactly why the app will reject the
- * replay. Pure apart from the clock.
+ * The request every send path makes of a stored event (forward, retry,
+ * resume, replay, bulk, `--undelivered`, inspector, library): the stored
+ * one exactly, with the user's overrides (./overrides.ts) and a fresh
+ * signature (`--resign`, and always after a body change when a secret is
+ * known). When hooktap cannot sign, it says exactly why the app will reject
+ * the send. Pure apart from the clock.
  * @module
  */
-import { HooktapError, UsageError } from "../errors.ts";
-import { type CapturedEvent, decodeBody, encodeBody, headerValue } from "../event/record.ts";
+import { HooktapError } from "../errors.ts";
+import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import { providerFacts } from "../provider/catalog.ts";
 import type { ProviderSettings } from "../provider/types.ts";
-import { replayHeaders } from "./headers.ts";
-
-/** Options of {@linkcode prepareReplay}. */
-export interface PrepareOptions {
-  /** Re-sign with the endpoint's secret and `now`. @default false */
-  resign?: boolean;
-  /** A new body (`--body-file`). */
-  body?: Uint8Array;
-  /** `path=value` changes to the JSON body (`--set`). @default [] */
-  set?: readonly string[];
-  /** The endpoint's signing settings from the config, when it has any. */
-  settings?: ProviderSettings;
-  /** Method the replay uses. */
-  method: string;
-  /** Clock. @default new Date() */
-  now?: Date;
-}
-
-/** The event to send, and what was done to it. */
-export interface PreparedReplay {
-  event: CapturedEvent;
-  /** Re-signed with this provider's scheme. */
-  resigned?: string;
-  /** Why the app is likely to reject the replay, when hooktap could not sign it. */
-  warning?: string;
-}
-
-/** Sets `path` (`a.b[0].c`) in `root` to `value`. */
-export function setJsonField(root: unknown, path: string, value: unknown): void {
-  const keys = path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((k) => k !== "");
-  if (keys.length === 0) {
-    throw new UsageError(`--set needs a field path before "=", like data.object.amount=5000`);
-  }
-  let at = root as Record<string, unknown>;
-  for (const [i, key] of keys.entries()) {
-    if (typeof at !== "object" || at === null) {
-      throw new UsageError(
-        `--set ${path}: "${keys.slice(0, i).join(".")}" is not an object or array in the body`,
-      );
-    }
-    if (i === keys.length - 1) at[key] = value;
-    else at = at[key] as Record<string, unknown>;
-  }
-}
-
-function _applySets(body: Uint8Array, sets: readonly string[]): Uint8Array {
-  const text = new TextDecoder().decode(body);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError("--set changes a JSON body, and this body is not JSON; use --body-file instead");
-  }
-  for (const item of sets) {
-    const eq = item.indexOf("=");
-    if (eq <= 0) {
-      throw new UsageError(`--set expects path=value, like data.object.amount=5000; got "${item}"`);
-    }
-    const raw = item.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch { /* a bare string */ }
-    setJsonField(json, item.slice(0, eq), value);
-  }
-  return new TextEncoder().encode(JSON.stringify(json, null, /\n\s/.test(text) ? 2 : undefined));
-}
+import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
+import { staleSignatureWarning } from "./signatures.ts";
+import { isHopHeader } from "./target.ts";
 
 /** The time (ms) a timestamped signature in `headers` was made, when one is there. */
 export function signedTime(headers: readonly [string, string][]): number | undefined {
@@ -127,21 +64,57 @@ export function rejectionReason(
     `even though the signature itself is right; ${fix}`;
 }
 
+/** Options of {@linkcode prepareRequest}. */
+export interface PrepareOptions {
+  /** What the user changes (`-X`, `-H`, `--body-file`, `--set`). @default {} */
+  overrides?: Overrides;
+  /** Re-sign with the endpoint's secret and `now` (`--resign`). @default false */
+  resign?: boolean;
+  /** The endpoint's signing settings from the config, when it has any. */
+  settings?: ProviderSettings;
+  /** Clock. @default new Date() */
+  now?: Date;
+}
+
+/** What goes out: method, header list (exact, in order), body; and what was done to it. */
+export interface OutgoingRequest {
+  method: string;
+  headers: [string, string][];
+  body: Uint8Array | null;
+  /** Re-signed with this provider's scheme. */
+  resigned?: string;
+  /** Why the app is likely to reject it, when hooktap did not (or could not) sign it. */
+  warning?: string;
+}
+
+const BODYLESS = new Set(["GET", "HEAD"]);
+
 /**
- * The event to send for a replay.
+ * The request an event is sent as: the stored method, body bytes and
+ * headers (order, case, repeats; minus hop-by-hop ones and `Host`), with
+ * the user's overrides, `Content-Length` made right for the body sent (in
+ * its place, added at the end only when the sender had none), and a fresh
+ * signature when asked (`--resign`) or when the body changed and a secret is
+ * known. Nothing else is added.
  * @throws {UsageError} for a bad `--set`.
  * @throws {HooktapError} when `--resign` is asked but hooktap cannot sign.
  */
-export async function prepareReplay(
+export async function prepareRequest(
   event: CapturedEvent,
-  target: URL,
-  options: PrepareOptions,
-): Promise<PreparedReplay> {
+  url: URL,
+  options: PrepareOptions = {},
+): Promise<OutgoingRequest> {
   const now = options.now ?? new Date();
-  let body = options.body ?? decodeBody(event);
-  if ((options.set ?? []).length > 0) body = _applySets(body, options.set!);
-  const changed = options.body !== undefined || (options.set ?? []).length > 0;
-  const next: CapturedEvent = { ...event, ...encodeBody(body), bodySize: body.length };
+  const o = options.overrides ?? {};
+  const method = (o.method ?? event.method).toUpperCase();
+  let body: Uint8Array | null = o.body ?? decodeBody(event);
+  if ((o.set ?? []).length > 0) {
+    body = applySets(body, headerValue(event.headers, "content-type"), o.set!, o.setNew ?? false);
+  }
+  const changed = changesBody(o);
+  if (BODYLESS.has(method) && body.length > 0) body = null; // a GET or HEAD carries no body
+  let headers = applyHeaderOverrides(event.headers.filter(([n]) => !isHopHeader(n)), o.headers);
+  headers = withLength(headers, body, method);
   const settings = options.settings;
   const canSign = event.provider !== undefined && settings !== undefined && settings.secrets.length > 0 &&
     providerFacts(event.provider)?.resigns === true;
@@ -151,27 +124,48 @@ export async function prepareReplay(
         (event.provider === undefined
           ? "hooktap did not recognise a signature scheme on this event"
           : `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
-            "within the tolerance, so replaying without --resign works for now)");
+            "within the tolerance, so sending without --resign works for now)");
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
     // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).
     const { resignRequest } = await import("../provider/resign.ts");
-    const headers = await resignRequest(
+    const signed = await resignRequest(
       event.provider!,
-      {
-        method: options.method,
-        url: target.href,
-        headers: replayHeaders(event.headers),
-        body,
-      },
+      { method, url: url.href, headers, body: body ?? new Uint8Array() },
       settings!,
       now,
     );
-    if (headerValue(event.headers, "content-type") === undefined && changed) {
-      headers.push(["content-type", "application/json"]);
-    }
-    return { event: { ...next, headers }, resigned: event.provider! };
+    return { method, headers: keepPlaces(headers, signed), body, resigned: event.provider! };
   }
-  const warning = rejectionReason(event, changed, settings, now);
-  return warning === undefined ? { event: next } : { event: next, warning };
+  const warning = rejectionReason(event, changed, settings, now) ??
+    (event.provider === undefined ? staleSignatureWarning(event, now) : undefined);
+  return warning === undefined ? { method, headers, body } : { method, headers, body, warning };
+}
+
+/** `Content-Length` right for `body`: its value changed in place, dropped without a body, added when missing. */
+export function withLength(
+  headers: [string, string][],
+  body: Uint8Array | null,
+  method: string,
+): [string, string][] {
+  const at = headers.findIndex(([n]) => n.toLowerCase() === "content-length");
+  if (body === null) {
+    return at === -1 ? headers : headers.filter(([n]) => n.toLowerCase() !== "content-length");
+  }
+  const value = String(body.length);
+  if (at !== -1) {
+    if (
+      headers[at]![1] === value && headers.filter(([n]) => n.toLowerCase() === "content-length").length === 1
+    ) {
+      return headers;
+    }
+    const name = headers[at]![0];
+    const out = headers.filter(([n], i) => i === at || n.toLowerCase() !== "content-length");
+    out[out.findIndex(([n]) => n === name)] = [name, value];
+    return out;
+  }
+  if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method)) {
+    headers.push(["Content-Length", value]);
+  }
+  return headers;
 }

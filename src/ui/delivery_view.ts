@@ -51,7 +51,7 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
       ? colors.yellow
       : colors.red;
     out.push(
-      `  #${r.attempt} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.target)}  ` +
+      `  #${r.attempt} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
         colors.dim(
           `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${r.outcome}`,
         ) +

@@ -4,7 +4,11 @@
  */
 import { defineOptions } from "../spec.ts";
 
-/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`, `--provider`, `--type`, `--verdict`. */
+/**
+ * `--endpoint`, `--filter-method`, `--since`, `--until`, `--grep`, `--where`, `--has-header`, `--provider`,
+ * `--type`, `--verdict`: one name, one meaning in every command (`-X/--method` and `-H/--header` are the
+ * overrides of the commands that send).
+ */
 export const FILTER_OPTIONS = defineOptions({
   endpoint: {
     short: "e",
@@ -12,10 +16,11 @@ export const FILTER_OPTIONS = defineOptions({
     description: "only events of this endpoint",
     complete: "endpoint",
   },
-  method: {
+  filterMethod: {
     short: "m",
     value: "method",
-    description: "only events with this HTTP method",
+    description:
+      "only events received with this HTTP method (renamed from --method: -X/--method is the override)",
     complete: "method",
   },
   since: {
@@ -37,10 +42,11 @@ export const FILTER_OPTIONS = defineOptions({
     description:
       "only events whose JSON body has this field value: action=opened, data.object.id=cus_42, a!=b, a (repeatable)",
   },
-  header: {
+  hasHeader: {
     value: "name=value",
     repeatable: true,
-    description: "only events with this header: X-GitHub-Event=push, or a name alone (repeatable)",
+    description:
+      "only events with this header: X-GitHub-Event=push, or a name alone (repeatable; renamed from --header: -H/--header is the override)",
   },
   provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
   type: {

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import type { DeliveryRecord } from "../../event/delivery.ts";
+import { parseDeliveryLine } from "../../send/deliveries_read.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { type Line, readLine, scanForward } from "../../store/read/lines.ts";
 
@@ -28,13 +29,7 @@ export function deliveriesPath(paths: StorePaths): string {
 }
 
 function _parse(bytes: Uint8Array): DeliveryRecord | undefined {
-  try {
-    const d = JSON.parse(decoder.decode(bytes)) as Partial<DeliveryRecord>;
-    if (d?.v !== 1 || typeof d.event !== "string" || typeof d.outcome !== "string") return undefined;
-    return d as DeliveryRecord;
-  } catch {
-    return undefined;
-  }
+  return parseDeliveryLine(decoder.decode(bytes)); // v1 and v2 lines
 }
 
 async function _size(path: string): Promise<number> {
