@@ -86,6 +86,10 @@ function _targets(
   timeoutMs: number,
 ): (event: CapturedEvent) => ResendTarget {
   const common = { timeoutMs, insecure: opts.insecure ?? false };
+  if (opts.to !== undefined && opts.undelivered) {
+    // Sent on behalf of the target that missed it: the delivery counts for that target.
+    return (event) => ({ name: targetNameOf(event.forward?.to ?? opts.to!), to: opts.to!, ...common });
+  }
   if (opts.to !== undefined) {
     const fixed = { name: targetNameOf(opts.to), to: opts.to, ...common };
     return () => fixed;

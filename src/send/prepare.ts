@@ -47,6 +47,8 @@ export function rejectionReason(
   const title = provider.title;
   const fix = !provider.resigns
     ? `${title} signs with its private key, so only ${title} can sign a changed request`
+    : (settings?.secrets.length ?? 0) > 0
+    ? "send it with --resign to sign it afresh with the endpoint's secret"
     : `add the signing secret to endpoint "${event.endpoint}" in hooktap.config.ts ` +
       `(secret: Deno.env.get("${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET"), ` +
       "which needs --allow-env) and replay with --resign";
