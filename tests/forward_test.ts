@@ -299,6 +299,17 @@ Deno.test("replay --undelivered --to sends what never got through, recorded as r
   }
   await until(async () => (await deliveries(tmp.path)).length === 2, "two failed attempts");
   assert.equal(await dev.stop(), 0);
+  // The next start reports the given-up events per endpoint and target, with the command that resends them.
+  const again = await startDev(tmp.path);
+  await until(() => /failed every delivery attempt/.test(again.stderr()), "the given-up report");
+  assert.equal(await again.stop(), 0);
+  assert.match(
+    again.stderr(),
+    new RegExp(
+      `2 events of endpoint gh failed every delivery attempt to 127\\.0\\.0\\.1:${appPort}/hook earlier: ` +
+        `hooktap replay --undelivered --endpoint gh --target 127\\.0\\.0\\.1:${appPort}/hook sends them again`,
+    ),
+  );
   await using app = startApp(appPort, () => ({ status: 200 }));
   const result = await runCli(["replay", "--undelivered", "--to", `http://127.0.0.1:${appPort}/hook`], {
     cwd: tmp.path,
