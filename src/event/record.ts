@@ -3,6 +3,7 @@
  * and how a request's parts become one. Pure: no I/O.
  * @module
  */
+import { formTypeFix } from "./form_type.ts";
 
 /** Version of the record format written in each line's `v` field. */
 export const RECORD_VERSION = 1;
@@ -182,5 +183,7 @@ export function parseEventLine(line: string): CapturedEvent | undefined {
     typeof e.body !== "string" || !Array.isArray(e.headers) ||
     (e.bodyEncoding !== "utf8" && e.bodyEncoding !== "base64")
   ) return undefined;
+  const type = formTypeFix(e as CapturedEvent); // stored before form bodies were typed: typed right now
+  if (type !== undefined) e.type = type;
   return e as CapturedEvent;
 }
