@@ -34,6 +34,9 @@ export interface ScanOptions {
 
 const HEAD = '{"v":1,"id":"';
 const ID_AT = HEAD.length;
+const V2_HEAD = '{"v":2,"id":"';
+/** A v1 or v2 record's head at `s`. */
+const _isHead = (text: string, s: number) => text.startsWith(HEAD, s) || text.startsWith(V2_HEAD, s);
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
 const MAX_CHUNK = 1024 * 1024;
 const decoder = new TextDecoder();
@@ -50,7 +53,7 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
   const timed = filter.sinceMs !== undefined || filter.untilMs !== undefined;
   // Tests the line text[s, e) in place: only a line that gets this far is cut out of the chunk.
   return (text: string, s: number, e: number, at: () => number): LineVerdict => {
-    if (!text.startsWith(HEAD, s) || text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT) {
+    if (!_isHead(text, s) || text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT) {
       reader.skippedAt.add(at());
       return "no";
     }
