@@ -37,7 +37,7 @@ Deno.test("a retry waiting after no answer is sent once the target accepts conne
   const port = freePort();
   const records: DeliveryRecord[] = [];
   const forwarder = createForwarder({
-    log: { append: async (r) => void records.push(r), newId: () => `dlv_${records.length}` },
+    log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
     probeMs: 50,
   });
   const target: ForwardTarget = {

@@ -191,7 +191,7 @@ const PATHS: Record<string, Path> = {
   async forward(events, to, resign) {
     const records: DeliveryRecord[] = [];
     const forwarder = createForwarder({
-      log: { append: (r) => void records.push(r) as unknown as Promise<void>, newId: () => "dlv_x" },
+      log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => "dlv_x" },
       ...(resign ? { prepare: resignWhenStale(() => ENDPOINTS) } : {}),
     });
     const target: ForwardTarget = {
