@@ -2,7 +2,7 @@
  * CPU per forwarded request of the HTTP clients forwarding could use, side by
  * side in one run, in rounds (so a busy machine hits each alike): `node:http`
  * with a flat raw header array (hooktap's client before), `fetch`, and the raw
- * HTTP/1.1 client over `Deno.connect` (src/forward/http1.ts). Each sends the
+ * HTTP/1.1 client over `Deno.connect` (src/send/http1.ts). Each sends the
  * benchmark's GitHub push (body and headers) to a bare `Deno.serve` app in
  * another process, `concurrency` at a time; also the cost of a deliveries-log
  * append per attempt. Pin it: `taskset -c 0 deno run -A bench/forward_clients.ts`
@@ -18,8 +18,8 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
-import { Http1Pool } from "../src/forward/http1.ts";
-import { openDeliveriesLog } from "../src/forward/deliveries_log.ts";
+import { Http1Pool } from "../src/send/http1.ts";
+import { openDeliveriesLog } from "../src/send/deliveries_log.ts";
 import { DELIVERY_VERSION, type DeliveryRecord } from "../src/event/delivery.ts";
 
 const { values } = parseArgs({
@@ -114,7 +114,8 @@ const record = (i: number): DeliveryRecord => ({
   event: `evt_20261123_01M84MVMHQ2YM5SNFBJYYV1B${String(i).padStart(2, "0")}`,
   endpoint: "github",
   source: "forward",
-  target: `http://${host}/hooks`,
+  target: "bench",
+  url: `http://${host}/hooks`,
   method: "POST",
   attempt: 1,
   startedAt: new Date().toISOString(),

@@ -7,8 +7,8 @@
  */
 import type { ResolvedConfig } from "./config/types.ts";
 import type { ResolvedForward } from "./config/forward.ts";
-import { resignWhenStale } from "./forward/resign_stale.ts";
-import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./forward/session.ts";
+import { resignWhenStale } from "./send/resign_stale.ts";
+import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./send/session.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";

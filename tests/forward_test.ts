@@ -86,7 +86,7 @@ Deno.test("an app that is down at first gets every event once it comes up, byte-
       "X-Dup",
       "x-dup",
       "Content-Length",
-    ]); // nothing added but Host (http targets go through src/forward/http1.ts)
+    ]); // nothing added but Host (http targets go through src/send/http1.ts)
     assert.deepEqual(req.headers.filter(([n]) => n.toLowerCase() === "x-dup").map(([, v]) => v), [
       "first",
       "second",
@@ -299,6 +299,17 @@ Deno.test("replay --undelivered --to sends what never got through, recorded as r
   }
   await until(async () => (await deliveries(tmp.path)).length === 2, "two failed attempts");
   assert.equal(await dev.stop(), 0);
+  // The next start reports the given-up events per endpoint and target, with the command that resends them.
+  const again = await startDev(tmp.path);
+  await until(() => /failed every delivery attempt/.test(again.stderr()), "the given-up report");
+  assert.equal(await again.stop(), 0);
+  assert.match(
+    again.stderr(),
+    new RegExp(
+      `2 events of endpoint gh failed every delivery attempt to 127\\.0\\.0\\.1:${appPort}/hook earlier: ` +
+        `hooktap replay --undelivered --endpoint gh --target 127\\.0\\.0\\.1:${appPort}/hook sends them again`,
+    ),
+  );
   await using app = startApp(appPort, () => ({ status: 200 }));
   const result = await runCli(["replay", "--undelivered", "--to", `http://127.0.0.1:${appPort}/hook`], {
     cwd: tmp.path,
@@ -404,10 +415,13 @@ Deno.test("a pattern endpoint's parameters fill its forward target: /hooks/:prov
   assert.deepEqual(app.requests.map((r) => r.target).sort(), ["/in/caf%C3%A9?x=1", "/in/github?x=1"]);
   // The app answers before the attempt is recorded: wait for both records.
   await until(async () => (await deliveries(tmp.path)).length === 2, "two delivery records");
-  const targets = (await deliveries(tmp.path)).map((d) => d.target).sort();
-  assert.deepEqual(targets, [
+  const urls = (await deliveries(tmp.path)).map((d) => d.url).sort();
+  assert.deepEqual(urls, [
     `http://127.0.0.1:${app.port}/in/caf%C3%A9?x=1`,
     `http://127.0.0.1:${app.port}/in/github?x=1`,
   ]);
+  // One named target (named after its configured URL), two URLs.
+  const names = new Set((await deliveries(tmp.path)).map((d) => d.target));
+  assert.deepEqual([...names], [`127.0.0.1:${app.port}/in/:provider`]);
   assert.equal(await dev.stop(), 0);
 });

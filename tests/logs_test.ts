@@ -35,7 +35,7 @@ Deno.test("`hooktap logs` lists the stored events oldest first, one line each wi
   assert.equal(r.stderr, "");
 });
 
-Deno.test("`hooktap logs` filters with -n, --endpoint, --method and --since", async () => {
+Deno.test("`hooktap logs` filters with -n, --endpoint, --filter-method and --since", async () => {
   await using tmp = await withTmpDir();
   const ids = await threeEvents(tmp.path);
   const idsOf = (out: string) => out.match(/evt_\S+/g) ?? [];
@@ -43,7 +43,9 @@ Deno.test("`hooktap logs` filters with -n, --endpoint, --method and --since", as
   assert.deepEqual(idsOf((await runCli(["logs", "--endpoint", "github"], { cwd: tmp.path })).stdout), [
     ids[1],
   ]);
-  assert.deepEqual(idsOf((await runCli(["logs", "--method", "get"], { cwd: tmp.path })).stdout), [ids[2]]);
+  assert.deepEqual(idsOf((await runCli(["logs", "--filter-method", "get"], { cwd: tmp.path })).stdout), [
+    ids[2],
+  ]);
   assert.deepEqual(idsOf((await runCli(["logs", "--since", "1h"], { cwd: tmp.path })).stdout), ids);
   const future = await runCli(["logs", "--since", "2999-01-01T00:00:00Z"], { cwd: tmp.path });
   assert.equal(future.code, 0);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { decodeBody } from "../src/event/record.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
-import { LEAST_PRIVILEGE, readEvents, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { LEAST_PRIVILEGE, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { HttpConn } from "./fault/_http.ts";
 
 const enc = new TextEncoder();
@@ -120,4 +120,46 @@ async function slowUploadCutOff(stack: "deno" | "node") {
 
 Deno.test("Ctrl-C during a slow upload: dev says what it waits for, then answers it a retryable 503 (both stacks)", async () => {
   await Promise.all([slowUploadCutOff("deno"), slowUploadCutOff("node")]);
+});
+
+/** Sends `head` + body over a raw TCP connection and reads the answer's status line. */
+async function rawPost(port: number, head: string, body: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(enc.encode(`${head}Content-Length: ${body.length}\r\n\r\n${body}`));
+    const buf = new Uint8Array(4096);
+    const n = await conn.read(buf);
+    return new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\r\n")[0]!;
+  } finally {
+    conn.close();
+  }
+}
+
+const COOKIE_HEAD = "POST /webhook HTTP/1.1\r\nHost: x\r\nCookie: a=1\r\nX-Mixed: 1\r\nCOOKIE: b=2\r\n";
+
+Deno.test("two Cookie headers: node:http stores them exactly as sent; Deno.serve's merged list is flagged (record v2 `merged`), never passed off as exact", async () => {
+  for (const stack of ["node", "deno"] as const) {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", GET_CONFIG);
+    await using dev = await startDev(tmp.path, [], {
+      permissions: WITH_STACK,
+      env: { HOOKTAP_STACK: stack },
+    });
+    assert.match(await rawPost(dev.port, COOKIE_HEAD, "{}"), / 200 /);
+    await dev.stop();
+    const [event] = await readEvents(tmp.path) as unknown as CapturedEvent[];
+    assert.ok(event, `${stack}: the event is stored`);
+    // The store's readers take v2 lines: logs lists it.
+    const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
+    assert.equal(JSON.parse(logs.stdout.trim()).id, event.id, logs.stderr);
+    const cookies = event.headers.filter(([n]) => n.toLowerCase() === "cookie");
+    if (stack === "node") {
+      assert.deepEqual(cookies, [["Cookie", "a=1"], ["COOKIE", "b=2"]]);
+      assert.equal(event.v, 1);
+      assert.equal(event.merged, undefined);
+    } else {
+      assert.equal(event.v, 2);
+      assert.deepEqual(event.merged, ["cookie"]);
+    }
+  }
 });

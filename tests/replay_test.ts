@@ -224,7 +224,7 @@ Deno.test("replay checks --method and --to before reading the store or printing 
   });
   assert.equal(bad.code, 2, bad.stderr);
   assert.doesNotMatch(bad.stderr, /Replaying/);
-  assert.match(bad.stderr, /--method must be an HTTP method/);
+  assert.match(bad.stderr, /-X\/--method must be an HTTP method/);
   const bare = await runCli(["replay", id!, "--to", "localhost:3000/hook"], { cwd: tmp.path });
   assert.equal(bare.code, 2, bare.stderr);
   assert.match(bare.stderr, /--to needs a scheme: did you mean http:\/\/localhost:3000\/hook \?/);

@@ -4,7 +4,7 @@ import { captureEvents } from "./_capture.ts";
 
 const J: [string, string][] = [["content-type", "application/json"]];
 
-Deno.test("`hooktap logs --grep/--where/--header/--until/--count` filter the captured events (and)", async () => {
+Deno.test("`hooktap logs --grep/--where/--has-header/--until/--count` filter the captured events (and)", async () => {
   await using tmp = await withTmpDir();
   const ids = await captureEvents(tmp.path, [
     {
@@ -31,9 +31,9 @@ Deno.test("`hooktap logs --grep/--where/--header/--until/--count` filter the cap
   assert.deepEqual(await idsOf("--grep", "customer_42"), [ids[2]]); // the binary body, decoded
   assert.deepEqual(await idsOf("--grep", "cus_42"), [ids[0]]);
   assert.deepEqual(await idsOf("--where", "action=opened"), [ids[0]]);
-  assert.deepEqual(await idsOf("--where", "data.id=cus_7", "--header", "x-github-event=ping"), [ids[1]]);
-  assert.deepEqual(await idsOf("--where", "action=opened", "--header", "X-GitHub-Event=ping"), []);
-  assert.deepEqual(await idsOf("--header", "X-GitHub-Event"), ids.slice(0, 2));
+  assert.deepEqual(await idsOf("--where", "data.id=cus_7", "--has-header", "x-github-event=ping"), [ids[1]]);
+  assert.deepEqual(await idsOf("--where", "action=opened", "--has-header", "X-GitHub-Event=ping"), []);
+  assert.deepEqual(await idsOf("--has-header", "X-GitHub-Event"), ids.slice(0, 2));
   assert.deepEqual(await idsOf("--until", "2000-01-01"), []);
   const count = await runCli(["logs", "--count", "--grep", "CUS_"], { cwd: tmp.path });
   assert.equal(count.stdout, "0\n");

@@ -3,18 +3,24 @@
  * (forwarding, relay, or `hooktap replay`), one line of
  * `.hooktap/deliveries.jsonl`. Pure: no I/O.
  *
- * Lines start `{"v":1,"id":"dlv_...","event":"evt_...",` (fields in this
+ * Lines start `{"v":2,"id":"dlv_...","event":"evt_...",` (fields in this
  * order), so readers can match an event's deliveries on bytes, as they do
  * for events.
+ *
+ * Format versions: v1 had `target` = the URL sent to. v2 (issue 22) makes the
+ * unit one delivery of one event to one *named* target: `target` is the
+ * target's name and `url` the URL. Readers accept both: a v1 line is read
+ * as v2 with `url` = its `target` and the name derived from that URL
+ * ({@linkcode targetNameOf}). Nothing is rewritten.
  * @module
  */
 
 /** Version of the delivery record format. */
-export const DELIVERY_VERSION = 1;
+export const DELIVERY_VERSION = 2;
 
 /** One delivery attempt. */
 export interface DeliveryRecord {
-  v: 1;
+  v: 2;
   /** `dlv_<YYYYMMDD>_<ULID>`, in the order attempts started. */
   id: string;
   /** Id of the event delivered. */
@@ -23,8 +29,10 @@ export interface DeliveryRecord {
   endpoint: string;
   /** Who sent it: `dev`'s forwarder in queue or relay mode, or `hooktap replay`. */
   source: "forward" | "relay" | "replay";
-  /** The URL sent to. */
+  /** The name of the target sent to (unique in its endpoint; see {@linkcode targetNameOf}). */
   target: string;
+  /** The URL sent to (path parameters filled in, query added). */
+  url: string;
   /** Method sent. */
   method: string;
   /** 1 for the first attempt of this event to this target by this source, then 2, 3, ... */
@@ -55,4 +63,21 @@ export interface DeliveryRecord {
   retryAt?: string;
   /** Whether the event counts as delivered to this target after this attempt (2xx, or not retried further). */
   outcome: "delivered" | "retrying" | "failed";
+}
+
+/**
+ * The name a target gets when it has none: its URL's host and path
+ * (`localhost:3000/webhooks/:provider`), trailing slash and query left out,
+ * or `"default"` when that is empty. Stable across runs and reloads.
+ */
+export function targetNameOf(to: string): string {
+  let url: URL;
+  try {
+    url = new URL(to);
+  } catch {
+    return to === "" ? "default" : to;
+  }
+  const path = decodeURI(url.pathname).replace(/\/+$/, "");
+  const name = `${url.host}${path}`;
+  return name === "" ? "default" : name;
 }

@@ -3,13 +3,20 @@
  * and how a request's parts become one. Pure: no I/O.
  * @module
  */
+import { formTypeFix } from "./form_type.ts";
 
-/** Version of the record format written in each line's `v` field. */
+/**
+ * Version of the record format written in each line's `v` field: 1, or 2
+ * for a record that has one of v2's optional fields (`merged`, `trigger`, `hub`). v2 is v1 plus
+ * optional fields; readers take both.
+ */
 export const RECORD_VERSION = 1;
+/** The version written when a v2 field is present. */
+export const RECORD_VERSION_2 = 2;
 
 /** One captured request, one line of `.hooktap/events.jsonl`. */
 export interface CapturedEvent {
-  /** Format version: `1`, or `2` when a v2 field (`trigger`) is present (v2 = v1 + optional fields). */
+  /** Format version: `1`, or `2` when a v2 field (`merged`, `trigger`, `hub`) is present (v2 = v1 + optional fields). */
   v: 1 | 2;
   /** `evt_<YYYYMMDD>_<ULID>`; sorts in arrival order. */
   id: string;
@@ -46,6 +53,13 @@ export interface CapturedEvent {
   response?: StoredResponse;
   /** Forwarding was on when it arrived: where it is to be delivered (see `.hooktap/deliveries.jsonl`). */
   forward?: ForwardMark;
+  /**
+   * v2: lower-cased names of headers the HTTP stack may have changed before
+   * hooktap saw them (Deno.serve joins every `Cookie` line into one lower-case
+   * `cookie` at the end of the list): their case, order and repeats in
+   * `headers` may differ from what was sent. Absent: stored exactly as sent.
+   */
+  merged?: string[];
   /** Sent by `hooktap trigger` (told over dev's control socket; the request itself carries no marker). v2. */
   trigger?: TriggerMark;
 }
@@ -169,7 +183,7 @@ export function headerValue(headers: readonly [string, string][], name: string):
 
 /**
  * Parses one stored line into an event, or `undefined` when the line is not
- * a v1 record (torn, corrupt, or from a newer format).
+ * a v1 or v2 record (torn, corrupt, or from a newer format).
  *
  * @example
  * ```ts
@@ -190,9 +204,12 @@ export function parseEventLine(line: string): CapturedEvent | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const e = value as Partial<CapturedEvent>;
   if (
-    (e.v !== RECORD_VERSION && e.v !== 2) || typeof e.id !== "string" || typeof e.endpoint !== "string" ||
+    (e.v !== RECORD_VERSION && e.v !== RECORD_VERSION_2) || typeof e.id !== "string" ||
+    typeof e.endpoint !== "string" ||
     typeof e.body !== "string" || !Array.isArray(e.headers) ||
     (e.bodyEncoding !== "utf8" && e.bodyEncoding !== "base64")
   ) return undefined;
+  const type = formTypeFix(e as CapturedEvent); // stored before form bodies were typed: typed right now
+  if (type !== undefined) e.type = type;
   return e as CapturedEvent;
 }

@@ -15,8 +15,8 @@
  * @module
  */
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { isDropped } from "../replay/headers.ts";
-import { replayUrl } from "../replay/replay.ts";
+import { isHopHeader } from "../send/target.ts";
+import { replayUrl } from "../send/to_url.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 
@@ -51,7 +51,7 @@ export function curlCommand(event: CapturedEvent, to?: string): string {
   words.push(method === "HEAD" ? "--head" : `--request ${shellQuote(method)}`, shellQuote(url));
   const sent = new Set<string>();
   for (const [name, value] of event.headers) {
-    if (isDropped(name)) continue;
+    if (isHopHeader(name) || name.toLowerCase() === "content-length") continue;
     sent.add(name.toLowerCase());
     // curl drops `Name:` (it means "remove"); `Name;` sends it empty.
     words.push(`--header ${shellQuote(value === "" ? `${name};` : `${name}: ${value}`)}`);

@@ -4,6 +4,7 @@
  * a request no provider claims costs nothing more. Pure.
  * @module
  */
+import { formPayload } from "../event/form_type.ts";
 import { headerValue } from "../event/record.ts";
 import type { RequestView } from "./types.ts";
 // deno-lint-ignore no-unused-vars
@@ -47,7 +48,8 @@ export function createView(parts: ViewParts): RequestView {
         try {
           json = { value: JSON.parse(view.text()) };
         } catch {
-          json = { value: undefined };
+          // A form-encoded delivery (GitHub's, Slack's interactivity) carries its JSON in `payload`.
+          json = { value: formPayload(headerValue(parts.headers, "content-type"), view.text()) };
         }
       }
       return json.value;

@@ -7,12 +7,12 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import type { Forwarder } from "../forward/forwarder.ts";
-import type { ForwardTarget } from "../forward/target.ts";
+import type { Forwarder } from "../send/forwarder.ts";
+import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
-import { requestHeaders } from "./headers.ts";
+import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
 
@@ -220,6 +220,11 @@ export function createHandler(options: HandlerOptions): Handler {
     const target = options.forward?.targetOf(endpoint);
     if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
     if (found.params !== undefined) event.params = found.params;
+    const merged = mergedHeaders(request, headers);
+    if (merged !== undefined) {
+      event.v = 2; // a v2 field: see CapturedEvent.merged
+      event.merged = merged;
+    }
     const examined = await examineFor(
       found.endpoint,
       { method, path, query, headers, body, receivedAt: time },

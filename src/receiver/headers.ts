@@ -36,3 +36,21 @@ export function requestHeaders(request: IncomingRequest): [string, string][] {
   if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) return list as [string, string][];
   return [...request.headers];
 }
+
+/**
+ * Lower-case names of the headers the HTTP stack may have changed, or
+ * `undefined` when the list is exactly as sent. Deno.serve's raw list joins
+ * every `Cookie` line into one lower-case `cookie` entry at its end (HTTP/2's
+ * cookie rule, applied to HTTP/1.1 too): a list from Deno.serve that holds a
+ * `cookie` entry cannot be known to be as sent, so the record says so
+ * (record v2 `merged`) instead of passing it off as exact. The node:http
+ * stack keeps raw headers (`rawHeaders`): nothing to flag there.
+ */
+export function mergedHeaders(
+  request: IncomingRequest,
+  headers: readonly [string, string][],
+): string[] | undefined {
+  if (request.rawHeaders !== undefined) return undefined;
+  for (const [name] of headers) if (name === "cookie") return ["cookie"];
+  return undefined;
+}

@@ -7,7 +7,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { AppState } from "../forward/forwarder.ts";
+import type { AppState } from "../send/forwarder.ts";
 import { formatClock } from "./format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "./sanitize.ts";
@@ -31,7 +31,7 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     c.dim(time),
     `<-- ${paint(`[${status}]`)}`,
     safeLine(record.method),
-    safeLine(record.target),
+    safeLine(record.url),
     c.cyan(`[${record.event}]`),
     `${record.durationMs} ms`,
   ];
@@ -45,7 +45,13 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
     parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
   } else if (record.outcome === "failed" && record.source !== "relay") {
-    parts.push(c.red(`gave up: hooktap replay --undelivered --to ${safeLine(record.target)} sends it again`));
+    parts.push(
+      c.red(
+        `gave up: ${
+          safeLine(undeliveredCommand(record.endpoint, record.target, record.resigned))
+        } sends it again`,
+      ),
+    );
   }
   let text = parts.join(" ") + "\n";
   if (!ok && record.body !== undefined && record.body !== "" && record.bodyEncoding === "utf8") {
@@ -59,6 +65,13 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     }
   }
   return text;
+}
+
+/** The command that sends an endpoint's given-up events to one target again. */
+export function undeliveredCommand(endpoint: string, target: string, resign?: boolean): string {
+  const quote = (s: string) => (/^[\w.:/@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+  return `hooktap replay --undelivered --endpoint ${quote(endpoint)} --target ${quote(target)}` +
+    (resign ? " --resign" : "");
 }
 
 /** The JSON line of one attempt. */

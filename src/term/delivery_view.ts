@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { DeliverySummary } from "../forward/deliveries_read.ts";
+import type { DeliverySummary } from "../send/deliveries_read.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";
@@ -51,7 +51,7 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
       ? colors.yellow
       : colors.red;
     out.push(
-      `  #${r.attempt} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.target)}  ` +
+      `  #${r.attempt} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
         colors.dim(
           `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${r.outcome}`,
         ) +

@@ -50,8 +50,8 @@ export {
 export { type EventWriter, type EventWriterOptions, openEventWriter } from "../store/write/writer.ts";
 export { type StorePaths, storePaths } from "../store/paths.ts";
 export type { DeliveryRecord } from "../event/delivery.ts";
-export { forwardEvent, type ForwardEventOptions } from "../forward/forward_event.ts";
-export { parseDeliveryLine } from "../forward/deliveries_read.ts";
+export { forwardEvent, type ForwardEventOptions } from "../send/forward_event.ts";
+export { parseDeliveryLine } from "../send/deliveries_read.ts";
 export { type Examination, examineRequest } from "../provider/examine.ts";
 export { createView } from "../provider/view.ts";
 export { ResignError, resignRequest } from "../provider/resign.ts";

@@ -1,13 +1,18 @@
 /**
- * `replayEvent`: sends one recorded event to the app under test, byte-exact
- * (the replay command's URL and header rules), optionally re-signed with
+ * `replayEvent`: sends one recorded event to the app under test through the
+ * send engine (byte-exact: the replay command's URL and header rules, the
+ * same HTTP/1.1 client), optionally re-signed with
  * the test's secret at the current time, and returns the app's whole answer.
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { replayHeaders } from "../replay/headers.ts";
-import { networkFailure, replayUrl } from "../replay/replay.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { deliverOnce } from "../send/deliver.ts";
+import { keepPlaces } from "../send/overrides.ts";
+import { prepareRequest } from "../send/prepare.ts";
+import { noAnswer } from "../send/resend.ts";
+import { targetNameOf } from "../send/target.ts";
+import { replayUrl } from "../send/to_url.ts";
 import { resignHeaders } from "./_resign.ts";
 import type { ReceivedEvent } from "./event.ts";
 
@@ -28,8 +33,6 @@ export interface ReplayEventOptions {
    * @default 10000
    */
   timeoutMs?: number;
-  /** The fetch to send with. @default globalThis.fetch */
-  fetch?: typeof globalThis.fetch;
   /** Clock for re-signing. @default () => new Date() */
   now?: () => Date;
 }
@@ -81,47 +84,64 @@ export async function replayEvent(
   options: ReplayEventOptions,
 ): Promise<ReplayResponse> {
   const record = "record" in event ? event.record : event as CapturedEvent;
-  const { fetch = globalThis.fetch, now = () => new Date() } = options;
+  const now = options.now ?? (() => new Date());
   let url: URL;
   try {
     url = replayUrl(record, options.to);
   } catch (error) {
     libraryWording(error);
   }
-  const method = record.method.toUpperCase();
-  const body = method === "GET" || method === "HEAD" ? null : decodeBody(record) as Uint8Array<ArrayBuffer>;
-  let headers = replayHeaders(record.headers, options.headers);
+  const target = { name: targetNameOf(options.to), to: options.to, timeoutMs: options.timeoutMs ?? 10_000 };
+  const request = await prepareRequest(record, url, { overrides: { headers: options.headers ?? [] } });
   if (options.resign !== undefined) {
-    headers = await resignHeaders(
-      { method, url: url.href, headers, body: body ?? new Uint8Array() },
+    const signed = await resignHeaders(
+      {
+        method: request.method,
+        url: url.href,
+        headers: request.headers,
+        body: request.body ?? new Uint8Array(),
+      },
       options.resign,
       now(),
     );
+    request.headers = keepPlaces(request.headers, signed);
   }
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  try {
-    const response = await fetch(url, {
-      method,
-      headers,
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+  const outcome = await deliverOnce(record, target, {
+    id: "dlv_library",
+    source: "replay",
+    attempt: 1,
+    request,
+    timeoutMs: target.timeoutMs,
+    maxBody: 64 * 1024 * 1024,
+    keepAlive: false, // nothing left open for a test's resource check
+  });
+  const response = outcome.response;
+  if (response === undefined) {
+    const failure = noAnswer({
+      event: record,
+      target,
+      record: outcome.record,
+      ...(outcome.error ? { error: outcome.error } : {}),
     });
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      ok: response.ok,
-      headers: response.headers,
-      body: bytes,
-      text: () => new TextDecoder().decode(bytes),
-      json<T = unknown>(): T {
-        return JSON.parse(new TextDecoder().decode(bytes)) as T;
-      },
-    };
-  } catch (error) {
-    const failure = networkFailure(error, url, timeoutMs);
     failure.message = failure.message.replace("(--timeout to wait longer)", "(raise timeoutMs)");
     throw failure;
   }
+  const bytes = response.body;
+  const headers = new Headers();
+  for (const [name, value] of response.headers) {
+    try {
+      headers.append(name, value);
+    } catch { /* a header the Headers class refuses */ }
+  }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    ok: response.status >= 200 && response.status < 300,
+    headers,
+    body: bytes,
+    text: () => new TextDecoder().decode(bytes),
+    json<T = unknown>(): T {
+      return JSON.parse(new TextDecoder().decode(bytes)) as T;
+    },
+  };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { sendRaw } from "../forward/client.ts";
+import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../provider/catalog.ts";
 import type { GenericHmacSettings } from "../provider/types.ts";
 import type { TriggerKeys } from "./keys.ts";

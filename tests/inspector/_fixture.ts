@@ -175,7 +175,8 @@ export function targetServer(): Deno.HttpServer<Deno.NetAddr> & {
 
 /** Delivery records for the forwarded events: every 8th delivered at once, the others failed twice. */
 export function deliveryLines(events: CapturedEvent[]): string {
-  const lines: DeliveryRecord[] = [];
+  // v1 lines (target = the URL): the readers must keep reading them.
+  const lines: (Omit<DeliveryRecord, "v" | "url"> & { v: 1 })[] = [];
   let n = 0;
   for (const [i, e] of events.entries()) {
     if (!e.forward || i === events.length - 1) continue;

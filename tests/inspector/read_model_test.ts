@@ -53,8 +53,8 @@ const CASES: [string[], string][] = [
   // Boundaries between the events (a minute apart, the last four 45 s ago), whatever the clock.
   [["--since", "19m30s", "--until", "90s"], "since=19m30s&until=90s"],
   [["--where", "action=opened", "--endpoint", "github"], "where=action%3Dopened&endpoint=github"],
-  [["--header", "x-github-event=issues"], "header=x-github-event%3Dissues"],
-  [["--header", "User-Agent", "--method", "put"], "header=User-Agent&method=put"],
+  [["--has-header", "x-github-event=issues"], "header=x-github-event%3Dissues"],
+  [["--has-header", "User-Agent", "--filter-method", "put"], "header=User-Agent&method=put"],
 ];
 
 Deno.test("the inspector's API and `hooktap logs --json` return the same events for the same filters", async () => {

@@ -8,7 +8,11 @@
 import { defineOptions, type OptionsOf } from "../../cli/spec.ts";
 import type { EventFilter } from "../../store/read/filter.ts";
 
-/** `--endpoint`, `--method`, `--since`, `--until`, `--grep`, `--where`, `--header`, `--provider`, `--type`, `--verdict`. */
+/**
+ * `--endpoint`, `--filter-method`, `--since`, `--until`, `--grep`, `--where`, `--has-header`, `--provider`,
+ * `--type`, `--verdict`: one name, one meaning in every command (`-X/--method` and `-H/--header` are the
+ * overrides of the commands that send).
+ */
 export const FILTER_OPTIONS = defineOptions({
   endpoint: {
     short: "e",
@@ -16,10 +20,11 @@ export const FILTER_OPTIONS = defineOptions({
     description: "only events of this endpoint",
     complete: "endpoint",
   },
-  method: {
+  filterMethod: {
     short: "m",
     value: "method",
-    description: "only events with this HTTP method",
+    description:
+      "only events received with this HTTP method (renamed from --method: -X/--method is the override)",
     complete: "method",
   },
   since: {
@@ -41,10 +46,11 @@ export const FILTER_OPTIONS = defineOptions({
     description:
       "only events whose JSON body has this field value: action=opened, data.object.id=cus_42, a!=b, a (repeatable)",
   },
-  header: {
+  hasHeader: {
     value: "name=value",
     repeatable: true,
-    description: "only events with this header: X-GitHub-Event=push, or a name alone (repeatable)",
+    description:
+      "only events with this header: X-GitHub-Event=push, or a name alone (repeatable; renamed from --header: -H/--header is the override)",
   },
   provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
   type: {
@@ -68,12 +74,12 @@ export async function filterFrom(opts: FilterValues, now: Date = new Date()): Pr
   const { compileFilter, parseSince, parseVerdict } = await import("../../store/read/filter.ts");
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
-  if (opts.method !== undefined) filter.method = opts.method;
+  if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;
   if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
   if (opts.until !== undefined) filter.until = parseSince(opts.until, now, "--until");
   if (opts.grep !== undefined) filter.grep = opts.grep;
   if (opts.where !== undefined && opts.where.length > 0) filter.where = opts.where;
-  if (opts.header !== undefined && opts.header.length > 0) filter.header = opts.header;
+  if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
   if (opts.provider !== undefined) filter.provider = opts.provider;
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);

@@ -7,8 +7,13 @@
 import { checkForward, type ResolvedForward } from "../../config/forward.ts";
 import { UsageError } from "../../errors.ts";
 import type { DeliveryRecord } from "../../event/delivery.ts";
-import type { ForwardingSession } from "../../forward/session.ts";
-import { deliveryJson, formatAppState, formatDelivery } from "../../term/delivery_line.ts";
+import type { ForwardingSession } from "../../send/session.ts";
+import {
+  deliveryJson,
+  formatAppState,
+  formatDelivery,
+  undeliveredCommand,
+} from "../../term/delivery_line.ts";
 import { plural } from "../../term/format.ts";
 import type { Output } from "../../term/output.ts";
 import { safeLine } from "../../term/sanitize.ts";
@@ -66,7 +71,7 @@ export function reportForwarding(
   for (const target of forwarding.targets.values()) {
     out.err(`Forwarding (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
   }
-  const { pending, failed } = forwarding.leftOver;
+  const { pending } = forwarding.leftOver;
   if (pending.length > 0) {
     if (options.deliverPending) {
       const n = forwarding.resume();
@@ -79,16 +84,18 @@ export function reportForwarding(
           `${
             plural(pending.length, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
-            `hooktap replay --undelivered --to URL sends them.\n`,
+            `hooktap replay --undelivered sends them.\n`,
         ),
       );
     }
   }
-  if (failed.length > 0) {
+  for (const group of forwarding.leftOver.givenUp) {
+    const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
     out.err(
       c.yellow(
-        `${plural(failed.length, "event")} failed every delivery attempt earlier: ` +
-          `hooktap replay --undelivered --to URL sends them again.\n`,
+        `${plural(group.events.length, "event")} of endpoint ${safeLine(group.endpoint)} failed every ` +
+          `delivery attempt to ${safeLine(group.target)} earlier: ` +
+          `${safeLine(undeliveredCommand(group.endpoint, group.target, resign))} sends them again.\n`,
       ),
     );
   }

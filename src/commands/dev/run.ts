@@ -15,7 +15,7 @@ import { startDevSession } from "../../dev_session.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
-import { resignerFor } from "../../replay/resigner.ts";
+import { resignerFor } from "../../send/resigner.ts";
 import { describeError } from "../../errors.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import { cutOffNote, drainNote } from "../../term/drain_note.ts";

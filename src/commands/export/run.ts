@@ -11,7 +11,7 @@ import { VERSION } from "../../version.ts";
 import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { formatNamed, FORMATS } from "../../export/registry.ts";
-import { replayUrl } from "../../replay/replay.ts";
+import { replayUrl } from "../../send/to_url.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward, scanForward } from "../../store/read/scan.ts";

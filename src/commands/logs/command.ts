@@ -26,7 +26,7 @@ export const logs = defineCommand({
     "List the newest stored events, oldest of them first (reads .hooktap/events.jsonl from its end)",
   options,
   after: "\nExamples:\n  hooktap logs\n  hooktap logs -n 50 --endpoint stripe --since 2h\n" +
-    "  hooktap logs --grep customer_42 --where action=opened --header X-GitHub-Event=push\n" +
+    "  hooktap logs --grep customer_42 --where action=opened --has-header X-GitHub-Event=push\n" +
     "  hooktap logs --count --endpoint stripe --since 1d\n  hooktap logs --provider stripe --verdict invalid\n" +
     "  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
   load: () => import("./run.ts"),

@@ -1,15 +1,16 @@
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
-const { endpoint, since, until, grep, where, provider, type, verdict } = FILTER_OPTIONS;
+const { endpoint, since, until, grep, where, provider, type, verdict, filterMethod, hasHeader } =
+  FILTER_OPTIONS;
 
 /** Options of `hooktap replay`. */
 export const options = defineOptions({
   to: {
     short: "t",
     value: "url",
-    required: true,
-    description: "where to send it; the original query string is added when it has none",
+    description:
+      "where to send it (default: the endpoint's forward target, path parameters filled in); the original query string is added when it has none",
   },
   header: {
     short: "H",
@@ -34,8 +35,10 @@ export const options = defineOptions({
   set: {
     value: "path=value",
     repeatable: true,
-    description: "change one JSON field of the body: data.object.amount=5000 (repeatable; re-signed)",
+    description:
+      "change one field of a JSON or form body: data.object.amount=5000 (repeatable; re-signed); the field must exist",
   },
+  setNew: { description: "let --set add a field the body does not have" },
   config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
   timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
   json: { description: "print the result as one JSON object on stdout (one per event in bulk)" },
@@ -43,7 +46,11 @@ export const options = defineOptions({
     description:
       "send every forwarded event that was never delivered (instead of one event id), oldest first",
   },
-  insecure: { description: "with --undelivered: accept a self-signed https certificate" },
+  insecure: { description: "accept a self-signed https certificate" },
+  target: {
+    value: "name",
+    description: "with --undelivered: only deliveries to this target (its name, as `dev` and `logs` show it)",
+  },
   endpoint,
   since,
   until,
@@ -52,6 +59,8 @@ export const options = defineOptions({
   provider,
   type,
   verdict,
+  filterMethod,
+  hasHeader,
   rate: { value: "n/s", description: "bulk: send at most N events per second (10 or 10/s)" },
 });
 
@@ -66,7 +75,10 @@ export const replay = defineCommand({
     complete: "event-id",
   }],
   options,
-  after: "\nWithout an id, sends every event the filters match, in arrival order (bulk replay):\n" +
+  after:
+    "\nEvery way of sending (one id, bulk, --undelivered) takes the same options: -X, -H, --body-file,\n" +
+    "--set, --resign and the filters; each send is recorded in .hooktap/deliveries.jsonl.\n" +
+    "\nWithout an id, sends every event the filters match, in arrival order (bulk replay):\n" +
     "a progress bar on a terminal, a summary at the end; Ctrl-C stops after the send in flight.\n" +
     "\nExit status: 0 when the target answers 2xx (every time), 1 otherwise, 130 when stopped.\n" +
     "\nExamples:\n  hooktap replay evt_20240501_01HXA5B7 --to http://localhost:3000/webhooks/github\n" +
@@ -74,7 +86,8 @@ export const replay = defineCommand({
     "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --resign\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
-    "  hooktap replay --undelivered --to http://localhost:3000/webhooks/github\n" +
+    "  hooktap replay 01HXA5   (to the endpoint's forward target)\n" +
+    "  hooktap replay --undelivered --endpoint stripe --resign\n" +
     "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
   load: () => import("./run.ts"),
 });

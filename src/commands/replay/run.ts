@@ -1,20 +1,22 @@
 /**
- * `hooktap replay EVENT_ID --to URL`: sends a stored event again, byte for
- * byte, and shows what the target answered.
+ * `hooktap replay`: sends stored events again through the one send engine
+ * (src/send/resend.ts): one id, every event the filters match (bulk), or
+ * every forwarded event never delivered (`--undelivered`). The same options
+ * apply to all three, and each send is recorded as a delivery.
  * @module
  */
-import { describeError, UsageError } from "../../errors.ts";
+import { HooktapError, UsageError } from "../../errors.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { recordReplay, type ReplaySend } from "../../forward/replay_record.ts";
-import { parseDuration } from "../../store/read/filter.ts";
-import { parseHeaderOption } from "../../replay/headers.ts";
-import { prepareReplay } from "../../replay/prepare.ts";
-import { checkMethod, replay, replayUrl } from "../../replay/replay.ts";
-import { staleSignatureWarning } from "../../replay/signatures.ts";
-import { formatBytes } from "../../term/format.ts";
-import { safeBlock, safeLine } from "../../term/sanitize.ts";
+import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
+import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
+import { targetNameOf } from "../../send/target.ts";
+import { replayUrl } from "../../send/to_url.ts";
+import { compileFilter, matchesFilter, parseDuration } from "../../store/read/filter.ts";
+import { countMatches, scanForward } from "../../store/read/scan.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
+import { filterFrom, hasFilter } from "../_shared/filters.ts";
 import {
   type CommandContext,
   openStore,
@@ -23,11 +25,9 @@ import {
   storeOf,
   warnSkipped,
 } from "../_shared/context.ts";
-import { replayBulk } from "./_bulk.ts";
+import { printSent, printSingle, printSummary } from "./_report.ts";
 
-function _collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
+type Opts = Input<typeof options>["options"];
 
 function _timeout(text: string): number {
   const ms = parseDuration(text);
@@ -39,15 +39,14 @@ function _timeout(text: string): number {
   return ms;
 }
 
-const PREVIEW_CHARS = 1000;
-
-/** Records the send in `.hooktap/deliveries.jsonl`; a failure to record is a warning, not the replay's failure. */
-async function _record(ctx: CommandContext, send: ReplaySend): Promise<void> {
-  try {
-    await recordReplay(storeOf(ctx), send);
-  } catch (error) {
-    ctx.output.err(`warning: this send was not recorded in the deliveries log: ${describeError(error)}\n`);
+/** Reads `--rate`: `10`, `10/s`, `0.5/s`. */
+export function parseRate(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s)?\s*$/.exec(text);
+  const n = m === null ? NaN : Number(m[1]);
+  if (!(n > 0)) {
+    throw new UsageError(`--rate must be a number of events per second like 10 or 2.5/s, got "${text}".`);
   }
+  return n;
 }
 
 async function _readBody(ctx: CommandContext, file: string): Promise<Uint8Array> {
@@ -60,117 +59,180 @@ async function _readBody(ctx: CommandContext, file: string): Promise<Uint8Array>
   }
 }
 
+/** Refuses the options this way of sending cannot honour (exit 2), before anything is read or sent. */
+function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean): void {
+  if (id !== undefined && opts.undelivered) {
+    throw new UsageError("Give an event id or --undelivered, not both.");
+  }
+  if (id !== undefined && filtered) {
+    throw new UsageError(
+      `Filters choose the events of a bulk replay; with an event id they would be ignored. ` +
+        `Give the id alone, or the filters without it.`,
+    );
+  }
+  if (id !== undefined && opts.rate !== undefined) {
+    throw new UsageError("--rate paces a bulk replay; with one event id there is nothing to pace.");
+  }
+  if (opts.target !== undefined && !opts.undelivered) {
+    throw new UsageError("--target chooses among the undelivered deliveries: use it with --undelivered.");
+  }
+  if (opts.setNew && opts.set.length === 0) throw new UsageError("--set-new goes with --set path=value.");
+}
+
+/** Where each event goes: `--to`, else its endpoint's forward target, else the target it was forwarded to. */
+function _targets(
+  opts: Opts,
+  config: ResolvedConfig | null,
+  timeoutMs: number,
+): (event: CapturedEvent) => ResendTarget {
+  const common = { timeoutMs, insecure: opts.insecure ?? false };
+  if (opts.to !== undefined && opts.undelivered) {
+    // Sent on behalf of the target that missed it: the delivery counts for that target.
+    return (event) => ({ name: targetNameOf(event.forward?.to ?? opts.to!), to: opts.to!, ...common });
+  }
+  if (opts.to !== undefined) {
+    const fixed = { name: targetNameOf(opts.to), to: opts.to, ...common };
+    return () => fixed;
+  }
+  return (event) => {
+    const forward = config?.endpoints.find((e) => e.name === event.endpoint)?.forward;
+    const to = forward?.to ?? event.forward?.to;
+    if (to === undefined) {
+      throw new UsageError(
+        `Where should ${event.id} go? Endpoint "${event.endpoint}" has no forward target. Give --to URL ` +
+          `(hooktap replay ${event.id} --to http://localhost:3000${event.path}), or set one in ` +
+          `hooktap.config.ts: { name: "${event.endpoint}", forward: "http://localhost:3000${event.path}" }.`,
+      );
+    }
+    return {
+      name: targetNameOf(to),
+      to,
+      ...common,
+      ...(forward?.insecure ? { insecure: true } : {}),
+    };
+  };
+}
+
 /** `hooktap replay`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const out = ctx.output;
-  const overrides = opts.header.map(parseHeaderOption);
-  const timeoutMs = _timeout(opts.timeout);
-  if (opts.undelivered) {
-    if (input.args[0] !== undefined) throw new UsageError("Give an event id or --undelivered, not both.");
-    replayUrl({ query: "" }, opts.to);
-    const { runUndelivered } = await import("./_undelivered.ts");
-    return runUndelivered(ctx, opts.to, {
-      timeoutMs,
-      insecure: opts.insecure ?? false,
-      json: opts.json ?? false,
-    });
-  }
   const id = input.args[0];
+  const filter = await filterFrom(opts);
+  _checkCombination(opts, id, hasFilter(filter));
+  const timeoutMs = _timeout(opts.timeout);
   if (opts.method !== undefined) checkMethod(opts.method);
-  replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before anything is read
-  if (id === undefined) return await replayBulk(ctx, opts, { headers: overrides, timeoutMs });
-  const reader = await openStore(ctx);
-  let event: CapturedEvent;
-  try {
-    event = await resolveEvent(reader, id);
-  } finally {
-    reader?.[Symbol.dispose]();
-    warnSkipped(ctx, reader);
+  if (opts.to !== undefined) replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before any work
+  const rate = opts.rate === undefined ? undefined : parseRate(opts.rate);
+  if (id === undefined && !opts.undelivered && !hasFilter(filter)) {
+    throw new UsageError(
+      "Give an event id, or filters to replay many (--endpoint, --since, --until, --grep, --where, ...), " +
+        "or --undelivered: hooktap replay --endpoint github --since 2h. Run `hooktap logs` to see ids.",
+    );
   }
-  const url = replayUrl(event, opts.to);
-  const method = (opts.method ?? event.method).toUpperCase();
-  const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
-  const changing = opts.resign === true || opts.bodyFile !== undefined || opts.set.length > 0;
-  const config = changing ? await optionalConfig(ctx, opts.config) : null;
-  const settings = config?.endpoints.find((e) => e.name === event.endpoint)?.signing;
-  const prepared = await prepareReplay(event, url, {
-    resign: opts.resign === true,
-    ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
+  const overrides: Overrides = {
+    headers: opts.header.map(parseHeaderOption),
     set: opts.set,
-    ...(settings !== undefined ? { settings } : {}),
-    method,
-  });
-  if (prepared.warning !== undefined) warn(prepared.warning);
-  else if (prepared.resigned === undefined) {
-    const stale = staleSignatureWarning(event);
-    if (stale !== undefined) warn(stale);
-  }
-  if (prepared.resigned !== undefined && !opts.json) {
-    out.err(
-      out.errColors.dim(
-        `Re-signed as ${prepared.resigned} with the endpoint's secret, at the current time.\n`,
-      ),
-    );
-  }
-  event = prepared.event;
-  if ((method === "GET" || method === "HEAD") && event.bodySize > 0) {
-    warn(`${method} requests carry no body; the stored ${formatBytes(event.bodySize)} body is not sent.`);
-  }
-  if (!opts.json) {
-    out.err(
-      out.errColors.dim(
-        `Replaying ${event.id} (${event.endpoint}, ${formatBytes(event.bodySize)}) as ${method} ${
-          safeLine(url.href)
-        }\n`,
-      ),
-    );
-  }
-  const startedAt = new Date();
-  let result;
-  try {
-    result = await replay(event, opts.to, { headers: overrides, method, timeoutMs, signal: ctx.signal });
-  } catch (error) {
-    await _record(ctx, {
-      event,
-      url: url.href,
-      method,
-      startedAt,
-      durationMs: 0,
-      error: describeError(error),
-    });
-    throw error;
-  }
-  await _record(ctx, {
-    event,
-    url: url.href,
-    method,
-    startedAt,
-    durationMs: result.durationMs,
-    status: result.status,
-    statusText: result.statusText,
-    body: result.body,
-    truncated: result.truncated,
-  });
-  ctx.exit(result.ok ? 0 : 1);
-  if (opts.json) {
-    out.out(JSON.stringify(result) + "\n");
+    ...(opts.method !== undefined ? { method: opts.method } : {}),
+    ...(opts.setNew ? { setNew: true } : {}),
+    ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
+  };
+  const config = await optionalConfig(ctx, opts.config);
+  const targetOf = _targets(opts, config, timeoutMs);
+  const base = {
+    targetOf,
+    overrides,
+    resign: opts.resign === true,
+    settingsOf: (endpoint: string) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
+    signal: ctx.signal,
+    ...(rate !== undefined ? { rate } : {}),
+  };
+  const out = ctx.output;
+  if (id !== undefined) {
+    const reader = await openStore(ctx);
+    let event: CapturedEvent;
+    try {
+      event = await resolveEvent(reader, id);
+    } finally {
+      reader?.[Symbol.dispose]();
+      warnSkipped(ctx, reader);
+    }
+    targetOf(event); // no target: a usage error before sending
+    const log = await openReplayLog(storeOf(ctx));
+    let sent: Sent | undefined;
+    try {
+      await resendEach([event], { ...base, log, onSend: (s) => void (sent = s) });
+    } finally {
+      await log.close();
+    }
+    if (sent === undefined) return;
+    if (sent.problem) throw sent.problem;
+    if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
+    if (sent.response === undefined) {
+      if (opts.json) printSingle(ctx, sent, true);
+      throw noAnswer(sent);
+    }
+    printSingle(ctx, sent, opts.json ?? false);
+    ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
     return;
   }
-  const c = out.colors;
-  const paint = result.ok ? c.green : result.status < 400 ? c.yellow : c.red;
-  const facts = [
-    `${result.durationMs} ms`,
-    ...(result.contentType ? [safeLine(result.contentType)] : []),
-  ];
-  out.out(
-    `${paint(`${result.status} ${safeLine(result.statusText)}`.trim())}  ${c.dim(facts.join("  "))}\n`,
-  );
-  if (result.location !== undefined) {
-    out.out(`${c.dim("location:")} ${safeLine(result.location)} (not followed)\n`);
+  let events: AsyncIterable<CapturedEvent> | CapturedEvent[];
+  let total: number;
+  let dispose = () => {};
+  if (opts.undelivered) {
+    const { findUndelivered } = await import("../../send/undelivered.ts");
+    const found = await findUndelivered(storeOf(ctx));
+    const list = [...found.pending, ...found.failed].sort((a, b) => (a.id < b.id ? -1 : 1)).filter((e) =>
+      matchesFilter(e, filter) &&
+      (opts.target === undefined || (e.forward !== undefined && targetNameOf(e.forward.to) === opts.target))
+    );
+    if (list.length === 0) {
+      out.err(
+        hasFilter(filter) || opts.target !== undefined
+          ? "No undelivered events match these filters.\n"
+          : "No undelivered events: every forwarded event got a 2xx answer.\n",
+      );
+      return;
+    }
+    events = list;
+    total = list.length;
+  } else {
+    const reader = await openStore(ctx);
+    if (reader === null) {
+      out.err("No events stored yet: nothing to replay.\n");
+      return;
+    }
+    const compiled = compileFilter(filter);
+    total = await countMatches(reader, compiled);
+    if (total === 0) {
+      reader[Symbol.dispose]();
+      out.err("No stored events match these filters.\n");
+      return;
+    }
+    events = (async function* () {
+      for await (const m of scanForward(reader, compiled)) yield m.event;
+    })();
+    dispose = () => {
+      reader[Symbol.dispose]();
+      warnSkipped(ctx, reader);
+    };
   }
-  if (result.body !== "") {
-    const clipped = result.body.length > PREVIEW_CHARS || result.truncated;
-    out.out(safeBlock(result.body.slice(0, PREVIEW_CHARS)) + (clipped ? c.dim(" ...") : "") + "\n");
+  if (filter.endpoint !== undefined && opts.to === undefined) {
+    const probe = config?.endpoints.find((e) => e.name === filter.endpoint);
+    if (probe !== undefined && probe.forward === undefined && !opts.undelivered) {
+      targetOf({ id: "these events", endpoint: probe.name, path: "/" } as CapturedEvent);
+    }
   }
+  const log = await openReplayLog(storeOf(ctx));
+  const report = printSent(ctx, total, opts.json ?? false, opts.to);
+  let summary;
+  try {
+    summary = await resendEach(events, { ...base, log, onSend: report.onSend });
+  } finally {
+    report.done();
+    dispose();
+    await log.close();
+  }
+  printSummary(ctx, summary, total, { opts, undelivered: opts.undelivered ?? false });
+  if (summary.interrupted) throw new HooktapError("Stopped.", { exitCode: 130, reported: true });
+  ctx.exit(summary.failed > 0 ? 1 : 0);
 }

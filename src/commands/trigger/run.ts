@@ -9,7 +9,7 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../../provider/catalog.ts";
-import { parseHeaderOption } from "../../replay/headers.ts";
+import { parseHeaderOption } from "../../send/overrides.ts";
 import { endpointFor, endpointUrl, runningDev } from "../../trigger/dev_target.ts";
 import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../../trigger/keys.ts";
 import { listCatalog } from "../../trigger/list.ts";

@@ -8,7 +8,7 @@ import { relative } from "node:path";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { launchInspector } from "../../inspector/launch.ts";
-import { resignerFor } from "../../replay/resigner.ts";
+import { resignerFor } from "../../send/resigner.ts";
 import { followLog } from "../../inspector/live.ts";
 import { openInBrowser } from "../../inspector/open.ts";
 import { configOrProblem } from "../_shared/hints.ts";

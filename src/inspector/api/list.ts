@@ -8,7 +8,7 @@
  * byte budget and hands back a cursor to continue.
  * @module
  */
-import type { DeliveryIndex } from "../../forward/deliveries_read.ts";
+import type { DeliveryIndex } from "../../send/deliveries_read.ts";
 import { compileFilter, type EventFilter } from "../../store/read/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward } from "../../store/read/scan.ts";

@@ -1,13 +1,16 @@
 /**
  * `POST /api/events/:id/replay`: sends a stored event (or an edited copy of
- * it) to a URL through the same code as `hooktap replay`, and reports the
- * answer. Re-signing is done by a function the caller provides (the
+ * it) to a URL through the send engine, as `hooktap replay` does (recorded
+ * in the deliveries log), and reports the answer. Re-signing is done by a function the caller provides (the
  * providers' re-signer); without one, `resign: true` is refused.
  * @module
  */
 import { type CapturedEvent, decodeBody, encodeBody } from "../../event/record.ts";
-import { checkMethod, replay, type ReplayResult } from "../../replay/replay.ts";
-import { staleSignatureWarning } from "../../replay/signatures.ts";
+import { checkMethod } from "../../send/overrides.ts";
+import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } from "../../send/resend.ts";
+import { targetNameOf } from "../../send/target.ts";
+import { replayUrl } from "../../send/to_url.ts";
+import type { StorePaths } from "../../store/paths.ts";
 
 /** Makes fresh signature headers for a body: the providers' re-signer. */
 export type Resigner = (event: CapturedEvent, target?: URL) => Promise<CapturedEvent> | CapturedEvent;
@@ -81,21 +84,20 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
 }
 
 /** What the replay endpoint answers. */
-export interface ReplayAnswer extends ReplayResult {
-  /** A warning about a signature that the target will likely refuse (old timestamped signature). */
-  warning?: string;
+export interface ReplayAnswer extends Omit<ReplayResult, "resigned"> {
   resigned: boolean;
 }
 
 /**
- * Sends the edited event.
+ * Sends the edited event through the send engine (the same client, header
+ * rules and delivery record as every other send) and records it.
  * @throws {ReplayRequestError} for `resign` without a re-signer or a bad body.
- * @throws {UsageError} for a bad URL or method; {NetworkError} when the target cannot be reached.
+ * @throws {UsageError} for a bad URL or method; {NetworkError} when the target gives no answer.
  */
 export async function replayFromApi(
   event: CapturedEvent,
   request: ReplayRequest,
-  options: { resign?: Resigner; fetch?: typeof fetch } = {},
+  options: { resign?: Resigner; paths?: StorePaths } = {},
 ): Promise<ReplayAnswer> {
   let edited: CapturedEvent = { ...event };
   if (request.headers !== undefined) edited.headers = request.headers;
@@ -105,6 +107,8 @@ export async function replayFromApi(
       : new TextEncoder().encode(request.body);
     edited = { ...edited, ...encodeBody(bytes), bodySize: bytes.length };
   }
+  if (request.method !== undefined) checkMethod(request.method);
+  const url = replayUrl(edited, request.to);
   if (request.resign === true) {
     if (options.resign === undefined) {
       throw new ReplayRequestError(
@@ -112,24 +116,29 @@ export async function replayFromApi(
           "send without resign, or edit the signature header yourself",
       );
     }
-    let target: URL | undefined;
     try {
-      target = new URL(request.to);
-    } catch { /* replay() below names a bad URL */ }
-    try {
-      edited = await options.resign(edited, target);
+      edited = await options.resign(edited, url);
     } catch (error) {
       throw new ReplayRequestError(error instanceof Error ? error.message : String(error));
     }
   }
-  if (request.method !== undefined) checkMethod(request.method);
-  const result = await replay(edited, request.to, {
-    ...(request.method !== undefined ? { method: request.method } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    timeoutMs: 15_000,
-  });
+  const log = options.paths === undefined
+    ? undefined
+    : await openReplayLog(options.paths).catch(() => undefined);
+  let sent;
+  try {
+    sent = await sendOne(edited, {
+      targetOf: () => ({ name: targetNameOf(request.to), to: request.to, timeoutMs: 15_000 }),
+      overrides: request.method !== undefined ? { method: request.method } : {},
+      ...(log !== undefined ? { log } : {}),
+    });
+  } finally {
+    await log?.close();
+  }
+  if (sent.problem) throw sent.problem;
+  if (sent.response === undefined) throw noAnswer(sent);
+  const { resigned: _, ...result } = replayResult(sent);
   const answer: ReplayAnswer = { ...result, resigned: request.resign === true };
-  const warning = request.resign === true ? undefined : staleSignatureWarning(edited);
-  if (warning !== undefined) answer.warning = warning;
+  if (request.resign === true) delete answer.warning;
   return answer;
 }

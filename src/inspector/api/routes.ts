@@ -18,7 +18,7 @@ import { openStoreReader } from "../../store/read/reader.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { deliveryIndex } from "../../forward/deliveries_read.ts";
+import { deliveryIndex } from "../../send/deliveries_read.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
@@ -150,10 +150,15 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         return json(400, { error: error instanceof SyntaxError ? "The body is not JSON." : String(error) });
       }
       try {
-        return json(200, await replayFromApi(event, input, o.resign ? { resign: o.resign } : {}));
+        return json(
+          200,
+          await replayFromApi(event, input, { paths: o.paths, ...(o.resign ? { resign: o.resign } : {}) }),
+        );
       } catch (error) {
         if (error instanceof ReplayRequestError || error instanceof UsageError) {
-          return json(400, { error: error.message.replace(/--to/g, "to").replace(/--method/g, "method") });
+          return json(400, {
+            error: error.message.replace(/--to/g, "to").replace(/-X\/--method|--method/g, "method"),
+          });
         }
         if (error instanceof NetworkError) return json(502, { error: error.message });
         throw error;

@@ -183,7 +183,8 @@ export function compileFilter(filter: EventFilter, options: CompileOptions = {})
   }
   if (filter.type !== undefined) {
     const want = filter.type;
-    terms.push({ re: new RegExp(reEscape(`"type":${JSON.stringify(want).slice(0, -1)}`)) });
+    // Before the first dot only: an event stored with the short type of a form body is typed when read.
+    terms.push({ re: new RegExp(reEscape(`"type":${JSON.stringify(want.split(".")[0]!).slice(0, -1)}`)) });
     exact.push((e) => _typeMatches(e.type, want));
   }
   if (filter.verdict !== undefined) {

@@ -12,8 +12,8 @@ const decoder = new TextDecoder();
 
 /** Bytes every v1 line starts with, up to the id. */
 const HEAD = encoder.encode('{"v":1,"id":"');
-/** A v2 line (v1 plus optional fields) starts the same, with `2`. */
-const HEAD_V2 = encoder.encode('{"v":2,"id":"');
+/** Where the version digit is in HEAD (v1 and v2 lines have heads of the same length). */
+const VERSION_AT = 5;
 /** Length of a whole id: `evt_` + 8 digits + `_` + 26-character ULID. */
 export const ID_LENGTH = 39;
 /** Bytes between the id and the endpoint's JSON string. */
@@ -23,6 +23,15 @@ const ENDPOINT_AT = HEAD.length + ID_LENGTH + ENDPOINT_KEY.length;
 /** Bytes of a line needed to read its id. */
 export const ID_PROBE_BYTES = HEAD.length + ID_LENGTH + 1;
 
+/** Whether `line` starts with a record head, `{"v":1,"id":"` or `{"v":2,"id":"`. */
+function startsWithHead(line: Uint8Array): boolean {
+  if (line.length < HEAD.length) return false;
+  for (let i = 0; i < HEAD.length; i++) {
+    if (line[i] !== HEAD[i] && !(i === VERSION_AT && line[i] === 0x32 /* 2 */)) return false;
+  }
+  return true;
+}
+
 function startsWithAt(line: Uint8Array, at: number, expected: Uint8Array): boolean {
   if (line.length < at + expected.length) return false;
   for (let i = 0; i < expected.length; i++) if (line[at + i] !== expected[i]) return false;
@@ -31,10 +40,7 @@ function startsWithAt(line: Uint8Array, at: number, expected: Uint8Array): boole
 
 /** The id of a stored line (or of its first bytes), or `undefined` when it is not a v1 record. */
 export function lineId(line: Uint8Array): string | undefined {
-  if (
-    !(startsWithAt(line, 0, HEAD) || startsWithAt(line, 0, HEAD_V2)) ||
-    line[HEAD.length + ID_LENGTH] !== 0x22 /* " */
-  ) return undefined;
+  if (!startsWithHead(line) || line[HEAD.length + ID_LENGTH] !== 0x22 /* " */) return undefined;
   const id = decoder.decode(line.subarray(HEAD.length, HEAD.length + ID_LENGTH));
   return id.startsWith("evt_") && id[12] === "_" ? id : undefined;
 }

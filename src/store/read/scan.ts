@@ -52,8 +52,10 @@ export interface BackwardMatch extends ScanMatch {
 }
 
 const HEAD = '{"v":1,"id":"';
-const HEAD_V2 = '{"v":2,"id":"'; // v2: v1 plus optional fields
 const ID_AT = HEAD.length;
+const V2_HEAD = '{"v":2,"id":"';
+/** A v1 or v2 record's head at `s`. */
+const _isHead = (text: string, s: number) => text.startsWith(HEAD, s) || text.startsWith(V2_HEAD, s);
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
 const MAX_CHUNK = 1024 * 1024;
 /** Bytes of a backward scan's chunk decoded at once (more when one line is longer). */
@@ -72,10 +74,7 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
   const timed = filter.sinceMs !== undefined || filter.untilMs !== undefined;
   // Tests the line text[s, e) in place: only a line that gets this far is cut out of the chunk.
   return (text: string, s: number, e: number, at: () => number): LineVerdict => {
-    if (
-      !(text.startsWith(HEAD, s) || text.startsWith(HEAD_V2, s)) ||
-      text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT
-    ) {
+    if (!_isHead(text, s) || text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT) {
       reader.skippedAt.add(at());
       return "no";
     }

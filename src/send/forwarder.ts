@@ -46,6 +46,22 @@ export interface ForwarderOptions {
   onError?: (error: unknown) => void;
   /** Clock. @default () => new Date() */
   now?: () => Date;
+  /**
+   * How often to check, while events wait for a retry after getting no
+   * answer, whether their target accepts connections again, in ms; 0: never.
+   * @default 1000
+   */
+  probeMs?: number;
+  /** The check: resolves when a TCP connection to `host:port` opens. @default Deno.connect, closed at once */
+  connect?: (hostname: string, port: number) => Promise<void>;
+}
+
+/** Early attempts (started by the check) that got no answer and were not counted, at most, per event. */
+export const MAX_FREE_ATTEMPTS = 30;
+
+async function _connect(hostname: string, port: number): Promise<void> {
+  const conn = await Deno.connect({ hostname, port });
+  conn.close();
 }
 
 /** A running forwarder. */
@@ -73,13 +89,20 @@ interface Job {
   resumed?: boolean;
   /** Attempt number this run started at (retries count from it). */
   firstAttempt: number;
+  /** This attempt was started early by the connect check. */
+  early?: boolean;
+  /** Early attempts that got no answer: they do not use up a retry. */
+  free?: number;
 }
 
 interface Lane {
   running: number;
   queue: Job[];
   /** Retries waiting for their time, to be fired early when the target answers again. */
-  timers: Map<ReturnType<typeof setTimeout>, { host: string; fire(): void; drop(): void }>;
+  timers: Map<
+    ReturnType<typeof setTimeout>,
+    { host: string; fire(early?: boolean): void; drop(): void; noAnswer: boolean }
+  >;
 }
 
 const RELAY_BODY_MAX = 64 * 1024 * 1024;
@@ -132,7 +155,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
     const { event, target } = job;
     const request = await options.prepare?.(event, job.attempt, target);
-    const outcome = await deliverOnce(event, target.to, {
+    const outcome = await deliverOnce(event, target, {
       id: options.log.newId(now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,
@@ -187,9 +210,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   async function runJob(lane: Lane, job: Job): Promise<void> {
     while (true) {
       const outcome = await attempt(job);
+      // An attempt the connect check started that got no answer (a dev server still compiling) is free.
+      if (job.early && outcome.response === undefined && (job.free ?? 0) < MAX_FREE_ATTEMPTS) {
+        job = { ...job, free: (job.free ?? 0) + 1 };
+      }
       const delay = nextDelay(
         job.target,
-        job.attempt - job.firstAttempt + 1,
+        job.attempt - job.firstAttempt + 1 - (job.free ?? 0),
         outcome.record,
         now().getTime(),
       );
@@ -200,27 +227,84 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       await record(outcome.record);
       if (delay === undefined) return settle(job.event);
       if (stopped) return; // left for the next start
-      const next = { ...job, attempt: job.attempt + 1 };
+      const next: Job = { ...job, attempt: job.attempt + 1, early: false };
       const host = hostOf(job.target.to);
+      const noAnswer = outcome.response === undefined;
       if (job.target.concurrency === 1) {
         // Arrival order: the lane waits with this event (woken early when the app is back).
-        await new Promise<void>((resolve) => wait(lane, host, delay, resolve, resolve));
+        const early = await new Promise<boolean>((resolve) =>
+          wait(lane, host, delay, noAnswer, (e) => resolve(e ?? false), () => resolve(false))
+        );
         if (stopped) return;
-        job = next;
+        job = { ...next, early };
         continue;
       }
-      wait(lane, host, delay, () => push(lane, next), () => {});
+      wait(lane, host, delay, noAnswer, (early) => push(lane, { ...next, early: early ?? false }), () => {});
       return;
     }
   }
 
   /** Runs `fire` after `delay`, or sooner when `host` answers again; `drop` on stop. */
-  function wait(lane: Lane, host: string, delay: number, fire: () => void, drop: () => void): void {
+  function wait(
+    lane: Lane,
+    host: string,
+    delay: number,
+    noAnswer: boolean,
+    fire: (early?: boolean) => void,
+    drop: () => void,
+  ): void {
     const timer = setTimeout(() => {
       lane.timers.delete(timer);
       fire();
     }, delay);
-    lane.timers.set(timer, { host, fire, drop });
+    lane.timers.set(timer, { host, fire, drop, noAnswer });
+    if (noAnswer) probe(host);
+  }
+
+  const probing = new Set<string>();
+  const probeTimers = new Set<ReturnType<typeof setTimeout>>();
+  const probeMs = options.probeMs ?? 1000;
+  const connect = options.connect ?? _connect;
+
+  /** While events of `host` wait after getting no answer: a connect about every `probeMs`; sends them when it opens. */
+  function probe(host: string): void {
+    if (probeMs <= 0 || probing.has(host) || stopped) return;
+    probing.add(host);
+    const url = new URL(`http://${host}`);
+    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    const port = url.port === "" ? 80 : Number(url.port);
+    const waiting = () => {
+      const found: [Lane, ReturnType<typeof setTimeout>, { fire(early?: boolean): void }][] = [];
+      for (const lane of lanes.values()) {
+        for (const [timer, w] of lane.timers) if (w.host === host && w.noAnswer) found.push([lane, timer, w]);
+      }
+      return found;
+    };
+    const tick = async () => {
+      if (stopped || waiting().length === 0) return void probing.delete(host);
+      let open = false;
+      try {
+        await connect(hostname, port);
+        open = true;
+      } catch { /* still down */ }
+      if (stopped) return void probing.delete(host);
+      if (open) {
+        for (const [lane, timer, w] of waiting()) {
+          clearTimeout(timer);
+          lane.timers.delete(timer);
+          w.fire(true);
+        }
+      }
+      schedule();
+    };
+    const schedule = () => {
+      const handle = setTimeout(() => {
+        probeTimers.delete(handle);
+        tick();
+      }, probeMs);
+      probeTimers.add(handle);
+    };
+    schedule();
   }
 
   return {
@@ -277,6 +361,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     async stop(graceMs = 3000) {
       stopped = true;
+      for (const t of probeTimers) clearTimeout(t);
+      probeTimers.clear();
       for (const lane of lanes.values()) {
         for (const [timer, waiting] of lane.timers) {
           clearTimeout(timer);

@@ -7,11 +7,24 @@
 import { expandTarget } from "../route/expand.ts";
 import type { ResolvedForward } from "../config/forward.ts";
 import type { CapturedEvent } from "../event/record.ts";
+export { targetNameOf } from "../event/delivery.ts";
 
 /** Where one endpoint's events go, every default filled: the config's target with its CA file read. */
-export interface ForwardTarget extends Omit<ResolvedForward, "caFile"> {
+export interface ForwardTarget extends Omit<ResolvedForward, "caFile">, SendTarget {
   /** PEM text of an extra CA to trust, read from the configured file. */
   readonly ca?: string;
+}
+
+/**
+ * Where one delivery goes: the unit of sending is one event to one named
+ * target. An endpoint's forward target is named after its URL
+ * ({@linkcode targetNameOf}); so is a `--to URL` given to `replay`.
+ */
+export interface SendTarget {
+  /** Unique in its endpoint; recorded in every delivery record. */
+  readonly name: string;
+  /** URL as configured (`:name` parameters are filled per event). */
+  readonly to: string;
 }
 
 const HOP_BY_HOP = new Set([
@@ -50,16 +63,4 @@ export function deliveryUrl(event: Pick<CapturedEvent, "query" | "params">, to: 
   const url = new URL(to);
   if (url.search === "" && !to.includes("?") && event.query !== "") url.search = `?${event.query}`;
   return url;
-}
-
-/** The headers sent: stored order and case, repeats kept; `Content-Length` added when the sender chunked. */
-export function deliveryHeaders(
-  event: Pick<CapturedEvent, "headers" | "bodySize" | "method">,
-): [string, string][] {
-  const headers = event.headers.filter(([name]) => !isHopHeader(name));
-  const hasLength = headers.some(([name]) => name.toLowerCase() === "content-length");
-  if (!hasLength && (event.bodySize > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(event.method))) {
-    headers.push(["Content-Length", String(event.bodySize)]);
-  }
-  return headers;
 }

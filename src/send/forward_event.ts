@@ -7,6 +7,7 @@ import type { DeliveryRecord } from "../event/delivery.ts";
 import { createIdFactory } from "../event/id.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { deliverOnce } from "./deliver.ts";
+import { targetNameOf } from "./target.ts";
 
 /** Options of {@linkcode forwardEvent}. */
 export interface ForwardEventOptions {
@@ -45,7 +46,7 @@ export async function forwardEvent(
   to: string,
   options: ForwardEventOptions = {},
 ): Promise<DeliveryRecord> {
-  const { record } = await deliverOnce(event, to, {
+  const { record } = await deliverOnce(event, { name: targetNameOf(to), to }, {
     id: "dlv" + ids(new Date()).slice(3),
     source: "replay",
     attempt: 1,

@@ -10,6 +10,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { providerFacts } from "../provider/catalog.ts";
 import { resignRequest } from "../provider/resign.ts";
 import { type PreparedRequest, storedRequest } from "./deliver.ts";
+import { keepPlaces } from "./overrides.ts";
 import { deliveryUrl, type ForwardTarget } from "./target.ts";
 
 /** Re-sign this long before the tolerance runs out, for the trip to the app. */
@@ -43,6 +44,6 @@ export function resignWhenStale(
       settings,
       at,
     );
-    return { ...stored, headers, resigned: true };
+    return { ...stored, headers: keepPlaces(stored.headers, headers), resigned: provider };
   };
 }

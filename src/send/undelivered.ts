@@ -13,9 +13,47 @@ import { openStoreReader } from "../store/read/reader.ts";
 import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
 import { forwardPaths } from "./paths.ts";
 import { readForwardState } from "./state.ts";
+import { deliveryUrl, targetNameOf } from "./target.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+
+/** The (event, target) pairs whose attempts all failed, grouped by endpoint and target. */
+export function givenUpOf(records: readonly DeliveryRecord[]): GivenUp[] {
+  const state = new Map<string, { d: DeliveryRecord; delivered: boolean; failed: boolean }>();
+  for (const d of records) {
+    const key = `${d.event} ${d.target}`;
+    const s = state.get(key) ?? { d, delivered: false, failed: false };
+    if (d.outcome === "delivered") s.delivered = true;
+    if (d.outcome === "failed" && d.source !== "replay") s.failed = true;
+    state.set(key, s);
+  }
+  const groups = new Map<string, GivenUp>();
+  for (const { d, delivered, failed } of state.values()) {
+    if (delivered || !failed) continue;
+    const key = `${d.endpoint} ${d.target}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, g = { endpoint: d.endpoint, target: d.target, events: [] });
+    g.events.push(d.event);
+  }
+  return [...groups.values()];
+}
+
+/** Events given up on, grouped by endpoint and target (for the report at start). */
+export interface GivenUp {
+  endpoint: string;
+  /** The target's name. */
+  target: string;
+  /** Event ids, oldest first. */
+  events: string[];
+}
 
 /** What {@linkcode findUndelivered} found, oldest first. */
 export interface Undelivered {
+  /**
+   * Every (event, target) whose attempts all failed and that no later send
+   * to that target delivered, in the whole deliveries log (not only after the
+   * watermark: a given-up event settles and the mark passes it).
+   */
+  givenUp: GivenUp[];
   /** No attempt settled: interrupted or never started. */
   pending: CapturedEvent[];
   /** Every attempt failed (retries exhausted, or a relay without an answer). */
@@ -61,10 +99,17 @@ export async function findUndelivered(
     }
   }
   events.reverse();
-  const byEvent = deliveriesByEvent(await readDeliveries(files.deliveries));
-  const result: Undelivered = { pending: [], failed: [], attempts: new Map() };
+  const all = await readDeliveries(files.deliveries);
+  const byEvent = deliveriesByEvent(all);
+  const result: Undelivered = { pending: [], failed: [], attempts: new Map(), givenUp: givenUpOf(all) };
   for (const event of events) {
-    const records = byEvent.get(event.id) ?? [];
+    const to = event.forward?.to;
+    const name = to === undefined ? undefined : targetNameOf(to);
+    const url = to === undefined ? undefined : deliveryUrl(event, to).href;
+    // The deliveries to this event's target (by name; v1 lines by their URL).
+    const records = (byEvent.get(event.id) ?? []).filter((d) =>
+      name === undefined || d.target === name || d.url === url
+    );
     result.attempts.set(event.id, records.length);
     if (records.some((d) => d.outcome === "delivered")) continue;
     if (records.some((d) => d.outcome === "failed")) result.failed.push(event);

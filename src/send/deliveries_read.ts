@@ -1,18 +1,20 @@
 /**
  * Reading `.hooktap/deliveries.jsonl` back: every record, by event, and the
  * latest state of each event, whole (commands) or kept up to date as the log
- * grows (the inspector's {@linkcode deliveryIndex}). Lines that are not v1
- * records are skipped.
+ * grows (the inspector's {@linkcode deliveryIndex}). Lines that are not v1 or
+ * v2 records are skipped.
  * @module
  */
-import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryState } from "../store/read/filter.ts";
 import { type Line, readLine, scanForward } from "../store/read/lines.ts";
 import type { StorePaths } from "../store/paths.ts";
 
 /**
- * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a v1 delivery record.
+ * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a delivery record.
+ * A v1 line (whose `target` was the URL) is read as v2: `url` is that URL and
+ * `target` the name derived from it.
  *
  * @example
  * ```ts
@@ -31,11 +33,13 @@ export function parseDeliveryLine(line: string): DeliveryRecord | undefined {
   } catch {
     return undefined;
   }
-  const d = value as Partial<DeliveryRecord> | null;
+  const d = value as Omit<Partial<DeliveryRecord>, "v"> & { v?: unknown } | null;
   if (
-    typeof d !== "object" || d === null || d.v !== DELIVERY_VERSION || typeof d.event !== "string" ||
+    typeof d !== "object" || d === null || (d.v !== 1 && d.v !== 2) || typeof d.event !== "string" ||
     typeof d.attempt !== "number" || typeof d.target !== "string"
   ) return undefined;
+  if (d.v === 1) return { ...d, v: 2, url: d.target, target: targetNameOf(d.target) } as DeliveryRecord;
+  if (typeof d.url !== "string") return undefined;
   return d as DeliveryRecord;
 }
 

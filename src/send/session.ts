@@ -15,7 +15,7 @@ import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwar
 import { loopProblem } from "./loop_check.ts";
 import { forwardPaths } from "./paths.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
-import type { ForwardTarget } from "./target.ts";
+import { type ForwardTarget, targetNameOf } from "./target.ts";
 import { findUndelivered, type Undelivered } from "./undelivered.ts";
 
 /** Options of {@linkcode startForwarding}. */
@@ -42,6 +42,8 @@ export interface ForwardingSession {
   readonly targets: ReadonlyMap<string, ForwardTarget>;
   /** Events the last run left undelivered (found at start). */
   readonly leftOver: Undelivered;
+  /** Whether sending an endpoint's old events again needs `--resign` (it has a secret). */
+  resignsOf?(endpoint: string): boolean;
   /**
    * Throws when a target is the receiver itself.
    * @throws {UsageError}
@@ -64,7 +66,7 @@ async function toTarget(forward: ResolvedForward, baseDir: string): Promise<Forw
     }
   }
   const { caFile: _, ...rest } = forward;
-  return { ...rest, ...(ca !== undefined ? { ca } : {}) };
+  return { ...rest, name: targetNameOf(forward.to), ...(ca !== undefined ? { ca } : {}) };
 }
 
 /**
@@ -134,6 +136,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     forwarder: track,
     targets,
     leftOver,
+    resignsOf: (name) => (options.endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
     checkLoop(receiver) {
       for (const target of targets.values()) {
         const problem = loopProblem(target.to, receiver);

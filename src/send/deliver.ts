@@ -7,19 +7,14 @@
 import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
 import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
-import { deliveryHeaders, deliveryUrl } from "./target.ts";
+import { type OutgoingRequest, withLength } from "./prepare.ts";
+import { deliveryUrl, isHopHeader, type SendTarget } from "./target.ts";
 
 /** How much of the app's answer body a delivery record keeps, in bytes. */
 export const RECORD_BODY_BYTES = 64 * 1024;
 
-/** What to send instead of the stored request (a re-signed copy, a method override). */
-export interface PreparedRequest {
-  method: string;
-  headers: [string, string][];
-  body: Uint8Array | null;
-  /** Signature headers were made anew. */
-  resigned?: boolean;
-}
+/** What to send instead of the stored request (a re-signed copy, overrides): see ./prepare.ts. */
+export type PreparedRequest = Omit<OutgoingRequest, "resigned"> & { resigned?: string | boolean };
 
 /** Options of {@linkcode deliverOnce}. */
 export interface DeliverOptions extends SendOptions {
@@ -35,14 +30,15 @@ export interface DeliverOptions extends SendOptions {
   now?: () => Date;
 }
 
-/** The request an event is delivered as, unchanged but for hop-by-hop headers. */
+/**
+ * The request an event is delivered as, unchanged but for hop-by-hop headers
+ * (the fast path of `prepareRequest` without overrides: the same rules).
+ */
 export function storedRequest(event: CapturedEvent): PreparedRequest {
-  const bodyless = event.method === "GET" || event.method === "HEAD";
-  return {
-    method: event.method,
-    headers: deliveryHeaders(event),
-    body: bodyless ? null : decodeBody(event),
-  };
+  const bodyless = (event.method === "GET" || event.method === "HEAD") && event.bodySize > 0;
+  const body = bodyless ? null : decodeBody(event);
+  const headers = event.headers.filter(([name]) => !isHopHeader(name));
+  return { method: event.method, headers: withLength(headers, body, event.method), body };
 }
 
 /** The attempt's outcome before retry policy: 2xx delivered, anything else failed (the caller may retry). */
@@ -65,14 +61,14 @@ export interface AttemptOutcome {
   error?: SendError;
 }
 
-/** Sends `event` to `to` once. */
+/** Sends `event` to `target` once: the engine's unit, one delivery of one event to one named target. */
 export async function deliverOnce(
   event: CapturedEvent,
-  to: string,
+  target: SendTarget,
   options: DeliverOptions,
 ): Promise<AttemptOutcome> {
   const now = options.now ?? (() => new Date());
-  const url = deliveryUrl(event, to);
+  const url = deliveryUrl(event, target.to);
   const request = options.request ?? storedRequest(event);
   const started = now();
   const t0 = performance.now();
@@ -82,7 +78,8 @@ export async function deliverOnce(
     event: event.id,
     endpoint: event.endpoint,
     source: options.source,
-    target: url.href,
+    target: target.name,
+    url: url.href,
     method: request.method,
     attempt: options.attempt,
     startedAt: started.toISOString(),

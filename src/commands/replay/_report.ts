@@ -1,0 +1,163 @@
+/**
+ * What `hooktap replay` prints: one send's answer, a line per failed send of
+ * a bulk replay (a progress bar on a terminal), and the summary: what the
+ * app answered (status counts, the first error body) with hints that are
+ * commands that would work (the right endpoint, `--resign` when stale).
+ * @module
+ */
+import type { ResendSummary, Sent } from "../../send/resend.ts";
+import { answeredOk, replayResult } from "../../send/resend.ts";
+import { formatBytes } from "../../term/format.ts";
+import { progressBar } from "../../term/progress.ts";
+import { safeBlock, safeLine } from "../../term/sanitize.ts";
+import type { CommandContext } from "../_shared/context.ts";
+
+const PREVIEW_CHARS = 1000;
+
+/** Prints the answer of a single replay (stdout), its warnings and notes (stderr). */
+export function printSingle(ctx: CommandContext, sent: Sent, json: boolean): void {
+  const out = ctx.output;
+  const result = replayResult(sent);
+  if (json) {
+    out.out(JSON.stringify(result) + "\n");
+    return;
+  }
+  const e = out.errColors;
+  if (sent.request?.warning !== undefined) out.err(e.yellow(`warning: ${sent.request.warning}\n`));
+  if (sent.request?.resigned !== undefined) {
+    out.err(
+      e.dim(`Re-signed as ${sent.request.resigned} with the endpoint's secret, at the current time.\n`),
+    );
+  }
+  if (sent.request?.body === null && sent.event.bodySize > 0) {
+    out.err(e.yellow(
+      `warning: ${result.method} requests carry no body; the stored ${
+        formatBytes(sent.event.bodySize)
+      } body was not sent.\n`,
+    ));
+  }
+  out.err(
+    e.dim(
+      `Replayed ${sent.event.id} (${sent.event.endpoint}) as ${result.method} ${safeLine(result.url)} ` +
+        `(target ${safeLine(result.target)})\n`,
+    ),
+  );
+  if (result.status === undefined) return;
+  const c = out.colors;
+  const paint = result.ok ? c.green : result.status < 400 ? c.yellow : c.red;
+  const facts = [`${result.durationMs} ms`, ...(result.contentType ? [safeLine(result.contentType)] : [])];
+  out.out(
+    `${paint(`${result.status} ${safeLine(result.statusText ?? "")}`.trim())}  ${c.dim(facts.join("  "))}\n`,
+  );
+  if (result.location !== undefined) {
+    out.out(`${c.dim("location:")} ${safeLine(result.location)} (not followed)\n`);
+  }
+  const body = result.body ?? "";
+  if (body !== "") {
+    const clipped = body.length > PREVIEW_CHARS || result.truncated;
+    out.out(safeBlock(body.slice(0, PREVIEW_CHARS)) + (clipped ? c.dim(" ...") : "") + "\n");
+  }
+}
+
+/** Per-send output of a bulk replay: JSON lines, or a line per failure and a progress bar. */
+export function printSent(
+  ctx: CommandContext,
+  total: number,
+  json: boolean,
+  to: string | undefined,
+): { onSend: (sent: Sent) => void; done(): void } {
+  const out = ctx.output;
+  const c = out.errColors;
+  if (!json) {
+    out.err(
+      c.dim(
+        `Replaying ${total} events to ${
+          to === undefined ? "their endpoints' forward targets" : safeLine(to)
+        } in arrival order...\n`,
+      ),
+    );
+  }
+  const bar = progressBar(total, "replay");
+  let ok = 0;
+  let failed = 0;
+  let warned = false;
+  return {
+    onSend(sent) {
+      if (answeredOk(sent)) ok++;
+      else failed++;
+      const r = replayResult(sent);
+      if (json) out.out(JSON.stringify(r) + "\n");
+      else if (!r.ok) {
+        bar.done();
+        const why = r.status !== undefined
+          ? `${r.status} ${safeLine(r.statusText ?? "")}`
+          : safeLine(r.error ?? "");
+        out.err(
+          (r.status !== undefined ? c.yellow : c.red)(`${sent.event.id} → ${safeLine(r.target)}: ${why}\n`),
+        );
+        if (!warned && r.warning !== undefined) {
+          warned = true;
+          out.err(c.yellow(`warning: ${r.warning}\n`));
+        }
+      }
+      bar.update(ok + failed, `2xx ${ok}  failed ${failed}`);
+    },
+    done: () => bar.done(),
+  };
+}
+
+/** The command that would send the failures again, with what this run used and `--resign` when stale. */
+function _hint(
+  summary: ResendSummary,
+  opts: { endpoint?: string | undefined; to?: string | undefined; resign?: boolean | undefined },
+  undelivered: boolean,
+): string | undefined {
+  const first = summary.firstFailure;
+  if (first === undefined) return undefined;
+  const parts = ["hooktap replay"];
+  if (undelivered) parts.push("--undelivered");
+  const endpoint = opts.endpoint ?? (undelivered ? first.event.endpoint : undefined);
+  if (endpoint !== undefined) parts.push(`--endpoint ${endpoint}`);
+  if (!undelivered && opts.endpoint === undefined) return undefined; // the filters of this run are in the shell's history
+  if (opts.to !== undefined) parts.push(`--to ${opts.to}`);
+  if (summary.stale > 0 || opts.resign) parts.push("--resign");
+  return parts.join(" ");
+}
+
+/** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
+export function printSummary(
+  ctx: CommandContext,
+  summary: ResendSummary,
+  total: number,
+  how: {
+    opts: { endpoint?: string | undefined; to?: string | undefined; resign?: boolean | undefined };
+    undelivered: boolean;
+  },
+): void {
+  const out = ctx.output;
+  const c = out.errColors;
+  if (summary.unrecorded > 0) {
+    out.err(c.yellow(`warning: ${summary.unrecorded} sends were not recorded in the deliveries log.\n`));
+  }
+  const answers = Object.entries(summary.answers).sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${n} × ${k}`).join(", ");
+  const line = `${summary.interrupted ? "Stopped (Ctrl-C). " : ""}Sent ${summary.sent} of ${total}: ` +
+    `${summary.ok} answered 2xx, ${summary.failed} failed.` +
+    (answers === "" ? "" : ` Answers: ${answers}.`) + "\n";
+  out.err(summary.failed > 0 ? c.yellow(line) : line);
+  const first = summary.firstFailure;
+  if (first !== undefined) {
+    const r = replayResult(first);
+    const what = r.status !== undefined
+      ? `${r.status} ${r.statusText ?? ""}`.trim() + (r.body ? `: ${safeLine(r.body.slice(0, 300))}` : "")
+      : safeLine(r.error ?? "no answer");
+    out.err(`First failure, ${first.event.id} → ${safeLine(r.target)}: ${what}\n`);
+    if (summary.stale > 0 && !how.opts.resign) {
+      out.err(
+        c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
+      );
+    }
+    const hint = _hint(summary, how.opts, how.undelivered);
+    if (hint !== undefined) out.err(`Send them again once the app is fixed: ${hint}\n`);
+  }
+}

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { buildEvent } from "../event/record.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { closeIdleConnections } from "./client.ts";
+import { createForwarder } from "./forwarder.ts";
+import type { ForwardTarget } from "./target.ts";
+
+const EVENT = buildEvent({
+  id: "evt_20260101_01J000000000000000000PROBE",
+  endpoint: "hook",
+  receivedAt: new Date(),
+  method: "POST",
+  path: "/hook",
+  query: "",
+  headers: [["Content-Type", "text/plain"]],
+  body: new TextEncoder().encode("hi"),
+  remoteAddr: "127.0.0.1",
+});
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Rejects when `p` has not settled after `ms`: the scheduled retry is an hour away, so only the check can end it. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(what)), ms))),
+  ]);
+}
+
+Deno.test("a retry waiting after no answer is sent once the target accepts connections again, and early attempts without an answer use up no retry", async () => {
+  const port = freePort();
+  const records: DeliveryRecord[] = [];
+  const forwarder = createForwarder({
+    log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+    probeMs: 50,
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    to: `http://127.0.0.1:${port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    attempts: 2, // one retry only: the early attempts that get no answer must not spend it
+    backoffMs: [3_600_000],
+    insecure: false,
+  };
+  forwarder.enqueue(EVENT, target);
+  while (records.length === 0) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(records[0]!.outcome, "retrying"); // refused: nothing listens
+  // The port opens, but the first two connections are closed without an answer (a dev server compiling).
+  const listener = Deno.listen({ hostname: "127.0.0.1", port });
+  let requests = 0;
+  const conns: Promise<void>[] = [];
+  const handle = async (conn: Deno.Conn) => {
+    try {
+      const n = await conn.read(new Uint8Array(4096));
+      if (n === null) return; // the connect check
+      if (++requests <= 2) return; // closed without an answer
+      await conn.write(
+        new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"),
+      );
+    } catch {
+      /* closed */
+    } finally {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }
+  };
+  const served = (async () => {
+    try {
+      for await (const conn of listener) conns.push(handle(conn));
+    } catch { /* closed */ }
+  })();
+  try {
+    await within(forwarder.idle(), 30_000, "the waiting retry was not sent when the app came back");
+  } finally {
+    listener.close();
+    await served;
+    await Promise.allSettled(conns);
+    await forwarder.stop();
+    closeIdleConnections();
+  }
+  const last = records[records.length - 1]!;
+  assert.equal(last.outcome, "delivered");
+  assert.equal(last.status, 200);
+  assert.ok(records.length >= 3, "the early attempts without an answer are recorded");
+});

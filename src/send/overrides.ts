@@ -1,0 +1,198 @@
+/**
+ * What a user may change in an event before it goes out, one meaning for
+ * every command that sends (replay, bulk replay, `--undelivered`, the
+ * inspector, `trigger` to come): `-X METHOD`, `-H "Name: value"` (replaces
+ * every header of that name in the place of the first; an empty value
+ * removes), `--body-file`, `--set path=value` (a JSON field, or a form field
+ * of an `application/x-www-form-urlencoded` body; a path that does not exist
+ * is an error unless `--set-new`). Pure.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+
+/** The changes asked for. */
+export interface Overrides {
+  /** `-X`: the method to send instead of the stored one. */
+  method?: string;
+  /** `-H`: `[name, value]` pairs; an empty value removes the header. @default [] */
+  headers?: readonly [string, string][];
+  /** `--body-file`: the bytes to send instead of the stored body. */
+  body?: Uint8Array;
+  /** `--set path=value` changes, in order. @default [] */
+  set?: readonly string[];
+  /** `--set-new`: a `--set` path that does not exist is added instead of refused. @default false */
+  setNew?: boolean;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Parses a `-H "Name: value"` option.
+ * @throws {UsageError} when it has no colon or the name is not a header token.
+ */
+export function parseHeaderOption(text: string): [string, string] {
+  const colon = text.indexOf(":");
+  const name = colon === -1 ? "" : text.slice(0, colon).trim();
+  if (!TOKEN.test(name)) {
+    throw new UsageError(`-H expects "Name: value" (an empty value removes the header), got "${text}".`);
+  }
+  return [name, text.slice(colon + 1).trim()];
+}
+
+/**
+ * Checks a method given with `-X`.
+ * @throws {UsageError} when it is not an HTTP method token.
+ */
+export function checkMethod(method: string): void {
+  if (!TOKEN.test(method)) {
+    throw new UsageError(
+      `-X/--method must be an HTTP method like POST or PUT (letters, no spaces), got "${method}".`,
+    );
+  }
+}
+
+/** Whether any change is asked for (besides re-signing). */
+export function changesBody(overrides: Overrides): boolean {
+  return overrides.body !== undefined || (overrides.set ?? []).length > 0;
+}
+
+/**
+ * `headers` with each override applied: the value replaces the first header
+ * of that name (any case) in its place, keeping its case, and later repeats
+ * go; a name not there is added at the end; an empty value removes them all.
+ */
+export function applyHeaderOverrides(
+  headers: readonly [string, string][],
+  overrides: readonly [string, string][] = [],
+): [string, string][] {
+  let out = headers.map(([n, v]): [string, string] => [n, v]);
+  for (const [name, value] of overrides) {
+    const lower = name.toLowerCase();
+    const at = out.findIndex(([n]) => n.toLowerCase() === lower);
+    if (value === "") {
+      out = out.filter(([n]) => n.toLowerCase() !== lower);
+    } else if (at === -1) out.push([name, value]);
+    else {
+      const kept = out[at]![0];
+      out = out.filter(([n], i) => i === at || n.toLowerCase() !== lower);
+      out[out.findIndex(([n]) => n === kept)] = [kept, value];
+    }
+  }
+  return out;
+}
+
+/**
+ * `changed` (a re-signed copy of `original`) with every header that was in
+ * `original` back in its place and case; new ones at the end. Signing
+ * helpers append their header; the sender's order is kept this way.
+ */
+export function keepPlaces(
+  original: readonly [string, string][],
+  changed: readonly [string, string][],
+): [string, string][] {
+  const values = new Map<string, string[]>();
+  for (const [n, v] of changed) {
+    const k = n.toLowerCase();
+    const list = values.get(k);
+    if (list === undefined) values.set(k, [v]);
+    else list.push(v);
+  }
+  const out: [string, string][] = [];
+  const placed = new Set<string>();
+  for (const [n] of original) {
+    const k = n.toLowerCase();
+    const next = values.get(k)?.shift();
+    if (next !== undefined) out.push([n, next]);
+    placed.add(k);
+  }
+  for (const [n] of changed) {
+    const k = n.toLowerCase();
+    if (placed.has(k)) {
+      const rest = values.get(k);
+      if (rest !== undefined && rest.length > 0) out.push([n, rest.shift()!]);
+      continue;
+    }
+    out.push([n, values.get(k)!.shift()!]);
+  }
+  return out;
+}
+
+function _split(item: string): { path: string; value: unknown; raw: string } {
+  const eq = item.indexOf("=");
+  if (eq <= 0) throw new UsageError(`--set expects path=value, like data.object.amount=5000; got "${item}"`);
+  const raw = item.slice(eq + 1);
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch { /* a bare string */ }
+  return { path: item.slice(0, eq), value, raw };
+}
+
+/**
+ * Sets `path` (`a.b[0].c`) in `root` to `value`.
+ * @throws {UsageError} when a step is not an object, or the field does not exist and `add` is false.
+ */
+export function setJsonField(root: unknown, path: string, value: unknown, add = false): void {
+  const keys = path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((k) => k !== "");
+  if (keys.length === 0) {
+    throw new UsageError(`--set needs a field path before "=", like data.object.amount=5000`);
+  }
+  let at = root as Record<string, unknown>;
+  for (const [i, key] of keys.entries()) {
+    if (typeof at !== "object" || at === null) {
+      throw new UsageError(
+        `--set ${path}: "${keys.slice(0, i).join(".")}" is not an object or array in the body`,
+      );
+    }
+    if (!add && !Object.hasOwn(at, key)) {
+      throw new UsageError(
+        `--set ${path}: the body has no field "${keys.slice(0, i + 1).join(".")}"; ` +
+          "check the path (hooktap inspect ID shows the body), or add --set-new to add it",
+      );
+    }
+    if (i === keys.length - 1) at[key] = value;
+    else {
+      if (add && (at[key] === undefined || at[key] === null)) at[key] = {};
+      at = at[key] as Record<string, unknown>;
+    }
+  }
+}
+
+/**
+ * The body with the `--set` changes: fields of a JSON body (indentation
+ * kept as 2 spaces when it was pretty-printed), or fields of a form body
+ * (`a=1&b=2`, the field's first occurrence changed in place).
+ * @throws {UsageError} naming the bad item and the fix.
+ */
+export function applySets(
+  body: Uint8Array,
+  contentType: string | undefined,
+  sets: readonly string[],
+  setNew = false,
+): Uint8Array {
+  const text = new TextDecoder().decode(body);
+  if (/^application\/x-www-form-urlencoded/i.test(contentType?.trim() ?? "")) {
+    const form = new URLSearchParams(text);
+    for (const item of sets) {
+      const { path, raw } = _split(item);
+      if (!form.has(path) && !setNew) {
+        throw new UsageError(`--set ${path}: the form body has no field "${path}"; add --set-new to add it`);
+      }
+      form.set(path, raw);
+    }
+    return new TextEncoder().encode(form.toString());
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      "--set changes a JSON or form-encoded body, and this body is neither; use --body-file instead",
+    );
+  }
+  for (const item of sets) {
+    const { path, value } = _split(item);
+    setJsonField(json, path, value, setNew);
+  }
+  return new TextEncoder().encode(JSON.stringify(json, null, /\n\s/.test(text) ? 2 : undefined));
+}

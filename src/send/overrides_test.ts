@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { buildEvent } from "../event/record.ts";
+import { applyHeaderOverrides, applySets, keepPlaces, parseHeaderOption } from "./overrides.ts";
+import { prepareRequest } from "./prepare.ts";
+import { replayUrl } from "./to_url.ts";
+
+const EVENT = buildEvent({
+  id: "evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH",
+  endpoint: "default",
+  receivedAt: new Date("2024-05-01T10:00:00Z"),
+  method: "POST",
+  path: "/webhook",
+  query: "a=1",
+  headers: [
+    ["Host", "abc.ngrok.app"],
+    ["Content-Type", "application/json"],
+    ["Connection", "keep-alive"],
+    ["Transfer-Encoding", "chunked"],
+    ["Proxy-Authorization", "x"],
+    ["Content-Length", "2"],
+    ["X-Dup", "1"],
+    ["x-DUP", "2"],
+  ],
+  body: new Uint8Array([0xff, 0x00]),
+  remoteAddr: "127.0.0.1",
+});
+const URL_ = new URL("http://127.0.0.1:3000/h");
+
+Deno.test("prepareRequest() drops hop-by-hop, proxy-* and host, keeps the rest in order and case, adds nothing", async () => {
+  const r = await prepareRequest(EVENT, URL_);
+  assert.deepEqual(r.headers, [
+    ["Content-Type", "application/json"],
+    ["Content-Length", "2"],
+    ["X-Dup", "1"],
+    [
+      "x-DUP",
+      "2",
+    ],
+  ]);
+  assert.deepEqual(r.body, new Uint8Array([0xff, 0x00]));
+});
+
+Deno.test("-H replaces every header of a name in the place of the first, adds new ones at the end, removes with an empty value", () => {
+  const got = applyHeaderOverrides(EVENT.headers.slice(1, 2).concat(EVENT.headers.slice(6)), [
+    ["x-dup", "3"],
+    ["X-New", "n"],
+    ["content-type", ""],
+  ]);
+  assert.deepEqual(got, [["X-Dup", "3"], ["X-New", "n"]]);
+});
+
+Deno.test("a changed body gets its Content-Length in place; -X GET sends no body and no Content-Length", async () => {
+  const json = buildEvent({
+    ...EVENT,
+    headers: [["Content-Length", "7"], ["Content-Type", "application/json"]],
+    body: new TextEncoder().encode('{"a":1}'),
+    receivedAt: new Date(),
+  });
+  const set = await prepareRequest(json, URL_, { overrides: { set: ["a=12345"] } });
+  assert.deepEqual(set.headers, [["Content-Length", "11"], ["Content-Type", "application/json"]]);
+  const get = await prepareRequest(json, URL_, { overrides: { method: "GET" } });
+  assert.equal(get.body, null);
+  assert.deepEqual(get.headers, [["Content-Type", "application/json"]]);
+});
+
+Deno.test("--set refuses a missing JSON path unless --set-new, and sets form fields in a form body", () => {
+  const body = new TextEncoder().encode('{"a":{"b":1}}');
+  assert.throws(() => applySets(body, "application/json", ["a.c=2"]), /no field "a.c".*--set-new/);
+  assert.equal(
+    new TextDecoder().decode(applySets(body, "application/json", ["a.c=2"], true)),
+    '{"a":{"b":1,"c":2}}',
+  );
+  const form = new TextEncoder().encode("payload=%7B%7D&x=1");
+  assert.equal(
+    new TextDecoder().decode(applySets(form, "application/x-www-form-urlencoded", ["x=2"])),
+    "payload=%7B%7D&x=2",
+  );
+  assert.throws(() => applySets(form, "application/x-www-form-urlencoded", ["y=2"]), /no field "y"/);
+});
+
+Deno.test("keepPlaces() puts re-signed headers back where and how the sender wrote them", () => {
+  const original: [string, string][] = [["stripe-signature", "old"], ["Content-Type", "a"]];
+  const signed: [string, string][] = [["Content-Type", "a"], ["Stripe-Signature", "new"]];
+  assert.deepEqual(keepPlaces(original, signed), [["stripe-signature", "new"], ["Content-Type", "a"]]);
+  assert.deepEqual(keepPlaces([["A", "1"]], [["A", "1"], ["X-Sig", "s"]]), [["A", "1"], ["X-Sig", "s"]]);
+});
+
+Deno.test("parseHeaderOption() reads `Name: value` and rejects anything else", () => {
+  assert.deepEqual(parseHeaderOption("Authorization: Bearer a:b"), ["Authorization", "Bearer a:b"]);
+  assert.deepEqual(parseHeaderOption("X-Drop:"), ["X-Drop", ""]);
+  assert.throws(() => parseHeaderOption("no colon"), /-H expects "Name: value"/);
+  assert.throws(() => parseHeaderOption("bad name: x"), /-H expects/);
+});
+
+Deno.test("replayUrl() keeps the event's query only when --to has none", () => {
+  assert.equal(replayUrl(EVENT, "http://localhost:3000/h").href, "http://localhost:3000/h?a=1");
+  assert.equal(replayUrl(EVENT, "http://localhost:3000/h?b=2").href, "http://localhost:3000/h?b=2");
+  assert.throws(() => replayUrl(EVENT, "localhost:3000"), /--to needs a scheme/);
+  assert.throws(() => replayUrl(EVENT, "ftp://x/"), /http:\/\/ or https:\/\//);
+});

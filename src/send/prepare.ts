@@ -1,0 +1,173 @@
+/**
+ * The request every send path makes of a stored event (forward, retry,
+ * resume, replay, bulk, `--undelivered`, inspector, library): the stored
+ * one exactly, with the user's overrides (./overrides.ts) and a fresh
+ * signature (`--resign`, and always after a body change when a secret is
+ * known). When hooktap cannot sign, it says exactly why the app will reject
+ * the send. Pure apart from the clock.
+ * @module
+ */
+import { HooktapError } from "../errors.ts";
+import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
+import { providerFacts } from "../provider/catalog.ts";
+import type { ProviderSettings } from "../provider/types.ts";
+import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
+import { staleSignatureWarning } from "./signatures.ts";
+import { isHopHeader } from "./target.ts";
+
+/** The time (ms) a timestamped signature in `headers` was made, when one is there. */
+export function signedTime(headers: readonly [string, string][]): number | undefined {
+  const unix = (
+    v: string | undefined,
+  ) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
+  const iso = headerValue(headers, "twitch-eventsub-message-timestamp");
+  return unix(headerValue(headers, "stripe-signature")?.match(/(?:^|,)\s*t=(\d+)/)?.[1]) ??
+    unix(headerValue(headers, "x-slack-request-timestamp")) ??
+    unix(headerValue(headers, "webhook-timestamp")) ??
+    unix(headerValue(headers, "svix-timestamp")) ??
+    unix(headerValue(headers, "x-zm-request-timestamp")) ??
+    unix(headerValue(headers, "paddle-signature")?.match(/(?:^|;)ts=(\d+)/)?.[1]) ??
+    (iso === undefined ? undefined : Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
+}
+
+function _ago(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+}
+
+/** The precise reason the app will refuse an unsigned-again replay, or `undefined` if it will not. */
+export function rejectionReason(
+  event: CapturedEvent,
+  changedBody: boolean,
+  settings: ProviderSettings | undefined,
+  now: Date,
+): string | undefined {
+  const provider = event.provider === undefined ? undefined : providerFacts(event.provider);
+  if (provider === undefined || event.verdict?.status === "unsigned") return undefined;
+  const title = provider.title;
+  const fix = !provider.resigns
+    ? `${title} signs with its private key, so only ${title} can sign a changed request`
+    : (settings?.secrets.length ?? 0) > 0
+    ? "send it with --resign to sign it afresh with the endpoint's secret"
+    : `add the signing secret to endpoint "${event.endpoint}" in hooktap.config.ts ` +
+      `(secret: Deno.env.get("${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET"), ` +
+      "which needs --allow-env) and replay with --resign";
+  if (changedBody) {
+    return `the ${title} signature covers the body, and the body was changed, so the app will reject ` +
+      `the replay as an invalid signature; ${fix}`;
+  }
+  if (!provider.timestamped) return undefined;
+  const signedAt = signedTime(event.headers) ?? Date.parse(event.receivedAt);
+  const tolerance = settings?.tolerance ?? 300;
+  const age = now.getTime() - signedAt;
+  if (age <= tolerance * 1000) return undefined;
+  return `the stored ${title} signature covers its timestamp (about ${_ago(age)} ago), and ${title}'s ` +
+    `libraries refuse timestamps older than ${tolerance} s, so the app will reject the replay as expired ` +
+    `even though the signature itself is right; ${fix}`;
+}
+
+/** Options of {@linkcode prepareRequest}. */
+export interface PrepareOptions {
+  /** What the user changes (`-X`, `-H`, `--body-file`, `--set`). @default {} */
+  overrides?: Overrides;
+  /** Re-sign with the endpoint's secret and `now` (`--resign`). @default false */
+  resign?: boolean;
+  /** The endpoint's signing settings from the config, when it has any. */
+  settings?: ProviderSettings;
+  /** Clock. @default new Date() */
+  now?: Date;
+}
+
+/** What goes out: method, header list (exact, in order), body; and what was done to it. */
+export interface OutgoingRequest {
+  method: string;
+  headers: [string, string][];
+  body: Uint8Array | null;
+  /** Re-signed with this provider's scheme. */
+  resigned?: string;
+  /** Why the app is likely to reject it, when hooktap did not (or could not) sign it. */
+  warning?: string;
+}
+
+const BODYLESS = new Set(["GET", "HEAD"]);
+
+/**
+ * The request an event is sent as: the stored method, body bytes and
+ * headers (order, case, repeats; minus hop-by-hop ones and `Host`), with
+ * the user's overrides, `Content-Length` made right for the body sent (in
+ * its place, added at the end only when the sender had none), and a fresh
+ * signature when asked (`--resign`) or when the body changed and a secret is
+ * known. Nothing else is added.
+ * @throws {UsageError} for a bad `--set`.
+ * @throws {HooktapError} when `--resign` is asked but hooktap cannot sign.
+ */
+export async function prepareRequest(
+  event: CapturedEvent,
+  url: URL,
+  options: PrepareOptions = {},
+): Promise<OutgoingRequest> {
+  const now = options.now ?? new Date();
+  const o = options.overrides ?? {};
+  const method = (o.method ?? event.method).toUpperCase();
+  let body: Uint8Array | null = o.body ?? decodeBody(event);
+  if ((o.set ?? []).length > 0) {
+    body = applySets(body, headerValue(event.headers, "content-type"), o.set!, o.setNew ?? false);
+  }
+  const changed = changesBody(o);
+  if (BODYLESS.has(method) && body.length > 0) body = null; // a GET or HEAD carries no body
+  let headers = applyHeaderOverrides(event.headers.filter(([n]) => !isHopHeader(n)), o.headers);
+  headers = withLength(headers, body, method);
+  const settings = options.settings;
+  const canSign = event.provider !== undefined && settings !== undefined && settings.secrets.length > 0 &&
+    providerFacts(event.provider)?.resigns === true;
+  if (options.resign || (changed && canSign)) {
+    if (!canSign) {
+      const why = rejectionReason(event, changed, settings, now) ??
+        (event.provider === undefined
+          ? "hooktap did not recognise a signature scheme on this event"
+          : `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
+            "within the tolerance, so sending without --resign works for now)");
+      throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
+    }
+    // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).
+    const { resignRequest } = await import("../provider/resign.ts");
+    const signed = await resignRequest(
+      event.provider!,
+      { method, url: url.href, headers, body: body ?? new Uint8Array() },
+      settings!,
+      now,
+    );
+    return { method, headers: keepPlaces(headers, signed), body, resigned: event.provider! };
+  }
+  const warning = rejectionReason(event, changed, settings, now) ??
+    (event.provider === undefined ? staleSignatureWarning(event, now) : undefined);
+  return warning === undefined ? { method, headers, body } : { method, headers, body, warning };
+}
+
+/** `Content-Length` right for `body`: its value changed in place, dropped without a body, added when missing. */
+export function withLength(
+  headers: [string, string][],
+  body: Uint8Array | null,
+  method: string,
+): [string, string][] {
+  const at = headers.findIndex(([n]) => n.toLowerCase() === "content-length");
+  if (body === null) {
+    return at === -1 ? headers : headers.filter(([n]) => n.toLowerCase() !== "content-length");
+  }
+  const value = String(body.length);
+  if (at !== -1) {
+    if (
+      headers[at]![1] === value && headers.filter(([n]) => n.toLowerCase() === "content-length").length === 1
+    ) {
+      return headers;
+    }
+    const name = headers[at]![0];
+    const out = headers.filter(([n], i) => i === at || n.toLowerCase() !== "content-length");
+    out[out.findIndex(([n]) => n === name)] = [name, value];
+    return out;
+  }
+  if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method)) {
+    headers.push(["Content-Length", value]);
+  }
+  return headers;
+}
