@@ -10,6 +10,7 @@ import { completions } from "./cli/commands/completions.ts";
 import { dev } from "./cli/commands/dev.ts";
 import { doctor } from "./cli/commands/doctor.ts";
 import { exportCommand } from "./cli/commands/export.ts";
+import { hub } from "./cli/commands/hub.ts";
 import { init } from "./cli/commands/init.ts";
 import { inspect } from "./cli/commands/inspect.ts";
 import { logs } from "./cli/commands/logs.ts";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   doctor,
   ui,
   exportCommand,
+  hub,
   prune,
   rm,
   completions,

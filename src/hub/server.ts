@@ -252,7 +252,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
     return text(404, "Unknown hub API route.");
   }
 
-  const handler = async (request: Request, info?: RequestInfo): Promise<Response> => {
+  const handler = (request: Request, info?: RequestInfo): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname;
     if (path.startsWith("/c/")) {
@@ -263,8 +263,8 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (path === "/api/channels" || path.startsWith("/api/channels/")) {
       return api(request, path.slice("/api/channels".length).split("/").filter((s) => s !== ""), url);
     }
-    if (path === "/" && request.method === "GET") return text(200, "hooktap hub");
-    return text(404, NO_CHANNEL);
+    if (path === "/" && request.method === "GET") return Promise.resolve(text(200, "hooktap hub"));
+    return Promise.resolve(text(404, NO_CHANNEL));
   };
   return Object.assign(handler, { close: () => stopping.abort() });
 }
