@@ -4,13 +4,15 @@
  * @module
  */
 
-/** Version of the record format written in each line's `v` field. */
+/** Version of the record format written in each line's `v` field when it has no v2 field. */
 export const RECORD_VERSION = 1;
+/** v2 = v1 plus optional fields (`hub`); written only on lines that carry one, so v1 lines stay as they were. */
+export const RECORD_VERSION_2 = 2;
 
 /** One captured request, one line of `.hooktap/events.jsonl`. */
 export interface CapturedEvent {
-  /** Format version, `1`. */
-  v: 1;
+  /** Format version: `1`, or `2` when a v2 field (`hub`) is present. */
+  v: 1 | 2;
   /** `evt_<YYYYMMDD>_<ULID>`; sorts in arrival order. */
   id: string;
   /** Name of the endpoint the request matched. */
@@ -46,6 +48,18 @@ export interface CapturedEvent {
   response?: StoredResponse;
   /** Forwarding was on when it arrived: where it is to be delivered (see `.hooktap/deliveries.jsonl`). */
   forward?: ForwardMark;
+  /** v2: it came through a hub (`hooktap dev --hub`): the channel, the hub's sequence number and arrival time. */
+  hub?: HubMark;
+}
+
+/** Where a hub event came from (record v2). */
+export interface HubMark {
+  /** The channel id. */
+  channel: string;
+  /** The hub's event id: its sequence number in the channel, in commit order. */
+  seq: number;
+  /** When the hub received it, ISO 8601 UTC. */
+  receivedAt: string;
 }
 
 /** Outcome of checking a request's signature. */
@@ -157,7 +171,7 @@ export function headerValue(headers: readonly [string, string][], name: string):
 
 /**
  * Parses one stored line into an event, or `undefined` when the line is not
- * a v1 record (torn, corrupt, or from a newer format).
+ * a v1 or v2 record (torn, corrupt, or from a newer format).
  *
  * @example
  * ```ts
@@ -178,7 +192,8 @@ export function parseEventLine(line: string): CapturedEvent | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const e = value as Partial<CapturedEvent>;
   if (
-    e.v !== RECORD_VERSION || typeof e.id !== "string" || typeof e.endpoint !== "string" ||
+    (e.v !== RECORD_VERSION && e.v !== RECORD_VERSION_2) || typeof e.id !== "string" ||
+    typeof e.endpoint !== "string" ||
     typeof e.body !== "string" || !Array.isArray(e.headers) ||
     (e.bodyEncoding !== "utf8" && e.bodyEncoding !== "base64")
   ) return undefined;

@@ -220,6 +220,10 @@ export function createHandler(options: HandlerOptions): Handler {
     const target = options.forward?.targetOf(endpoint);
     if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
     if (found.params !== undefined) event.params = found.params;
+    if (info?.hub !== undefined) {
+      event.v = 2;
+      event.hub = info.hub;
+    }
     const examined = await examineFor(
       found.endpoint,
       { method, path, query, headers, body, receivedAt: time },

@@ -33,6 +33,7 @@ export interface ScanOptions {
 }
 
 const HEAD = '{"v":1,"id":"';
+const HEAD_V2 = '{"v":2,"id":"'; // v2 = v1 plus optional fields (same length)
 const ID_AT = HEAD.length;
 const ENDPOINT_AT = ID_AT + ID_LENGTH + '","endpoint":'.length;
 const MAX_CHUNK = 1024 * 1024;
@@ -50,7 +51,10 @@ function _tester(reader: StoreReader, filter: CompiledFilter, backward: boolean,
   const timed = filter.sinceMs !== undefined || filter.untilMs !== undefined;
   // Tests the line text[s, e) in place: only a line that gets this far is cut out of the chunk.
   return (text: string, s: number, e: number, at: () => number): LineVerdict => {
-    if (!text.startsWith(HEAD, s) || text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT) {
+    if (
+      (!text.startsWith(HEAD, s) && !text.startsWith(HEAD_V2, s)) ||
+      text.charCodeAt(s + ID_AT + ID_LENGTH) !== 0x22 || e - s < ENDPOINT_AT
+    ) {
       reader.skippedAt.add(at());
       return "no";
     }

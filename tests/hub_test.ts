@@ -1,0 +1,206 @@
+/**
+ * The hub end to end: `hooktap hub serve` on a KV file in a temp directory,
+ * channels through the CLI, `hooktap dev --hub` as a subprocess; senders
+ * and the app on loopback.
+ */
+import assert from "node:assert/strict";
+import { sign, verify } from "@octokit/webhooks-methods";
+import { createHmac } from "node:crypto";
+import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startApp, until } from "./_app.ts";
+import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
+
+const CONFIG = `export default {
+  port: 8787,
+  ui: false,
+  endpoints: [
+    { name: "gh", path: "/gh", method: "POST" },
+    { name: "slack", path: "/slack", method: "POST", provider: "slack", secret: "slack-signing-secret" },
+    { name: "zoom", path: "/zoom", method: "POST", provider: "zoom", secret: "zoom-secret-token" },
+  ],
+};
+`;
+
+Deno.test("hub: events sent while no client is connected arrive once it connects, byte-exact; a signed GitHub delivery verifies at the app", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const secret = "gh-app-secret";
+  // A non-canonical JSON body: spacing and key order a re-encoding relay would change.
+  const body = '{ "zen":"Keep it logically awesome.",  "hook_id":1,"a":[1,2 ,3] }';
+  const signature = await sign(secret, body);
+  assert.equal(
+    await send(`${channel.url}/gh?x=1&x=2`, body, {
+      "X-GitHub-Event": "ping",
+      "X-Hub-Signature-256": signature,
+      "X-Custom": "one",
+    }),
+    200,
+  );
+  const binary = new Uint8Array([0xff, 0xfe, 0, 1, 2, 0x80]);
+  assert.equal(await send(`${channel.url}/gh`, binary, { "content-type": "application/octet-stream" }), 200);
+  assert.equal(await send(`${channel.url}/nowhere`, "x"), 200); // stored at the hub; unmatched at dev
+
+  await using app = startApp(0, () => ({ status: 204 }));
+  await using dev = await startDev(tmp.path, [
+    "--hub",
+    channel.url,
+    "--hub-token",
+    channel.token,
+    "--forward-to",
+    `http://127.0.0.1:${app.port}/hook`,
+  ]);
+  await until(() => app.requests.length >= 2, "the app to get both events");
+  const events = await readEvents(tmp.path);
+  assert.equal(events.length, 2);
+  const [first, second] = events as Record<string, any>[];
+  assert.equal(first!.v, 2);
+  assert.equal(first!.body, body);
+  assert.equal(first!.query, "x=1&x=2");
+  assert.equal(first!.hub.seq, 1);
+  assert.equal(second!.hub.seq, 2);
+  assert.equal(second!.bodyEncoding, "base64");
+  assert.deepEqual(Uint8Array.fromBase64(second!.body), binary);
+  assert.ok(first!.headers.some(([k, v]: [string, string]) => k.toLowerCase() === "x-custom" && v === "one"));
+  const delivered = app.requests[0]!;
+  const sig = delivered.headers.find(([k]) => k.toLowerCase() === "x-hub-signature-256")?.[1];
+  assert.equal(new TextDecoder().decode(delivered.body), body);
+  assert.ok(await verify(secret, new TextDecoder().decode(delivered.body), sig!));
+  await until(async () => {
+    try {
+      return (await Deno.readTextFile(`${tmp.path}/.hooktap/unmatched.jsonl`)).includes("/nowhere");
+    } catch {
+      return false;
+    }
+  }, "the unmatched request to be logged");
+  const state = JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/hub.json`));
+  assert.equal(state.seq, 3);
+  assert.ok(!JSON.stringify(state).includes(channel.token), "the token is never written to hub.json");
+  assert.match(dev.stderr(), /Hub: .*connected/);
+});
+
+Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every event exactly once, in order", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const N = 600;
+  for (let i = 0; i < N; i += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => send(`${channel.url}/gh`, `{"n":${i + j}}`)));
+  }
+  const args = ["--hub", channel.url, "--hub-token", channel.token, "--quiet"];
+  {
+    const dev = await startDev(tmp.path, args);
+    await until(async () => (await hubSeqs(tmp.path)).length > 0, "the first events");
+    await dev.stop("SIGKILL");
+  }
+  // More events while dev is dead.
+  for (let i = 0; i < 20; i++) assert.equal(await send(`${channel.url}/gh`, `{"late":${i}}`), 200);
+  await using dev = await startDev(tmp.path, args);
+  await until(async () => (await hubSeqs(tmp.path)).length >= N + 20, "every event", 60_000);
+  const seqs = await hubSeqs(tmp.path);
+  assert.deepEqual(seqs, Array.from({ length: N + 20 }, (_, i) => i + 1));
+  await dev.stop();
+});
+
+Deno.test("hub: a restarted hub loses nothing; 10 concurrent senders skip nothing", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  let hub = await startHub(tmp.path);
+  const port = hub.port;
+  const channel = await createChannel(tmp.path, hub.url);
+  for (let i = 0; i < 10; i++) assert.equal(await send(`${channel.url}/gh`, `before ${i}`), 200);
+  await hub.stop("SIGKILL");
+  hub = await startHub(tmp.path, port);
+  try {
+    await using dev = await startDev(tmp.path, [
+      "--hub",
+      channel.url,
+      "--hub-token",
+      channel.token,
+      "--quiet",
+    ]);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async (_, s) => {
+        const out: number[] = [];
+        for (let i = 0; i < 20; i++) out.push(await send(`${channel.url}/gh`, `sender ${s} #${i}`));
+        return out;
+      }),
+    );
+    assert.ok(statuses.flat().every((s) => s === 200));
+    await until(async () => (await hubSeqs(tmp.path)).length >= 210, "every event");
+    const events = await readEvents(tmp.path);
+    assert.deepEqual(events.map((e: any) => e.hub.seq), Array.from({ length: 210 }, (_, i) => i + 1));
+    assert.deepEqual(
+      events.slice(0, 10).map((e) => e.body),
+      Array.from({ length: 10 }, (_, i) => `before ${i}`),
+    );
+    assert.equal(new Set(events.map((e) => e.body)).size, 210);
+    await dev.stop();
+  } finally {
+    await hub.stop();
+  }
+});
+
+Deno.test("hub: a wrong token is refused at connect with a clear error and a non-zero exit", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const r = await runCli(["dev", "--port", "0", "--hub", channel.url, "--hub-token", "htk_wrong"], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /refused the token/);
+  const missing = await runCli(["dev", "--port", "0", "--hub", channel.url], { cwd: tmp.path });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /needs its token/);
+});
+
+Deno.test("hub: Slack's and Zoom's URL challenges get dev's answer through a connected client", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token]);
+  await until(() => dev.stderr().includes("connected"), "the client to connect");
+  // Slack's documented url_verification request.
+  const slack = await fetch(`${channel.url}/slack`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      token: "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    }),
+  });
+  assert.equal(slack.status, 200);
+  assert.deepEqual(await slack.json(), { challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+  // Zoom's documented endpoint.url_validation.
+  const zoom = await fetch(`${channel.url}/zoom`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      payload: { plainToken: "qgg8vlvZRS6UYooatFL8Aw" },
+      event: "endpoint.url_validation",
+    }),
+  });
+  assert.deepEqual(await zoom.json(), {
+    plainToken: "qgg8vlvZRS6UYooatFL8Aw",
+    encryptedToken: createHmac("sha256", "zoom-secret-token").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex"),
+  });
+  await until(async () => (await hubSeqs(tmp.path)).length >= 2, "both challenges stored");
+  await dev.stop();
+});
+
+Deno.test("hub: an unknown channel and a wrong id get the same 404; an oversize body 413", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const a = await fetch(`${hub.url}/c/AAAAAAAAAAAAAAAAAAAAAA/gh`, { method: "POST", body: "x" });
+  const b = await fetch(`${hub.url}/c/short/gh`, { method: "POST", body: "x" });
+  assert.deepEqual([a.status, await a.text()], [b.status, await b.text()]);
+  assert.equal(a.status, 404);
+  assert.equal(await send(`${channel.url}/gh`, new Uint8Array(10 * 1024 * 1024 + 1)), 413);
+});
