@@ -8,6 +8,7 @@ import { sign, verify } from "@octokit/webhooks-methods";
 import { createHmac } from "node:crypto";
 import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { startApp, until } from "./_app.ts";
+import type { CapturedEvent } from "../src/event/record.ts";
 import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
 
 const CONFIG = `export default {
@@ -54,15 +55,15 @@ Deno.test("hub: events sent while no client is connected arrive once it connects
   await until(() => app.requests.length >= 2, "the app to get both events");
   const events = await readEvents(tmp.path);
   assert.equal(events.length, 2);
-  const [first, second] = events as Record<string, any>[];
+  const [first, second] = events as unknown as CapturedEvent[];
   assert.equal(first!.v, 2);
   assert.equal(first!.body, body);
   assert.equal(first!.query, "x=1&x=2");
-  assert.equal(first!.hub.seq, 1);
-  assert.equal(second!.hub.seq, 2);
+  assert.equal(first!.hub?.seq, 1);
+  assert.equal(second!.hub?.seq, 2);
   assert.equal(second!.bodyEncoding, "base64");
   assert.deepEqual(Uint8Array.fromBase64(second!.body), binary);
-  assert.ok(first!.headers.some(([k, v]: [string, string]) => k.toLowerCase() === "x-custom" && v === "one"));
+  assert.ok(first!.headers.some(([k, v]) => k.toLowerCase() === "x-custom" && v === "one"));
   const delivered = app.requests[0]!;
   const sig = delivered.headers.find(([k]) => k.toLowerCase() === "x-hub-signature-256")?.[1];
   assert.equal(new TextDecoder().decode(delivered.body), body);
@@ -131,7 +132,10 @@ Deno.test("hub: a restarted hub loses nothing; 10 concurrent senders skip nothin
     assert.ok(statuses.flat().every((s) => s === 200));
     await until(async () => (await hubSeqs(tmp.path)).length >= 210, "every event");
     const events = await readEvents(tmp.path);
-    assert.deepEqual(events.map((e: any) => e.hub.seq), Array.from({ length: 210 }, (_, i) => i + 1));
+    assert.deepEqual(
+      (events as unknown as CapturedEvent[]).map((e) => e.hub?.seq),
+      Array.from({ length: 210 }, (_, i) => i + 1),
+    );
     assert.deepEqual(
       events.slice(0, 10).map((e) => e.body),
       Array.from({ length: 10 }, (_, i) => `before ${i}`),
@@ -203,4 +207,25 @@ Deno.test("hub: an unknown channel and a wrong id get the same 404; an oversize 
   assert.deepEqual([a.status, await a.text()], [b.status, await b.text()]);
   assert.equal(a.status, 404);
   assert.equal(await send(`${channel.url}/gh`, new Uint8Array(10 * 1024 * 1024 + 1)), 413);
+});
+
+Deno.test("hub: 10,000 events sent in a burst all arrive at a connected client, in commit order", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token, "--quiet"]);
+  const N = 10_000;
+  let next = 0;
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (next < N) {
+      const n = next++;
+      assert.equal(await send(`${channel.url}/gh`, `{"n":${n}}`), 200);
+    }
+  }));
+  await until(async () => (await hubSeqs(tmp.path)).length >= N, "10,000 events", 120_000);
+  const events = (await readEvents(tmp.path)) as unknown as CapturedEvent[];
+  assert.deepEqual(events.map((e) => e.hub?.seq), Array.from({ length: N }, (_, i) => i + 1));
+  assert.equal(new Set(events.map((e) => e.body)).size, N);
+  await dev.stop();
 });
