@@ -6,6 +6,8 @@
  *
  *     deno run -A bench/main.ts [--smoke] [--only write|read] [--runs N] [--seconds S] [--events N]
  *
+ * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
+ *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
  * exits 0 and prints what it should), never how fast.
@@ -22,6 +24,7 @@ import { type ExtraSection, report, type RunInfo } from "./report.ts";
 import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "./extra_stores.ts";
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
+import { hubReport, measureHub } from "./hub.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
@@ -43,6 +46,7 @@ const events = Number(values.events ?? (smoke ? 2_000 : 1_000_000));
 const doWrite = values.only === undefined || values.only === "write";
 const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
+const doHub = values.only === undefined || values.only === "hub";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -177,8 +181,13 @@ try {
     });
     forwardText = "\n" + forwardReport(m);
   }
+  let hubText = "";
+  if (doHub) {
+    log("hub: ingest, catch-up, added delay");
+    hubText = hubReport(await measureHub({ smoke, scratch: join(scratch, "hub"), log }));
+  }
   const text = report(info, write, read, extras) + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {
