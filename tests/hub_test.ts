@@ -79,6 +79,18 @@ Deno.test("hub: events sent while no client is connected arrive once it connects
   assert.equal(state.seq, 3);
   assert.ok(!JSON.stringify(state).includes(channel.token), "the token is never written to hub.json");
   assert.match(dev.stderr(), /Hub: .*connected/);
+  // The read side takes v2 lines: logs lists both.
+  const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
+  assert.equal(logs.stdout.trim().split("\n").length, 2);
+  const doctor = await runCli(["doctor", "--json"], { cwd: tmp.path });
+  const hubCheck = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "hub");
+  assert.equal(hubCheck.status, "ok");
+  assert.match(hubCheck.summary, /Connected to .*0 waiting at the hub, last received/);
+  await dev.stop();
+  const after = await runCli(["doctor", "--json"], { cwd: tmp.path });
+  const stopped = JSON.parse(after.stdout).checks.find((c: { id: string }) => c.id === "hub");
+  assert.equal(stopped.status, "warn");
+  assert.match(stopped.fix, /events wait at the hub/);
 });
 
 Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every event exactly once, in order", async () => {
