@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type LoadGenerator, runLoad } from "./load.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -79,7 +80,15 @@ async function storedSeq(dir: string): Promise<number> {
 
 /** Runs the hub part in `scratch`. */
 export async function measureHub(
-  options: { smoke: boolean; scratch: string; log: (line: string) => void },
+  options: {
+    smoke: boolean;
+    scratch: string;
+    log: (line: string) => void;
+    generator: LoadGenerator;
+    seconds: number;
+    bodyFile: string;
+    headersFile: string;
+  },
 ): Promise<HubResults> {
   const { scratch, log } = options;
   await Deno.mkdir(scratch, { recursive: true });
@@ -98,17 +107,26 @@ export async function measureHub(
     });
     const channel = await created.json() as { url: string; token: string };
     const body = JSON.stringify({ action: "opened", number: 1, padding: "x".repeat(1500) });
-    // Ingest: 32 senders, no client connected.
-    log(`  hub ingest: ${ingestEvents} events, 32 senders`);
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: 32 }, async () => {
+    // Ingest: the load generator (on CPU 1) for `seconds`, 32 connections, no client connected.
+    log(`  hub ingest: ${options.generator}, ${options.seconds} s, 32 connections`);
+    const load = await runLoad(options.generator, {
+      url: `${channel.url}/webhook`,
+      seconds: options.seconds,
+      connections: 32,
+      core: 1,
+      bodyFile: options.bodyFile,
+      headersFile: options.headersFile,
+    });
+    if (load.failures > 0) throw new Error(`hub ingest: ${load.failures} requests failed`);
+    // Top up to the catch-up count with plain requests.
+    let next = load.requests;
+    await Promise.all(Array.from({ length: 16 }, async () => {
       while (next < ingestEvents) {
         next++;
         await post(`${channel.url}/webhook`, body);
       }
     }));
-    const ingestSeconds = (performance.now() - t0) / 1000;
+    const waitingEvents = Math.max(next, load.requests);
     // Catch-up: dev connects with every event waiting.
     const devDir = join(scratch, "dev");
     await Deno.mkdir(devDir, { recursive: true });
@@ -125,7 +143,7 @@ export async function measureHub(
     );
     devs.push(dev);
     const started = performance.now();
-    while ((await storedSeq(devDir)) < ingestEvents) await new Promise((r) => setTimeout(r, 5));
+    while ((await storedSeq(devDir)) < waitingEvents) await new Promise((r) => setTimeout(r, 5));
     const catchUpSeconds = (performance.now() - started) / 1000;
     log(`    (dev start-up ${((started - t1) / 1000).toFixed(2)} s, not counted)`);
     // Added delay: one request at a time, direct to dev and through the hub (whose answer comes
@@ -148,10 +166,10 @@ export async function measureHub(
     direct.sort((x, y) => x - y);
     via.sort((x, y) => x - y);
     return {
-      ingestEvents,
-      ingestPerSecond: ingestEvents / ingestSeconds,
-      catchUpEvents: ingestEvents,
-      catchUpPerSecond: ingestEvents / catchUpSeconds,
+      ingestEvents: load.requests,
+      ingestPerSecond: load.rps,
+      catchUpEvents: waitingEvents,
+      catchUpPerSecond: waitingEvents / catchUpSeconds,
       samples,
       directP50: pct(direct, 0.5),
       directP99: pct(direct, 0.99),
@@ -173,7 +191,7 @@ export function hubReport(r: HubResults): string {
     "",
     "| Measure | Result | Target |",
     "|---|---|---|",
-    `| Ingest into \`hub serve\` (local KV file, 32 senders, ${r.ingestEvents} events) | ${
+    `| Ingest into \`hub serve\` (local KV file, 32 connections, ${r.ingestEvents} events) | ${
       r.ingestPerSecond.toFixed(0)
     } events/s | ≥ 2,000/s |`,
     `| Client catch-up (${r.catchUpEvents} waiting events into dev's store) | ${

@@ -184,7 +184,23 @@ try {
   let hubText = "";
   if (doHub) {
     log("hub: ingest, catch-up, added delay");
-    hubText = hubReport(await measureHub({ smoke, scratch: join(scratch, "hub"), log }));
+    const dir = join(scratch, "hub");
+    await Deno.mkdir(dir, { recursive: true });
+    const bodyFile = join(dir, "body.json");
+    const headersFile = join(dir, "headers.txt");
+    await Deno.writeTextFile(bodyFile, BODY);
+    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+    hubText = hubReport(
+      await measureHub({
+        smoke,
+        scratch: dir,
+        log,
+        generator: pickLoadGenerator(),
+        seconds,
+        bodyFile,
+        headersFile,
+      }),
+    );
   }
   const text = report(info, write, read, extras) + forwardText +
     (inspector ? inspectorReport(inspector) : "") + storeSection + hubText;

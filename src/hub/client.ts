@@ -134,11 +134,15 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
   };
   await publish();
   const stopping = new AbortController();
+  let acking = Promise.resolve();
+  let trusted = false;
   const pollWait = options.pollWaitMs ?? 25_000;
 
   async function handleBatch(events: WireEvent[]): Promise<void> {
     const after = state.seq;
-    const already = await storedHubSeqs(options.paths, channel, after);
+    // After a start or a failure the log is the final word on what is already stored; in between,
+    // every event after the cursor is new (this client stored and saved each batch before the next).
+    const already = trusted ? new Set<number>() : await storedHubSeqs(options.paths, channel, after);
     options.order.reset(after);
     let failed: number | undefined;
     await Promise.all(events.map(async (e) => {
@@ -172,13 +176,17 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
       state.seq = last;
       state.lastReceivedAt = events.find((e) => e.seq === last)?.receivedAt ?? state.lastReceivedAt;
       await publish();
-      const ack = await doFetch(`${api}/ack`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ seq: last }),
-      });
-      await ack.body?.cancel();
+      // The ack runs beside the next poll (which carries the cursor itself), one at a time, in order.
+      acking = acking.then(async () => {
+        const ack = await doFetch(`${api}/ack`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ seq: last }),
+        });
+        await ack.body?.cancel();
+      }).catch(() => {});
     }
+    trusted = failed === undefined;
     if (failed !== undefined) throw new Error("the local store could not save an event; retrying");
   }
 
@@ -198,16 +206,21 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
         const poll: unknown = await response.json();
         if (!isWirePoll(poll)) throw new Error("the hub sent something that is not a batch of events");
         const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
+        let changed = false;
         if (!state.connected) {
           state.connected = true;
           delete state.error;
+          changed = true;
         }
-        if (events.length > 0) await handleBatch(events);
-        state.waiting = Math.max(0, poll.head - state.seq);
-        await publish();
+        const waiting = Math.max(0, poll.head - Math.max(state.seq, events.at(-1)?.seq ?? 0));
+        if (waiting !== state.waiting) changed = true;
+        state.waiting = waiting;
+        if (events.length > 0) await handleBatch(events); // publishes
+        else if (changed) await publish();
         backoff = 500;
       } catch (error) {
         if (stopping.signal.aborted) break;
+        trusted = false;
         state.connected = false;
         state.error = (error as Error).message;
         await publish().catch(() => {});
@@ -225,6 +238,7 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     async stop() {
       stopping.abort();
       await running;
+      await acking;
       state.connected = false;
       await publish().catch(() => {});
     },

@@ -57,6 +57,8 @@ export const CHUNK = 64_000;
 /** Budget of one atomic commit (KV allows about 800 KiB). */
 const COMMIT_BYTES = 600 * 1024;
 const COMMIT_EVENTS = 400;
+/** How long a channel's record is reused before it is read again. */
+const CHANNEL_CACHE_MS = 5000;
 /** Largest request head (path, query, headers) the hub stores. */
 export const MAX_HEAD_BYTES = 48 * 1024;
 
@@ -116,6 +118,7 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
   const heads = new Map<string, { seq: number; versionstamp: string | null }>();
   const listeners = new Map<string, Set<() => void>>();
+  const channels = new Map<string, { record: ChannelRecord; until: number }>();
 
   function notify(channel: string): void {
     for (const wake of listeners.get(channel) ?? []) wake();
@@ -140,8 +143,8 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
         n++;
       }
       const batch = queue.pending.splice(0, n);
-      try {
-        for (;;) {
+      for (let failures = 0;;) {
+        try {
           const head = heads.get(channel) ?? await loadHead(channel);
           const op = kv.atomic().check({ key: ["hub", "head", channel], versionstamp: head.versionstamp });
           batch.forEach((p, i) =>
@@ -158,10 +161,16 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
           batch.forEach((p, i) => p.resolve(head.seq + 1 + i));
           notify(channel);
           break;
+        } catch (error) {
+          // A busy database (another process on the same KV file) is worth a few more tries.
+          heads.delete(channel);
+          if (++failures < 5) {
+            await new Promise((r) => setTimeout(r, 10 * failures));
+            continue;
+          }
+          for (const p of batch) p.reject(error);
+          break;
         }
-      } catch (error) {
-        heads.delete(channel);
-        for (const p of batch) p.reject(error);
       }
     }
   }
@@ -174,7 +183,12 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       if (!result.ok) throw new Error("channel id already taken");
     },
     async channel(id) {
-      return (await kv.get<ChannelRecord>(["hub", "channel", id])).value;
+      // Known channels are kept a few seconds: a burst costs one read, not one per request.
+      const cached = channels.get(id);
+      if (cached !== undefined && cached.until > Date.now()) return cached.record;
+      const record = (await kv.get<ChannelRecord>(["hub", "channel", id])).value;
+      if (record !== null) channels.set(id, { record, until: Date.now() + CHANNEL_CACHE_MS });
+      return record;
     },
     async append(channel, input) {
       if (headSize(input) > MAX_HEAD_BYTES) throw new HeadTooLargeError();
@@ -237,6 +251,13 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       return out;
     },
     async head(channel) {
+      const known = heads.get(channel);
+      if (known !== undefined) {
+        return Math.max(
+          known.seq,
+          (await kv.get<number>(["hub", "head", channel], { consistency: "eventual" })).value ?? 0,
+        );
+      }
       return (await kv.get<number>(["hub", "head", channel])).value ?? 0;
     },
     async ack(channel, client, seq) {
