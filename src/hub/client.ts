@@ -17,7 +17,7 @@ import type { IncomingRequest } from "../receiver/request.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
-import { isWirePoll, type WireAnswer, type WireEvent, type WireStatus } from "./wire.ts";
+import { isWirePoll, type WireAnswer, type WireEvent, type WirePoll, type WireStatus } from "./wire.ts";
 
 /** Options of {@linkcode connectHub}. */
 export interface HubClientOptions {
@@ -190,21 +190,31 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     if (failed !== undefined) throw new Error("the local store could not save an event; retrying");
   }
 
+  async function fetchPoll(after: number, wait: number): Promise<WirePoll> {
+    const response = await doFetch(`${api}/events?after=${after}&wait=${wait}`, {
+      headers: auth,
+      signal: stopping.signal,
+    });
+    if (response.status === 401) {
+      await response.body?.cancel();
+      throw new Error("the hub refused the token (revoked?)");
+    }
+    if (!response.ok) throw new Error(`the hub answered ${response.status}`);
+    const poll: unknown = await response.json();
+    if (!isWirePoll(poll)) throw new Error("the hub sent something that is not a batch of events");
+    return poll;
+  }
+
   async function loop(): Promise<void> {
     let backoff = 500;
+    // With a backlog, the next batch is fetched while this one is stored (catch-up).
+    let prefetched: { after: number; poll: Promise<WirePoll> } | undefined;
     while (!stopping.signal.aborted) {
       try {
-        const response = await doFetch(`${api}/events?after=${state.seq}&wait=${pollWait}`, {
-          headers: auth,
-          signal: stopping.signal,
-        });
-        if (response.status === 401) {
-          await response.body?.cancel();
-          throw new Error("the hub refused the token (revoked?)");
-        }
-        if (!response.ok) throw new Error(`the hub answered ${response.status}`);
-        const poll: unknown = await response.json();
-        if (!isWirePoll(poll)) throw new Error("the hub sent something that is not a batch of events");
+        const ahead = prefetched?.after === state.seq ? prefetched.poll : undefined;
+        prefetched?.poll.catch(() => {});
+        prefetched = undefined;
+        const poll = await (ahead ?? fetchPoll(state.seq, pollWait));
         const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
         let changed = false;
         if (!state.connected) {
@@ -212,14 +222,19 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
           delete state.error;
           changed = true;
         }
-        const waiting = Math.max(0, poll.head - Math.max(state.seq, events.at(-1)?.seq ?? 0));
+        const last = events.at(-1)?.seq ?? state.seq;
+        const waiting = Math.max(0, poll.head - last);
         if (waiting !== state.waiting) changed = true;
         state.waiting = waiting;
-        if (events.length > 0) await handleBatch(events); // publishes
-        else if (changed) await publish();
+        if (events.length > 0) {
+          if (waiting > 0) prefetched = { after: last, poll: fetchPoll(last, 0) };
+          await handleBatch(events); // publishes
+        } else if (changed) await publish();
         backoff = 500;
       } catch (error) {
         if (stopping.signal.aborted) break;
+        prefetched?.poll.catch(() => {});
+        prefetched = undefined;
         trusted = false;
         state.connected = false;
         state.error = (error as Error).message;
@@ -228,6 +243,7 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
+    prefetched?.poll.catch(() => {});
   }
 
   const running = loop();
