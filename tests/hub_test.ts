@@ -241,3 +241,30 @@ Deno.test("hub: 10,000 events sent in a burst all arrive at a connected client, 
   assert.equal(new Set(events.map((e) => e.body)).size, N);
   await dev.stop();
 });
+
+Deno.test("hub: killed after storing but before saving its cursor, dev skips what its log already holds", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  for (let i = 1; i <= 5; i++) assert.equal(await send(`${channel.url}/gh`, `{"n":${i}}`), 200);
+  const args = ["--hub", channel.url, "--hub-token", channel.token, "--quiet"];
+  {
+    await using dev = await startDev(tmp.path, args);
+    await until(async () => (await hubSeqs(tmp.path)).length >= 5, "5 events");
+    await until(
+      async () => JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/hub.json`)).seq === 5,
+      "cursor",
+    );
+    await dev.stop();
+  }
+  // The state a SIGKILL between the fdatasync and the cursor's write leaves: events 3-5 stored, cursor at 2.
+  const file = `${tmp.path}/.hooktap/hub.json`;
+  await Deno.writeTextFile(file, JSON.stringify({ ...JSON.parse(await Deno.readTextFile(file)), seq: 2 }));
+  assert.equal(await send(`${channel.url}/gh`, '{"n":6}'), 200);
+  await using dev = await startDev(tmp.path, args);
+  await until(async () => (await hubSeqs(tmp.path)).length >= 6, "event 6");
+  await until(async () => JSON.parse(await Deno.readTextFile(file)).seq === 6, "cursor at 6");
+  assert.deepEqual(await hubSeqs(tmp.path), [1, 2, 3, 4, 5, 6]);
+  await dev.stop();
+});

@@ -172,6 +172,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(live ? { live } : {}),
     });
   } catch (error) {
+    await hub?.stop();
     await session.stop();
     await session.finished;
     throw error;
@@ -203,6 +204,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       inspector: inspector?.inspector.url ?? null,
     });
   } catch (error) {
+    await hub?.stop();
     await inspector?.inspector.stop();
     await session.stop();
     await session.finished;
