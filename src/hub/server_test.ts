@@ -157,3 +157,33 @@ Deno.test("hub: two stores on one KV file (two processes) never give out the sam
     }
   });
 });
+
+Deno.test("hub: channel URLs are built on the public URL; without an admin token the admin API is off", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  try {
+    const withUrl = createHubHandler({
+      store: hubStoreOn(kv),
+      adminToken: "a",
+      publicUrl: "https://hub.example.com/",
+    });
+    const r = await withUrl(
+      new Request("http://127.0.0.1:8788/api/channels", {
+        method: "POST",
+        headers: { authorization: "Bearer a" },
+      }),
+    );
+    assert.match((await r.json()).url, /^https:\/\/hub\.example\.com\/c\/[A-Za-z0-9_-]{22}$/);
+    const off = createHubHandler({ store: hubStoreOn(kv) });
+    const refused = await off(
+      new Request("http://hub/api/channels", { method: "POST", headers: { authorization: "Bearer a" } }),
+    );
+    assert.equal(refused.status, 403);
+    assert.match(await refused.text(), /admin API is off/);
+    withUrl.close();
+    off.close();
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
