@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { sign, verify } from "@octokit/webhooks-methods";
 import { createHmac } from "node:crypto";
-import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { startApp, until } from "./_app.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
@@ -267,4 +267,90 @@ Deno.test("hub: killed after storing but before saving its cursor, dev skips wha
   await until(async () => JSON.parse(await Deno.readTextFile(file)).seq === 6, "cursor at 6");
   assert.deepEqual(await hubSeqs(tmp.path), [1, 2, 3, 4, 5, 6]);
   await dev.stop();
+});
+
+Deno.test("hub serve --cert/--key serves HTTPS", async () => {
+  await using tmp = await withTmpDir();
+  // A throwaway CA and a certificate for 127.0.0.1 signed by it.
+  const openssl = async (...args: string[]) => {
+    const r = await new Deno.Command("openssl", { args, cwd: tmp.path, stdout: "null", stderr: "piped" })
+      .output();
+    assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+  };
+  await openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=test CA",
+  );
+  await openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "key.pem",
+    "-out",
+    "req.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
+  await Deno.writeTextFile(
+    `${tmp.path}/ext.cnf`,
+    "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n",
+  );
+  await openssl(
+    "x509",
+    "-req",
+    "-in",
+    "req.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "cert.pem",
+    "-days",
+    "1",
+    "-extfile",
+    "ext.cnf",
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(["-A"], ["hub", "serve", "--port", "0", "--cert", "cert.pem", "--key", "key.pem"]),
+    cwd: tmp.path,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    let m: RegExpMatchArray | null = null;
+    while (m === null) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(text);
+      text += value;
+      m = text.match(/listening on (https:\/\/127\.0\.0\.1:\d+)/);
+    }
+    assert.match(text, /admin API off/);
+    reader.releaseLock();
+    child.stderr.cancel().catch(() => {});
+    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(`${tmp.path}/ca.pem`)] });
+    const r = await fetch(`${m[1]}/`, { client });
+    assert.equal(await r.text(), "hooktap hub\n");
+    client.close();
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
 });
