@@ -25,12 +25,12 @@ Deno.test("lineId() and lineEndpoint() read a record's first fields from its byt
   assert.equal(endpointMatcher("we")(line), false);
 });
 
-Deno.test("lineId() rejects lines that are not v1 records", () => {
+Deno.test("lineId() rejects lines that are not v1 or v2 records (v3 is a newer format)", () => {
   for (
     const text of [
       "",
       "garbage",
-      '{"v":2,"id":"evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH"',
+      '{"v":3,"id":"evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH"',
       '{"v":1,"id":"evt_2024"}',
     ]
   ) {
@@ -41,4 +41,9 @@ Deno.test("lineId() rejects lines that are not v1 records", () => {
 Deno.test("idTime() decodes the millisecond time of an id's ULID", () => {
   assert.equal(idTime(createIdFactory()(at)), at.getTime());
   assert.ok(Number.isNaN(idTime("evt_x")));
+});
+
+Deno.test("lineId() reads a v2 line (v1 plus optional fields) like a v1 line", () => {
+  const id = "evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH";
+  assert.equal(lineId(enc.encode(`{"v":2,"id":"${id}","endpoint":"a"`)), id);
 });
