@@ -4,7 +4,9 @@
  * side on a generated store; prints a Markdown report on stdout, progress on
  * stderr, and keeps the raw numbers in bench/.data/results.json.
  *
- *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown] [--runs N] [--seconds S] [--events N]
+ *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub] [--runs N] [--seconds S] [--events N]
+ *
+ * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
  *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
@@ -22,6 +24,7 @@ import { type ExtraSection, report, type RunInfo } from "./report.ts";
 import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "./extra_stores.ts";
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
+import { hubReport, measureHub } from "./hub.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
@@ -45,6 +48,7 @@ const doWrite = values.only === undefined || values.only === "write";
 const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
 const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
+const doHub = values.only === undefined || values.only === "hub";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -204,8 +208,29 @@ try {
     }
     breakdownText = "\n" + breakdownReport(results);
   }
+  let hubText = "";
+  if (doHub) {
+    log("hub: ingest, catch-up, added delay");
+    const dir = join(scratch, "hub");
+    await Deno.mkdir(dir, { recursive: true });
+    const bodyFile = join(dir, "body.json");
+    const headersFile = join(dir, "headers.txt");
+    await Deno.writeTextFile(bodyFile, BODY);
+    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+    hubText = hubReport(
+      await measureHub({
+        smoke,
+        scratch: dir,
+        log,
+        generator: pickLoadGenerator(),
+        seconds,
+        bodyFile,
+        headersFile,
+      }),
+    );
+  }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

@@ -9,6 +9,7 @@ import { completions } from "./commands/completions/command.ts";
 import { dev } from "./commands/dev/command.ts";
 import { doctor } from "./commands/doctor/command.ts";
 import { exportCommand } from "./commands/export/command.ts";
+import { hub } from "./commands/hub/command.ts";
 import { init } from "./commands/init/command.ts";
 import { inspect } from "./commands/inspect/command.ts";
 import { logs } from "./commands/logs/command.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   doctor,
   ui,
   exportCommand,
+  hub,
   prune,
   rm,
   completions,

@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "./config/types.ts";
 import type { ResolvedForward } from "./config/forward.ts";
 import { resignWhenStale } from "./send/resign_stale.ts";
 import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./send/session.ts";
-import { createHandler, type EventSink, type RequestOutcome } from "./receiver/handler.ts";
+import { createHandler, type EventSink, type Handler, type RequestOutcome } from "./receiver/handler.ts";
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
 import { type CapturedEvent, decodeBody } from "./event/record.ts";
@@ -51,6 +51,8 @@ export interface DevSessionOptions {
   onStored?: (event: CapturedEvent) => void;
   /** Called after `retention` pruned the log (or failed to). */
   onRetention?: (result: CompactResult | Error) => void;
+  /** Wraps the sink (the hub client keeps its events in the hub's order: src/hub/order.ts). */
+  wrapSink?: (sink: EventSink) => EventSink;
 }
 
 /** A started session. */
@@ -69,6 +71,8 @@ export interface DevSession {
   readonly stackReason: string;
   /** Requests being received or saved now. */
   readonly inFlight: number;
+  /** The handler behind the listener, for requests that come another way (the hub client). */
+  readonly handle: Handler;
   /**
    * Stops accepting and drains; resolves to the number of requests cut off
    * (answered 503); `finished` settles once everything is closed.
@@ -129,10 +133,11 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     }
     const router = createRouter(options.config.endpoints);
     const onOutcome = options.onOutcome;
+    const sink = options.onStored ? publishing(writer, options.onStored) : writer;
     const handler = createHandler({
       endpoints: options.config.endpoints,
       router,
-      sink: marking(options.onStored ? publishing(writer, options.onStored) : writer, notes),
+      sink: options.wrapSink ? options.wrapSink(marking(sink, notes)) : marking(sink, notes),
       ...(forwarding ? { forward: forwarding } : {}),
       onOutcome: (o) => {
         if (o.status === 404 || o.status === 405) {
@@ -178,6 +183,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       get inFlight() {
         return server.inFlight;
       },
+      handle: handler,
       stop: () => server.shutdown(),
       finished,
     };

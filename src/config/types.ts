@@ -10,6 +10,7 @@ import type { ProviderSettings } from "../provider/types.ts";
 import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
 import type { Retention, RetentionConfig } from "./retention.ts";
+import type { HubConfig, ResolvedHub } from "./hub.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -69,6 +70,8 @@ export interface Config {
   ui?: UiConfig;
   /** What `hooktap dev` prunes while it runs (at start, then every 10 minutes). */
   retention?: RetentionConfig;
+  /** The hub channel `hooktap dev` connects to (docs/hub.md); `--hub`/`--hub-token` win. */
+  hub?: HubConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -95,6 +98,8 @@ export interface ResolvedConfig {
   readonly ui: ResolvedUi;
   /** What `dev` prunes while it runs; absent when not set. */
   readonly retention?: Retention;
+  /** The hub channel to connect to; absent when not set. */
+  readonly hub?: ResolvedHub;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
   /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */

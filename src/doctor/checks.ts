@@ -13,7 +13,7 @@ import type { DoctorFacts } from "./facts.ts";
 
 /** The outcome of one check. */
 export interface Check {
-  id: "dev" | "port" | "tunnel" | "senders" | "events" | "config";
+  id: "dev" | "port" | "tunnel" | "hub" | "senders" | "events" | "config";
   status: "ok" | "warn" | "fail" | "skip";
   /** What was found, one line or a few. */
   summary: string;
@@ -139,6 +139,34 @@ function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   };
 }
 
+function hubCheck(f: DoctorFacts): Check | undefined {
+  const h = f.hub;
+  const configured = f.config.state === "ok" && f.config.config.hub !== undefined;
+  if (h === null) {
+    return configured
+      ? {
+        id: "hub",
+        status: "warn",
+        summary: "The config names a hub, but dev never connected to it here.",
+        fix: "start: hooktap dev (with HOOKTAP_HUB_TOKEN set)",
+      }
+      : undefined; // no hub here: no line
+  }
+  const last = h.lastReceivedAt === null
+    ? "nothing received yet"
+    : `last received ${ago(h.lastReceivedAt, f.now)}`;
+  const where = `${h.url}: ${h.waiting} waiting at the hub, ${last}`;
+  if (f.dev.running && h.connected) return { id: "hub", status: "ok", summary: `Connected to ${where}.` };
+  return {
+    id: "hub",
+    status: "warn",
+    summary: `Not connected to ${where}${h.error ? ` (${h.error})` : ""}.`,
+    fix: f.dev.running
+      ? "dev keeps retrying; check the hub is up (curl <hub>/) and the token"
+      : "events wait at the hub until you run: hooktap dev --hub <channel URL>",
+  };
+}
+
 function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   const hints = unmatchedHints(f.unmatched, endpoints);
   if (hints.length === 0) {
@@ -212,6 +240,7 @@ export function runChecks(f: DoctorFacts, fallback: readonly Endpoint[] = []): C
     devCheck(f),
     portCheck(f),
     tunnelCheck(f, endpoints),
+    ...[hubCheck(f)].filter((c) => c !== undefined),
     sendersCheck(f, endpoints),
     eventsCheck(f, endpoints),
     configCheck(f),

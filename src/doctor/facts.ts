@@ -16,6 +16,7 @@ import { readUnmatched } from "../store/read/unmatched.ts";
 import type { StorePaths } from "../store/paths.ts";
 import type { LockOwner } from "../store/write/lock.ts";
 import type { UnmatchedEntry } from "../store/write/unmatched.ts";
+import { type HubState, readHubState } from "../hub/cursor_file.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
 
 /** The config as doctor found it. */
@@ -38,6 +39,8 @@ export interface DoctorFacts {
     error: string;
   };
   tunnels: Tunnel[];
+  /** What `dev --hub` last wrote to .hooktap/hub.json (`null`: no hub used here). */
+  hub: HubState | null;
   /** Unmatched requests of the window. */
   unmatched: UnmatchedEntry[];
   /** Endpoint name → `receivedAt` of its newest event (absent: none). */
@@ -156,6 +159,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     ...(port === undefined ? {} : { port }),
     ...(probe === undefined ? {} : { probe }),
     tunnels,
+    hub: await readHubState(options.paths),
     unmatched,
     latest,
     windowHours,

@@ -62,6 +62,8 @@ export interface CapturedEvent {
   merged?: string[];
   /** Sent by `hooktap trigger` (told over dev's control socket; the request itself carries no marker). v2. */
   trigger?: TriggerMark;
+  /** v2: it came through a hub (`hooktap dev --hub`): the channel, the hub's sequence number and arrival time. */
+  hub?: HubMark;
 }
 
 /** What `hooktap trigger` said about a delivery it sent. */
@@ -72,6 +74,16 @@ export interface TriggerMark {
   fault?: string;
   /** 0 the first attempt, then retries. */
   attempt: number;
+}
+
+/** Where a hub event came from (record v2). */
+export interface HubMark {
+  /** The channel id. */
+  channel: string;
+  /** The hub's event id: its sequence number in the channel, in commit order. */
+  seq: number;
+  /** When the hub received it, ISO 8601 UTC. */
+  receivedAt: string;
 }
 
 /** Outcome of checking a request's signature. */

@@ -225,6 +225,10 @@ export function createHandler(options: HandlerOptions): Handler {
       event.v = 2; // a v2 field: see CapturedEvent.merged
       event.merged = merged;
     }
+    if (info?.hub !== undefined) {
+      event.v = 2; // a v2 field: see CapturedEvent.hub
+      event.hub = info.hub;
+    }
     const examined = await examineFor(
       found.endpoint,
       { method, path, query, headers, body, receivedAt: time },

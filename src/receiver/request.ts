@@ -4,6 +4,7 @@
  * from a request that a `Request` cannot hold (a GET or HEAD with a body).
  * @module
  */
+import type { HubMark } from "../event/record.ts";
 
 /** A request as the handler reads it. */
 export interface IncomingRequest {
@@ -28,4 +29,6 @@ export interface RequestInfo {
    * and the request answered a retryable 503.
    */
   cutOff?: AbortSignal;
+  /** The request came through a hub (`hooktap dev --hub`): marked in the record (v2). */
+  hub?: HubMark;
 }

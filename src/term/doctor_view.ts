@@ -10,6 +10,7 @@ const TITLES: Record<Check["id"], string> = {
   dev: "receiver running",
   port: "port answers",
   tunnel: "tunnel",
+  hub: "hub",
   senders: "senders' URLs and methods",
   events: "recent events",
   config: "config",

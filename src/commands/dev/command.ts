@@ -40,6 +40,15 @@ export const options = defineOptions({
     value: "port",
     description: "serve the live inspector on this port of 127.0.0.1 (default: the receiver's port + 1)",
   },
+  hub: {
+    value: "url",
+    description:
+      "receive through a hub channel (https://hub.example.com/c/<id>) instead of a tunnel (docs/hub.md)",
+  },
+  hubToken: {
+    value: "token",
+    description: "the channel's token (or HOOKTAP_HUB_TOKEN, or hub.token in the config)",
+  },
   ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
 });
 
@@ -51,6 +60,7 @@ export const dev = defineCommand({
   after: "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
     "  hooktap dev --forward-to http://localhost:3000/webhooks/github\n" +
     "  hooktap dev --forward-to http://localhost:3000/hook --forward-mode relay\n" +
+    "  hooktap dev --hub https://hub.example.com/c/<id>   # token in HOOKTAP_HUB_TOKEN\n" +
     "  # in another terminal: ngrok http 8787\n",
   load: () => import("./run.ts"),
 });

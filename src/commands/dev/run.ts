@@ -16,7 +16,11 @@ import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.t
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
-import { describeError } from "../../errors.ts";
+import { describeError, UsageError } from "../../errors.ts";
+import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
+import type { HubState } from "../../hub/cursor_file.ts";
+import { createHubOrder } from "../../hub/order.ts";
+import { hubChange, hubLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import { cutOffNote, drainNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
@@ -27,6 +31,32 @@ import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
+const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
+
+/** The hub channel and token from the flags, the environment and the config, or `undefined` (no hub). */
+function hubPlan(
+  opts: { hub?: string | undefined; hubToken?: string | undefined },
+  config: ResolvedConfig,
+): { url: string; token: string } | undefined {
+  const url = opts.hub ?? config.hub?.url;
+  if (url === undefined) {
+    if (opts.hubToken !== undefined) {
+      throw new UsageError("--hub-token needs --hub (or hub.url in the config).");
+    }
+    return undefined;
+  }
+  const env = Deno.permissions.querySync({ name: "env", variable: HUB_TOKEN_ENV }).state === "granted"
+    ? Deno.env.get(HUB_TOKEN_ENV) || undefined
+    : undefined;
+  const token = opts.hubToken ?? env ?? config.hub?.token;
+  if (token === undefined) {
+    throw new UsageError(
+      `The hub channel ${url} needs its token: --hub-token, ${HUB_TOKEN_ENV}, or hub.token in the config.`,
+    );
+  }
+  parseChannelUrl(url); // a clear error for a URL that is not a channel's
+  return { url, token };
+}
 
 /** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
 function stackOverride(): string | undefined {
@@ -73,6 +103,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     );
   }
   const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
+  const hubChannel = hubPlan(opts, config); // a usage error before anything else
+  const hubOrder = hubChannel ? createHubOrder() : undefined;
   const paths = storeOf(ctx);
   const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
@@ -106,7 +138,29 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     stack: stackOverride(),
     ...(live ? { onStored: live.publish } : {}),
     onRetention: (r) => out.err(retentionLine(r, c)),
+    ...(hubOrder ? { wrapSink: hubOrder.wrap } : {}),
   });
+  let hub: HubClient | undefined;
+  if (hubChannel && hubOrder) {
+    let last: HubState | undefined;
+    try {
+      hub = await connectHub({
+        ...hubChannel,
+        handle: session.handle,
+        order: hubOrder,
+        paths,
+        onState: (state) => {
+          const line = hubChange(last, state, c);
+          if (line !== undefined) out.err(line);
+          last = state;
+        },
+      });
+    } catch (error) {
+      await session.stop();
+      await session.finished;
+      throw error;
+    }
+  }
   let inspector;
   try {
     inspector = ui === false ? undefined : launchInspector({
@@ -118,6 +172,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(live ? { live } : {}),
     });
   } catch (error) {
+    await hub?.stop();
     await session.stop();
     await session.finished;
     throw error;
@@ -135,7 +190,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(inspector
         ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
         : {}),
-    }, out) + "\n",
+    }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
   );
   let running: { stop(): void } | undefined;
   try {
@@ -149,6 +204,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       inspector: inspector?.inspector.url ?? null,
     });
   } catch (error) {
+    await hub?.stop();
     await inspector?.inspector.stop();
     await session.stop();
     await session.finished;
@@ -157,6 +213,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
   const stop = async () => {
     running?.stop();
+    await hub?.stop();
     if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
     const cutOff = await session.stop();
     if (cutOff > 0) out.err(cutOffNote(cutOff, c));

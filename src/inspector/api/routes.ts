@@ -16,6 +16,7 @@ import { EVENT_ID_PATTERN } from "../../event/id.ts";
 import { findByIdPrefix } from "../../store/read/lookup.ts";
 import { openStoreReader } from "../../store/read/reader.ts";
 import type { StorePaths } from "../../store/paths.ts";
+import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
 import { deliveryIndex } from "../../send/deliveries_read.ts";
@@ -174,6 +175,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
           endpoints: o.endpoints,
           resign: o.resign !== undefined,
           live: o.live !== undefined,
+          hub: await readHubState(o.paths), // connected, waiting, last received (dev --hub), or null
         });
       }
       if (url.pathname === "/api/events" && request.method === "GET") return await list(url);

@@ -21,6 +21,8 @@ export interface EventSummary {
   delivery: DeliveryState;
   size: number;
   contentType?: string;
+  /** The hub's sequence number, when it came through a hub. */
+  hub?: number;
 }
 
 /** The summary of an event. */
@@ -40,5 +42,6 @@ export function summarize(event: CapturedEvent, delivery: DeliveryState): EventS
   if (event.verdict !== undefined) s.verdict = event.verdict.status;
   const type = headerValue(event.headers, "content-type");
   if (type !== undefined) s.contentType = type;
+  if (event.hub !== undefined) s.hub = event.hub.seq;
   return s;
 }

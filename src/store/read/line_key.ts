@@ -34,11 +34,16 @@ function startsWithHead(line: Uint8Array): boolean {
 
 function startsWithAt(line: Uint8Array, at: number, expected: Uint8Array): boolean {
   if (line.length < at + expected.length) return false;
-  for (let i = 0; i < expected.length; i++) if (line[at + i] !== expected[i]) return false;
+  for (let i = 0; i < expected.length; i++) {
+    // The version digit (byte 5 of HEAD): v1 and v2 lines (v2 = v1 plus optional fields) read alike.
+    if (line[at + i] !== expected[i] && !(expected === HEAD && i === 5 && line[at + i] === 0x32)) {
+      return false;
+    }
+  }
   return true;
 }
 
-/** The id of a stored line (or of its first bytes), or `undefined` when it is not a v1 record. */
+/** The id of a stored line (or of its first bytes), or `undefined` when it is not a v1 or v2 record. */
 export function lineId(line: Uint8Array): string | undefined {
   if (!startsWithHead(line) || line[HEAD.length + ID_LENGTH] !== 0x22 /* " */) return undefined;
   const id = decoder.decode(line.subarray(HEAD.length, HEAD.length + ID_LENGTH));

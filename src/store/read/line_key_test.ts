@@ -46,3 +46,8 @@ Deno.test("idTime() decodes the millisecond time of an id's ULID", () => {
   assert.equal(idTime(createIdFactory()(at)), at.getTime());
   assert.ok(Number.isNaN(idTime("evt_x")));
 });
+
+Deno.test("lineId() reads a v2 line (v1 plus optional fields) like a v1 line", () => {
+  const id = "evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH";
+  assert.equal(lineId(enc.encode(`{"v":2,"id":"${id}","endpoint":"a"`)), id);
+});

@@ -1,0 +1,130 @@
+/**
+ * `hooktap hub serve` and `hooktap hub channel create`.
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import type { options } from "./command.ts";
+import type { Input } from "../../cli/spec.ts";
+import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
+import { type CommandContext, parsePort } from "../_shared/context.ts";
+
+const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
+
+function envAdminToken(): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: ADMIN_ENV }).state !== "granted") return undefined;
+  return Deno.env.get(ADMIN_ENV) || undefined;
+}
+
+function refuse(opts: Record<string, unknown>, keys: string[], where: string): void {
+  for (const key of keys) {
+    if (opts[key] !== undefined) {
+      const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      throw new UsageError(
+        `--${flag} does not apply to \`hooktap hub ${where}\`. Run \`hooktap hub --help\`.`,
+      );
+    }
+  }
+}
+
+/** `hooktap hub`. */
+export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+  const [action, sub] = input.args;
+  const opts = input.options;
+  const adminToken = opts.adminToken ?? envAdminToken();
+  if (action === "serve") {
+    if (sub !== undefined) throw new UsageError(`\`hooktap hub serve\` takes no "${sub}".`);
+    refuse(opts, ["hub", "json"], "serve");
+    if ((opts.cert === undefined) !== (opts.key === undefined)) {
+      throw new UsageError("TLS needs both --cert and --key (PEM files).");
+    }
+    const port = parsePort(opts.port ?? "8788");
+    const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
+    let publicUrl: string | undefined;
+    if (opts.publicUrl !== undefined) {
+      try {
+        const u = new URL(opts.publicUrl);
+        if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+        publicUrl = u.href.replace(/\/+$/, "");
+      } catch {
+        throw new UsageError(
+          `--public-url must be an http(s) URL like https://hub.example.com, got "${opts.publicUrl}".`,
+        );
+      }
+    }
+    let tls: { cert: string; key: string } | undefined;
+    if (opts.cert !== undefined && opts.key !== undefined) {
+      try {
+        tls = {
+          cert: await Deno.readTextFile(resolve(ctx.cwd, opts.cert)),
+          key: await Deno.readTextFile(resolve(ctx.cwd, opts.key)),
+        };
+      } catch (error) {
+        throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
+      }
+    }
+    await Deno.mkdir(dirname(kvPath), { recursive: true });
+    const { serveHub } = await import("../../hub/serve.ts");
+    const hub = await serveHub({
+      hostname: opts.host ?? "127.0.0.1",
+      port,
+      kvPath,
+      adminToken,
+      publicUrl,
+      ...(tls ? { tls } : {}),
+    });
+    const c = ctx.output.errColors;
+    ctx.output.err(
+      `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
+        publicUrl ?? hub.url
+      }/c/<id>\n` +
+        (adminToken === undefined
+          ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
+          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n"),
+    );
+    if (ctx.signal.aborted) await hub.stop();
+    ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
+    await hub.finished;
+    ctx.output.err("hub stopped.\n");
+    return;
+  }
+  if (sub !== "create") {
+    throw new UsageError("Say what to do with a channel: hooktap hub channel create --hub URL.");
+  }
+  refuse(opts, ["port", "kv", "host", "publicUrl", "cert", "key"], "channel create");
+  if (opts.hub === undefined) {
+    throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
+  }
+  if (adminToken === undefined) {
+    throw new UsageError(`Give the hub's admin token: --admin-token or ${ADMIN_ENV}.`);
+  }
+  let base: URL;
+  try {
+    base = new URL(opts.hub);
+  } catch {
+    throw new UsageError(`--hub must be the hub's URL like https://hub.example.com, got "${opts.hub}".`);
+  }
+  let response: Response;
+  try {
+    response = await fetch(new URL("/api/channels", base), {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+  } catch (error) {
+    throw new NetworkError(`Cannot reach the hub at ${base.origin}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (response.status !== 201) {
+    const why = (await response.text()).trim();
+    throw new HooktapError(`The hub refused to create a channel (${response.status}): ${why}`);
+  }
+  const { url, token } = await response.json() as { url: string; token: string };
+  if (opts.json) ctx.output.out(JSON.stringify({ url, token }) + "\n");
+  else {
+    ctx.output.out(`${url}\n${token}\n`);
+    ctx.output.err(
+      "Channel created. Give senders <url>/<endpoint path>; connect with:\n" +
+        `  hooktap dev --hub ${url} --hub-token ${token}\nThe token is shown once: keep it.\n`,
+    );
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * `hooktap dev --hub`: the client. Long-polls the hub for the events after
+ * its cursor, hands each to dev's own handler as if it had arrived directly
+ * (routing, unmatched, verdicts, challenges, forwarding, inspector), posts
+ * the handler's answer back when a sender is waiting, then saves its cursor
+ * and acknowledges.
+ *
+ * Why long-poll HTTP: every request carries the cursor (`after=`), so
+ * resuming after sleep, SIGKILL or a network loss is the same request as
+ * any other; a backlog comes in large batches (catch-up); it needs nothing
+ * from a proxy or platform beyond plain HTTP requests.
+ * @module
+ */
+import { HooktapError } from "../errors.ts";
+import type { Handler } from "../receiver/handler.ts";
+import type { IncomingRequest } from "../receiver/request.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
+import type { HubOrder } from "./order.ts";
+import { isWirePoll, type WireAnswer, type WireEvent, type WirePoll, type WireStatus } from "./wire.ts";
+
+/** Options of {@linkcode connectHub}. */
+export interface HubClientOptions {
+  /** The channel URL: `https://hub.example.com/c/<id>`. */
+  url: string;
+  token: string;
+  /** dev's handler (the session's). */
+  handle: Handler;
+  /** The order keeper whose `wrap` wraps the session's sink. */
+  order: HubOrder;
+  paths: StorePaths;
+  /** Called whenever the state changes (connected, waiting, last received). */
+  onState?: (state: HubState) => void;
+  /**
+   * Longest poll.
+   * @default 25000
+   */
+  pollWaitMs?: number;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+/** A connected client. */
+export interface HubClient {
+  readonly state: HubState;
+  /** Stops after the batch in hand is stored and acknowledged. */
+  stop(): Promise<void>;
+}
+
+/** The hub refused the client (wrong token, unknown channel) or the URL is not a channel. */
+export class HubError extends HooktapError {
+  constructor(message: string) {
+    super(message, { exitCode: 1 });
+    this.name = "HubError";
+  }
+}
+
+/** Splits a channel URL into the hub's base and the channel id. */
+export function parseChannelUrl(url: string): { base: string; channel: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HubError(`--hub must be a channel URL like https://hub.example.com/c/<id>, got "${url}".`);
+  }
+  const match = /^(.*)\/c\/([A-Za-z0-9_-]{22})\/?$/.exec(parsed.pathname);
+  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || match === null) {
+    throw new HubError(
+      `--hub must be a channel URL like https://hub.example.com/c/<id> (from \`hooktap hub channel create\`), got "${url}".`,
+    );
+  }
+  return { base: `${parsed.origin}${match[1]}`, channel: match[2]! };
+}
+
+function requestOf(e: WireEvent, bytes: Uint8Array): IncomingRequest {
+  const headers = new Headers();
+  for (const [k, v] of e.headers) {
+    try {
+      headers.append(k, v);
+    } catch { /* the raw list keeps it */ }
+  }
+  return {
+    method: e.method,
+    url: `http://hub.invalid${e.path}${e.query === "" ? "" : `?${e.query}`}`,
+    headers,
+    rawHeaders: e.headers,
+    body: bytes.length === 0 ? null : ReadableStream.from([bytes]),
+    arrayBuffer: () => Promise.resolve(bytes.slice().buffer),
+  };
+}
+
+/**
+ * Checks the token, reads the local cursor and starts the poll loop.
+ * @throws {HubError} when the hub refuses the token or cannot be reached.
+ */
+export async function connectHub(options: HubClientOptions): Promise<HubClient> {
+  const { base, channel } = parseChannelUrl(options.url);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const api = `${base}/api/channels/${channel}`;
+  const auth = { authorization: `Bearer ${options.token}` };
+  let status: WireStatus;
+  try {
+    const response = await doFetch(api, { headers: auth });
+    if (response.status === 401) {
+      await response.body?.cancel();
+      throw new HubError(
+        `The hub refused the token for ${options.url}: check --hub-token, HOOKTAP_HUB_TOKEN or hub.token in the config ` +
+          "(the token printed by `hooktap hub channel create`).",
+      );
+    }
+    if (!response.ok) {
+      throw new HubError(`The hub answered ${response.status}: ${(await response.text()).trim()}`);
+    }
+    status = await response.json() as WireStatus;
+  } catch (error) {
+    if (error instanceof HubError) throw error;
+    throw new HubError(`Cannot reach the hub at ${base}: ${(error as Error).message}`);
+  }
+  const saved = await readHubState(options.paths);
+  const state: HubState = {
+    v: 1,
+    url: options.url,
+    channel,
+    seq: saved?.channel === channel ? saved.seq : 0,
+    connected: true,
+    waiting: Math.max(0, status.head - (saved?.channel === channel ? saved.seq : 0)),
+    lastReceivedAt: saved?.channel === channel ? saved.lastReceivedAt : null,
+    updatedAt: new Date().toISOString(),
+  };
+  const publish = async () => {
+    state.updatedAt = new Date().toISOString();
+    await writeHubState(options.paths, state);
+    options.onState?.({ ...state });
+  };
+  await publish();
+  const stopping = new AbortController();
+  let acking = Promise.resolve();
+  let trusted = false;
+  const pollWait = options.pollWaitMs ?? 25_000;
+
+  async function handleBatch(events: WireEvent[]): Promise<void> {
+    const after = state.seq;
+    // After a start or a failure the log is the final word on what is already stored; in between,
+    // every event after the cursor is new (this client stored and saved each batch before the next).
+    const already = trusted ? new Set<number>() : await storedHubSeqs(options.paths, channel, after);
+    options.order.reset(after);
+    let failed: number | undefined;
+    await Promise.all(events.map(async (e) => {
+      if (already.has(e.seq)) return options.order.done(e.seq);
+      try {
+        const bytes = Uint8Array.fromBase64(e.body);
+        const response = await options.handle(requestOf(e, bytes), {
+          remoteAddr: { transport: "tcp", hostname: e.remoteAddr, port: 0 },
+          hub: { channel, seq: e.seq, receivedAt: e.receivedAt },
+        });
+        if (response.status === 503 || response.status === 500) failed = Math.min(failed ?? e.seq, e.seq);
+        if (e.answer) {
+          const answer: WireAnswer = {
+            status: response.status,
+            headers: [...response.headers],
+            body: new Uint8Array(await response.arrayBuffer()).toBase64(),
+          };
+          doFetch(`${api}/answers/${e.seq}`, {
+            method: "POST",
+            headers: { ...auth, "content-type": "application/json" },
+            body: JSON.stringify(answer),
+          }).then((r) => r.body?.cancel()).catch(() => {});
+        } else await response.body?.cancel();
+      } finally {
+        options.order.done(e.seq);
+      }
+    }));
+    // Everything before the first failure is durable (the handler answers only after the fdatasync).
+    const last = failed === undefined ? events.at(-1)!.seq : failed - 1;
+    if (last > state.seq) {
+      state.seq = last;
+      state.lastReceivedAt = events.find((e) => e.seq === last)?.receivedAt ?? state.lastReceivedAt;
+      await publish();
+      // The ack runs beside the next poll (which carries the cursor itself), one at a time, in order.
+      acking = acking.then(async () => {
+        const ack = await doFetch(`${api}/ack`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ seq: last }),
+        });
+        await ack.body?.cancel();
+      }).catch(() => {});
+    }
+    trusted = failed === undefined;
+    if (failed !== undefined) throw new Error("the local store could not save an event; retrying");
+  }
+
+  async function fetchPoll(after: number, wait: number): Promise<WirePoll> {
+    const response = await doFetch(`${api}/events?after=${after}&wait=${wait}`, {
+      headers: auth,
+      signal: stopping.signal,
+    });
+    if (response.status === 401) {
+      await response.body?.cancel();
+      throw new Error("the hub refused the token (revoked?)");
+    }
+    if (!response.ok) throw new Error(`the hub answered ${response.status}`);
+    const poll: unknown = await response.json();
+    if (!isWirePoll(poll)) throw new Error("the hub sent something that is not a batch of events");
+    return poll;
+  }
+
+  async function loop(): Promise<void> {
+    let backoff = 500;
+    // With a backlog, the next batch is fetched while this one is stored (catch-up).
+    let prefetched: { after: number; poll: Promise<WirePoll> } | undefined;
+    while (!stopping.signal.aborted) {
+      try {
+        const ahead = prefetched?.after === state.seq ? prefetched.poll : undefined;
+        prefetched?.poll.catch(() => {});
+        prefetched = undefined;
+        const poll = await (ahead ?? fetchPoll(state.seq, pollWait));
+        const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
+        let changed = false;
+        if (!state.connected) {
+          state.connected = true;
+          delete state.error;
+          changed = true;
+        }
+        const last = events.at(-1)?.seq ?? state.seq;
+        const waiting = Math.max(0, poll.head - last);
+        if (waiting !== state.waiting) changed = true;
+        state.waiting = waiting;
+        if (events.length > 0) {
+          if (waiting > 0) prefetched = { after: last, poll: fetchPoll(last, 0) };
+          await handleBatch(events); // publishes
+        } else if (changed) await publish();
+        backoff = 500;
+      } catch (error) {
+        if (stopping.signal.aborted) break;
+        prefetched?.poll.catch(() => {});
+        prefetched = undefined;
+        trusted = false;
+        state.connected = false;
+        state.error = (error as Error).message;
+        await publish().catch(() => {});
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, 10_000);
+      }
+    }
+    prefetched?.poll.catch(() => {});
+  }
+
+  const running = loop();
+  return {
+    get state() {
+      return { ...state };
+    },
+    async stop() {
+      stopping.abort();
+      await running;
+      await acking;
+      state.connected = false;
+      await publish().catch(() => {});
+    },
+  };
+}

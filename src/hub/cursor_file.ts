@@ -1,0 +1,96 @@
+/**
+ * The client's local state in `.hooktap/hub.json`: the channel, the last
+ * sequence number stored and acknowledged, and what `doctor` and the
+ * inspector show (connected, waiting, last received). Never the token.
+ *
+ * The cursor is written after each batch is durable in the event log; the
+ * log itself is the final word (see {@linkcode storedHubSeqs}): a crash
+ * between the two stores nothing twice.
+ * @module
+ */
+import { join } from "node:path";
+import { parseEventLine } from "../event/record.ts";
+import { readLine, scanBackward } from "../store/read/lines.ts";
+import type { StorePaths } from "../store/paths.ts";
+
+/** `.hooktap/hub.json`. */
+export interface HubState {
+  v: 1;
+  /** The channel URL (no token). */
+  url: string;
+  channel: string;
+  /** Last sequence number stored locally and acknowledged. */
+  seq: number;
+  connected: boolean;
+  /** Events at the hub after `seq`, as of the last poll. */
+  waiting: number;
+  /** When the hub received the last event stored here. */
+  lastReceivedAt: string | null;
+  updatedAt: string;
+  /** The last connection problem, when disconnected. */
+  error?: string;
+}
+
+/** Path of the client's state file. */
+export function hubStatePath(paths: StorePaths): string {
+  return join(paths.dir, "hub.json");
+}
+
+/** Reads the state file, or `null`. */
+export async function readHubState(paths: StorePaths): Promise<HubState | null> {
+  try {
+    const value = JSON.parse(await Deno.readTextFile(hubStatePath(paths))) as Partial<HubState>;
+    if (value.v !== 1 || typeof value.channel !== "string" || !Number.isSafeInteger(value.seq)) return null;
+    return value as HubState;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the state file atomically (temp file, then rename). */
+export async function writeHubState(paths: StorePaths, state: HubState): Promise<void> {
+  const path = hubStatePath(paths);
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify(state) + "\n", { mode: 0o600 });
+  await Deno.rename(tmp, path);
+}
+
+/**
+ * Sequence numbers of `channel` after `after` already in the event log,
+ * read from its end back to the first line of this channel at or before
+ * `after` (at most `maxLines` lines).
+ */
+export async function storedHubSeqs(
+  paths: StorePaths,
+  channel: string,
+  after: number,
+  maxLines = 5000,
+): Promise<Set<number>> {
+  const seqs = new Set<number>();
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(paths.events, { read: true });
+  } catch {
+    return seqs;
+  }
+  try {
+    const end = (await file.stat()).size;
+    const marker = `"hub":{"channel":${JSON.stringify(channel)}`;
+    let lines = 0;
+    for await (const line of scanBackward(file, end)) {
+      if (++lines > maxLines || line.torn) {
+        if (line.torn) continue;
+        break;
+      }
+      const text = new TextDecoder().decode(await readLine(file, line));
+      if (!text.includes(marker)) continue;
+      const seq = parseEventLine(text)?.hub?.seq;
+      if (seq === undefined) continue;
+      if (seq <= after) break;
+      seqs.add(seq);
+    }
+  } finally {
+    file.close();
+  }
+  return seqs;
+}

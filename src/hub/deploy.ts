@@ -1,0 +1,25 @@
+/**
+ * Entry module for the new Deno Deploy (`deno deploy`): the hub on the
+ * app's own KV (`Deno.openKv()` without a path). The admin token comes from
+ * the app's `HOOKTAP_HUB_ADMIN_TOKEN` variable, the public URL from
+ * `HOOKTAP_HUB_PUBLIC_URL` (else each request's origin).
+ *
+ * Not run on the platform from this repository: the code paths are the ones
+ * `hooktap hub serve` runs and the tests exercise with a local KV file.
+ * @module
+ */
+import { openHubStore } from "./kv_store.ts";
+import { createHubHandler } from "./server.ts";
+
+const store = await openHubStore(undefined);
+const handler = createHubHandler({
+  store,
+  adminToken: Deno.env.get("HOOKTAP_HUB_ADMIN_TOKEN") || undefined,
+  publicUrl: Deno.env.get("HOOKTAP_HUB_PUBLIC_URL") || undefined,
+});
+
+export default {
+  fetch(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
+    return handler(request, info);
+  },
+} satisfies Deno.ServeDefaultExport;

@@ -1,0 +1,88 @@
+/**
+ * Test helpers for the hub: `hooktap hub serve` as a subprocess on a KV
+ * file in a temp directory, and channel creation through the real CLI.
+ * @module
+ */
+import { cliArgs, runCli } from "./_helpers.ts";
+
+/** A running `hooktap hub serve`. */
+export interface HubProcess extends AsyncDisposable {
+  url: string;
+  port: number;
+  stop(signal?: Deno.Signal): Promise<void>;
+}
+
+/** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any). */
+export async function startHub(dir: string, port = 0): Promise<HubProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(["-A"], [
+      "hub",
+      "serve",
+      "--port",
+      String(port),
+      "--kv",
+      `${dir}/hub.sqlite`,
+      "--admin-token",
+      "admin",
+    ]),
+    cwd: dir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let match: RegExpMatchArray | null = null;
+  while (match === null) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`hub did not start:\n${text}`);
+    text += value;
+    match = text.match(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+  }
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+  })();
+  let stopped = false;
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    if (!stopped) {
+      stopped = true;
+      try {
+        child.kill(signal);
+      } catch { /* gone */ }
+    }
+    await child.status;
+    await drain;
+  };
+  return { url: match[1]!, port: Number(match[2]), stop, [Symbol.asyncDispose]: () => stop("SIGKILL") };
+}
+
+/** Creates a channel through `hooktap hub channel create --json`. */
+export async function createChannel(dir: string, hub: string): Promise<{ url: string; token: string }> {
+  const r = await runCli(["hub", "channel", "create", "--hub", hub, "--admin-token", "admin", "--json"], {
+    cwd: dir,
+    permissions: ["--allow-net"],
+  });
+  if (r.code !== 0) throw new Error(`channel create failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** POSTs `body` to `url`; resolves to the status (the body read). */
+export async function send(url: string, body: BodyInit, headers: HeadersInit = {}): Promise<number> {
+  const r = await fetch(url, { method: "POST", body, headers });
+  await r.arrayBuffer();
+  return r.status;
+}
+
+/** The hub sequence numbers in `.hooktap/events.jsonl` under `dir`, in file order. */
+export async function hubSeqs(dir: string): Promise<number[]> {
+  let text = "";
+  try {
+    text = await Deno.readTextFile(`${dir}/.hooktap/events.jsonl`);
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter((l) => l.endsWith("}")).map((l) => JSON.parse(l).hub?.seq).filter((s) =>
+    s !== undefined
+  );
+}

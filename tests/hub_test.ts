@@ -1,0 +1,356 @@
+/**
+ * The hub end to end: `hooktap hub serve` on a KV file in a temp directory,
+ * channels through the CLI, `hooktap dev --hub` as a subprocess; senders
+ * and the app on loopback.
+ */
+import assert from "node:assert/strict";
+import { sign, verify } from "@octokit/webhooks-methods";
+import { createHmac } from "node:crypto";
+import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startApp, until } from "./_app.ts";
+import type { CapturedEvent } from "../src/event/record.ts";
+import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
+
+const CONFIG = `export default {
+  port: 8787,
+  ui: false,
+  endpoints: [
+    { name: "gh", path: "/gh", method: "POST" },
+    { name: "slack", path: "/slack", method: "POST", provider: "slack", secret: "slack-signing-secret" },
+    { name: "zoom", path: "/zoom", method: "POST", provider: "zoom", secret: "zoom-secret-token" },
+  ],
+};
+`;
+
+Deno.test("hub: events sent while no client is connected arrive once it connects, byte-exact; a signed GitHub delivery verifies at the app", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const secret = "gh-app-secret";
+  // A non-canonical JSON body: spacing and key order a re-encoding relay would change.
+  const body = '{ "zen":"Keep it logically awesome.",  "hook_id":1,"a":[1,2 ,3] }';
+  const signature = await sign(secret, body);
+  assert.equal(
+    await send(`${channel.url}/gh?x=1&x=2`, body, {
+      "X-GitHub-Event": "ping",
+      "X-Hub-Signature-256": signature,
+      "X-Custom": "one",
+    }),
+    200,
+  );
+  const binary = new Uint8Array([0xff, 0xfe, 0, 1, 2, 0x80]);
+  assert.equal(await send(`${channel.url}/gh`, binary, { "content-type": "application/octet-stream" }), 200);
+  assert.equal(await send(`${channel.url}/nowhere`, "x"), 200); // stored at the hub; unmatched at dev
+
+  await using app = startApp(0, () => ({ status: 204 }));
+  await using dev = await startDev(tmp.path, [
+    "--hub",
+    channel.url,
+    "--hub-token",
+    channel.token,
+    "--forward-to",
+    `http://127.0.0.1:${app.port}/hook`,
+  ]);
+  await until(() => app.requests.length >= 2, "the app to get both events");
+  const events = await readEvents(tmp.path);
+  assert.equal(events.length, 2);
+  const [first, second] = events as unknown as CapturedEvent[];
+  assert.equal(first!.v, 2);
+  assert.equal(first!.body, body);
+  assert.equal(first!.query, "x=1&x=2");
+  assert.equal(first!.hub?.seq, 1);
+  assert.equal(second!.hub?.seq, 2);
+  assert.equal(second!.bodyEncoding, "base64");
+  assert.deepEqual(Uint8Array.fromBase64(second!.body), binary);
+  assert.ok(first!.headers.some(([k, v]) => k.toLowerCase() === "x-custom" && v === "one"));
+  const delivered = app.requests[0]!;
+  const sig = delivered.headers.find(([k]) => k.toLowerCase() === "x-hub-signature-256")?.[1];
+  assert.equal(new TextDecoder().decode(delivered.body), body);
+  assert.ok(await verify(secret, new TextDecoder().decode(delivered.body), sig!));
+  await until(async () => {
+    try {
+      return (await Deno.readTextFile(`${tmp.path}/.hooktap/unmatched.jsonl`)).includes("/nowhere");
+    } catch {
+      return false;
+    }
+  }, "the unmatched request to be logged");
+  const state = JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/hub.json`));
+  assert.equal(state.seq, 3);
+  assert.ok(!JSON.stringify(state).includes(channel.token), "the token is never written to hub.json");
+  assert.match(dev.stderr(), /Hub: .*connected/);
+  // The read side takes v2 lines: logs lists both.
+  const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
+  assert.equal(logs.stdout.trim().split("\n").length, 2);
+  const doctor = await runCli(["doctor", "--json"], { cwd: tmp.path });
+  const hubCheck = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "hub");
+  assert.equal(hubCheck.status, "ok");
+  assert.match(hubCheck.summary, /Connected to .*0 waiting at the hub, last received/);
+  await dev.stop();
+  const after = await runCli(["doctor", "--json"], { cwd: tmp.path });
+  const stopped = JSON.parse(after.stdout).checks.find((c: { id: string }) => c.id === "hub");
+  assert.equal(stopped.status, "warn");
+  assert.match(stopped.fix, /events wait at the hub/);
+});
+
+Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every event exactly once, in order", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const N = 600;
+  for (let i = 0; i < N; i += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => send(`${channel.url}/gh`, `{"n":${i + j}}`)));
+  }
+  const args = ["--hub", channel.url, "--hub-token", channel.token, "--quiet"];
+  {
+    const dev = await startDev(tmp.path, args);
+    await until(async () => (await hubSeqs(tmp.path)).length > 0, "the first events");
+    await dev.stop("SIGKILL");
+  }
+  // More events while dev is dead.
+  for (let i = 0; i < 20; i++) assert.equal(await send(`${channel.url}/gh`, `{"late":${i}}`), 200);
+  await using dev = await startDev(tmp.path, args);
+  await until(async () => (await hubSeqs(tmp.path)).length >= N + 20, "every event", 60_000);
+  const seqs = await hubSeqs(tmp.path);
+  assert.deepEqual(seqs, Array.from({ length: N + 20 }, (_, i) => i + 1));
+  await dev.stop();
+});
+
+Deno.test("hub: a restarted hub loses nothing; 10 concurrent senders skip nothing", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  let hub = await startHub(tmp.path);
+  const port = hub.port;
+  const channel = await createChannel(tmp.path, hub.url);
+  for (let i = 0; i < 10; i++) assert.equal(await send(`${channel.url}/gh`, `before ${i}`), 200);
+  await hub.stop("SIGKILL");
+  hub = await startHub(tmp.path, port);
+  try {
+    await using dev = await startDev(tmp.path, [
+      "--hub",
+      channel.url,
+      "--hub-token",
+      channel.token,
+      "--quiet",
+    ]);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async (_, s) => {
+        const out: number[] = [];
+        for (let i = 0; i < 20; i++) out.push(await send(`${channel.url}/gh`, `sender ${s} #${i}`));
+        return out;
+      }),
+    );
+    assert.ok(statuses.flat().every((s) => s === 200));
+    await until(async () => (await hubSeqs(tmp.path)).length >= 210, "every event");
+    const events = await readEvents(tmp.path);
+    assert.deepEqual(
+      (events as unknown as CapturedEvent[]).map((e) => e.hub?.seq),
+      Array.from({ length: 210 }, (_, i) => i + 1),
+    );
+    assert.deepEqual(
+      events.slice(0, 10).map((e) => e.body),
+      Array.from({ length: 10 }, (_, i) => `before ${i}`),
+    );
+    assert.equal(new Set(events.map((e) => e.body)).size, 210);
+    await dev.stop();
+  } finally {
+    await hub.stop();
+  }
+});
+
+Deno.test("hub: a wrong token is refused at connect with a clear error and a non-zero exit", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const r = await runCli(["dev", "--port", "0", "--hub", channel.url, "--hub-token", "htk_wrong"], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /refused the token/);
+  const missing = await runCli(["dev", "--port", "0", "--hub", channel.url], { cwd: tmp.path });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /needs its token/);
+});
+
+Deno.test("hub: Slack's and Zoom's URL challenges get dev's answer through a connected client", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token]);
+  await until(() => dev.stderr().includes("connected"), "the client to connect");
+  // Slack's documented url_verification request.
+  const slack = await fetch(`${channel.url}/slack`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      token: "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    }),
+  });
+  assert.equal(slack.status, 200);
+  assert.deepEqual(await slack.json(), { challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+  // Zoom's documented endpoint.url_validation.
+  const zoom = await fetch(`${channel.url}/zoom`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      payload: { plainToken: "qgg8vlvZRS6UYooatFL8Aw" },
+      event: "endpoint.url_validation",
+    }),
+  });
+  assert.deepEqual(await zoom.json(), {
+    plainToken: "qgg8vlvZRS6UYooatFL8Aw",
+    encryptedToken: createHmac("sha256", "zoom-secret-token").update("qgg8vlvZRS6UYooatFL8Aw").digest("hex"),
+  });
+  await until(async () => (await hubSeqs(tmp.path)).length >= 2, "both challenges stored");
+  await dev.stop();
+});
+
+Deno.test("hub: an unknown channel and a wrong id get the same 404; an oversize body 413", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const a = await fetch(`${hub.url}/c/AAAAAAAAAAAAAAAAAAAAAA/gh`, { method: "POST", body: "x" });
+  const b = await fetch(`${hub.url}/c/short/gh`, { method: "POST", body: "x" });
+  assert.deepEqual([a.status, await a.text()], [b.status, await b.text()]);
+  assert.equal(a.status, 404);
+  assert.equal(await send(`${channel.url}/gh`, new Uint8Array(10 * 1024 * 1024 + 1)), 413);
+});
+
+Deno.test("hub: 10,000 events sent in a burst all arrive at a connected client, in commit order", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token, "--quiet"]);
+  const N = 10_000;
+  let next = 0;
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (next < N) {
+      const n = next++;
+      assert.equal(await send(`${channel.url}/gh`, `{"n":${n}}`), 200);
+    }
+  }));
+  await until(async () => (await hubSeqs(tmp.path)).length >= N, "10,000 events", 120_000);
+  const events = (await readEvents(tmp.path)) as unknown as CapturedEvent[];
+  assert.deepEqual(events.map((e) => e.hub?.seq), Array.from({ length: N }, (_, i) => i + 1));
+  assert.equal(new Set(events.map((e) => e.body)).size, N);
+  await dev.stop();
+});
+
+Deno.test("hub: killed after storing but before saving its cursor, dev skips what its log already holds", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  for (let i = 1; i <= 5; i++) assert.equal(await send(`${channel.url}/gh`, `{"n":${i}}`), 200);
+  const args = ["--hub", channel.url, "--hub-token", channel.token, "--quiet"];
+  {
+    await using dev = await startDev(tmp.path, args);
+    await until(async () => (await hubSeqs(tmp.path)).length >= 5, "5 events");
+    await until(
+      async () => JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/hub.json`)).seq === 5,
+      "cursor",
+    );
+    await dev.stop();
+  }
+  // The state a SIGKILL between the fdatasync and the cursor's write leaves: events 3-5 stored, cursor at 2.
+  const file = `${tmp.path}/.hooktap/hub.json`;
+  await Deno.writeTextFile(file, JSON.stringify({ ...JSON.parse(await Deno.readTextFile(file)), seq: 2 }));
+  assert.equal(await send(`${channel.url}/gh`, '{"n":6}'), 200);
+  await using dev = await startDev(tmp.path, args);
+  await until(async () => (await hubSeqs(tmp.path)).length >= 6, "event 6");
+  await until(async () => JSON.parse(await Deno.readTextFile(file)).seq === 6, "cursor at 6");
+  assert.deepEqual(await hubSeqs(tmp.path), [1, 2, 3, 4, 5, 6]);
+  await dev.stop();
+});
+
+Deno.test("hub serve --cert/--key serves HTTPS", async () => {
+  await using tmp = await withTmpDir();
+  // A throwaway CA and a certificate for 127.0.0.1 signed by it.
+  const openssl = async (...args: string[]) => {
+    const r = await new Deno.Command("openssl", { args, cwd: tmp.path, stdout: "null", stderr: "piped" })
+      .output();
+    assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+  };
+  await openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=test CA",
+  );
+  await openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "key.pem",
+    "-out",
+    "req.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
+  await Deno.writeTextFile(
+    `${tmp.path}/ext.cnf`,
+    "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n",
+  );
+  await openssl(
+    "x509",
+    "-req",
+    "-in",
+    "req.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "cert.pem",
+    "-days",
+    "1",
+    "-extfile",
+    "ext.cnf",
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(["-A"], ["hub", "serve", "--port", "0", "--cert", "cert.pem", "--key", "key.pem"]),
+    cwd: tmp.path,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    let m: RegExpMatchArray | null = null;
+    while (m === null) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(text);
+      text += value;
+      m = text.match(/listening on (https:\/\/127\.0\.0\.1:\d+)/);
+    }
+    assert.match(text, /admin API off/);
+    reader.releaseLock();
+    child.stderr.cancel().catch(() => {});
+    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(`${tmp.path}/ca.pem`)] });
+    const r = await fetch(`${m[1]}/`, { client });
+    assert.equal(await r.text(), "hooktap hub\n");
+    client.close();
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+});
