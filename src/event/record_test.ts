@@ -38,8 +38,13 @@ Deno.test("parseEventLine() refuses torn, foreign and newer-format lines", () =>
   assert.equal(parseEventLine('{"v":1,"id":"evt_2026'), undefined);
   assert.equal(parseEventLine('{"hello":"world"}'), undefined);
   assert.equal(
-    parseEventLine('{"v":2,"id":"x","endpoint":"a","body":"","bodyEncoding":"utf8","headers":[]}'),
+    parseEventLine('{"v":3,"id":"x","endpoint":"a","body":"","bodyEncoding":"utf8","headers":[]}'),
     undefined,
   );
   assert.equal(parseEventLine("null"), undefined);
+  // v2 = v1 plus optional fields: read.
+  const v2 = parseEventLine(
+    '{"v":2,"id":"x","endpoint":"a","body":"","bodyEncoding":"utf8","headers":[],"merged":["cookie"]}',
+  );
+  assert.deepEqual(v2?.merged, ["cookie"]);
 });
