@@ -47,4 +47,9 @@ Deno.test("parseEventLine() refuses torn, foreign and newer-format lines", () =>
     "x",
   );
   assert.equal(parseEventLine("null"), undefined);
+  // v2 = v1 plus optional fields: read.
+  const v2 = parseEventLine(
+    '{"v":2,"id":"x","endpoint":"a","body":"","bodyEncoding":"utf8","headers":[],"merged":["cookie"]}',
+  );
+  assert.deepEqual(v2?.merged, ["cookie"]);
 });

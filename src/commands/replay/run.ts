@@ -136,7 +136,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(opts.setNew ? { setNew: true } : {}),
     ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
   };
-  const config = await optionalConfig(ctx, opts.config);
+  // The config holds the forward targets and the secrets: read only when one of them is needed (a config
+  // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).
+  const needsConfig = opts.to === undefined || opts.resign === true || opts.bodyFile !== undefined ||
+    opts.set.length > 0 || opts.config !== undefined;
+  const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
   const targetOf = _targets(opts, config, timeoutMs);
   const base = {
     targetOf,

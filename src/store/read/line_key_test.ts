@@ -25,7 +25,7 @@ Deno.test("lineId() and lineEndpoint() read a record's first fields from its byt
   assert.equal(endpointMatcher("we")(line), false);
 });
 
-Deno.test("lineId() rejects lines that are not v1 or v2 records", () => {
+Deno.test("lineId() reads v2 lines and rejects lines that are not v1 or v2 records", () => {
   assert.equal(
     lineId(enc.encode('{"v":2,"id":"evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH","endpoint":"a"}')),
     "evt_20240501_01HWSP3MM06FBZC4W1PNMV4KMH",
