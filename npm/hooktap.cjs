@@ -152,6 +152,8 @@ const child = spawn(
     "--no-prompt",
     "--no-remote",
     "--no-npm",
+    // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
+    `--import-map=${path.join(LIB, "import_map.json")}`,
     ...permissionFlags(args),
     path.join(LIB, "hooktap.js"),
     ...args,

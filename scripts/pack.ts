@@ -68,7 +68,12 @@ export async function pack(root: string = ROOT): Promise<string> {
       await Deno.copyFile(join(root, "npm", file), join(stage, file));
     }
     await Deno.copyFile(join(root, "LICENSE"), join(stage, "LICENSE"));
-    // The bundle is ESM: lib/ says so to Node tools, while Deno runs it with --no-config.
+    // The launcher runs Deno with --no-config and this import map: a config's value import of "hooktap" gets
+    // this package's own index.js, whatever the project's package.json or deno.json say.
+    await Deno.writeTextFile(
+      join(stage, "lib", "import_map.json"),
+      '{ "imports": { "hooktap": "../index.js" } }\n',
+    );
     await Deno.writeTextFile(
       join(stage, "package.json"),
       JSON.stringify(packageJson(version, DENO_VERSION), null, 2) + "\n",
