@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/hooktap.js) on the Deno binary of the
+// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js) on the Deno binary of the
 // exact `deno` npm package hooktap depends on. Kept to Node built-ins and one file, so it adds little more
 // than Node's own start-up. It resolves the binary from the platform package itself (`deno`'s postinstall
 // copy is skipped under --ignore-scripts and pnpm), runs Deno as a child that gets the terminal's Ctrl-C
@@ -155,7 +155,7 @@ const child = spawn(
     // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
     `--import-map=${path.join(LIB, "import_map.json")}`,
     ...permissionFlags(args),
-    path.join(LIB, "hooktap.js"),
+    path.join(LIB, "main.js"),
     ...args,
   ],
   { stdio: "inherit", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } },

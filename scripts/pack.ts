@@ -1,7 +1,8 @@
 /**
  * `deno task pack`: builds the npm package `hooktap` and writes exactly one
  * file, `dist/hooktap-<version>.tgz`. The CLI is bundled to one JavaScript
- * file (`deno bundle`, dynamic imports inlined) so nothing is fetched or
+ * entry `lib/main.js` and its chunks (`deno bundle --code-splitting`, so a
+ * command still loads only its own modules) so nothing is fetched or
  * transpiled when it runs; `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on
  * the Deno binary of the exact `deno` npm package this checkout is tested
  * with.
@@ -57,9 +58,11 @@ export async function pack(root: string = ROOT): Promise<string> {
       "bundle",
       "--quiet",
       "--platform=deno",
+      // One chunk per lazily imported command module: a command loads only what it runs, as from source.
+      "--code-splitting",
       `--config=${join(root, "deno.json")}`,
-      "--output",
-      join(stage, "lib", "hooktap.js"),
+      "--outdir",
+      join(stage, "lib"),
       join(root, "main.ts"),
     ], root);
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "hooktap.cjs"));
