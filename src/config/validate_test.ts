@@ -63,7 +63,10 @@ Deno.test("validateConfig() rejects a non-integer port and a negative one", () =
 
 Deno.test("validateConfig() rejects empty or missing endpoints", () => {
   assert.match(issuesOf({ port: 1, endpoints: [] })[0]!, /^endpoints must be a non-empty array/);
-  assert.match(issuesOf({ port: 1 })[0]!, /^endpoints must be a non-empty array, got missing/);
+  assert.match(
+    issuesOf({ port: 1 })[0]!,
+    /^endpoints must be a non-empty array, got nothing \(the field is missing\)/,
+  );
 });
 
 Deno.test("validateConfig() rejects two endpoints with the same path and an overlapping method", () => {
