@@ -103,7 +103,7 @@ const TITLES: Record<BodyKind, string> = {
  * UTF-8 `café` arrives as `cafÃ©`; when the bytes are valid UTF-8 they are shown decoded, else as they came.
  */
 export function headerText(value: string): string {
-  if (!/[\x80-\xff]/.test(value) || /[^\x00-\xff]/.test(value)) return value;
+  if (!/[\x80-\xff]/.test(value) || [...value].some((c) => c.charCodeAt(0) > 0xff)) return value;
   const bytes = Uint8Array.from(value, (c) => c.charCodeAt(0));
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
