@@ -183,3 +183,21 @@ Deno.test("validateConfig accepts URL patterns and names a broken one by its fie
     'endpoints[0].path "/%77ebhook" is not in normal form: write "/webhook"',
   ]);
 });
+
+Deno.test("validateConfig() warns per endpoint whose secret came out empty (an unset environment variable)", () => {
+  const config = validateConfig({
+    port: 1,
+    endpoints: [
+      {
+        name: "github",
+        path: "/github",
+        method: "POST",
+        secret: Deno.env.get("HOOKTAP_TEST_UNSET_VARIABLE"),
+      },
+      { name: "stripe", path: "/stripe", method: "POST", secret: "whsec_x" },
+      { name: "plain", path: "/plain", method: "POST" },
+    ],
+  }, null);
+  assert.equal(config.warnings.length, 1, config.warnings.join("\n"));
+  assert.match(config.warnings[0]!, /^endpoint "github": its secret is empty .*set the variable and restart/);
+});
