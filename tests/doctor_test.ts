@@ -148,3 +148,24 @@ Deno.test("doctor: a sender using the wrong method", async () => {
   assert.match(senders.fix!, /set the sender to POST/);
   assert.deepEqual(report.checks.filter((c) => c.status !== "ok").map((c) => c.id), ["senders"]);
 });
+
+Deno.test("doctor: the config's port is held by another directory's hooktap dev, and it says so", async () => {
+  await using other = await project();
+  await using dev = await startDev(other.path);
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: ${dev.port}, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  const { code, report, human } = await doctor(tmp.path);
+  assert.equal(code, 1);
+  const port = status(report, "port");
+  assert.equal(port.status, "fail");
+  assert.match(
+    port.summary,
+    new RegExp(`^Another hooktap dev \\(pid \\d+, in another directory\\) answers on port ${dev.port}`),
+  );
+  assert.match(port.fix!, /stop that hooktap dev \(kill \d+\)/);
+  assert.doesNotMatch(human, /Another program answers/);
+});

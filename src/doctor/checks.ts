@@ -61,6 +61,16 @@ function portCheck(f: DoctorFacts): Check {
     if (p.state === "closed") {
       return { id: "port", status: "skip", summary: `Port ${f.port} is free for hooktap dev.` };
     }
+    if (p.state === "hooktap") {
+      return {
+        id: "port",
+        status: "fail",
+        summary: `Another hooktap dev (pid ${p.pid}, in another directory) answers on port ${f.port}, ` +
+          `so hooktap dev cannot listen there.`,
+        fix: `stop that hooktap dev (kill ${p.pid}), or set another \`port\` in hooktap.config.ts here; ` +
+          `events sent to port ${f.port} now land in that one's directory`,
+      };
+    }
     return {
       id: "port",
       status: "fail",
