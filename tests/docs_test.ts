@@ -16,7 +16,6 @@ const TESTING = new URL("src/testing/mod.ts", ROOT).href;
  */
 const PENDING_PAGES = [
   "docs/security.md",
-  "docs/install.md",
 ];
 
 async function _pages(): Promise<Map<string, string>> {

@@ -63,7 +63,10 @@ Deno.test("validateConfig() rejects a non-integer port and a negative one", () =
 
 Deno.test("validateConfig() rejects empty or missing endpoints", () => {
   assert.match(issuesOf({ port: 1, endpoints: [] })[0]!, /^endpoints must be a non-empty array/);
-  assert.match(issuesOf({ port: 1 })[0]!, /^endpoints must be a non-empty array, got missing/);
+  assert.match(
+    issuesOf({ port: 1 })[0]!,
+    /^endpoints must be a non-empty array, got nothing \(the field is missing\)/,
+  );
 });
 
 Deno.test("validateConfig() rejects two endpoints with the same path and an overlapping method", () => {
@@ -179,4 +182,22 @@ Deno.test("validateConfig accepts URL patterns and names a broken one by its fie
   assert.deepEqual(issuesOf({ port: 1, endpoints: [{ name: "a", path: "/%77ebhook", method: "POST" }] }), [
     'endpoints[0].path "/%77ebhook" is not in normal form: write "/webhook"',
   ]);
+});
+
+Deno.test("validateConfig() warns per endpoint whose secret came out empty (an unset environment variable)", () => {
+  const config = validateConfig({
+    port: 1,
+    endpoints: [
+      {
+        name: "github",
+        path: "/github",
+        method: "POST",
+        secret: Deno.env.get("HOOKTAP_TEST_UNSET_VARIABLE"),
+      },
+      { name: "stripe", path: "/stripe", method: "POST", secret: "whsec_x" },
+      { name: "plain", path: "/plain", method: "POST" },
+    ],
+  }, null);
+  assert.equal(config.warnings.length, 1, config.warnings.join("\n"));
+  assert.match(config.warnings[0]!, /^endpoint "github": its secret is empty .*set the variable and restart/);
 });

@@ -61,6 +61,16 @@ function portCheck(f: DoctorFacts): Check {
     if (p.state === "closed") {
       return { id: "port", status: "skip", summary: `Port ${f.port} is free for hooktap dev.` };
     }
+    if (p.state === "hooktap") {
+      return {
+        id: "port",
+        status: "fail",
+        summary: `Another hooktap dev (pid ${p.pid}, in another directory) answers on port ${f.port}, ` +
+          `so hooktap dev cannot listen there.`,
+        fix: `stop that hooktap dev (kill ${p.pid}), or set another \`port\` in hooktap.config.ts here; ` +
+          `events sent to port ${f.port} now land in that one's directory`,
+      };
+    }
     return {
       id: "port",
       status: "fail",
@@ -172,13 +182,19 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   if (hints.length === 0) {
     return { id: "senders", status: "ok", summary: `No unmatched requests in the last ${f.windowHours} h.` };
   }
-  const [top] = hints;
+  // Each hint once, each with its own fix; and how to clear requests that were the user's own tests, which
+  // would otherwise keep this check failing for the whole window.
+  const clear =
+    `your own test requests? They count for ${f.windowHours} h; empty the log (safe while hooktap dev runs): : > .hooktap/unmatched.jsonl`;
+  if (hints.length === 1) {
+    return { id: "senders", status: "fail", summary: hints[0]!.text, fix: hints[0]!.fix, details: [clear] };
+  }
   return {
     id: "senders",
     status: "fail",
     summary: hints.map((h) => h.text).join("\n"),
-    fix: top!.fix,
-    details: hints.slice(1).map((h) => `${h.text}: ${h.fix}`),
+    fix: "each sender as listed: " + hints.map((h) => `${h.path}: ${h.fix}`).join("; "),
+    details: [clear],
   };
 }
 

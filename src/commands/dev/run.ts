@@ -210,7 +210,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     await session.finished;
     throw error;
   }
-  if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
+  if (session.forwarding) {
+    reportForwarding(out, session.forwarding, {
+      deliverPending: !opts.skipPending,
+      endpoints: config.endpoints.map((e) => e.name),
+    });
+  }
   const stop = async () => {
     running?.stop();
     await hub?.stop();

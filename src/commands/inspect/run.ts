@@ -17,6 +17,7 @@ import { renderEvent } from "../../term/event_view.ts";
 import { safeLine, terminalRisk } from "../../term/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
+import { didYouMean } from "../../text/suggest.ts";
 
 async function _newestOfEndpoint(
   ctx: CommandContext,
@@ -40,7 +41,7 @@ async function _newestOfEndpoint(
   throw new NotFoundError(
     `There is no endpoint named "${safeLine(name)}"` +
       (broken === undefined
-        ? ". "
+        ? `${didYouMean(name, names, (n) => `"${n}"`) || "."} `
         : ` (the config does not load, so its endpoints are unknown: ${safeLine(broken)}). `) +
       (names.length === 0 ? "No events are stored yet." : `Known endpoints: ${names.join(", ")}.`),
   );
