@@ -29,7 +29,7 @@ import { openEventWriter } from "./store/write/writer.ts";
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
   /** The endpoints and body limit to serve, and the retention to apply. */
-  config: Pick<ResolvedConfig, "endpoints" | "retention">;
+  config: Pick<ResolvedConfig, "endpoints" | "retention"> & { server?: ResolvedConfig["server"] };
   /** The data directory to write. */
   paths: StorePaths;
   /** Interface to bind. */
@@ -148,6 +148,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
         hostname: options.hostname,
         port: options.port,
         stack: choice.stack,
+        ...(options.config.server ? { limits: options.config.server } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
       });
       forwarding?.checkLoop(server);

@@ -6,6 +6,7 @@
 import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
 import type { ResolvedUi, UiConfig } from "./ui.ts";
+import type { ResolvedServer, ServerConfig } from "./server.ts";
 import type { ProviderSettings } from "../provider/types.ts";
 import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
@@ -66,6 +67,8 @@ export interface Config {
   ui?: UiConfig;
   /** What `hooktap dev` prunes while it runs (at start, then every 10 minutes). */
   retention?: RetentionConfig;
+  /** The receiver's limits: timeouts, open connections, body bytes in flight (docs/security.md). */
+  server?: ServerConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -90,6 +93,8 @@ export interface ResolvedConfig {
   readonly maxBodySize: number;
   /** The inspector: off, or its port (`null`: the receiver's port + 1). */
   readonly ui: ResolvedUi;
+  /** The receiver's limits, defaults filled. */
+  readonly server: ResolvedServer;
   /** What `dev` prunes while it runs; absent when not set. */
   readonly retention?: Retention;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */

@@ -9,13 +9,21 @@ import { ConfigError } from "../errors.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
 import { checkEndpoints } from "./endpoint.ts";
 import { checkUi } from "./ui.ts";
+import { checkServer } from "./server.ts";
 import { checkRetention } from "./retention.ts";
 import { type Config, DEFAULT_MAX_BODY_SIZE, type ResolvedConfig } from "./types.ts";
 
 export { normalizePath } from "./endpoint.ts";
 
 /** Top-level fields of a config. */
-export const CONFIG_FIELDS: readonly string[] = ["port", "endpoints", "maxBodySize", "ui", "retention"];
+export const CONFIG_FIELDS: readonly string[] = [
+  "port",
+  "endpoints",
+  "maxBodySize",
+  "ui",
+  "retention",
+  "server",
+];
 
 function checkPort(port: unknown, issues: Issues): number {
   if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) {
@@ -63,9 +71,11 @@ export function validateConfig(input: unknown, file: string | null): ResolvedCon
   const endpoints = checkEndpoints(config.endpoints, { maxBodySize }, issues, warnings);
   const ui = checkUi(config.ui, port, issues);
   const retention = checkRetention(config.retention, issues);
+  const largest = endpoints.reduce((m, e) => Math.max(m, e.maxBodySize), maxBodySize);
+  const server = checkServer(config.server, largest, issues);
   if (issues.length > 0) {
     const n = issues.length;
     throw new ConfigError(`${where} has ${n} problem${n === 1 ? "" : "s"}:`, issues);
   }
-  return { port, endpoints, maxBodySize, ui, ...(retention ? { retention } : {}), file, warnings };
+  return { port, endpoints, maxBodySize, ui, server, ...(retention ? { retention } : {}), file, warnings };
 }

@@ -4,6 +4,8 @@
  * from a request that a `Request` cannot hold (a GET or HEAD with a body).
  * @module
  */
+import type { BodyBudget } from "./budget.ts";
+import type { StallWatch } from "./stall.ts";
 
 /** A request as the handler reads it. */
 export interface IncomingRequest {
@@ -28,4 +30,8 @@ export interface RequestInfo {
    * and the request answered a retryable 503.
    */
   cutOff?: AbortSignal;
+  /** The bound on the bytes of all bodies in flight (the listener's). */
+  budget?: BodyBudget;
+  /** The body-inactivity watch (the listener's). */
+  stall?: StallWatch;
 }

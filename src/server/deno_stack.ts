@@ -8,7 +8,7 @@ import type { ServingStack, StackOptions } from "./_types.ts";
 
 /** Serves `handler` with Deno.serve. Throws Deno's own error when the port cannot be bound. */
 export function serveDeno(handler: Handler, options: StackOptions): Promise<ServingStack> {
-  const cutOff = options.cutOff;
+  const { cutOff, budget, stall } = options;
   const server = Deno.serve({
     hostname: options.hostname,
     port: options.port,
@@ -17,7 +17,7 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
       options.onError?.(error);
       return new Response(options.errorMessage, { status: 500 });
     },
-  }, (request, info) => handler(request, { remoteAddr: info.remoteAddr, cutOff }));
+  }, (request, info) => handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall }));
   return Promise.resolve({
     port: server.addr.port,
     hostname: server.addr.hostname,

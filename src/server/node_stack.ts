@@ -19,7 +19,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 
 /** Serves `handler` with node:http. Rejects with node's error when the port cannot be bound. */
 export function serveNode(handler: Handler, options: StackOptions): Promise<ServingStack> {
-  const { cutOff } = options;
+  const { cutOff, budget, stall } = options;
   let origin = "http://localhost";
   // Per connection, the answer still being made: a parse error in what follows it (pipelined
   // garbage) must not overtake it.
@@ -30,7 +30,7 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
       hostname: req.socket.remoteAddress ?? "",
       port: req.socket.remotePort ?? 0,
     };
-    const done = handler(nodeRequest(req, origin), { remoteAddr, cutOff })
+    const done = handler(nodeRequest(req, origin), { remoteAddr, cutOff, budget, stall })
       .catch((error) => {
         options.onError?.(error);
         return new Response(options.errorMessage, { status: 500 });
