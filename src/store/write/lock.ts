@@ -4,7 +4,7 @@
  * the process dies, even by SIGKILL, so a stale lock never blocks a restart.
  * @module
  */
-import { describeError, StoreError } from "../../errors.ts";
+import { StoreError } from "../../errors.ts";
 import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 
