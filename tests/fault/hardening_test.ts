@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { LEAST_PRIVILEGE, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { rssKiB } from "./_load.ts";
 import { HttpConn } from "./_http.ts";
 
@@ -71,3 +71,146 @@ for (const stack of STACKS) {
     assert.equal(await post(dev.port), 200, "dev serves after the hoarders leave");
   });
 }
+
+// ---- Links planted under .hooktap/: one test per file the store writes ----
+
+const ORIGINAL = "# a shell start-up file: hooktap must never write here\n";
+
+/** Plants `.hooktap/<name>` as a link to a file outside; returns that file's path. */
+async function plant(dir: string, name: string): Promise<string> {
+  await Deno.mkdir(`${dir}/.hooktap`, { recursive: true, mode: 0o700 });
+  const target = `${dir}/outside_${name.replaceAll("/", "_")}`;
+  await Deno.writeTextFile(target, ORIGINAL);
+  await Deno.chmod(target, 0o644);
+  await Deno.symlink(target, `${dir}/.hooktap/${name}`);
+  return target;
+}
+
+async function assertUntouched(target: string): Promise<void> {
+  assert.equal(await Deno.readTextFile(target), ORIGINAL, `${target} was written through a link`);
+  assert.equal((await Deno.stat(target)).mode! & 0o777, 0o644, `${target}'s mode was changed`);
+}
+
+/** `dev` refuses to start, naming the link and the fix; the target is untouched. */
+for (const name of ["events.jsonl", "dev.lock", "unmatched.jsonl"]) {
+  Deno.test(`a link planted at .hooktap/${name} stops dev with the fix and is never written through`, async () => {
+    await using tmp = await withTmpDir();
+    const target = await plant(tmp.path, name);
+    await writeFile(tmp.path, "hooktap.config.ts", configFor("deno"));
+    await assert.rejects(
+      startDev(tmp.path, [], { permissions: LEAST_PRIVILEGE }),
+      (error: Error) => {
+        assert.match(error.message, new RegExp(`${name.replace(".", "\\.")} is a symbolic link`));
+        assert.match(error.message, /rm .*then start again/);
+        return true;
+      },
+    );
+    await assertUntouched(target);
+  });
+}
+
+/** Sends `count` requests to unknown paths of ~1 KiB on one keep-alive connection. */
+async function flood404(port: number, count: number): Promise<void> {
+  const conn = await HttpConn.open(port);
+  try {
+    for (let i = 0; i < count; i++) {
+      const res = await conn.request({
+        method: "GET",
+        path: `/${i}/$(touch\${IFS}PWNED)/` + "x".repeat(1100),
+      });
+      assert.equal(res.status, 404);
+    }
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("a link planted at .hooktap/unmatched.jsonl.tmp is never written through when the log is rewritten", async () => {
+  await using tmp = await withTmpDir();
+  const target = await plant(tmp.path, "unmatched.jsonl.tmp");
+  await using dev = await devOn(tmp.path, "deno");
+  await flood404(dev.port, 700); // past twice the byte bound (2 × 256 KiB): at least one rewrite
+  assert.equal(await dev.stop(), 0);
+  await assertUntouched(target);
+  const log = await Deno.readTextFile(`${tmp.path}/.hooktap/unmatched.jsonl`);
+  assert.ok(log.length <= 512 * 1024, `unmatched.jsonl is ${log.length} bytes`);
+  assert.match(log, /…\[cut\]/, "long paths are kept cut, marked");
+});
+
+for (const name of ["forward_state.json", "forward_state.json.tmp", "deliveries.jsonl"]) {
+  Deno.test(`a link planted at .hooktap/${name} is never written through while dev forwards`, async () => {
+    await using tmp = await withTmpDir();
+    const target = await plant(tmp.path, name);
+    await using app = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () => new Response("ok"),
+    );
+    const extra =
+      `endpoints: [{ name: "default", path: "/webhook", method: "POST", forward: "http://127.0.0.1:${app.addr.port}/" }],`;
+    await Deno.writeTextFile(
+      `${tmp.path}/hooktap.config.ts`,
+      `export default { port: 8787, ui: false, ${extra} };\n`,
+    );
+    let dev;
+    try {
+      dev = await startDev(tmp.path, [], { permissions: LEAST_PRIVILEGE });
+    } catch (error) {
+      // The deliveries log is opened at start: a link there stops dev with the fix.
+      assert.equal(name, "deliveries.jsonl", String(error));
+      assert.match(String(error), /deliveries\.jsonl is a symbolic link.*rm /s);
+      await assertUntouched(target);
+      return;
+    }
+    await using _ = dev;
+    assert.equal(await post(dev.port), 200);
+    for (let i = 0; i < 100; i++) {
+      const state = await Deno.lstat(`${tmp.path}/.hooktap/forward_state.json`).catch(() => undefined);
+      if (state?.isFile) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(await dev.stop(), 0);
+    await assertUntouched(target);
+    assert.ok((await Deno.lstat(`${tmp.path}/.hooktap/forward_state.json`)).isFile);
+  });
+}
+
+for (const name of ["index.json", "control.sock", "ready.json"]) {
+  Deno.test(`a link planted at .hooktap/${name} is never written through`, async () => {
+    await using tmp = await withTmpDir();
+    const target = await plant(tmp.path, name);
+    await writeFile(tmp.path, "hooktap.config.ts", configFor("deno"));
+    await using dev = await startDev(tmp.path, ["--ready-file", ".hooktap/ready.json"], {
+      permissions: LEAST_PRIVILEGE,
+    });
+    assert.equal(await post(dev.port), 200);
+    assert.equal(await dev.stop(), 0);
+    await assertUntouched(target);
+  });
+}
+
+Deno.test("export -o into .hooktap is refused and the store is intact; -o elsewhere is owner-only", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", configFor("deno"));
+  {
+    await using dev = await devOn(tmp.path, "deno");
+    assert.equal(await post(dev.port), 200);
+    assert.equal(await dev.stop(), 0);
+  }
+  const events = `${tmp.path}/.hooktap/events.jsonl`;
+  const before = await Deno.readTextFile(events);
+  await Deno.symlink(".hooktap", `${tmp.path}/store_link`);
+  for (
+    const out of [".hooktap/events.jsonl", "./.hooktap/../.hooktap/events.jsonl", "store_link/events.jsonl"]
+  ) {
+    const r = await runCli(["export", "-o", out], { cwd: tmp.path, permissions: ["-A"] });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /inside hooktap's data directory/);
+    assert.equal(await Deno.readTextFile(events), before);
+  }
+  await Deno.writeTextFile(`${tmp.path}/out.jsonl`, "old\n", { mode: 0o644 });
+  await Deno.chmod(`${tmp.path}/out.jsonl`, 0o644);
+  const r = await runCli(["export", "-o", "out.jsonl"], { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((await Deno.stat(`${tmp.path}/out.jsonl`)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.readTextFile(`${tmp.path}/out.jsonl`)).split("\n").filter(Boolean).length, 1);
+});

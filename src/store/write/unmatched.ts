@@ -77,7 +77,10 @@ async function rewriteNewest(path: string, keep: number): Promise<number> {
   return kept.length;
 }
 
-/** Opens (creating) the unmatched log of a data directory. */
+/**
+ * Opens (creating) the unmatched log of a data directory.
+ * @throws {StoreError} when it is a link or cannot be opened.
+ */
 export async function openUnmatchedLog(
   paths: StorePaths,
   options: { bound?: number } = {},
@@ -85,7 +88,8 @@ export async function openUnmatchedLog(
   const bound = options.bound ?? UNMATCHED_BOUND;
   let size = await sizeOf(paths.unmatched);
   let chain: Promise<void> = Promise.resolve();
-  let file: Deno.FsFile | undefined;
+  // Opened now, so a link planted there stops `dev` at start with the fix, not silently later.
+  let file: Deno.FsFile | undefined = await openNoFollow(paths.unmatched, "the unmatched log", { append: true });
   const encoder = new TextEncoder();
   const write = async (line: string) => {
     file ??= await openNoFollow(paths.unmatched, "the unmatched log", { append: true });
