@@ -214,3 +214,96 @@ Deno.test("export -o into .hooktap is refused and the store is intact; -o elsewh
   assert.equal((await Deno.stat(`${tmp.path}/out.jsonl`)).mode! & 0o777, 0o600);
   assert.equal((await Deno.readTextFile(`${tmp.path}/out.jsonl`)).split("\n").filter(Boolean).length, 1);
 });
+
+// ---- Stalls and descriptor exhaustion ----
+
+/** Reads until the server answers or closes (bounded); the status line's code, or "closed". */
+async function answerOf(conn: Deno.TcpConn, ms = 10_000): Promise<number | "closed" | "timeout"> {
+  const buf = new Uint8Array(4096);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)));
+  const read = conn.read(buf).then((n) => {
+    if (n === null) return "closed" as const;
+    const m = new TextDecoder().decode(buf.subarray(0, n)).match(/^HTTP\/1\.1 (\d{3})/);
+    return m ? Number(m[1]) : "closed" as const;
+  }).catch(() => "closed" as const);
+  const got = await Promise.race([read, timeout]);
+  clearTimeout(timer);
+  return got;
+}
+
+const STALL = "server: { headersTimeoutMs: 500, bodyTimeoutMs: 500, keepAliveTimeoutMs: 500 },";
+
+for (const stack of STACKS) {
+  Deno.test(`a body that stops arriving is answered 408 and nothing is stored (${stack} stack)`, async () => {
+    await using tmp = await withTmpDir();
+    await using dev = await devOn(tmp.path, stack, STALL);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: dev.port });
+    try {
+      await conn.write(
+        new TextEncoder().encode('POST /webhook HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"a":'),
+      );
+      assert.equal(await answerOf(conn), 408);
+    } finally {
+      conn.close();
+    }
+    assert.equal(await post(dev.port), 200);
+    assert.equal(await dev.stop(), 0);
+    const log = await Deno.readTextFile(`${tmp.path}/.hooktap/events.jsonl`);
+    assert.equal(log.split("\n").filter(Boolean).length, 1, "only the whole request is stored");
+  });
+}
+
+Deno.test("a connection that never finishes its headers is closed (node stack)", async () => {
+  await using tmp = await withTmpDir();
+  await using dev = await devOn(tmp.path, "node", STALL);
+  for (const partial of ["", "POST /webhook HTTP/1.1\r\nhost: x\r\n"]) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: dev.port });
+    try {
+      if (partial !== "") await conn.write(new TextEncoder().encode(partial));
+      assert.notEqual(await answerOf(conn), "timeout", `still open after 10 s: ${JSON.stringify(partial)}`);
+    } finally {
+      conn.close();
+    }
+  }
+});
+
+for (const stack of STACKS) {
+  Deno.test(`idle connections past the descriptor limit leave dev running and serving afterwards (${stack} stack)`, async () => {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", configFor(stack));
+    await using dev = await startDev(tmp.path, [], {
+      permissions: LEAST_PRIVILEGE,
+      wrap: ["prlimit", "--nofile=256"],
+    });
+    const conns: Deno.TcpConn[] = [];
+    for (let i = 0; i < 400; i++) {
+      try {
+        conns.push(await Deno.connect({ hostname: "127.0.0.1", port: dev.port }));
+      } catch {
+        break; // refused while dev listens again: the flood has done its work
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const c of conns) c.close();
+    let status: number | string = "never tried";
+    for (let i = 0; i < 60 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      try {
+        const conn = await HttpConn.open(dev.port);
+        try {
+          const got = await Promise.race([
+            conn.request({ path: "/webhook", body: "{}" }).then((r) => r.status),
+            new Promise<string>((r) => setTimeout(() => r("no answer"), 1000)),
+          ]);
+          status = got;
+        } finally {
+          conn.close();
+        }
+      } catch (error) {
+        status = String(error);
+      }
+    }
+    assert.equal(status, 200, `dev does not serve after the flood:\n${dev.stderr().slice(-500)}`);
+  });
+}

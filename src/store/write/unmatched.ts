@@ -89,7 +89,9 @@ export async function openUnmatchedLog(
   let size = await sizeOf(paths.unmatched);
   let chain: Promise<void> = Promise.resolve();
   // Opened now, so a link planted there stops `dev` at start with the fix, not silently later.
-  let file: Deno.FsFile | undefined = await openNoFollow(paths.unmatched, "the unmatched log", { append: true });
+  let file: Deno.FsFile | undefined = await openNoFollow(paths.unmatched, "the unmatched log", {
+    append: true,
+  });
   const encoder = new TextEncoder();
   const write = async (line: string) => {
     file ??= await openNoFollow(paths.unmatched, "the unmatched log", { append: true });
