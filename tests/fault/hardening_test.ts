@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { rssKiB } from "./_load.ts";
 import { HttpConn } from "./_http.ts";
+import { HAS_SCRIPT, runInPty } from "../_pty.ts";
 
 const STACKS = ["deno", "node"] as const;
 
@@ -307,3 +308,29 @@ for (const stack of STACKS) {
     assert.equal(status, 200, `dev does not serve after the flood:\n${dev.stderr().slice(-500)}`);
   });
 }
+
+// ---- Terminal safety ----
+
+Deno.test({
+  name: "logs --json on a terminal escapes C1 controls and bidi characters; a pipe gets the exact JSON",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", configFor("deno"));
+    const hostile = "x\u009b31mRED\u009d0;title\u009c\u202egnp.exe\u2028";
+    {
+      await using dev = await devOn(tmp.path, "deno");
+      assert.equal(await post(dev.port, JSON.stringify({ s: hostile })), 200);
+      assert.equal(await dev.stop(), 0);
+    }
+    const tty = await runInPty(["logs", "--json"], { cwd: tmp.path });
+    assert.equal(tty.code, 0, tty.screen);
+    for (const ch of ["\u009b", "\u009d", "\u009c", "\u202e", "\u2028"]) assert.ok(!tty.screen.includes(ch));
+    assert.match(tty.screen, /\\u009b31mRED\\u009d0;title\\u009c\\u202egnp\.exe\\u2028/);
+    const piped = await runCli(["logs", "--json"], { cwd: tmp.path });
+    assert.equal(piped.code, 0, piped.stderr);
+    const line = JSON.parse(piped.stdout.trim().split("\n").at(-1)!);
+    assert.equal(JSON.parse(line.body).s, hostile);
+    assert.ok(piped.stdout.includes("\u009b"), "the pipe gets exact JSON");
+  },
+});
