@@ -20,6 +20,7 @@ import { describeError } from "../errors.ts";
 import { banner, createActivityLog } from "../ui/dev_log.ts";
 import { cutOffNote, drainNote } from "../ui/drain_note.ts";
 import { retentionLine } from "../ui/retention_line.ts";
+import { safeLine } from "../ui/sanitize.ts";
 import { plural } from "../ui/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../ui/prompts.ts";
 import type { options } from "../cli/commands/dev.ts";
@@ -98,6 +99,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    onNotice: (message) => out.err(`${safeLine(message)}\n`),
     forward: {
       ...(fallback ? { fallback } : {}),
       ...(config.file ? { baseDir: dirname(config.file) } : {}),

@@ -69,11 +69,11 @@ function portCheck(f: DoctorFacts): Check {
     };
   }
   if (p.state === "hooktap") {
-    const mine = !f.dev.owner || f.dev.owner.pid === p.pid;
+    const mine = f.dev.owner?.run === undefined || f.dev.owner.run === p.run;
     return mine ? { id: "port", status: "ok", summary: `Port ${f.port} answers: it is this hooktap dev.` } : {
       id: "port",
       status: "fail",
-      summary: `Port ${f.port} is answered by another hooktap (pid ${p.pid}), not this directory's (pid ${
+      summary: `Port ${f.port} is answered by another hooktap, not this directory's (pid ${
         f.dev.owner!.pid
       }).`,
       fix: "stop the other hooktap dev; events sent to this port land in its directory",

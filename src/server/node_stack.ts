@@ -61,6 +61,9 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
       const status = error.code === "HPE_HEADER_OVERFLOW"
         ? "431 Request Header Fields Too Large"
         : "400 Bad Request";
+      options.onNotice?.(
+        `Answered ${status} to a request node:http cannot parse (${error.code ?? "no code"}).`,
+      );
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     } else socket.destroy();
   });

@@ -334,3 +334,40 @@ Deno.test({
     assert.ok(piped.stdout.includes("\u009b"), "the pipe gets exact JSON");
   },
 });
+
+// ---- The probe and malformed requests ----
+
+Deno.test("the probe answers a per-run nonce kept in dev.lock, never the pid", async () => {
+  await using tmp = await withTmpDir();
+  await using dev = await devOn(tmp.path, "deno");
+  const response = await fetch(`${dev.url}/.hooktap/probe`, { headers: { "x-hooktap-probe": "1" } });
+  const answer = await response.json();
+  assert.equal(answer.hooktap, true);
+  assert.equal(answer.pid, undefined);
+  assert.doesNotMatch(JSON.stringify(answer), new RegExp(`\\b${dev.child.pid}\\b`));
+  const lock = JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/dev.lock`));
+  assert.equal(typeof answer.run, "string");
+  assert.equal(answer.run, lock.run);
+});
+
+// Deno.serve's HTTP layer closes such a connection before any handler runs (Deno 2.9): node:http only.
+{
+  const stack = "node";
+  Deno.test(`a malformed chunked body is answered 400 and logged (${stack} stack)`, async () => {
+    await using tmp = await withTmpDir();
+    await using dev = await devOn(tmp.path, stack);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: dev.port });
+    try {
+      await conn.write(
+        new TextEncoder().encode(
+          "POST /webhook HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz-not-hex\r\nabc\r\n0\r\n\r\n",
+        ),
+      );
+      assert.equal(await answerOf(conn), 400);
+    } finally {
+      conn.close();
+    }
+    for (let i = 0; i < 40 && !/400/.test(dev.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.match(dev.stderr(), /Answered 400 Bad Request/);
+  });
+}

@@ -13,6 +13,8 @@ export interface LockOwner {
   pid: number;
   port?: number;
   startedAt: string;
+  /** The run's nonce, which the port's probe answers (src/receiver/probe.ts). */
+  run?: string;
 }
 
 /** A held writer lock. */
