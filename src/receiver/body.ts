@@ -35,14 +35,6 @@ export class BodyUnreadableError extends Error {
   }
 }
 
-/** The client's connection ended before the body was complete (or its framing was malformed). */
-export class BodyAbortedError extends Error {
-  constructor() {
-    super("The connection ended before the body was complete.");
-    this.name = "BodyAbortedError";
-  }
-}
-
 const EMPTY = new Uint8Array(0);
 
 /** Options of {@linkcode readBody}. */
@@ -88,17 +80,12 @@ export async function readBody(
   const reader = request.body.getReader();
   // One promise per body that rejects when shutdown cuts it off or it stalls; raced with each read.
   let fail: (error: Error) => void = () => {};
-  // The client's connection: Deno.serve aborts it when the connection ends, also when its HTTP layer
-  // drops a malformed body without ending the stream.
-  const gone = request.signal;
-  const stop = cutOff === undefined && stall === undefined && gone === undefined
+  const stop = cutOff === undefined && stall === undefined
     ? undefined
     : new Promise<never>((_, reject) => (fail = reject));
   stop?.catch(() => {});
   const onAbort = () => fail(new BodyCutOffError());
   cutOff?.addEventListener("abort", onAbort, { once: true });
-  const onGone = () => fail(new BodyAbortedError());
-  gone?.addEventListener("abort", onGone, { once: true });
   const watched = stall === undefined ? undefined : { last: performance.now(), fail: (e: Error) => fail(e) };
   if (watched !== undefined) stall!.add(watched);
   const chunks: Uint8Array[] = [];
@@ -121,7 +108,6 @@ export async function readBody(
     throw error;
   } finally {
     cutOff?.removeEventListener("abort", onAbort);
-    gone?.removeEventListener("abort", onGone);
     if (watched !== undefined) stall!.delete(watched);
     try {
       reader.releaseLock();
