@@ -78,23 +78,23 @@ export async function readBody(
   const { cutOff, budget, stall } = options;
   if (cutOff?.aborted) throw new BodyCutOffError();
   const reader = request.body.getReader();
-  // One promise per body that rejects when shutdown cuts it off or it stalls; raced with each read.
-  let fail: (error: Error) => void = () => {};
-  const stop = cutOff === undefined && stall === undefined
-    ? undefined
-    : new Promise<never>((_, reject) => (fail = reject));
-  stop?.catch(() => {});
-  const onAbort = () => fail(new BodyCutOffError());
-  cutOff?.addEventListener("abort", onAbort, { once: true });
-  const watched = stall === undefined ? undefined : { last: performance.now(), fail: (e: Error) => fail(e) };
+  // Shutdown or a stall ends the read by cancelling the reader (a pending read then resolves as done) after
+  // noting why: no promise raced per read, so a small body costs what the plain reader costs.
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    reader.cancel().catch(() => {});
+  };
+  const onAbort = cutOff === undefined ? undefined : () => fail(new BodyCutOffError());
+  if (onAbort !== undefined) cutOff!.addEventListener("abort", onAbort, { once: true });
+  const watched = stall === undefined ? undefined : { last: performance.now(), fail };
   if (watched !== undefined) stall!.add(watched);
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = stop === undefined
-        ? await reader.read()
-        : await Promise.race([reader.read(), stop]);
+      const { done, value } = await reader.read();
+      if (failure !== undefined) throw failure;
       if (done) break;
       if (watched !== undefined) watched.last = performance.now();
       if (size + value.length > limit) throw new BodyTooLargeError(limit);
@@ -107,11 +107,11 @@ export async function readBody(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    cutOff?.removeEventListener("abort", onAbort);
+    if (onAbort !== undefined) cutOff!.removeEventListener("abort", onAbort);
     if (watched !== undefined) stall!.delete(watched);
     try {
       reader.releaseLock();
-    } catch { /* a read still pending after a cut-off: the stream is cancelled */ }
+    } catch { /* already released */ }
   }
   return concatBytes(chunks);
 }
