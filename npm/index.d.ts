@@ -111,6 +111,22 @@ export interface Config {
   retention?: { keep?: number; olderThan?: string };
   /** A hub channel `hooktap dev` receives from (`hooktap hub channel create`). */
   hub?: HubConfig;
+  /** The receiver's limits: timeouts, open connections, body bytes in flight. */
+  server?: ServerConfig;
+}
+
+/** The receiver's limits (docs/security.md). */
+export interface ServerConfig {
+  /** Longest wait for a request's headers, in ms, once a connection opens or a request starts. @default 30000 */
+  headersTimeoutMs?: number;
+  /** Longest idle time of a keep-alive connection between requests, in ms. @default 5000 */
+  keepAliveTimeoutMs?: number;
+  /** Longest wait for the next bytes of a body, in ms. @default 60000 */
+  bodyTimeoutMs?: number;
+  /** Most connections open at once; the excess is closed at once. @default 1000 */
+  maxConnections?: number;
+  /** Most body bytes held at once, over all requests; past it a request gets 503. @default 134217728 */
+  maxBodyBytesInFlight?: number;
 }
 
 /** The hub channel of `hooktap dev --hub`. */

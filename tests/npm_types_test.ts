@@ -10,6 +10,7 @@ import type { Config, EndpointConfig } from "../src/config/types.ts";
 import type { ForwardConfig } from "../src/config/forward.ts";
 import type { ResponseConfig } from "../src/config/response.ts";
 import type { HubConfig } from "../src/config/hub.ts";
+import type { ServerConfig } from "../src/config/server.ts";
 import { STARTER_CONFIG } from "../src/config/starter.ts";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -19,9 +20,19 @@ const sameForward: Same<ForwardConfig, Npm.ForwardConfig> = true;
 const sameResponseKeys: Same<keyof ResponseConfig, keyof Npm.ResponseConfig> = true;
 const sameUi: Same<Config["ui"], Npm.Config["ui"]> = true;
 const sameHub: Same<HubConfig, Npm.HubConfig> = true;
+const sameServer: Same<ServerConfig, Npm.ServerConfig> = true;
 
 Deno.test("npm/index.d.ts declares the same config fields as src/config/types.ts", () => {
-  assert.deepEqual([sameConfigKeys, sameEndpointKeys, sameForward, sameResponseKeys, sameUi, sameHub], [
+  assert.deepEqual([
+    sameConfigKeys,
+    sameEndpointKeys,
+    sameForward,
+    sameResponseKeys,
+    sameUi,
+    sameHub,
+    sameServer,
+  ], [
+    true,
     true,
     true,
     true,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../errors.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { validateConfig } from "./validate.ts";
+import { DEFAULT_SERVER } from "./server.ts";
 
 function issuesOf(input: unknown): readonly string[] {
   try {
@@ -20,9 +21,31 @@ Deno.test("validateConfig() resolves the starter config with its defaults", () =
     endpoints: [{ name: "default", path: "/webhook", methods: ["POST"], maxBodySize: 25 * 1024 * 1024 }],
     maxBodySize: 25 * 1024 * 1024,
     ui: { port: null },
+    server: DEFAULT_SERVER,
     file: null,
     warnings: [],
   });
+});
+
+Deno.test("validateConfig() checks server limits with their field paths and suggests a near key", () => {
+  const base = { port: 0, endpoints: [{ name: "a", path: "/a", method: "POST" }] };
+  const config = validateConfig({ ...base, server: { bodyTimeoutMs: 1000, maxConnections: 50 } }, null);
+  assert.equal(config.server.bodyTimeoutMs, 1000);
+  assert.equal(config.server.maxConnections, 50);
+  assert.equal(config.server.headersTimeoutMs, DEFAULT_SERVER.headersTimeoutMs);
+  assert.throws(
+    () => validateConfig({ ...base, server: { bodyTimeoutMS: 5, maxConnections: -1 } }, null),
+    (error: ConfigError) => {
+      const text = error.issues.join("\n");
+      assert.match(text, /server\.bodyTimeoutMS is not a server field: did you mean "bodyTimeoutMs"\?/);
+      assert.match(text, /server\.maxConnections must be a whole number, got -1/);
+      return true;
+    },
+  );
+  assert.match(
+    issuesOf({ ...base, maxBodySize: 1000, server: { maxBodyBytesInFlight: 10 } }).join("\n"),
+    /server\.maxBodyBytesInFlight \(10\) must be at least the largest maxBodySize \(1000\)/,
+  );
 });
 
 Deno.test("validateConfig() upper-cases methods and accepts a list, without repeats", () => {

@@ -65,9 +65,10 @@ function portCheck(f: DoctorFacts): Check {
       return {
         id: "port",
         status: "fail",
-        summary: `Another hooktap dev (pid ${p.pid}, in another directory) answers on port ${f.port}, ` +
+        summary: `Another hooktap dev (in another directory) answers on port ${f.port}, ` +
           `so hooktap dev cannot listen there.`,
-        fix: `stop that hooktap dev (kill ${p.pid}), or set another \`port\` in hooktap.config.ts here; ` +
+        fix:
+          `stop that hooktap dev (Ctrl-C in its terminal), or set another \`port\` in hooktap.config.ts here; ` +
           `events sent to port ${f.port} now land in that one's directory`,
       };
     }
@@ -79,11 +80,11 @@ function portCheck(f: DoctorFacts): Check {
     };
   }
   if (p.state === "hooktap") {
-    const mine = !f.dev.owner || f.dev.owner.pid === p.pid;
+    const mine = f.dev.owner?.run === undefined || f.dev.owner.run === p.run;
     return mine ? { id: "port", status: "ok", summary: `Port ${f.port} answers: it is this hooktap dev.` } : {
       id: "port",
       status: "fail",
-      summary: `Port ${f.port} is answered by another hooktap (pid ${p.pid}), not this directory's (pid ${
+      summary: `Port ${f.port} is answered by another hooktap, not this directory's (pid ${
         f.dev.owner!.pid
       }).`,
       fix: "stop the other hooktap dev; events sent to this port land in its directory",
