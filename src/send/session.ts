@@ -93,9 +93,10 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     const mark = watermark.mark;
     if (mark === undefined) return;
     dirty = false;
-    saving = saving.then(() => writeForwardState(options.paths.forwardState, { v: 1, settledThrough: mark })).catch(
-      (error) => options.onError?.(error),
-    );
+    saving = saving.then(() => writeForwardState(options.paths.forwardState, { v: 1, settledThrough: mark }))
+      .catch(
+        (error) => options.onError?.(error),
+      );
   };
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   // A pending event of the last run still counts: the mark may not pass it until it settles.

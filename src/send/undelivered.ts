@@ -80,7 +80,9 @@ export async function findUndelivered(
   paths: StorePaths,
   options: FindUndeliveredOptions = {},
 ): Promise<Undelivered> {
-  const mark = options.afterWatermark ? (await readForwardState(paths.forwardState))?.settledThrough : undefined;
+  const mark = options.afterWatermark
+    ? (await readForwardState(paths.forwardState))?.settledThrough
+    : undefined;
   const reader = await openStoreReader(paths);
   const events: CapturedEvent[] = [];
   if (reader !== null) {

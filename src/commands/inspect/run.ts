@@ -85,9 +85,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     return;
   }
   const id_ = event.id;
-  const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) =>
-    d.event === id_
-  );
+  const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
   if (opts.json) {
     out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
   } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));
