@@ -11,7 +11,6 @@ import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
 import { readDeliveries } from "../../send/deliveries_read.ts";
-import { forwardPaths } from "../../send/paths.ts";
 import { renderDeliveries } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { safeLine, terminalRisk } from "../../term/sanitize.ts";
@@ -87,9 +86,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     return;
   }
   const id_ = event.id;
-  const deliveries = (await readDeliveries(forwardPaths(storeOf(ctx)).deliveries)).filter((d) =>
-    d.event === id_
-  );
+  const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
   if (opts.json) {
     out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
   } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));
