@@ -166,6 +166,6 @@ Deno.test("doctor: the config's port is held by another directory's hooktap dev,
     port.summary,
     new RegExp(`^Another hooktap dev \\(in another directory\\) answers on port ${dev.port}`),
   );
-  assert.match(port.fix!, /stop that hooktap dev \(kill \d+\)/);
+  assert.match(port.fix!, /stop that hooktap dev \(Ctrl-C in its terminal\)/);
   assert.doesNotMatch(human, /Another program answers/);
 });

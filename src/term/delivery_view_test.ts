@@ -11,12 +11,14 @@ function attempt(n: number, status: number | undefined, outcome: DeliveryRecord[
     attempt: n,
     source: "forward",
     method: "POST",
-    target: "http://localhost:3000/hook",
+    v: 2,
+    target: "localhost:3000/hook",
+    url: "http://localhost:3000/hook",
     startedAt: "2024-05-01T10:00:00.000Z",
     durationMs: 3,
     outcome,
     ...(status === undefined ? { error: "nothing listens" } : { status }),
-  } as DeliveryRecord;
+  } as DeliveryRecord; // deliveries log v2: target is the name, url the URL
 }
 
 Deno.test("the logs cell counts attempts as tries, not as repeats of the status", () => {
