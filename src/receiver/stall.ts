@@ -44,6 +44,12 @@ export class StallWatch {
   delete(body: Watched): void {
     this.#reading.delete(body);
   }
+  /** Stops the watch's timer (the server is closing). */
+  close(): void {
+    this.#reading.clear();
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
   #sweep(): void {
     if (this.#reading.size === 0) {
       // Stopped here, not in delete: under steady traffic a timer per request would cost more than the read.
