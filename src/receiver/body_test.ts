@@ -45,3 +45,25 @@ Deno.test("readBody() stops at the limit whatever the declared length says", asy
     BodyTooLargeError,
   );
 });
+
+Deno.test("readBody() charges a small declared body whole before reading it, and refuses past the budget", async () => {
+  const budget = new BodyBudget(1000);
+  budget.charge(990);
+  await assert.rejects(readBody(streamed([new Uint8Array(20)]), 100, "20", { budget }), BodyBudgetError);
+  assert.equal(budget.used, 990, "a refused body leaves nothing charged");
+  budget.release(990);
+  const body = await readBody(streamed([new Uint8Array(12), new Uint8Array(8)]), 100, "20", { budget });
+  assert.equal(body.length, 20);
+  assert.equal(budget.used, 20, "the body read stays charged until the handler releases it");
+});
+
+Deno.test("readBody() fails a small declared body that stalls, and gives its charge back", async () => {
+  const budget = new BodyBudget(1024);
+  const stall = new StallWatch(100);
+  const read = readBody(streamed([new Uint8Array([1])], true), 1000, "10", { budget, stall });
+  const alive = setTimeout(() => {}, 10_000);
+  await assert.rejects(read, BodyStalledError);
+  clearTimeout(alive);
+  stall.close();
+  assert.equal(budget.used, 0);
+});
