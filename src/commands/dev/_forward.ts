@@ -19,15 +19,41 @@ import type { Output } from "../../term/output.ts";
 import { safeLine } from "../../term/sanitize.ts";
 
 /**
- * The target `--forward-to` names, or `undefined` without the flag.
- * @throws {UsageError} when the URL is not an http(s) URL.
+ * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.
+ * @throws {UsageError} when the URL is not an http(s) URL, or `--forward-events` is given alone or empty.
  */
-export function forwardFlag(to: string | undefined, mode: string | undefined): ResolvedForward | undefined {
-  if (to === undefined) return undefined;
+export function forwardFlag(
+  to: string | undefined,
+  mode: string | undefined,
+  events?: string,
+): ResolvedForward | undefined {
+  if (to === undefined) {
+    if (events !== undefined) {
+      throw new UsageError(
+        "--forward-events chooses the events --forward-to sends: give both " +
+          "(hooktap dev --forward-to http://localhost:3000/hook --forward-events push), " +
+          "or put the rule in hooktap.config.ts (forward: [{ to, when: { type: [...] } }]).",
+      );
+    }
+    return undefined;
+  }
+  const types = events?.split(",").map((t) => t.trim()).filter((t) => t !== "");
+  if (types !== undefined && types.length === 0) {
+    throw new UsageError(`--forward-events must list event types like push,pull_request; got "${events}".`);
+  }
   const issues: string[] = [];
-  const resolved = checkForward({ to, mode: mode ?? "queue" }, "--forward-to", issues);
+  const resolved = checkForward(
+    { to, mode: mode ?? "queue", ...(types ? { when: { type: types } } : {}) },
+    "--forward-to",
+    issues,
+  );
   if (resolved === undefined) {
-    throw new UsageError(issues.join("; ").replace("--forward-to.to", "--forward-to"));
+    throw new UsageError(
+      issues.join("; ").replace("--forward-to.to", "--forward-to").replace(
+        "--forward-to.when.type",
+        "--forward-events",
+      ),
+    );
   }
   return resolved;
 }
@@ -61,15 +87,40 @@ export function forwardingCallbacks(
   };
 }
 
+/** What a target's rule takes, for the banner: ` (type push, pull_request)`. */
+export function ruleText(when: ResolvedForward["when"]): string {
+  if (when === undefined) return "";
+  const parts = when.map((alternatives) =>
+    alternatives.map((f) =>
+      Object.entries(f).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" & ") : v}`)
+        .join("")
+    ).join(" or ")
+  );
+  return ` when ${parts.join(", ")}`;
+}
+
 /** Prints where events go and what the last run left; delivers those unless told not to. */
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean },
+  options: { deliverPending: boolean; replaced?: number },
 ): void {
   const c = out.errColors;
+  if (options.replaced !== undefined && options.replaced > 0) {
+    out.err(
+      c.yellow(
+        `--forward-to replaces the ${
+          plural(options.replaced, "forward target")
+        } of hooktap.config.ts for this run.\n`,
+      ),
+    );
+  }
   for (const target of forwarding.targets.values()) {
-    out.err(`Forwarding (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
+    const named = target.ruled || forwarding.targetsOf(target.endpoint ?? "").length > 1;
+    out.err(
+      `Forwarding (${target.mode}) to ${c.cyan(safeLine(target.to))}` +
+        `${named ? ` as ${safeLine(target.name)}` : ""}${safeLine(ruleText(target.when))}\n`,
+    );
   }
   const { pending } = forwarding.leftOver;
   if (pending.length > 0) {
@@ -88,6 +139,18 @@ export function reportForwarding(
         ),
       );
     }
+  }
+  for (const [key, n] of forwarding.orphaned) {
+    const [endpoint, target] = key.split(" ") as [string, string];
+    out.err(
+      c.yellow(
+        `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
+          `which hooktap.config.ts no longer has; they are kept: ` +
+          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
+            safeLine(target)
+          } --to URL sends them.\n`,
+      ),
+    );
   }
   for (const group of forwarding.leftOver.givenUp) {
     const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
