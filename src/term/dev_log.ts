@@ -90,7 +90,8 @@ export function createActivityLog(
   },
 ): (outcome: RequestOutcome) => void {
   const c = output.colors;
-  const knownOf = (list: readonly Endpoint[]) => list.map((e) => `${e.methods.join(",")} ${e.path}`).join(", ");
+  const knownOf = (list: readonly Endpoint[]) =>
+    list.map((e) => `${e.methods.join(",")} ${e.path}`).join(", ");
   let knownFor: readonly Endpoint[] = options.endpoints;
   let known = knownOf(knownFor);
   let buffer: string[] = [];

@@ -109,13 +109,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const paths = storeOf(ctx);
   const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
-  const activity = opts.quiet
-    ? undefined
-    : createActivityLog(out, {
-      json: opts.json ?? false,
-      endpoints: config.endpoints,
-      endpointsNow: () => serving?.router.endpoints ?? config.endpoints,
-    });
+  const activity = opts.quiet ? undefined : createActivityLog(out, {
+    json: opts.json ?? false,
+    endpoints: config.endpoints,
+    endpointsNow: () => serving?.router.endpoints ?? config.endpoints,
+  });
   let serving: { router: { endpoints: readonly Endpoint[] } } | undefined; // the 404 hint follows reloads
   const session = await startDevSession({
     config,
