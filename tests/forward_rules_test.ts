@@ -1,0 +1,258 @@
+/**
+ * Forwarding rules through the real CLI with real apps on loopback: several
+ * targets per endpoint, each taking the events its `when` selects, each
+ * with its own queue and retries, resumed after a restart, and following
+ * config edits while `dev` runs.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { freePort, startApp, until } from "./_app.ts";
+import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+
+const enc = new TextEncoder();
+
+function config(forward: string): string {
+  return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", provider: "github", forward: ${forward} }] };\n`;
+}
+
+async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
+  try {
+    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
+    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+/** A GitHub-style delivery: `X-GitHub-Event` and a JSON body with its action. */
+async function post(port: number, event: string, body: string, path = "/gh"): Promise<Response> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: "POST",
+    headers: { "X-GitHub-Event": event, "content-type": "application/json" },
+    body,
+  });
+  await response.body?.cancel();
+  return response;
+}
+
+Deno.test("two targets, one taking issues (by prefix) and one push, get exactly their events byte-exact; the rest is not forwarded", async () => {
+  await using tmp = await withTmpDir();
+  await using issuesApp = startApp(0, () => ({ status: 204 }));
+  await using pushApp = startApp(0, () => ({ status: 204 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`[
+      { name: "issues", to: "http://127.0.0.1:${issuesApp.port}/issues", when: { type: "issues" } },
+      { to: "http://127.0.0.1:${pushApp.port}/push", when: { type: ["push"], filterMethod: "POST" } },
+    ]`),
+  );
+  await using dev = await startDev(tmp.path);
+  assert.match(
+    dev.stderr(),
+    new RegExp(`to http://127.0.0.1:${issuesApp.port}/issues as issues when type issues`),
+  );
+  const sent = [
+    ["issues", '{"action":"opened","n":1}'],
+    ["push", '{"ref":"refs/heads/main","n":2}'],
+    ["pull_request", '{"action":"opened","n":3}'],
+    ["issues", '{ "action" : "closed",\n "n": 4 }'],
+    ["issue_comment", '{"action":"created","n":5}'], // "issue" is not a prefix of it up to a dot
+  ] as const;
+  for (const [event, body] of sent) assert.equal((await post(dev.port, event, body)).status, 200);
+  await until(() => issuesApp.requests.length >= 2 && pushApp.requests.length >= 1, "deliveries");
+  await until(async () => (await deliveries(tmp.path)).length >= 3, "deliveries recorded");
+  await dev.stop();
+  const text = (r: { body: Uint8Array }) => new TextDecoder().decode(r.body);
+  assert.deepEqual(issuesApp.requests.map(text), [sent[0][1], sent[3][1]]);
+  assert.deepEqual(pushApp.requests.map(text), [sent[1][1]]);
+  assert.deepEqual(issuesApp.requests[0]!.body, enc.encode(sent[0][1]));
+  const events = await readEvents(tmp.path);
+  const marks = events.map((e) => (e.forward as { targets?: string[] }).targets);
+  assert.deepEqual(marks, [["issues"], [`127.0.0.1:${pushApp.port}/push`], [], ["issues"], []]);
+  assert.ok(events.every((e) => e.v === 2));
+  const byTarget = (await deliveries(tmp.path)).map((d) => `${d.event} ${d.target} ${d.outcome}`).sort();
+  assert.deepEqual(
+    byTarget,
+    [
+      `${events[0]!.id} issues delivered`,
+      `${events[1]!.id} 127.0.0.1:${pushApp.port}/push delivered`,
+      `${events[3]!.id} issues delivered`,
+    ].sort(),
+  );
+  // Every view says what happened to the events no rule took.
+  const logs = await runCli(["logs"], { cwd: tmp.path });
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.match(logs.stdout, /not forwarded \(no rule matched\)/);
+  const json = await runCli(["logs", "--json"], { cwd: tmp.path });
+  const lines = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const pr = lines.find((l) => l.id === events[2]!.id);
+  assert.deepEqual(pr.delivery.targets, []);
+  const first = lines.find((l) => l.id === events[0]!.id);
+  assert.deepEqual(first.delivery.targets, [{
+    name: "issues",
+    outcome: "delivered",
+    status: 204,
+    attempts: 1,
+  }]);
+  const inspect = await runCli(["inspect", events[2]!.id as string], { cwd: tmp.path });
+  assert.match(inspect.stdout, /not forwarded \(no rule matched\)/);
+  const inspect0 = await runCli(["inspect", events[0]!.id as string], { cwd: tmp.path });
+  assert.match(inspect0.stdout, /issues: delivered/);
+});
+
+Deno.test("fan-out where one target is down retries only that one, and resumes it after a restart", async () => {
+  await using tmp = await withTmpDir();
+  await using up = startApp(0, () => ({ status: 200 }));
+  const downPort = freePort();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`[
+      { name: "up", to: "http://127.0.0.1:${up.port}/a" },
+      { name: "down", to: "http://127.0.0.1:${downPort}/b", retry: { attempts: 50, backoff: [200] } },
+    ]`),
+  );
+  {
+    await using dev = await startDev(tmp.path);
+    for (const n of [1, 2]) assert.equal((await post(dev.port, "push", `{"n":${n}}`)).status, 200);
+    await until(async () => {
+      const d = await deliveries(tmp.path);
+      return d.filter((x) => x.target === "down").length >= 4;
+    }, "retries to the down target");
+    await dev.stop();
+  }
+  const before = await deliveries(tmp.path);
+  assert.equal(before.filter((d) => d.target === "up").length, 2, "the up target got each event once");
+  assert.ok(before.filter((d) => d.target === "up").every((d) => d.outcome === "delivered"));
+  assert.equal(up.requests.length, 2);
+  await using down = startApp(downPort, () => ({ status: 200 }));
+  await using dev = await startDev(tmp.path);
+  await until(() => down.requests.length >= 2, "the down target's events after restart");
+  await until(
+    async () =>
+      (await deliveries(tmp.path)).filter((d) => d.target === "down" && d.outcome === "delivered").length >=
+        2,
+    "recorded",
+  );
+  await dev.stop();
+  assert.match(dev.stderr(), /Delivering 2 events stored but not delivered/);
+  assert.equal(up.requests.length, 2, "the target that had them was not sent them again");
+  assert.deepEqual(down.requests.map((r) => new TextDecoder().decode(r.body)).sort(), ['{"n":1}', '{"n":2}']);
+});
+
+Deno.test("a reload that adds a target, changes a rule and removes a target while events flow loses nothing", async () => {
+  await using tmp = await withTmpDir();
+  await using a = startApp(0, () => ({ status: 200 }));
+  await using b = startApp(0, () => ({ status: 200 }));
+  await using gone = startApp(0, () => ({ status: 200 }));
+  const file = await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`[
+      { name: "a", to: "http://127.0.0.1:${a.port}/a", when: { type: "push" } },
+      { name: "gone", to: "http://127.0.0.1:${gone.port}/gone" },
+    ]`),
+  );
+  await using dev = await startDev(tmp.path);
+  let sending = true;
+  let n = 0;
+  const flow = (async () => {
+    while (sending) {
+      n++;
+      const response = await post(dev.port, n % 2 === 0 ? "push" : "issues", `{"action":"opened","n":${n}}`);
+      assert.equal(response.status, 200);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  await until(() => n >= 10, "events before the reload");
+  await Deno.writeTextFile(
+    file,
+    config(`[
+      { name: "a", to: "http://127.0.0.1:${a.port}/a", when: { type: ["push", "issues"] } },
+      { name: "b", to: "http://127.0.0.1:${b.port}/b", when: { type: "issues" } },
+    ]`),
+  );
+  await until(() => dev.stderr().includes("Forwarding reloaded"), "the reload");
+  const atReload = n;
+  await until(() => n >= atReload + 10, "events after the reload");
+  sending = false;
+  await flow;
+  const events = await readEvents(tmp.path);
+  assert.equal(events.length, n, "every event stored");
+  await until(async () => {
+    const delivered = new Set(
+      (await deliveries(tmp.path)).filter((d) => d.outcome === "delivered").map((d) =>
+        `${d.event} ${d.target}`
+      ),
+    );
+    return events.every((e) =>
+      (e.forward as { targets: string[] }).targets.every((t) => delivered.has(`${e.id} ${t}`))
+    );
+  }, "every marked (event, target) delivered");
+  await dev.stop();
+  assert.match(dev.stderr(), /\+ forward target gh b/);
+  assert.match(dev.stderr(), /~ forward target gh a/);
+  assert.match(dev.stderr(), /- forward target gh gone/);
+  const marks = events.map((e) => (e.forward as { targets: string[] }).targets.join(","));
+  assert.ok(marks.includes("gone") || marks.includes("a,gone"), "before: gone took events");
+  const after = events.slice(-5);
+  for (const e of after) {
+    const type = (e.type as string).split(".")[0];
+    assert.equal((e.forward as { targets: string[] }).targets.join(","), type === "issues" ? "a,b" : "a");
+  }
+  const received = (app: { requests: { body: Uint8Array }[] }) =>
+    app.requests.map((r) => JSON.parse(new TextDecoder().decode(r.body)).n as number);
+  const countOf = (name: string) =>
+    events.filter((e) => (e.forward as { targets: string[] }).targets.includes(name));
+  assert.equal(new Set(received(a)).size, countOf("a").length);
+  assert.equal(new Set(received(b)).size, countOf("b").length);
+  assert.equal(new Set(received(gone)).size, countOf("gone").length);
+});
+
+Deno.test("bad rules are refused at load with the field path, did-you-mean and why", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`[
+      { to: "http://127.0.0.1:3000/a", mode: "relay", when: { tpye: "push" } },
+      { to: "http://127.0.0.1:3000/a", mode: "relay", when: { provider: "stripe" } },
+    ]`),
+  );
+  const result = await runCli(["dev"], { cwd: tmp.path });
+  assert.equal(result.code, 78);
+  assert.match(
+    result.stderr,
+    /endpoints\[0\]\.forward\[0\]\.when\.tpye is not a when field: did you mean "type"\?/,
+  );
+  assert.match(result.stderr, /endpoints\[0\]\.forward\[1\]\.when\.provider "stripe" can never match/);
+  const usage = await runCli(["dev", "--forward-events", "push"], { cwd: tmp.path });
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--forward-events chooses the events --forward-to sends/);
+});
+
+Deno.test("dev --forward-to URL --forward-events push replaces the config's targets for this run, and says so", async () => {
+  await using tmp = await withTmpDir();
+  await using configured = startApp(0, () => ({ status: 200 }));
+  await using flag = startApp(0, () => ({ status: 200 }));
+  await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${configured.port}/x"`));
+  await using dev = await startDev(tmp.path, [
+    "--forward-to",
+    `http://127.0.0.1:${flag.port}/y`,
+    "--forward-events",
+    "push,pull_request",
+  ]);
+  assert.match(dev.stderr(), /--forward-to replaces the 1 forward target of hooktap.config.ts for this run/);
+  for (const event of ["push", "issues", "pull_request"]) {
+    assert.equal((await post(dev.port, event, `{"action":"opened","e":"${event}"}`)).status, 200);
+  }
+  await until(() => flag.requests.length >= 2, "deliveries");
+  await until(async () => (await deliveries(tmp.path)).length >= 2, "recorded");
+  await dev.stop();
+  assert.deepEqual(
+    flag.requests.map((r) => JSON.parse(new TextDecoder().decode(r.body)).e),
+    ["push", "pull_request"],
+  );
+  assert.equal(configured.requests.length, 0);
+});
