@@ -63,6 +63,8 @@ Deno.test("two targets, one taking issues (by prefix) and one push, get exactly 
   await until(() => issuesApp.requests.length >= 2 && pushApp.requests.length >= 1, "deliveries");
   await until(async () => (await deliveries(tmp.path)).length >= 3, "deliveries recorded");
   await dev.stop();
+  assert.equal(dev.stdout().match(/not forwarded \(no rule matched\)/g)?.length, 2, dev.stdout());
+  assert.match(dev.stdout(), /\(issues\) \[evt_/);
   const text = (r: { body: Uint8Array }) => new TextDecoder().decode(r.body);
   assert.deepEqual(issuesApp.requests.map(text), [sent[0][1], sent[3][1]]);
   assert.deepEqual(pushApp.requests.map(text), [sent[1][1]]);

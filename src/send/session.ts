@@ -34,6 +34,8 @@ export interface ForwardingOptions {
   onDelivery?: ForwarderOptions["onDelivery"];
   onAppState?: ForwarderOptions["onAppState"];
   onError?: ForwarderOptions["onError"];
+  /** Called with an event no target's rule took ("not forwarded (no rule matched)"). */
+  onUnrouted?: (event: CapturedEvent) => void;
 }
 
 /** A target of a running `dev`, with its rule compiled. */
@@ -218,6 +220,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       else {
         event.v = 2; // a v2 field: see ForwardMark.targets
         event.forward = { to: first.to, mode: first.mode, targets: chosen.map((t) => t.name) };
+        if (chosen.length === 0) options.onUnrouted?.(event);
       }
       return chosen;
     },

@@ -8,10 +8,12 @@ import { checkForward, type ResolvedForward } from "../../config/forward.ts";
 import { UsageError } from "../../errors.ts";
 import type { DeliveryRecord } from "../../event/delivery.ts";
 import type { ForwardingSession } from "../../send/session.ts";
+import type { CapturedEvent } from "../../event/record.ts";
 import {
   deliveryJson,
   formatAppState,
   formatDelivery,
+  formatUnrouted,
   undeliveredCommand,
 } from "../../term/delivery_line.ts";
 import { plural } from "../../term/format.ts";
@@ -66,6 +68,7 @@ export function forwardingCallbacks(
   onDelivery: (record: DeliveryRecord) => void;
   onAppState: (s: { host: string; up: boolean }) => void;
   onError: (e: unknown) => void;
+  onUnrouted: (event: CapturedEvent) => void;
 } {
   let stdoutGone = false;
   const print = (text: string) => {
@@ -82,6 +85,15 @@ export function forwardingCallbacks(
       print(options.json ? deliveryJson(record) : formatDelivery(record, out));
     },
     onAppState: (state) => out.err(formatAppState(state, out)),
+    onUnrouted: (event) => {
+      if (options.quiet) return;
+      print(
+        options.json
+          ? JSON.stringify({ type: "delivery", event: event.id, endpoint: event.endpoint, targets: [] }) +
+            "\n"
+          : formatUnrouted(event, out),
+      );
+    },
     onError: (error) =>
       out.err(out.errColors.red(`error: ${error instanceof Error ? error.message : String(error)}\n`)),
   };
