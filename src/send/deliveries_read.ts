@@ -146,7 +146,9 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return busy;
     },
     stateOf(event) {
-      return latest.get(event.id) ?? (event.forward !== undefined ? "pending" : "none");
+      // An event no rule took was never to be sent: "none".
+      return latest.get(event.id) ??
+        (event.forward !== undefined && event.forward.targets?.length !== 0 ? "pending" : "none");
     },
     async attemptsOf(id) {
       const size = await _size(path);

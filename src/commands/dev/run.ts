@@ -112,9 +112,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const activity = opts.quiet ? undefined : createActivityLog(out, {
     json: opts.json ?? false,
     endpoints: config.endpoints,
-    endpointsNow: () => serving?.router.endpoints ?? config.endpoints,
+    endpointsNow: () => serving.session?.router.endpoints ?? config.endpoints,
   });
-  let serving: { router: { endpoints: readonly Endpoint[] } } | undefined; // the 404 hint follows reloads
+  const serving: { session?: { router: { endpoints: readonly Endpoint[] } } } = {}; // the 404 hint follows reloads
   const session = await startDevSession({
     config,
     paths,
@@ -144,7 +144,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     onRetention: (r) => out.err(retentionLine(r, c)),
     ...(hubOrder ? { wrapSink: hubOrder.wrap } : {}),
   });
-  serving = session;
+  serving.session = session;
   let hub: HubClient | undefined;
   if (hubChannel && hubOrder) {
     let last: HubState | undefined;
