@@ -110,16 +110,19 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const one = median(results.one!);
 const three = median(results.three!);
-console.log(`events per run: ${EVENTS}, rounds: ${ROUNDS} (alternating), CPU of the dev process per event:`);
-console.log(
+const lines: string[] = [];
+lines.push(`events per run: ${EVENTS}, rounds: ${ROUNDS} (alternating), CPU of the dev process per event:`);
+lines.push(
   `  one target, no rule (today):       ${(one * 1000).toFixed(1)} µs  runs: ${
     results.one!.map((x) => (x * 1000).toFixed(0)).join(", ")
   }`,
 );
-console.log(
+lines.push(
   `  three targets with rules, 1 match: ${(three * 1000).toFixed(1)} µs  runs: ${
     results.three!.map((x) => (x * 1000).toFixed(0)).join(", ")
   }`,
 );
-console.log(`  ratio three/one: ${(three / one).toFixed(2)}`);
+lines.push(`  ratio three/one: ${(three / one).toFixed(2)}`);
+// deno-lint-ignore no-console
+console.log(lines.join("\n"));
 await app.shutdown();
