@@ -258,3 +258,36 @@ Deno.test("dev --forward-to URL --forward-events push replaces the config's targ
   );
   assert.equal(configured.requests.length, 0);
 });
+
+Deno.test("a reload that removes a target with events waiting keeps them undelivered and reports them, now and at the next start", async () => {
+  await using tmp = await withTmpDir();
+  await using a = startApp(0, () => ({ status: 200 }));
+  const downPort = freePort();
+  const both = config(`[
+    { name: "a", to: "http://127.0.0.1:${a.port}/a" },
+    { name: "b", to: "http://127.0.0.1:${downPort}/b", retry: { attempts: 50, backoff: [300] } },
+  ]`);
+  const file = await writeFile(tmp.path, "hooktap.config.ts", both);
+  {
+    await using dev = await startDev(tmp.path);
+    for (const n of [1, 2, 3]) assert.equal((await post(dev.port, "push", `{"n":${n}}`)).status, 200);
+    await until(
+      async () => (await deliveries(tmp.path)).filter((d) => d.target === "b").length >= 3,
+      "b retrying",
+    );
+    await Deno.writeTextFile(file, config(`[{ name: "a", to: "http://127.0.0.1:${a.port}/a" }]`));
+    await until(() => dev.stderr().includes("- forward target gh b"), "the reload");
+    assert.match(dev.stderr(), /- forward target gh b: [1-3] queued events? (was|were) kept undelivered/);
+    await dev.stop();
+  }
+  assert.equal(a.requests.length, 3, "the kept target got each event once");
+  await using dev = await startDev(tmp.path);
+  await until(() => dev.stderr().includes("no longer has"), "the report at start");
+  await dev.stop();
+  assert.match(
+    dev.stderr(),
+    /3 events of endpoint gh waited for target b, which hooktap.config.ts no longer has; they are kept: hooktap replay --undelivered --endpoint gh --target b --to URL sends them/,
+  );
+  assert.doesNotMatch(dev.stderr(), /Delivering/);
+  assert.equal(a.requests.length, 3, "nothing was sent to the wrong place");
+});

@@ -137,10 +137,12 @@ export function reportForwarding(
   const { pending } = forwarding.leftOver;
   if (pending.length > 0) {
     if (options.deliverPending) {
-      const n = forwarding.resume();
-      out.err(
-        c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
-      );
+      const n = forwarding.resume(); // deliveries: an event missed by two targets counts twice
+      if (n > 0) {
+        out.err(
+          c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
+        );
+      }
     } else {
       out.err(
         c.yellow(
