@@ -48,6 +48,7 @@ Deno.test("two targets, one taking issues (by prefix) and one push, get exactly 
     ]`),
   );
   await using dev = await startDev(tmp.path);
+  await until(() => dev.stderr().includes("Forwarding (queue)"), "the forwarding banner");
   assert.match(
     dev.stderr(),
     new RegExp(`to http://127.0.0.1:${issuesApp.port}/issues as issues when type issues`),
@@ -62,6 +63,16 @@ Deno.test("two targets, one taking issues (by prefix) and one push, get exactly 
   for (const [event, body] of sent) assert.equal((await post(dev.port, event, body)).status, 200);
   await until(() => issuesApp.requests.length >= 2 && pushApp.requests.length >= 1, "deliveries");
   await until(async () => (await deliveries(tmp.path)).length >= 3, "deliveries recorded");
+  // The inspector's event API: every target's outcome, or none taken.
+  const ui = dev.stderr().match(/Inspect: (http:\/\/\S+?)\/?\s/)?.[1];
+  assert.ok(ui, dev.stderr());
+  const stored = await readEvents(tmp.path);
+  const detail = async (id: unknown) => await (await fetch(`${ui}/api/events/${id}`)).json();
+  assert.deepEqual((await detail(stored[0]!.id)).targets, [
+    { name: "issues", outcome: "delivered", status: 204, attempts: 1 },
+  ]);
+  const none = await detail(stored[2]!.id);
+  assert.deepEqual([none.targets, none.delivery], [[], "none"]);
   await dev.stop();
   assert.equal(dev.stdout().match(/not forwarded \(no rule matched\)/g)?.length, 2, dev.stdout());
   assert.match(dev.stdout(), /\(issues\) \[evt_/);
@@ -245,6 +256,7 @@ Deno.test("dev --forward-to URL --forward-events push replaces the config's targ
     "--forward-events",
     "push,pull_request",
   ]);
+  await until(() => dev.stderr().includes("Forwarding (queue)"), "the forwarding banner");
   assert.match(dev.stderr(), /--forward-to replaces the 1 forward target of hooktap.config.ts for this run/);
   for (const event of ["push", "issues", "pull_request"]) {
     assert.equal((await post(dev.port, event, `{"action":"opened","e":"${event}"}`)).status, 200);
