@@ -303,3 +303,22 @@ Deno.test("a reload that removes a target with events waiting keeps them undeliv
   assert.doesNotMatch(dev.stderr(), /Delivering/);
   assert.equal(a.requests.length, 3, "nothing was sent to the wrong place");
 });
+
+Deno.test("after a reload, the 404 hint lists the running config's endpoints, not those of start-up", async () => {
+  await using tmp = await withTmpDir();
+  const file = await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  await Deno.writeTextFile(
+    file,
+    `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }, { name: "new", path: "/new", method: "POST" }] };\n`,
+  );
+  await until(() => dev.stderr().includes("Config reloaded"), "the reload");
+  assert.equal((await post(dev.port, "push", "{}", "/nowhere")).status, 404);
+  await until(() => dev.stdout().includes("/nowhere"), "the 404 line");
+  await dev.stop();
+  assert.match(dev.stdout(), /no endpoint here; configured: POST \/gh, POST \/new/);
+});
