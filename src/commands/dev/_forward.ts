@@ -89,7 +89,12 @@ export function forwardingCallbacks(
       if (options.quiet) return;
       print(
         options.json
-          ? JSON.stringify({ type: "delivery", event: event.id, endpoint: event.endpoint, targets: [] }) +
+          ? JSON.stringify({
+            kind: "not-forwarded",
+            event: event.id,
+            endpoint: event.endpoint,
+            targets: [],
+          }) +
             "\n"
           : formatUnrouted(event, out),
       );
