@@ -322,3 +322,34 @@ Deno.test("after a reload, the 404 hint lists the running config's endpoints, no
   await dev.stop();
   assert.match(dev.stdout(), /no endpoint here; configured: POST \/gh, POST \/new/);
 });
+
+Deno.test("relay with rules: the relay target's answer when its rule takes the event, hooktap's own answer when not; queue targets get theirs", async () => {
+  await using tmp = await withTmpDir();
+  await using relayApp = startApp(0, () => ({ status: 202, body: "from the relay app" }));
+  await using queueApp = startApp(0, () => ({ status: 200 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`[
+      { name: "relay", to: "http://127.0.0.1:${relayApp.port}/r", mode: "relay", when: { type: "push" } },
+      { name: "all", to: "http://127.0.0.1:${queueApp.port}/q" },
+    ]`),
+  );
+  await using dev = await startDev(tmp.path);
+  const push = await fetch(`${dev.url}/gh`, {
+    method: "POST",
+    headers: { "X-GitHub-Event": "push" },
+    body: "{}",
+  });
+  assert.deepEqual([push.status, await push.text()], [202, "from the relay app"]);
+  const issues = await fetch(`${dev.url}/gh`, {
+    method: "POST",
+    headers: { "X-GitHub-Event": "issues" },
+    body: '{"action":"opened"}',
+  });
+  assert.equal(issues.status, 200);
+  assert.match(await issues.text(), /^\{"ok":true,"id":"evt_/);
+  await until(() => queueApp.requests.length >= 2, "the queue target gets both");
+  await dev.stop();
+  assert.equal(relayApp.requests.length, 1);
+});
