@@ -302,6 +302,32 @@ Deno.test("a reload that removes a target with events waiting keeps them undeliv
   );
   assert.doesNotMatch(dev.stderr(), /Delivering/);
   assert.equal(a.requests.length, 3, "nothing was sent to the wrong place");
+  // The command the report gives sends them, counted for the target that missed them.
+  await using b = startApp(0, () => ({ status: 200 }));
+  const replay = await runCli(
+    ["replay", "--undelivered", "--endpoint", "gh", "--target", "b", "--to", `http://127.0.0.1:${b.port}/b`],
+    { cwd: tmp.path },
+  );
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.equal(b.requests.length, 3);
+  assert.equal(a.requests.length, 3);
+  const replayed = (await deliveries(tmp.path)).filter((d) => d.source === "replay");
+  assert.deepEqual(replayed.map((d) => `${d.target} ${d.outcome}`), [
+    "b delivered",
+    "b delivered",
+    "b delivered",
+  ]);
+  const again = await runCli([
+    "replay",
+    "--undelivered",
+    "--target",
+    "b",
+    "--to",
+    `http://127.0.0.1:${b.port}/b`,
+  ], {
+    cwd: tmp.path,
+  });
+  assert.match(again.stderr, /No undelivered events/);
 });
 
 Deno.test("after a reload, the 404 hint lists the running config's endpoints, not those of start-up", async () => {
