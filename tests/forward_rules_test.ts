@@ -379,3 +379,20 @@ Deno.test("relay with rules: the relay target's answer when its rule takes the e
   await dev.stop();
   assert.equal(relayApp.requests.length, 1);
 });
+
+Deno.test("a reload that points a target at hooktap's own receiver is refused; the running targets stay", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  const file = await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${app.port}/a"`));
+  await using dev = await startDev(tmp.path);
+  await Deno.writeTextFile(
+    file,
+    config(`["http://127.0.0.1:${app.port}/a", "http://127.0.0.1:${dev.port}/gh"]`),
+  );
+  await until(() => dev.stderr().includes("keeping the running forward targets"), "the refusal");
+  assert.match(dev.stderr(), /hooktap's own receiver/);
+  assert.equal((await post(dev.port, "push", "{}")).status, 200);
+  await until(() => app.requests.length >= 1, "the running target still delivers");
+  await dev.stop();
+  assert.equal(app.requests.length, 1);
+});

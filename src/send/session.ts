@@ -208,6 +208,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
   };
   const orphaned = new Map<string, number>();
+  let listening: { hostname: string; port: number } | undefined;
   return {
     targetsOf: (name) => byEndpoint.get(name) ?? [],
     route(event) {
@@ -232,6 +233,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     orphaned,
     resignsOf: (name) => (endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
     checkLoop(receiver) {
+      listening = receiver;
       for (const target of targets.values()) {
         const problem = loopProblem(target.to, receiver);
         if (problem !== undefined) throw new UsageError(problem);
@@ -259,6 +261,12 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     async update(next) {
       const nextBy = await targetsByEndpoint(next, options.fallback, baseDir);
+      for (const list of nextBy.values()) {
+        for (const target of list) {
+          const problem = listening && loopProblem(target.to, listening);
+          if (problem) throw new UsageError(problem); // a reload must not make hooktap send to itself
+        }
+      }
       const changes: TargetChanges = { added: [], changed: [], removed: [] };
       const gone = new Set<string>();
       for (const [endpoint, list] of byEndpoint) {
