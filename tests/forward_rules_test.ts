@@ -48,7 +48,7 @@ Deno.test("two targets, one taking issues (by prefix) and one push, get exactly 
     ]`),
   );
   await using dev = await startDev(tmp.path);
-  await until(() => dev.stderr().includes("Forwarding (queue)"), "the forwarding banner");
+  await until(() => /Forwarding( "[^"]*")? \(queue\)/.test(dev.stderr()), "the forwarding banner");
   assert.match(
     dev.stderr(),
     new RegExp(`to http://127.0.0.1:${issuesApp.port}/issues as issues when type issues`),
@@ -256,7 +256,7 @@ Deno.test("dev --forward-to URL --forward-events push replaces the config's targ
     "--forward-events",
     "push,pull_request",
   ]);
-  await until(() => dev.stderr().includes("Forwarding (queue)"), "the forwarding banner");
+  await until(() => /Forwarding( "[^"]*")? \(queue\)/.test(dev.stderr()), "the forwarding banner");
   assert.match(dev.stderr(), /--forward-to replaces the 1 forward target of hooktap.config.ts for this run/);
   for (const event of ["push", "issues", "pull_request"]) {
     assert.equal((await post(dev.port, event, `{"action":"opened","e":"${event}"}`)).status, 200);
