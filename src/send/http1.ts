@@ -277,8 +277,14 @@ export class Http1Pool {
         } catch (error) {
           current.close();
           if (why) throw why;
-          // A kept-alive connection the server had closed: once more on a fresh one.
-          if (current.reused && current.received === 0 && tries === 0 && isClosedError(error)) continue;
+          // A kept-alive connection the server had closed: once more on a fresh one. The other idle ones to
+          // that origin are from the same server and closed too (an app that restarted): drop them, so the
+          // retry connects anew and says what is true now (`nothing listens` when the app is down).
+          if (current.reused && current.received === 0 && tries === 0 && isClosedError(error)) {
+            for (const idle of this.#idle.get(k) ?? []) idle.close();
+            this.#idle.delete(k);
+            continue;
+          }
           throw error;
         }
       }

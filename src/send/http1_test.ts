@@ -281,3 +281,25 @@ Deno.test("redirects are answers, never followed; refused connections throw the 
     Deno.errors.ConnectionRefused,
   );
 });
+
+Deno.test("an app that stopped with several kept-alive connections: the next request says it is refused", async () => {
+  const server = rawServer(async (conn, _request, n) => {
+    await new Promise((r) => setTimeout(r, 30)); // both requests in flight at once: two connections
+    await conn.write(enc.encode(`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  try {
+    await Promise.all([
+      pool.request(origin, post(server.port, "a"), OPTS),
+      pool.request(origin, post(server.port, "b"), OPTS),
+    ]);
+    assert.equal(pool.idleCount(origin), 2);
+    await server.close(); // the app stops: its connections close, nothing listens any more
+    await new Promise((r) => setTimeout(r, 50));
+    await assert.rejects(pool.request(origin, post(server.port, "c"), OPTS), Deno.errors.ConnectionRefused);
+    assert.equal(pool.idleCount(origin), 0);
+  } finally {
+    pool.close();
+  }
+});
