@@ -7,6 +7,8 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import { type CommandContext, parsePort } from "../_shared/context.ts";
+import { limitsFrom } from "./_limits.ts";
+import { channelAction } from "./_channel.ts";
 
 const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
 
@@ -28,12 +30,15 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
 
 /** `hooktap hub`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
-  const [action, sub] = input.args;
+  const [action = "", sub] = input.args;
   const opts = input.options;
   const adminToken = opts.adminToken ?? envAdminToken();
   if (action === "serve") {
-    if (sub !== undefined) throw new UsageError(`\`hooktap hub serve\` takes no "${sub}".`);
-    refuse(opts, ["hub", "json"], "serve");
+    if (sub !== undefined || input.args[2] !== undefined) {
+      throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
+    }
+    refuse(opts, ["hub", "json", "channel", "token"], "serve");
+    const limits = limitsFrom(opts);
     if ((opts.cert === undefined) !== (opts.key === undefined)) {
       throw new UsageError("TLS needs both --cert and --key (PEM files).");
     }
@@ -70,6 +75,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       kvPath,
       adminToken,
       publicUrl,
+      limits,
       ...(tls ? { tls } : {}),
     });
     const c = ctx.output.errColors;
@@ -87,10 +93,24 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ctx.output.err("hub stopped.\n");
     return;
   }
-  if (sub !== "create") {
-    throw new UsageError("Say what to do with a channel: hooktap hub channel create --hub URL.");
+  refuse(opts, [
+    "port",
+    "kv",
+    "host",
+    "publicUrl",
+    "cert",
+    "key",
+    "maxBodySize",
+    "rateLimit",
+    "maxChannels",
+    "maxClients",
+    "maxConnections",
+    "maxChannelBytes",
+    "retention",
+  ], action);
+  if (!(action === "channel" && sub === "create")) {
+    return channelAction(ctx, { action, sub, name: input.args[2], adminToken, opts });
   }
-  refuse(opts, ["port", "kv", "host", "publicUrl", "cert", "key"], "channel create");
   if (opts.hub === undefined) {
     throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
   }
