@@ -86,3 +86,29 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
     },
   };
 }
+
+/**
+ * The limits in `HOOKTAP_HUB_LIMITS` (Deno Deploy has no flags): a JSON
+ * object of {@linkcode HubLimits} fields; those not given keep their defaults.
+ * @throws {Error} naming the field, for an unknown one or a value that is not a positive number (the rate may be 0: off).
+ */
+export function limitsFromEnv(text: string | undefined): Partial<HubLimits> {
+  if (text === undefined || text.trim() === "") return {};
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error('HOOKTAP_HUB_LIMITS must be a JSON object like {"retentionMs": 86400000}');
+  }
+  const out: Partial<HubLimits> = {};
+  for (const [key, n] of Object.entries(value)) {
+    if (!(key in DEFAULT_LIMITS)) {
+      throw new Error(
+        `HOOKTAP_HUB_LIMITS: unknown limit "${key}" (known: ${Object.keys(DEFAULT_LIMITS).join(", ")})`,
+      );
+    }
+    if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || (n === 0 && key !== "ratePerMinute")) {
+      throw new Error(`HOOKTAP_HUB_LIMITS: ${key} must be a positive number`);
+    }
+    out[key as keyof HubLimits] = n;
+  }
+  return out;
+}

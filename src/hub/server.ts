@@ -54,7 +54,14 @@ export interface HubOptions {
   limits?: Partial<HubLimits>;
   /** @default Date.now */
   now?: () => number;
+  /**
+   * Longest a sender may take to send its body (408 after).
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
 }
+
+class BodyTimeoutError extends Error {}
 
 /** The hub's handler. */
 export type HubHandler = ((request: Request, info?: RequestInfo) => Promise<Response>) & {
@@ -89,6 +96,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
   }
   const maxBodySize = limits.maxBodySize;
   const now = options.now ?? Date.now;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
   const rate = createRateLimiter(limits.ratePerMinute, now);
   /** Polls held open per channel (one token per channel: connections per token). */
   const open = new Map<string, Set<AbortController>>();
@@ -193,11 +201,23 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const url = new URL(request.url);
     const headers = requestHeaders(request);
     let body: Uint8Array;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      body = await readBody(request, maxBodySize, request.headers.get("content-length"), {
-        chunked: request.headers.has("transfer-encoding"),
-      });
+      // A sender that dribbles its body is cut off (slowloris on the body; headers are Deno.serve's).
+      body = await Promise.race([
+        readBody(request, maxBodySize, request.headers.get("content-length"), {
+          chunked: request.headers.has("transfer-encoding"),
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new BodyTimeoutError()), bodyTimeoutMs);
+        }),
+      ]);
     } catch (error) {
+      if (error instanceof BodyTimeoutError) {
+        return text(408, `The body did not arrive within ${bodyTimeoutMs / 1000} s. Nothing was stored.`, {
+          connection: "close",
+        });
+      }
       if (error instanceof BodyTooLargeError) {
         return text(
           413,
@@ -208,6 +228,8 @@ export function createHubHandler(options: HubOptions): HubHandler {
         );
       }
       return text(400, "Bad request: the body could not be read. Nothing was stored.");
+    } finally {
+      clearTimeout(timer);
     }
     const addr = info?.remoteAddr;
     const cost = storedBytes({ size: body.length, path: rest, query: url.search, headers });

@@ -289,3 +289,31 @@ Deno.test("hub team: channel rm deletes the channel and all it holds; no endpoin
     assert.equal((await create(h)).url.length > 0, true, "the count of channels went down");
   });
 });
+
+Deno.test("hub: a sender that dribbles its body is cut off with 408 and nothing is stored", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  const h = createHubHandler({ store: hubStoreOn(kv), adminToken: "admin", bodyTimeoutMs: 200 });
+  try {
+    const ch = await create(h);
+    let pull = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (pull++ === 0) c.enqueue(new Uint8Array([1]));
+        else await new Promise((r) => setTimeout(r, 400)); // never more, never done
+      },
+    });
+    const r = await h(
+      new Request(`${ch.url}/hook`, { method: "POST", body, headers: { "content-length": "10" } }),
+    );
+    assert.equal(r.status, 408);
+    await r.arrayBuffer();
+    await body.cancel().catch(() => {});
+    assert.equal((await poll(h, ch.id, ch.token, "a", 0)).events.length, 0);
+  } finally {
+    h.close();
+    await new Promise((r) => setTimeout(r, 450));
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
