@@ -186,3 +186,34 @@ Deno.test("hub team: the CLI refuses bad limit flags and unknown clients with cl
   assert.equal(rm.code, 1);
   assert.match(rm.stderr, /No client named "nobody"/);
 });
+
+Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "4KiB"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  // A registered client that never acknowledges pins every event.
+  const r = await fetch(`${hub.url}/api/channels/${id}?client=away`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  assert.equal(r.status, 200);
+  await r.body?.cancel();
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) statuses.push(await send(`${channel.url}/gh`, "z".repeat(1500)));
+  assert.deepEqual(statuses, [200, 200, 507, 507, 507]);
+  const dir = await project(tmp.path, "p");
+  await using dev = await startDev(dir, [
+    "--hub",
+    channel.url,
+    "--hub-token",
+    channel.token,
+    "--hub-client",
+    "p",
+  ]);
+  await until(
+    () => /storage is full: 3 requests refused with 507/.test(dev.stderr()),
+    "dev to show the 507s",
+  );
+  await until(async () => (await hubSeqs(dir)).length === 2, "the two stored events");
+  await dev.stop();
+});
