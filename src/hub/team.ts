@@ -119,7 +119,13 @@ export async function touchClient(
 }
 
 /** Records a client's ack (never moving it back). */
-export async function ackClient(kv: Deno.Kv, channel: string, name: string, seq: number, now: number) {
+export async function ackClient(
+  kv: Deno.Kv,
+  channel: string,
+  name: string,
+  seq: number,
+  now: number,
+): Promise<void> {
   const key = ["hub", "cursor", channel, name];
   for (let i = 0; i < 5; i++) {
     const entry = await kv.get<ClientRecord>(key);

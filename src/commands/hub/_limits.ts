@@ -69,3 +69,29 @@ export function limitsFrom(opts: {
   }
   return out;
 }
+
+function size(n: number): string {
+  for (const [unit, k] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]] as const) {
+    if (n >= k && n % k === 0) return `${n / k} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+function duration(ms: number): string {
+  for (const [unit, k] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+    if (ms >= k && ms % k === 0) return `${ms / k}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** The limits in one line, for the banner. */
+export function limitsLine(l: HubLimits): string {
+  return [
+    `body ${size(l.maxBodySize)}`,
+    l.ratePerMinute === 0 ? "no rate limit" : `${l.ratePerMinute} requests/min per channel`,
+    `${size(l.maxChannelBytes)} per channel`,
+    `retention ${duration(l.retentionMs)}`,
+    `${l.maxChannels} channels`,
+    `${l.maxClients} clients and ${l.maxConnections} connections per channel`,
+  ].join(", ");
+}

@@ -7,7 +7,8 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import { type CommandContext, parsePort } from "../_shared/context.ts";
-import { limitsFrom } from "./_limits.ts";
+import { limitsFrom, limitsLine } from "./_limits.ts";
+import { DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction } from "./_channel.ts";
 
 const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
@@ -85,7 +86,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }/c/<id>\n` +
         (adminToken === undefined
           ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
-          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n"),
+          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n") +
+        `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
     );
     if (ctx.signal.aborted) await hub.stop();
     ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
