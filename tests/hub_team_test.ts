@@ -144,7 +144,7 @@ Deno.test("hub team: a revoked token cuts dev off mid-stream; rotate gives a new
 
 Deno.test("hub team: retention expiry frees the hub's storage and dev reports the gap when it comes back", async () => {
   await using tmp = await withTmpDir();
-  await using hub = await startHub(tmp.path, 0, ["--retention", "1s"]);
+  await using hub = await startHub(tmp.path, 0, ["--retention", "2s"]);
   const channel = await createChannel(tmp.path, hub.url);
   const dir = await project(tmp.path, "p");
   const args = ["--hub", channel.url, "--hub-token", channel.token, "--hub-client", "p", "--quiet"];
@@ -155,11 +155,11 @@ Deno.test("hub team: retention expiry frees the hub's storage and dev reports th
     await dev.stop();
   }
   for (let i = 0; i < 3; i++) await send(`${channel.url}/gh`, "{}");
-  await new Promise((r) => setTimeout(r, 2200)); // away longer than the retention
-  await send(`${channel.url}/gh`, "{}"); // seq 5, fresh
+  await new Promise((r) => setTimeout(r, 3500)); // away longer than the retention
   await using dev = await startDev(dir, args);
   await until(() => /3 events missed since/.test(dev.stderr()), "dev to report the gap");
-  await until(async () => (await hubSeqs(dir)).join() === "1,5", "the fresh event");
+  await send(`${channel.url}/gh`, "{}"); // seq 5, taken at once by the connected dev
+  await until(async () => (await hubSeqs(dir)).join() === "1,5", "the next event");
   await dev.stop();
 });
 

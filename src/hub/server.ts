@@ -468,7 +468,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
             "Remove one with `hooktap hub clients rm NAME`.",
         );
       }
-      void trim(channel);
+      await trim(channel); // before the low mark is read: a client coming back learns what it missed now
       const head = await store.head(channel);
       const acked = (await store.cursor(channel, client))?.seq ?? 0;
       const last = head === 0 ? [] : await store.read(channel, head - 1, { limit: 1 });
