@@ -317,3 +317,21 @@ Deno.test("hub: a sender that dribbles its body is cut off with 408 and nothing 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("hub team: a client away longer than the retention no longer pins events the others acked", async () => {
+  await withHub({ retentionMs: 60_000 }, async (h, { kv, clock }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "drawer");
+    clock.t += 61_000; // the drawer laptop is not seen again
+    await status(h, ch.id, ch.token, "active");
+    for (let i = 0; i < 3; i++) await send(h, ch.url); // fresh events, well within the retention
+    await ack(h, ch.id, ch.token, "active", 3);
+    await new Promise((r) => setTimeout(r, 1100)); // trims run at most once a second
+    await ack(h, ch.id, ch.token, "active", 3);
+    await settle();
+    assert.equal((await poll(h, ch.id, ch.token, "active", 0)).events.length, 0);
+    assert.equal(await usage(kv, ch.id), 0);
+    const listed = await clients(h, ch.id, ch.token);
+    assert.deepEqual(listed.map((c) => [c.name, c.pinning]).sort(), [["active", true], ["drawer", false]]);
+  });
+});
