@@ -8,6 +8,7 @@
 import { dirname } from "node:path";
 import { diffConfigs, endpointsChanged } from "./config/diff.ts";
 import { watchConfig } from "./config/reload.ts";
+import { writeFileReplacing } from "./store/write/no_follow.ts";
 import type { ResolvedConfig } from "./config/types.ts";
 import type { DevSession } from "./dev_session.ts";
 import { describeError, HooktapError } from "./errors.ts";
@@ -38,12 +39,10 @@ export interface LiveOptions {
 }
 
 async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${Deno.pid}.tmp`;
   try {
-    await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, path);
+    // An exclusive temp file with an unpredictable name, renamed over the path: never through a link.
+    await writeFileReplacing(path, text);
   } catch (error) {
-    await Deno.remove(tmp).catch(() => {});
     throw new HooktapError(
       `Cannot write the ready file ${path}: ${describeError(error)}. ` +
         `Check that ${dirname(path)} exists and that Deno may write there (--allow-write=${path}).`,

@@ -13,7 +13,7 @@ import { createHandler, type EventSink, type Handler, type RequestOutcome } from
 import { listen } from "./server/listen.ts";
 import { chooseStack, type StackName } from "./server/stack.ts";
 import { type CapturedEvent, decodeBody } from "./event/record.ts";
-import { withProbe } from "./receiver/probe.ts";
+import { newRunNonce, withProbe } from "./receiver/probe.ts";
 import { checkRawHeaders } from "./receiver/header_check.ts";
 import { createRouter, type Router } from "./route/router.ts";
 import { ensureDataDir } from "./store/write/data_dir.ts";
@@ -32,7 +32,7 @@ import { openEventWriter } from "./store/write/writer.ts";
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
   /** The endpoints and body limit to serve, and the retention to apply. */
-  config: Pick<ResolvedConfig, "endpoints" | "retention">;
+  config: Pick<ResolvedConfig, "endpoints" | "retention"> & { server?: ResolvedConfig["server"] };
   /** The data directory to write. */
   paths: StorePaths;
   /** Interface to bind. */
@@ -43,6 +43,8 @@ export interface DevSessionOptions {
   onOutcome?: (outcome: RequestOutcome) => void;
   /** Called with an error the handler threw (the request got a 500). */
   onError?: (error: unknown) => void;
+  /** Called with a problem the receiver survived (an accept error, a request it could not parse). */
+  onNotice?: (message: string) => void;
   /** Forwarding: `--forward-to`'s target (for endpoints without their own) and the callbacks. */
   forward?: Omit<ForwardingOptions, "paths" | "endpoints" | "fallback"> & { fallback?: ResolvedForward };
   /** Forces the HTTP stack (`HOOKTAP_STACK`); otherwise it is chosen from the endpoints. */
@@ -155,13 +157,16 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       },
     });
     const choice = chooseStack(options.config.endpoints, options.stack);
+    const run = newRunNonce(); // the probe answers it; doctor matches it with dev.lock's
     let server;
     try {
-      server = await listen(withProbe(handler), {
+      server = await listen(withProbe(handler, run), {
         hostname: options.hostname,
         port: options.port,
         stack: choice.stack,
+        ...(options.config.server ? { limits: options.config.server } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
+        ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       });
       forwarding?.checkLoop(server);
       await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
@@ -170,7 +175,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       await close();
       throw error;
     }
-    await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString() });
+    await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString(), run });
     const finished = server.finished.then(close).then(() => writer.count).finally(() => lock.release());
     return {
       port: server.port,

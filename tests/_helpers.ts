@@ -106,10 +106,17 @@ async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string 
 export async function startDev(
   cwd: string,
   args: string[] = [],
-  options: { permissions?: string[]; env?: Record<string, string> } = {},
+  options: {
+    permissions?: string[];
+    env?: Record<string, string>;
+    /** A command that runs deno, like `["prlimit", "--nofile=256"]`. */
+    wrap?: string[];
+  } = {},
 ): Promise<DevProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]),
+  const denoArgs = cliArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]);
+  const [program, ...prefix] = options.wrap ?? [Deno.execPath()];
+  const child = new Deno.Command(program!, {
+    args: options.wrap === undefined ? denoArgs : [...prefix, Deno.execPath(), ...denoArgs],
     cwd,
     stdin: "null",
     stdout: "piped",

@@ -6,6 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { fakeApi, fixture } from "./_tunnel_fake.ts";
 
@@ -14,7 +15,7 @@ const NOTHING = "http://127.0.0.1:9"; // nothing listens: no real tunnel on this
 
 interface Report {
   ok: boolean;
-  checks: { id: string; status: string; summary: string; fix?: string }[];
+  checks: { id: string; status: string; summary: string; fix?: string; details?: string[] }[];
 }
 
 async function doctor(
@@ -111,14 +112,25 @@ Deno.test("doctor: a sender whose URL lacks the endpoint path (or has an old one
   }
   await fetch(`${dev.url}/old-hook`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
   await unmatchedLogged(tmp.path, 3);
-  const { code, report } = await doctor(tmp.path, ngrok.url);
+  const { code, report, human } = await doctor(tmp.path, ngrok.url);
   assert.equal(code, 1);
   const senders = status(report, "senders");
   assert.equal(senders.status, "fail");
   assert.match(senders.summary, /^2 POST requests to \/ : your sender's URL lacks \/webhook$/m);
   assert.match(senders.summary, /1 POST request to \/old-hook : no endpoint has this path/);
-  assert.match(senders.fix!, /end the URL with \/webhook/);
+  assert.match(senders.fix!, /\/: at the sender, end the URL with \/webhook/);
+  assert.match(senders.fix!, /\/old-hook: at the sender, use <tunnel URL> followed by one of/);
   assert.equal(status(report, "events").status, "warn"); // nothing reached /webhook
+  // Each hint once (summary), never again in the details; the details say how to clear test requests.
+  assert.equal(senders.details?.some((d) => /POST requests? to/.test(d)), false, senders.details?.join("\n"));
+  assert.match(senders.details!.join("\n"), /empty the log .*: : > \.hooktap\/unmatched\.jsonl/);
+  assert.equal(human.split("1 POST request to /old-hook").length, 2, human);
+  // Done as said, while dev runs: the check clears, and the next stray request is still logged.
+  await Deno.truncate(join(tmp.path, ".hooktap", "unmatched.jsonl"), 0);
+  const cleared = await doctor(tmp.path, ngrok.url);
+  assert.equal(status(cleared.report, "senders").status, "ok");
+  await fetch(`${dev.url}/again`, { method: "POST", body: "{}" }).then((r) => r.body?.cancel());
+  await unmatchedLogged(tmp.path, 1);
 });
 
 Deno.test("doctor: a sender using the wrong method", async () => {
@@ -135,4 +147,25 @@ Deno.test("doctor: a sender using the wrong method", async () => {
   assert.equal(senders.summary, "1 PUT request to /webhook : wrong method, this path accepts POST");
   assert.match(senders.fix!, /set the sender to POST/);
   assert.deepEqual(report.checks.filter((c) => c.status !== "ok").map((c) => c.id), ["senders"]);
+});
+
+Deno.test("doctor: the config's port is held by another directory's hooktap dev, and it says so", async () => {
+  await using other = await project();
+  await using dev = await startDev(other.path);
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: ${dev.port}, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  const { code, report, human } = await doctor(tmp.path);
+  assert.equal(code, 1);
+  const port = status(report, "port");
+  assert.equal(port.status, "fail");
+  assert.match(
+    port.summary,
+    new RegExp(`^Another hooktap dev \\(in another directory\\) answers on port ${dev.port}`),
+  );
+  assert.match(port.fix!, /stop that hooktap dev \(Ctrl-C in its terminal\)/);
+  assert.doesNotMatch(human, /Another program answers/);
 });

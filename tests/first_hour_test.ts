@@ -163,6 +163,17 @@ Deno.test("logs and inspect name the known endpoints when --endpoint names none"
   assert.match(known.stderr, /No stored events match these filters/);
 });
 
+Deno.test('logs and inspect ask "did you mean" for an endpoint name off by case or a typo', async () => {
+  await using tmp = await withTmpDir();
+  await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
+  const logs = await runCli(["logs", "--endpoint", "Github"], { cwd: tmp.path });
+  assert.equal(logs.code, 1, logs.stderr);
+  assert.match(logs.stderr, /no endpoint named "Github": did you mean "github"\? Known endpoints:/);
+  const inspect = await runCli(["inspect", "--endpoint", "defualt"], { cwd: tmp.path });
+  assert.equal(inspect.code, 1, inspect.stderr);
+  assert.match(inspect.stderr, /no endpoint named "defualt": did you mean "default"\? Known endpoints:/);
+});
+
 Deno.test("with a config that does not load, logs and inspect report its problem, not a starter hint", async () => {
   await using tmp = await withTmpDir();
   await writeFile(

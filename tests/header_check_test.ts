@@ -36,7 +36,7 @@ Deno.test("keepsRawHeaders() wants the probe's headers in order, case and repeat
 
 for (const stack of ["deno", "node"] as const) {
   Deno.test(`the start-up check passes through the real ${stack} stack`, async () => {
-    const server = await listen(withProbe(() => Promise.resolve(new Response("no"))), {
+    const server = await listen(withProbe(() => Promise.resolve(new Response("no")), "test-run"), {
       hostname: "127.0.0.1",
       port: 0,
       stack,
@@ -52,7 +52,7 @@ for (const stack of ["deno", "node"] as const) {
 
 Deno.test("a GET to the probe's path without the probe header reaches the handler with its raw headers", async () => {
   const server = await listen(
-    withProbe((request) => Promise.resolve(Response.json(requestHeaders(request)))),
+    withProbe((request) => Promise.resolve(Response.json(requestHeaders(request))), "test-run"),
     {
       hostname: "127.0.0.1",
       port: 0,

@@ -98,16 +98,29 @@ Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every ev
   await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
   await using hub = await startHub(tmp.path);
   const channel = await createChannel(tmp.path, hub.url);
+  // 40 KiB bodies (stored in chunks at the hub): a poll carries at most 8 MiB, so the 600 come in batches
+  // and the kill lands while later ones are still to come.
   const N = 600;
+  const pad = "x".repeat(40 * 1024);
   for (let i = 0; i < N; i += 50) {
-    await Promise.all(Array.from({ length: 50 }, (_, j) => send(`${channel.url}/gh`, `{"n":${i + j}}`)));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, j) => send(`${channel.url}/gh`, `{"n":${i + j},"pad":"${pad}"}`)),
+    );
   }
   const args = ["--hub", channel.url, "--hub-token", channel.token, "--quiet"];
   {
     const dev = await startDev(tmp.path, args);
-    await until(async () => (await hubSeqs(tmp.path)).length > 0, "the first events");
+    await until(async () => {
+      try {
+        return (await Deno.stat(`${tmp.path}/.hooktap/events.jsonl`)).size > 0;
+      } catch {
+        return false;
+      }
+    }, "the first events");
     await dev.stop("SIGKILL");
   }
+  const before = (await hubSeqs(tmp.path)).length;
+  assert.ok(before < N, `killed mid-stream (${before} of ${N} stored)`);
   // More events while dev is dead.
   for (let i = 0; i < 20; i++) assert.equal(await send(`${channel.url}/gh`, `{"late":${i}}`), 200);
   await using dev = await startDev(tmp.path, args);

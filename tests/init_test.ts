@@ -20,6 +20,22 @@ Deno.test("`hooktap init --yes` writes exactly the starter config, which then lo
   assert.equal(result.stdout, "");
 });
 
+Deno.test("`hooktap init` in a project with the npm package hooktap installed types the config from it", async () => {
+  await using tmp = await withTmpDir();
+  await Deno.mkdir(join(tmp.path, "node_modules", "hooktap"), { recursive: true });
+  await Deno.writeTextFile(join(tmp.path, "node_modules", "hooktap", "package.json"), '{"name":"hooktap"}');
+  const result = await runCli(["init", "--yes"], { cwd: tmp.path, permissions: INIT_PERMS });
+  assert.equal(result.code, 0, result.stderr);
+  const text = await Deno.readTextFile(join(tmp.path, "hooktap.config.ts"));
+  assert.equal(text, configSource(undefined, { typed: true }));
+  assert.match(text, /^import type \{ Config \} from "hooktap";\n/);
+  assert.match(text, /\} satisfies Config;\n$/);
+  // The type-only import is erased when the file loads: hooktap reads it with no package resolution.
+  const logs = await runCli(["logs", "--config", "hooktap.config.ts"], { cwd: tmp.path });
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.doesNotMatch(logs.stderr, /does not load|failed to load/);
+});
+
 Deno.test("`hooktap init` without a terminal and without --yes says so and writes nothing", async () => {
   await using tmp = await withTmpDir();
   const result = await runCli(["init"], { cwd: tmp.path, permissions: INIT_PERMS });

@@ -49,11 +49,17 @@ export function commandTerm(spec: CommandSpec): string {
   return [spec.name, ...(hasOptions ? ["[options]"] : []), ...args].join(" ");
 }
 
+/** The flags as a user types them: a negatable option (on by default) shows its `--no-` form. */
+function _flagsText(key: string, option: OptionSpec): string {
+  const flags = optionFlags(key, option);
+  return option.negatable ? flags.replace(/--(?=[^-\s][^\s]*$)/, "--no-") : flags;
+}
+
 /** The help of one command. */
 export function commandHelp(spec: CommandSpec, width: number): string {
   const options: [string, string][] = Object.entries(spec.options)
     .filter(([, o]) => !o.hidden)
-    .map(([key, o]) => [optionFlags(key, o), _optionText(o)]);
+    .map(([key, o]) => [_flagsText(key, o), _optionText(o)]);
   options.push(["-h, --help", "display help for command"]);
   const args: [string, string][] = (spec.arguments ?? []).map((a) => [
     a.name,

@@ -9,6 +9,7 @@
  */
 import { CONFIG_FILE_NAME } from "../config/types.ts";
 import { DATA_DIR_NAME } from "../store/paths.ts";
+import { writeFileReplacing } from "../store/write/no_follow.ts";
 import { joinPath, resolvePath } from "../text/path.ts";
 
 interface Cache {
@@ -47,12 +48,7 @@ export async function configuredEndpointNames(cwd: string): Promise<string[]> {
   const config = await loadConfig({ cwd }).catch(() => null);
   const names = config?.endpoints.map((e) => e.name) ?? [];
   const entry: Cache = { v: 1, file, size: info.size, mtimeMs: info.mtime?.getTime() ?? null, names };
-  const tmp = `${cache}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await Deno.writeTextFile(tmp, JSON.stringify(entry) + "\n", { mode: 0o600 });
-    await Deno.rename(tmp, cache);
-  } catch {
-    await Deno.remove(tmp).catch(() => {});
-  }
+  // An exclusive temp file renamed over the cache: a link planted there is replaced, never written through.
+  await writeFileReplacing(cache, JSON.stringify(entry) + "\n").catch(() => {});
   return names;
 }

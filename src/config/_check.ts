@@ -16,7 +16,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** A value as it appears in a message: strings quoted, `missing` for undefined. */
 export function show(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
-  if (value === undefined) return "missing";
+  if (value === undefined) return "nothing (the field is missing)";
   if (typeof value === "function") return "a function";
   try {
     return JSON.stringify(value) ?? String(value);

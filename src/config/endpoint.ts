@@ -159,6 +159,14 @@ export function checkEndpoints(
     );
     const forward = checkForward(entry.forward, `${at}.forward`, issues);
     const signing = checkProvider(entry, at, issues);
+    if ("secret" in entry && entry.secret === undefined && typeof name === "string") {
+      // `secret: Deno.env.get("GITHUB_WEBHOOK_SECRET")` with the variable unset: said once at start, not only
+      // as "(no secret)" on every event.
+      warnings.push(
+        `endpoint "${name}": its secret is empty (${at}.secret is undefined, as Deno.env.get() gives for an ` +
+          `unset variable), so signatures are not checked: set the variable and restart hooktap dev`,
+      );
+    }
     const response = checkResponse(entry.response, `${at}.response`, issues);
     if (issues.length > before) return;
     const path = entry.path as string;

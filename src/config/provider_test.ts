@@ -53,7 +53,7 @@ Deno.test("validateConfig() reports bad signing fields with their paths and fixe
   );
   assert.match(
     issuesOf({ secret: ["a", undefined] })[0]!,
-    /^endpoints\[0\]\.secret\[1\] must be a non-empty string, got missing \(is the environment variable set/,
+    /^endpoints\[0\]\.secret\[1\] must be a non-empty string, got nothing \(the field is missing\) \(is the environment variable set/,
   );
   assert.match(issuesOf({ enforce: true })[0]!, /^endpoints\[0\]\.enforce needs a secret or publicKey/);
   assert.match(

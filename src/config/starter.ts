@@ -27,12 +27,29 @@ export function configFromAnswers(answers: StarterAnswers): Config {
 /** The starter config: port 8787, one endpoint `default` at `POST /webhook`. */
 export const STARTER_CONFIG: Config = configFromAnswers(STARTER_ANSWERS);
 
+/** Options of {@linkcode configSource}. */
+export interface ConfigSourceOptions {
+  /**
+   * Type the config from the npm package `hooktap` (installed in the project's node_modules):
+   * `import type { Config } from "hooktap"` and `satisfies Config`. A type-only import is erased
+   * when the file loads, so it needs the package only in the editor.
+   * @default false
+   */
+  typed?: boolean;
+}
+
 /**
- * Source text of a config file. It imports nothing, so it loads with no
- * network and no package; `defineConfig` from `@hooktap/hooktap` is optional.
+ * Source text of a config file. Untyped, it imports nothing, so it loads with
+ * no network and no package; typed, it imports only types.
  */
-export function configSource(answers: StarterAnswers = STARTER_ANSWERS): string {
-  return `// hooktap config: \`hooktap dev\` serves these endpoints on this port.
+export function configSource(
+  answers: StarterAnswers = STARTER_ANSWERS,
+  options: ConfigSourceOptions = {},
+): string {
+  const typed = options.typed ?? false;
+  return `${
+    typed ? 'import type { Config } from "hooktap";\n\n' : ""
+  }// hooktap config: \`hooktap dev\` serves these endpoints on this port.
 // Each endpoint: name (for \`hooktap inspect --endpoint NAME\`), path (exact,
 // starting with "/"), method ("POST", or a list like ["POST", "PUT"]).
 // Optional: maxBodySize in bytes (default 25 MiB).
@@ -43,6 +60,6 @@ export default {
     JSON.stringify(answers.method)
   } },
   ],
-};
+}${typed ? " satisfies Config" : ""};
 `;
 }

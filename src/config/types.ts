@@ -6,6 +6,7 @@
 import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
 import type { ResolvedUi, UiConfig } from "./ui.ts";
+import type { ResolvedServer, ServerConfig } from "./server.ts";
 import type { ProviderSettings } from "../provider/types.ts";
 import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
@@ -72,6 +73,8 @@ export interface Config {
   retention?: RetentionConfig;
   /** The hub channel `hooktap dev` connects to (docs/hub.md); `--hub`/`--hub-token` win. */
   hub?: HubConfig;
+  /** The receiver's limits: timeouts, open connections, body bytes in flight (docs/security.md). */
+  server?: ServerConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -96,6 +99,8 @@ export interface ResolvedConfig {
   readonly maxBodySize: number;
   /** The inspector: off, or its port (`null`: the receiver's port + 1). */
   readonly ui: ResolvedUi;
+  /** The receiver's limits, defaults filled. */
+  readonly server: ResolvedServer;
   /** What `dev` prunes while it runs; absent when not set. */
   readonly retention?: Retention;
   /** The hub channel to connect to; absent when not set. */

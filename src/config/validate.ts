@@ -9,6 +9,7 @@ import { ConfigError } from "../errors.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
 import { checkEndpoints } from "./endpoint.ts";
 import { checkUi } from "./ui.ts";
+import { checkServer } from "./server.ts";
 import { checkRetention } from "./retention.ts";
 import { checkHub } from "./hub.ts";
 import { type Config, DEFAULT_MAX_BODY_SIZE, type ResolvedConfig } from "./types.ts";
@@ -23,6 +24,7 @@ export const CONFIG_FIELDS: readonly string[] = [
   "ui",
   "retention",
   "hub",
+  "server",
 ];
 
 function checkPort(port: unknown, issues: Issues): number {
@@ -72,6 +74,8 @@ export function validateConfig(input: unknown, file: string | null): ResolvedCon
   const ui = checkUi(config.ui, port, issues);
   const retention = checkRetention(config.retention, issues);
   const hub = checkHub(config.hub, issues);
+  const largest = endpoints.reduce((m, e) => Math.max(m, e.maxBodySize), maxBodySize);
+  const server = checkServer(config.server, largest, issues);
   if (issues.length > 0) {
     const n = issues.length;
     throw new ConfigError(`${where} has ${n} problem${n === 1 ? "" : "s"}:`, issues);
@@ -81,6 +85,7 @@ export function validateConfig(input: unknown, file: string | null): ResolvedCon
     endpoints,
     maxBodySize,
     ui,
+    server,
     ...(retention ? { retention } : {}),
     ...(hub ? { hub } : {}),
     file,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../errors.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { validateConfig } from "./validate.ts";
+import { DEFAULT_SERVER } from "./server.ts";
 
 function issuesOf(input: unknown): readonly string[] {
   try {
@@ -20,9 +21,31 @@ Deno.test("validateConfig() resolves the starter config with its defaults", () =
     endpoints: [{ name: "default", path: "/webhook", methods: ["POST"], maxBodySize: 25 * 1024 * 1024 }],
     maxBodySize: 25 * 1024 * 1024,
     ui: { port: null },
+    server: DEFAULT_SERVER,
     file: null,
     warnings: [],
   });
+});
+
+Deno.test("validateConfig() checks server limits with their field paths and suggests a near key", () => {
+  const base = { port: 0, endpoints: [{ name: "a", path: "/a", method: "POST" }] };
+  const config = validateConfig({ ...base, server: { bodyTimeoutMs: 1000, maxConnections: 50 } }, null);
+  assert.equal(config.server.bodyTimeoutMs, 1000);
+  assert.equal(config.server.maxConnections, 50);
+  assert.equal(config.server.headersTimeoutMs, DEFAULT_SERVER.headersTimeoutMs);
+  assert.throws(
+    () => validateConfig({ ...base, server: { bodyTimeoutMS: 5, maxConnections: -1 } }, null),
+    (error: ConfigError) => {
+      const text = error.issues.join("\n");
+      assert.match(text, /server\.bodyTimeoutMS is not a server field: did you mean "bodyTimeoutMs"\?/);
+      assert.match(text, /server\.maxConnections must be a whole number, got -1/);
+      return true;
+    },
+  );
+  assert.match(
+    issuesOf({ ...base, maxBodySize: 1000, server: { maxBodyBytesInFlight: 10 } }).join("\n"),
+    /server\.maxBodyBytesInFlight \(10\) must be at least the largest maxBodySize \(1000\)/,
+  );
 });
 
 Deno.test("validateConfig() upper-cases methods and accepts a list, without repeats", () => {
@@ -63,7 +86,10 @@ Deno.test("validateConfig() rejects a non-integer port and a negative one", () =
 
 Deno.test("validateConfig() rejects empty or missing endpoints", () => {
   assert.match(issuesOf({ port: 1, endpoints: [] })[0]!, /^endpoints must be a non-empty array/);
-  assert.match(issuesOf({ port: 1 })[0]!, /^endpoints must be a non-empty array, got missing/);
+  assert.match(
+    issuesOf({ port: 1 })[0]!,
+    /^endpoints must be a non-empty array, got nothing \(the field is missing\)/,
+  );
 });
 
 Deno.test("validateConfig() rejects two endpoints with the same path and an overlapping method", () => {
@@ -179,4 +205,22 @@ Deno.test("validateConfig accepts URL patterns and names a broken one by its fie
   assert.deepEqual(issuesOf({ port: 1, endpoints: [{ name: "a", path: "/%77ebhook", method: "POST" }] }), [
     'endpoints[0].path "/%77ebhook" is not in normal form: write "/webhook"',
   ]);
+});
+
+Deno.test("validateConfig() warns per endpoint whose secret came out empty (an unset environment variable)", () => {
+  const config = validateConfig({
+    port: 1,
+    endpoints: [
+      {
+        name: "github",
+        path: "/github",
+        method: "POST",
+        secret: Deno.env.get("HOOKTAP_TEST_UNSET_VARIABLE"),
+      },
+      { name: "stripe", path: "/stripe", method: "POST", secret: "whsec_x" },
+      { name: "plain", path: "/plain", method: "POST" },
+    ],
+  }, null);
+  assert.equal(config.warnings.length, 1, config.warnings.join("\n"));
+  assert.match(config.warnings[0]!, /^endpoint "github": its secret is empty .*set the variable and restart/);
 });

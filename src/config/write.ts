@@ -3,6 +3,7 @@
  * setup), never over an existing one unless asked.
  * @module
  */
+import { dirname, join } from "node:path";
 import { describeError, HooktapError } from "../errors.ts";
 import { configSource, type StarterAnswers } from "./starter.ts";
 
@@ -30,14 +31,31 @@ export async function configFileExists(file: string): Promise<boolean> {
   }
 }
 
-/** Writes a config file with `answers`; refuses to overwrite unless `force`. */
+/**
+ * Whether the npm package `hooktap` is installed in `dir`'s node_modules (`npm install -D hooktap`), so a
+ * config written there can import its types from "hooktap". Unreadable counts as not installed.
+ */
+export async function hasLocalPackage(dir: string): Promise<boolean> {
+  try {
+    const text = await Deno.readTextFile(join(dir, "node_modules", "hooktap", "package.json"));
+    return (JSON.parse(text) as { name?: unknown }).name === "hooktap";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes a config file with `answers`; refuses to overwrite unless `force`. The config imports its types
+ * from "hooktap" when the project has the npm package installed locally.
+ */
 export async function writeConfigFile(
   file: string,
   answers: StarterAnswers | undefined,
   options: WriteConfigOptions = {},
 ): Promise<void> {
   try {
-    await Deno.writeTextFile(file, configSource(answers), { createNew: !options.force });
+    const typed = await hasLocalPackage(dirname(file));
+    await Deno.writeTextFile(file, configSource(answers, { typed }), { createNew: !options.force });
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) throw alreadyExists(file);
     throw new HooktapError(

@@ -61,6 +61,17 @@ function portCheck(f: DoctorFacts): Check {
     if (p.state === "closed") {
       return { id: "port", status: "skip", summary: `Port ${f.port} is free for hooktap dev.` };
     }
+    if (p.state === "hooktap") {
+      return {
+        id: "port",
+        status: "fail",
+        summary: `Another hooktap dev (in another directory) answers on port ${f.port}, ` +
+          `so hooktap dev cannot listen there.`,
+        fix:
+          `stop that hooktap dev (Ctrl-C in its terminal), or set another \`port\` in hooktap.config.ts here; ` +
+          `events sent to port ${f.port} now land in that one's directory`,
+      };
+    }
     return {
       id: "port",
       status: "fail",
@@ -69,11 +80,11 @@ function portCheck(f: DoctorFacts): Check {
     };
   }
   if (p.state === "hooktap") {
-    const mine = !f.dev.owner || f.dev.owner.pid === p.pid;
+    const mine = f.dev.owner?.run === undefined || f.dev.owner.run === p.run;
     return mine ? { id: "port", status: "ok", summary: `Port ${f.port} answers: it is this hooktap dev.` } : {
       id: "port",
       status: "fail",
-      summary: `Port ${f.port} is answered by another hooktap (pid ${p.pid}), not this directory's (pid ${
+      summary: `Port ${f.port} is answered by another hooktap, not this directory's (pid ${
         f.dev.owner!.pid
       }).`,
       fix: "stop the other hooktap dev; events sent to this port land in its directory",
@@ -172,13 +183,19 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   if (hints.length === 0) {
     return { id: "senders", status: "ok", summary: `No unmatched requests in the last ${f.windowHours} h.` };
   }
-  const [top] = hints;
+  // Each hint once, each with its own fix; and how to clear requests that were the user's own tests, which
+  // would otherwise keep this check failing for the whole window.
+  const clear =
+    `your own test requests? They count for ${f.windowHours} h; empty the log (safe while hooktap dev runs): : > .hooktap/unmatched.jsonl`;
+  if (hints.length === 1) {
+    return { id: "senders", status: "fail", summary: hints[0]!.text, fix: hints[0]!.fix, details: [clear] };
+  }
   return {
     id: "senders",
     status: "fail",
     summary: hints.map((h) => h.text).join("\n"),
-    fix: top!.fix,
-    details: hints.slice(1).map((h) => `${h.text}: ${h.fix}`),
+    fix: "each sender as listed: " + hints.map((h) => `${h.path}: ${h.fix}`).join("; "),
+    details: [clear],
   };
 }
 

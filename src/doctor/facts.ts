@@ -34,7 +34,7 @@ export interface DoctorFacts {
   /** The port looked at: the running dev's, else the config's. */
   port?: number;
   /** What the port said to the probe; absent when no port was known. */
-  probe?: { state: "hooktap"; pid: number } | { state: "other"; status: number } | {
+  probe?: { state: "hooktap"; run: string } | { state: "other"; status: number } | {
     state: "closed";
     error: string;
   };
@@ -99,8 +99,8 @@ async function probePort(fetcher: typeof fetch, port: number): Promise<NonNullab
     });
     const text = await response.text();
     try {
-      const body = JSON.parse(text) as { hooktap?: unknown; pid?: unknown };
-      if (body.hooktap === true && typeof body.pid === "number") return { state: "hooktap", pid: body.pid };
+      const body = JSON.parse(text) as { hooktap?: unknown; run?: unknown };
+      if (body.hooktap === true && typeof body.run === "string") return { state: "hooktap", run: body.run };
     } catch { /* not hooktap's answer */ }
     return { state: "other", status: response.status };
   } catch (error) {
@@ -135,9 +135,9 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     detect().catch(() => []),
     readUnmatched(options.paths, { since }).catch(() => []),
   ]);
-  // Without write access to the lock, a probe answered by the pid the lock file names shows the same.
+  // Without write access to the lock, a probe answered with the run nonce the lock file names shows the same.
   const running = lock === "held" ||
-    (lock === "unknown" && owner !== undefined && probe?.state === "hooktap" && probe.pid === owner.pid);
+    (lock === "unknown" && owner?.run !== undefined && probe?.state === "hooktap" && probe.run === owner.run);
   const dev: DoctorFacts["dev"] = running ? { running, ...(owner ? { owner } : {}) } : { running: false };
   const latest: Record<string, string> = {};
   if (config.state === "ok") {

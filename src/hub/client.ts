@@ -82,18 +82,29 @@ export function parseChannelUrl(url: string): { base: string; channel: string } 
 }
 
 function requestOf(e: WireEvent, bytes: Uint8Array): IncomingRequest {
-  const headers = new Headers();
-  for (const [k, v] of e.headers) {
-    try {
-      headers.append(k, v);
-    } catch { /* the raw list keeps it */ }
-  }
+  // The handler reads the raw header list and, with a Content-Length, arrayBuffer(): the Headers
+  // object and the stream are built only if something asks for them (catch-up handles thousands).
+  let headers: Headers | undefined;
+  let body: ReadableStream<Uint8Array> | null | undefined;
   return {
     method: e.method,
     url: `http://hub.invalid${e.path}${e.query === "" ? "" : `?${e.query}`}`,
-    headers,
+    get headers() {
+      if (headers === undefined) {
+        headers = new Headers();
+        for (const [k, v] of e.headers) {
+          try {
+            headers.append(k, v);
+          } catch { /* the raw list keeps it */ }
+        }
+      }
+      return headers;
+    },
     rawHeaders: e.headers,
-    body: bytes.length === 0 ? null : ReadableStream.from([bytes]),
+    get body() {
+      if (body === undefined) body = bytes.length === 0 ? null : ReadableStream.from([bytes]);
+      return body;
+    },
     arrayBuffer: () => Promise.resolve(bytes.slice().buffer),
   };
 }

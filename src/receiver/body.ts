@@ -4,7 +4,9 @@
  * @module
  */
 import { concatBytes } from "../bytes.ts";
+import type { BodyBudget } from "./budget.ts";
 import type { IncomingRequest } from "./request.ts";
+import type { StallWatch } from "./stall.ts";
 
 /** The body was larger than the limit. */
 export class BodyTooLargeError extends Error {
@@ -34,72 +36,140 @@ export class BodyUnreadableError extends Error {
 }
 
 const EMPTY = new Uint8Array(0);
+
 /**
- * `step`, or a {@linkcode BodyCutOffError} if `signal` aborts first. The
- * listener is removed once `step` settles: a shared promise raced by every
- * request would keep one reaction per request for ever (a leak).
+ * A body that declares at most this many bytes is read in one piece by the
+ * runtime (`arrayBuffer()`): one op instead of a stream read per chunk, about
+ * a sixth of dev's CPU per webhook (BENCHMARKS.md). The runtime sizes that
+ * buffer from the declared length before the bytes arrive, so the declared
+ * length is charged to the budget first: memory stays bounded by the budget
+ * whatever clients declare or withhold. Larger bodies, and chunked ones, go
+ * through the stream reader, which commits memory only as bytes arrive.
  */
-function unlessCutOff<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return step;
-  if (signal.aborted) return Promise.reject(new BodyCutOffError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new BodyCutOffError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    step.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+export const WHOLE_READ_MAX = 64 * 1024;
+
+/** Options of {@linkcode readBody}. */
+export interface ReadBodyOptions {
+  /** A `Transfer-Encoding` header is present. */
+  chunked?: boolean;
+  /** Aborted when shutdown stops waiting for bodies. */
+  cutOff?: AbortSignal | undefined;
+  /** The bound on the bytes of all bodies in flight; charged as bytes arrive. */
+  budget?: BodyBudget | undefined;
+  /** The body-inactivity watch. */
+  stall?: StallWatch | undefined;
 }
 
 /**
- * Reads the whole body of `request`, at most `limit` bytes. `declared` is
- * its `Content-Length` header (`null` when absent), passed in so that the
- * caller's raw header list is read once, not a second time through `Headers`.
- * `chunked` says whether a `Transfer-Encoding` header is present.
+ * Reads the whole body of `request`, at most `limit` bytes. A body that
+ * declares at most {@linkcode WHOLE_READ_MAX} bytes is read whole, its declared
+ * length charged to the budget first; any other goes through the stream
+ * reader: memory is committed as bytes arrive, never from the declared
+ * `Content-Length` (a client declaring 25 MiB and sending one byte costs one
+ * byte). `declared` is that header (`null` when absent), read once
+ * by the caller; a declared length over the limit is refused at once.
+ * The bytes read stay charged to `options.budget`: the caller releases
+ * `body.length` once the request is done. On an error nothing stays charged.
  * @throws {BodyTooLargeError} when the body is larger than `limit`.
  * @throws {BodyUnreadableError} when a body is announced but `request.body` is `null`.
  * @throws {BodyCutOffError} when `cutOff` aborts before the body is complete.
+ * @throws {BodyBudgetError} when the bodies in flight would pass the budget.
+ * @throws {BodyStalledError} when the body stops arriving for longer than the watch allows.
  * @throws the stream's own error when the client goes away mid-body.
  */
 export async function readBody(
   request: IncomingRequest,
   limit: number,
   declared: string | null,
-  options: { chunked?: boolean; cutOff?: AbortSignal | undefined } = {},
+  options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   if (request.body === null) {
     if (options.chunked || (declared !== null && Number(declared) !== 0)) throw new BodyUnreadableError();
     return EMPTY;
   }
-  const { cutOff } = options;
-  if (declared !== null) {
-    // Length known and within the limit: the runtime reads it in one go.
-    return new Uint8Array(await unlessCutOff(request.arrayBuffer(), cutOff));
+  const { cutOff, budget, stall } = options;
+  if (cutOff?.aborted) throw new BodyCutOffError();
+  if (declared !== null && !options.chunked) {
+    const n = Number(declared);
+    if (Number.isInteger(n) && n >= 0 && n <= WHOLE_READ_MAX) {
+      return await _readWhole(request, n, limit, options);
+    }
   }
+  const reader = request.body.getReader();
+  // Shutdown or a stall ends the read by cancelling the reader (a pending read then resolves as done) after
+  // noting why: no promise raced per read, so a small body costs what the plain reader costs.
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    reader.cancel().catch(() => {});
+  };
+  const onAbort = cutOff === undefined ? undefined : () => fail(new BodyCutOffError());
+  if (onAbort !== undefined) cutOff!.addEventListener("abort", onAbort, { once: true });
+  const watched = stall === undefined ? undefined : { last: performance.now(), fail };
+  if (watched !== undefined) stall!.add(watched);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
   try {
     for (;;) {
-      const { done, value } = await unlessCutOff(reader.read(), cutOff);
+      const { done, value } = await reader.read();
+      if (failure !== undefined) throw failure;
       if (done) break;
+      if (watched !== undefined) watched.last = performance.now();
+      if (size + value.length > limit) throw new BodyTooLargeError(limit);
+      budget?.charge(value.length);
       size += value.length;
-      if (size > limit) throw new BodyTooLargeError(limit);
       chunks.push(value);
     }
   } catch (error) {
+    budget?.release(size);
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    reader.releaseLock();
+    if (onAbort !== undefined) cutOff!.removeEventListener("abort", onAbort);
+    if (watched !== undefined) stall!.delete(watched);
+    try {
+      reader.releaseLock();
+    } catch { /* already released */ }
   }
   return concatBytes(chunks);
+}
+
+/**
+ * A small body with a declared length, read whole by the runtime. The declared
+ * bytes are charged to the budget before the read; shutdown and the stall
+ * watch end the wait (the read itself is left to fail when the connection
+ * closes, holding at most {@linkcode WHOLE_READ_MAX} bytes).
+ */
+async function _readWhole(
+  request: IncomingRequest,
+  declared: number,
+  limit: number,
+  { cutOff, budget, stall }: ReadBodyOptions,
+): Promise<Uint8Array> {
+  budget?.charge(declared);
+  let fail: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  const onAbort = cutOff === undefined ? undefined : () => fail(new BodyCutOffError());
+  if (onAbort !== undefined) cutOff!.addEventListener("abort", onAbort, { once: true });
+  const watched = stall === undefined ? undefined : { last: performance.now(), fail };
+  if (watched !== undefined) stall!.add(watched);
+  const read = request.arrayBuffer();
+  read.catch(() => {}); // when the wait ended first, the read fails later with the connection
+  try {
+    const bytes = new Uint8Array(await Promise.race([read, failed]));
+    if (bytes.length !== declared) {
+      // A body longer or shorter than it declared (the runtime's framing should not let one through).
+      if (bytes.length > limit) throw new BodyTooLargeError(limit);
+      budget?.release(declared);
+      budget?.charge(bytes.length);
+    }
+    return bytes;
+  } catch (error) {
+    budget?.release(declared);
+    throw error;
+  } finally {
+    if (onAbort !== undefined) cutOff!.removeEventListener("abort", onAbort);
+    if (watched !== undefined) stall!.delete(watched);
+  }
 }

@@ -12,6 +12,8 @@ import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
+import { BodyBudgetError } from "./budget.ts";
+import { BodyStalledError } from "./stall.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
@@ -161,8 +163,27 @@ export function createHandler(options: HandlerOptions): Handler {
       body = await readBody(request, maxBodySize, headerValue(headers, "content-length") ?? null, {
         chunked: headerValue(headers, "transfer-encoding") !== undefined,
         cutOff: info?.cutOff,
+        budget: info?.budget,
+        stall: info?.stall,
       });
     } catch (error) {
+      if (error instanceof BodyBudgetError) {
+        const reason = "too many bodies arriving at once (the bound of bytes in flight)";
+        return outcome(
+          { status: 503, size: 0, endpoint, reason },
+          text(503, `hooktap is busy: ${reason}. Nothing was stored; retry in a moment.`, {
+            "retry-after": "2",
+            connection: "close",
+          }),
+        );
+      }
+      if (error instanceof BodyStalledError) {
+        const reason = `no body bytes arrived for ${error.ms / 1000} s`;
+        return outcome(
+          { status: 408, size: 0, endpoint, reason },
+          text(408, `Request timeout: ${reason}. Nothing was stored.`, { connection: "close" }),
+        );
+      }
       if (error instanceof BodyCutOffError) {
         const reason = "hooktap stopped while the body was still arriving";
         return outcome(
@@ -205,73 +226,77 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
 
-    const id = newId(time);
-    const event = buildEvent({
-      id,
-      endpoint,
-      receivedAt: time,
-      method,
-      path,
-      query,
-      headers,
-      body,
-      remoteAddr: peer(info),
-    });
-    const target = options.forward?.targetOf(endpoint);
-    if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
-    if (found.params !== undefined) event.params = found.params;
-    const merged = mergedHeaders(request, headers);
-    if (merged !== undefined) {
-      event.v = 2; // a v2 field: see CapturedEvent.merged
-      event.merged = merged;
-    }
-    if (info?.hub !== undefined) {
-      event.v = 2; // a v2 field: see CapturedEvent.hub
-      event.hub = info.hub;
-    }
-    const examined = await examineFor(
-      found.endpoint,
-      { method, path, query, headers, body, receivedAt: time },
-      event,
-    );
-    const answer = await planAnswer(found.endpoint, event, examined);
-    const marks = {
-      ...(event.provider !== undefined ? { provider: event.provider } : {}),
-      ...(event.type !== undefined ? { type: event.type } : {}),
-      ...(event.verdict !== undefined ? { verdict: event.verdict.status } : {}),
-    };
     try {
-      await sink.append(event);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return outcome(
-        { status: 503, size: body.length, endpoint, reason },
-        text(503, `hooktap could not save this event: ${reason}. Nothing was stored; retry later.`, {
-          "retry-after": "5",
-        }),
-      );
-    }
-    if (answer !== undefined) {
-      // hooktap answers itself (a challenge, enforce's 401, the endpoint's custom response); a forward
-      // target still gets the event, queued, since the sender is not waiting on the app.
-      if (target !== undefined) options.forward!.forwarder.enqueue(event, target);
-      return outcome(
-        { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
-        await sendAnswer(answer, id, request.signal ?? info?.cutOff),
-      );
-    }
-    if (target !== undefined) {
-      if (target.mode === "relay") {
-        const answer = await options.forward!.forwarder.relay(event, target);
-        return outcome({ status: answer.status, size: body.length, endpoint, id, ...marks }, answer);
+      const id = newId(time);
+      const event = buildEvent({
+        id,
+        endpoint,
+        receivedAt: time,
+        method,
+        path,
+        query,
+        headers,
+        body,
+        remoteAddr: peer(info),
+      });
+      const target = options.forward?.targetOf(endpoint);
+      if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
+      if (found.params !== undefined) event.params = found.params;
+      const merged = mergedHeaders(request, headers);
+      if (merged !== undefined) {
+        event.v = 2; // a v2 field: see CapturedEvent.merged
+        event.merged = merged;
       }
-      options.forward!.forwarder.enqueue(event, target);
+      if (info?.hub !== undefined) {
+        event.v = 2; // a v2 field: see CapturedEvent.hub
+        event.hub = info.hub;
+      }
+      const examined = await examineFor(
+        found.endpoint,
+        { method, path, query, headers, body, receivedAt: time },
+        event,
+      );
+      const answer = await planAnswer(found.endpoint, event, examined);
+      const marks = {
+        ...(event.provider !== undefined ? { provider: event.provider } : {}),
+        ...(event.type !== undefined ? { type: event.type } : {}),
+        ...(event.verdict !== undefined ? { verdict: event.verdict.status } : {}),
+      };
+      try {
+        await sink.append(event);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return outcome(
+          { status: 503, size: body.length, endpoint, reason },
+          text(503, `hooktap could not save this event: ${reason}. Nothing was stored; retry later.`, {
+            "retry-after": "5",
+          }),
+        );
+      }
+      if (answer !== undefined) {
+        // hooktap answers itself (a challenge, enforce's 401, the endpoint's custom response); a forward
+        // target still gets the event, queued, since the sender is not waiting on the app.
+        if (target !== undefined) options.forward!.forwarder.enqueue(event, target);
+        return outcome(
+          { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
+          await sendAnswer(answer, id, request.signal ?? info?.cutOff),
+        );
+      }
+      if (target !== undefined) {
+        if (target.mode === "relay") {
+          const answer = await options.forward!.forwarder.relay(event, target);
+          return outcome({ status: answer.status, size: body.length, endpoint, id, ...marks }, answer);
+        }
+        options.forward!.forwarder.enqueue(event, target);
+      }
+      // Headers set on the response rather than passed to its constructor: the
+      // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
+      const ok = new Response(`{"ok":true,"id":"${id}"}`);
+      ok.headers.set("content-type", "application/json");
+      ok.headers.set("x-hooktap-event-id", id);
+      return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
+    } finally {
+      info?.budget?.release(body.length);
     }
-    // Headers set on the response rather than passed to its constructor: the
-    // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
-    const ok = new Response(`{"ok":true,"id":"${id}"}`);
-    ok.headers.set("content-type", "application/json");
-    ok.headers.set("x-hooktap-event-id", id);
-    return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
   };
 }

@@ -2,7 +2,9 @@
  * The liveness probe `hooktap doctor` sends to a running `dev`:
  * `GET /.hooktap/probe` with the header `x-hooktap-probe: 1`. It is answered
  * before routing (never stored, never in the unmatched log), with who
- * answers, so doctor can tell hooktap from another program on the port.
+ * answers, so doctor can tell hooktap from another program on the port:
+ * a random per-run nonce that `dev` also keeps in `.hooktap/dev.lock`
+ * (owner-only), never the pid (anyone on the tunnel can send the probe).
  * With `x-hooktap-probe: headers` the answer also holds the header list the
  * receiver would store for the probe itself (`dev`'s start-up check).
  * @module
@@ -18,14 +20,20 @@ export const PROBE_HEADER = "x-hooktap-probe";
 /** What the probe answers. */
 export interface ProbeAnswer {
   hooktap: true;
-  pid: number;
+  /** The run's nonce, as in `.hooktap/dev.lock`. */
+  run: string;
   /** The probe's own headers as the receiver reads them, when asked with `x-hooktap-probe: headers`. */
   headers?: [string, string][];
 }
 
-/** Wraps `handler` so the probe is answered first. */
-export function withProbe(handler: Handler, pid: number = Deno.pid): Handler {
-  const answer = JSON.stringify({ hooktap: true, pid } satisfies ProbeAnswer);
+/** A new per-run nonce. */
+export function newRunNonce(): string {
+  return crypto.randomUUID();
+}
+
+/** Wraps `handler` so the probe is answered first, with `run` (the nonce of this run). */
+export function withProbe(handler: Handler, run: string): Handler {
+  const answer = JSON.stringify({ hooktap: true, run } satisfies ProbeAnswer);
   return (request, info) => {
     if (request.method === "GET" && new URL(request.url).pathname === PROBE_PATH) {
       // The header is looked up in the raw list, not with `request.headers`: on Deno.serve, a `Headers` lookup
@@ -34,7 +42,7 @@ export function withProbe(handler: Handler, pid: number = Deno.pid): Handler {
       const probe = headers.find(([name]) => name.toLowerCase() === PROBE_HEADER)?.[1];
       if (probe !== undefined) {
         const body = probe === "headers"
-          ? JSON.stringify({ hooktap: true, pid, headers } satisfies ProbeAnswer)
+          ? JSON.stringify({ hooktap: true, run, headers } satisfies ProbeAnswer)
           : answer;
         return Promise.resolve(new Response(body, { headers: { "content-type": "application/json" } }));
       }

@@ -5,6 +5,8 @@
  * @module
  */
 import type { HubMark } from "../event/record.ts";
+import type { BodyBudget } from "./budget.ts";
+import type { StallWatch } from "./stall.ts";
 
 /** A request as the handler reads it. */
 export interface IncomingRequest {
@@ -31,4 +33,8 @@ export interface RequestInfo {
   cutOff?: AbortSignal;
   /** The request came through a hub (`hooktap dev --hub`): marked in the record (v2). */
   hub?: HubMark;
+  /** The bound on the bytes of all bodies in flight (the listener's). */
+  budget?: BodyBudget;
+  /** The body-inactivity watch (the listener's). */
+  stall?: StallWatch;
 }

@@ -102,7 +102,12 @@ export function unmatchedHints(
     const head = `${requests(group.length, methods)} to ${first.path}`;
     if (first.status === 405) {
       const allow = [...new Set(group.flatMap((e) => e.allow ?? []))];
-      const owner = endpoints.find((e) => allow.some((m) => e.methods.includes(m)));
+      // The endpoint at this path (not merely one that takes the allowed method: `GET /stripe` is about the
+      // endpoint at /stripe even when /github, listed first, also takes POST).
+      const owner = endpoints.find((e) => e.path === first.path) ??
+        endpoints.find((e) =>
+          isPattern(e.path) && new URLPattern({ pathname: e.path }).test({ pathname: first.path })
+        );
       hints.push({
         kind: "wrong-method",
         count: group.length,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { validateConfig } from "../config/validate.ts";
+import type { Endpoint } from "../config/types.ts";
 import type { UnmatchedEntry } from "../store/write/unmatched.ts";
 import { unmatchedHints } from "./hints.ts";
 
@@ -57,4 +58,16 @@ Deno.test("unmatchedHints() suggests the near path for an old or mistyped one, a
   assert.match(hints.find((h) => h.path === "/webhook/")!.fix, /drop the trailing/);
   assert.equal(hints.find((h) => h.path === "/zzz/qqq")?.kind, "unknown-path");
   assert.deepEqual(unmatchedHints([], endpoints), []);
+});
+
+Deno.test("unmatchedHints() names the endpoint at the requested path in a wrong-method fix, not the first POST one", () => {
+  const two: Endpoint[] = [
+    { name: "github", path: "/github", methods: ["POST"], maxBodySize: 1 },
+    { name: "stripe", path: "/stripe", methods: ["POST"], maxBodySize: 1 },
+    { name: "hooks", path: "/hooks/:provider", methods: ["PUT"], maxBodySize: 1 },
+  ];
+  const [stripe] = unmatchedHints([entry("GET", "/stripe", 405, 0, ["POST"])], two);
+  assert.match(stripe!.fix, /add GET to the method of endpoint "stripe"/);
+  const [hooks] = unmatchedHints([entry("POST", "/hooks/acme", 405, 0, ["PUT"])], two);
+  assert.match(hooks!.fix, /add POST to the method of endpoint "hooks"/);
 });

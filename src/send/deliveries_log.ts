@@ -14,7 +14,7 @@
 import { describeError, StoreError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { createIdFactory } from "../event/id.ts";
-import { refuseLink } from "../store/write/data_dir.ts";
+import { openNoFollow } from "../store/write/no_follow.ts";
 
 /** An open deliveries log. */
 export interface DeliveriesLog {
@@ -33,11 +33,9 @@ const encoder = new TextEncoder();
  * @throws {StoreError} when it cannot be opened.
  */
 export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
-  await refuseLink(path, "the deliveries log");
-  let file: Deno.FsFile;
+  const file = await openNoFollow(path, "the deliveries log", { read: true, append: true });
   let needsNewline = false;
   try {
-    file = await Deno.open(path, { read: true, append: true, create: true, mode: 0o600 });
     const size = (await file.stat()).size;
     if (size > 0) {
       const last = new Uint8Array(1);

@@ -1,11 +1,12 @@
 /**
  * What a user may change in an event before it goes out, one meaning for
  * every command that sends (replay, bulk replay, `--undelivered`, the
- * inspector, `trigger` to come): `-X METHOD`, `-H "Name: value"` (replaces
+ * inspector, `trigger`): `-X METHOD`, `-H "Name: value"` (replaces
  * every header of that name in the place of the first; an empty value
  * removes), `--body-file`, `--set path=value` (a JSON field, or a form field
- * of an `application/x-www-form-urlencoded` body; a path that does not exist
- * is an error unless `--set-new`). Pure.
+ * of an `application/x-www-form-urlencoded` body; the value is read as JSON
+ * when it parses, else as text; a path that does not exist is an error
+ * unless `--set-new`, which creates it). Pure.
  * @module
  */
 import { UsageError } from "../errors.ts";
@@ -145,9 +146,14 @@ export function setJsonField(root: unknown, path: string, value: unknown, add = 
       );
     }
     if (!add && !Object.hasOwn(at, key)) {
+      const fields = Object.keys(at);
+      const where = i === 0 ? "the body" : keys.slice(0, i).join(".");
       throw new UsageError(
-        `--set ${path}: the body has no field "${keys.slice(0, i + 1).join(".")}"; ` +
-          "check the path (hooktap inspect ID shows the body), or add --set-new to add it",
+        `--set ${path}: the body has no field "${keys.slice(0, i + 1).join(".")}" (${where} has ${
+          fields.length === 0
+            ? "no fields"
+            : fields.slice(0, 12).join(", ") + (fields.length > 12 ? ", ..." : "")
+        }); check the path, or add --set-new to create it`,
       );
     }
     if (i === keys.length - 1) at[key] = value;
@@ -159,9 +165,10 @@ export function setJsonField(root: unknown, path: string, value: unknown, add = 
 }
 
 /**
- * The body with the `--set` changes: fields of a JSON body (indentation
- * kept as 2 spaces when it was pretty-printed), or fields of a form body
- * (`a=1&b=2`, the field's first occurrence changed in place).
+ * The body with the `--set` changes: fields of a JSON body (re-encoded with
+ * the indentation of its first indented line when it was pretty-printed,
+ * compact otherwise), or fields of a form body (`a=1&b=2`: the field's first
+ * occurrence changed in place, its repeats removed; a new one at the end).
  * @throws {UsageError} naming the bad item and the fix.
  */
 export function applySets(
@@ -176,7 +183,11 @@ export function applySets(
     for (const item of sets) {
       const { path, raw } = _split(item);
       if (!form.has(path) && !setNew) {
-        throw new UsageError(`--set ${path}: the form body has no field "${path}"; add --set-new to add it`);
+        throw new UsageError(
+          `--set ${path}: the form body has no field "${path}" (fields: ${
+            [...new Set(form.keys())].join(", ") || "none"
+          }); check the name, or add --set-new to create it`,
+        );
       }
       form.set(path, raw);
     }
@@ -194,5 +205,6 @@ export function applySets(
     const { path, value } = _split(item);
     setJsonField(json, path, value, setNew);
   }
-  return new TextEncoder().encode(JSON.stringify(json, null, /\n\s/.test(text) ? 2 : undefined));
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1];
+  return new TextEncoder().encode(JSON.stringify(json, null, indent));
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildEvent } from "../event/record.ts";
-import { applyHeaderOverrides, applySets, keepPlaces, parseHeaderOption } from "./overrides.ts";
+import { applyHeaderOverrides, applySets, keepPlaces, parseHeaderOption, setJsonField } from "./overrides.ts";
 import { prepareRequest } from "./prepare.ts";
 import { replayUrl } from "./to_url.ts";
 
@@ -76,6 +76,42 @@ Deno.test("--set refuses a missing JSON path unless --set-new, and sets form fie
     "payload=%7B%7D&x=2",
   );
   assert.throws(() => applySets(form, "application/x-www-form-urlencoded", ["y=2"]), /no field "y"/);
+});
+
+Deno.test("--set reads values as JSON or text, reaches array items, keeps the indentation, names what is there", () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+  const body = enc('{\n    "a": {\n        "b": 1,\n        "list": [{ "c": 1 }]\n    }\n}');
+  const out = JSON.parse(
+    dec(applySets(body, "application/json", ["a.b=2", "a.list[0].c=x", 'a.list[0].d={"e":[1]}'], true)),
+  );
+  assert.deepEqual(out, { a: { b: 2, list: [{ c: "x", d: { e: [1] } }] } });
+  assert.match(dec(applySets(body, "application/json", ["a.b=2"])), /^\{\n {4}"a": \{\n {8}"b": 2,/);
+  assert.equal(dec(applySets(enc('{"a":1}'), undefined, ["a=true"])), '{"a":true}');
+  assert.throws(
+    () => applySets(body, "application/json", ["a.x=1"]),
+    /no field "a\.x" \(a has b, list\); check the path, or add --set-new/,
+  );
+  assert.throws(() => applySets(body, "application/json", ["a.b.c=1"]), /"a\.b" is not an object/);
+  assert.throws(() => applySets(body, "application/json", ["nothing"]), /--set expects path=value/);
+  assert.throws(() => applySets(body, "application/json", ["=1"]), /--set expects path=value/);
+  assert.throws(() => applySets(enc("\x00binary"), "application/octet-stream", ["a=1"]), /--body-file/);
+  // --set-new creates the missing parents of a path; the caller's object is the one changed.
+  const root = { a: {} };
+  setJsonField(root, "a.b.c", 5, true);
+  assert.deepEqual(root, { a: { b: { c: 5 } } });
+});
+
+Deno.test("--set on a form body: the value as typed, encoded, first occurrence in place; --set-new appends", () => {
+  const form = new TextEncoder().encode("A=1&B=2&B=3");
+  const type = "application/x-www-form-urlencoded; charset=utf-8";
+  const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+  assert.equal(dec(applySets(form, type, ["B=x y"])), "A=1&B=x+y");
+  assert.equal(dec(applySets(form, type, ["C=30008"], true)), "A=1&B=2&B=3&C=30008");
+  assert.throws(
+    () => applySets(form, type, ["Z=1"]),
+    /form body has no field "Z" \(fields: A, B\).*--set-new/,
+  );
 });
 
 Deno.test("keepPlaces() puts re-signed headers back where and how the sender wrote them", () => {

@@ -18,7 +18,6 @@ import { deliverOnce } from "./deliver.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { readDeliveries } from "./deliveries_read.ts";
 import type { Overrides } from "./overrides.ts";
-import { forwardPaths } from "./paths.ts";
 import { type OutgoingRequest, prepareRequest } from "./prepare.ts";
 import { deliveryUrl, type SendTarget } from "./target.ts";
 
@@ -43,7 +42,7 @@ export interface ReplayLog {
 
 /** Opens the deliveries log of the store `paths` for replay sends. */
 export async function openReplayLog(paths: StorePaths): Promise<ReplayLog> {
-  const file = forwardPaths(paths).deliveries;
+  const file = paths.deliveries;
   const counts = new Map<string, number>();
   const next = (event: string, target: string) => {
     const key = `${event} ${target}`;

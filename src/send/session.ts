@@ -13,7 +13,6 @@ import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
-import { forwardPaths } from "./paths.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
 import { type ForwardTarget, targetNameOf } from "./target.ts";
 import { findUndelivered, type Undelivered } from "./undelivered.ts";
@@ -85,19 +84,19 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     targets.set(`${target.mode} ${target.to}`, target);
   }
   if (byEndpoint.size === 0) return undefined;
-  const files = forwardPaths(options.paths);
   const leftOver = await findUndelivered(options.paths, { afterWatermark: true });
-  const log = await openDeliveriesLog(files.deliveries);
-  const watermark = new Watermark((await readForwardState(files.state))?.settledThrough);
+  const log = await openDeliveriesLog(options.paths.deliveries);
+  const watermark = new Watermark((await readForwardState(options.paths.forwardState))?.settledThrough);
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
   const save = () => {
     const mark = watermark.mark;
     if (mark === undefined) return;
     dirty = false;
-    saving = saving.then(() => writeForwardState(files.state, { v: 1, settledThrough: mark })).catch(
-      (error) => options.onError?.(error),
-    );
+    saving = saving.then(() => writeForwardState(options.paths.forwardState, { v: 1, settledThrough: mark }))
+      .catch(
+        (error) => options.onError?.(error),
+      );
   };
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   // A pending event of the last run still counts: the mark may not pass it until it settles.

@@ -6,6 +6,7 @@
  * earlier one still pending.
  * @module
  */
+import { writeFileReplacing } from "../store/write/no_follow.ts";
 
 /** The file's content. */
 export interface ForwardState {
@@ -25,9 +26,8 @@ export async function readForwardState(path: string): Promise<ForwardState | und
 
 /** Writes the watermark atomically (temp file, rename). */
 export async function writeForwardState(path: string, state: ForwardState): Promise<void> {
-  const tmp = `${path}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(state) + "\n", { mode: 0o600 });
-  await Deno.rename(tmp, path);
+  // An exclusive temp file with an unpredictable name, renamed over the path: never through a link.
+  await writeFileReplacing(path, JSON.stringify(state) + "\n");
 }
 
 /**

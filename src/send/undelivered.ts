@@ -11,7 +11,6 @@ import { lineId } from "../store/read/line_key.ts";
 import { scanBackward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
-import { forwardPaths } from "./paths.ts";
 import { readForwardState } from "./state.ts";
 import { deliveryUrl, targetNameOf } from "./target.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
@@ -81,8 +80,9 @@ export async function findUndelivered(
   paths: StorePaths,
   options: FindUndeliveredOptions = {},
 ): Promise<Undelivered> {
-  const files = forwardPaths(paths);
-  const mark = options.afterWatermark ? (await readForwardState(files.state))?.settledThrough : undefined;
+  const mark = options.afterWatermark
+    ? (await readForwardState(paths.forwardState))?.settledThrough
+    : undefined;
   const reader = await openStoreReader(paths);
   const events: CapturedEvent[] = [];
   if (reader !== null) {
@@ -99,7 +99,7 @@ export async function findUndelivered(
     }
   }
   events.reverse();
-  const all = await readDeliveries(files.deliveries);
+  const all = await readDeliveries(paths.deliveries);
   const byEvent = deliveriesByEvent(all);
   const result: Undelivered = { pending: [], failed: [], attempts: new Map(), givenUp: givenUpOf(all) };
   for (const event of events) {

@@ -2,6 +2,9 @@
  * What `listen` asks of a stack (src/server/deno_stack.ts, node_stack.ts).
  * @module
  */
+import type { ResolvedServer } from "../config/server.ts";
+import type { BodyBudget } from "../receiver/budget.ts";
+import type { StallWatch } from "../receiver/stall.ts";
 
 /** Options every stack takes. */
 export interface StackOptions {
@@ -12,6 +15,14 @@ export interface StackOptions {
   /** Called with an error the handler threw; the request gets a 500 with `errorMessage`. */
   onError?: ((error: unknown) => void) | undefined;
   errorMessage: string;
+  /** Passed to the handler as `info.budget`. */
+  budget: BodyBudget;
+  /** Passed to the handler as `info.stall`. */
+  stall: StallWatch;
+  /** Timeouts and the connection cap. */
+  limits: ResolvedServer;
+  /** Called with a problem the server survived (a refused connection, an accept error), for the log. */
+  onNotice?: ((message: string) => void) | undefined;
 }
 
 /** A bound stack. */

@@ -1,27 +1,75 @@
 /**
  * The Deno.serve stack: the fastest, but it hides GET and HEAD bodies (the
  * handler answers 501 when one is announced, never storing it as empty).
+ *
+ * Deno.serve (2.9) takes no timeout or connection-cap options, and an accept
+ * error (`EMFILE`: out of descriptors) ends its server. So this stack serves
+ * again on the same port when that happens, backing off until the bind
+ * succeeds: a descriptor flood costs the connections open at the time, never
+ * the receiver. Stalled bodies are cut off by the body-inactivity watch in
+ * the reader (src/receiver/stall.ts); header and keep-alive idle timeouts
+ * and the connection cap are not available on this stack (docs/security.md).
  * @module
  */
+import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
 /** Serves `handler` with Deno.serve. Throws Deno's own error when the port cannot be bound. */
 export function serveDeno(handler: Handler, options: StackOptions): Promise<ServingStack> {
-  const cutOff = options.cutOff;
-  const server = Deno.serve({
-    hostname: options.hostname,
-    port: options.port,
-    onListen: () => {},
-    onError: (error) => {
-      options.onError?.(error);
-      return new Response(options.errorMessage, { status: 500 });
-    },
-  }, (request, info) => handler(request, { remoteAddr: info.remoteAddr, cutOff }));
+  const { cutOff, budget, stall } = options;
+  const start = (port: number) =>
+    Deno.serve({
+      hostname: options.hostname,
+      port,
+      onListen: () => {},
+      onError: (error) => {
+        options.onError?.(error);
+        return new Response(options.errorMessage, { status: 500 });
+      },
+    }, (request, info) => handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall }));
+  let server = start(options.port);
+  const port = server.addr.port;
+  let closing = false;
+  let wake = () => {};
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const finished = (async () => {
+    for (;;) {
+      try {
+        await server.finished;
+        return;
+      } catch (error) {
+        if (closing) return;
+        options.onNotice?.(`The receiver stopped accepting (${describeError(error)}); serving again.`);
+      }
+      // Out of descriptors, binding fails too until connections close: back off and retry.
+      for (let delay = 50; !closing; delay = Math.min(delay * 2, 1000)) {
+        await sleep(delay);
+        if (closing) return;
+        try {
+          server = start(port);
+          break;
+        } catch { /* still no descriptor (or the port is busy): wait more */ }
+      }
+      if (closing) return;
+    }
+  })();
   return Promise.resolve({
-    port: server.addr.port,
+    port,
     hostname: server.addr.hostname,
-    close: () => server.shutdown(),
-    finished: server.finished,
+    close: async () => {
+      closing = true;
+      wake();
+      await server.shutdown().catch(() => {});
+      await finished;
+    },
+    finished,
   });
 }

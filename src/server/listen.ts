@@ -6,6 +6,9 @@
  */
 import { describeError, ServeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
+import { DEFAULT_SERVER, type ResolvedServer } from "../config/server.ts";
+import { BodyBudget } from "../receiver/budget.ts";
+import { StallWatch } from "../receiver/stall.ts";
 import { createDrain } from "./drain.ts";
 import type { StackName } from "./stack.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
@@ -39,6 +42,13 @@ export interface ListenOptions {
    * @default 2000
    */
   closeTimeoutMs?: number;
+  /**
+   * Timeouts, the connection cap and the bound of body bytes in flight (the config's `server`).
+   * @default DEFAULT_SERVER
+   */
+  limits?: ResolvedServer;
+  /** Called with a problem the server survived (an accept error, a connection over the cap). */
+  onNotice?: (message: string) => void;
 }
 
 /** A running receiver. */
@@ -101,6 +111,7 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
   const { hostname, port } = options;
   const stack = options.stack ?? "deno";
   const drain = createDrain(handler);
+  const limits = options.limits ?? DEFAULT_SERVER;
   let giveUp = () => {};
   const gaveUp = new Promise<void>((resolve) => (giveUp = resolve));
   const stackOptions: StackOptions = {
@@ -109,6 +120,10 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
     cutOff: drain.cutOff,
     onError: options.onError,
     errorMessage: INTERNAL_ERROR,
+    budget: new BodyBudget(limits.maxBodyBytesInFlight),
+    stall: new StallWatch(limits.bodyTimeoutMs),
+    limits,
+    onNotice: options.onNotice,
   };
   let server: ServingStack;
   try {
@@ -134,6 +149,7 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
       const timer = setTimeout(giveUp, options.closeTimeoutMs ?? 2000);
       await Promise.race([closed, gaveUp]);
       clearTimeout(timer);
+      stackOptions.stall.close();
       return cutOff;
     },
     finished: Promise.race([server.finished, gaveUp]),

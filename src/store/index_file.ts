@@ -14,6 +14,7 @@ import { EVENT_ID_PATTERN } from "../event/id.ts";
 import { endpointMatcher, lineEndpoint, lineId } from "./read/line_key.ts";
 import { type Line, readAt, scanBackward } from "./read/lines.ts";
 import type { StorePaths } from "./paths.ts";
+import { writeFileReplacing } from "./write/no_follow.ts";
 
 /** Contents of `.hooktap/index.json` (format 1). */
 export interface StoreIndex {
@@ -62,13 +63,10 @@ export async function readIndex(
  * read-only disk) are swallowed: the index is only a cache.
  */
 export async function writeIndex(paths: StorePaths, index: StoreIndex): Promise<boolean> {
-  const tmp = `${paths.index}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await Deno.writeTextFile(tmp, JSON.stringify(index) + "\n", { mode: 0o600 });
-    await Deno.rename(tmp, paths.index);
+    await writeFileReplacing(paths.index, JSON.stringify(index) + "\n");
     return true;
   } catch {
-    await Deno.remove(tmp).catch(() => {});
     return false;
   }
 }

@@ -21,6 +21,8 @@ export interface StorePaths {
   readonly unmatched: string;
   /** Every delivery attempt (forwarding, relay, replay), `.hooktap/deliveries.jsonl`. */
   readonly deliveries: string;
+  /** The id of the last event whose forwarding (and every one before it) has settled, `.hooktap/forward_state.json`. */
+  readonly forwardState: string;
 }
 
 /**
@@ -41,5 +43,6 @@ export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): Store
     index: join(abs, "index.json"),
     unmatched: join(abs, "unmatched.jsonl"),
     deliveries: join(abs, "deliveries.jsonl"),
+    forwardState: join(abs, "forward_state.json"),
   };
 }

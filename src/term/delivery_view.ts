@@ -11,12 +11,15 @@ import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "./sanitize.ts";
 
-/** The `logs` cell: `→ 200`, `→ 500 ×3`, `→ err ×2`, `→ …` (in progress), `-` for none. */
+/**
+ * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying), `-` for
+ * none. The count says attempts, not repeats of the status (`×3` read as "200 three times").
+ */
 export function deliveryCell(summary: DeliverySummary | undefined, marked: boolean): string {
   if (summary === undefined) return marked ? "→ pending" : "-";
   const last = summary.last;
   const status = last.status === undefined ? "err" : String(last.status);
-  const times = summary.attempts > 1 ? ` ×${summary.attempts}` : "";
+  const times = summary.attempts > 1 ? ` (${summary.attempts} tries)` : "";
   return `→ ${status}${times}${last.outcome === "retrying" ? " …" : ""}`;
 }
 
@@ -40,7 +43,8 @@ function body(record: DeliveryRecord, colors: Colors): string[] {
 /** The "Deliveries" section of `inspect`, or `""` when there are none. */
 export function renderDeliveries(records: readonly DeliveryRecord[], colors: Colors): string {
   if (records.length === 0) return "";
-  const out = [colors.bold(`Deliveries (${records.length})`)];
+  // A blank line first: the event's view ends right under its body.
+  const out = ["", colors.bold(`Deliveries (${records.length})`)];
   for (const r of records) {
     const status = r.status === undefined
       ? colors.red("no answer")

@@ -5,6 +5,7 @@
  * one write to the terminal, not one each.
  * @module
  */
+import { cutMarked } from "../text/cut.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
 import { formatBytes, formatClock } from "./format.ts";
@@ -137,7 +138,7 @@ export function createActivityLog(
     "evt_00000000_00000000000000000000000000",
   ];
   const human = (o: RequestOutcome): string => {
-    const target = safeLine(o.query ? `${o.path}?${o.query}` : o.path);
+    const target = safeLine(o.query ? `${cutMarked(o.path)}?${cutMarked(o.query)}` : cutMarked(o.path));
     const head = [formatClock(o.time), safeLine(o.method), target, String(o.status)];
     const width = output.columns();
     let row: string[];
@@ -169,8 +170,8 @@ export function createActivityLog(
     JSON.stringify({
       time: o.time.toISOString(),
       method: o.method,
-      path: o.path,
-      query: o.query,
+      path: cutMarked(o.path),
+      query: cutMarked(o.query),
       status: o.status,
       endpoint: o.endpoint ?? null,
       size: o.size,

@@ -106,6 +106,20 @@ export function triggerText(mark: NonNullable<CapturedEvent["trigger"]>): string
   return safeLine(`sent by hooktap trigger (${mark.event}${fault})`);
 }
 
+/**
+ * A header value as the sender meant it. HTTP hands header bytes over one byte per character (Latin-1), so
+ * UTF-8 `café` arrives as `cafÃ©`; when the bytes are valid UTF-8 they are shown decoded, else as they came.
+ */
+export function headerText(value: string): string {
+  if (!/[\x80-\xff]/.test(value) || [...value].some((c) => c.charCodeAt(0) > 0xff)) return value;
+  const bytes = Uint8Array.from(value, (c) => c.charCodeAt(0));
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return value;
+  }
+}
+
 /** The whole `inspect` view of `event`, ending with a newline. */
 export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = new Date()): string {
   const received = new Date(event.receivedAt);
@@ -131,7 +145,7 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
     ...responseSection(event, colors),
     "",
     colors.bold(`Headers (${event.headers.length})`),
-    ..._aligned(event.headers, colors),
+    ..._aligned(event.headers.map(([k, v]) => [k, headerText(v)]), colors),
     "",
     colors.bold(TITLES[kind]),
     ..._body(event, kind, colors),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildEvent } from "../event/record.ts";
 import { createColors } from "./colors.ts";
-import { bodyKind, hexPreview, renderEvent } from "./event_view.ts";
+import { bodyKind, headerText, hexPreview, renderEvent } from "./event_view.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeLine } from "./sanitize.ts";
 
@@ -60,4 +60,15 @@ Deno.test("renderEvent() escapes control characters in headers and bodies", () =
   assert.ok(!/[\x1b\x07\r]/.test(out), JSON.stringify(out));
   assert.ok(out.includes("a\\x1b[2Jb\\r\nc"));
   assert.ok(out.includes("x-evil        \\x1b]0;title\\x07"));
+});
+
+Deno.test("inspect shows a UTF-8 header value decoded (café), and other bytes as they came", () => {
+  const e = event("application/json", "{}");
+  // HTTP hands the header's bytes over one per character: UTF-8 "café" arrives as "cafÃ©".
+  e.headers.push(["x-name", "caf\u00c3\u00a9"], ["x-latin1", "caf\u00e9"]);
+  const lines = renderEvent(e, plain).split("\n");
+  assert.ok(lines.some((l) => /x-name\s+café$/.test(l)), lines.join("\n"));
+  assert.ok(lines.some((l) => /x-latin1\s+café$/.test(l)), "not valid UTF-8: kept as it came");
+  assert.equal(headerText("plain ascii"), "plain ascii");
+  assert.equal(headerText("caf\u00c3\u00a9"), "café");
 });

@@ -4,6 +4,7 @@
  * @module
  */
 import { type Colors, createColors } from "./colors.ts";
+import { escapeForTerminal } from "./sanitize.ts";
 
 /** Where a command prints. Tests may pass their own. */
 export interface Output {
@@ -35,7 +36,10 @@ export function terminalOutput(): Output {
   const stdoutIsTerminal = Deno.stdout.isTerminal();
   const colorOk = !Deno.noColor;
   return {
-    out: (text) => writeAllSync(Deno.stdout, encoder.encode(text)),
+    // On a terminal, C1 controls and bidi/invisible characters are escaped (`--json` stays valid JSON).
+    out: stdoutIsTerminal
+      ? (text) => writeAllSync(Deno.stdout, encoder.encode(escapeForTerminal(text)))
+      : (text) => writeAllSync(Deno.stdout, encoder.encode(text)),
     outBytes: (bytes) => writeAllSync(Deno.stdout, bytes),
     err: (text) => writeAllSync(Deno.stderr, encoder.encode(text)),
     stdoutIsTerminal,

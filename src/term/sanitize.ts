@@ -6,11 +6,26 @@
  * @module
  */
 
-// C0 controls, DEL, C1 controls, and Unicode bidi/format overrides: matching them is the point.
+// C0 controls, DEL, C1 controls, and the Unicode bidi controls, invisible format characters and line
+// separators (U+061C, U+200B–U+200F, U+2028–U+202E, U+2060–U+2069, U+FEFF): matching them is the point.
 // deno-lint-ignore no-control-regex
-const UNSAFE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 // deno-lint-ignore no-control-regex
-const UNSAFE_KEEP_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_KEEP_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/** What JSON.stringify leaves raw but a terminal acts on (C1 controls) or hides (bidi, invisible). */
+const UNSAFE_IN_JSON = /[\x80-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const UNSAFE_IN_JSON_TEST = /[\x80-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+/**
+ * `text` (JSON or a view already made safe) with C1 controls and bidi or
+ * invisible format characters written as JSON escapes (`\u009b`): still
+ * the same JSON, but inert on a terminal. Only for a terminal; pipes get
+ * the exact bytes.
+ */
+export function escapeForTerminal(text: string): string {
+  if (!UNSAFE_IN_JSON_TEST.test(text)) return text;
+  return text.replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
 
 function escapeChar(ch: string): string {
   const code = ch.charCodeAt(0);

@@ -19,11 +19,15 @@ export interface TriggerOptions {
    * @default a pair made for this call when the provider signs with one and no secret is given
    */
   keys?: TriggerKeys;
-  /** Fields to change: `{ "data.object.amount": 5000 }` (must exist in the example). @default {} */
+  /**
+   * Fields to change, as `--set` changes them: `{ "data.object.amount": 5000 }` (JSON paths; a form
+   * body's field names). A field the example does not have is an error unless `setNew`. In a form
+   * body a string that reads as JSON (`"5000"`) keeps its quotes: give form values as numbers. @default {}
+   */
   set?: Readonly<Record<string, unknown>>;
-  /** Fields to change or add. @default {} */
-  setNew?: Readonly<Record<string, unknown>>;
-  /** Headers to add or replace; an empty value removes. @default [] */
+  /** `--set-new`: create the `set` fields the example does not have. @default false */
+  setNew?: boolean;
+  /** Headers to add or replace, as `-H` does (every header of the name, in the place of the first); an empty value removes. @default [] */
   headers?: readonly [string, string][];
   /** The faults to make: `{ duplicate: true }`, `{ stale: true }`, `{ retries: 2 }`, ... @default none */
   fault?: Faults;
@@ -58,6 +62,20 @@ export interface TriggerResult {
 }
 
 const decoder = new TextDecoder();
+
+/**
+ * A value as `--set` reads it back: a string that is not JSON as itself (so a form field gets
+ * no quotes), anything else as JSON.
+ */
+function _typed(value: unknown): string {
+  if (typeof value !== "string") return JSON.stringify(value);
+  try {
+    JSON.parse(value);
+  } catch {
+    return value;
+  }
+  return JSON.stringify(value);
+}
 
 function _view(d: Delivery): TriggeredDelivery {
   return {
@@ -103,16 +121,14 @@ export async function trigger(
     : options.to.urls[Object.keys(options.to.urls)[0] ?? ""] ?? options.to.urlOf("default");
   const keyed = ["discord", "sendgrid", "standard-webhooks"].includes(provider);
   const keys = options.keys ?? (keyed && options.secret === undefined ? await makeTriggerKeys() : undefined);
-  const pairs = (o: Readonly<Record<string, unknown>> | undefined) =>
-    Object.entries(o ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
   const outcome = await run({
     provider,
     event,
     to,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(keys !== undefined ? { keys } : {}),
-    set: pairs(options.set),
-    setNew: pairs(options.setNew),
+    set: Object.entries(options.set ?? {}).map(([k, v]) => `${k}=${_typed(v)}`),
+    ...(options.setNew ? { setNew: true } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.signatureUrl ? { signatureUrl: options.signatureUrl } : {}),

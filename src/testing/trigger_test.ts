@@ -33,7 +33,7 @@ Deno.test("trigger() signs Discord with a key pair made for the call and returns
   assert.equal((await receiver.waitFor()).verdict?.status, "invalid"); // another key than the receiver trusts
 });
 
-Deno.test("trigger() with fault.duplicate sends the same delivery twice and a bad set path is refused", async () => {
+Deno.test("trigger() with fault.duplicate sends the same delivery twice and a bad set path is refused unless setNew", async () => {
   await using receiver = await startReceiver({
     endpoints: [{ name: "gh", path: "/gh", method: "POST", provider: "github", secret: "s" }],
   });
@@ -43,6 +43,14 @@ Deno.test("trigger() with fault.duplicate sends the same delivery twice and a ba
   assert.equal(receiver.events().length, 2);
   await assert.rejects(
     () => trigger("github", "push", { to: receiver, secret: "s", set: { "repository.nope": 1 } }),
-    /has no field "nope".*--set-new/,
+    /has no field "repository\.nope".*--set-new/,
   );
+  const added = await trigger("github", "push", {
+    to: receiver,
+    secret: "s",
+    set: { "repository.nope": 1, "repository.name": "renamed" },
+    setNew: true,
+  });
+  const body = JSON.parse(added.request.body);
+  assert.deepEqual([body.repository.nope, body.repository.name], [1, "renamed"]);
 });

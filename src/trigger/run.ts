@@ -12,7 +12,7 @@ import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../provider/catalog.ts";
 import type { GenericHmacSettings } from "../provider/types.ts";
 import type { TriggerKeys } from "./keys.ts";
-import { applySets, encodeBody, parseSet } from "./overrides.ts";
+import { applyHeaderOverrides, applySets, setJsonField } from "../send/overrides.ts";
 import { retryWaits, shuffled } from "./plan.ts";
 import { loadCatalog, resolveEvent } from "./registry.ts";
 import { signDelivery, signingMode } from "./sign.ts";
@@ -50,13 +50,13 @@ export interface TriggerRequest {
   keys?: TriggerKeys;
   /** Largest age of a signed timestamp the receiver accepts (for `stale`). @default 300 */
   tolerance?: number;
-  /** `path=value` changes to fields that must exist. */
+  /** `path=value` changes (`--set`), to every event of a sequence; the field must exist unless `setNew`. */
   set?: readonly string[];
-  /** `path=value` changes that may create fields. */
-  setNew?: readonly string[];
+  /** `--set-new`: a `set` path the body does not have is created instead of refused. @default false */
+  setNew?: boolean;
   /** A body to send instead of the catalog's (signed). */
   body?: Uint8Array;
-  /** Headers to add or replace; an empty value removes. */
+  /** `-H` overrides, as replay applies them: replace every header of the name in the place of the first, add, or (empty value) remove. */
   headers?: readonly [string, string][];
   fault?: Faults;
 }
@@ -143,15 +143,26 @@ function _header(headers: readonly [string, string][], name: string): string | u
   return headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 }
 
-function _override(headers: [string, string][], extra: readonly [string, string][]): [string, string][] {
-  let out = headers;
-  for (const [k, v] of extra) {
-    const i = out.findIndex(([n]) => n.toLowerCase() === k.toLowerCase());
-    if (v === "") out = out.filter(([n]) => n.toLowerCase() !== k.toLowerCase());
-    else if (i >= 0) out[i] = [out[i]![0], v];
-    else out.push([k, v]);
+/** A sequence step's own changes (catalog values, fields created when missing) on the draft's body. */
+function _stepSets(body: DraftBody, set: Readonly<Record<string, unknown>>): DraftBody {
+  if (body.kind === "json") {
+    const value = structuredClone(body.value);
+    for (const [path, v] of Object.entries(set)) setJsonField(value, path, v, true);
+    return { ...body, value };
   }
-  return out;
+  if (body.kind === "form") {
+    const form = new URLSearchParams(body.value);
+    for (const [path, v] of Object.entries(set)) form.set(path, String(v));
+    return { kind: "form", value: [...form] };
+  }
+  return body;
+}
+
+/** A draft's body as bytes: JSON in the provider's indentation, a form URL-encoded, raw bytes as they are. */
+function _encode(body: DraftBody): Uint8Array {
+  if (body.kind === "raw") return body.bytes;
+  if (body.kind === "form") return new TextEncoder().encode(new URLSearchParams(body.value).toString());
+  return new TextEncoder().encode(JSON.stringify(body.value, null, body.indent || undefined));
 }
 
 /**
@@ -177,8 +188,7 @@ export async function trigger(
     ...(request.keys !== undefined ? { keys: request.keys } : {}),
   };
   const mode = signingMode(provider, material);
-  const sets = (request.set ?? []).map((s) => parseSet(s));
-  const news = (request.setNew ?? []).map((s) => parseSet(s, "--set-new"));
+  const sets = request.set ?? [];
   if (fault.stale && !(CATALOG[provider]?.timestamped ?? false)) {
     throw new UsageError(
       `${title} signs no timestamp, so --stale has nothing to make stale (use it with Stripe, Slack, ` +
@@ -229,21 +239,19 @@ export async function trigger(
   const drafts: Built[] = [];
   for (const step of steps) {
     const draft = await catalog.build(step.event, { ...ctx, now: start });
-    let body: DraftBody = draft.body;
-    if (step.set !== undefined) {
-      body = applySets(
-        body,
-        [],
-        Object.entries(step.set).map(([path, value]) => ({ path, value, text: String(value) })),
-      );
-    }
-    body = request.body !== undefined ? { kind: "raw", bytes: request.body } : applySets(body, sets, news);
-    const headers = _override([...draft.headers], request.headers ?? []);
+    const body = step.set === undefined ? draft.body : _stepSets(draft.body, step.set);
+    // The user's --set: replay's meaning, on the bytes the provider would send (JSON or form).
+    const bytes = request.body !== undefined ? request.body : sets.length === 0 ? _encode(body) : applySets(
+      _encode(body),
+      body.kind === "form" ? "application/x-www-form-urlencoded" : _header(draft.headers, "content-type"),
+      sets,
+      request.setNew ?? false,
+    );
     drafts.push({
       step,
       method: draft.method ?? "POST",
-      headers,
-      bytes: encodeBody(body),
+      headers: applyHeaderOverrides(draft.headers, request.headers),
+      bytes,
       deliveryHeader: draft.deliveryHeader,
     });
   }
@@ -251,7 +259,7 @@ export async function trigger(
   const signAt = async (d: Built, at: Date, extra: [string, string][] = []) =>
     await signDelivery(
       provider,
-      { method: d.method, url: signUrl, headers: _override([...d.headers], extra), body: d.bytes },
+      { method: d.method, url: signUrl, headers: applyHeaderOverrides(d.headers, extra), body: d.bytes },
       wrong,
       fault.stale ? new Date(at.getTime() - (tolerance + 60) * 1000) : at,
       tolerance,

@@ -36,7 +36,7 @@ const INVALID: [string, string, RegExp[]][] = [
     /- endpoints must be a non-empty array, got \[\]/,
   ]],
   ["missing endpoints", `export default { port: 8787 };`, [
-    /- endpoints must be a non-empty array, got missing/,
+    /- endpoints must be a non-empty array, got nothing \(the field is missing\)/,
   ]],
   [
     "duplicate names",

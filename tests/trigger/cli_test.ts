@@ -1,6 +1,7 @@
 /** `hooktap trigger` as a subprocess, with the installed package's narrow permissions. */
 import assert from "node:assert/strict";
 import { readEvents, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { startRawServer } from "./_raw.ts";
 
 const CONFIG = (forward: string) =>
   `export default {
@@ -68,6 +69,42 @@ Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no
   const seed = await runCli(["trigger", "stripe", "invoice.paid", "--seed", "3"], { cwd: tmp.path });
   assert.equal(seed.code, 2);
   assert.match(seed.stderr, /--out-of-order/);
+});
+
+Deno.test("--set, --set-new and -H mean what they mean for replay, on every event of a sequence", async () => {
+  await using tmp = await withTmpDir();
+  await using server = startRawServer();
+  const run = (...args: string[]) =>
+    runCli(["trigger", "github", "pull_request", "--to", server.url, "--secret", "s", ...args], {
+      cwd: tmp.path,
+    });
+  const missing = await run("--set", "repository.nope=1");
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--set repository\.nope: .*no field "repository\.nope".*add --set-new/);
+  const alone = await run("--set-new");
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /--set-new goes with --set path=value/);
+  assert.equal(server.requests.length, 0, "nothing is sent when an override is refused");
+  const sent = await run(
+    "--set",
+    "repository.name=renamed",
+    "--set",
+    "repository.nope=1",
+    "--set-new",
+    "-H",
+    "x-github-event: other",
+  );
+  assert.equal(sent.code, 0, sent.stderr);
+  assert.equal(server.requests.length, 3);
+  for (const r of server.requests) {
+    const body = JSON.parse(new TextDecoder().decode(r.body));
+    assert.deepEqual([body.repository.name, body.repository.nope], ["renamed", 1]);
+    // -H replaces the header in its place and case, as replay's -H does.
+    assert.deepEqual(r.headers.filter(([k]) => k.toLowerCase() === "x-github-event"), [[
+      "X-GitHub-Event",
+      "other",
+    ]]);
+  }
 });
 
 Deno.test("trigger into a running dev: captured, verified, marked in logs, forwarded to the app", async () => {

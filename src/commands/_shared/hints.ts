@@ -12,6 +12,7 @@ import type { StoreReader } from "../../store/read/reader.ts";
 import { safeLine } from "../../term/sanitize.ts";
 import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
 import { pathInside } from "../../text/path.ts";
+import { didYouMean } from "../../text/suggest.ts";
 
 /** The config, `null` when there is none, or the reason it does not load. */
 export async function configOrProblem(
@@ -86,7 +87,8 @@ export async function checkEndpointName(
     ? ` (the config does not load: ${safeLine(config.problem)})`
     : "";
   throw new NotFoundError(
-    `There is no endpoint named "${safeLine(name)}"${why}. ` +
+    `There is no endpoint named "${safeLine(name)}"${why}` +
+      `${didYouMean(name, names, (n) => `"${n}"`) || "."} ` +
       (names.length === 0 ? "No endpoint has events yet." : `Known endpoints: ${names.join(", ")}.`),
   );
 }

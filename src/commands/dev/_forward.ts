@@ -65,11 +65,17 @@ export function forwardingCallbacks(
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean },
+  options: { deliverPending: boolean; endpoints?: readonly string[] },
 ): void {
   const c = out.errColors;
   for (const target of forwarding.targets.values()) {
-    out.err(`Forwarding (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
+    // Name the endpoints whose events go there: two endpoints can forward to two paths of one app.
+    const names = (options.endpoints ?? []).filter((name) => {
+      const own = forwarding.targetOf(name);
+      return own !== undefined && own.to === target.to && own.mode === target.mode;
+    });
+    const which = names.length === 0 ? "" : ` ${names.map((n) => `"${safeLine(n)}"`).join(", ")}`;
+    out.err(`Forwarding${which} (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
   }
   const { pending } = forwarding.leftOver;
   if (pending.length > 0) {

@@ -24,6 +24,7 @@ import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_l
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import { cutOffNote, drainNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
+import { safeLine } from "../../term/sanitize.ts";
 import { plural } from "../../term/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
@@ -157,6 +158,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }
     },
     onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+    onNotice: (message) => out.err(`${safeLine(message)}\n`),
     forward: {
       ...(fallback ? { fallback } : {}),
       ...(config.file ? { baseDir: dirname(config.file) } : {}),
@@ -240,7 +242,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     await session.finished;
     throw error;
   }
-  if (session.forwarding) reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending });
+  if (session.forwarding) {
+    reportForwarding(out, session.forwarding, {
+      deliverPending: !opts.skipPending,
+      endpoints: config.endpoints.map((e) => e.name),
+    });
+  }
   const stop = async () => {
     running?.stop();
     await hub?.stop();

@@ -18,7 +18,15 @@ import { scanBackward, scanForward } from "../../store/read/scan.ts";
 import { plural } from "../../term/format.ts";
 import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
 import { filterFrom, hasFilter } from "../_shared/filters.ts";
-import { type CommandContext, openStore, resolveEventLine, warnSkipped } from "../_shared/context.ts";
+import {
+  type CommandContext,
+  openStore,
+  resolveEventLine,
+  storeOf,
+  warnSkipped,
+} from "../_shared/context.ts";
+import { openUserFile, refuseInsideStore, type UserFile } from "../../store/write/user_file.ts";
+import { resolvePath } from "../../text/path.ts";
 
 type Item = { event: CapturedEvent; line: string };
 
@@ -61,11 +69,12 @@ interface Sink {
 
 const encoder = new TextEncoder();
 
-async function _fileSink(path: string): Promise<Sink> {
-  let file: Deno.FsFile;
+async function _fileSink(ctx: CommandContext, path: string): Promise<Sink & { abort(): Promise<void> }> {
+  let out: UserFile;
   try {
-    file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
+    out = await openUserFile(ctx.cwd, path, storeOf(ctx).dir, "--output");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const denied = error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
     throw new StoreError(
       `Cannot write ${path}: ${describeError(error)}` +
@@ -73,7 +82,7 @@ async function _fileSink(path: string): Promise<Sink> {
       { cause: error },
     );
   }
-  const writer = file.writable.getWriter();
+  const writer = out.file.writable.getWriter();
   let batch: string[] = [];
   let size = 0;
   const flush = async () => {
@@ -96,6 +105,11 @@ async function _fileSink(path: string): Promise<Sink> {
     async close() {
       await flush();
       await writer.close();
+      await out.commit(); // the whole export replaces the file at once, owner-only
+    },
+    async abort() {
+      await writer.abort().catch(() => {});
+      await out.abort();
     },
   };
 }
@@ -160,6 +174,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (input.args.length > 0 && opts.limit !== undefined) {
     throw new UsageError("Give event ids or --limit, not both.");
   }
+  if (opts.output !== undefined) {
+    await refuseInsideStore(resolvePath(ctx.cwd, opts.output), storeOf(ctx).dir, "--output");
+  }
   const reader = await openStore(ctx);
   if (reader === null) {
     if (input.args.length > 0) await resolveEventLine(null, input.args[0]!); // not found
@@ -167,10 +184,17 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     return;
   }
   const writer = format.create({ version: VERSION, ...(opts.to !== undefined ? { to: opts.to } : {}) });
-  const sink = opts.output === undefined
-    ? _stdoutSink(ctx, format.raw === true)
-    : await _fileSink(opts.output);
+  let sink: Sink & { abort?(): Promise<void> };
+  try {
+    sink = opts.output === undefined
+      ? _stdoutSink(ctx, format.raw === true)
+      : await _fileSink(ctx, opts.output);
+  } catch (error) {
+    reader[Symbol.dispose]();
+    throw error;
+  }
   let count = 0;
+  let ok = false;
   try {
     if (writer.head) await sink.write(writer.head());
     for await (const { event, line } of _select(ctx, reader, input.args, opts)) {
@@ -178,8 +202,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       count++;
     }
     if (writer.tail) await sink.write(writer.tail());
+    ok = true;
   } finally {
-    await sink.close();
+    if (ok || sink.abort === undefined) await sink.close();
+    else await sink.abort();
     reader[Symbol.dispose]();
   }
   warnSkipped(ctx, reader);

@@ -11,12 +11,12 @@ import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
 import { readDeliveries } from "../../send/deliveries_read.ts";
-import { forwardPaths } from "../../send/paths.ts";
 import { renderDeliveries } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { safeLine, terminalRisk } from "../../term/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
+import { didYouMean } from "../../text/suggest.ts";
 
 async function _newestOfEndpoint(
   ctx: CommandContext,
@@ -40,7 +40,7 @@ async function _newestOfEndpoint(
   throw new NotFoundError(
     `There is no endpoint named "${safeLine(name)}"` +
       (broken === undefined
-        ? ". "
+        ? `${didYouMean(name, names, (n) => `"${n}"`) || "."} `
         : ` (the config does not load, so its endpoints are unknown: ${safeLine(broken)}). `) +
       (names.length === 0 ? "No events are stored yet." : `Known endpoints: ${names.join(", ")}.`),
   );
@@ -86,9 +86,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     return;
   }
   const id_ = event.id;
-  const deliveries = (await readDeliveries(forwardPaths(storeOf(ctx)).deliveries)).filter((d) =>
-    d.event === id_
-  );
+  const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
   if (opts.json) {
     out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
   } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));

@@ -12,7 +12,6 @@ import { countMatches } from "../../store/read/scan.ts";
 import { followEvents } from "../../store/read/follow.ts";
 import { tail } from "../../store/read/tail.ts";
 import { deliveriesByEvent, readDeliveries, summarize } from "../../send/deliveries_read.ts";
-import { forwardPaths } from "../../send/paths.ts";
 import { deliveryCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
 import { filterFrom } from "../_shared/filters.ts";
@@ -53,7 +52,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   // Forwarding: a delivery column when any listed event was forwarded (read once; --follow shows pending).
   const byEvent = events.some((e) => e.forward !== undefined)
-    ? deliveriesByEvent(await readDeliveries(forwardPaths(storeOf(ctx)).deliveries))
+    ? deliveriesByEvent(await readDeliveries(storeOf(ctx).deliveries))
     : undefined;
   const cell = byEvent &&
     ((e: CapturedEvent) => deliveryCell(summarize(byEvent.get(e.id)), e.forward !== undefined));

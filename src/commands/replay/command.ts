@@ -1,5 +1,6 @@
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
+import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
 const { endpoint, since, until, grep, where, provider, type, verdict, filterMethod, hasHeader } =
   FILTER_OPTIONS;
@@ -12,12 +13,7 @@ export const options = defineOptions({
     description:
       "where to send it (default: the endpoint's forward target, path parameters filled in); the original query string is added when it has none",
   },
-  header: {
-    short: "H",
-    value: "header",
-    repeatable: true,
-    description: 'add or replace a header: "Name: value" (empty value removes; repeatable)',
-  },
+  header: SEND_OPTIONS.header,
   method: {
     short: "X",
     value: "method",
@@ -32,13 +28,8 @@ export const options = defineOptions({
     value: "file",
     description: "send this file's bytes as the body (re-signed when a secret is known)",
   },
-  set: {
-    value: "path=value",
-    repeatable: true,
-    description:
-      "change one field of a JSON or form body: data.object.amount=5000 (repeatable; re-signed); the field must exist",
-  },
-  setNew: { description: "let --set add a field the body does not have" },
+  set: SEND_OPTIONS.set,
+  setNew: SEND_OPTIONS.setNew,
   config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
   timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
   json: { description: "print the result as one JSON object on stdout (one per event in bulk)" },

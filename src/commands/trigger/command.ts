@@ -1,4 +1,5 @@
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
 /** Options of `hooktap trigger`. */
 export const options = defineOptions({
@@ -19,19 +20,10 @@ export const options = defineOptions({
     value: "url",
     description: "the URL the signature covers, for schemes that sign it (Twilio); default: where it is sent",
   },
-  set: {
-    value: "path=value",
-    repeatable: true,
-    description: "change a field of the body: data.object.amount=5000 (must exist; repeatable)",
-  },
-  setNew: { value: "path=value", repeatable: true, description: "like --set, and creates the field" },
+  set: SEND_OPTIONS.set,
+  setNew: SEND_OPTIONS.setNew,
   bodyFile: { value: "file", description: "send this file's bytes as the body (signed)" },
-  header: {
-    short: "H",
-    value: "header",
-    repeatable: true,
-    description: 'add or replace a header: "Name: value" (empty value removes; repeatable)',
-  },
+  header: SEND_OPTIONS.header,
   duplicate: { description: "fault: send each delivery twice, identical (same ids and signature)" },
   outOfOrder: { description: "fault: send a sequence's events shuffled (--seed makes it repeatable)" },
   seed: { value: "n", description: "seed of --out-of-order's shuffle" },

@@ -51,7 +51,8 @@ function _checkFlags(o: Opts): void {
   if (o.realTime && o.retries === undefined) {
     throw new UsageError("--real-time paces --retries: give --retries N too.");
   }
-  if (o.bodyFile !== undefined && (o.set.length > 0 || o.setNew.length > 0)) {
+  if (o.setNew && o.set.length === 0) throw new UsageError("--set-new goes with --set path=value.");
+  if (o.bodyFile !== undefined && o.set.length > 0) {
     throw new UsageError(
       "--body-file replaces the whole body, so --set has nothing to change: give one or the other.",
     );
@@ -177,7 +178,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(keys !== undefined ? { keys } : {}),
     ...(signing?.tolerance !== undefined ? { tolerance: signing.tolerance } : {}),
     set: o.set,
-    setNew: o.setNew,
+    ...(o.setNew ? { setNew: true } : {}),
     ...(body !== undefined ? { body } : {}),
     headers: o.header.map(parseHeaderOption),
     fault: {

@@ -4,8 +4,8 @@
  * the process dies, even by SIGKILL, so a stale lock never blocks a restart.
  * @module
  */
-import { describeError, StoreError } from "../../errors.ts";
-import { refuseLink } from "./data_dir.ts";
+import { StoreError } from "../../errors.ts";
+import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 
 /** Who holds the lock, as written into the lock file. */
@@ -13,6 +13,8 @@ export interface LockOwner {
   pid: number;
   port?: number;
   startedAt: string;
+  /** The run's nonce, which the port's probe answers (src/receiver/probe.ts). */
+  run?: string;
 }
 
 /** A held writer lock. */
@@ -35,13 +37,7 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
  * @throws {StoreError} when another process holds it, naming that process.
  */
 export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> {
-  await refuseLink(paths.lock, "the lock file");
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(paths.lock, { read: true, write: true, create: true, mode: 0o600 });
-  } catch (error) {
-    throw new StoreError(`Cannot open ${paths.lock}: ${describeError(error)}`, { cause: error });
-  }
+  const file = await openNoFollow(paths.lock, "the lock file", { read: true, write: true });
   if (!(await file.tryLock(true))) {
     file.close();
     const owner = await readOwner(paths.lock);

@@ -2,12 +2,16 @@
  * The unmatched log, `.hooktap/unmatched.jsonl`: requests answered 404 or
  * 405, kept so `hooktap logs --unmatched` and `hooktap doctor` can say what
  * a sender got wrong. Never the event log: nothing here was accepted. It is
- * bounded: past twice its bound it is rewritten with its newest `bound`
- * lines (a temp file, then a rename). No fsync: losing the last few lines
+ * bounded in bytes: past twice its bound it is rewritten with its newest
+ * lines that fit in `bound` bytes (an exclusive temp file, then a rename),
+ * and each path and query is cut to {@linkcode UNMATCHED_FIELD_MAX}
+ * characters, marked. No fsync: losing the last few lines
  * to a crash costs a hint, not data.
  * @module
  */
 import type { StorePaths } from "../paths.ts";
+import { CUT_MARK, cutMarked, LOGGED_FIELD_MAX } from "../../text/cut.ts";
+import { openNoFollow, writeFileReplacing } from "./no_follow.ts";
 
 /** One request that matched no endpoint. */
 export interface UnmatchedEntry {
@@ -24,8 +28,12 @@ export interface UnmatchedEntry {
   allow?: string[];
 }
 
-/** Lines kept after a rewrite. */
-export const UNMATCHED_BOUND = 1000;
+/** Bytes kept after a rewrite; the log is rewritten once it passes twice this. */
+export const UNMATCHED_BOUND = 256 * 1024;
+/** Most characters of a path or a query kept in an entry (the rest is cut, marked). */
+export const UNMATCHED_FIELD_MAX: number = LOGGED_FIELD_MAX;
+/** Appended to a path or query that was cut. */
+export const TRUNCATED_MARK: string = CUT_MARK;
 
 /** An open unmatched log. */
 export interface UnmatchedLog {
@@ -35,47 +43,75 @@ export interface UnmatchedLog {
   close(): Promise<void>;
 }
 
-async function countLines(path: string): Promise<number> {
+async function sizeOf(path: string): Promise<number> {
   try {
-    const text = await Deno.readTextFile(path);
-    return text.split("\n").length - 1;
+    const info = await Deno.lstat(path);
+    return info.isFile ? info.size : 0;
   } catch {
     return 0;
   }
 }
 
-async function rewriteNewest(path: string, bound: number): Promise<void> {
-  const lines = (await Deno.readTextFile(path)).split("\n").filter((l) => l !== "");
-  const tmp = `${path}.tmp`;
-  await Deno.writeTextFile(tmp, lines.slice(-bound).map((l) => l + "\n").join(""), { mode: 0o600 });
-  await Deno.rename(tmp, path);
+/**
+ * Rewrites the log with its newest lines, at most `keep` bytes of them,
+ * reading only its last `keep` bytes (bounded memory), into an exclusive
+ * temp file renamed over the log (never through a link).
+ */
+async function rewriteNewest(path: string, keep: number): Promise<number> {
+  using file = await openNoFollow(path, "the unmatched log", { read: true });
+  const size = (await file.stat()).size;
+  const from = Math.max(0, size - keep);
+  const buf = new Uint8Array(size - from);
+  await file.seek(from, Deno.SeekMode.Start);
+  for (let got = 0; got < buf.length;) {
+    const n = await file.read(buf.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  // Drop a partial first line (the cut fell inside it) and a torn last one.
+  const nl = buf.indexOf(0x0a);
+  const start = from === 0 ? 0 : nl === -1 ? buf.length : nl + 1;
+  const end = Math.max(start, buf.lastIndexOf(0x0a) + 1);
+  const kept = buf.subarray(start, end);
+  await writeFileReplacing(path, kept);
+  return kept.length;
 }
 
-/** Opens (creating) the unmatched log of a data directory. */
+/**
+ * Opens (creating) the unmatched log of a data directory.
+ * @throws {StoreError} when it is a link or cannot be opened.
+ */
 export async function openUnmatchedLog(
   paths: StorePaths,
   options: { bound?: number } = {},
 ): Promise<UnmatchedLog> {
   const bound = options.bound ?? UNMATCHED_BOUND;
-  let lines = await countLines(paths.unmatched);
+  let size = await sizeOf(paths.unmatched);
   let chain: Promise<void> = Promise.resolve();
-  let file: Deno.FsFile | undefined;
+  // Opened now, so a link planted there stops `dev` at start with the fix, not silently later.
+  let file: Deno.FsFile | undefined = await openNoFollow(paths.unmatched, "the unmatched log", {
+    append: true,
+  });
   const encoder = new TextEncoder();
   const write = async (line: string) => {
-    file ??= await Deno.open(paths.unmatched, { append: true, create: true, mode: 0o600 });
+    file ??= await openNoFollow(paths.unmatched, "the unmatched log", { append: true });
     const bytes = encoder.encode(line);
     for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
-    lines++;
-    if (lines > 2 * bound) {
+    size += bytes.length;
+    if (size > 2 * bound) {
       file.close();
       file = undefined;
-      await rewriteNewest(paths.unmatched, bound);
-      lines = bound;
+      size = await rewriteNewest(paths.unmatched, bound);
     }
   };
   return {
     add(entry) {
-      const line = JSON.stringify(entry) + "\n";
+      const cut = {
+        ...entry,
+        path: cutMarked(entry.path),
+        query: cutMarked(entry.query),
+      };
+      const line = JSON.stringify(cut) + "\n";
       chain = chain.then(() => write(line)).catch(() => {});
     },
     async close() {

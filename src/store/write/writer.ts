@@ -13,7 +13,8 @@
 import { describeError, StoreError } from "../../errors.ts";
 import { type CapturedEvent, eventLine } from "../../event/record.ts";
 import type { EventSink } from "../../receiver/handler.ts";
-import { ensureDataDir, refuseLink } from "./data_dir.ts";
+import { ensureDataDir } from "./data_dir.ts";
+import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
 
@@ -95,9 +96,8 @@ export async function openEventWriter(
   let file: Deno.FsFile;
   let size: number;
   let repairedBytes: number;
-  await refuseLink(paths.events, "the event log");
+  file = await openNoFollow(paths.events, "the event log", { read: true, append: true });
   try {
-    file = await Deno.open(paths.events, { read: true, append: true, create: true, mode: 0o600 });
     await Deno.chmod(paths.events, 0o600);
     const before = (await file.stat()).size;
     repairedBytes = await repairTail(file, before);
@@ -202,7 +202,7 @@ export async function openEventWriter(
       } finally {
         try {
           file.close();
-          file = await Deno.open(paths.events, { read: true, append: true, create: true, mode: 0o600 });
+          file = await openNoFollow(paths.events, "the event log", { read: true, append: true });
           size = (await file.stat()).size;
           latest.clear();
         } finally {

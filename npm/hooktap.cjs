@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js) on the Deno binary of the
+// exact `deno` npm package hooktap depends on. Kept to Node built-ins and one file, so it adds little more
+// than Node's own start-up. It resolves the binary from the platform package itself (`deno`'s postinstall
+// copy is skipped under --ignore-scripts and pnpm), runs Deno as a child that gets the terminal's Ctrl-C
+// directly (the terminal signals the whole process group, so the launcher ignores SIGINT rather than send
+// a second one, which `dev` would take as "quit now"), forwards SIGTERM and SIGHUP, and exits with the
+// child's code or dies of its signal.
+"use strict";
+const { spawn } = require("node:child_process");
+const { existsSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const path = require("node:path");
+
+const LIB = path.join(__dirname, "..", "lib");
+
+/** Deno's permission flags per command: `dev` gets those of `deno task dev`, the rest only what they need. */
+const READ = ["--allow-read=."];
+const STORE = ["--allow-write=.hooktap"];
+const PERMISSIONS = {
+  dev: ["--allow-net", ...READ, "--allow-env", "--v8-flags=--max-semi-space-size=16"],
+  init: [...READ, "--allow-env"],
+  logs: [...READ, ...STORE, "--allow-env"],
+  inspect: [...READ, ...STORE, "--allow-env"],
+  export: [...READ, ...STORE, "--allow-env"],
+  prune: [...READ, ...STORE, "--allow-env"],
+  rm: [...READ, ...STORE, "--allow-env"],
+  replay: ["--allow-net", ...READ, ...STORE, "--allow-env"],
+  doctor: ["--allow-net", ...READ, ...STORE, "--allow-env"],
+  ui: ["--allow-net", ...READ, ...STORE, "--allow-env", "--allow-run=xdg-open,open,cmd"],
+  completions: [...READ],
+  complete: [...READ, "--allow-env"],
+};
+/** Files a command writes besides `.hooktap/`: dev's first-run setup and init write the config. */
+const WRITES_CONFIG = new Set(["dev", "init"]);
+
+/** The first word that is not an option: the command. */
+function commandOf(args) {
+  for (const word of args) {
+    if (word === "--") return undefined;
+    if (!word.startsWith("-")) return word;
+  }
+  return undefined;
+}
+
+/** Values of `--name VALUE`, `--name=VALUE`, `-s VALUE`, `-sVALUE`. */
+function optionValues(args, long, short) {
+  const values = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i];
+    if (word === "--") break;
+    if (word === `--${long}` || (short && word === `-${short}`)) {
+      if (i + 1 < args.length) values.push(args[++i]);
+    } else if (word.startsWith(`--${long}=`)) values.push(word.slice(long.length + 3));
+    else if (short && word.startsWith(`-${short}`) && !word.startsWith("--")) values.push(word.slice(2));
+  }
+  return values.filter((v) => v !== "");
+}
+
+/** Deno's flags for `args`: the command's permissions, widened to the files its options name. */
+function permissionFlags(args) {
+  const command = commandOf(args);
+  const flags = [...(PERMISSIONS[command] ?? READ)];
+  if (command === undefined || !(command in PERMISSIONS)) return flags;
+  const reads = [];
+  const writes = command === "dev"
+    ? [".hooktap", "hooktap.config.ts"]
+    : command === "init"
+    ? ["hooktap.config.ts"]
+    : [];
+  const configs = optionValues(args, "config", "c");
+  reads.push(...configs);
+  if (WRITES_CONFIG.has(command)) writes.push(...configs);
+  if (command === "dev") writes.push(...optionValues(args, "ready-file"));
+  if (command === "export") writes.push(...optionValues(args, "output", "o"));
+  if (command === "replay") reads.push(...optionValues(args, "body-file"));
+  const add = (name, list) => {
+    if (list.length === 0) return;
+    const at = flags.findIndex((f) => f.startsWith(`--allow-${name}=`));
+    if (at === -1) flags.push(`--allow-${name}=${list.join(",")}`);
+    else flags[at] += `,${list.join(",")}`;
+  };
+  add("read", reads);
+  add("write", writes);
+  return flags;
+}
+
+function fail(message) {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+}
+
+/** `@deno/<target>` for this machine, or a reason there is none. */
+function platformTarget() {
+  const { platform, arch } = process;
+  if (arch !== "x64" && arch !== "arm64") return { why: `no Deno build exists for the ${arch} architecture` };
+  if (platform === "darwin" || platform === "win32") return { target: `${platform}-${arch}` };
+  if (platform !== "linux") return { why: `no Deno build exists for ${platform}` };
+  return { target: `linux-${arch}-glibc` };
+}
+
+function isMusl() {
+  try {
+    return !process.report.getReport().header.glibcVersionRuntime;
+  } catch {
+    return false;
+  }
+}
+
+/** Path of the Deno binary the `deno` package installed for this platform. */
+function denoBinary() {
+  const exe = process.platform === "win32" ? "deno.exe" : "deno";
+  let denoPackage;
+  try {
+    denoPackage = require.resolve("deno/package.json");
+  } catch {
+    fail("the npm package `deno` that hooktap runs on is missing. Reinstall hooktap (npm install hooktap).");
+  }
+  const { target, why } = platformTarget();
+  if (target !== undefined) {
+    try {
+      const dir = path.dirname(createRequire(denoPackage).resolve(`@deno/${target}/package.json`));
+      if (existsSync(path.join(dir, exe))) return path.join(dir, exe);
+    } catch { /* not installed: the postinstall copy, or the message below */ }
+  }
+  const copy = path.join(path.dirname(denoPackage), exe);
+  if (existsSync(copy)) return copy;
+  if (process.platform === "linux" && isMusl()) {
+    fail(
+      "hooktap's npm package runs on Deno's npm binaries, which need glibc; this system uses musl (Alpine?). " +
+        "Install Deno another way (https://docs.deno.com/runtime/getting_started/installation/) and then " +
+        "hooktap with `deno task install` from a clone (see docs/install.md).",
+    );
+  }
+  fail(
+    `${
+      why ?? `the Deno binary package @deno/${target} is not installed`
+    }. hooktap's npm package runs where the ` +
+      "npm package `deno` ships a binary: Linux (glibc) and macOS on x64 and arm64, Windows x64 and arm64. " +
+      "If you installed with --no-optional or --omit=optional, reinstall without it.",
+  );
+}
+
+const args = process.argv.slice(2);
+const child = spawn(
+  denoBinary(),
+  [
+    "run",
+    "--quiet",
+    "--no-config",
+    "--no-lock",
+    "--no-prompt",
+    "--no-remote",
+    "--no-npm",
+    // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
+    `--import-map=${path.join(LIB, "import_map.json")}`,
+    ...permissionFlags(args),
+    path.join(LIB, "main.js"),
+    ...args,
+  ],
+  { stdio: "inherit", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } },
+);
+// Ctrl-C reaches the child from the terminal itself; the launcher stays to report the child's exit.
+process.on("SIGINT", () => {});
+for (const signal of ["SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    try {
+      child.kill(signal);
+    } catch { /* already gone */ }
+  });
+}
+child.on("error", (error) => fail(`cannot start Deno: ${error.message}`));
+child.on("exit", (code, signal) => {
+  if (signal === null) process.exit(code ?? 1);
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+});

@@ -1,0 +1,324 @@
+/**
+ * The ways in, end to end: the packed npm package installed with npm (globally into a temp prefix, and as a
+ * project's dev dependency run through npx) on a PATH with Node and no Deno, and `deno task install` into a
+ * temp install root. Each runs in a real Node project (package.json of type module, node_modules,
+ * tsconfig.json): init (with --yes and interactively in a pty), dev --json, a POST, logs, inspect, and
+ * Ctrl-C to the process group, as a terminal sends it.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HAS_SCRIPT } from "./_pty.ts";
+import { withTmpDir } from "./_helpers.ts";
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const HOME = Deno.env.get("HOME") ?? "/root";
+
+async function which(name: string): Promise<string | undefined> {
+  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
+    .catch(() => undefined);
+  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
+  return path === "" ? undefined : path;
+}
+
+const NPM = await which("npm");
+const NODE = await which("node");
+const HAS_NODE = NPM !== undefined && NODE !== undefined;
+// Found on the test's own PATH: the flows run on a PATH that holds little besides hooktap.
+const SETSID = await which("setsid") ?? "setsid";
+const SCRIPT = await which("script") ?? "script";
+const STTY = await which("stty") ?? "stty";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(cmd: string, args: string[], cwd: string, path: string): Promise<Run> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    clearEnv: true,
+    env: { PATH: path, HOME, NO_COLOR: "1", npm_config_update_notifier: "false" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A directory of links to node, npm, npx and sh only (npm runs scripts with sh): a PATH with no Deno. */
+async function nodeOnlyBin(dir: string): Promise<string> {
+  const bin = join(dir, "node-only-bin");
+  await Deno.mkdir(bin);
+  for (const name of ["node", "npm", "npx", "sh"]) {
+    const target = await which(name);
+    if (target !== undefined) await Deno.symlink(await Deno.realPath(target), join(bin, name));
+  }
+  return bin;
+}
+
+/** A real Node project: package.json of type module, node_modules, tsconfig.json. */
+async function nodeProject(dir: string): Promise<string> {
+  await Deno.mkdir(join(dir, "node_modules", "left-pad"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir, "package.json"),
+    '{ "name": "app", "private": true, "type": "module" }\n',
+  );
+  await Deno.writeTextFile(join(dir, "node_modules", "left-pad", "package.json"), '{ "name": "left-pad" }\n');
+  await Deno.writeTextFile(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true } }\n');
+  return dir;
+}
+
+let packed: Promise<string> | undefined;
+/** `deno task pack`, once for the file; resolves to the tgz. */
+function packOnce(): Promise<string> {
+  packed ??= (async () => {
+    const out = await run(Deno.execPath(), ["task", "--quiet", "pack"], ROOT, Deno.env.get("PATH") ?? "");
+    assert.equal(out.code, 0, out.stderr);
+    const files = [...Deno.readDirSync(join(ROOT, "dist"))].map((e) => e.name);
+    const version = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).version;
+    assert.ok(files.includes(`hooktap-${version}.tgz`), `dist/ holds ${files}`);
+    return join(ROOT, "dist", `hooktap-${version}.tgz`);
+  })();
+  return packed;
+}
+
+const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+
+/** `hooktap dev --json` in its own process group (as a shell starts a job), its ready object read. */
+async function startDevGroup(hooktap: string[], cwd: string, path: string) {
+  const child = new Deno.Command(SETSID, {
+    args: [...hooktap, "dev", "--json", "--port", "0"],
+    cwd,
+    clearEnv: true,
+    env: { PATH: path, HOME, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const out = { text: "" };
+  const err = { text: "" };
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: { text: string }) => {
+    const dec = new TextDecoder();
+    for await (const chunk of stream) sink.text += dec.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
+  const deadline = Date.now() + 30_000;
+  while (!out.text.includes("\n")) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`no ready line:\n${err.text}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const ready = JSON.parse(out.text.split("\n")[0]!) as { type: string; port: number; url: string };
+  assert.equal(ready.type, "ready");
+  return {
+    ready,
+    /** Ctrl-C as a terminal sends it: SIGINT to every process of the group. */
+    async interrupt(): Promise<{ code: number; signal: Deno.Signal | null; stderr: string; stdout: string }> {
+      Deno.kill(-child.pid, "SIGINT");
+      const status = await child.status;
+      await pumps;
+      return { code: status.code, signal: status.signal, stderr: err.text, stdout: out.text };
+    },
+    async [Symbol.asyncDispose]() {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* gone */ }
+      await child.status;
+      await pumps;
+    },
+  };
+}
+
+/** `hooktap init` in a pty, every question answered with its default (Enter). */
+async function interactiveInit(
+  hooktap: string[],
+  cwd: string,
+  path: string,
+): Promise<{ code: number; screen: string }> {
+  const quote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
+  const child = new Deno.Command(SCRIPT, {
+    args: ["-qec", `${STTY} cols 80 rows 40; exec ${[...hooktap, "init"].map(quote).join(" ")}`, "/dev/null"],
+    cwd,
+    clearEnv: true,
+    env: { PATH: path, HOME, TERM: "xterm" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  let screen = "";
+  const pump = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of child.stdout) screen += dec.decode(chunk, { stream: true });
+  })();
+  let done = false;
+  const status = child.status.then((s) => (done = true, s));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const deadline = Date.now() + 30_000;
+  // Each question is answered with Enter, typed again until the next one shows (a key typed before the
+  // prompt reads the terminal raw can be lost).
+  const steps = ["Port to listen on", "Endpoint name", "Endpoint path", "HTTP method", "Config ready"];
+  let from = 0;
+  for (let i = 0; i + 1 < steps.length && !done && Date.now() < deadline; i++) {
+    while (!done && !screen.includes(steps[i]!, from) && Date.now() < deadline) await sleep(20);
+    from = screen.indexOf(steps[i]!, from);
+    while (!done && !screen.includes(steps[i + 1]!, from) && Date.now() < deadline) {
+      await sleep(300);
+      await writer.write(new TextEncoder().encode("\r"));
+      for (let waited = 0; waited < 3000 && !screen.includes(steps[i + 1]!, from); waited += 20) {
+        await sleep(20);
+      }
+    }
+  }
+  while (!done && Date.now() < deadline) await sleep(20);
+  if (!done) child.kill("SIGKILL"); // never hang the suite on a prompt that did not answer
+  const s = await status;
+  await pump;
+  await writer.close().catch(() => {});
+  return { code: s.code, screen };
+}
+
+/** The flow a new user follows in their own project, with `hooktap` being the `hooktap` words to run. */
+async function firstRun(hooktap: string[], project: string, path: string, viaNpx = false): Promise<void> {
+  const init = await run(hooktap[0]!, [...hooktap.slice(1), "init", "--yes"], project, path);
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stderr, /Wrote hooktap\.config\.ts/);
+
+  await using dev = await startDevGroup(hooktap, project, path);
+  const answer = await fetch(`${dev.ready.url}/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"hello":"hooktap"}',
+  });
+  const { id } = await answer.json() as { id: string };
+  assert.equal(answer.status, 200);
+
+  const logs = await run(hooktap[0]!, [...hooktap.slice(1), "logs", "--json"], project, path);
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.equal(JSON.parse(logs.stdout.trim()).id, id);
+
+  const inspect = await run(
+    hooktap[0]!,
+    [...hooktap.slice(1), "inspect", "--endpoint", "default"],
+    project,
+    path,
+  );
+  assert.equal(inspect.code, 0, inspect.stderr);
+  assert.match(inspect.stdout, new RegExp(id));
+  assert.match(inspect.stdout, /"hello": "hooktap"/);
+
+  const unknown = await run(hooktap[0]!, [...hooktap.slice(1), "inspect", "evt_nosuch"], project, path);
+  assert.notEqual(unknown.code, 0, "the CLI's own exit code comes through");
+  const usage = await run(hooktap[0]!, [...hooktap.slice(1), "logs", "--bogus"], project, path);
+  assert.equal(usage.code, 2, usage.stderr);
+
+  const stopped = await dev.interrupt();
+  assert.match(stopped.stderr, /Stopped\./);
+  if (viaNpx) {
+    // npx runs the bin through `sh -c`, which dies of the group's SIGINT at once: npx then exits 130 whatever
+    // hooktap does. hooktap itself still stops cleanly and prints its summary (asserted below).
+    assert.ok(stopped.code === 0 || stopped.code === 130, `npx exited ${stopped.code}`);
+  } else {
+    assert.equal(stopped.signal, null);
+    assert.equal(stopped.code, 0, stopped.stderr);
+  }
+  assert.match(stopped.stderr, /Stopped\. 1 event captured this session/);
+}
+
+Deno.test({
+  name:
+    "the npm package installed globally with only Node on the PATH: init, dev, a POST, logs, inspect, Ctrl-C",
+  ignore: !HAS_NODE,
+  async fn() {
+    const tgz = await packOnce();
+    await using tmp = await withTmpDir("hooktap_npm_");
+    const bin = await nodeOnlyBin(tmp.path);
+    const prefix = join(tmp.path, "prefix");
+    const install = await run(NPM!, ["install", "-g", "--prefix", prefix, ...NPM_FLAGS, tgz], tmp.path, bin);
+    assert.equal(install.code, 0, install.stderr);
+    const path = `${join(prefix, "bin")}:${bin}`;
+    assert.notEqual(
+      (await run("/bin/sh", ["-c", "command -v deno"], tmp.path, path)).code,
+      0,
+      "deno is on the PATH",
+    );
+
+    const project = await nodeProject(join(tmp.path, "app"));
+    await firstRun([join(prefix, "bin", "hooktap")], project, path);
+
+    if (HAS_SCRIPT) {
+      const fresh = await nodeProject(join(tmp.path, "app2"));
+      const init = await interactiveInit([join(prefix, "bin", "hooktap")], fresh, path);
+      assert.equal(init.code, 0, init.screen);
+      assert.match(init.screen, /Config ready/);
+      assert.match(await Deno.readTextFile(join(fresh, "hooktap.config.ts")), /port: 8787/);
+    }
+  },
+});
+
+Deno.test({
+  name: "npm install -D of the package, then npx hooktap: init types the config from hooktap, and it loads",
+  ignore: !HAS_NODE,
+  async fn() {
+    const tgz = await packOnce();
+    await using tmp = await withTmpDir("hooktap_npx_");
+    const bin = await nodeOnlyBin(tmp.path);
+    const project = await nodeProject(join(tmp.path, "app"));
+    const install = await run(NPM!, ["install", "-D", ...NPM_FLAGS, tgz], project, bin);
+    assert.equal(install.code, 0, install.stderr);
+    await firstRun([join(bin, "npx"), "hooktap"], project, bin, true);
+    const config = await Deno.readTextFile(join(project, "hooktap.config.ts"));
+    assert.match(config, /^import type \{ Config \} from "hooktap";/);
+    assert.match(config, /satisfies Config;/);
+
+    // A value import of the package loads too: the launcher maps "hooktap" to the package's own copy.
+    await Deno.writeTextFile(
+      join(project, "hooktap.config.ts"),
+      'import { defineConfig } from "hooktap";\nexport default defineConfig({ port: 0, endpoints: [{ name: "x", path: "/x", method: "POST" }] });\n',
+    );
+    const logs = await run(join(bin, "npx"), ["hooktap", "logs", "--endpoint", "x"], project, bin);
+    assert.equal(logs.code, 0, logs.stderr);
+    assert.doesNotMatch(logs.stderr, /does not load|failed to load/);
+  },
+});
+
+Deno.test({
+  name:
+    "deno task install into a temp root gives a hooktap that works from any directory, interactive init included",
+  async fn() {
+    await using tmp = await withTmpDir("hooktap_install_");
+    const root = join(tmp.path, "root");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "install"],
+      cwd: ROOT,
+      env: { DENO_INSTALL_ROOT: root },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const shim = join(root, "bin", "hooktap");
+    const path = `${join(root, "bin")}:${dirname(Deno.execPath())}:/usr/bin:/bin`;
+    const project = await nodeProject(join(tmp.path, "app"));
+    // A project deno.json that would break hooktap if it were read.
+    await Deno.writeTextFile(
+      join(project, "deno.json"),
+      '{ "imports": { "@clack/prompts": "./nope.js" } }\n',
+    );
+    await firstRun([shim], project, path);
+
+    if (HAS_SCRIPT) {
+      const fresh = await nodeProject(join(tmp.path, "app2"));
+      const init = await interactiveInit([shim], fresh, path);
+      assert.equal(init.code, 0, init.screen);
+      assert.match(init.screen, /Config ready/);
+    }
+  },
+});
