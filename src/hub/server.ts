@@ -6,6 +6,8 @@
  * @module
  */
 import { BodyTooLargeError, readBody } from "../receiver/body.ts";
+import { BodyBudget, BodyBudgetError, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "../receiver/budget.ts";
+import { BodyStalledError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
 import { type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
@@ -55,13 +57,16 @@ export interface HubOptions {
   /** @default Date.now */
   now?: () => number;
   /**
-   * Longest a sender may take to send its body (408 after).
+   * Longest a body may go without a byte arriving (408 after).
    * @default 30000
    */
   bodyTimeoutMs?: number;
+  /**
+   * Bytes of all bodies being received at once (503 with Retry-After above; at least the body limit).
+   * @default 128 MiB
+   */
+  maxBodyBytesInFlight?: number;
 }
-
-class BodyTimeoutError extends Error {}
 
 /** The hub's handler. */
 export type HubHandler = ((request: Request, info?: RequestInfo) => Promise<Response>) & {
@@ -97,6 +102,10 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const maxBodySize = limits.maxBodySize;
   const now = options.now ?? Date.now;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+  const budget = new BodyBudget(
+    Math.max(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, maxBodySize),
+  );
+  const stall = new StallWatch(bodyTimeoutMs);
   const rate = createRateLimiter(limits.ratePerMinute, now);
   /** Polls held open per channel (one token per channel: connections per token). */
   const open = new Map<string, Set<AbortController>>();
@@ -201,20 +210,22 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const url = new URL(request.url);
     const headers = requestHeaders(request);
     let body: Uint8Array;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      // A sender that dribbles its body is cut off (slowloris on the body; headers are Deno.serve's).
-      body = await Promise.race([
-        readBody(request, maxBodySize, request.headers.get("content-length"), {
-          chunked: request.headers.has("transfer-encoding"),
-        }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new BodyTimeoutError()), bodyTimeoutMs);
-        }),
-      ]);
+      // dev's reader: every body in flight shares one byte budget, and a body that stops arriving is cut off.
+      body = await readBody(request, maxBodySize, request.headers.get("content-length"), {
+        chunked: request.headers.has("transfer-encoding"),
+        budget,
+        stall,
+      });
     } catch (error) {
-      if (error instanceof BodyTimeoutError) {
-        return text(408, `The body did not arrive within ${bodyTimeoutMs / 1000} s. Nothing was stored.`, {
+      if (error instanceof BodyStalledError) {
+        return text(408, `No body bytes arrived for ${bodyTimeoutMs / 1000} s. Nothing was stored.`, {
+          connection: "close",
+        });
+      }
+      if (error instanceof BodyBudgetError) {
+        return text(503, "The hub is receiving too many bodies at once. Nothing was stored; retry shortly.", {
+          "retry-after": "2",
           connection: "close",
         });
       }
@@ -228,9 +239,24 @@ export function createHubHandler(options: HubOptions): HubHandler {
         );
       }
       return text(400, "Bad request: the body could not be read. Nothing was stored.");
-    } finally {
-      clearTimeout(timer);
     }
+    try {
+      return await keep(channel, request, info, url, rest, headers, body);
+    } finally {
+      budget.release(body.length);
+    }
+  }
+
+  /** Stores a received request (within the channel's storage) and answers the sender. */
+  async function keep(
+    channel: string,
+    request: Request,
+    info: RequestInfo | undefined,
+    url: URL,
+    rest: string,
+    headers: [string, string][],
+    body: Uint8Array,
+  ): Promise<Response> {
     const addr = info?.remoteAddr;
     const cost = storedBytes({ size: body.length, path: rest, query: url.search, headers });
     if ((await bytesUsed(channel, false)) + cost > limits.maxChannelBytes) {
@@ -525,6 +551,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
   return Object.assign(handler, {
     close: () => {
       clearInterval(sweep);
+      stall.close();
       stopping.abort();
     },
   });

@@ -335,3 +335,54 @@ Deno.test("hub team: a client away longer than the retention no longer pins even
     assert.deepEqual(listed.map((c) => [c.name, c.pinning]).sort(), [["active", true], ["drawer", false]]);
   });
 });
+
+Deno.test("hub: bodies in flight share one byte budget: past it, 503 and nothing stored", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  const h = createHubHandler({
+    store: hubStoreOn(kv),
+    adminToken: "admin",
+    maxBodySize: 64 * 1024,
+    maxBodyBytesInFlight: 100_000,
+    bodyTimeoutMs: 400,
+  });
+  try {
+    const ch = await create(h);
+    const stalled = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new Uint8Array(1));
+        },
+      });
+    const first = h(
+      new Request(`${ch.url}/hook`, {
+        method: "POST",
+        body: stalled(),
+        headers: { "content-length": "60000" },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await h(
+      new Request(`${ch.url}/hook`, {
+        method: "POST",
+        body: stalled(),
+        headers: { "content-length": "60000" },
+      }),
+    );
+    assert.equal(second.status, 503);
+    assert.equal(second.headers.get("retry-after"), "2");
+    await second.arrayBuffer();
+    const alive = setTimeout(() => {}, 3000); // the watch's timer is unref'd; a socket would hold the loop
+    const cut = await first;
+    clearTimeout(alive);
+    assert.equal(cut.status, 408, "the stalled body is cut off");
+    await cut.arrayBuffer();
+    assert.equal((await send(h, ch.url, "after")).status, 200, "the budget was given back");
+    assert.equal((await poll(h, ch.id, ch.token, "a", 0)).events.length, 1);
+  } finally {
+    h.close();
+    await new Promise((r) => setTimeout(r, 50));
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
