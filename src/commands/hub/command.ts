@@ -56,7 +56,7 @@ export const options = defineOptions({
 export const hub = defineCommand({
   name: "hub",
   description:
-    "Run your own hub (a stable URL that keeps events while dev is away), or create a channel on one",
+    "Run your own hub (a stable URL that keeps events while dev is away); manage its channels, clients and tokens",
   arguments: [
     {
       name: "action",

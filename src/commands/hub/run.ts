@@ -113,6 +113,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (!(action === "channel" && sub === "create")) {
     return channelAction(ctx, { action, sub, name: input.args[2], adminToken, opts });
   }
+  refuse(opts, ["channel", "token"], "channel create");
+  if (input.args[2] !== undefined) {
+    throw new UsageError(`\`hooktap hub channel create\` takes no "${input.args[2]}".`);
+  }
   if (opts.hub === undefined) {
     throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
   }
