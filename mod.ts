@@ -21,7 +21,7 @@
  */
 export { defineConfig } from "./src/config/define.ts";
 export type { Config, Endpoint, EndpointConfig, ResolvedConfig } from "./src/config/types.ts";
-export type { ForwardConfig } from "./src/config/forward.ts";
+export type { ForwardConfig, ForwardTargetConfig, ForwardWhen } from "./src/config/forward.ts";
 export type { ResponseConfig, ResponseFunction } from "./src/config/response.ts";
 export type { RetentionConfig } from "./src/config/retention.ts";
 export type { UiConfig } from "./src/config/ui.ts";

@@ -42,7 +42,15 @@ export interface ResponseConfig {
 export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promise<ResponseConfig>;
 
 /** `forward`: a URL, or the object form. */
-export type ForwardConfig = string | {
+/** `forward`: one target, or a list of targets (each event goes to every one whose `when` matches). */
+export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
+
+/** One forward target. */
+export type ForwardTargetConfig = string | {
+  /** Unique in the endpoint; names the target in every view and in `replay --undelivered --target`. */
+  name?: string;
+  /** Which events it takes (the filters of `logs`). @default every event */
+  when?: ForwardWhen;
   /** Target URL, `http://` or `https://`. */
   to: string;
   /** `queue` answers the sender at once and delivers after; `relay` answers with the app's answer. @default "queue" */
@@ -58,6 +66,20 @@ export type ForwardConfig = string | {
   /** A PEM file of a CA to trust for this https target (relative to the config file's folder). */
   ca?: string;
 };
+
+/** A forward target's rule: which events it takes. A list means any of them (all of them for where, hasHeader). */
+export interface ForwardWhen {
+  type?: string | readonly string[];
+  provider?: string | readonly string[];
+  verdict?: Verdict | readonly Verdict[];
+  path?: string | readonly string[];
+  filterMethod?: string | readonly string[];
+  where?: string | readonly string[];
+  hasHeader?: string | readonly string[];
+}
+
+/** A signature verdict. */
+export type Verdict = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
 
 /** A generic HMAC scheme for a sender hooktap does not know. */
 export interface HmacConfig {

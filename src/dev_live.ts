@@ -15,7 +15,7 @@ import { describeError, HooktapError } from "./errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "./tunnel/detect.ts";
 import type { Output } from "./term/output.ts";
 import { readyInfo } from "./term/ready.ts";
-import { reloadedText, reloadFailedText } from "./term/reload_view.ts";
+import { reloadedText, reloadFailedText, targetChangesText } from "./term/reload_view.ts";
 import { tunnelText } from "./term/tunnel_view.ts";
 
 /** Options of {@linkcode startLive}. */
@@ -79,6 +79,14 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
     onConfig: (next) => {
       const changes = diffConfigs(current, next);
       if (endpointsChanged(changes)) session.router.update(next.endpoints);
+      session.forwarding?.update(next.endpoints).then(
+        (targets) => {
+          const text = targetChangesText(targets, c);
+          if (text !== "") output.err(text);
+        },
+        (error) =>
+          output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+      );
       current = { ...next, port: current.port };
       output.err(reloadedText(changes, c));
       for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));

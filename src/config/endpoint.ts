@@ -6,7 +6,7 @@
  */
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
-import { checkForward } from "./forward.ts";
+import { checkForwards } from "./forward.ts";
 import { pathProblem } from "./path.ts";
 import { checkProvider, PROVIDER_FIELDS } from "./provider.ts";
 import { checkResponse } from "./response.ts";
@@ -157,7 +157,8 @@ export function checkEndpoints(
       issues,
       defaults.maxBodySize,
     );
-    const forward = checkForward(entry.forward, `${at}.forward`, issues);
+    const provider = typeof entry.provider === "string" ? entry.provider.toLowerCase() : undefined;
+    const targets = checkForwards(entry.forward, `${at}.forward`, issues, provider);
     const signing = checkProvider(entry, at, issues);
     if ("secret" in entry && entry.secret === undefined && typeof name === "string") {
       // `secret: Deno.env.get("GITHUB_WEBHOOK_SECRET")` with the variable unset: said once at start, not only
@@ -186,7 +187,7 @@ export function checkEndpoints(
       path,
       methods,
       maxBodySize,
-      ...(forward ? { forward } : {}),
+      ...(targets ? { forward: targets[0]!, targets } : {}),
       ...(signing ? { signing } : {}),
       ...(response ? { response } : {}),
     });

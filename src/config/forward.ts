@@ -1,10 +1,16 @@
 /**
  * Validation of an endpoint's `forward` field (and of `--forward-to`):
- * `"http://localhost:3000/hook"` or `{ to, mode, timeout, concurrency,
- * retry, insecure, ca }`. Pure; every problem is pushed with its field path.
+ * `"http://localhost:3000/hook"`, `{ name, to, when, mode, timeout,
+ * concurrency, retry, insecure, ca }`, or a list of those (several targets,
+ * each taking the events its `when` selects). Pure; every problem is pushed
+ * with its field path.
  * @module
  */
+import { targetNameOf } from "../event/delivery.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
+import { checkWhen, type ForwardWhen, type ResolvedWhen } from "./forward_when.ts";
+
+export type { ForwardWhen, ResolvedWhen } from "./forward_when.ts";
 
 /** Defaults of a target. */
 export const FORWARD_DEFAULTS = {
@@ -15,8 +21,15 @@ export const FORWARD_DEFAULTS = {
   backoffMs: [1000, 3000, 9000, 27000, 30000],
 } as const;
 
-/** `forward` as a user writes it. */
-export type ForwardConfig = string | {
+/** `forward` as a user writes it: one target, or a list of targets (each event goes to every one whose `when` matches). */
+export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
+
+/** One forward target as a user writes it. */
+export type ForwardTargetConfig = string | {
+  /** Unique in the endpoint; names the target in every view and in `replay --undelivered --target`. @default derived from `to` (`localhost:3000/hook`) */
+  name?: string;
+  /** Which events it takes (the filters of `logs`: type, provider, verdict, path, filterMethod, where, hasHeader). @default every event */
+  when?: ForwardWhen;
   /** Target URL, `http://` or `https://`. The original query string is added when it has none. */
   to: string;
   /** `queue` answers the sender at once and delivers after; `relay` answers with the app's answer. @default "queue" */
@@ -35,6 +48,10 @@ export type ForwardConfig = string | {
 
 /** `forward` resolved: every default filled. */
 export interface ResolvedForward {
+  /** Unique in its endpoint: the configured `name`, or derived from `to`. */
+  readonly name: string;
+  /** Which events it takes; absent: every event. */
+  readonly when?: ResolvedWhen;
   /** Target URL as configured (`:name` parameters are filled per event). */
   readonly to: string;
   /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
@@ -55,7 +72,9 @@ export interface ResolvedForward {
 
 /** Fields of the object form. */
 export const FORWARD_FIELDS: readonly string[] = [
+  "name",
   "to",
+  "when",
   "mode",
   "timeout",
   "concurrency",
@@ -101,8 +120,61 @@ function whole(
   return value;
 }
 
-/** Validates a `forward` value found at `at`; `undefined` when absent or wrong (wrong is reported). */
-export function checkForward(value: unknown, at: string, issues: Issues): ResolvedForward | undefined {
+/**
+ * Validates an endpoint's `forward` (one target or a list) found at `at`:
+ * names unique, at most one relay target. `provider` is the endpoint's
+ * configured provider (a `when.provider` that is not it can never match).
+ * `undefined` when absent or wrong (wrong is reported).
+ */
+export function checkForwards(
+  value: unknown,
+  at: string,
+  issues: Issues,
+  provider?: string,
+): ResolvedForward[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    const one = checkForward(value, at, issues, provider);
+    return one === undefined ? undefined : [one];
+  }
+  if (value.length === 0) {
+    issues.push(`${at} must name at least one target, got []: leave forward out to forward nothing`);
+    return undefined;
+  }
+  const before = issues.length;
+  const targets: ResolvedForward[] = [];
+  const names = new Map<string, number>();
+  let relay: number | undefined;
+  value.forEach((entry, i) => {
+    const target = checkForward(entry, `${at}[${i}]`, issues, provider);
+    if (target === undefined) return;
+    const seen = names.get(target.name);
+    if (seen !== undefined) {
+      issues.push(
+        `${at}[${i}].name "${target.name}" is already used by ${at}[${seen}]: ` +
+          `give one of them another name: { name: "${target.name}-2", to: ... }`,
+      );
+    } else names.set(target.name, i);
+    if (target.mode === "relay") {
+      if (relay !== undefined) {
+        issues.push(
+          `${at}[${i}].mode "relay": ${at}[${relay}] is already the relay target, and an endpoint has at ` +
+            `most one (the one whose answer the sender gets): make the others mode "queue"`,
+        );
+      } else relay = i;
+    }
+    targets.push(target);
+  });
+  return issues.length > before ? undefined : targets;
+}
+
+/** Validates one target found at `at`; `undefined` when absent or wrong (wrong is reported). */
+export function checkForward(
+  value: unknown,
+  at: string,
+  issues: Issues,
+  provider?: string,
+): ResolvedForward | undefined {
   if (value === undefined) return undefined;
   const before = issues.length;
   const entry: Record<string, unknown> = typeof value === "string"
@@ -111,7 +183,9 @@ export function checkForward(value: unknown, at: string, issues: Issues): Resolv
     ? value
     : {};
   if (typeof value !== "string" && !isRecord(value)) {
-    issues.push(`${at} must be a URL string or { to, mode, timeout, concurrency }, got ${show(value)}`);
+    issues.push(
+      `${at} must be a URL string or { to, name, when, mode, timeout, concurrency }, got ${show(value)}`,
+    );
     return undefined;
   }
   const where = typeof value === "string" ? at : `${at}.to`;
@@ -165,8 +239,14 @@ export function checkForward(value: unknown, at: string, issues: Issues): Resolv
   if (entry.ca !== undefined && (typeof entry.ca !== "string" || entry.ca === "")) {
     issues.push(`${at}.ca must be the path of a PEM file, got ${show(entry.ca)}`);
   }
+  if (entry.name !== undefined && (typeof entry.name !== "string" || !/^[^\s\p{Cc}]+$/u.test(entry.name))) {
+    issues.push(`${at}.name must be a non-empty name without spaces, like "orders", got ${show(entry.name)}`);
+  }
+  const when = checkWhen(entry.when, `${at}.when`, issues, provider);
   if (issues.length > before) return undefined;
   return {
+    name: typeof entry.name === "string" ? entry.name : targetNameOf(entry.to as string),
+    ...(when !== undefined ? { when } : {}),
     to: entry.to as string,
     mode: mode as "queue" | "relay",
     timeoutMs,

@@ -30,7 +30,7 @@ export interface EndpointConfig {
    * @default the config's `maxBodySize`
    */
   maxBodySize?: number;
-  /** Deliver this endpoint's events to your app: a URL, or `{ to, mode, timeout, concurrency, retry, insecure, ca }`. */
+  /** Deliver this endpoint's events to your app: a URL, `{ name, to, when, mode, timeout, concurrency, retry, insecure, ca }`, or a list of targets. */
   forward?: ForwardConfig;
   /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
   provider?: string;
@@ -84,8 +84,10 @@ export interface Endpoint {
   readonly methods: readonly string[];
   /** Largest body accepted, in bytes (the endpoint's own, or the config's). */
   readonly maxBodySize: number;
-  /** Where its events are forwarded, when the config says. */
+  /** Its first forward target (the default `--to` of `replay`), when the config has one. */
   readonly forward?: ResolvedForward;
+  /** Every forward target, in config order (`forward` is the first); each takes the events its `when` selects. */
+  readonly targets?: readonly ResolvedForward[];
   /** Signing settings, when the endpoint declares any. */
   readonly signing?: ProviderSettings;
   /** The custom answer, when the endpoint has one. */

@@ -3,6 +3,7 @@
  * and how a request's parts become one. Pure: no I/O.
  * @module
  */
+import { targetNameOf } from "./delivery.ts";
 import { formTypeFix } from "./form_type.ts";
 
 /**
@@ -111,9 +112,21 @@ export interface StoredResponse {
 
 /** Where an event is to be forwarded. */
 export interface ForwardMark {
-  /** Target URL (after parameters were filled in). */
+  /** URL of its (first) target as configured; kept for v1 readers. */
   to: string;
   mode: "queue" | "relay";
+  /**
+   * v2: the names of the targets its endpoint's rules chose, in config order;
+   * `[]` when no rule matched ("not forwarded (no rule matched)"). Written
+   * only when the endpoint has several targets or rules; absent (v1): the
+   * one target named after `to` ({@linkcode markedTargets}).
+   */
+  targets?: string[];
+}
+
+/** The names of the targets an event was to be forwarded to (v1 marks: the one named after `to`). */
+export function markedTargets(mark: ForwardMark): readonly string[] {
+  return mark.targets ?? [targetNameOf(mark.to)];
 }
 
 /** What a request contributes to its record. */

@@ -72,15 +72,24 @@ export interface HandlerOptions {
   newId?: IdFactory;
   /** Called once per request with what was done. */
   onOutcome?: (outcome: RequestOutcome) => void;
-  /** Forwarding: each stored event of an endpoint with a target is delivered (queue) or relayed. */
+  /**
+   * Forwarding: each stored event goes to every target of its endpoint whose
+   * rule takes it, queued, or relayed by the endpoint's relay target.
+   */
   forward?: {
-    targetOf(endpoint: string): ForwardTarget | undefined;
+    targetsOf(endpoint: string): readonly ForwardTarget[];
+    /** Chooses the targets of an event whose provider, type and verdict are known; sets its forward mark. */
+    route(event: CapturedEvent): readonly ForwardTarget[] | undefined;
     forwarder: Pick<Forwarder, "enqueue" | "relay">;
   };
 }
 
 /** The receiver's request handler: takes a `Request` (or the same shape from node:http). */
 export type Handler = (request: IncomingRequest, info?: RequestInfo) => Promise<Response>;
+
+/** A relay target given an event whose sender hooktap answered itself: delivered in the background. */
+const queued = (target: ForwardTarget): ForwardTarget =>
+  target.mode === "relay" ? { ...target, mode: "queue" } : target;
 
 /** Body of the 404 answer. */
 export const NOT_FOUND_MESSAGE = "No webhook endpoint matched this request.";
@@ -239,8 +248,9 @@ export function createHandler(options: HandlerOptions): Handler {
         body,
         remoteAddr: peer(info),
       });
-      const target = options.forward?.targetOf(endpoint);
-      if (target !== undefined) event.forward = { to: target.to, mode: target.mode };
+      // The mark's place in the record; the targets are chosen once the verdict is known.
+      const first = options.forward?.targetsOf(endpoint)[0];
+      if (first !== undefined) event.forward = { to: first.to, mode: first.mode };
       if (found.params !== undefined) event.params = found.params;
       const merged = mergedHeaders(request, headers);
       if (merged !== undefined) {
@@ -257,6 +267,7 @@ export function createHandler(options: HandlerOptions): Handler {
         event,
       );
       const answer = await planAnswer(found.endpoint, event, examined);
+      const chosen = first === undefined ? undefined : options.forward!.route(event);
       const marks = {
         ...(event.provider !== undefined ? { provider: event.provider } : {}),
         ...(event.type !== undefined ? { type: event.type } : {}),
@@ -276,19 +287,24 @@ export function createHandler(options: HandlerOptions): Handler {
       if (answer !== undefined) {
         // hooktap answers itself (a challenge, enforce's 401, the endpoint's custom response); a forward
         // target still gets the event, queued, since the sender is not waiting on the app.
-        if (target !== undefined) options.forward!.forwarder.enqueue(event, target);
+        for (const target of chosen ?? []) options.forward!.forwarder.enqueue(event, queued(target));
         return outcome(
           { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
           await sendAnswer(answer, id, request.signal ?? info?.cutOff),
         );
       }
-      if (target !== undefined) {
-        if (target.mode === "relay") {
-          const answer = await options.forward!.forwarder.relay(event, target);
+      if (chosen !== undefined && chosen.length > 0) {
+        let relay: ForwardTarget | undefined;
+        for (const target of chosen) {
+          if (target.mode === "relay") relay = target;
+          else options.forward!.forwarder.enqueue(event, target);
+        }
+        if (relay !== undefined) {
+          const answer = await options.forward!.forwarder.relay(event, relay);
           return outcome({ status: answer.status, size: body.length, endpoint, id, ...marks }, answer);
         }
-        options.forward!.forwarder.enqueue(event, target);
       }
+      // No relay target took it (no rule matched, or queue targets only): hooktap's own answer.
       // Headers set on the response rather than passed to its constructor: the
       // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
       const ok = new Response(`{"ok":true,"id":"${id}"}`);

@@ -6,7 +6,7 @@
  * @module
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { type CapturedEvent, markedTargets } from "../event/record.ts";
 import type { DeliveryState } from "../store/read/filter.ts";
 import { type Line, readLine, scanForward } from "../store/read/lines.ts";
 import type { StorePaths } from "../store/paths.ts";
@@ -146,7 +146,9 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return busy;
     },
     stateOf(event) {
-      return latest.get(event.id) ?? (event.forward !== undefined ? "pending" : "none");
+      // An event no rule took was never to be sent: "none".
+      return latest.get(event.id) ??
+        (event.forward !== undefined && event.forward.targets?.length !== 0 ? "pending" : "none");
     },
     async attemptsOf(id) {
       const size = await _size(path);
@@ -164,4 +166,39 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return found;
     },
   };
+}
+
+/** Where one event stands with one of its targets. */
+export interface TargetOutcome {
+  /** The target's name. */
+  name: string;
+  /** Its latest attempt's outcome, or `pending` when none is recorded yet. */
+  outcome: DeliveryRecord["outcome"] | "pending";
+  /** The app's status of the latest attempt, when it answered. */
+  status?: number;
+  /** Attempts recorded (every source). */
+  attempts: number;
+}
+
+/**
+ * Each target the event was to be forwarded to, with where it stands;
+ * `[]` when no rule matched, `undefined` when it was not forwarded at all.
+ */
+export function targetOutcomes(
+  event: Pick<CapturedEvent, "forward">,
+  records: readonly DeliveryRecord[] | undefined,
+): TargetOutcome[] | undefined {
+  if (event.forward === undefined) return undefined;
+  return markedTargets(event.forward).map((name) => {
+    const mine = (records ?? []).filter((r) => r.target === name);
+    const last = mine[mine.length - 1];
+    if (last === undefined) return { name, outcome: "pending" as const, attempts: 0 };
+    const delivered = mine.some((r) => r.outcome === "delivered");
+    return {
+      name,
+      outcome: delivered ? "delivered" as const : last.outcome,
+      ...(last.status !== undefined ? { status: last.status } : {}),
+      attempts: mine.length,
+    };
+  });
 }

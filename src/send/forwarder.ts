@@ -1,6 +1,6 @@
 /**
  * The forwarder: delivers stored events to their targets. One lane per
- * target URL with bounded concurrency (`concurrency: 1` keeps arrival
+ * target (endpoint, name and URL) with bounded concurrency (`concurrency: 1` keeps arrival
  * order: a retry holds the lane). In queue mode failed attempts are retried
  * with backoff; every attempt is appended to the deliveries log. In relay
  * mode one attempt is made and its answer handed back for the sender.
@@ -40,8 +40,8 @@ export interface ForwarderOptions {
   onDelivery?: (record: DeliveryRecord) => void;
   /** Called when a target stops or starts answering. */
   onAppState?: (state: AppState) => void;
-  /** Called when an event's forwarding has settled (delivered, or given up). */
-  onSettled?: (event: CapturedEvent) => void;
+  /** Called when an event's forwarding to one target has settled (delivered, or given up). */
+  onSettled?: (event: CapturedEvent, target: ForwardTarget) => void;
   /** Called when the deliveries log cannot be written. */
   onError?: (error: unknown) => void;
   /** Clock. @default () => new Date() */
@@ -75,6 +75,13 @@ export interface Forwarder {
   /** Resolves when nothing is pending. */
   idle(): Promise<void>;
   /**
+   * A reload removed targets: drops the events queued or waiting for a retry
+   * to the targets `retired` picks (they stay undelivered in the log, for the
+   * next start's report and `replay --undelivered`; an attempt in flight
+   * finishes and is recorded). Returns the ids dropped per target name.
+   */
+  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>>;
+  /**
    * Stops taking new attempts (scheduled retries are dropped, to be found
    * undelivered at the next start) and waits up to `graceMs` for in-flight ones.
    */
@@ -96,6 +103,10 @@ interface Job {
 }
 
 interface Lane {
+  /** Removed by a reload: its jobs are dropped, not retried. */
+  retired?: Map<string, Set<string>>;
+  /** Its target (the last job's). */
+  sample?: ForwardTarget;
   running: number;
   queue: Job[];
   /** Retries waiting for their time, to be fired early when the target answers again. */
@@ -117,13 +128,22 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   let stopped = false;
   let idleWaiters: (() => void)[] = [];
 
-  const settle = (event: CapturedEvent) => {
+  const done = () => {
     pending--;
-    options.onSettled?.(event);
     if (pending === 0) {
       for (const w of idleWaiters) w();
       idleWaiters = [];
     }
+  };
+  const settle = (event: CapturedEvent, target: ForwardTarget) => {
+    options.onSettled?.(event, target);
+    done();
+  };
+  /** A job of a retired lane: not settled (it stays undelivered), no longer pending here. */
+  const abandon = (lane: Lane, job: Job) => {
+    const ids = lane.retired!.get(job.target.name) ?? new Set<string>();
+    lane.retired!.set(job.target.name, ids.add(job.event.id));
+    done();
   };
 
   const hosts = new Map<string, string>();
@@ -180,16 +200,22 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     options.onDelivery?.(record);
   }
 
+  /** One lane per target: an endpoint's targets each have their own queue and retries. */
+  const keyOf = (target: ForwardTarget) => `${target.endpoint ?? ""}\n${target.name}\n${target.to}`;
+
   function laneOf(target: ForwardTarget): Lane {
-    let lane = lanes.get(target.to);
+    const key = keyOf(target);
+    let lane = lanes.get(key);
     if (lane === undefined) {
       lane = { running: 0, queue: [], timers: new Map() };
-      lanes.set(target.to, lane);
+      lanes.set(key, lane);
     }
     return lane;
   }
 
   function push(lane: Lane, job: Job): void {
+    if (lane.retired) return abandon(lane, job);
+    lane.sample = job.target;
     lane.queue.push(job);
     pump(lane);
   }
@@ -225,8 +251,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
       }
       await record(outcome.record);
-      if (delay === undefined) return settle(job.event);
+      if (delay === undefined) return settle(job.event, job.target);
       if (stopped) return; // left for the next start
+      if (lane.retired) return abandon(lane, job);
       const next: Job = { ...job, attempt: job.attempt + 1, early: false };
       const host = hostOf(job.target.to);
       const noAnswer = outcome.response === undefined;
@@ -236,10 +263,18 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           wait(lane, host, delay, noAnswer, (e) => resolve(e ?? false), () => resolve(false))
         );
         if (stopped) return;
+        if (lane.retired) return abandon(lane, job);
         job = { ...next, early };
         continue;
       }
-      wait(lane, host, delay, noAnswer, (early) => push(lane, { ...next, early: early ?? false }), () => {});
+      wait(
+        lane,
+        host,
+        delay,
+        noAnswer,
+        (early) => push(lane, { ...next, early: early ?? false }),
+        () => lane.retired && abandon(lane, job),
+      );
       return;
     }
   }
@@ -323,7 +358,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         outcome = await attempt({ event, target, attempt: 1, firstAttempt: 1 }, RELAY_BODY_MAX);
         await record(outcome.record);
       } finally {
-        settle(event);
+        settle(event, target);
       }
       const response = outcome.response;
       if (response === undefined) {
@@ -354,6 +389,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     get pending() {
       return pending;
+    },
+    retire(retired) {
+      const dropped = new Map<string, Set<string>>();
+      for (const [key, lane] of lanes) {
+        const target = lane.queue[0]?.target ?? lane.sample;
+        if (target === undefined || !retired(target)) continue;
+        lanes.delete(key);
+        lane.retired = dropped;
+        for (const job of lane.queue) abandon(lane, job);
+        lane.queue = [];
+        for (const [timer, waiting] of lane.timers) {
+          clearTimeout(timer);
+          waiting.drop();
+        }
+        lane.timers.clear();
+      }
+      return dropped;
     },
     idle() {
       if (pending === 0) return Promise.resolve();

@@ -1,12 +1,15 @@
 /**
- * Forwarding inside a running `dev`: the targets of each endpoint, the
- * forwarder, the deliveries log and the watermark, started before the
- * receiver listens and stopped after it has drained.
+ * Forwarding inside a running `dev`: the targets of each endpoint (each
+ * with its rule, compiled), the forwarder, the deliveries log and the
+ * watermark, started before the receiver listens and stopped after it has
+ * drained. A reload hands it the new endpoints ({@linkcode ForwardingSession.update}).
  * @module
  */
 import { resolve } from "node:path";
 import type { ResolvedForward } from "../config/forward.ts";
 import type { Endpoint } from "../config/types.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { chooseTargets, compileWhen, type EventTest } from "./choose.ts";
 import { describeError, UsageError } from "../errors.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { closeIdleConnections } from "./client.ts";
@@ -14,14 +17,14 @@ import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
-import { type ForwardTarget, targetNameOf } from "./target.ts";
+import type { ForwardTarget } from "./target.ts";
 import { findUndelivered, type Undelivered } from "./undelivered.ts";
 
 /** Options of {@linkcode startForwarding}. */
 export interface ForwardingOptions {
   paths: StorePaths;
   endpoints: readonly Endpoint[];
-  /** `--forward-to` and `--forward-mode`: the target of endpoints without their own. */
+  /** `--forward-to` (with `--forward-mode`, `--forward-events`): every endpoint's one target, replacing the config's. */
   fallback?: ResolvedForward;
   /** Folder a relative `ca` path is resolved against. @default Deno.cwd() */
   baseDir?: string;
@@ -30,15 +33,41 @@ export interface ForwardingOptions {
   onDelivery?: ForwarderOptions["onDelivery"];
   onAppState?: ForwarderOptions["onAppState"];
   onError?: ForwarderOptions["onError"];
+  /** Called with an event no target's rule took ("not forwarded (no rule matched)"). */
+  onUnrouted?: (event: CapturedEvent) => void;
+}
+
+/** A target of a running `dev`, with its rule compiled. */
+export interface RoutedTarget extends ForwardTarget {
+  /** Whether its `when` takes an event. */
+  readonly test: EventTest;
+  /** It has a `when`. */
+  readonly ruled: boolean;
+}
+
+/** What a reload changed in the targets. */
+export interface TargetChanges {
+  /** `endpoint target` of the targets added. */
+  added: string[];
+  /** Kept by name but changed (URL, rule or options). */
+  changed: string[];
+  /** Removed; with the events that were queued for them (kept undelivered in the log). */
+  removed: { endpoint: string; target: string; kept: number }[];
 }
 
 /** Forwarding of a running `dev`. */
 export interface ForwardingSession {
-  /** The target of an endpoint, if its events are forwarded. */
-  targetOf(endpoint: string): ForwardTarget | undefined;
+  /** The targets of an endpoint, in config order (empty: its events are not forwarded). */
+  targetsOf(endpoint: string): readonly RoutedTarget[];
+  /**
+   * Chooses the targets of a stored-to-be event (its provider, type and
+   * verdict known) and sets its forward mark; `undefined` when its endpoint
+   * does not forward.
+   */
+  route(event: CapturedEvent): readonly RoutedTarget[] | undefined;
   readonly forwarder: Forwarder;
-  /** Every distinct target, for the banner. */
-  readonly targets: ReadonlyMap<string, ForwardTarget>;
+  /** Every target, for the banner. */
+  readonly targets: ReadonlyMap<string, RoutedTarget>;
   /** Events the last run left undelivered (found at start). */
   readonly leftOver: Undelivered;
   /** Whether sending an endpoint's old events again needs `--resign` (it has a secret). */
@@ -48,13 +77,22 @@ export interface ForwardingSession {
    * @throws {UsageError}
    */
   checkLoop(receiver: { hostname: string; port: number }): void;
-  /** Delivers the events the last run left pending; returns how many. */
+  /** Delivers the events the last run left pending; returns how many deliveries, and those whose target is gone. */
   resume(): number;
+  /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
+  readonly orphaned: ReadonlyMap<string, number>;
+  /**
+   * A reloaded config: new events follow its targets and rules at once;
+   * events queued for a removed target are dropped from the queue and kept
+   * undelivered (reported in the result).
+   * @throws {UsageError} when a CA file cannot be read (nothing changes then).
+   */
+  update(endpoints: readonly Endpoint[]): Promise<TargetChanges>;
   /** Stops: in-flight deliveries get `graceMs`, the rest stay for the next start. */
   stop(graceMs?: number): Promise<void>;
 }
 
-async function toTarget(forward: ResolvedForward, baseDir: string): Promise<ForwardTarget> {
+async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
   let ca: string | undefined;
   if (forward.caFile !== undefined) {
     const file = resolve(baseDir, forward.caFile);
@@ -65,8 +103,36 @@ async function toTarget(forward: ResolvedForward, baseDir: string): Promise<Forw
     }
   }
   const { caFile: _, ...rest } = forward;
-  return { ...rest, name: targetNameOf(forward.to), ...(ca !== undefined ? { ca } : {}) };
+  return {
+    ...rest,
+    endpoint,
+    test: compileWhen(forward.when),
+    ruled: forward.when !== undefined,
+    ...(ca !== undefined ? { ca } : {}),
+  };
 }
+
+/** Each endpoint's targets: `--forward-to`'s one when given, else the config's. */
+async function targetsByEndpoint(
+  endpoints: readonly Endpoint[],
+  fallback: ResolvedForward | undefined,
+  baseDir: string,
+): Promise<Map<string, RoutedTarget[]>> {
+  const byEndpoint = new Map<string, RoutedTarget[]>();
+  for (const endpoint of endpoints) {
+    const list = fallback !== undefined
+      ? [fallback]
+      : endpoint.targets ?? (endpoint.forward !== undefined ? [endpoint.forward] : []);
+    if (list.length === 0) continue;
+    byEndpoint.set(endpoint.name, await Promise.all(list.map((f) => toTarget(f, endpoint.name, baseDir))));
+  }
+  return byEndpoint;
+}
+
+const sameTarget = (a: RoutedTarget, b: RoutedTarget) => {
+  const strip = ({ test: _t, ...rest }: RoutedTarget) => JSON.stringify(rest);
+  return strip(a) === strip(b);
+};
 
 /**
  * Starts forwarding, or returns `undefined` when no endpoint forwards.
@@ -74,15 +140,16 @@ async function toTarget(forward: ResolvedForward, baseDir: string): Promise<Forw
  */
 export async function startForwarding(options: ForwardingOptions): Promise<ForwardingSession | undefined> {
   const baseDir = options.baseDir ?? Deno.cwd();
-  const byEndpoint = new Map<string, ForwardTarget>();
-  const targets = new Map<string, ForwardTarget>();
-  for (const endpoint of options.endpoints) {
-    const forward = endpoint.forward ?? options.fallback;
-    if (forward === undefined) continue;
-    const target = await toTarget(forward, baseDir);
-    byEndpoint.set(endpoint.name, target);
-    targets.set(`${target.mode} ${target.to}`, target);
-  }
+  let byEndpoint = await targetsByEndpoint(options.endpoints, options.fallback, baseDir);
+  let endpoints = options.endpoints;
+  const allTargets = () => {
+    const targets = new Map<string, RoutedTarget>();
+    for (const list of byEndpoint.values()) {
+      for (const t of list) targets.set(`${t.mode} ${t.to}${t.ruled ? ` ${t.name}` : ""}`, t);
+    }
+    return targets;
+  };
+  let targets = allTargets();
   if (byEndpoint.size === 0) return undefined;
   const leftOver = await findUndelivered(options.paths, { afterWatermark: true });
   const log = await openDeliveriesLog(options.paths.deliveries);
@@ -99,6 +166,12 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       );
   };
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Deliveries taken and not settled, per event: the mark passes an event once all its targets settle. */
+  const open = new Map<string, number>();
+  const take = (id: string) => {
+    watermark.take(id);
+    open.set(id, (open.get(id) ?? 0) + 1);
+  };
   // A pending event of the last run still counts: the mark may not pass it until it settles.
   for (const e of leftOver.pending) watermark.take(e.id);
   const forwarder = createForwarder({
@@ -108,6 +181,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     ...(options.onAppState ? { onAppState: options.onAppState } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     onSettled: (event) => {
+      const left = (open.get(event.id) ?? 1) - 1;
+      if (left > 0) return void open.set(event.id, left);
+      open.delete(event.id);
       if (!watermark.settle(event.id)) return;
       dirty = true;
       saveTimer ??= setTimeout(() => {
@@ -121,22 +197,42 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     get pending() {
       return forwarder.pending;
     },
-    enqueue(event, target) {
-      watermark.take(event.id);
-      forwarder.enqueue(event, target);
+    enqueue(event, target, resume) {
+      take(event.id);
+      forwarder.enqueue(event, target, resume);
     },
     relay(event, target) {
-      watermark.take(event.id);
+      take(event.id);
       return forwarder.relay(event, target);
     },
   };
+  const orphaned = new Map<string, number>();
+  let listening: { hostname: string; port: number } | undefined;
   return {
-    targetOf: (name) => byEndpoint.get(name),
+    targetsOf: (name) => byEndpoint.get(name) ?? [],
+    route(event) {
+      const list = byEndpoint.get(event.endpoint);
+      if (list === undefined) return undefined;
+      const plain = list.length === 1 && !list[0]!.ruled;
+      const chosen = plain ? list : chooseTargets(list, event);
+      const first = chosen[0] ?? list[0]!;
+      if (plain) event.forward = { to: first.to, mode: first.mode };
+      else {
+        event.v = 2; // a v2 field: see ForwardMark.targets
+        event.forward = { to: first.to, mode: first.mode, targets: chosen.map((t) => t.name) };
+        if (chosen.length === 0) options.onUnrouted?.(event);
+      }
+      return chosen;
+    },
     forwarder: track,
-    targets,
+    get targets() {
+      return targets;
+    },
     leftOver,
-    resignsOf: (name) => (options.endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
+    orphaned,
+    resignsOf: (name) => (endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
     checkLoop(receiver) {
+      listening = receiver;
       for (const target of targets.values()) {
         const problem = loopProblem(target.to, receiver);
         if (problem !== undefined) throw new UsageError(problem);
@@ -145,15 +241,58 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     resume() {
       let n = 0;
       for (const event of leftOver.pending) {
-        const target = byEndpoint.get(event.endpoint);
-        if (target === undefined) continue;
-        // Relay events whose sender is long gone are delivered in the background like queued ones.
-        forwarder.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target, {
-          attempt: (leftOver.attempts.get(event.id) ?? 0) + 1,
-        });
-        n++;
+        const list = byEndpoint.get(event.endpoint) ?? [];
+        for (const name of leftOver.due.get(event.id) ?? []) {
+          const target = list.find((t) => t.name === name);
+          if (target === undefined) {
+            const key = `${event.endpoint} ${name}`;
+            orphaned.set(key, (orphaned.get(key) ?? 0) + 1);
+            continue;
+          }
+          // Relay events whose sender is long gone are delivered in the background like queued ones.
+          track.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target, {
+            attempt: (leftOver.attempts.get(`${event.id} ${name}`) ?? 0) + 1,
+          });
+          n++;
+        }
       }
       return n;
+    },
+    async update(next) {
+      const nextBy = await targetsByEndpoint(next, options.fallback, baseDir);
+      for (const list of nextBy.values()) {
+        for (const target of list) {
+          const problem = listening && loopProblem(target.to, listening);
+          if (problem) throw new UsageError(problem); // a reload must not make hooktap send to itself
+        }
+      }
+      const changes: TargetChanges = { added: [], changed: [], removed: [] };
+      const gone = new Set<string>();
+      for (const [endpoint, list] of byEndpoint) {
+        const now = nextBy.get(endpoint) ?? [];
+        for (const t of list) {
+          const same = now.find((n) => n.name === t.name);
+          if (same === undefined) gone.add(`${endpoint}\n${t.name}`);
+          else if (!sameTarget(same, t)) changes.changed.push(`${endpoint} ${t.name}`);
+        }
+      }
+      for (const [endpoint, list] of nextBy) {
+        const before = byEndpoint.get(endpoint) ?? [];
+        for (const t of list) {
+          if (!before.some((b) => b.name === t.name)) changes.added.push(`${endpoint} ${t.name}`);
+        }
+      }
+      byEndpoint = nextBy;
+      endpoints = next;
+      targets = allTargets();
+      if (gone.size > 0) {
+        const dropped = forwarder.retire((t) => gone.has(`${t.endpoint}\n${t.name}`));
+        for (const key of gone) {
+          const [endpoint, target] = key.split("\n") as [string, string];
+          changes.removed.push({ endpoint, target, kept: dropped.get(target)?.size ?? 0 });
+        }
+      }
+      return changes;
     },
     async stop(graceMs) {
       await forwarder.stop(graceMs);

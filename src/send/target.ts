@@ -13,6 +13,8 @@ export { targetNameOf } from "../event/delivery.ts";
 export interface ForwardTarget extends Omit<ResolvedForward, "caFile">, SendTarget {
   /** PEM text of an extra CA to trust, read from the configured file. */
   readonly ca?: string;
+  /** The endpoint whose target it is (a lane per endpoint and target). */
+  readonly endpoint?: string;
 }
 
 /**

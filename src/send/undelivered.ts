@@ -5,14 +5,14 @@
  * watermark, and the deliveries log.
  * @module
  */
-import type { CapturedEvent } from "../event/record.ts";
+import { type CapturedEvent, markedTargets } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineId } from "../store/read/line_key.ts";
 import { scanBackward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
 import { readForwardState } from "./state.ts";
-import { deliveryUrl, targetNameOf } from "./target.ts";
+import { deliveryUrl } from "./target.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 
 /** The (event, target) pairs whose attempts all failed, grouped by endpoint and target. */
@@ -57,8 +57,12 @@ export interface Undelivered {
   pending: CapturedEvent[];
   /** Every attempt failed (retries exhausted, or a relay without an answer). */
   failed: CapturedEvent[];
-  /** Attempts already recorded per event id. */
+  /** Attempts already recorded per `eventId targetName`. */
   attempts: Map<string, number>;
+  /** Per event of `pending`: the names of its targets with no settled attempt. */
+  due: Map<string, string[]>;
+  /** Per event of `failed`: the names of its targets whose attempts all failed. */
+  failedTargets: Map<string, string[]>;
 }
 
 /** Options of {@linkcode findUndelivered}. */
@@ -101,19 +105,40 @@ export async function findUndelivered(
   events.reverse();
   const all = await readDeliveries(paths.deliveries);
   const byEvent = deliveriesByEvent(all);
-  const result: Undelivered = { pending: [], failed: [], attempts: new Map(), givenUp: givenUpOf(all) };
+  const result: Undelivered = {
+    pending: [],
+    failed: [],
+    attempts: new Map(),
+    due: new Map(),
+    failedTargets: new Map(),
+    givenUp: givenUpOf(all),
+  };
   for (const event of events) {
-    const to = event.forward?.to;
-    const name = to === undefined ? undefined : targetNameOf(to);
-    const url = to === undefined ? undefined : deliveryUrl(event, to).href;
-    // The deliveries to this event's target (by name; v1 lines by their URL).
-    const records = (byEvent.get(event.id) ?? []).filter((d) =>
-      name === undefined || d.target === name || d.url === url
-    );
-    result.attempts.set(event.id, records.length);
-    if (records.some((d) => d.outcome === "delivered")) continue;
-    if (records.some((d) => d.outcome === "failed")) result.failed.push(event);
-    else result.pending.push(event);
+    const mark = event.forward;
+    // Unmarked (stored while forwarding was off): the target named after no URL, any delivery counts.
+    const names = mark === undefined ? [undefined] : markedTargets(mark);
+    const v1Url = mark !== undefined && mark.targets === undefined
+      ? deliveryUrl(event, mark.to).href
+      : undefined;
+    const due: string[] = [];
+    const failed: string[] = [];
+    for (const name of names) {
+      // The deliveries to this target (by name; v1 lines by their URL).
+      const records = (byEvent.get(event.id) ?? []).filter((d) =>
+        name === undefined || d.target === name || (v1Url !== undefined && d.url === v1Url)
+      );
+      result.attempts.set(`${event.id} ${name ?? ""}`, records.length);
+      if (records.some((d) => d.outcome === "delivered")) continue;
+      if (records.some((d) => d.outcome === "failed")) failed.push(name ?? "");
+      else due.push(name ?? "");
+    }
+    if (due.length > 0) {
+      result.pending.push(event);
+      result.due.set(event.id, due);
+    } else if (failed.length > 0) {
+      result.failed.push(event);
+      result.failedTargets.set(event.id, failed);
+    }
   }
   return result;
 }

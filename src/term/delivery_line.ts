@@ -6,8 +6,9 @@
  * line (`"kind":"delivery"`). Also the app-down and app-back lines.
  * @module
  */
-import type { DeliveryRecord } from "../event/delivery.ts";
+import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import { formatClock } from "./format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "./sanitize.ts";
@@ -18,6 +19,13 @@ const LINE_CHARS = 160;
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The line of an event no target's rule took. */
+export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, output: Output): string {
+  const c = output.colors;
+  return `${c.dim(formatClock(new Date(event.receivedAt)))} ${c.dim("<--")} ${c.cyan(`[${event.id}]`)} ` +
+    `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
 /** The human lines of one attempt (ending in a newline). */
@@ -32,6 +40,7 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     `<-- ${paint(`[${status}]`)}`,
     safeLine(record.method),
     safeLine(record.url),
+    ...(record.target !== targetNameOf(record.url) ? [c.dim(`(${safeLine(record.target)})`)] : []),
     c.cyan(`[${record.event}]`),
     `${record.durationMs} ms`,
   ];

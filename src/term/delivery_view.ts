@@ -5,12 +5,50 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { DeliverySummary } from "../send/deliveries_read.ts";
+import type { DeliverySummary, TargetOutcome } from "../send/deliveries_read.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "./sanitize.ts";
 
+/** Said of an event whose endpoint forwards but whose targets' rules all passed it by. */
+export const NO_RULE_MATCHED = "not forwarded (no rule matched)";
+
+/**
+ * The `logs` cell of an event with several targets or rules: each target's
+ * outcome (`issues → 200, push → pending`), or {@linkcode NO_RULE_MATCHED}.
+ */
+export function targetsCell(targets: readonly TargetOutcome[]): string {
+  if (targets.length === 0) return NO_RULE_MATCHED;
+  return targets.map((t) => {
+    const status = t.outcome === "pending"
+      ? "pending"
+      : `${t.status ?? "err"}${t.attempts > 1 ? ` (${t.attempts} tries)` : ""}${
+        t.outcome === "retrying" ? " …" : ""
+      }`;
+    return `${safeLine(t.name)} → ${status}`;
+  }).join(", ");
+}
+
+/** The `inspect` lines naming each target's outcome, or `""` for an event that was not forwarded. */
+export function renderTargets(targets: readonly TargetOutcome[] | undefined, colors: Colors): string {
+  if (targets === undefined) return "";
+  if (targets.length === 0) return `${colors.bold("Forwarding")}: ${colors.dim(NO_RULE_MATCHED)}\n\n`;
+  const lines = targets.map((t) => {
+    const paint = t.outcome === "delivered"
+      ? colors.green
+      : t.outcome === "failed"
+      ? colors.red
+      : colors.yellow;
+    const answer = t.status !== undefined
+      ? ` (${t.status}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
+      : "";
+    return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}`;
+  });
+  return `${colors.bold("Forwarding")}\n${lines.join("\n")}\n\n`;
+}
+
+/** The `logs` cell: `→ 200`, `→ 500 ×3`, `→ err ×2`, `→ …` (in progress), `-` for none. */
 /**
  * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying), `-` for
  * none. The count says attempts, not repeats of the status (`×3` read as "200 three times").

@@ -83,10 +83,18 @@ export function banner(info: BannerInfo, output: Output): string {
 /** Turns request outcomes into printed lines, batched per event-loop turn. */
 export function createActivityLog(
   output: Output,
-  options: { json: boolean; endpoints: readonly Endpoint[] },
+  options: {
+    json: boolean;
+    endpoints: readonly Endpoint[];
+    /** The running config's endpoints (a reload changes them), for the 404 hint. @default () => endpoints */
+    endpointsNow?: () => readonly Endpoint[];
+  },
 ): (outcome: RequestOutcome) => void {
   const c = output.colors;
-  const known = options.endpoints.map((e) => `${e.methods.join(",")} ${e.path}`).join(", ");
+  const knownOf = (list: readonly Endpoint[]) =>
+    list.map((e) => `${e.methods.join(",")} ${e.path}`).join(", ");
+  let knownFor: readonly Endpoint[] = options.endpoints;
+  let known = knownOf(knownFor);
   let buffer: string[] = [];
   let stdoutGone = false;
   const flush = () => {
@@ -145,6 +153,8 @@ export function createActivityLog(
     let columns: Column[];
     let sample: string[];
     if (o.status === 404 || o.status === 405) {
+      const now = options.endpointsNow?.() ?? knownFor;
+      if (now !== knownFor) [knownFor, known] = [now, knownOf(now)];
       const hint = o.status === 404
         ? `no endpoint here; configured: ${known}`
         : `this path accepts ${o.allow?.join(", ")}`;

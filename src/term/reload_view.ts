@@ -6,6 +6,7 @@
  */
 import type { ConfigChanges } from "../config/diff.ts";
 import type { Endpoint } from "../config/types.ts";
+import type { TargetChanges } from "../send/session.ts";
 import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
 import { safeLine } from "./sanitize.ts";
@@ -45,4 +46,22 @@ export function reloadFailedText(error: unknown, colors: Colors): string {
     ...issues.map((i) => `  - ${safeLine(i)}`),
     colors.dim("  Still serving the previous config; save the file again once it is fixed."),
   ].join("\n") + "\n";
+}
+
+/** The lines saying how a reload changed the forward targets ("" when it did not). */
+export function targetChangesText(changes: TargetChanges, colors: Colors): string {
+  const lines = [
+    ...changes.added.map((t) => `  + forward target ${safeLine(t)}`),
+    ...changes.changed.map((t) => `  ~ forward target ${safeLine(t)} (new events follow its new settings)`),
+    ...changes.removed.map(({ endpoint, target, kept }) =>
+      `  - forward target ${safeLine(endpoint)} ${safeLine(target)}` +
+      (kept === 0 ? "" : colors.yellow(
+        `: ${kept} queued event${kept === 1 ? " was" : "s were"} kept undelivered; ` +
+          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
+            safeLine(target)
+          } --to URL sends them`,
+      ))
+    ),
+  ];
+  return lines.length === 0 ? "" : `Forwarding reloaded:\n${lines.join("\n")}\n`;
 }

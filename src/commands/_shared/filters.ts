@@ -10,7 +10,7 @@ import type { EventFilter } from "../../store/read/filter.ts";
 
 /**
  * `--endpoint`, `--filter-method`, `--since`, `--until`, `--grep`, `--where`, `--has-header`, `--provider`,
- * `--type`, `--verdict`: one name, one meaning in every command (`-X/--method` and `-H/--header` are the
+ * `--type`, `--path`, `--verdict`: one name, one meaning in every command (`-X/--method` and `-H/--header` are the
  * overrides of the commands that send).
  */
 export const FILTER_OPTIONS = defineOptions({
@@ -57,6 +57,10 @@ export const FILTER_OPTIONS = defineOptions({
     value: "type",
     description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
   },
+  path: {
+    value: "path",
+    description: "only events received on this path (exact, or a prefix ending in *: /hooks/*)",
+  },
   verdict: {
     value: "verdict",
     description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
@@ -82,6 +86,7 @@ export async function filterFrom(opts: FilterValues, now: Date = new Date()): Pr
   if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
   if (opts.provider !== undefined) filter.provider = opts.provider;
   if (opts.type !== undefined) filter.type = opts.type;
+  if (opts.path !== undefined) filter.path = opts.path;
   if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);
   compileFilter(filter); // throws on a bad --where or --header
   return filter;

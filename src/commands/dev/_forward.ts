@@ -8,10 +8,12 @@ import { checkForward, type ResolvedForward } from "../../config/forward.ts";
 import { UsageError } from "../../errors.ts";
 import type { DeliveryRecord } from "../../event/delivery.ts";
 import type { ForwardingSession } from "../../send/session.ts";
+import type { CapturedEvent } from "../../event/record.ts";
 import {
   deliveryJson,
   formatAppState,
   formatDelivery,
+  formatUnrouted,
   undeliveredCommand,
 } from "../../term/delivery_line.ts";
 import { plural } from "../../term/format.ts";
@@ -19,15 +21,41 @@ import type { Output } from "../../term/output.ts";
 import { safeLine } from "../../term/sanitize.ts";
 
 /**
- * The target `--forward-to` names, or `undefined` without the flag.
- * @throws {UsageError} when the URL is not an http(s) URL.
+ * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.
+ * @throws {UsageError} when the URL is not an http(s) URL, or `--forward-events` is given alone or empty.
  */
-export function forwardFlag(to: string | undefined, mode: string | undefined): ResolvedForward | undefined {
-  if (to === undefined) return undefined;
+export function forwardFlag(
+  to: string | undefined,
+  mode: string | undefined,
+  events?: string,
+): ResolvedForward | undefined {
+  if (to === undefined) {
+    if (events !== undefined) {
+      throw new UsageError(
+        "--forward-events chooses the events --forward-to sends: give both " +
+          "(hooktap dev --forward-to http://localhost:3000/hook --forward-events push), " +
+          "or put the rule in hooktap.config.ts (forward: [{ to, when: { type: [...] } }]).",
+      );
+    }
+    return undefined;
+  }
+  const types = events?.split(",").map((t) => t.trim()).filter((t) => t !== "");
+  if (types !== undefined && types.length === 0) {
+    throw new UsageError(`--forward-events must list event types like push,pull_request; got "${events}".`);
+  }
   const issues: string[] = [];
-  const resolved = checkForward({ to, mode: mode ?? "queue" }, "--forward-to", issues);
+  const resolved = checkForward(
+    { to, mode: mode ?? "queue", ...(types ? { when: { type: types } } : {}) },
+    "--forward-to",
+    issues,
+  );
   if (resolved === undefined) {
-    throw new UsageError(issues.join("; ").replace("--forward-to.to", "--forward-to"));
+    throw new UsageError(
+      issues.join("; ").replace("--forward-to.to", "--forward-to").replace(
+        "--forward-to.when.type",
+        "--forward-events",
+      ),
+    );
   }
   return resolved;
 }
@@ -40,6 +68,7 @@ export function forwardingCallbacks(
   onDelivery: (record: DeliveryRecord) => void;
   onAppState: (s: { host: string; up: boolean }) => void;
   onError: (e: unknown) => void;
+  onUnrouted: (event: CapturedEvent) => void;
 } {
   let stdoutGone = false;
   const print = (text: string) => {
@@ -56,34 +85,70 @@ export function forwardingCallbacks(
       print(options.json ? deliveryJson(record) : formatDelivery(record, out));
     },
     onAppState: (state) => out.err(formatAppState(state, out)),
+    onUnrouted: (event) => {
+      if (options.quiet) return;
+      print(
+        options.json
+          ? JSON.stringify({
+            kind: "not-forwarded",
+            event: event.id,
+            endpoint: event.endpoint,
+            targets: [],
+          }) +
+            "\n"
+          : formatUnrouted(event, out),
+      );
+    },
     onError: (error) =>
       out.err(out.errColors.red(`error: ${error instanceof Error ? error.message : String(error)}\n`)),
   };
+}
+
+/** What a target's rule takes, for the banner: ` (type push, pull_request)`. */
+export function ruleText(when: ResolvedForward["when"]): string {
+  if (when === undefined) return "";
+  const parts = when.map((alternatives) =>
+    alternatives.map((f) =>
+      Object.entries(f).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" & ") : v}`)
+        .join("")
+    ).join(" or ")
+  );
+  return ` when ${parts.join(", ")}`;
 }
 
 /** Prints where events go and what the last run left; delivers those unless told not to. */
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean; endpoints?: readonly string[] },
+  options: { deliverPending: boolean; replaced?: number },
 ): void {
   const c = out.errColors;
+  if (options.replaced !== undefined && options.replaced > 0) {
+    out.err(
+      c.yellow(
+        `--forward-to replaces the ${
+          plural(options.replaced, "forward target")
+        } of hooktap.config.ts for this run.\n`,
+      ),
+    );
+  }
   for (const target of forwarding.targets.values()) {
-    // Name the endpoints whose events go there: two endpoints can forward to two paths of one app.
-    const names = (options.endpoints ?? []).filter((name) => {
-      const own = forwarding.targetOf(name);
-      return own !== undefined && own.to === target.to && own.mode === target.mode;
-    });
-    const which = names.length === 0 ? "" : ` ${names.map((n) => `"${safeLine(n)}"`).join(", ")}`;
-    out.err(`Forwarding${which} (${target.mode}) to ${c.cyan(safeLine(target.to))}\n`);
+    const named = target.ruled || forwarding.targetsOf(target.endpoint ?? "").length > 1;
+    const which = target.endpoint === undefined ? "" : ` "${safeLine(target.endpoint)}"`;
+    out.err(
+      `Forwarding${which} (${target.mode}) to ${c.cyan(safeLine(target.to))}` +
+        `${named ? ` as ${safeLine(target.name)}` : ""}${safeLine(ruleText(target.when))}\n`,
+    );
   }
   const { pending } = forwarding.leftOver;
   if (pending.length > 0) {
     if (options.deliverPending) {
-      const n = forwarding.resume();
-      out.err(
-        c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
-      );
+      const n = forwarding.resume(); // deliveries: an event missed by two targets counts twice
+      if (n > 0) {
+        out.err(
+          c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
+        );
+      }
     } else {
       out.err(
         c.yellow(
@@ -94,6 +159,18 @@ export function reportForwarding(
         ),
       );
     }
+  }
+  for (const [key, n] of forwarding.orphaned) {
+    const [endpoint, target] = key.split(" ") as [string, string];
+    out.err(
+      c.yellow(
+        `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
+          `which hooktap.config.ts no longer has; they are kept: ` +
+          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
+            safeLine(target)
+          } --to URL sends them.\n`,
+      ),
+    );
   }
   for (const group of forwarding.leftOver.givenUp) {
     const resign = forwarding.resignsOf?.(group.endpoint) ?? false;

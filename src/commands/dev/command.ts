@@ -24,7 +24,13 @@ export const options = defineOptions({
   quiet: { short: "q", description: "print no line per request" },
   forwardTo: {
     value: "url",
-    description: "deliver every stored event to your app at this URL (endpoints' own `forward` win)",
+    description:
+      "deliver every endpoint's events to your app at this URL (replaces the config's targets for this run)",
+  },
+  forwardEvents: {
+    value: "types",
+    description:
+      "with --forward-to: only events of these types, comma-separated, each exact or a prefix (push,pull_request)",
   },
   forwardMode: {
     value: "mode",
@@ -65,6 +71,7 @@ export const dev = defineCommand({
   after: "\nExamples:\n  hooktap dev\n  hooktap dev --port 9000\n  hooktap dev --json | jq .id\n" +
     "  hooktap dev --forward-to http://localhost:3000/webhooks/github\n" +
     "  hooktap dev --forward-to http://localhost:3000/hook --forward-mode relay\n" +
+    "  hooktap dev --forward-to http://localhost:3000/hook --forward-events push,pull_request\n" +
     "  hooktap dev --hub https://hub.example.com/c/<id>   # token in HOOKTAP_HUB_TOKEN\n" +
     "  # in another terminal: ngrok http 8787\n",
   load: () => import("./run.ts"),

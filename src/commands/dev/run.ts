@@ -22,6 +22,7 @@ import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
+import type { Endpoint } from "../../config/types.ts";
 import { cutOffNote, drainNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
 import { safeLine } from "../../term/sanitize.ts";
@@ -114,7 +115,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const c = out.errColors;
   const port = opts.port === undefined ? undefined : parsePort(opts.port); // a usage error before anything else
-  const fallback = forwardFlag(opts.forwardTo, opts.forwardMode); // usage errors before anything else
+  const fallback = forwardFlag(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // usage errors first
   const config = await configForDev(ctx, opts.config);
   for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
   if (!LOOPBACK.test(opts.host)) {
@@ -136,9 +137,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const paths = storeOf(ctx);
   const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
-  const activity = opts.quiet
-    ? undefined
-    : createActivityLog(out, { json: opts.json ?? false, endpoints: config.endpoints });
+  const activity = opts.quiet ? undefined : createActivityLog(out, {
+    json: opts.json ?? false,
+    endpoints: config.endpoints,
+    endpointsNow: () => serving.session?.router.endpoints ?? config.endpoints,
+  });
+  const serving: { session?: { router: { endpoints: readonly Endpoint[] } } } = {}; // the 404 hint follows reloads
   const session = await startDevSession({
     config,
     paths,
@@ -169,6 +173,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     onRetention: (r) => out.err(retentionLine(r, c)),
     ...(hubOrder ? { wrapSink: hubOrder.wrap } : {}),
   });
+  serving.session = session;
   let hub: HubClient | undefined;
   if (hubChannel && hubOrder) {
     let last: HubState | undefined;
@@ -243,10 +248,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     throw error;
   }
   if (session.forwarding) {
-    reportForwarding(out, session.forwarding, {
-      deliverPending: !opts.skipPending,
-      endpoints: config.endpoints.map((e) => e.name),
-    });
+    const replaced = fallback === undefined
+      ? 0
+      : config.endpoints.reduce((n, e) => n + (e.targets?.length ?? (e.forward ? 1 : 0)), 0);
+    reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending, replaced });
   }
   const stop = async () => {
     running?.stop();

@@ -10,8 +10,8 @@ import { type CapturedEvent, decodeBody } from "../../event/record.ts";
 import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
-import { readDeliveries } from "../../send/deliveries_read.ts";
-import { renderDeliveries } from "../../term/delivery_view.ts";
+import { readDeliveries, targetOutcomes } from "../../send/deliveries_read.ts";
+import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { safeLine, terminalRisk } from "../../term/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
@@ -87,7 +87,20 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   const id_ = event.id;
   const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
+  // Several targets or rules: each target's outcome ([] and "not forwarded (no rule matched)" when none took it).
+  const targets = event.forward?.targets !== undefined ? targetOutcomes(event, deliveries) : undefined;
   if (opts.json) {
-    out.out(JSON.stringify(deliveries.length > 0 ? { ...event, deliveries } : event) + "\n");
-  } else out.out(renderEvent(event, out.colors) + renderDeliveries(deliveries, out.colors));
+    out.out(
+      JSON.stringify({
+        ...event,
+        ...(deliveries.length > 0 ? { deliveries } : {}),
+        ...(targets !== undefined ? { targets } : {}),
+      }) + "\n",
+    );
+  } else {
+    out.out(
+      renderEvent(event, out.colors) + renderTargets(targets, out.colors) +
+        renderDeliveries(deliveries, out.colors),
+    );
+  }
 }

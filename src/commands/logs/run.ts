@@ -11,8 +11,8 @@ import { compileFilter } from "../../store/read/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
 import { followEvents } from "../../store/read/follow.ts";
 import { tail } from "../../store/read/tail.ts";
-import { deliveriesByEvent, readDeliveries, summarize } from "../../send/deliveries_read.ts";
-import { deliveryCell } from "../../term/delivery_view.ts";
+import { deliveriesByEvent, readDeliveries, summarize, targetOutcomes } from "../../send/deliveries_read.ts";
+import { deliveryCell, targetsCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
 import { filterFrom } from "../_shared/filters.ts";
 import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
@@ -55,12 +55,27 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ? deliveriesByEvent(await readDeliveries(storeOf(ctx).deliveries))
     : undefined;
   const cell = byEvent &&
-    ((e: CapturedEvent) => deliveryCell(summarize(byEvent.get(e.id)), e.forward !== undefined));
+    ((e: CapturedEvent) =>
+      e.forward?.targets !== undefined
+        ? targetsCell(targetOutcomes(e, byEvent.get(e.id))!)
+        : deliveryCell(summarize(byEvent.get(e.id)), e.forward !== undefined));
   const json = (e: CapturedEvent) => {
     const s = byEvent && summarize(byEvent.get(e.id));
-    if (s === undefined) return JSON.stringify(e);
-    const { status, outcome } = s.last;
-    return JSON.stringify({ ...e, delivery: { status: status ?? null, outcome, attempts: s.attempts } });
+    // Several targets or rules: every target's outcome ([] when no rule matched).
+    const targets = byEvent && e.forward?.targets !== undefined
+      ? targetOutcomes(e, byEvent.get(e.id))
+      : undefined;
+    if (s === undefined && targets === undefined) return JSON.stringify(e);
+    const last = s?.last;
+    return JSON.stringify({
+      ...e,
+      delivery: {
+        status: last?.status ?? null,
+        outcome: last?.outcome ?? (targets?.length === 0 ? "none" : "pending"),
+        attempts: s?.attempts ?? 0,
+        ...(targets !== undefined ? { targets } : {}),
+      },
+    });
   };
   const print = (list: readonly CapturedEvent[], sample: readonly CapturedEvent[] = []) =>
     out.out(

@@ -84,11 +84,27 @@ function _targets(
   opts: Opts,
   config: ResolvedConfig | null,
   timeoutMs: number,
+  missed?: (event: CapturedEvent) => string | undefined,
 ): (event: CapturedEvent) => ResendTarget {
   const common = { timeoutMs, insecure: opts.insecure ?? false };
   if (opts.to !== undefined && opts.undelivered) {
     // Sent on behalf of the target that missed it: the delivery counts for that target.
-    return (event) => ({ name: targetNameOf(event.forward?.to ?? opts.to!), to: opts.to!, ...common });
+    return (event) => ({
+      name: missed?.(event) ?? targetNameOf(event.forward?.to ?? opts.to!),
+      to: opts.to!,
+      ...common,
+    });
+  }
+  if (missed !== undefined) {
+    // The target that missed it, as the config has it now (else the URL it was marked with).
+    return (event) => {
+      const name = missed(event);
+      const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
+      const target = endpoint?.targets?.find((t) => t.name === name);
+      const to = target?.to ?? event.forward?.to;
+      if (to === undefined || name === undefined) return _targets(opts, config, timeoutMs)(event);
+      return { name, to, ...common, ...(target?.insecure ? { insecure: true } : {}) };
+    };
   }
   if (opts.to !== undefined) {
     const fixed = { name: targetNameOf(opts.to), to: opts.to, ...common };
@@ -141,7 +157,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const needsConfig = opts.to === undefined || opts.resign === true || opts.bodyFile !== undefined ||
     opts.set.length > 0 || opts.config !== undefined;
   const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
-  const targetOf = _targets(opts, config, timeoutMs);
+  let missed: ((event: CapturedEvent) => string | undefined) | undefined; // --undelivered: the target that missed it
+  const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed)(event);
   const base = {
     targetOf,
     overrides,
@@ -185,9 +202,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.undelivered) {
     const { findUndelivered } = await import("../../send/undelivered.ts");
     const found = await findUndelivered(storeOf(ctx));
+    const missedOf = (e: CapturedEvent) => found.due.get(e.id) ?? found.failedTargets.get(e.id) ?? [];
+    missed = (e) => opts.target ?? missedOf(e)[0];
     const list = [...found.pending, ...found.failed].sort((a, b) => (a.id < b.id ? -1 : 1)).filter((e) =>
       matchesFilter(e, filter) &&
-      (opts.target === undefined || (e.forward !== undefined && targetNameOf(e.forward.to) === opts.target))
+      (opts.target === undefined || missedOf(e).includes(opts.target))
     );
     if (list.length === 0) {
       out.err(

@@ -19,7 +19,7 @@ import type { StorePaths } from "../../store/paths.ts";
 import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { deliveryIndex } from "../../send/deliveries_read.ts";
+import { deliveryIndex, targetOutcomes } from "../../send/deliveries_read.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
@@ -125,10 +125,12 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
     if (event === undefined) return json(404, { error: `No event ${id} in the store.` });
     if (what === undefined && request.method === "GET") {
       await deliveries.refresh();
+      const attempts = await deliveries.attemptsOf(id);
       return json(200, {
         event,
         delivery: deliveries.stateOf(event),
-        attempts: await deliveries.attemptsOf(id),
+        attempts,
+        ...(event.forward?.targets !== undefined ? { targets: targetOutcomes(event, attempts) } : {}),
       });
     }
     if (what === "raw" && request.method === "GET") {

@@ -8,7 +8,9 @@ import type { CapturedEvent } from "../../event/record.ts";
 import type { DeliveryRecord } from "../../event/delivery.ts";
 import type { EventSummary } from "../api/summary.ts";
 
-export type { CapturedEvent, DeliveryRecord, EventSummary };
+import type { TargetOutcome } from "../../send/deliveries_read.ts";
+
+export type { CapturedEvent, DeliveryRecord, EventSummary, TargetOutcome };
 
 /** `GET /api/events` */
 export interface ListPage {
@@ -23,6 +25,8 @@ export interface EventDetail {
   event: CapturedEvent;
   delivery: string;
   attempts: DeliveryRecord[];
+  /** Several targets or rules: each target's outcome (`[]`: no rule matched). */
+  targets?: TargetOutcome[];
 }
 
 /** `GET /api/info` */

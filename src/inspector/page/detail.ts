@@ -159,7 +159,27 @@ export function renderDetail(
     }
     root.append(section(
       `Delivery · ${detail.delivery}`,
-      event.forward ? h("p", {}, `forwarding (${event.forward.mode}) to ${event.forward.to}`) : null,
+      detail.targets !== undefined
+        ? (detail.targets.length === 0
+          ? h("p", { class: "dim", id: "targets" }, "not forwarded (no rule matched)")
+          : h(
+            "ul",
+            { id: "targets" },
+            ...detail.targets.map((t) =>
+              h(
+                "li",
+                {},
+                `${t.name}: `,
+                h("span", { class: `d-${t.outcome}` }, t.outcome),
+                t.status !== undefined
+                  ? ` (${t.status}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
+                  : "",
+              )
+            ),
+          ))
+        : event.forward
+        ? h("p", {}, `forwarding (${event.forward.mode}) to ${event.forward.to}`)
+        : null,
       attempts.length > 0 ? list : h("p", { class: "dim" }, "No attempt yet."),
     ));
   }

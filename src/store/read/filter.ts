@@ -38,6 +38,8 @@ export interface EventFilter {
   provider?: string;
   /** Event type: exact, or a prefix up to a `.` or space (`issues` matches `issues.opened`). */
   type?: string;
+  /** Request path: exact, or a prefix when it ends in `*` (`/hooks/*` matches `/hooks/github`). */
+  path?: string;
   /** Signature verdict; an event without one counts as `unsigned`. */
   verdict?: VerdictStatus;
   /** Delivery state (see {@linkcode DeliveryState}); needs `deliveryOf` in {@linkcode compileFilter}. */
@@ -186,6 +188,13 @@ export function compileFilter(filter: EventFilter, options: CompileOptions = {})
     // Before the first dot only: an event stored with the short type of a form body is typed when read.
     terms.push({ re: new RegExp(reEscape(`"type":${JSON.stringify(want.split(".")[0]!).slice(0, -1)}`)) });
     exact.push((e) => _typeMatches(e.type, want));
+  }
+  if (filter.path !== undefined) {
+    const want = filter.path;
+    const prefix = want.endsWith("*") ? want.slice(0, -1) : undefined;
+    const stem = prefix ?? want;
+    terms.push({ re: new RegExp(reEscape(`"path":${JSON.stringify(stem).slice(0, -1)}`)) });
+    exact.push(prefix === undefined ? (e) => e.path === want : (e) => e.path.startsWith(prefix));
   }
   if (filter.verdict !== undefined) {
     const want = filter.verdict;

@@ -153,3 +153,11 @@ Deno.test("a delivery state filter asks the reader's deliveryOf, and cannot be c
   assert.throws(() => parseDeliveryState("lost"), /--delivery must be one of none, pending, delivered/);
   assert.throws(() => compileFilter({ delivery: "failed" }), /needs the deliveries log/);
 });
+
+Deno.test("filter path: exact, or a prefix ending in *, on the line test and the exact one", () => {
+  const e = ev("{}");
+  assert.deepEqual(passes(e, { path: "/hook" }), { line: true, exact: true });
+  assert.deepEqual(passes(e, { path: "/ho*" }), { line: true, exact: true });
+  assert.equal(passes(e, { path: "/ho" }).exact, false);
+  assert.equal(passes(e, { path: "/other*" }).exact, false);
+});
