@@ -95,7 +95,19 @@ export async function measureHub(
   const ingestEvents = options.smoke ? 300 : 10_000;
   const samples = options.smoke ? 20 : 1_000;
   const hub = await spawn(
-    ["hub", "serve", "--port", "0", "--kv", join(scratch, "hub.sqlite"), "--admin-token", "bench"],
+    // The raw ingest rate: the per-channel rate limit (a guard for the open internet) is off.
+    [
+      "hub",
+      "serve",
+      "--port",
+      "0",
+      "--kv",
+      join(scratch, "hub.sqlite"),
+      "--admin-token",
+      "bench",
+      "--rate-limit",
+      "0",
+    ],
     scratch,
     /listening on (http:\/\/\S+)/,
   );

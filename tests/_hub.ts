@@ -10,10 +10,12 @@ export interface HubProcess extends AsyncDisposable {
   url: string;
   port: number;
   stop(signal?: Deno.Signal): Promise<void>;
+  /** What it printed on stderr up to its start. */
+  stderr(): string;
 }
 
-/** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any). */
-export async function startHub(dir: string, port = 0): Promise<HubProcess> {
+/** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any), with `extra` flags. */
+export async function startHub(dir: string, port = 0, extra: string[] = []): Promise<HubProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: cliArgs(["-A"], [
       "hub",
@@ -24,6 +26,7 @@ export async function startHub(dir: string, port = 0): Promise<HubProcess> {
       `${dir}/hub.sqlite`,
       "--admin-token",
       "admin",
+      ...extra,
     ]),
     cwd: dir,
     stdin: "null",
@@ -54,7 +57,13 @@ export async function startHub(dir: string, port = 0): Promise<HubProcess> {
     await child.status;
     await drain;
   };
-  return { url: match[1]!, port: Number(match[2]), stop, [Symbol.asyncDispose]: () => stop("SIGKILL") };
+  return {
+    url: match[1]!,
+    port: Number(match[2]),
+    stop,
+    stderr: () => text,
+    [Symbol.asyncDispose]: () => stop("SIGKILL"),
+  };
 }
 
 /** Creates a channel through `hooktap hub channel create --json`. */

@@ -17,7 +17,7 @@ import type { IncomingRequest } from "../receiver/request.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
-import { isWirePoll, type WireAnswer, type WireEvent, type WirePoll, type WireStatus } from "./wire.ts";
+import { type WireAnswer, type WireEvent, type WirePoll, wirePollProblem, type WireStatus } from "./wire.ts";
 
 /** Options of {@linkcode connectHub}. */
 export interface HubClientOptions {
@@ -31,6 +31,15 @@ export interface HubClientOptions {
   paths: StorePaths;
   /** Called whenever the state changes (connected, waiting, last received). */
   onState?: (state: HubState) => void;
+  /**
+   * This client's name at the hub: each name gets every event (its own cursor).
+   * @default "default"
+   */
+  clientName?: string;
+  /** Called when the hub dropped events this client never received (it was away longer than the retention). */
+  onGap?: (gap: { missed: number; since: string | null }) => void;
+  /** Called when the hub's storage for the channel refused requests (507) since the last report. */
+  onRefused?: (refused: { count: number; at: string }) => void;
   /**
    * Longest poll.
    * @default 25000
@@ -108,10 +117,11 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
   const { base, channel } = parseChannelUrl(options.url);
   const doFetch = options.fetch ?? globalThis.fetch;
   const api = `${base}/api/channels/${channel}`;
+  const who = `client=${encodeURIComponent(options.clientName ?? "default")}`;
   const auth = { authorization: `Bearer ${options.token}` };
   let status: WireStatus;
   try {
-    const response = await doFetch(api, { headers: auth });
+    const response = await doFetch(`${api}?${who}`, { headers: auth });
     if (response.status === 401) {
       await response.body?.cancel();
       throw new HubError(
@@ -120,14 +130,25 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
       );
     }
     if (!response.ok) {
-      throw new HubError(`The hub answered ${response.status}: ${(await response.text()).trim()}`);
+      throw new HubError(
+        `The hub answered ${response.status}: ${(await response.text()).trim().slice(0, 500)}`,
+      );
     }
     status = await response.json() as WireStatus;
+    if (typeof status !== "object" || status === null || !Number.isSafeInteger(status.head)) {
+      throw new HubError(`${base} did not answer as a hooktap hub does.`);
+    }
   } catch (error) {
     if (error instanceof HubError) throw error;
     throw new HubError(`Cannot reach the hub at ${base}: ${(error as Error).message}`);
   }
   const saved = await readHubState(options.paths);
+  let refusedSeen = saved?.channel === channel ? (saved.refusedSeen ?? 0) : 0;
+  const noteRefused = (r: { count: number; at: string } | undefined) => {
+    if (r === undefined || !Number.isSafeInteger(r.count) || r.count <= refusedSeen) return;
+    options.onRefused?.({ count: r.count - refusedSeen, at: String(r.at) });
+    refusedSeen = r.count;
+  };
   const state: HubState = {
     v: 1,
     url: options.url,
@@ -137,9 +158,22 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     waiting: Math.max(0, status.head - (saved?.channel === channel ? saved.seq : 0)),
     lastReceivedAt: saved?.channel === channel ? saved.lastReceivedAt : null,
     updatedAt: new Date().toISOString(),
+    ...(options.clientName === undefined ? {} : { client: options.clientName }),
   };
+  // Away longer than the retention: the hub dropped events this store never got. Said, then skipped.
+  const skipGap = (low: number | undefined, lowAt: string | null | undefined) => {
+    if (low === undefined || !Number.isSafeInteger(low) || low <= state.seq) return;
+    const known = saved?.channel === channel;
+    if (known || state.seq > 0) {
+      options.onGap?.({ missed: low - state.seq, since: state.lastReceivedAt ?? lowAt ?? null });
+    }
+    state.seq = low;
+  };
+  skipGap(status.low, status.lowAt);
+  noteRefused(status.refused);
   const publish = async () => {
     state.updatedAt = new Date().toISOString();
+    state.refusedSeen = refusedSeen;
     await writeHubState(options.paths, state);
     options.onState?.({ ...state });
   };
@@ -189,7 +223,7 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
       await publish();
       // The ack runs beside the next poll (which carries the cursor itself), one at a time, in order.
       acking = acking.then(async () => {
-        const ack = await doFetch(`${api}/ack`, {
+        const ack = await doFetch(`${api}/ack?${who}`, {
           method: "POST",
           headers: { ...auth, "content-type": "application/json" },
           body: JSON.stringify({ seq: last }),
@@ -202,7 +236,7 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
   }
 
   async function fetchPoll(after: number, wait: number): Promise<WirePoll> {
-    const response = await doFetch(`${api}/events?after=${after}&wait=${wait}`, {
+    const response = await doFetch(`${api}/events?after=${after}&wait=${wait}&${who}`, {
       headers: auth,
       signal: stopping.signal,
     });
@@ -210,10 +244,16 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
       await response.body?.cancel();
       throw new Error("the hub refused the token (revoked?)");
     }
-    if (!response.ok) throw new Error(`the hub answered ${response.status}`);
+    if (!response.ok) {
+      const why = (await response.text().catch(() => "")).trim().slice(0, 300);
+      throw new Error(`the hub answered ${response.status}${why === "" ? "" : `: ${why}`}`);
+    }
     const poll: unknown = await response.json();
-    if (!isWirePoll(poll)) throw new Error("the hub sent something that is not a batch of events");
-    return poll;
+    const problem = wirePollProblem(poll, after);
+    if (problem !== undefined) {
+      throw new Error(`the hub sent a batch this client refuses (${problem}); nothing written`);
+    }
+    return poll as WirePoll;
   }
 
   async function loop(): Promise<void> {
@@ -226,6 +266,12 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
         prefetched?.poll.catch(() => {});
         prefetched = undefined;
         const poll = await (ahead ?? fetchPoll(state.seq, pollWait));
+        noteRefused(poll.refused);
+        if (poll.low !== undefined && poll.low > state.seq) {
+          skipGap(poll.low, poll.lowAt);
+          trusted = false;
+          await publish();
+        }
         const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
         let changed = false;
         if (!state.connected) {

@@ -29,6 +29,10 @@ export interface HubState {
   updatedAt: string;
   /** The last connection problem, when disconnected. */
   error?: string;
+  /** This client's name at the hub (issue 28). */
+  client?: string;
+  /** How many of the hub's 507 refusals this client has reported. */
+  refusedSeen?: number;
 }
 
 /** Path of the client's state file. */

@@ -16,6 +16,8 @@
  * @module
  */
 
+import { addTo, storedBytes } from "./team.ts";
+
 /** A channel as stored. */
 export interface ChannelRecord {
   tokenHash: Uint8Array;
@@ -83,6 +85,8 @@ export interface HubStore {
   readonly kv: Deno.Kv;
   createChannel(id: string, tokenHash: Uint8Array): Promise<void>;
   channel(id: string): Promise<ChannelRecord | null>;
+  /** Forgets the cached record of `id` (its token changed or it was deleted). */
+  forget(id: string): void;
   /** Stores an event (chunks first, then the event); resolves to its sequence number once committed. */
   append(channel: string, event: NewEvent): Promise<number>;
   /** Events after `after`, in order, at most `limit` of them and about `maxBytes` of body (at least one). */
@@ -152,6 +156,7 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
           );
           const last = head.seq + batch.length;
           op.set(["hub", "head", channel], last);
+          addTo(op, ["hub", "usage", channel], batch.reduce((n, p) => n + storedBytes(p.event), 0));
           const result = await op.commit();
           if (!result.ok) {
             await loadHead(channel); // another writer (another isolate) committed: take its head
@@ -178,8 +183,9 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
   return {
     kv,
     async createChannel(id, tokenHash) {
-      const result = await kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
-        .set(["hub", "channel", id], { tokenHash, createdAt: new Date().toISOString() }).commit();
+      const op = kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
+        .set(["hub", "channel", id], { tokenHash, createdAt: new Date().toISOString() });
+      const result = await addTo(op, ["hub", "channels"], 1).commit();
       if (!result.ok) throw new Error("channel id already taken");
     },
     async channel(id) {
@@ -189,6 +195,9 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       const record = (await kv.get<ChannelRecord>(["hub", "channel", id])).value;
       if (record !== null) channels.set(id, { record, until: Date.now() + CHANNEL_CACHE_MS });
       return record;
+    },
+    forget(id) {
+      channels.delete(id);
     },
     async append(channel, input) {
       if (headSize(input) > MAX_HEAD_BYTES) throw new HeadTooLargeError();

@@ -6,11 +6,29 @@
  * @module
  */
 import { BodyTooLargeError, readBody } from "../receiver/body.ts";
+import { BodyBudget, BodyBudgetError, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "../receiver/budget.ts";
+import { BodyStalledError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
-import { HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import { type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import { createRateLimiter, DEFAULT_LIMITS, type HubLimits } from "./limits.ts";
+import {
+  ackClient,
+  channelCount,
+  CLIENT_NAME,
+  clientInfos,
+  deleteChannel,
+  lowMark,
+  noteRefused,
+  refused,
+  removeClient,
+  storedBytes,
+  touchClient,
+  trimChannel,
+  usage,
+} from "./team.ts";
 import { bearer, CHANNEL_ID, hashToken, newChannelId, newToken, sameBytes, tokenMatches } from "./token.ts";
-import type { WireAnswer, WireEvent, WirePoll, WireStatus } from "./wire.ts";
+import type { WireAnswer, WireClients, WireEvent, WirePoll, WireStatus } from "./wire.ts";
 
 /** Options of {@linkcode createHubHandler}. */
 export interface HubOptions {
@@ -34,6 +52,20 @@ export interface HubOptions {
    * @default 25000
    */
   pollWaitMs?: number;
+  /** The limits (issue 28); each one missing takes its default ({@linkcode DEFAULT_LIMITS}). */
+  limits?: Partial<HubLimits>;
+  /** @default Date.now */
+  now?: () => number;
+  /**
+   * Longest a body may go without a byte arriving (408 after).
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Bytes of all bodies being received at once (503 with Retry-After above; at least the body limit).
+   * @default 128 MiB
+   */
+  maxBodyBytesInFlight?: number;
 }
 
 /** The hub's handler. */
@@ -44,7 +76,7 @@ export type HubHandler = ((request: Request, info?: RequestInfo) => Promise<Resp
 
 /** Body of the 404 for a missing or unknown channel: the same for both, so ids cannot be probed. */
 export const NO_CHANNEL = "No channel here.";
-/** The client id used until several clients per channel exist (issue 28). */
+/** The client name of a client that gives none (a client from before issue 28). */
 export const DEFAULT_CLIENT = "default";
 const CONNECTED_MS = 3000;
 
@@ -62,7 +94,25 @@ function json(value: unknown, status = 200): Response {
 /** Creates the hub's handler. */
 export function createHubHandler(options: HubOptions): HubHandler {
   const { store } = options;
-  const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
+  const { kv } = store;
+  const limits: HubLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (options.limits?.maxBodySize === undefined && options.maxBodySize !== undefined) {
+    limits.maxBodySize = options.maxBodySize;
+  }
+  const maxBodySize = limits.maxBodySize;
+  const now = options.now ?? Date.now;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+  const budget = new BodyBudget(
+    Math.max(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, maxBodySize),
+  );
+  const stall = new StallWatch(bodyTimeoutMs);
+  const rate = createRateLimiter(limits.ratePerMinute, now);
+  /** Polls held open per channel (one token per channel: connections per token). */
+  const open = new Map<string, Set<AbortController>>();
+  /** Bytes known per channel: read from KV at most every second, plus what this process appended. */
+  const used = new Map<string, { bytes: number; until: number }>();
+  const trimmedAt = new Map<string, number>();
+  const seen = new Set<string>();
   const answerTimeoutMs = options.answerTimeoutMs ?? 5000;
   const pollWaitMs = options.pollWaitMs ?? 25_000;
   const adminHash = options.adminToken === undefined ? undefined : hashToken(options.adminToken);
@@ -83,23 +133,102 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (record === null || token === undefined || !ok) {
       return text(
         401,
-        "Token refused: this token does not open this channel. Check --hub-token or HOOKTAP_HUB_TOKEN.",
+        "Token refused: this token does not open this channel (wrong, rotated or revoked). " +
+          "Check --hub-token or HOOKTAP_HUB_TOKEN.",
       );
     }
     return undefined;
   }
 
+  /** The admin token's check: a response when refused. */
+  async function admin(request: Request): Promise<Response | undefined> {
+    if (adminHash === undefined) {
+      return text(403, "The admin API is off: start the hub with --admin-token or HOOKTAP_HUB_ADMIN_TOKEN.");
+    }
+    const given = bearer(request.headers);
+    if (given === undefined || !sameBytes(await hashToken(given), await adminHash)) {
+      return text(
+        401,
+        "Admin token refused. Pass the hub's admin token (--admin-token or HOOKTAP_HUB_ADMIN_TOKEN).",
+      );
+    }
+    return undefined;
+  }
+
+  /** Ends every poll held on `channel` (its token changed or it was deleted): each answers anew. */
+  function cut(channel: string): void {
+    store.forget(channel);
+    for (const c of open.get(channel) ?? []) c.abort();
+    polls.delete(channel); // no longer "connected": senders are not held for an answer
+  }
+
+  /** Drops what may go (acked by every client, or past retention); at most once a second unless forced. */
+  async function trim(channel: string, force = false): Promise<void> {
+    const t = performance.now(); // throttled in real time; retention is judged by the (injectable) clock
+    if (!force && t - (trimmedAt.get(channel) ?? -Infinity) < 1000) return;
+    trimmedAt.set(channel, t);
+    try {
+      const result = await trimChannel(store, channel, { now: now(), retentionMs: limits.retentionMs });
+      const u = used.get(channel);
+      if (u !== undefined) u.bytes -= result.bytes;
+    } catch { /* a busy store: the next trim tries again */ }
+  }
+
+  async function bytesUsed(channel: string, exact: boolean): Promise<number> {
+    const known = used.get(channel);
+    if (!exact && known !== undefined && known.until > performance.now()) return known.bytes;
+    const bytes = await usage(kv, channel);
+    used.set(channel, { bytes, until: performance.now() + 1000 });
+    return bytes;
+  }
+
+  const sweep = setInterval(() => {
+    for (const channel of seen) void trim(channel);
+    seen.clear();
+  }, 60_000);
+  Deno.unrefTimer(sweep);
+
+  function clientOf(params: URLSearchParams): string | undefined {
+    const name = params.get("client") ?? DEFAULT_CLIENT;
+    return CLIENT_NAME.test(name) ? name : undefined;
+  }
+
   async function receive(request: Request, info: RequestInfo | undefined, channel: string, rest: string) {
     const record = CHANNEL_ID.test(channel) ? await store.channel(channel) : null;
     if (record === null) return text(404, NO_CHANNEL);
+    const retry = rate.take(channel);
+    if (retry !== undefined) {
+      await request.body?.cancel().catch(() => {});
+      return text(
+        429,
+        `Too many requests to this channel: it accepts ${limits.ratePerMinute} a minute (hub serve --rate-limit). ` +
+          `Nothing was stored; retry after ${retry} s.`,
+        { "retry-after": String(retry), connection: "close" },
+      );
+    }
+    seen.add(channel);
     const url = new URL(request.url);
     const headers = requestHeaders(request);
     let body: Uint8Array;
     try {
+      // dev's reader: every body in flight shares one byte budget, and a body that stops arriving is cut off.
       body = await readBody(request, maxBodySize, request.headers.get("content-length"), {
         chunked: request.headers.has("transfer-encoding"),
+        budget,
+        stall,
       });
     } catch (error) {
+      if (error instanceof BodyStalledError) {
+        return text(408, `No body bytes arrived for ${bodyTimeoutMs / 1000} s. Nothing was stored.`, {
+          connection: "close",
+        });
+      }
+      if (error instanceof BodyBudgetError) {
+        return text(503, "The hub is receiving too many bodies at once. Nothing was stored; retry shortly.", {
+          "retry-after": "2",
+          connection: "close",
+        });
+      }
       if (error instanceof BodyTooLargeError) {
         return text(
           413,
@@ -111,11 +240,42 @@ export function createHubHandler(options: HubOptions): HubHandler {
       }
       return text(400, "Bad request: the body could not be read. Nothing was stored.");
     }
+    try {
+      return await keep(channel, request, info, url, rest, headers, body);
+    } finally {
+      budget.release(body.length);
+    }
+  }
+
+  /** Stores a received request (within the channel's storage) and answers the sender. */
+  async function keep(
+    channel: string,
+    request: Request,
+    info: RequestInfo | undefined,
+    url: URL,
+    rest: string,
+    headers: [string, string][],
+    body: Uint8Array,
+  ): Promise<Response> {
     const addr = info?.remoteAddr;
+    const cost = storedBytes({ size: body.length, path: rest, query: url.search, headers });
+    if ((await bytesUsed(channel, false)) + cost > limits.maxChannelBytes) {
+      // Full: drop what every client acknowledged or what passed retention, then look again.
+      await trim(channel, true);
+      if ((await bytesUsed(channel, true)) + cost > limits.maxChannelBytes) {
+        await noteRefused(kv, channel, now()).catch(() => {});
+        return text(
+          507,
+          `This channel's storage is full (${limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
+            "events a client has not acknowledged yet. Nothing was stored; retry later.",
+          { "retry-after": "60" },
+        );
+      }
+    }
     let seq: number;
     try {
       seq = await store.append(channel, {
-        receivedAt: new Date().toISOString(),
+        receivedAt: new Date(now()).toISOString(),
         method: request.method,
         path: rest === "" ? "/" : rest,
         query: url.search.slice(1),
@@ -124,6 +284,8 @@ export function createHubHandler(options: HubOptions): HubHandler {
         size: body.length,
         body,
       });
+      const u = used.get(channel);
+      if (u !== undefined) u.bytes += cost;
     } catch (error) {
       if (error instanceof HeadTooLargeError) {
         return text(431, "Request headers too large. Nothing was stored.");
@@ -152,23 +314,70 @@ export function createHubHandler(options: HubOptions): HubHandler {
     return json({ ok: true, hub: seq });
   }
 
+  /** Registers the poll's client and counts the connection: a response when refused. */
+  async function enter(
+    channel: string,
+    client: string,
+    control: AbortController,
+  ): Promise<Response | undefined> {
+    let set = open.get(channel);
+    if (set === undefined) open.set(channel, set = new Set());
+    if (set.size >= limits.maxConnections) {
+      return text(
+        429,
+        `Too many connections with this channel's token: at most ${limits.maxConnections} at once ` +
+          "(hub serve --max-connections). Stop another dev on this channel.",
+        { "retry-after": "5" },
+      );
+    }
+    const touched = await touchClient(kv, channel, client, { now: now(), maxClients: limits.maxClients });
+    if (touched === "full") {
+      return text(
+        403,
+        `This channel has ${limits.maxClients} clients already (hub serve --max-clients). ` +
+          "Remove one with `hooktap hub clients rm NAME`.",
+      );
+    }
+    set.add(control);
+    return undefined;
+  }
+
   async function poll(request: Request, channel: string, params: URLSearchParams): Promise<Response> {
     const after = Number(params.get("after") ?? "0");
     const wait = Math.min(Number(params.get("wait") ?? pollWaitMs), pollWaitMs);
     const limit = Math.max(1, Math.min(Number(params.get("limit") ?? "1000"), 1000));
+    const client = clientOf(params);
     if (!Number.isSafeInteger(after) || after < 0 || !Number.isFinite(wait)) {
       return text(400, "after must be a sequence number and wait milliseconds.");
     }
+    if (client === undefined) {
+      return text(400, "client must be a name of letters, digits, . _ @ - (at most 64).");
+    }
+    const control = new AbortController();
+    const refusedNow = await enter(channel, client, control);
+    if (refusedNow) return refusedNow;
+    const given = await hashToken(bearer(request.headers) ?? "");
     let p = polls.get(channel);
     if (p === undefined) polls.set(channel, p = { active: 0, lastSeen: 0 });
     p.active++;
     try {
       let events = await store.read(channel, after, { limit });
       if (events.length === 0 && wait > 0) {
-        const timeout = AbortSignal.any([AbortSignal.timeout(wait), stopping.signal, request.signal]);
+        const timeout = AbortSignal.any([
+          AbortSignal.timeout(wait),
+          stopping.signal,
+          request.signal,
+          control.signal,
+        ]);
         // Another isolate may commit: look again every second as well.
         while (events.length === 0 && !timeout.aborted) {
           await store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
+          // The token is checked again each time: a rotated or revoked one is cut off on a held poll too.
+          const fresh = (await kv.get<ChannelRecord>(["hub", "channel", channel])).value;
+          if (fresh === null) return text(404, NO_CHANNEL);
+          if (!sameBytes(fresh.tokenHash, given)) {
+            return text(401, "Token refused: this channel's token was rotated or revoked.");
+          }
           events = await store.read(channel, after, { limit });
         }
       }
@@ -187,27 +396,34 @@ export function createHubHandler(options: HubOptions): HubHandler {
         });
       }
       const last = wire.at(-1)?.seq ?? after;
-      return json({ head: Math.max(last, await store.head(channel)), events: wire } satisfies WirePoll);
+      const low = await lowMark(kv, channel);
+      const full = await refused(kv, channel);
+      return json(
+        {
+          head: Math.max(last, await store.head(channel)),
+          events: wire,
+          ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
+          ...(full ? { refused: full } : {}),
+        } satisfies WirePoll,
+      );
     } finally {
       p.active--;
       p.lastSeen = Date.now();
+      open.get(channel)?.delete(control);
     }
   }
 
   async function api(request: Request, parts: string[], url: URL): Promise<Response> {
     if (parts.length === 0) {
+      // No endpoint lists channels: GET here is refused like any other method but POST.
       if (request.method !== "POST") return text(405, "Use POST to create a channel.", { allow: "POST" });
-      if (adminHash === undefined) {
+      const notAdmin = await admin(request);
+      if (notAdmin) return notAdmin;
+      if (await channelCount(kv) >= limits.maxChannels) {
         return text(
           403,
-          "The admin API is off: start the hub with --admin-token or HOOKTAP_HUB_ADMIN_TOKEN.",
-        );
-      }
-      const given = bearer(request.headers);
-      if (given === undefined || !sameBytes(await hashToken(given), await adminHash)) {
-        return text(
-          401,
-          "Admin token refused. Pass the hub's admin token (--admin-token or HOOKTAP_HUB_ADMIN_TOKEN).",
+          `The hub holds ${limits.maxChannels} channels already (hub serve --max-channels). ` +
+            "Delete one with `hooktap hub channel rm ID`.",
         );
       }
       const id = newChannelId();
@@ -217,12 +433,73 @@ export function createHubHandler(options: HubOptions): HubHandler {
       return json({ url: `${base}/c/${id}`, token, id }, 201);
     }
     const [channel, action, arg] = parts as [string, string | undefined, string | undefined];
-    const refused = await authorized(request, channel);
-    if (refused) return refused;
+    if (parts.length > 3) return text(404, "Unknown hub API route.");
+    if ((action === undefined && request.method === "DELETE") || action === "token") {
+      // The admin's: delete a channel, rotate or revoke its token.
+      const notAdmin = await admin(request);
+      if (notAdmin) return notAdmin;
+      if (!CHANNEL_ID.test(channel) || (await store.channel(channel)) === null) return text(404, NO_CHANNEL);
+      if (action === undefined) {
+        await deleteChannel(kv, channel);
+        cut(channel);
+        return json({ ok: true, deleted: channel });
+      }
+      if (request.method !== "POST" || (arg !== "rotate" && arg !== "revoke")) {
+        return text(404, "Use POST /api/channels/<id>/token/rotate or /token/revoke.");
+      }
+      const token = arg === "rotate" ? newToken() : undefined;
+      const tokenHash = await hashToken(token ?? newToken()); // revoked: a hash no one holds the token of
+      const entry = await kv.get<ChannelRecord>(["hub", "channel", channel]);
+      if (entry.value === null) return text(404, NO_CHANNEL);
+      await kv.atomic().check(entry).set(["hub", "channel", channel], { ...entry.value, tokenHash }).commit();
+      cut(channel);
+      return json(token === undefined ? { ok: true, revoked: true } : { ok: true, token });
+    }
+    if (action === "clients") {
+      // The channel's token or the admin's.
+      if ((await authorized(request, channel)) !== undefined && (await admin(request)) !== undefined) {
+        return text(401, "Token refused: pass the channel's token (--token) or the admin token.");
+      }
+      if (arg === undefined && request.method === "GET") {
+        const list = await clientInfos(kv, channel, await store.head(channel), {
+          now: now(),
+          retentionMs: limits.retentionMs,
+        });
+        return json({ clients: list } satisfies WireClients);
+      }
+      if (arg !== undefined && request.method === "DELETE") {
+        if (!(await removeClient(kv, channel, arg))) {
+          return text(404, `No client named ${JSON.stringify(arg)} here.`);
+        }
+        void trim(channel, true);
+        return json({ ok: true, removed: arg });
+      }
+      return text(405, "GET the clients, or DELETE /clients/<name>.");
+    }
+    const notOpen = await authorized(request, channel);
+    if (notOpen) return notOpen;
+    const client = clientOf(url.searchParams);
+    if (client === undefined) {
+      return text(400, "client must be a name of letters, digits, . _ @ - (at most 64).");
+    }
     if (action === undefined && request.method === "GET") {
+      const registered = await touchClient(kv, channel, client, {
+        now: now(),
+        maxClients: limits.maxClients,
+      });
+      if (registered === "full") {
+        return text(
+          403,
+          `This channel has ${limits.maxClients} clients already (hub serve --max-clients). ` +
+            "Remove one with `hooktap hub clients rm NAME`.",
+        );
+      }
+      await trim(channel); // before the low mark is read: a client coming back learns what it missed now
       const head = await store.head(channel);
-      const acked = (await store.cursor(channel, DEFAULT_CLIENT))?.seq ?? 0;
+      const acked = (await store.cursor(channel, client))?.seq ?? 0;
       const last = head === 0 ? [] : await store.read(channel, head - 1, { limit: 1 });
+      const low = await lowMark(kv, channel);
+      const full = await refused(kv, channel);
       return json(
         {
           head,
@@ -230,6 +507,10 @@ export function createHubHandler(options: HubOptions): HubHandler {
           waiting: Math.max(0, head - acked),
           connected: connected(channel),
           lastReceivedAt: last[0]?.receivedAt ?? null,
+          client,
+          low: low.seq,
+          lowAt: low.at,
+          ...(full ? { refused: full } : {}),
         } satisfies WireStatus,
       );
     }
@@ -237,7 +518,8 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (action === "ack" && request.method === "POST") {
       const body = await request.json().catch(() => null) as { seq?: unknown } | null;
       if (!Number.isSafeInteger(body?.seq)) return text(400, 'Send {"seq": <number>}.');
-      await store.ack(channel, DEFAULT_CLIENT, body!.seq as number);
+      await ackClient(kv, channel, client, body!.seq as number, now());
+      void trim(channel);
       return json({ ok: true });
     }
     if (action === "answers" && request.method === "POST" && arg !== undefined) {
@@ -266,7 +548,13 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (path === "/" && request.method === "GET") return Promise.resolve(text(200, "hooktap hub"));
     return Promise.resolve(text(404, NO_CHANNEL));
   };
-  return Object.assign(handler, { close: () => stopping.abort() });
+  return Object.assign(handler, {
+    close: () => {
+      clearInterval(sweep);
+      stall.close();
+      stopping.abort();
+    },
+  });
 }
 
 export type { IncomingRequest };

@@ -24,6 +24,23 @@ export interface WirePoll {
   /** The channel's last sequence number. */
   head: number;
   events: WireEvent[];
+  /** Set when events after the poll's cursor were dropped (retention): every event up to `low` is gone. */
+  low?: number;
+  /** When the last dropped event was received. */
+  lowAt?: string | null;
+  /** Requests the channel's storage cap refused (507). */
+  refused?: { count: number; at: string };
+}
+
+/** `GET /api/channels/<id>/clients`. */
+export interface WireClients {
+  clients: {
+    name: string;
+    acked: number;
+    lastSeen: string;
+    waiting: number;
+    pinning: boolean;
+  }[];
 }
 
 /** The client's answer to a waiting sender. */
@@ -41,20 +58,67 @@ export interface WireStatus {
   waiting: number;
   connected: boolean;
   lastReceivedAt: string | null;
+  /** The client this status is for (issue 28). */
+  client?: string;
+  /** Every event up to `low` was dropped (acked by every client, or past retention). */
+  low?: number;
+  lowAt?: string | null;
+  refused?: { count: number; at: string };
 }
 
-/** Checks a poll answer's shape (the client never trusts what it receives). */
-export function isWirePoll(value: unknown): value is WirePoll {
-  if (typeof value !== "object" || value === null) return false;
+/** Largest body a client accepts from the hub (a hub's own limit is 10 MiB by default). */
+export const MAX_WIRE_BODY = 64 * 1024 * 1024;
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/**
+ * Checks a poll answer before anything of it is written (the client never
+ * trusts what it receives): shapes, ids (positive, increasing, after
+ * `after`), methods and header names as HTTP allows them, no control
+ * characters in the path, query or header values, bodies that are base64 and
+ * at most {@linkcode MAX_WIRE_BODY}, times that parse.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wirePollProblem(value: unknown, after = 0): string | undefined {
+  if (typeof value !== "object" || value === null) return "not an object";
   const v = value as Partial<WirePoll>;
-  if (!Number.isSafeInteger(v.head) || !Array.isArray(v.events)) return false;
-  return v.events.every((e) =>
-    typeof e === "object" && e !== null && Number.isSafeInteger(e.seq) && typeof e.method === "string" &&
-    typeof e.path === "string" && e.path.startsWith("/") && typeof e.query === "string" &&
-    Array.isArray(e.headers) &&
-    e.headers.every((h: unknown) =>
-      Array.isArray(h) && typeof h[0] === "string" && typeof h[1] === "string"
-    ) &&
-    typeof e.body === "string" && typeof e.receivedAt === "string"
-  );
+  if (!Number.isSafeInteger(v.head) || !Array.isArray(v.events)) return "no head or events";
+  if (v.low !== undefined && (!Number.isSafeInteger(v.low) || v.low < 0)) return "a bad low mark";
+  let last = after;
+  for (const e of v.events as unknown[]) {
+    if (typeof e !== "object" || e === null) return "an event that is not an object";
+    const w = e as Partial<WireEvent>;
+    if (!Number.isSafeInteger(w.seq) || w.seq! <= last) return `event id ${String(w.seq)} out of order`;
+    last = w.seq!;
+    if (typeof w.method !== "string" || !METHOD.test(w.method)) return `event ${w.seq}: a bad method`;
+    if (
+      typeof w.path !== "string" || !w.path.startsWith("/") || CONTROL.test(w.path) || w.path.includes(" ")
+    ) {
+      return `event ${w.seq}: a bad path`;
+    }
+    if (typeof w.query !== "string" || CONTROL.test(w.query)) return `event ${w.seq}: a bad query`;
+    if (
+      !Array.isArray(w.headers) ||
+      !w.headers.every((h: unknown) =>
+        Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
+        typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
+      )
+    ) return `event ${w.seq}: bad headers`;
+    if (typeof w.body !== "string" || w.body.length > (MAX_WIRE_BODY / 3) * 4 + 4 || !BASE64.test(w.body)) {
+      return `event ${w.seq}: a bad or oversize body`;
+    }
+    if (typeof w.receivedAt !== "string" || Number.isNaN(Date.parse(w.receivedAt))) {
+      return `event ${w.seq}: a bad time`;
+    }
+    if (typeof w.remoteAddr !== "string" || w.remoteAddr.length > 64) return `event ${w.seq}: a bad address`;
+  }
+  return undefined;
+}
+
+/** Checks a poll answer's shape (see {@linkcode wirePollProblem}). */
+export function isWirePoll(value: unknown): value is WirePoll {
+  return wirePollProblem(value) === undefined;
 }

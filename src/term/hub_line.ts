@@ -17,7 +17,8 @@ export function hubLine(state: HubState, c: Colors): string {
     ? c.green("connected")
     : c.yellow(`not connected (${safeLine(state.error ?? "?")})`);
   const last = state.lastReceivedAt === null ? "" : `, last received ${state.lastReceivedAt}`;
-  return `Hub: ${c.cyan(channelShown(state.url))} ${link}, ${state.waiting} waiting${last}\n` +
+  const who = state.client === undefined ? "" : ` as ${safeLine(state.client)}`;
+  return `Hub: ${c.cyan(channelShown(state.url))}${who} ${link}, ${state.waiting} waiting${last}\n` +
     c.dim("  senders use <hub channel URL>/<endpoint path>; events sent while dev is away wait at the hub\n");
 }
 
@@ -27,4 +28,25 @@ export function hubChange(before: HubState | undefined, now: HubState, c: Colors
   return now.connected
     ? c.green(`Hub: connected again; catching up from event ${now.seq + 1}.\n`)
     : c.yellow(`Hub: connection lost (${safeLine(now.error ?? "?")}); retrying. Events wait at the hub.\n`);
+}
+
+/** The hub dropped events this client never got (it was away longer than the channel's retention). */
+export function hubGapLine(gap: { missed: number; since: string | null }, c: Colors): string {
+  const since = gap.since === null ? "" : ` since ${safeLine(gap.since)}`;
+  return c.yellow(
+    `Hub: ${gap.missed} event${
+      gap.missed === 1 ? "" : "s"
+    } missed${since}: this client was away longer than ` +
+      "the channel's retention, and the hub no longer holds them.\n",
+  );
+}
+
+/** The channel's storage cap refused senders' requests (507). */
+export function hubRefusedLine(refused: { count: number; at: string }, c: Colors): string {
+  return c.red(
+    `Hub: the channel's storage is full: ${refused.count} request${
+      refused.count === 1 ? "" : "s"
+    } refused with 507 (last ${safeLine(refused.at)}). ` +
+      "Senders that do not retry lost them; connect every client or remove gone ones (hooktap hub clients rm).\n",
+  );
 }

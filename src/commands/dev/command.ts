@@ -55,6 +55,11 @@ export const options = defineOptions({
     value: "token",
     description: "the channel's token (or HOOKTAP_HUB_TOKEN, or hub.token in the config)",
   },
+  hubClient: {
+    value: "name",
+    description:
+      "this client's name at the hub: each name gets every event (default: <host name>-<project directory>)",
+  },
   ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
 });
 

@@ -4,7 +4,7 @@
  * stops it on Ctrl-C or SIGTERM.
  * @module
  */
-import { dirname, relative, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { loadConfig, starterConfig } from "../../config/load.ts";
 import { configFromAnswers } from "../../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
@@ -20,7 +20,7 @@ import { describeError, UsageError } from "../../errors.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
-import { hubChange, hubLine } from "../../term/hub_line.ts";
+import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
 import { cutOffNote, drainNote } from "../../term/drain_note.ts";
@@ -58,6 +58,29 @@ function hubPlan(
   }
   parseChannelUrl(url); // a clear error for a URL that is not a channel's
   return { url, token };
+}
+
+/** The hub client's name: `--hub-client`, else `<host name>-<project directory>`, kept to the hub's alphabet. */
+function hubClientName(flag: string | undefined, cwd: string): string {
+  if (flag !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(flag)) {
+      throw new UsageError(
+        `--hub-client must be letters, digits, ".", "_", "@" or "-" (at most 64, starting with a letter or digit), got "${flag}".`,
+      );
+    }
+    return flag;
+  }
+  let host = "";
+  try {
+    if (Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state === "granted") {
+      host = Deno.hostname();
+    } else if (Deno.permissions.querySync({ name: "env", variable: "HOSTNAME" }).state === "granted") {
+      host = Deno.env.get("HOSTNAME") ?? "";
+    }
+  } catch { /* no host name: the directory alone */ }
+  const name = [host.split(".")[0], basename(cwd)].filter((p) => p !== undefined && p !== "").join("-")
+    .replace(/[^A-Za-z0-9._@-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64);
+  return name === "" ? "dev" : name;
 }
 
 /** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
@@ -106,6 +129,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
   const hubChannel = hubPlan(opts, config); // a usage error before anything else
+  if (opts.hubClient !== undefined && hubChannel === undefined) {
+    throw new UsageError("--hub-client needs --hub (or hub.url in the config).");
+  }
+  const hubClient = hubChannel ? hubClientName(opts.hubClient, ctx.cwd) : undefined;
   const hubOrder = hubChannel ? createHubOrder() : undefined;
   const paths = storeOf(ctx);
   const live = ui === false ? undefined : createLiveFeed();
@@ -156,6 +183,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         handle: session.handle,
         order: hubOrder,
         paths,
+        ...(hubClient === undefined ? {} : { clientName: hubClient }),
+        onGap: (gap) => out.err(hubGapLine(gap, c)),
+        onRefused: (refused) => out.err(hubRefusedLine(refused, c)),
         onState: (state) => {
           const line = hubChange(last, state, c);
           if (line !== undefined) out.err(line);

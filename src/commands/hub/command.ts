@@ -23,23 +23,62 @@ export const options = defineOptions({
   },
   cert: { value: "path", description: "serve: TLS certificate (PEM); needs --key" },
   key: { value: "path", description: "serve: TLS private key (PEM); needs --cert" },
-  hub: { value: "url", description: "channel create: the hub's URL" },
-  json: { description: 'channel create: print {"url":...,"token":...} on stdout' },
+  maxBodySize: { value: "size", description: "serve: largest body stored, 413 above (default 10MiB)" },
+  rateLimit: {
+    value: "n",
+    description:
+      "serve: requests a minute per channel, 429 + Retry-After above (default 12000, bursts of as many; 0 = off)",
+  },
+  maxChannels: { value: "n", description: "serve: channels the hub holds (default 1000)" },
+  maxClients: { value: "n", description: "serve: clients registered per channel (default 32)" },
+  maxConnections: {
+    value: "n",
+    description: "serve: polls held open at once per channel token (default 16)",
+  },
+  maxChannelBytes: {
+    value: "size",
+    description: "serve: storage per channel; 507 when full of events not yet acknowledged (default 256MiB)",
+  },
+  retention: {
+    value: "duration",
+    description: "serve: how long an event waits for a client that has not acknowledged it (default 7d)",
+  },
+  hub: { value: "url", description: "channel, clients, token: the hub's URL (or a channel URL)" },
+  channel: { value: "id", description: "clients, token: the channel's id (or give a channel URL to --hub)" },
+  token: {
+    value: "token",
+    description: "clients: the channel's token (or HOOKTAP_HUB_TOKEN); else the admin token is used",
+  },
+  json: { description: "channel create, clients, token rotate: print JSON on stdout" },
 });
 
 /** `hooktap hub`. */
 export const hub = defineCommand({
   name: "hub",
   description:
-    "Run your own hub (a stable URL that keeps events while dev is away), or create a channel on one",
+    "Run your own hub (a stable URL that keeps events while dev is away); manage its channels, clients and tokens",
   arguments: [
-    { name: "action", description: "serve, or channel", required: true, choices: ["serve", "channel"] },
-    { name: "sub", description: "after channel: create", choices: ["create"] },
+    {
+      name: "action",
+      description: "serve, channel, clients or token",
+      required: true,
+      choices: ["serve", "channel", "clients", "token"],
+    },
+    {
+      name: "sub",
+      description: "channel: create or rm; clients: rm; token: rotate or revoke",
+      choices: ["create", "rm", "rotate", "revoke"],
+    },
+    { name: "name", description: "channel rm: the channel's id; clients rm: the client's name" },
   ],
   options,
   after: '\nExamples:\n  hooktap hub serve --admin-token "$(openssl rand -hex 32)"\n' +
     "  hooktap hub channel create --hub https://hub.example.com --admin-token ...\n" +
     "  hooktap dev --hub https://hub.example.com/c/<id> --hub-token htk_...\n" +
+    "  hooktap hub clients --hub https://hub.example.com --channel <id>\n" +
+    "  hooktap hub clients rm alice-laptop-shop --hub https://hub.example.com/c/<id>\n" +
+    "  hooktap hub token rotate --hub https://hub.example.com/c/<id> --admin-token ...\n" +
+    "  hooktap hub channel rm <id> --hub https://hub.example.com --admin-token ...\n" +
     "\nSee docs/hub.md.\n",
   load: () => import("./run.ts"),
 });

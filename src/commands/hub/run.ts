@@ -7,6 +7,9 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import { type CommandContext, parsePort } from "../_shared/context.ts";
+import { limitsFrom, limitsLine } from "./_limits.ts";
+import { DEFAULT_LIMITS } from "../../hub/limits.ts";
+import { channelAction } from "./_channel.ts";
 
 const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
 
@@ -28,12 +31,15 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
 
 /** `hooktap hub`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
-  const [action, sub] = input.args;
+  const [action = "", sub] = input.args;
   const opts = input.options;
   const adminToken = opts.adminToken ?? envAdminToken();
   if (action === "serve") {
-    if (sub !== undefined) throw new UsageError(`\`hooktap hub serve\` takes no "${sub}".`);
-    refuse(opts, ["hub", "json"], "serve");
+    if (sub !== undefined || input.args[2] !== undefined) {
+      throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
+    }
+    refuse(opts, ["hub", "json", "channel", "token"], "serve");
+    const limits = limitsFrom(opts);
     if ((opts.cert === undefined) !== (opts.key === undefined)) {
       throw new UsageError("TLS needs both --cert and --key (PEM files).");
     }
@@ -70,6 +76,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       kvPath,
       adminToken,
       publicUrl,
+      limits,
       ...(tls ? { tls } : {}),
     });
     const c = ctx.output.errColors;
@@ -79,7 +86,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }/c/<id>\n` +
         (adminToken === undefined
           ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
-          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n"),
+          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n") +
+        `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
     );
     if (ctx.signal.aborted) await hub.stop();
     ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
@@ -87,10 +95,28 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ctx.output.err("hub stopped.\n");
     return;
   }
-  if (sub !== "create") {
-    throw new UsageError("Say what to do with a channel: hooktap hub channel create --hub URL.");
+  refuse(opts, [
+    "port",
+    "kv",
+    "host",
+    "publicUrl",
+    "cert",
+    "key",
+    "maxBodySize",
+    "rateLimit",
+    "maxChannels",
+    "maxClients",
+    "maxConnections",
+    "maxChannelBytes",
+    "retention",
+  ], action);
+  if (!(action === "channel" && sub === "create")) {
+    return channelAction(ctx, { action, sub, name: input.args[2], adminToken, opts });
   }
-  refuse(opts, ["port", "kv", "host", "publicUrl", "cert", "key"], "channel create");
+  refuse(opts, ["channel", "token"], "channel create");
+  if (input.args[2] !== undefined) {
+    throw new UsageError(`\`hooktap hub channel create\` takes no "${input.args[2]}".`);
+  }
   if (opts.hub === undefined) {
     throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
   }

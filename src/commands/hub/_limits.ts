@@ -1,0 +1,97 @@
+/**
+ * `hub serve`'s limit flags, read into the hub's limits (usage errors name
+ * the flag and the form it takes).
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import type { HubLimits } from "../../hub/limits.ts";
+import { parseDuration } from "../../store/read/filter.ts";
+
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** A size like `10MiB`, `512k` or `1048576` (bytes), in bytes. */
+export function parseSize(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (m === null || unit === undefined || Number(m[1]) * unit < 1) {
+    throw new UsageError(`${flag} must be a size like 10MiB, 512KiB or 1048576 (bytes), got "${text}".`);
+  }
+  return Math.floor(Number(m[1]) * unit);
+}
+
+function count(text: string, flag: string, zero: boolean): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || (!zero && n === 0)) {
+    throw new UsageError(`${flag} must be a whole number${zero ? " (0 = off)" : " above 0"}, got "${text}".`);
+  }
+  return n;
+}
+
+/** The limits the flags give (those not given are left to the defaults). */
+export function limitsFrom(opts: {
+  maxBodySize?: string | undefined;
+  rateLimit?: string | undefined;
+  maxChannels?: string | undefined;
+  maxClients?: string | undefined;
+  maxConnections?: string | undefined;
+  maxChannelBytes?: string | undefined;
+  retention?: string | undefined;
+}): Partial<HubLimits> {
+  const out: Partial<HubLimits> = {};
+  if (opts.maxBodySize !== undefined) out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
+  if (opts.rateLimit !== undefined) out.ratePerMinute = count(opts.rateLimit, "--rate-limit", true);
+  if (opts.maxChannels !== undefined) out.maxChannels = count(opts.maxChannels, "--max-channels", false);
+  if (opts.maxClients !== undefined) out.maxClients = count(opts.maxClients, "--max-clients", false);
+  if (opts.maxConnections !== undefined) {
+    out.maxConnections = count(opts.maxConnections, "--max-connections", false);
+  }
+  if (opts.maxChannelBytes !== undefined) {
+    out.maxChannelBytes = parseSize(opts.maxChannelBytes, "--max-channel-bytes");
+  }
+  if (opts.retention !== undefined) {
+    const ms = parseDuration(opts.retention);
+    if (ms === undefined || ms <= 0) {
+      throw new UsageError(`--retention must be a duration like 7d, 12h or 30m, got "${opts.retention}".`);
+    }
+    out.retentionMs = ms;
+  }
+  return out;
+}
+
+function size(n: number): string {
+  for (const [unit, k] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]] as const) {
+    if (n >= k && n % k === 0) return `${n / k} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+function duration(ms: number): string {
+  for (const [unit, k] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+    if (ms >= k && ms % k === 0) return `${ms / k}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** The limits in one line, for the banner. */
+export function limitsLine(l: HubLimits): string {
+  return [
+    `body ${size(l.maxBodySize)}`,
+    l.ratePerMinute === 0 ? "no rate limit" : `${l.ratePerMinute} requests/min per channel`,
+    `${size(l.maxChannelBytes)} per channel`,
+    `retention ${duration(l.retentionMs)}`,
+    `${l.maxChannels} channels`,
+    `${l.maxClients} clients and ${l.maxConnections} connections per channel`,
+  ].join(", ");
+}

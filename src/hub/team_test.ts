@@ -1,0 +1,388 @@
+/**
+ * Several clients per channel, retention, the storage cap and the limits,
+ * through the hub's handler on a KV file in a temp directory, with an
+ * injected clock.
+ */
+import assert from "node:assert/strict";
+import { hubStoreOn } from "./kv_store.ts";
+import type { HubLimits } from "./limits.ts";
+import { createHubHandler } from "./server.ts";
+import { usage } from "./team.ts";
+import type { WireClients, WirePoll, WireStatus } from "./wire.ts";
+
+type Hub = ReturnType<typeof createHubHandler>;
+
+async function withHub(
+  limits: Partial<HubLimits>,
+  fn: (h: Hub, ctx: { kv: Deno.Kv; clock: { t: number } }) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  const clock = { t: Date.parse("2026-01-01T00:00:00Z") };
+  const h = createHubHandler({ store: hubStoreOn(kv), adminToken: "admin", limits, now: () => clock.t });
+  try {
+    await fn(h, { kv, clock });
+  } finally {
+    h.close();
+    await new Promise((r) => setTimeout(r, 50)); // let background trims settle before the KV closes
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function create(h: Hub) {
+  const r = await h(
+    new Request("http://hub/api/channels", { method: "POST", headers: { authorization: "Bearer admin" } }),
+  );
+  assert.equal(r.status, 201, await r.clone().text());
+  return await r.json() as { url: string; token: string; id: string };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function send(h: Hub, url: string, body: string | Uint8Array<ArrayBuffer> = "x"): Promise<Response> {
+  const r = await h(new Request(`${url}/hook`, { method: "POST", body }));
+  await r.arrayBuffer();
+  return r;
+}
+
+async function poll(h: Hub, id: string, token: string, client: string, after: number) {
+  const r = await h(
+    new Request(`http://hub/api/channels/${id}/events?after=${after}&wait=0&client=${client}`, {
+      headers: bearer(token),
+    }),
+  );
+  assert.equal(r.status, 200, await r.clone().text());
+  return await r.json() as WirePoll;
+}
+
+async function ack(h: Hub, id: string, token: string, client: string, seq: number) {
+  const r = await h(
+    new Request(`http://hub/api/channels/${id}/ack?client=${client}`, {
+      method: "POST",
+      headers: bearer(token),
+      body: JSON.stringify({ seq }),
+    }),
+  );
+  assert.equal(r.status, 200);
+  await r.arrayBuffer();
+}
+
+async function status(h: Hub, id: string, token: string, client: string) {
+  const r = await h(
+    new Request(`http://hub/api/channels/${id}?client=${client}`, { headers: bearer(token) }),
+  );
+  assert.equal(r.status, 200, await r.clone().text());
+  return await r.json() as WireStatus;
+}
+
+async function clients(h: Hub, id: string, token: string) {
+  const r = await h(new Request(`http://hub/api/channels/${id}/clients`, { headers: bearer(token) }));
+  assert.equal(r.status, 200);
+  return (await r.json() as WireClients).clients;
+}
+
+/** Lets a background trim run (it is started after an answer). */
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+Deno.test("hub team: two clients each read every event; events go once both acked them", async () => {
+  await withHub({}, async (h, { kv }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "alice");
+    await status(h, ch.id, ch.token, "bob");
+    for (let i = 0; i < 5; i++) assert.equal((await send(h, ch.url, `e${i}`)).status, 200);
+    const a = await poll(h, ch.id, ch.token, "alice", 0);
+    const b = await poll(h, ch.id, ch.token, "bob", 0);
+    assert.deepEqual(a.events.map((e) => e.seq), [1, 2, 3, 4, 5]);
+    assert.deepEqual(b.events.map((e) => e.seq), [1, 2, 3, 4, 5]);
+    await ack(h, ch.id, ch.token, "alice", 5);
+    await settle();
+    // bob has not acked: every event is still there for him.
+    assert.deepEqual((await poll(h, ch.id, ch.token, "bob", 0)).events.length, 5);
+    const listed = await clients(h, ch.id, ch.token);
+    assert.deepEqual(listed.map((c) => [c.name, c.waiting]).sort(), [["alice", 0], ["bob", 5]]);
+    await ack(h, ch.id, ch.token, "bob", 3);
+    await new Promise((r) => setTimeout(r, 1100)); // trims run at most once a second
+    await ack(h, ch.id, ch.token, "bob", 3);
+    await settle();
+    const left = await poll(h, ch.id, ch.token, "bob", 0);
+    assert.deepEqual(left.events.map((e) => e.seq), [4, 5]);
+    assert.equal(left.low, 3);
+    assert.ok((await usage(kv, ch.id)) > 0);
+  });
+});
+
+Deno.test("hub team: a removed client stops pinning events", async () => {
+  await withHub({}, async (h, { kv }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "alice");
+    await status(h, ch.id, ch.token, "gone");
+    for (let i = 0; i < 3; i++) await send(h, ch.url);
+    await ack(h, ch.id, ch.token, "alice", 3);
+    await settle();
+    assert.equal((await poll(h, ch.id, ch.token, "alice", 0)).events.length, 3, "gone still pins them");
+    const r = await h(
+      new Request(`http://hub/api/channels/${ch.id}/clients/gone`, {
+        method: "DELETE",
+        headers: bearer(ch.token),
+      }),
+    );
+    assert.equal(r.status, 200);
+    await r.arrayBuffer();
+    await settle();
+    assert.equal((await poll(h, ch.id, ch.token, "alice", 0)).events.length, 0);
+    assert.equal(await usage(kv, ch.id), 0);
+    assert.deepEqual((await clients(h, ch.id, ch.token)).map((c) => c.name), ["alice"]);
+    const again = await h(
+      new Request(`http://hub/api/channels/${ch.id}/clients/gone`, {
+        method: "DELETE",
+        headers: bearer(ch.token),
+      }),
+    );
+    assert.equal(again.status, 404);
+    await again.arrayBuffer();
+  });
+});
+
+Deno.test("hub team: a rotated or revoked token is refused at once, on a held poll too", async () => {
+  await withHub({}, async (h) => {
+    const ch = await create(h);
+    const held = h(
+      new Request(`http://hub/api/channels/${ch.id}/events?after=0&wait=20000&client=a`, {
+        headers: bearer(ch.token),
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const rot = await h(
+      new Request(`http://hub/api/channels/${ch.id}/token/rotate`, {
+        method: "POST",
+        headers: bearer("admin"),
+      }),
+    );
+    assert.equal(rot.status, 200);
+    const { token } = await rot.json() as { token: string };
+    const cut = await held;
+    assert.equal(cut.status, 401, "the held poll is cut off");
+    await cut.arrayBuffer();
+    const old = await h(
+      new Request(`http://hub/api/channels/${ch.id}?client=a`, { headers: bearer(ch.token) }),
+    );
+    assert.equal(old.status, 401);
+    await old.arrayBuffer();
+    assert.equal((await status(h, ch.id, token, "a")).head, 0);
+    const rev = await h(
+      new Request(`http://hub/api/channels/${ch.id}/token/revoke`, {
+        method: "POST",
+        headers: bearer("admin"),
+      }),
+    );
+    assert.equal(rev.status, 200);
+    await rev.arrayBuffer();
+    const after = await h(
+      new Request(`http://hub/api/channels/${ch.id}?client=a`, { headers: bearer(token) }),
+    );
+    assert.equal(after.status, 401);
+    await after.arrayBuffer();
+    // Senders still reach it; a channel token cannot rotate.
+    assert.equal((await send(h, ch.url)).status, 200);
+    const self = await h(
+      new Request(`http://hub/api/channels/${ch.id}/token/rotate`, {
+        method: "POST",
+        headers: bearer(token),
+      }),
+    );
+    assert.equal(self.status, 401);
+    await self.arrayBuffer();
+  });
+});
+
+Deno.test("hub team: retention drops events no client acked; a client away longer no longer pins them", async () => {
+  await withHub({ retentionMs: 60_000 }, async (h, { kv, clock }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "away");
+    for (let i = 0; i < 4; i++) await send(h, ch.url, "x".repeat(1000));
+    assert.ok((await usage(kv, ch.id)) >= 4000);
+    clock.t += 61_000;
+    await new Promise((r) => setTimeout(r, 1100)); // trims run at most once a second
+    await status(h, ch.id, ch.token, "other"); // any contact trims
+    await settle();
+    assert.equal(await usage(kv, ch.id), 0, "storage freed");
+    const st = await status(h, ch.id, ch.token, "away");
+    assert.equal(st.low, 4);
+    const p = await poll(h, ch.id, ch.token, "away", 0);
+    assert.equal(p.low, 4, "the poll says what was dropped");
+    assert.equal(p.events.length, 0);
+    const listed = await clients(h, ch.id, ch.token);
+    assert.ok(listed.every((c) => c.pinning));
+  });
+});
+
+Deno.test("hub team: the storage cap drops acked events first, then answers 507", async () => {
+  await withHub({ maxChannelBytes: 10_000 }, async (h) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "a");
+    const big = "y".repeat(3000);
+    for (let i = 0; i < 3; i++) assert.equal((await send(h, ch.url, big)).status, 200);
+    const full = await send(h, ch.url, big);
+    assert.equal(full.status, 507);
+    await ack(h, ch.id, ch.token, "a", 2);
+    assert.equal((await send(h, ch.url, big)).status, 200, "acked events make room");
+    const p = await poll(h, ch.id, ch.token, "a", 2);
+    assert.deepEqual(p.events.map((e) => e.seq), [3, 4]);
+    assert.equal(p.refused?.count, 1, "dev is told how many were refused");
+  });
+});
+
+Deno.test("hub team: rate, channels, clients and connections limits answer as documented", async () => {
+  await withHub({ ratePerMinute: 3, maxChannels: 1, maxClients: 1, maxConnections: 1 }, async (h) => {
+    const ch = await create(h);
+    for (let i = 0; i < 3; i++) assert.equal((await send(h, ch.url)).status, 200);
+    const limited = await send(h, ch.url);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+    const second = await h(
+      new Request("http://hub/api/channels", { method: "POST", headers: bearer("admin") }),
+    );
+    assert.equal(second.status, 403);
+    assert.match(await second.text(), /--max-channels/);
+    await status(h, ch.id, ch.token, "one");
+    const two = await h(
+      new Request(`http://hub/api/channels/${ch.id}?client=two`, { headers: bearer(ch.token) }),
+    );
+    assert.equal(two.status, 403);
+    assert.match(await two.text(), /--max-clients/);
+    const held = h(
+      new Request(`http://hub/api/channels/${ch.id}/events?after=3&wait=5000&client=one`, {
+        headers: bearer(ch.token),
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const more = await h(
+      new Request(`http://hub/api/channels/${ch.id}/events?after=3&wait=0&client=one`, {
+        headers: bearer(ch.token),
+      }),
+    );
+    assert.equal(more.status, 429);
+    assert.match(await more.text(), /--max-connections/);
+    h.close();
+    await (await held).arrayBuffer();
+  });
+});
+
+Deno.test("hub team: channel rm deletes the channel and all it holds; no endpoint lists channels", async () => {
+  await withHub({}, async (h, { kv }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "a");
+    await send(h, ch.url, new Uint8Array(100_000)); // chunked
+    const list = await h(new Request("http://hub/api/channels", { headers: bearer("admin") }));
+    assert.equal(list.status, 405);
+    await list.arrayBuffer();
+    const r = await h(
+      new Request(`http://hub/api/channels/${ch.id}`, { method: "DELETE", headers: bearer("admin") }),
+    );
+    assert.equal(r.status, 200);
+    await r.arrayBuffer();
+    const left: Deno.KvKey[] = [];
+    for await (const e of kv.list({ prefix: ["hub"] })) if (e.key.includes(ch.id)) left.push(e.key);
+    assert.deepEqual(left, []);
+    assert.equal((await send(h, ch.url)).status, 404);
+    assert.equal((await create(h)).url.length > 0, true, "the count of channels went down");
+  });
+});
+
+Deno.test("hub: a sender that dribbles its body is cut off with 408 and nothing is stored", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  const h = createHubHandler({ store: hubStoreOn(kv), adminToken: "admin", bodyTimeoutMs: 200 });
+  try {
+    const ch = await create(h);
+    let pull = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (pull++ === 0) c.enqueue(new Uint8Array([1]));
+        else await new Promise((r) => setTimeout(r, 400)); // never more, never done
+      },
+    });
+    const r = await h(
+      new Request(`${ch.url}/hook`, { method: "POST", body, headers: { "content-length": "10" } }),
+    );
+    assert.equal(r.status, 408);
+    await r.arrayBuffer();
+    await body.cancel().catch(() => {});
+    assert.equal((await poll(h, ch.id, ch.token, "a", 0)).events.length, 0);
+  } finally {
+    h.close();
+    await new Promise((r) => setTimeout(r, 450));
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub team: a client away longer than the retention no longer pins events the others acked", async () => {
+  await withHub({ retentionMs: 60_000 }, async (h, { kv, clock }) => {
+    const ch = await create(h);
+    await status(h, ch.id, ch.token, "drawer");
+    clock.t += 61_000; // the drawer laptop is not seen again
+    await status(h, ch.id, ch.token, "active");
+    for (let i = 0; i < 3; i++) await send(h, ch.url); // fresh events, well within the retention
+    await ack(h, ch.id, ch.token, "active", 3);
+    await new Promise((r) => setTimeout(r, 1100)); // trims run at most once a second
+    await ack(h, ch.id, ch.token, "active", 3);
+    await settle();
+    assert.equal((await poll(h, ch.id, ch.token, "active", 0)).events.length, 0);
+    assert.equal(await usage(kv, ch.id), 0);
+    const listed = await clients(h, ch.id, ch.token);
+    assert.deepEqual(listed.map((c) => [c.name, c.pinning]).sort(), [["active", true], ["drawer", false]]);
+  });
+});
+
+Deno.test("hub: bodies in flight share one byte budget: past it, 503 and nothing stored", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  const h = createHubHandler({
+    store: hubStoreOn(kv),
+    adminToken: "admin",
+    maxBodySize: 64 * 1024,
+    maxBodyBytesInFlight: 100_000,
+    bodyTimeoutMs: 400,
+  });
+  try {
+    const ch = await create(h);
+    const stalled = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new Uint8Array(1));
+        },
+      });
+    const first = h(
+      new Request(`${ch.url}/hook`, {
+        method: "POST",
+        body: stalled(),
+        headers: { "content-length": "60000" },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await h(
+      new Request(`${ch.url}/hook`, {
+        method: "POST",
+        body: stalled(),
+        headers: { "content-length": "60000" },
+      }),
+    );
+    assert.equal(second.status, 503);
+    assert.equal(second.headers.get("retry-after"), "2");
+    await second.arrayBuffer();
+    const alive = setTimeout(() => {}, 3000); // the watch's timer is unref'd; a socket would hold the loop
+    const cut = await first;
+    clearTimeout(alive);
+    assert.equal(cut.status, 408, "the stalled body is cut off");
+    await cut.arrayBuffer();
+    assert.equal((await send(h, ch.url, "after")).status, 200, "the budget was given back");
+    assert.equal((await poll(h, ch.id, ch.token, "a", 0)).events.length, 1);
+  } finally {
+    h.close();
+    await new Promise((r) => setTimeout(r, 50));
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

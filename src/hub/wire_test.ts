@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { type WireEvent, wirePollProblem } from "./wire.ts";
+
+const event = (over: Partial<WireEvent> = {}): WireEvent => ({
+  seq: 1,
+  receivedAt: "2026-01-01T00:00:00.000Z",
+  method: "POST",
+  path: "/gh",
+  query: "a=1",
+  headers: [["X-Sig", "v\tw"]],
+  remoteAddr: "127.0.0.1",
+  body: btoa("{}"),
+  answer: false,
+  ...over,
+});
+
+Deno.test("the hub client refuses a batch it should not write: ids, methods, headers, paths, bodies, times", () => {
+  assert.equal(wirePollProblem({ head: 2, events: [event(), event({ seq: 2 })] }), undefined);
+  const bad: [unknown, RegExp][] = [
+    [{ head: 1, events: [event({ seq: 2 }), event({ seq: 1 })] }, /out of order/],
+    [{ head: 1, events: [event({ method: "PO ST" })] }, /bad method/],
+    [{ head: 1, events: [event({ path: "/a\u001b[31m" })] }, /bad path/],
+    [{ head: 1, events: [event({ path: "relative" })] }, /bad path/],
+    [{ head: 1, events: [event({ headers: [["Bad Name", "x"]] })] }, /bad headers/],
+    [{ head: 1, events: [event({ headers: [["X", "a\r\nInjected: 1"]] })] }, /bad headers/],
+    [{ head: 1, events: [event({ body: "not base64!" })] }, /bad or oversize body/],
+    [{ head: 1, events: [event({ receivedAt: "yesterday" })] }, /bad time/],
+    [{ head: 1, events: [event({ seq: 1.5 })] }, /out of order/],
+    [{ head: "1", events: [] }, /no head/],
+    [{ head: 1, events: [], low: -1 }, /low mark/],
+  ];
+  for (const [poll, why] of bad) {
+    assert.match(wirePollProblem(poll) ?? "accepted", why, JSON.stringify(poll).slice(0, 80));
+  }
+  assert.match(
+    wirePollProblem({ head: 3, events: [event({ seq: 3 })] }, 3) ?? "accepted",
+    /out of order/,
+    "at or before the cursor",
+  );
+});

@@ -1,0 +1,147 @@
+/**
+ * Hostile input at every hub route, against a real `hooktap hub serve` on a
+ * KV file in a temp directory, over raw sockets: oversize bodies, slow and
+ * huge headers, garbage paths, bad API input, many idle connections. Each
+ * gets a 4xx or a closed connection, never a crash; the hub keeps serving;
+ * afterwards its store holds exactly the requests it acknowledged.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { withTmpDir } from "../_helpers.ts";
+import { createChannel, startHub } from "../_hub.ts";
+import { HttpConn, type RawResponse } from "./_http.ts";
+import type { WirePoll } from "../../src/hub/wire.ts";
+
+type Outcome = RawResponse | "closed" | "timeout";
+
+async function exchange(port: number, raw: string | Uint8Array, timeoutMs = 3000): Promise<Outcome> {
+  const conn = await HttpConn.open(port);
+  try {
+    await conn.send(raw).catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const got = await Promise.race([
+      conn.readResponse(false).catch(() => "closed" as const),
+      new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return got;
+  } finally {
+    conn.close();
+  }
+}
+
+const statusOf = (o: Outcome) => typeof o === "string" ? o : o.status;
+
+Deno.test("hub: hostile requests to every route leave it serving and its store intact", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-body-size", "64KiB"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const host = `Host: 127.0.0.1:${hub.port}\r\n`;
+  const accepted: string[] = [];
+  const good = async (body: string) => {
+    const r = await fetch(`${channel.url}/gh`, { method: "POST", body });
+    await r.arrayBuffer();
+    assert.equal(r.status, 200);
+    accepted.push(body);
+  };
+  await good("first");
+
+  // Many idle connections and slow headers, held open while the rest runs.
+  const held: Deno.TcpConn[] = [];
+  for (let i = 0; i < 100; i++) {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: hub.port });
+    if (i % 2 === 0) await c.write(new TextEncoder().encode(`POST /c/${id}/gh HTTP/1.1\r\n${host}X-Slow: `));
+    held.push(c);
+  }
+  await good("while held");
+
+  const cases: [string, string | Uint8Array, (number | string)[]][] = [
+    [
+      "oversize body",
+      `POST /c/${id}/gh HTTP/1.1\r\n${host}Content-Length: 70000\r\n\r\n${"x".repeat(70000)}`,
+      [413, "closed"],
+    ],
+    ["lying length", `POST /c/${id}/gh HTTP/1.1\r\n${host}Content-Length: 99999999999\r\n\r\nabc`, [
+      413,
+      400,
+      "closed",
+    ]],
+    [
+      "huge header",
+      `POST /c/${id}/gh HTTP/1.1\r\n${host}X-Big: ${"a".repeat(200_000)}\r\nContent-Length: 1\r\n\r\nx`,
+      [431, 400, "closed"],
+    ],
+    ["garbage path", `GET /%00%ff/../../etc HTTP/1.1\r\n${host}\r\n`, [404, 400]],
+    ["dot path into the API", `GET /c/../api/channels HTTP/1.1\r\n${host}\r\n`, [404, 405, 400]],
+    ["channel list", `GET /api/channels HTTP/1.1\r\n${host}\r\n`, [405]],
+    ["API without a token", `GET /api/channels/${id}/events?after=0 HTTP/1.1\r\n${host}\r\n`, [401]],
+    [
+      "API wrong token",
+      `GET /api/channels/${id}/clients HTTP/1.1\r\n${host}Authorization: Bearer htk_x\r\n\r\n`,
+      [401],
+    ],
+    [
+      "bad cursor",
+      `GET /api/channels/${id}/events?after=-1&wait=0 HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\n\r\n`,
+      [400],
+    ],
+    [
+      "bad client name",
+      `GET /api/channels/${id}?client=%3Cscript%3E HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\n\r\n`,
+      [400],
+    ],
+    [
+      "garbage ack",
+      `POST /api/channels/${id}/ack HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\nContent-Length: 5\r\n\r\n{{{{{`,
+      [400],
+    ],
+    [
+      "garbage answer",
+      `POST /api/channels/${id}/answers/1 HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\nContent-Length: 2\r\n\r\n[]`,
+      [400],
+    ],
+    [
+      "deep API path",
+      `GET /api/channels/${id}/a/b/c/d HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\n\r\n`,
+      [404],
+    ],
+    [
+      "admin route without admin",
+      `DELETE /api/channels/${id} HTTP/1.1\r\n${host}Authorization: Bearer ${channel.token}\r\n\r\n`,
+      [401],
+    ],
+    ["not HTTP", "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage\r\n\r\n", [400, "closed"]],
+    ["bare newlines", "\r\n\r\n\r\n", [400, "closed", "timeout"]],
+  ];
+  for (const [name, raw, expected] of cases) {
+    const got = statusOf(await exchange(hub.port, raw, 1500));
+    assert.ok(expected.includes(got), `${name}: got ${got}, expected one of ${expected.join(", ")}`);
+    await good(`after ${name}`);
+  }
+  // A flood of oversize bodies at once.
+  const flood = await Promise.all(
+    Array.from(
+      { length: 20 },
+      () =>
+        fetch(`${channel.url}/gh`, { method: "POST", body: new Uint8Array(100_000) }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }).catch(() => 0),
+    ),
+  );
+  assert.ok(flood.every((s) => s === 413 || s === 0), `flood: ${flood.join()}`);
+  await good("after the flood");
+  for (const c of held) c.close();
+
+  const r = await fetch(`${hub.url}/api/channels/${id}/events?after=0&wait=0`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  const poll = await r.json() as WirePoll;
+  assert.deepEqual(
+    poll.events.map((e) => new TextDecoder().decode(Uint8Array.fromBase64(e.body))),
+    accepted,
+    "the store holds exactly the acknowledged requests, in order, byte-exact",
+  );
+  assert.ok(!hub.stderr().includes(channel.token));
+});
