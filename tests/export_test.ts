@@ -156,4 +156,12 @@ Deno.test("export -o FILE when Deno may write only FILE (the npm package's grant
   assert.equal(doc.log.entries.length, 3);
   assert.equal((await Deno.stat(join(tmp.path, "out.har"))).mode! & 0o777, 0o600);
   assert.deepEqual([...Deno.readDirSync(tmp.path)].filter((e) => e.name.endsWith(".tmp")), []);
+  // Not allowed at all (deno install's shim without a terminal): the message names FILE, not a temp file.
+  const denied = await runCli(["export", "--format", "har", "-o", "other.har"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=.hooktap"],
+  });
+  assert.notEqual(denied.code, 0);
+  assert.match(denied.stderr, /Requires write access to "[^"]*other\.har"/);
+  assert.match(denied.stderr, /> other\.har/);
 });

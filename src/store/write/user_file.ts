@@ -3,8 +3,9 @@
  * inside the data directory (real paths compared, so a link or `..` cannot
  * sneak it in), written to an exclusive temp file beside it and renamed over
  * it when complete, owner-only (0600) whatever was there before. When Deno
- * may write the file itself but not a temp file beside it (the npm package
- * grants `--allow-write=FILE` exactly), the file is written in place.
+ * may not write a temp file beside it (the npm package grants
+ * `--allow-write=FILE` exactly; `deno install`'s shim grants neither), the
+ * file is written in place, so Deno allows, asks or refuses for FILE itself.
  * @module
  */
 import { basename, dirname } from "node:path";
@@ -53,7 +54,7 @@ export interface UserFile {
   abort(): Promise<void>;
 }
 
-/** Whether Deno lets hooktap write `path` without asking (a grant of the file alone does not cover a temp beside it). */
+/** Whether Deno lets hooktap write `path` without asking (a grant of FILE alone does not cover a temp beside it). */
 function granted(path: string): boolean {
   return Deno.permissions.querySync({ name: "write", path }).state === "granted";
 }
@@ -86,7 +87,7 @@ async function openInPlace(path: string): Promise<UserFile> {
 
 /** Writes `text` to the user-named `path`: a temp file renamed over it, or in place when only it may be written. */
 export async function writeUserFile(path: string, text: string): Promise<void> {
-  const out = !granted(`${path}.tmp`) && granted(path) ? await openInPlace(path) : await startTemp(path);
+  const out = granted(`${path}.tmp`) ? await startTemp(path) : await openInPlace(path);
   try {
     const bytes = new TextEncoder().encode(text);
     for (let done = 0; done < bytes.length;) done += await out.file.write(bytes.subarray(done));
@@ -110,7 +111,7 @@ export async function openUserFile(
 ): Promise<UserFile> {
   const abs = resolvePath(cwd, path);
   await refuseInsideStore(abs, dataDir, option);
-  return !granted(`${abs}.tmp`) && granted(abs) ? await openInPlace(abs) : await startTemp(abs);
+  return granted(`${abs}.tmp`) ? await startTemp(abs) : await openInPlace(abs);
 }
 
 /** `abs` written through an exclusive temp file beside it, renamed over it on commit. */
