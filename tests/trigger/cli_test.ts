@@ -52,6 +52,9 @@ Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no
   const provider = await runCli(["trigger", "stirpe", "invoice.paid"], { cwd: tmp.path });
   assert.equal(provider.code, 2);
   assert.match(provider.stderr, /did you mean stripe\?.*hooktap trigger --list/s);
+  const noEvent = await runCli(["trigger", "github"], { cwd: tmp.path });
+  assert.equal(noEvent.code, 2);
+  assert.match(noEvent.stderr, /Say which event to send: hooktap trigger github <event>.*--list github/s);
   const event = await runCli(["trigger", "stripe", "invoice.payed"], { cwd: tmp.path });
   assert.equal(event.code, 2);
   assert.match(event.stderr, /did you mean invoice\.paid\?.*--list stripe/s);
