@@ -65,5 +65,5 @@ Deno.test("an operation Deno's permission flags refuse is reported as such (exit
   });
   assert.equal(r.code, 77, r.stderr);
   assert.match(r.stderr, /Requires write access to ".*data".*grant this one/s);
-  assert.doesNotMatch(r.stderr, /failed unexpectedly|    at /);
+  assert.doesNotMatch(r.stderr, /failed unexpectedly|\n\s+at /);
 });
