@@ -44,6 +44,12 @@ export class StallWatch {
   delete(body: Watched): void {
     this.#reading.delete(body);
   }
+  /** Stops the shared timer (the server has stopped): nothing outlives it. */
+  close(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#reading.clear();
+  }
   #sweep(): void {
     if (this.#reading.size === 0) {
       // Stopped here, not in delete: under steady traffic a timer per request would cost more than the read.

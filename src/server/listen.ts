@@ -149,6 +149,7 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
       const timer = setTimeout(giveUp, options.closeTimeoutMs ?? 2000);
       await Promise.race([closed, gaveUp]);
       clearTimeout(timer);
+      stackOptions.stall.close();
       return cutOff;
     },
     finished: Promise.race([server.finished, gaveUp]),
