@@ -41,6 +41,15 @@ export async function main(args: string[]): Promise<number> {
       if (error instanceof ConfigError) { for (const issue of error.issues) output.err(`  - ${issue}\n`); }
       return error.exitCode;
     }
+    if (error instanceof Deno.errors.NotCapable) {
+      // Deno refused an operation the permission flags do not cover: say which, and how to grant it.
+      output.err(
+        `${c.red("error:")} ${error.message.replace(/\.?$/, ".")} hooktap runs under Deno's permissions: ` +
+          "grant this one (a flag of `deno run`, e.g. --allow-write=PATH), or, when an installed `hooktap` " +
+          "(npm package, `deno task install`) refuses something its own command needs, report it.\n",
+      );
+      return 77;
+    }
     output.err(`${c.red("error:")} hooktap failed unexpectedly. Please report this with the output below.\n`);
     output.err(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 70;

@@ -28,6 +28,9 @@ const PERMISSIONS = {
   replay: ["--allow-net", ...READ, ...STORE, "--allow-env"],
   doctor: ["--allow-net", ...READ, ...STORE, "--allow-env"],
   ui: ["--allow-net", ...READ, ...STORE, "--allow-env", "--allow-run=xdg-open,open,cmd"],
+  trigger: ["--allow-net", ...READ, ...STORE, "--allow-env"],
+  // `hub serve` keeps its events on Deno KV (unstable in Deno 2), in .hooktap-hub/ unless --kv names a file.
+  hub: ["--unstable-kv", "--allow-net", ...READ, "--allow-write=.hooktap-hub", "--allow-env"],
   completions: [...READ],
   complete: [...READ, "--allow-env"],
 };
@@ -73,7 +76,15 @@ function permissionFlags(args) {
   if (WRITES_CONFIG.has(command)) writes.push(...configs);
   if (command === "dev") writes.push(...optionValues(args, "ready-file"));
   if (command === "export") writes.push(...optionValues(args, "output", "o"));
-  if (command === "replay") reads.push(...optionValues(args, "body-file"));
+  if (command === "replay" || command === "trigger") reads.push(...optionValues(args, "body-file"));
+  if (command === "hub") {
+    reads.push(...optionValues(args, "cert"), ...optionValues(args, "key"));
+    // Deno KV writes the file and its -wal and -shm beside it: the file's directory.
+    for (const kv of optionValues(args, "kv")) {
+      reads.push(path.dirname(kv));
+      writes.push(path.dirname(kv));
+    }
+  }
   const add = (name, list) => {
     if (list.length === 0) return;
     const at = flags.findIndex((f) => f.startsWith(`--allow-${name}=`));
@@ -141,37 +152,43 @@ function denoBinary() {
   );
 }
 
-const args = process.argv.slice(2);
-const child = spawn(
-  denoBinary(),
-  [
-    "run",
-    "--quiet",
-    "--no-config",
-    "--no-lock",
-    "--no-prompt",
-    "--no-remote",
-    "--no-npm",
-    // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
-    `--import-map=${path.join(LIB, "import_map.json")}`,
-    ...permissionFlags(args),
-    path.join(LIB, "main.js"),
-    ...args,
-  ],
-  { stdio: "inherit", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } },
-);
-// Ctrl-C reaches the child from the terminal itself; the launcher stays to report the child's exit.
-process.on("SIGINT", () => {});
-for (const signal of ["SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    try {
-      child.kill(signal);
-    } catch { /* already gone */ }
+/** Runs the CLI on Deno with `args` and exits as it does. */
+function launch(args) {
+  const child = spawn(
+    denoBinary(),
+    [
+      "run",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "--no-prompt",
+      "--no-remote",
+      "--no-npm",
+      // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
+      `--import-map=${path.join(LIB, "import_map.json")}`,
+      ...permissionFlags(args),
+      path.join(LIB, "main.js"),
+      ...args,
+    ],
+    { stdio: "inherit", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } },
+  );
+  // Ctrl-C reaches the child from the terminal itself; the launcher stays to report the child's exit.
+  process.on("SIGINT", () => {});
+  for (const signal of ["SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => {
+      try {
+        child.kill(signal);
+      } catch { /* already gone */ }
+    });
+  }
+  child.on("error", (error) => fail(`cannot start Deno: ${error.message}`));
+  child.on("exit", (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
   });
 }
-child.on("error", (error) => fail(`cannot start Deno: ${error.message}`));
-child.on("exit", (code, signal) => {
-  if (signal === null) process.exit(code ?? 1);
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
-});
+
+// Run as the `hooktap` bin; required (by hooktap's tests), it only exposes the permission table.
+if (require.main === module) launch(process.argv.slice(2));
+else module.exports = { PERMISSIONS, permissionFlags };

@@ -8,7 +8,7 @@
 import { dirname } from "node:path";
 import { diffConfigs, endpointsChanged } from "./config/diff.ts";
 import { watchConfig } from "./config/reload.ts";
-import { writeFileReplacing } from "./store/write/no_follow.ts";
+import { writeUserFile } from "./store/write/user_file.ts";
 import type { ResolvedConfig } from "./config/types.ts";
 import type { DevSession } from "./dev_session.ts";
 import { describeError, HooktapError } from "./errors.ts";
@@ -40,8 +40,9 @@ export interface LiveOptions {
 
 async function writeAtomic(path: string, text: string): Promise<void> {
   try {
-    // An exclusive temp file with an unpredictable name, renamed over the path: never through a link.
-    await writeFileReplacing(path, text);
+    // An exclusive temp file with an unpredictable name, renamed over the path: never through a link (in
+    // place when Deno may write only the path itself).
+    await writeUserFile(path, text);
   } catch (error) {
     throw new HooktapError(
       `Cannot write the ready file ${path}: ${describeError(error)}. ` +

@@ -103,6 +103,7 @@ Deno.test("every config example in the docs type-checks against Config", async (
       const source = code
         .replaceAll('"jsr:@hooktap/hooktap/testing"', JSON.stringify(TESTING))
         .replaceAll('"jsr:@hooktap/hooktap"', JSON.stringify(MOD))
+        .replaceAll('from "hooktap"', `from ${JSON.stringify(MOD)}`)
         .replace(/^export default /m, `const config: import(${JSON.stringify(MOD)}).Config = `) +
         "\nexport default config;\n";
       const file = `${tmp.path}/${name.replace(/[/.]/g, "_")}_${files.length}.ts`;

@@ -166,6 +166,7 @@ Deno.test("doctor: the config's port is held by another directory's hooktap dev,
     port.summary,
     new RegExp(`^Another hooktap dev \\(in another directory\\) answers on port ${dev.port}`),
   );
+  // The probe answers a nonce, never the pid (docs/security.md): the fix names how to stop it, not a pid.
   assert.match(port.fix!, /stop that hooktap dev \(Ctrl-C in its terminal\)/);
   assert.doesNotMatch(human, /Another program answers/);
 });

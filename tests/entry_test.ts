@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { DENO_JSON, withTmpDir } from "./_helpers.ts";
+import { DENO_JSON, runCli, withTmpDir } from "./_helpers.ts";
 
 const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
 
@@ -54,4 +54,16 @@ Deno.test("the ./testing entry exports the test library, and importing it runs n
       "ConfigError",
     ]
   ) assert.ok(keys.includes(name), `${name} in ${keys}`);
+});
+
+Deno.test("an operation Deno's permission flags refuse is reported as such (exit 77), not as a crash to report", async () => {
+  await using tmp = await withTmpDir();
+  // hub serve creates its --kv directory: not allowed under write=.hooktap only.
+  const r = await runCli(["hub", "serve", "--port", "0", "--kv", "data/hub.kv"], {
+    cwd: tmp.path,
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--unstable-kv"],
+  });
+  assert.equal(r.code, 77, r.stderr);
+  assert.match(r.stderr, /Requires write access to ".*data".*grant this one/s);
+  assert.doesNotMatch(r.stderr, /failed unexpectedly|\n\s+at /);
 });

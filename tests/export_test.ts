@@ -142,3 +142,26 @@ Deno.test("`hooktap export --format curl` run by sh sends the exact bytes and he
     }
   }
 });
+
+Deno.test("export -o FILE when Deno may write only FILE (the npm package's grant): written in place, 0600", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  await Deno.writeTextFile(join(tmp.path, "out.har"), "old contents that are longer than nothing at all\n");
+  const r = await runCli(["export", "--format", "har", "-o", "out.har"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=.hooktap,out.har"],
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(await Deno.readTextFile(join(tmp.path, "out.har")));
+  assert.equal(doc.log.entries.length, 3);
+  assert.equal((await Deno.stat(join(tmp.path, "out.har"))).mode! & 0o777, 0o600);
+  assert.deepEqual([...Deno.readDirSync(tmp.path)].filter((e) => e.name.endsWith(".tmp")), []);
+  // Not allowed at all (deno install's shim without a terminal): the message names FILE, not a temp file.
+  const denied = await runCli(["export", "--format", "har", "-o", "other.har"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=.hooktap"],
+  });
+  assert.notEqual(denied.code, 0);
+  assert.match(denied.stderr, /Requires write access to "[^"]*other\.har"/);
+  assert.match(denied.stderr, /> other\.har/);
+});

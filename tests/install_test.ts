@@ -136,6 +136,44 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
   };
 }
 
+/** `hooktap hub serve --port 0` (KV in `kvDir`) in its own process group, its URL read from the banner. */
+async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir: string) {
+  const child = new Deno.Command(SETSID, {
+    args: [...hooktap, "hub", "serve", "--port", "0", "--kv", join(kvDir, "hub.kv"), "--admin-token", "adm"],
+    cwd,
+    clearEnv: true,
+    env: { PATH: path, HOME, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  const pump = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of child.stderr) err += dec.decode(chunk, { stream: true });
+  })();
+  const deadline = Date.now() + 30_000;
+  let url: string | undefined;
+  while ((url = /listening on (http\S+)/.exec(err)?.[1]) === undefined) {
+    if (Date.now() > deadline || /error/i.test(err)) {
+      child.kill("SIGKILL");
+      await pump;
+      throw new Error(`hub serve did not start:\n${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    url,
+    async [Symbol.asyncDispose]() {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* gone */ }
+      await child.status;
+      await pump;
+    },
+  };
+}
+
 /** `hooktap init` in a pty, every question answered with its default (Enter). */
 async function interactiveInit(
   hooktap: string[],
@@ -219,6 +257,11 @@ async function firstRun(hooktap: string[], project: string, path: string, viaNpx
   const usage = await run(hooktap[0]!, [...hooktap.slice(1), "logs", "--bogus"], project, path);
   assert.equal(usage.code, 2, usage.stderr);
 
+  // trigger finds the running dev and sends to it (the installed command has the network).
+  const trigger = await run(hooktap[0]!, [...hooktap.slice(1), "trigger", "github", "push"], project, path);
+  assert.equal(trigger.code, 0, trigger.stdout + trigger.stderr);
+  assert.match(trigger.stdout + trigger.stderr, /200/);
+
   const stopped = await dev.interrupt();
   assert.match(stopped.stderr, /Stopped\./);
   if (viaNpx) {
@@ -229,7 +272,7 @@ async function firstRun(hooktap: string[], project: string, path: string, viaNpx
     assert.equal(stopped.signal, null);
     assert.equal(stopped.code, 0, stopped.stderr);
   }
-  assert.match(stopped.stderr, /Stopped\. 1 event captured this session/);
+  assert.match(stopped.stderr, /Stopped\. 2 events captured this session/);
 }
 
 Deno.test({
@@ -286,6 +329,17 @@ Deno.test({
     const logs = await run(join(bin, "npx"), ["hooktap", "logs", "--endpoint", "x"], project, bin);
     assert.equal(logs.code, 0, logs.stderr);
     assert.doesNotMatch(logs.stderr, /does not load|failed to load/);
+
+    // hub serve runs from the package (Deno KV, its --kv directory outside the project) and creates a channel.
+    await using hub = await startHubGroup([join(bin, "npx"), "hooktap"], project, bin, join(tmp.path, "kv"));
+    const channel = await run(
+      join(bin, "npx"),
+      ["hooktap", "hub", "channel", "create", "--hub", hub.url, "--admin-token", "adm", "--json"],
+      project,
+      bin,
+    );
+    assert.equal(channel.code, 0, channel.stderr);
+    assert.match(JSON.parse(channel.stdout).url, /\/c\//);
   },
 });
 

@@ -210,3 +210,31 @@ Deno.test("`replay ID` without --to or a forward target says how to set one (exi
     /Endpoint "default" has no forward target\. Give --to URL .*forward: "http:\/\/localhost:3000\/webhook"/,
   );
 });
+
+Deno.test("replay and export --endpoint with a name no endpoint has: did you mean, non-zero exit, nothing sent or written", async () => {
+  await using tmp = await withTmpDir();
+  await stored(tmp.path, 3);
+  const replay = await runCli([
+    "replay",
+    "--endpoint",
+    "defualt",
+    "--since",
+    "1h",
+    "--to",
+    "http://127.0.0.1:9/",
+  ], {
+    cwd: tmp.path,
+  });
+  assert.equal(replay.code, 1, replay.stderr);
+  assert.match(replay.stderr, /no endpoint named "defualt": did you mean "default"\?/);
+  const undelivered = await runCli(["replay", "--undelivered", "--endpoint", "defualt"], { cwd: tmp.path });
+  assert.equal(undelivered.code, 1, undelivered.stderr);
+  assert.match(undelivered.stderr, /did you mean "default"\?/);
+  const exported = await runCli(["export", "--endpoint", "defualt", "-o", "out.jsonl"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=."],
+  });
+  assert.equal(exported.code, 1, exported.stderr);
+  assert.match(exported.stderr, /did you mean "default"\?/);
+  assert.equal(await Deno.stat(`${tmp.path}/out.jsonl`).catch(() => null), null, "no empty export written");
+});

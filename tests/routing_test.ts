@@ -155,6 +155,19 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
   assert.equal(JSON.parse(dev.stdout().split("\n")[1]!).status, 200);
 });
 
+Deno.test("dev --ready-file FILE when Deno may write only FILE (the npm package's grant): written", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", config(WEBHOOK));
+  await using dev = await startDev(tmp.path, ["--ready-file", "ready.json"], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap,ready.json"],
+  });
+  await waitFor(
+    "the ready file",
+    async () => (await Deno.stat(join(tmp.path, "ready.json")).catch(() => null)) !== null,
+  );
+  assert.equal(JSON.parse(await Deno.readTextFile(join(tmp.path, "ready.json"))).port, dev.port);
+});
+
 Deno.test("dev --ready-file that cannot be written stops dev with a clear error", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", config(WEBHOOK));

@@ -204,7 +204,9 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       const { body, ...rest } = input;
       let event: Omit<StoredEvent, "seq">;
       if (body.length <= INLINE_BODY) {
-        event = { ...rest, body };
+        // A view into a larger buffer (the HTTP server's read buffer) would be serialized whole inside the
+        // event object, over KV's 64 KiB value limit: store a copy of just its bytes.
+        event = { ...rest, body: body.byteLength === body.buffer.byteLength ? body : body.slice() };
       } else {
         // Chunks first, in commits of their own; the event that points at them comes after.
         const blob = crypto.randomUUID();

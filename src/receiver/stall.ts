@@ -44,11 +44,11 @@ export class StallWatch {
   delete(body: Watched): void {
     this.#reading.delete(body);
   }
-  /** Stops the watch's timer (the server is closing). */
+  /** Stops the shared timer (the server has stopped): nothing outlives it. */
   close(): void {
-    this.#reading.clear();
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#reading.clear();
   }
   #sweep(): void {
     if (this.#reading.size === 0) {

@@ -14,6 +14,7 @@ function attempt(n: number, status: number | undefined, outcome: DeliveryRecord[
     v: 2,
     target: "localhost:3000/hook",
     url: "http://localhost:3000/hook",
+    endpoint: "default",
     startedAt: "2024-05-01T10:00:00.000Z",
     durationMs: 3,
     outcome,

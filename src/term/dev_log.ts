@@ -27,6 +27,8 @@ export interface BannerInfo {
   stack?: { name: "deno" | "node"; reason: string };
   /** The inspector's URL, when it runs, and a note about its port. */
   inspector?: { url: string; note?: string };
+  /** Events come through a hub channel (`--hub`): no tunnel to suggest. */
+  hub?: boolean;
 }
 
 function baseUrl(hostname: string, port: number): string {
@@ -62,10 +64,12 @@ export function banner(info: BannerInfo, output: Output): string {
         (info.inspector.note ? c.yellow(` ${info.inspector.note}`) : ""),
       ]
       : []),
-    `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
-      c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
-    },`,
-    `        then give the sender <tunnel URL>${info.endpoints[0]?.path ?? "/webhook"}`,
+    ...(info.hub ? [] : [
+      `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
+        c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
+      },`,
+      `        then give the sender <tunnel URL>${info.endpoints[0]?.path ?? "/webhook"}`,
+    ]),
     c.dim("Press Ctrl-C to stop."),
     "",
   ];

@@ -41,8 +41,9 @@ export async function runningDev(paths: StorePaths): Promise<RunningDev | undefi
 
 /**
  * The endpoint a trigger of `provider` goes to: the one named, else the first
- * that declares the provider, else the first that declares none (it detects
- * the sender).
+ * that declares the provider, else the first that declares none and is named
+ * after the provider (`name: "stripe"`, any case), else the first that
+ * declares none (it detects the sender).
  * @throws {NotFoundError} when the named endpoint does not exist or none fits, saying how to add one.
  */
 export function endpointFor(config: ResolvedConfig | null, provider: string, name?: string): Endpoint {
@@ -59,8 +60,9 @@ export function endpointFor(config: ResolvedConfig | null, provider: string, nam
     );
   }
   const declared = endpoints.find((e) => e.signing?.provider === provider);
-  const detecting = endpoints.find((e) => e.signing?.provider === undefined);
-  const found = declared ?? detecting;
+  const undeclared = endpoints.filter((e) => e.signing?.provider === undefined);
+  const named = undeclared.find((e) => e.name.toLowerCase() === provider.toLowerCase());
+  const found = declared ?? named ?? undeclared[0];
   if (found !== undefined) return found;
   const title = CATALOG[provider]?.title ?? provider;
   throw new NotFoundError(

@@ -53,6 +53,9 @@ Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no
   const provider = await runCli(["trigger", "stirpe", "invoice.paid"], { cwd: tmp.path });
   assert.equal(provider.code, 2);
   assert.match(provider.stderr, /did you mean stripe\?.*hooktap trigger --list/s);
+  const noEvent = await runCli(["trigger", "github"], { cwd: tmp.path });
+  assert.equal(noEvent.code, 2);
+  assert.match(noEvent.stderr, /Say which event to send: hooktap trigger github <event>.*--list github/s);
   const event = await runCli(["trigger", "stripe", "invoice.payed"], { cwd: tmp.path });
   assert.equal(event.code, 2);
   assert.match(event.stderr, /did you mean invoice\.paid\?.*--list stripe/s);
@@ -189,4 +192,31 @@ Deno.test("a Discord endpoint added by a config reload trusts the trigger key to
   assert.equal(sent.code, 0, sent.stderr);
   const last = (await readEvents(tmp.path)).at(-1)!;
   assert.equal((last.verdict as { status: string }).status, "valid");
+});
+
+Deno.test("endpoints named github and stripe without a provider field: each trigger goes to the one named after its provider", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default {
+  port: 0,
+  endpoints: [
+    { name: "github", path: "/github", method: "POST", secret: "gh_s" },
+    { name: "Stripe", path: "/stripe", method: "POST", secret: "whsec_s" },
+  ],
+};
+`,
+  );
+  await using _dev = await startDev(tmp.path);
+  const stripe = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
+  assert.equal(stripe.code, 0, stripe.stderr);
+  assert.match(stripe.stdout + stripe.stderr, /\/stripe/);
+  const github = await runCli(["trigger", "github", "push"], { cwd: tmp.path });
+  assert.equal(github.code, 0, github.stderr);
+  const events = await readEvents(tmp.path);
+  assert.deepEqual(events.map((e) => [e.endpoint, (e.verdict as { status: string }).status]), [
+    ["Stripe", "valid"],
+    ["github", "valid"],
+  ]);
 });

@@ -227,6 +227,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(inspector
         ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
         : {}),
+      hub: hub !== undefined,
     }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
   );
   let running: { stop(): void } | undefined;

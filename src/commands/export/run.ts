@@ -18,6 +18,7 @@ import { scanBackward, scanForward } from "../../store/read/scan.ts";
 import { plural } from "../../term/format.ts";
 import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
 import { filterFrom, hasFilter } from "../_shared/filters.ts";
+import { checkEndpointName } from "../_shared/hints.ts";
 import {
   type CommandContext,
   openStore,
@@ -182,6 +183,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if (input.args.length > 0) await resolveEventLine(null, input.args[0]!); // not found
     ctx.output.err("No events stored yet: nothing to export.\n");
     return;
+  }
+  if (opts.endpoint !== undefined) {
+    // A name that is neither configured nor stored is a typo: say so before writing an empty export.
+    try {
+      await checkEndpointName(ctx, opts.endpoint, reader, undefined);
+    } catch (error) {
+      reader[Symbol.dispose]();
+      throw error;
+    }
   }
   const writer = format.create({ version: VERSION, ...(opts.to !== undefined ? { to: opts.to } : {}) });
   let sink: Sink & { abort?(): Promise<void> };

@@ -25,6 +25,7 @@ import {
   storeOf,
   warnSkipped,
 } from "../_shared/context.ts";
+import { checkEndpointName } from "../_shared/hints.ts";
 import { printSent, printSingle, printSummary } from "./_report.ts";
 
 type Opts = Input<typeof options>["options"];
@@ -209,6 +210,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       (opts.target === undefined || missedOf(e).includes(opts.target))
     );
     if (list.length === 0) {
+      if (opts.endpoint !== undefined) await checkEndpointName(ctx, opts.endpoint, null, opts.config);
       out.err(
         hasFilter(filter) || opts.target !== undefined
           ? "No undelivered events match these filters.\n"
@@ -227,7 +229,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const compiled = compileFilter(filter);
     total = await countMatches(reader, compiled);
     if (total === 0) {
-      reader[Symbol.dispose]();
+      try {
+        if (opts.endpoint !== undefined) await checkEndpointName(ctx, opts.endpoint, reader, opts.config);
+      } finally {
+        reader[Symbol.dispose]();
+      }
       out.err("No stored events match these filters.\n");
       return;
     }

@@ -79,6 +79,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const [providerArg, eventArg] = input.args;
   if (o.list) return await _list(ctx, providerArg, o.json ?? false);
+  if (providerArg !== undefined && eventArg === undefined) {
+    const catalog = await loadCatalog(providerArg); // an unknown provider: its own did-you-mean
+    const flows = Object.keys(catalog.sequences).length;
+    throw new UsageError(
+      `Say which event to send: hooktap trigger ${providerArg} <event>. ` +
+        `\`hooktap trigger --list ${providerArg}\` shows its ${catalog.events.length} events` +
+        (flows > 0 ? ` and ${flows} sequences.` : "."),
+    );
+  }
   if (providerArg === undefined || eventArg === undefined) {
     throw new UsageError(
       `Give a provider and an event: hooktap trigger stripe checkout.session.completed. ` +

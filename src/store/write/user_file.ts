@@ -2,7 +2,10 @@
  * A file the user names (`export -o FILE`, `dev --ready-file FILE`): never
  * inside the data directory (real paths compared, so a link or `..` cannot
  * sneak it in), written to an exclusive temp file beside it and renamed over
- * it when complete, owner-only (0600) whatever was there before.
+ * it when complete, owner-only (0600) whatever was there before. When Deno
+ * may not write a temp file beside it (the npm package grants
+ * `--allow-write=FILE` exactly; `deno install`'s shim grants neither), the
+ * file is written in place, so Deno allows, asks or refuses for FILE itself.
  * @module
  */
 import { basename, dirname } from "node:path";
@@ -51,6 +54,50 @@ export interface UserFile {
   abort(): Promise<void>;
 }
 
+/** Whether Deno lets hooktap write `path` without asking (a grant of FILE alone does not cover a temp beside it). */
+function granted(path: string): boolean {
+  return Deno.permissions.querySync({ name: "write", path }).state === "granted";
+}
+
+/** `path` opened in place (truncated, 0600): when only the file itself may be written. */
+async function openInPlace(path: string): Promise<UserFile> {
+  const file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
+  await Deno.chmod(path, 0o600).catch(() => {}); // an existing file keeps its mode on open
+  let open = true;
+  const close = () => {
+    if (open) {
+      open = false;
+      try {
+        file.close();
+      } catch { /* closed by its writable stream */ }
+    }
+  };
+  return {
+    file,
+    commit() {
+      close();
+      return Promise.resolve();
+    },
+    async abort() {
+      close();
+      await Deno.remove(path).catch(() => {}); // half an export is worse than none
+    },
+  };
+}
+
+/** Writes `text` to the user-named `path`: a temp file renamed over it, or in place when only it may be written. */
+export async function writeUserFile(path: string, text: string): Promise<void> {
+  const out = granted(`${path}.tmp`) ? await startTemp(path) : await openInPlace(path);
+  try {
+    const bytes = new TextEncoder().encode(text);
+    for (let done = 0; done < bytes.length;) done += await out.file.write(bytes.subarray(done));
+  } catch (error) {
+    await out.abort();
+    throw error;
+  }
+  await out.commit();
+}
+
 /**
  * Starts writing `path` (resolved from `cwd`), refusing a path inside `dataDir`.
  * @throws {UsageError} when the path is inside the data directory.
@@ -64,6 +111,11 @@ export async function openUserFile(
 ): Promise<UserFile> {
   const abs = resolvePath(cwd, path);
   await refuseInsideStore(abs, dataDir, option);
+  return granted(`${abs}.tmp`) ? await startTemp(abs) : await openInPlace(abs);
+}
+
+/** `abs` written through an exclusive temp file beside it, renamed over it on commit. */
+async function startTemp(abs: string): Promise<UserFile> {
   const tmp = await createTemp(abs);
   let open = true;
   const close = () => {
