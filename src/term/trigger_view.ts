@@ -12,6 +12,13 @@ import { safeLine } from "./sanitize.ts";
 
 const decoder = new TextDecoder();
 
+/** How the delivery was signed, as the app will see it: a bad signature is not "signed with the secret". */
+function signedText(d: Delivery): string {
+  if (d.signed === "none") return "unsigned";
+  if (d.fault === "bad-signature") return `a signature made wrong on purpose (not with the ${d.signed})`;
+  return `signed with the ${d.signed}`;
+}
+
 /** Two lines (more for an error body) about one delivery. */
 export function deliveryText(d: Delivery, c: Colors): string {
   const fault = d.fault === undefined
@@ -19,7 +26,7 @@ export function deliveryText(d: Delivery, c: Colors): string {
     : c.yellow(` [${d.fault}${d.attempt > 0 ? ` #${d.attempt}` : ""}]`);
   const head = `→ ${d.provider} ${safeLine(d.event)}${fault}  ${d.method} ${safeLine(d.url)}  ` +
     c.dim(
-      `${formatBytes(d.body.length)}, ${d.signed === "none" ? "unsigned" : `signed with the ${d.signed}`}`,
+      `${formatBytes(d.body.length)}, ${signedText(d)}`,
     );
   if (d.status === undefined) return `${head}\n  ${c.red(`✗ no answer: ${safeLine(d.error ?? "")}`)}\n`;
   const good = d.status >= 200 && d.status < 300;
