@@ -5,29 +5,29 @@
  * `dev` command wraps this with its config lookup and its terminal output.
  * @module
  */
-import type { ResolvedConfig } from "./config/types.ts";
-import type { ResolvedForward } from "./config/forward.ts";
-import { resignWhenStale } from "./send/resign_stale.ts";
-import { type ForwardingOptions, type ForwardingSession, startForwarding } from "./send/session.ts";
-import { createHandler, type EventSink, type Handler, type RequestOutcome } from "./receiver/handler.ts";
-import { listen } from "./server/listen.ts";
-import { chooseStack, type StackName } from "./server/stack.ts";
-import { type CapturedEvent, decodeBody } from "./event/record.ts";
-import { newRunNonce, withProbe } from "./receiver/probe.ts";
-import { checkRawHeaders } from "./receiver/header_check.ts";
-import { createRouter, type Router } from "./route/router.ts";
-import { ensureDataDir } from "./store/write/data_dir.ts";
-import { keepIndex } from "./store/write/index_keeper.ts";
-import { compactWhileWriting } from "./store/write/prune.ts";
-import { startControl } from "./store/write/control.ts";
-import { type TriggerNotes, triggerNotes } from "./trigger/side_channel.ts";
-import { trustTriggerKeys } from "./trigger/trust.ts";
-import type { CompactPlan, CompactResult } from "./store/write/compact.ts";
-import { startRetention } from "./store/write/retention.ts";
-import { acquireWriterLock } from "./store/write/lock.ts";
-import type { StorePaths } from "./store/paths.ts";
-import { openUnmatchedLog } from "./store/write/unmatched.ts";
-import { openEventWriter } from "./store/write/writer.ts";
+import type { ResolvedConfig } from "../config/types.ts";
+import type { ResolvedForward } from "../config/forward.ts";
+import { resignWhenStale } from "../send/resign_stale.ts";
+import { type ForwardingOptions, type ForwardingSession, startForwarding } from "../send/session.ts";
+import { createHandler, type EventSink, type Handler, type RequestOutcome } from "../receiver/handler.ts";
+import { listen } from "../server/listen.ts";
+import { chooseStack, type StackName } from "../server/stack.ts";
+import { type CapturedEvent, decodeBody } from "../event/record.ts";
+import { newRunNonce, withProbe } from "../receiver/probe.ts";
+import { checkRawHeaders } from "../receiver/header_check.ts";
+import { createRouter, type Router } from "../route/router.ts";
+import { ensureDataDir } from "../store/write/data_dir.ts";
+import { keepIndex } from "../store/write/index_keeper.ts";
+import { compactWhileWriting } from "../store/write/prune.ts";
+import { startControl } from "../store/write/control.ts";
+import { type TriggerNotes, triggerNotes } from "../trigger/side_channel.ts";
+import { trustTriggerKeys } from "../trigger/trust.ts";
+import type { CompactPlan, CompactResult } from "../store/write/compact.ts";
+import { startRetention } from "../store/write/retention.ts";
+import { acquireWriterLock } from "../store/write/lock.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { openUnmatchedLog } from "../store/write/unmatched.ts";
+import { openEventWriter } from "../store/write/writer.ts";
 
 /** Options of {@linkcode startDevSession}. */
 export interface DevSessionOptions {
