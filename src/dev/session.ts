@@ -2,7 +2,9 @@
  * A running `hooktap dev`: the writer lock, the event log, its endpoint
  * index and the listening receiver, started together and stopped in order
  * (stop accepting, drain, flush, close the index, release the lock). The
- * `dev` command wraps this with its config lookup and its terminal output.
+ * `dev` command wraps this with its config lookup and its terminal output;
+ * `startReceiver` (src/testing/receiver.ts) runs the same start and stop
+ * with the parts a test does not need turned off ({@linkcode SessionParts}).
  * @module
  */
 import type { ResolvedConfig } from "../config/types.ts";
@@ -33,8 +35,11 @@ import { openEventWriter } from "../store/write/writer.ts";
 export interface DevSessionOptions {
   /** The endpoints and body limit to serve, and the retention to apply. */
   config: Pick<ResolvedConfig, "endpoints" | "retention"> & { server?: ResolvedConfig["server"] };
-  /** The data directory to write. */
-  paths: StorePaths;
+  /**
+   * The data directory to write (locked while the session runs). Without it, events are kept nowhere but
+   * `onStored`: no lock, log, index, unmatched log, control socket, retention or forwarding.
+   */
+  paths: StorePaths | undefined;
   /** Interface to bind. */
   hostname: string;
   /** Port to bind; 0 picks a free one. */
@@ -55,6 +60,29 @@ export interface DevSessionOptions {
   onRetention?: (result: CompactResult | Error) => void;
   /** Wraps the sink (the hub client keeps its events in the hub's order: src/hub/order.ts). */
   wrapSink?: (sink: EventSink) => EventSink;
+  /** The parts to run; each is on unless turned off here (`startReceiver` turns all of them off). */
+  parts?: SessionParts;
+  /** A router to match with instead of one built from the endpoints. */
+  router?: Router;
+  /** How long stopping waits for requests in flight, then for the socket to close (the server's defaults). */
+  drainTimeoutMs?: number;
+  closeTimeoutMs?: number;
+}
+
+/** The parts of a session beside the log and the listener; `false` turns one off. */
+export interface SessionParts {
+  /** `.hooktap/control.sock` for `prune`/`rm` and `hooktap trigger`'s fault notes. */
+  control?: boolean;
+  /** `.hooktap/unmatched.jsonl`: the 404s and 405s, for `logs --unmatched` and `doctor`. */
+  unmatched?: boolean;
+  /** Forwarding to the endpoints' targets and `forward.fallback`. */
+  forwarding?: boolean;
+  /** hooktap trigger's key trusted on key-pair endpoints. */
+  triggerKeys?: boolean;
+  /** The probe `doctor` sends (and the port and run written in `dev.lock` for it). */
+  probe?: boolean;
+  /** The start-up check that the runtime keeps the raw header list. */
+  headerCheck?: boolean;
 }
 
 /** A started session. */
@@ -91,58 +119,66 @@ export interface DevSession {
  */
 export async function startDevSession(options: DevSessionOptions): Promise<DevSession> {
   const { paths } = options;
-  await ensureDataDir(paths);
-  options = {
-    ...options,
-    config: { ...options.config, endpoints: await trustTriggerKeys(paths.dir, options.config.endpoints) },
+  const parts = options.parts ?? {};
+  const on: Required<SessionParts> = {
+    control: parts.control ?? true,
+    unmatched: parts.unmatched ?? true,
+    forwarding: parts.forwarding ?? true,
+    triggerKeys: parts.triggerKeys ?? true,
+    probe: parts.probe ?? true,
+    headerCheck: parts.headerCheck ?? true,
   };
-  const lock = await acquireWriterLock(paths);
+  if (paths !== undefined) await ensureDataDir(paths);
+  if (paths !== undefined && on.triggerKeys) {
+    options = {
+      ...options,
+      config: { ...options.config, endpoints: await trustTriggerKeys(paths.dir, options.config.endpoints) },
+    };
+  }
+  const lock = paths === undefined ? undefined : await acquireWriterLock(paths);
   try {
-    const writer = await openEventWriter(paths);
-    const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+    const store = paths === undefined ? undefined : await openStore(paths, options, on);
+    const writer = store?.writer;
     let forwarding: ForwardingSession | undefined;
-    const unmatched = await openUnmatchedLog(paths); // 404/405s, for `logs --unmatched` and `doctor`
-    const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
-    const notes = triggerNotes(); // `hooktap trigger` says which deliveries are faults
-    const control = await startControl(paths, compact, notes.add);
-    const retention = options.config.retention === undefined ? undefined : startRetention(
-      options.config.retention,
-      compact,
-      {
-        onPruned: (r) => options.onRetention?.(r),
-        onError: (e) => options.onRetention?.(e instanceof Error ? e : new Error(String(e))),
-      },
-    );
     const close = async () => {
-      await retention?.close();
-      await control?.close();
+      await store?.retention?.close();
+      await store?.control?.close();
       await forwarding?.stop();
-      await writer.close();
-      await index.close();
-      await unmatched.close();
+      await writer?.close();
+      await store?.index.close();
+      await store?.unmatched?.close();
     };
     try {
       const endpoints = options.config.endpoints;
-      forwarding = await startForwarding({
-        paths,
-        endpoints,
-        prepare: resignWhenStale(() => endpoints),
-        ...options.forward,
-      });
+      if (paths !== undefined && on.forwarding) {
+        forwarding = await startForwarding({
+          paths,
+          endpoints,
+          prepare: resignWhenStale(() => endpoints),
+          ...options.forward,
+        });
+      }
     } catch (error) {
       await close();
       throw error;
     }
-    const router = createRouter(options.config.endpoints);
+    const router = options.router ?? createRouter(options.config.endpoints);
     const onOutcome = options.onOutcome;
-    const sink = options.onStored ? publishing(writer, options.onStored) : writer;
+    let stored = 0;
+    const kept: EventSink = writer ?? { append: () => Promise.resolve() };
+    const counted: EventSink = writer ? kept : {
+      append: (event) => kept.append(event).then(() => void stored++),
+    };
+    const sink = options.onStored ? publishing(counted, options.onStored) : counted;
+    const marked = store?.notes ? marking(sink, store.notes) : sink;
+    const unmatched = store?.unmatched;
     const handler = createHandler({
       endpoints: options.config.endpoints,
       router,
-      sink: options.wrapSink ? options.wrapSink(marking(sink, notes)) : marking(sink, notes),
+      sink: options.wrapSink ? options.wrapSink(marked) : marked,
       ...(forwarding ? { forward: forwarding } : {}),
       onOutcome: (o) => {
-        if (o.status === 404 || o.status === 405) {
+        if (unmatched && (o.status === 404 || o.status === 405)) {
           const { time, method, path, query, status, allow } = o;
           unmatched.add({
             time: time.toISOString(),
@@ -157,31 +193,44 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       },
     });
     const choice = chooseStack(options.config.endpoints, options.stack);
-    const run = newRunNonce(); // the probe answers it; doctor matches it with dev.lock's
+    const run = on.probe ? newRunNonce() : undefined; // the probe answers it; doctor matches it with dev.lock's
     let server;
     try {
-      server = await listen(withProbe(handler, run), {
+      server = await listen(run === undefined ? handler : withProbe(handler, run), {
         hostname: options.hostname,
         port: options.port,
         stack: choice.stack,
         ...(options.config.server ? { limits: options.config.server } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
         ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+        ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
+        ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
       });
       forwarding?.checkLoop(server);
-      await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
+      if (on.headerCheck) await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
     } catch (error) {
       if (server !== undefined) await server.shutdown();
       await close();
       throw error;
     }
-    await lock.describe({ pid: Deno.pid, port: server.port, startedAt: new Date().toISOString(), run });
-    const finished = server.finished.then(close).then(() => writer.count).finally(() => lock.release());
+    const startedAt = new Date().toISOString();
+    await lock?.describe(
+      run === undefined ? { pid: Deno.pid, startedAt } : {
+        pid: Deno.pid,
+        port: server.port,
+        startedAt,
+        run,
+      },
+    );
+    const finished = server.finished.then(close, async (error) => {
+      await close();
+      throw error;
+    }).then(() => writer?.count ?? stored).finally(() => lock?.release());
     return {
       port: server.port,
       hostname: server.hostname,
-      router: trustingRouter(router, paths.dir),
-      repairedBytes: writer.repairedBytes,
+      router: on.triggerKeys && paths !== undefined ? trustingRouter(router, paths.dir) : router,
+      repairedBytes: writer?.repairedBytes ?? 0,
       ...(forwarding ? { forwarding } : {}),
       stack: choice.stack,
       stackReason: choice.reason,
@@ -193,7 +242,38 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       finished,
     };
   } catch (error) {
-    lock.release();
+    lock?.release();
+    throw error;
+  }
+}
+
+/** The log, its index and the parts beside them that a session keeps in its data directory. */
+async function openStore(
+  paths: StorePaths,
+  options: DevSessionOptions,
+  on: Required<SessionParts>,
+) {
+  const writer = await openEventWriter(paths);
+  const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+  const opened: Array<{ close(): Promise<void> }> = [writer, index];
+  try {
+    // 404/405s, for `logs --unmatched` and `doctor`
+    const unmatched = on.unmatched ? await openUnmatchedLog(paths) : undefined;
+    if (unmatched) opened.push(unmatched);
+    const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
+    const notes = on.control ? triggerNotes() : undefined; // `hooktap trigger` says which deliveries are faults
+    const control = notes ? await startControl(paths, compact, notes.add) : undefined;
+    const retention = options.config.retention === undefined ? undefined : startRetention(
+      options.config.retention,
+      compact,
+      {
+        onPruned: (r) => options.onRetention?.(r),
+        onError: (e) => options.onRetention?.(e instanceof Error ? e : new Error(String(e))),
+      },
+    );
+    return { writer, index, unmatched, notes, control, retention };
+  } catch (error) {
+    for (const o of opened) await o.close().catch(() => {});
     throw error;
   }
 }
