@@ -86,6 +86,14 @@ Deno.test("no import circle crosses a folder", () => {
   assert.deepEqual(crossing, []);
 });
 
+Deno.test("one place starts a receiver: only src/dev/session.ts imports src/server/listen.ts", () => {
+  // `hooktap dev` and `startReceiver` both start and stop through startDevSession.
+  const importers = [...graph].filter(([, edges]) => edges.some((e) => e.to === "src/server/listen.ts"))
+    .map(([module]) => module);
+  assert.deepEqual(importers, ["src/dev/session.ts"]);
+  assert.ok(graph.get("src/testing/receiver.ts")?.some((e) => e.to === "src/dev/session.ts"));
+});
+
 Deno.test("only main.ts calls Deno.exit", async () => {
   const files = [...shipped];
   for (const dir of ["scripts/", "bench/"]) {

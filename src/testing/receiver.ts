@@ -1,6 +1,8 @@
 /**
- * `startReceiver`: hooktap's real receiver (the handler `hooktap dev`
- * runs) on a loopback port, started from a test. Events go to memory, or
+ * `startReceiver`: hooktap's real receiver on a loopback port, started from
+ * a test: `hooktap dev`'s own session (src/dev/session.ts), with what a test
+ * does not need turned off (control socket, unmatched log, forwarding,
+ * doctor's probe, the header check). Events go to memory, or
  * through the durable writer into a data directory; `waitFor` waits for
  * one. Everything it opens (socket, files, lock, timers) is closed by
  * `close()` / `await using`, so `deno test`'s sanitizers pass.
@@ -10,16 +12,10 @@ import type { Endpoint, EndpointConfig } from "../config/types.ts";
 import { DEFAULT_MAX_BODY_SIZE } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { ConfigError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import { createHandler, type EventSink, type RequestOutcome } from "../receiver/handler.ts";
+import { startDevSession } from "../dev/session.ts";
+import type { RequestOutcome } from "../receiver/handler.ts";
 import type { Router } from "../route/router.ts";
-import { listen } from "../server/listen.ts";
-import { chooseStack } from "../server/stack.ts";
 import { storePaths } from "../store/paths.ts";
-import { ensureDataDir } from "../store/write/data_dir.ts";
-import { keepIndex } from "../store/write/index_keeper.ts";
-import { acquireWriterLock } from "../store/write/lock.ts";
-import { openEventWriter } from "../store/write/writer.ts";
 import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
 import {
   arrivals,
@@ -90,14 +86,21 @@ const ANY_ENDPOINT_NAME = "default";
 
 function resolveEndpoints(
   options: ReceiverOptions,
-): { endpoints: Endpoint[]; router?: Pick<Router, "match"> } {
+): { endpoints: Endpoint[]; router?: Router } {
   const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
   if (options.endpoints === undefined) {
     if (!Number.isSafeInteger(maxBodySize) || maxBodySize < 0) {
       throw new ConfigError(`startReceiver: maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
     }
     const any: Endpoint = { name: ANY_ENDPOINT_NAME, path: "/", methods: ["*"], maxBodySize };
-    return { endpoints: [any], router: { match: () => ({ kind: "matched", endpoint: any }) } };
+    const router: Router = {
+      match: () => ({ kind: "matched", endpoint: any }),
+      update() {
+        throw new Error("startReceiver's catch-all endpoint is not updated");
+      },
+      endpoints: [any],
+    };
+    return { endpoints: [any], router };
   }
   try {
     const input = { port: 0, endpoints: options.endpoints, maxBodySize };
@@ -113,54 +116,6 @@ function resolveEndpoints(
       issues,
       { cause: error },
     );
-  }
-}
-
-interface Storage {
-  sink(push: (record: CapturedEvent) => void): EventSink;
-  close(): Promise<void>;
-}
-
-function memoryStorage(): Storage {
-  return {
-    sink: (push) => ({
-      append(record) {
-        // The handler's header list is the runtime's own per request: keep a copy.
-        push({ ...record, headers: record.headers.map(([k, v]): [string, string] => [k, v]) });
-        return Promise.resolve();
-      },
-    }),
-    close: () => Promise.resolve(),
-  };
-}
-
-async function dirStorage(dir: string): Promise<Storage> {
-  const paths = storePaths(dir);
-  await ensureDataDir(paths);
-  const lock = await acquireWriterLock(paths);
-  try {
-    const writer = await openEventWriter(paths);
-    const index = keepIndex(paths, writer);
-    await lock.describe({ pid: Deno.pid, startedAt: new Date().toISOString() });
-    return {
-      sink: (push) => ({
-        async append(record) {
-          await writer.append(record);
-          push({ ...record, headers: record.headers.map(([k, v]): [string, string] => [k, v]) });
-        },
-      }),
-      async close() {
-        try {
-          await writer.close();
-          await index.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
-  } catch (error) {
-    lock.release();
-    throw error;
   }
 }
 
@@ -191,7 +146,6 @@ async function dirStorage(dir: string): Promise<Storage> {
  */
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const { endpoints, router } = resolveEndpoints(options);
-  const storage = options.dir === undefined ? memoryStorage() : await dirStorage(options.dir);
   let events: ReceivedEvent[] = [];
   let refused: RequestOutcome[] = [];
   let url = "";
@@ -203,48 +157,50 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       arrivals(url, events, refused)
     }`
   );
-  const handler = createHandler({
-    endpoints,
-    sink: storage.sink((record) => {
-      const event = toReceivedEvent(record);
+  const session = await startDevSession({
+    config: { endpoints },
+    paths: options.dir === undefined ? undefined : storePaths(options.dir),
+    hostname: options.hostname ?? "127.0.0.1",
+    port: options.port ?? 0,
+    parts: {
+      control: false,
+      unmatched: false,
+      forwarding: false,
+      triggerKeys: false,
+      probe: false,
+      headerCheck: false,
+    },
+    ...(router ? { router } : {}),
+    drainTimeoutMs: 2000,
+    closeTimeoutMs: 1000,
+    onStored(record) {
+      // The handler's header list is the runtime's own per request: keep a copy.
+      const event = toReceivedEvent({
+        ...record,
+        headers: record.headers.map(([k, v]): [string, string] => [k, v]),
+      });
       events.push(event);
       waits.offer(event);
-    }),
+    },
     onOutcome(outcome) {
       if (outcome.id === undefined && outcome.status >= 400) {
         refused.push(outcome);
         if (refused.length > 100) refused.shift();
       }
     },
-    ...(router ? { router } : {}),
   });
-  let listener;
-  try {
-    listener = await listen(handler, {
-      stack: chooseStack(endpoints).stack,
-      hostname: options.hostname ?? "127.0.0.1",
-      port: options.port ?? 0,
-      drainTimeoutMs: 2000,
-      closeTimeoutMs: 1000,
-    });
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
-  const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
-  url = `http://${host}:${listener.port}`;
+  const host = session.hostname.includes(":") ? `[${session.hostname}]` : session.hostname;
+  url = `http://${host}:${session.port}`;
   const urls: Record<string, string> = {};
   for (const e of endpoints) urls[e.name] = `${url}${e.path}`;
-  const server = listener;
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
       closed = true;
       try {
-        await server.shutdown();
-        await server.finished;
+        await session.stop();
+        await session.finished;
       } finally {
-        await storage.close();
         waits.closeAll((m) =>
           `The receiver closed before an event matched ${describeMatch(m)}.\n${
             arrivals(url, events, refused)
@@ -257,7 +213,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
 
   return {
     url,
-    port: listener.port,
+    port: session.port,
     urls,
     urlOf(name) {
       const found = urls[name];

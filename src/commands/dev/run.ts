@@ -1,6 +1,6 @@
 /**
  * `hooktap dev`: the receiver. Finds the config (or asks for one), starts a
- * dev session (src/dev_session.ts), prints its banner and activity, and
+ * dev session (src/dev/session.ts), prints its banner and activity, and
  * stops it on Ctrl-C or SIGTERM.
  * @module
  */
@@ -10,9 +10,9 @@ import { configFromAnswers } from "../../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import { validateConfig } from "../../config/validate.ts";
 import { writeConfigFile } from "../../config/write.ts";
-import { startLive } from "../../dev_live.ts";
-import { startDevSession } from "../../dev_session.ts";
-import { forwardFlag, forwardingCallbacks, reportForwarding } from "./_forward.ts";
+import { startLive } from "../../dev/live.ts";
+import { startDevSession } from "../../dev/session.ts";
+import { forwardFlag, forwardingCallbacks, reportForwarding } from "../../dev/forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";

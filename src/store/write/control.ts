@@ -5,7 +5,7 @@
  * its writer paused. `trigger` tells it here which deliveries it is about to
  * send (a `{"type":"trigger-note"}` line), so the stored event shows the fault
  * without the app seeing a marker. One JSON line each way per connection. The
- * socket is owned by this module: `dev_session.ts` starts it, nothing else listens.
+ * socket is owned by this module: `src/dev/session.ts` starts it, nothing else listens.
  * @module
  */
 import { join } from "node:path";

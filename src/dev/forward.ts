@@ -4,21 +4,21 @@
  * (targets, events the last run left undelivered).
  * @module
  */
-import { checkForward, type ResolvedForward } from "../../config/forward.ts";
-import { UsageError } from "../../errors.ts";
-import type { DeliveryRecord } from "../../event/delivery.ts";
-import type { ForwardingSession } from "../../send/session.ts";
-import type { CapturedEvent } from "../../event/record.ts";
+import { checkForward, type ResolvedForward } from "../config/forward.ts";
+import { UsageError } from "../errors.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+import type { ForwardingSession } from "../send/session.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import {
   deliveryJson,
   formatAppState,
   formatDelivery,
   formatUnrouted,
   undeliveredCommand,
-} from "../../term/delivery_line.ts";
-import { plural } from "../../term/format.ts";
-import type { Output } from "../../term/output.ts";
-import { safeLine } from "../../term/sanitize.ts";
+} from "../term/delivery_line.ts";
+import { plural } from "../term/format.ts";
+import type { Output } from "../term/output.ts";
+import { safeLine } from "../term/sanitize.ts";
 
 /**
  * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.

@@ -6,17 +6,17 @@
  * @module
  */
 import { dirname } from "node:path";
-import { diffConfigs, endpointsChanged } from "./config/diff.ts";
-import { watchConfig } from "./config/reload.ts";
-import { writeUserFile } from "./store/write/user_file.ts";
-import type { ResolvedConfig } from "./config/types.ts";
-import type { DevSession } from "./dev_session.ts";
-import { describeError, HooktapError } from "./errors.ts";
-import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "./tunnel/detect.ts";
-import type { Output } from "./term/output.ts";
-import { readyInfo } from "./term/ready.ts";
-import { reloadedText, reloadFailedText, targetChangesText } from "./term/reload_view.ts";
-import { tunnelText } from "./term/tunnel_view.ts";
+import { diffConfigs, endpointsChanged } from "../config/diff.ts";
+import { watchConfig } from "../config/reload.ts";
+import { writeUserFile } from "../store/write/user_file.ts";
+import type { ResolvedConfig } from "../config/types.ts";
+import type { DevSession } from "./session.ts";
+import { describeError, HooktapError } from "../errors.ts";
+import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
+import type { Output } from "../term/output.ts";
+import { readyInfo } from "../term/ready.ts";
+import { reloadedText, reloadFailedText, targetChangesText } from "../term/reload_view.ts";
+import { tunnelText } from "../term/tunnel_view.ts";
 
 /** Options of {@linkcode startLive}. */
 export interface LiveOptions {
