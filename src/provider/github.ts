@@ -6,8 +6,21 @@
  */
 import { checkHmac, malformed, noSecret, unsigned } from "./_verdict.ts";
 import { fromHex, hmac, toHex } from "./hmac.ts";
-import type { Provider } from "./types.ts";
+import type { Provider, RequestView } from "./types.ts";
 import { jsonString } from "./view.ts";
+
+/**
+ * Whether the body may hold an `action` key, so that parsing it can tell. A
+ * JSON body whose text has neither `action` nor a `\u` escape (which could
+ * spell the key) holds none: a push, the most frequent delivery, is then typed
+ * without parsing its whole body (about a tenth of `dev`'s CPU per request).
+ * Form-encoded deliveries always go through the parse of their `payload`.
+ */
+export function mayHaveAction(view: Pick<RequestView, "text" | "header">): boolean {
+  if (/urlencoded/i.test(view.header("content-type") ?? "")) return true;
+  const text = view.text();
+  return text.includes("action") || text.includes("\\u");
+}
 
 /** The GitHub provider. */
 export const github: Provider = {
@@ -18,8 +31,9 @@ export const github: Provider = {
   detect: (view) => view.header("x-github-event") !== undefined,
   eventType: (view) => {
     const event = view.header("x-github-event");
-    const action = jsonString(view, "action");
-    return event === undefined ? undefined : action === undefined ? event : `${event}.${action}`;
+    if (event === undefined) return undefined;
+    const action = mayHaveAction(view) ? jsonString(view, "action") : undefined;
+    return action === undefined ? event : `${event}.${action}`;
   },
   verify(view, settings) {
     const v256 = view.header("x-hub-signature-256");
