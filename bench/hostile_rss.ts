@@ -7,6 +7,8 @@
  *   deno run -A bench/hostile_rss.ts [path/to/main.ts]
  * @module
  */
+import { spawnUntil } from "./proc.ts";
+
 const main = Deno.args[0] ?? new URL("../main.ts", import.meta.url).pathname;
 
 async function rssKiB(pid: number): Promise<number> {
@@ -21,24 +23,12 @@ async function measure(stack: "deno" | "node"): Promise<{ before: number; peak: 
     `${dir}/hooktap.config.ts`,
     `export default { port: 0, ui: false, endpoints: [{ name: "default", path: "/webhook", method: "POST" }${get}] };\n`,
   );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", main, "dev", "--port", "0"],
-    cwd: dir,
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let port = 0;
-  while (port === 0) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(text);
-    text += value;
-    port = Number(text.match(/listening on http:\/\/[^:]+:(\d+)/)?.[1] ?? 0);
-  }
-  reader.releaseLock();
-  child.stderr.cancel().catch(() => {});
+  const { child, match } = await spawnUntil(
+    ["run", "-A", main, "dev", "--port", "0"],
+    dir,
+    /listening on http:\/\/[^:]+:(\d+)/,
+  );
+  const port = Number(match[1]);
   await fetch(`http://127.0.0.1:${port}/webhook`, { method: "POST", body: "{}" }).then((r) =>
     r.body?.cancel()
   );

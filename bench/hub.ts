@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LoadGenerator, runLoad } from "./load.ts";
+import { spawnUntil } from "./proc.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -30,27 +31,8 @@ interface Proc {
 }
 
 async function spawn(args: string[], cwd: string, pattern: RegExp): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--config=${CONFIG}`, MAIN, ...args],
-    cwd,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let m: RegExpMatchArray | null = null;
-  while (m === null) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`${args[0]} did not start:\n${text}`);
-    text += value;
-    m = text.match(pattern);
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { child, url: m[1]! };
+  const { child, match } = await spawnUntil(["run", "-A", `--config=${CONFIG}`, MAIN, ...args], cwd, pattern);
+  return { child, url: match[1]! };
 }
 
 async function stop(p: Proc): Promise<void> {

@@ -111,3 +111,39 @@ export async function startServer(
     },
   };
 }
+
+/** A process started by {@linkcode spawnUntil}, and what matched on its stderr. */
+export interface Spawned {
+  child: Deno.ChildProcess;
+  match: RegExpMatchArray;
+}
+
+/**
+ * Starts `deno <args>` in `cwd` (stdin and stdout closed, `NO_COLOR=1`) and
+ * waits until its stderr matches `pattern` (a server's "listening on" line);
+ * the rest of stderr is drained so the pipe never fills.
+ * @throws when the process ends its stderr before the pattern appears.
+ */
+export async function spawnUntil(args: string[], cwd: string, pattern: RegExp): Promise<Spawned> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let match: RegExpMatchArray | null = null;
+  while (match === null) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`deno ${args.join(" ")} did not start:\n${text}`);
+    text += value;
+    match = text.match(pattern);
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  return { child, match };
+}

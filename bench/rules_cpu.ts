@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { spawnUntil } from "./proc.ts";
 
 const { values } = parseArgs({ options: { events: { type: "string" }, rounds: { type: "string" } } });
 const EVENTS = Number(values.events ?? 3000);
@@ -51,25 +52,12 @@ async function once(kind: keyof typeof CONFIGS): Promise<number> {
         CONFIGS[kind]
       } }] };\n`,
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "dev", "--port", "0", "--no-ui", "--quiet"],
-      cwd: dir,
-      stdout: "null",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).spawn();
-    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    let port = 0;
-    while (port === 0) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`dev did not start:\n${text}`);
-      text += value;
-      port = Number(text.match(/listening on http:\/\/[^:]+:(\d+)/)?.[1] ?? 0);
-    }
-    void (async () => {
-      while (!(await reader.read()).done) { /* drain */ }
-    })();
+    const { child, match } = await spawnUntil(
+      ["run", "-A", "--quiet", MAIN, "dev", "--port", "0", "--no-ui", "--quiet"],
+      dir,
+      /listening on http:\/\/[^:]+:(\d+)/,
+    );
+    const port = Number(match[1]);
     await new Promise((r) => setTimeout(r, 300));
     const before = cpuMs(child.pid);
     received = 0;
