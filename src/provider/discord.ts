@@ -12,6 +12,7 @@ import { malformed, noSecret, unsigned } from "./_verdict.ts";
 import { fromHex, toHex } from "./hmac.ts";
 import type { Provider, ProviderSettings, RequestView } from "./types.ts";
 import { isObject } from "./view.ts";
+import { concatBytes } from "../bytes.ts";
 
 const SCHEME = "discord-ed25519";
 const TYPES: Record<number, string> = {
@@ -35,7 +36,7 @@ async function _verify(view: RequestView, settings: ProviderSettings): Promise<V
   if (key === undefined || key.length !== 32) {
     return { status: "invalid", scheme: SCHEME, reason: "the configured publicKey is not 64 hex digits" };
   }
-  const data = new Uint8Array([...new TextEncoder().encode(ts), ...view.body]);
+  const data = concatBytes([new TextEncoder().encode(ts), view.body]);
   return await verifyEd25519(key, sig, data) ? { status: "valid", scheme: SCHEME } : {
     status: "invalid",
     scheme: SCHEME,
@@ -61,7 +62,7 @@ export const discord: Provider = {
     const ts = String(Math.floor(now.getTime() / 1000));
     const sig = await signWithKey(
       privateKey,
-      new Uint8Array([...new TextEncoder().encode(ts), ...request.body]),
+      concatBytes([new TextEncoder().encode(ts), request.body]),
     );
     return [
       ...request.headers.filter(([k]) => !/^x-signature-(ed25519|timestamp)$/i.test(k)),

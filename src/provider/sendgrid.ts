@@ -9,6 +9,7 @@ import { malformed, noSecret, unsigned } from "./_verdict.ts";
 import { fromBase64, toBase64 } from "./hmac.ts";
 import type { Provider } from "./types.ts";
 import { isObject } from "./view.ts";
+import { concatBytes } from "../bytes.ts";
 
 const SCHEME = "sendgrid-ecdsa";
 const SIG = "x-twilio-email-event-webhook-signature";
@@ -39,7 +40,7 @@ export const sendgrid: Provider = {
     if (key === undefined) {
       return { status: "invalid", scheme: SCHEME, reason: "the configured publicKey is not base64" };
     }
-    const data = new Uint8Array([...new TextEncoder().encode(ts), ...view.body]);
+    const data = concatBytes([new TextEncoder().encode(ts), view.body]);
     return await verifyP256(key, sig, data) ? { status: "valid", scheme: SCHEME } : {
       status: "invalid",
       scheme: SCHEME,
@@ -51,7 +52,7 @@ export const sendgrid: Provider = {
     const ts = String(Math.floor(now.getTime() / 1000));
     const sig = await signWithKey(
       privateKey,
-      new Uint8Array([...new TextEncoder().encode(ts), ...request.body]),
+      concatBytes([new TextEncoder().encode(ts), request.body]),
     );
     return [
       ...request.headers.filter(([k]) => k.toLowerCase() !== SIG && k.toLowerCase() !== TS),

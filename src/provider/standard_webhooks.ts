@@ -12,6 +12,7 @@ import { signWithKey, verifyEd25519 } from "./_ed25519.ts";
 import { fromBase64, hmacParts, toBase64 } from "./hmac.ts";
 import type { Provider, RequestView } from "./types.ts";
 import { jsonString } from "./view.ts";
+import { concatBytes } from "../bytes.ts";
 
 /** The HMAC key of a `whsec_` secret (a bare secret is read as base64 too, like the libraries do). */
 export function standardKey(secret: string): Uint8Array {
@@ -53,7 +54,7 @@ async function _verify(view: RequestView, settings: Parameters<Provider["verify"
   let verdict: Verdict | undefined;
   if (settings.publicKey !== undefined && v1a.length > 0) {
     const key = fromBase64(settings.publicKey.replace(/^whpk_/, "")) ?? new Uint8Array();
-    const data = new Uint8Array([...new TextEncoder().encode(`${id}.${ts}.`), ...view.body]);
+    const data = concatBytes([new TextEncoder().encode(`${id}.${ts}.`), view.body]);
     for (const sig of v1a) if (await verifyEd25519(key, sig, data)) verdict = valid(`${scheme}a`, 0, 1);
     verdict ??= {
       status: "invalid",
@@ -91,7 +92,7 @@ export const standardWebhooks: Provider = {
     const p = get("svix-id") !== undefined && get("webhook-id") === undefined ? "svix" : "webhook";
     const id = get(`${p}-id`) ?? `msg_${crypto.randomUUID()}`;
     const ts = String(Math.floor(now.getTime() / 1000));
-    const data = new Uint8Array([...new TextEncoder().encode(`${id}.${ts}.`), ...request.body]);
+    const data = concatBytes([new TextEncoder().encode(`${id}.${ts}.`), request.body]);
     const sig = toBase64(await signWithKey(privateKey, data));
     const earlier = get(`${p}-signature`);
     const drop = new RegExp(`^${p}-(id|timestamp|signature)$`, "i");
