@@ -120,6 +120,13 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const waiters = new Map<string, (answer: WireAnswer) => void>();
   const stopping = new AbortController();
 
+  /** The channel's poll record, marked as seen now (created on a client's first call). */
+  const seenNow = (channel: string) => {
+    let p = polls.get(channel);
+    if (p === undefined) polls.set(channel, p = { active: 0, lastSeen: 0 });
+    p.lastSeen = Date.now();
+    return p;
+  };
   const connected = (channel: string) => {
     const p = polls.get(channel);
     return p !== undefined && (p.active > 0 || Date.now() - p.lastSeen < CONNECTED_MS);
@@ -357,8 +364,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const refusedNow = await enter(channel, client, control);
     if (refusedNow) return refusedNow;
     const given = await hashToken(bearer(request.headers) ?? "");
-    let p = polls.get(channel);
-    if (p === undefined) polls.set(channel, p = { active: 0, lastSeen: 0 });
+    const p = seenNow(channel);
     p.active++;
     try {
       let events = await store.read(channel, after, { limit });
@@ -494,6 +500,9 @@ export function createHubHandler(options: HubOptions): HubHandler {
             "Remove one with `hooktap hub clients rm NAME`.",
         );
       }
+      // A client says hello right before its first poll: from here on it counts as connected, so a sender
+      // arriving in between waits for its answer (served by that poll) instead of getting the blind 200.
+      seenNow(channel);
       await trim(channel); // before the low mark is read: a client coming back learns what it missed now
       const head = await store.head(channel);
       const acked = (await store.cursor(channel, client))?.seq ?? 0;
