@@ -308,12 +308,10 @@ function marking(sink: EventSink, notes: TriggerNotes): EventSink {
 
 /** A sink that appends, then tells `onStored` (whose errors never reach the sender). */
 function publishing(sink: EventSink, onStored: (event: CapturedEvent) => void): EventSink {
-  return {
-    async append(event) {
-      await sink.append(event);
-      try {
-        onStored(event);
-      } catch { /* a listener's failure is not the sender's */ }
-    },
+  const tell = (event: CapturedEvent) => {
+    try {
+      onStored(event);
+    } catch { /* a listener's failure is not the sender's */ }
   };
+  return { append: (event) => sink.append(event).then(() => tell(event)) };
 }

@@ -202,7 +202,11 @@ export function eventLine(event: CapturedEvent): string {
 /** First value of a header (case-insensitive) in a record's header list. */
 export function headerValue(headers: readonly [string, string][], name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
+  // A name of another length cannot match: it is skipped without making its lower-case copy (the receiver
+  // looks up several headers per request, each against every header of the request).
+  for (const [k, v] of headers) {
+    if (k.length === lower.length && (k === lower || k.toLowerCase() === lower)) return v;
+  }
   return undefined;
 }
 

@@ -18,6 +18,12 @@ export interface ViewParts {
   headers: readonly [string, string][];
   body: Uint8Array;
   receivedAt: Date;
+  /**
+   * The body already decoded as UTF-8 with its BOM kept (the record's `body`
+   * when its encoding is `utf8`): {@linkcode RequestView.text} then decodes
+   * nothing again. Absent when the body is not valid UTF-8.
+   */
+  bodyText?: string;
 }
 
 const decoder = new TextDecoder();
@@ -36,7 +42,10 @@ const decoder = new TextDecoder();
  * ```
  */
 export function createView(parts: ViewParts): RequestView {
-  let text: string | undefined;
+  // The decoder drops a leading BOM; the record's text keeps it.
+  let text: string | undefined = parts.bodyText?.charCodeAt(0) === 0xfeff
+    ? parts.bodyText.slice(1)
+    : parts.bodyText;
   let json: { value: unknown } | undefined;
   let params: URLSearchParams | undefined;
   const view: RequestView = {

@@ -48,6 +48,28 @@ const EMPTY = new Uint8Array(0);
  */
 export const WHOLE_READ_MAX = 64 * 1024;
 
+/** The reads each shutdown signal ends: one `abort` listener per signal, not one per request. */
+const cutOffReads = new WeakMap<AbortSignal, Set<(error: Error) => void>>();
+
+/** Calls `fail` when `signal` aborts, until {@linkcode _unwatchCutOff}. */
+function _watchCutOff(signal: AbortSignal, fail: (error: Error) => void): void {
+  let reads = cutOffReads.get(signal);
+  if (reads === undefined) {
+    const all = new Set<(error: Error) => void>();
+    signal.addEventListener("abort", () => {
+      for (const end of all) end(new BodyCutOffError());
+      all.clear();
+    }, { once: true });
+    cutOffReads.set(signal, all);
+    reads = all;
+  }
+  reads.add(fail);
+}
+
+function _unwatchCutOff(signal: AbortSignal, fail: (error: Error) => void): void {
+  cutOffReads.get(signal)?.delete(fail);
+}
+
 /** Options of {@linkcode readBody}. */
 export interface ReadBodyOptions {
   /** A `Transfer-Encoding` header is present. */
@@ -104,8 +126,7 @@ export async function readBody(
     failure ??= error;
     reader.cancel().catch(() => {});
   };
-  const onAbort = cutOff === undefined ? undefined : () => fail(new BodyCutOffError());
-  if (onAbort !== undefined) cutOff!.addEventListener("abort", onAbort, { once: true });
+  if (cutOff !== undefined) _watchCutOff(cutOff, fail);
   const watched = stall === undefined ? undefined : { last: performance.now(), fail };
   if (watched !== undefined) stall!.add(watched);
   const chunks: Uint8Array[] = [];
@@ -126,7 +147,7 @@ export async function readBody(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    if (onAbort !== undefined) cutOff!.removeEventListener("abort", onAbort);
+    if (cutOff !== undefined) _unwatchCutOff(cutOff, fail);
     if (watched !== undefined) stall!.delete(watched);
     try {
       reader.releaseLock();
@@ -150,8 +171,7 @@ async function _readWhole(
   budget?.charge(declared);
   let fail: (error: Error) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
-  const onAbort = cutOff === undefined ? undefined : () => fail(new BodyCutOffError());
-  if (onAbort !== undefined) cutOff!.addEventListener("abort", onAbort, { once: true });
+  if (cutOff !== undefined) _watchCutOff(cutOff, fail);
   const watched = stall === undefined ? undefined : { last: performance.now(), fail };
   if (watched !== undefined) stall!.add(watched);
   const read = request.arrayBuffer();
@@ -169,7 +189,7 @@ async function _readWhole(
     budget?.release(declared);
     throw error;
   } finally {
-    if (onAbort !== undefined) cutOff!.removeEventListener("abort", onAbort);
+    if (cutOff !== undefined) _unwatchCutOff(cutOff, fail);
     if (watched !== undefined) stall!.delete(watched);
   }
 }

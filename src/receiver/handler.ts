@@ -16,6 +16,7 @@ import { BodyBudgetError } from "./budget.ts";
 import { BodyStalledError } from "./stall.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
+import { splitUrl } from "./url.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
@@ -100,11 +101,6 @@ const TEXT = { "content-type": "text/plain; charset=utf-8" };
 
 function text(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...TEXT, ...headers } });
-}
-
-function splitUrl(url: string): { path: string; query: string } {
-  const parsed = new URL(url);
-  return { path: parsed.pathname, query: parsed.search.slice(1) };
 }
 
 function peer(info: RequestInfo | undefined): string {
@@ -263,7 +259,15 @@ export function createHandler(options: HandlerOptions): Handler {
       }
       const examined = await examineFor(
         found.endpoint,
-        { method, path, query, headers, body, receivedAt: time },
+        {
+          method,
+          path,
+          query,
+          headers,
+          body,
+          receivedAt: time,
+          ...(event.bodyEncoding === "utf8" ? { bodyText: event.body } : {}),
+        },
         event,
       );
       const answer = await planAnswer(found.endpoint, event, examined);

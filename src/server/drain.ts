@@ -40,25 +40,35 @@ export function createDrain(inner: Handler): Drain {
     clearTimeout(timer);
     return done;
   };
+  const leave = () => {
+    inFlight--;
+    if (inFlight === 0) idle?.();
+  };
   return {
     cutOff: cutOff.signal,
     get inFlight() {
       return inFlight;
     },
-    async handler(request, info) {
+    handler(request, info) {
       if (stopping) {
-        return new Response(STOPPING_MESSAGE, {
-          status: 503,
-          headers: { "content-type": "text/plain; charset=utf-8", connection: "close", "retry-after": "5" },
-        });
+        return Promise.resolve(
+          new Response(STOPPING_MESSAGE, {
+            status: 503,
+            headers: { "content-type": "text/plain; charset=utf-8", connection: "close", "retry-after": "5" },
+          }),
+        );
       }
       inFlight++;
+      // No async frame of its own: the handler's promise, counted out when it settles either way.
+      let answer: Promise<Response>;
       try {
-        return await inner(request, info);
-      } finally {
-        inFlight--;
-        if (inFlight === 0) idle?.();
+        answer = inner(request, info);
+      } catch (error) {
+        leave();
+        return Promise.reject(error);
       }
+      answer.then(leave, leave);
+      return answer;
     },
     async stop(timeoutMs, answerMs = 1000) {
       stopping = true;
