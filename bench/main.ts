@@ -169,7 +169,9 @@ try {
     peer: peer
       ? `(p) the Node/Express peer: cmer/localhook ${peer.commit} (${peer.versions}), ` +
         `\`${peer.command}\`, listen bound to 127.0.0.1 in a copy (bench/peer.ts)`
-      : PEER_SKIPPED,
+      : doWrite || doBreakdown
+      ? PEER_SKIPPED
+      : "peer: not part of this run (write side and breakdown only)",
     pinned: PINNED,
     connections: CONNECTIONS,
     runs,
