@@ -9,7 +9,9 @@
  * system calls per request and per fdatasync batch (strace slows the server,
  * so only counts are taken from it, never times).
  *
- *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke]
+ * (p) the Node/Express peer (bench/peer.ts) joins when its checkout is given.
+ *
+ *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke] [--peer-dir DIR]
  * @module
  */
 import { join } from "node:path";
@@ -17,6 +19,7 @@ import { type LoadGenerator, runLoad } from "./load.ts";
 import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
 import { fileURLToPath } from "node:url";
 import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+import { PEER_LABEL } from "./peer.ts";
 
 /** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
 export const HONEST_CEILING: BreakdownConfig = {
@@ -85,7 +88,7 @@ export function sampleThreads(pid: number): Map<string, ThreadSample> {
       const status = Deno.readTextFileSync(`/proc/${pid}/task/${tid}/status`);
       const voluntary = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
       const involuntary = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      const key = threadGroup(name);
+      const key = threadGroup(name, tid === String(pid));
       const s = byName.get(key) ?? { name: key, utime: 0, stime: 0, voluntary: 0, involuntary: 0 };
       s.utime += utime;
       s.stime += stime;
@@ -100,8 +103,10 @@ export function sampleThreads(pid: number): Map<string, ThreadSample> {
 }
 
 /** A readable name for a runtime thread. */
-function threadGroup(comm: string): string {
-  if (comm === "deno") return "main (JS, event loop)";
+function threadGroup(comm: string, main: boolean): string {
+  if (comm === "deno" || (comm === "node" && main)) return "main (JS, event loop)";
+  // Node names none of its other threads: V8's platform workers (GC, compiler), libuv's pool, the inspector's.
+  if (comm === "node") return "node's other threads (V8 workers: GC, compiler; libuv)";
   if (comm.startsWith("tokio-runtime")) return "tokio workers (blocking fs ops: write, fdatasync)";
   if (comm.startsWith("V8 DefaultWorke") || comm.startsWith("V8_DefaultWorke")) {
     return "V8 workers (GC, compiler)";
@@ -169,16 +174,19 @@ export interface BreakdownOptions {
   log(line: string): void;
   /** Configurations (default: the ceiling, the honest ceiling, `dev --quiet` on both server stacks). */
   configs?: readonly BreakdownConfig[];
+  /** Appended to the configurations: (p) the Node/Express peer (bench/peer.ts), when its checkout is given. */
+  peer?: BreakdownConfig;
 }
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
 export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]> {
-  const configs: readonly BreakdownConfig[] = o.configs ?? [
+  let configs: readonly BreakdownConfig[] = o.configs ?? [
     WRITE_CONFIGS.find((c) => c.key === "c")!,
     HONEST_CEILING,
     DEV,
     DEV_NODE_STACK,
   ];
+  if (o.peer) configs = [...configs, o.peer];
   const results: Breakdown[] = [];
   for (const config of configs) {
     const dir = join(o.scratch, `breakdown-${results.length}`);
@@ -197,11 +205,14 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
         headersFile: o.headersFile,
       });
     let breakdown: Breakdown;
+    let answered = 0;
+    let stopped: { code: number; stderr: string };
     try {
-      await load(1); // warm-up: JIT, pools
+      answered += (await load(1)).requests; // warm-up: JIT, pools
       const before = sampleThreads(server.pid);
       const result = await load(o.seconds);
       const after = sampleThreads(server.pid);
+      answered += result.requests;
       breakdown = {
         label: config.label,
         rps: result.rps,
@@ -219,18 +230,22 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
         }).spawn();
         await new Promise((r) => setTimeout(r, 300));
         const traced = await load(Math.max(1, Math.min(2, o.seconds)));
+        answered += traced.requests;
         tracer.kill("SIGINT");
         await tracer.status;
         const calls = parseStraceSummary(await Deno.readTextFile(out).catch(() => ""));
         const n = Math.max(1, traced.requests);
         breakdown.syscalls = [...calls].map(([k, v]) => [k, v / n] as [string, number])
           .filter(([, v]) => v >= 0.01).sort((x, y) => y[1] - x[1]);
-        const syncs = calls.get("fdatasync") ?? 0;
+        const syncs = (calls.get("fdatasync") ?? 0) + (calls.get("fsync") ?? 0);
         breakdown.perSync = syncs > 0 ? traced.requests / syncs : NaN;
       }
+      await config.beforeStop?.(port, dir, answered);
     } finally {
-      await server.stop();
+      stopped = await server.stop();
     }
+    // What the server stored is checked as on the write side, so the CPU is of real work.
+    await config.verify?.(dir, stopped.stderr, stopped.code, answered);
     o.log(`  breakdown ${config.label}: ${breakdown.rps.toFixed(0)} req/s`);
     results.push(breakdown);
   }
@@ -301,7 +316,9 @@ export function breakdownReport(results: Breakdown[]): string {
     }${hasDiff ? " | " : ""} |`,
   );
   lines.push(
-    `| requests per fdatasync | ${results.map((r) => f1(r.perSync)).join(" | ")}${hasDiff ? " | " : ""} |`,
+    `| requests per fdatasync (or fsync) | ${results.map((r) => f1(r.perSync)).join(" | ")}${
+      hasDiff ? " | " : ""
+    } |`,
   );
   const calls = [...new Set(results.flatMap((r) => r.syscalls.slice(0, 8).map(([k]) => k)))];
   for (const call of calls) {
@@ -309,6 +326,17 @@ export function breakdownReport(results: Breakdown[]): string {
       `| syscall \`${call}\` / req | ${
         results.map((r) => f2(r.syscalls.find(([k]) => k === call)?.[1] ?? 0)).join(" | ")
       }${hasDiff ? " | " : ""} |`,
+    );
+  }
+  const peer = results.findIndex((r) => r.label === PEER_LABEL);
+  if (peer !== -1 && found !== -1) {
+    const p = results[peer]!, b = results[found]!;
+    lines.push(
+      "",
+      `The peer beside ${b.label}: ${f1(totals[peer]!)} against ${
+        f1(totals[found]!)
+      } µs of CPU per request ` +
+        `(p/b = ${f2(totals[peer]! / totals[found]!)}×); req/s b/p = ${f2(b.rps / p.rps)} in this run.`,
     );
   }
   return lines.join("\n") + "\n";
@@ -320,10 +348,20 @@ if (import.meta.main) {
   const { pickLoadGenerator } = await import("./load.ts");
   const { values } = parseArgs({
     args: Deno.args,
-    options: { seconds: { type: "string", default: "5" }, smoke: { type: "boolean", default: false } },
+    options: {
+      seconds: { type: "string", default: "5" },
+      smoke: { type: "boolean", default: false },
+      "peer-dir": { type: "string" },
+    },
   });
+  const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
+  // deno-lint-ignore no-console
+  const log = (l: string) => console.error(l);
   const scratch = await Deno.makeTempDir({ prefix: "hooktap_breakdown_" });
   try {
+    const dir = peerDir(values["peer-dir"]);
+    const peer = dir === undefined ? undefined : await preparePeer(dir, scratch, log);
+    log(peer === undefined ? PEER_SKIPPED : `peer: ${peer.versions}, commit ${peer.commit}`);
     const bodyFile = join(scratch, "body.json");
     const headersFile = join(scratch, "headers.txt");
     await Deno.writeTextFile(bodyFile, BODY);
@@ -335,8 +373,8 @@ if (import.meta.main) {
       scratch,
       bodyFile,
       headersFile,
-      // deno-lint-ignore no-console
-      log: (l) => console.error(l),
+      log,
+      ...(peer ? { peer: peer.config } : {}),
     });
     // deno-lint-ignore no-console
     console.log(breakdownReport(results));

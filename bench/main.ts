@@ -4,7 +4,11 @@
  * side on a generated store; prints a Markdown report on stdout, progress on
  * stderr, and keeps the raw numbers in bench/.data/results.json.
  *
- *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub] [--runs N] [--seconds S] [--events N]
+ *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub] [--runs N] [--seconds S] [--events N] [--peer-dir DIR]
+ *
+ * `--peer-dir DIR` (or `BENCH_PEER_DIR=DIR`): a checkout of cmer/localhook,
+ * the Node/Express peer (bench/peer.ts), run as (p) in the write side's turns
+ * and in the breakdown; without it the bench says "peer: skipped".
  *
  * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
  *
@@ -28,7 +32,8 @@ import { hubReport, measureHub } from "./hub.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
-import { devFlags, measureWriteSide, type WriteSideResults } from "./write_side.ts";
+import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
+import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -38,6 +43,7 @@ const { values } = parseArgs({
     runs: { type: "string" },
     seconds: { type: "string" },
     events: { type: "string" },
+    "peer-dir": { type: "string" },
   },
 });
 const smoke = values.smoke;
@@ -71,6 +77,12 @@ function cpuModel(): string {
 const began = performance.now();
 try {
   const generator = pickLoadGenerator();
+  let peer: Peer | undefined;
+  if (doWrite || doBreakdown) {
+    const dir = peerDir(values["peer-dir"]);
+    peer = dir === undefined ? undefined : await preparePeer(dir, scratch, log);
+    log(peer === undefined ? PEER_SKIPPED : `peer: ${peer.versions}, commit ${peer.commit}`);
+  }
   let write: WriteSideResults | undefined;
   if (doWrite) {
     log(`write side: ${generator}, ${runs} turn(s) of ${seconds} s, ${CONNECTIONS} connections`);
@@ -81,6 +93,7 @@ try {
       warmupSeconds: smoke ? 0 : 1,
       connections: CONNECTIONS,
       scratch: join(scratch, "write"),
+      configs: peer ? [...WRITE_CONFIGS, peer.config] : WRITE_CONFIGS,
       log,
     });
   }
@@ -153,6 +166,12 @@ try {
     deno: Deno.version.deno,
     loadGenerator: generator === "wrk" ? "wrk (Debian package)" : "autocannon 8 (npm, under Deno)",
     devCommand: `deno run ${devFlags().join(" ")} main.ts dev --quiet --port PORT`,
+    peer: peer
+      ? `(p) the Node/Express peer: cmer/localhook ${peer.commit} (${peer.versions}), ` +
+        `\`${peer.command}\`, listen bound to 127.0.0.1 in a copy (bench/peer.ts)`
+      : doWrite || doBreakdown
+      ? PEER_SKIPPED
+      : "peer: not part of this run (write side and breakdown only)",
     pinned: PINNED,
     connections: CONNECTIONS,
     runs,
@@ -200,6 +219,7 @@ try {
       bodyFile,
       headersFile,
       log,
+      ...(peer ? { peer: peer.config } : {}),
     });
     for (const r of results) {
       if (!(r.requests > 0) || r.threads.length === 0) {

@@ -7,7 +7,8 @@ import type { ExtraMeasure } from "./extra_stores.ts";
 import type { ReadMeasure } from "./read_side.ts";
 import { median, type Spread, spread } from "./stats.ts";
 import type { WriteSideResults } from "./write_side.ts";
-import { WRITE_CONFIGS } from "./write_side.ts";
+import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+import { PEER_LABEL, PEER_SKIPPED } from "./peer.ts";
 
 /** Where and how the benchmark ran. */
 export interface RunInfo {
@@ -19,6 +20,8 @@ export interface RunInfo {
   loadGenerator: string;
   /** How (b) started hooktap. */
   devCommand: string;
+  /** How (p) the Node/Express peer ran, or why it did not. */
+  peer: string;
   pinned: boolean;
   connections: number;
   runs: number;
@@ -59,6 +62,7 @@ export function report(
         ? "server on CPU 0, load generator on CPU 1 (taskset)"
         : "not pinned (no taskset or one CPU)"),
     `- (b) runs \`${info.devCommand}\` (the flags of \`deno task dev\`) in a fresh directory each run`,
+    `- ${info.peer}`,
     "",
   );
   const targets: [string, boolean | undefined, string][] = [];
@@ -69,7 +73,11 @@ export function report(
       "|---|---:|---:|---:|---:|",
     );
     const med = new Map<string, { rps: number; p99: number; rss: number }>();
-    for (const config of WRITE_CONFIGS) {
+    const rows: { key: WriteConfig["key"]; label: string }[] = [...WRITE_CONFIGS, {
+      key: "p",
+      label: PEER_LABEL,
+    }];
+    for (const config of rows) {
       const r = write.get(config.key);
       if (r === undefined) continue;
       const rps = spread(r.runs.map((x) => x.rps));
@@ -86,7 +94,8 @@ export function report(
       b = med.get("b"),
       c = med.get("c"),
       bLog = med.get("b-log"),
-      bPlain = med.get("b-plain");
+      bPlain = med.get("b-plain"),
+      p = med.get("p");
     if (a && b && c) {
       const bc = b.rps / c.rps, ba = b.rps / a.rps, p99x = b.p99 / c.p99;
       out.push("");
@@ -94,7 +103,8 @@ export function report(
         `Ratios of medians: **b/c = ${f(bc, 2)}**, **b/a = ${f(ba, 2)}**, c/a = ${f(c.rps / a.rps, 2)}, ` +
           `p99 b/c = ${f(p99x, 2)}` +
           (bLog ? `; with the request log, b/c = ${f(bLog.rps / c.rps, 2)}` : "") +
-          (bPlain ? `; run as \`deno run -A\` (no V8 flag), b/c = ${f(bPlain.rps / c.rps, 2)}` : ""),
+          (bPlain ? `; run as \`deno run -A\` (no V8 flag), b/c = ${f(bPlain.rps / c.rps, 2)}` : "") +
+          (p ? `; **b/p = ${f(b.rps / p.rps, 2)}** (the Node/Express peer)` : ""),
       );
       targets.push(["dev: b/c ≥ 0.8 (issue 15)", bc >= 0.8, f(bc, 2)]);
       targets.push(["dev: b/c ≥ 0.9 (issue 5)", bc >= 0.9, f(bc, 2)]);
@@ -102,6 +112,13 @@ export function report(
       targets.push(["dev: b/a ≥ 0.35 (long-term aim)", ba >= 0.35, f(ba, 2)]);
       const rss = Math.max(b.rss, bLog?.rss ?? 0);
       targets.push(["dev under load < 150 MB RSS", MB(rss) < 150, `${f(MB(rss), 0)} MB`]);
+    }
+    if (b) {
+      targets.push(
+        p
+          ? ["dev: b/p ≥ 3, the Node/Express peer (issue 29)", b.rps / p.rps >= 3, f(b.rps / p.rps, 2)]
+          : ["dev: b/p ≥ 3, the Node/Express peer (issue 29)", undefined, PEER_SKIPPED],
+      );
     }
     out.push("");
   }

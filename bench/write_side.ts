@@ -1,8 +1,9 @@
 /**
  * The write side: (a) bare `Deno.serve`, (c) the durable ceiling and (b)
  * `hooktap dev` as users run it, measured in turns (a, c, b, b with its
- * request log, then again) so that drift on a noisy machine hits all alike.
- * Each turn starts its server afresh on core 0, warms it up, then loads it
+ * request log, then again) so that drift on a noisy machine hits all alike;
+ * (p) the Node/Express peer joins each turn when its checkout is given
+ * (bench/peer.ts). Each turn starts its server afresh on core 0, warms it up, then loads it
  * from core 1.
  * @module
  */
@@ -35,9 +36,11 @@ const DEV_FLAGS = devFlags();
 
 /** A server configuration of the write side. */
 export interface WriteConfig {
-  key: "a" | "c" | "b" | "b-log" | "b-plain";
+  key: "a" | "c" | "b" | "b-log" | "b-plain" | "p";
   label: string;
   argv(port: number, dir: string): string[];
+  /** Checks the live server after the load (it has answered `requests`); throws when the part is broken. */
+  beforeStop?(port: number, dir: string, requests: number): Promise<void>;
   /** Checks what the run left behind; throws when the part is broken. */
   verify?(dir: string, stderr: string, code: number, requests: number): Promise<void>;
 }
@@ -172,6 +175,7 @@ export async function measureWriteSide(o: WriteSideOptions): Promise<WriteSideRe
         if (o.warmupSeconds > 0) warm = await load(o.warmupSeconds);
         result = await load(o.seconds);
         rss = server.peakRssKiB();
+        await config.beforeStop?.(port, dir, result.requests + (warm?.requests ?? 0));
       } finally {
         stopped = await server.stop();
       }
