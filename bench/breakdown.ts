@@ -19,6 +19,7 @@ import { type LoadGenerator, runLoad } from "./load.ts";
 import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
 import { fileURLToPath } from "node:url";
 import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+import { nativeReport, type NativeSplit, nativeUnavailable, recordNative, splitNative } from "./native.ts";
 import { PEER_LABEL } from "./peer.ts";
 
 /** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
@@ -133,6 +134,8 @@ export interface Breakdown {
   syscalls: [string, number][];
   /** Requests per fdatasync (batch size) in the strace run. */
   perSync: number;
+  /** The native profile's split (a third run under `perf`), when it could be taken. */
+  native?: NativeSplit;
 }
 
 function diff(before: Map<string, ThreadSample>, after: Map<string, ThreadSample>, requests: number) {
@@ -176,6 +179,8 @@ export interface BreakdownOptions {
   configs?: readonly BreakdownConfig[];
   /** Appended to the configurations: (p) the Node/Express peer (bench/peer.ts), when its checkout is given. */
   peer?: BreakdownConfig;
+  /** Also take a native profile of each server with `perf` (bench/native.ts), when it can run here. */
+  native?: boolean;
 }
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
@@ -239,6 +244,15 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
           .filter(([, v]) => v >= 0.01).sort((x, y) => y[1] - x[1]);
         const syncs = (calls.get("fdatasync") ?? 0) + (calls.get("fsync") ?? 0);
         breakdown.perSync = syncs > 0 ? traced.requests / syncs : NaN;
+      }
+      if (o.native && nativeUnavailable() === undefined) {
+        const data = join(dir, "perf.data");
+        const perf = recordNative(server.pid, data);
+        await new Promise((r) => setTimeout(r, 300));
+        const sampled = await load(Math.max(1, Math.min(3, o.seconds)));
+        answered += sampled.requests;
+        await perf.stop();
+        breakdown.native = await splitNative(config.label, data, Math.max(1, sampled.requests));
       }
       await config.beforeStop?.(port, dir, answered);
     } finally {
@@ -375,9 +389,12 @@ if (import.meta.main) {
       headersFile,
       log,
       ...(peer ? { peer: peer.config } : {}),
+      native: !values.smoke,
     });
     // deno-lint-ignore no-console
     console.log(breakdownReport(results));
+    // deno-lint-ignore no-console
+    console.log(nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()));
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
   }

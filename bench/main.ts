@@ -32,6 +32,7 @@ import { hubReport, measureHub } from "./hub.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
+import { nativeReport, nativeUnavailable } from "./native.ts";
 import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
 import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
 
@@ -220,13 +221,15 @@ try {
       headersFile,
       log,
       ...(peer ? { peer: peer.config } : {}),
+      native: !smoke,
     });
     for (const r of results) {
       if (!(r.requests > 0) || r.threads.length === 0) {
         throw new Error(`breakdown of ${r.label}: nothing measured`);
       }
     }
-    breakdownText = "\n" + breakdownReport(results);
+    breakdownText = "\n" + breakdownReport(results) + "\n" +
+      nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable());
   }
   let hubText = "";
   if (doHub) {
