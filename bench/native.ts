@@ -73,7 +73,9 @@ async function report(file: string, args: string[]): Promise<string> {
 }
 
 /** Where a sample's stack says its time went. */
-function _category(frames: string[]): string {
+function _category(comm: string, frames: string[]): string {
+  if (comm.startsWith("V8 ")) return V8_WORKERS;
+  if (comm.startsWith("tokio-")) return TOKIO;
   const leaf = frames[0] ?? "";
   const isDeno = (dso: string) => dso === "deno" || dso.endsWith("/deno");
   const isJit = (dso: string) => dso === "[unknown]" || dso.startsWith("/tmp/perf-") || dso.includes("anon");
@@ -85,12 +87,14 @@ function _category(frames: string[]): string {
   return OTHER;
 }
 
+const V8_WORKERS = "V8 worker threads (GC, compiler), all of their time";
+const TOKIO = "tokio worker threads (file write, fdatasync), all of their time";
 const RUST = "deno binary, no JavaScript on the stack (Rust: tokio, hyper, ops; V8 between calls)";
 const V8_UNDER_JS = "deno binary under JavaScript (V8 builtins and runtime: JSON, strings, promises, GC)";
 const JIT = "JIT-compiled JavaScript";
 const LIBC = "libc (malloc, free, memcpy)";
 const NODE = "node binary";
-const KERNEL = "kernel (all)";
+const KERNEL = "kernel, on the main thread";
 const OTHER = "other";
 
 /** Reads the samples of `file` into µs per request for `requests` answered while it recorded. */
@@ -101,14 +105,15 @@ export async function splitNative(label: string, file: string, requests: number)
   let total = 0;
   // Each sample: a "tid" line, then one "\tADDR (dso)" line per frame, leaf first, then a blank line.
   const script = await new Deno.Command("perf", {
-    args: ["script", "-i", file, "-F", "tid,ip,dso"],
+    args: ["script", "-i", file, "-F", "comm,tid,ip,dso"],
     stdout: "piped",
     stderr: "null",
   }).output();
   let frames: string[] = [];
+  let comm = "";
   const flush = () => {
     if (frames.length === 0) return;
-    const k = _category(frames);
+    const k = _category(comm, frames);
     counts.set(k, (counts.get(k) ?? 0) + 1);
     total++;
     frames = [];
@@ -117,7 +122,11 @@ export async function splitNative(label: string, file: string, requests: number)
     if (line.startsWith("\t")) {
       const m = /\((.*)\)\s*$/.exec(line);
       frames.push(m?.[1] ?? "[unknown]");
-    } else flush();
+    } else {
+      flush();
+      // "comm tid": the thread's name may hold spaces ("V8 DefaultWorke").
+      comm = line.replace(/\s+\d+\s*$/, "");
+    }
   }
   flush();
   for (const [k, n] of counts) parts.set(k, perRequest(n));
@@ -139,6 +148,8 @@ export function nativeReport(results: NativeSplit[], why?: string): string {
   if (why !== undefined) return `### Native profile: skipped (${why})\n`;
   if (results.length === 0) return "";
   const keys = [
+    TOKIO,
+    V8_WORKERS,
     RUST,
     V8_UNDER_JS,
     JIT,
@@ -150,7 +161,7 @@ export function nativeReport(results: NativeSplit[], why?: string): string {
   ].filter((k) => results.some((r) => r.parts.has(k)));
   const lines = [
     "### Native profile (µs of CPU per request, every thread, from `perf record -e cpu-clock -g`)\n",
-    "A third run of each server under `perf`; the kernel lines below `kernel (all)` are inclusive parts of it " +
+    "A third run of each server under `perf`; the `kernel:` lines are system calls with what they set off, on every thread (inclusive) " +
     "(a system call and what it set off). Sampling slows the servers: compare the columns, not the totals " +
     "with the table above.\n",
     `| part | ${results.map((r) => r.label).join(" | ")} |`,
