@@ -169,15 +169,19 @@ async function _readWhole(
   { cutOff, budget, stall }: ReadBodyOptions,
 ): Promise<Uint8Array> {
   budget?.charge(declared);
+  const read = request.arrayBuffer();
+  // One promise settled by the read or, first, by shutdown or the stall watch (the read then fails later
+  // with the connection, and that rejection lands in the settled promise, unheard).
   let fail: (error: Error) => void = () => {};
-  const failed = new Promise<never>((_, reject) => (fail = reject));
+  const done = new Promise<ArrayBuffer>((resolve, reject) => {
+    fail = reject;
+    read.then(resolve, reject);
+  });
   if (cutOff !== undefined) _watchCutOff(cutOff, fail);
   const watched = stall === undefined ? undefined : { last: performance.now(), fail };
   if (watched !== undefined) stall!.add(watched);
-  const read = request.arrayBuffer();
-  read.catch(() => {}); // when the wait ended first, the read fails later with the connection
   try {
-    const bytes = new Uint8Array(await Promise.race([read, failed]));
+    const bytes = new Uint8Array(await done);
     if (bytes.length !== declared) {
       // A body longer or shorter than it declared (the runtime's framing should not let one through).
       if (bytes.length > limit) throw new BodyTooLargeError(limit);

@@ -270,13 +270,15 @@ export function createHandler(options: HandlerOptions): Handler {
         },
         event,
       );
-      const answer = await planAnswer(found.endpoint, event, examined);
+      // Most requests get the plain 200: no challenge, nothing enforced, no custom response to plan.
+      const planned = examined.challenge !== undefined || found.endpoint.signing?.enforce === true ||
+        found.endpoint.response !== undefined;
+      const answer = planned ? await planAnswer(found.endpoint, event, examined) : undefined;
       const chosen = first === undefined ? undefined : options.forward!.route(event);
-      const marks = {
-        ...(event.provider !== undefined ? { provider: event.provider } : {}),
-        ...(event.type !== undefined ? { type: event.type } : {}),
-        ...(event.verdict !== undefined ? { verdict: event.verdict.status } : {}),
-      };
+      const marks: Pick<RequestOutcome, "provider" | "type" | "verdict"> = {};
+      if (event.provider !== undefined) marks.provider = event.provider;
+      if (event.type !== undefined) marks.type = event.type;
+      if (event.verdict !== undefined) marks.verdict = event.verdict.status;
       try {
         await sink.append(event);
       } catch (error) {
