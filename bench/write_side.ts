@@ -36,8 +36,10 @@ const DEV_FLAGS = devFlags();
 
 /** A server configuration of the write side. */
 export interface WriteConfig {
-  key: "a" | "c" | "b" | "b-log" | "b-plain" | "p";
+  key: "a" | "c" | "c2" | "b" | "b-node" | "b-log" | "b-plain" | "p";
   label: string;
+  /** The config file the server finds (default: one POST endpoint). */
+  configText?: string;
   argv(port: number, dir: string): string[];
   /** Checks the live server after the load (it has answered `requests`); throws when the part is broken. */
   beforeStop?(port: number, dir: string, requests: number): Promise<void>;
@@ -100,10 +102,32 @@ export const WRITE_CONFIGS: readonly WriteConfig[] = [
     ],
   },
   {
+    key: "c2",
+    label: "(c2) honest ceiling",
+    argv: (port, dir) => [
+      DENO,
+      "run",
+      "--allow-net",
+      `--allow-write=${dir}`,
+      here("./servers/honest.ts"),
+      String(port),
+      join(dir, "honest.jsonl"),
+    ],
+  },
+  {
     key: "b",
     label: "(b) hooktap dev --quiet",
     argv: (port) => [DENO, "run", ...DEV_FLAGS, MAIN, "dev", "--quiet", "--port", String(port)],
     verify: verifyDev,
+  },
+  {
+    // A config with a GET endpoint: dev serves it with node:http (Deno.serve hides GET bodies).
+    key: "b-node",
+    label: "(b) --quiet, node:http stack (a GET endpoint)",
+    argv: (port) => [DENO, "run", ...DEV_FLAGS, MAIN, "dev", "--quiet", "--port", String(port)],
+    verify: verifyDev,
+    configText: `export default { port: 8787, endpoints: [` +
+      `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
   },
   {
     key: "b-log",
@@ -156,7 +180,8 @@ export async function measureWriteSide(o: WriteSideOptions): Promise<WriteSideRe
       await Deno.mkdir(dir, { recursive: true });
       await Deno.writeTextFile(
         join(dir, "hooktap.config.ts"),
-        `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
+        config.configText ??
+          `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
       );
       const port = freePort();
       const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
