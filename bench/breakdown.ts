@@ -20,6 +20,7 @@ import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
 import { fileURLToPath } from "node:url";
 import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
 import { nativeReport, type NativeSplit, nativeUnavailable, recordNative, splitNative } from "./native.ts";
+import { batchesReport, type BatchTimeline, traceBatches } from "./batches.ts";
 import { PEER_LABEL } from "./peer.ts";
 
 /** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
@@ -136,6 +137,8 @@ export interface Breakdown {
   perSync: number;
   /** The native profile's split (a third run under `perf`), when it could be taken. */
   native?: NativeSplit;
+  /** A batch's timeline from `perf trace` (with the native profile). */
+  batches?: BatchTimeline;
 }
 
 function diff(before: Map<string, ThreadSample>, after: Map<string, ThreadSample>, requests: number) {
@@ -253,6 +256,14 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
         answered += sampled.requests;
         await perf.stop();
         breakdown.native = await splitNative(config.label, data, Math.max(1, sampled.requests));
+        const [traced] = await Promise.all([
+          (async () => {
+            await new Promise((r) => setTimeout(r, 300));
+            return await traceBatches(config.label, server.pid, 1000);
+          })(),
+          load(2).then((r) => (answered += r.requests)),
+        ]);
+        breakdown.batches = traced;
       }
       await config.beforeStop?.(port, dir, answered);
     } finally {
@@ -395,6 +406,8 @@ if (import.meta.main) {
     console.log(breakdownReport(results));
     // deno-lint-ignore no-console
     console.log(nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()));
+    // deno-lint-ignore no-console
+    console.log(batchesReport(results.flatMap((r) => r.batches ? [r.batches] : [])));
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
   }

@@ -33,6 +33,7 @@ import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
 import { nativeReport, nativeUnavailable } from "./native.ts";
+import { batchesReport } from "./batches.ts";
 import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
 import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
 
@@ -229,7 +230,8 @@ try {
       }
     }
     breakdownText = "\n" + breakdownReport(results) + "\n" +
-      nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable());
+      nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()) + "\n" +
+      batchesReport(results.flatMap((r) => r.batches ? [r.batches] : []));
   }
   let hubText = "";
   if (doHub) {
