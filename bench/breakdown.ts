@@ -9,7 +9,7 @@
  * system calls per request and per fdatasync batch (strace slows the server,
  * so only counts are taken from it, never times).
  *
- *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke]
+ *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke] [--only c,c2,b,node] [--base DIR/main.ts]
  * @module
  */
 import { join } from "node:path";
@@ -51,6 +51,13 @@ export const DEV_NODE_STACK: BreakdownConfig = {
   label: "(b) dev, node:http stack (a GET endpoint in the config)",
   configText: `export default { port: 8787, endpoints: [` +
     `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
+};
+
+/** The same config as {@linkcode DEV_NODE_STACK} served by Deno.serve (`HOOKTAP_STACK=deno`), GET bodies unlocked. */
+export const DEV_GET_ON_DENO: BreakdownConfig = {
+  ...DEV_NODE_STACK,
+  label: "(b) dev, Deno.serve with the same GET config (HOOKTAP_STACK=deno)",
+  argv: (port, dir) => ["env", "HOOKTAP_STACK=deno", ...DEV_NODE_STACK.argv(port, dir)],
 };
 
 /** One thread's counters (clock ticks and switches). */
@@ -168,7 +175,7 @@ export interface BreakdownOptions {
   headersFile: string;
   log(line: string): void;
   /** Configurations (default: the ceiling, the honest ceiling, `dev --quiet` on both server stacks). */
-  configs?: readonly BreakdownConfig[];
+  configs?: readonly BreakdownConfig[] | undefined;
 }
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
@@ -235,6 +242,39 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
     results.push(breakdown);
   }
   return results;
+}
+
+const BY_KEY: Record<string, BreakdownConfig> = {
+  c: WRITE_CONFIGS.find((c) => c.key === "c")!,
+  c2: HONEST_CEILING,
+  b: DEV,
+  node: DEV_NODE_STACK,
+  "get-deno": DEV_GET_ON_DENO,
+};
+
+/**
+ * The configurations named in `only` (comma-separated: `c`, `c2`, `b`, `node`, `get-deno`), in that order. With
+ * `base` (a checkout's `main.ts`, e.g. the starting commit's), each `dev` configuration is preceded by the
+ * same one run from that checkout, labelled "(base)", for a side-by-side run of two trees.
+ */
+export function chooseConfigs(only: string, base?: string): BreakdownConfig[] {
+  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+  const out: BreakdownConfig[] = [];
+  for (const key of only.split(",").map((k) => k.trim()).filter(Boolean)) {
+    const config = BY_KEY[key];
+    if (config === undefined) {
+      throw new Error(`--only: unknown configuration "${key}"; use ${Object.keys(BY_KEY).join(", ")}`);
+    }
+    if (base !== undefined && (key === "b" || key === "node" || key === "get-deno")) {
+      out.push({
+        ...config,
+        label: `${config.label} (base)`,
+        argv: (port, dir) => config.argv(port, dir).map((a) => (a === main ? base : a)),
+      });
+    }
+    out.push(config);
+  }
+  return out;
 }
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
@@ -320,7 +360,12 @@ if (import.meta.main) {
   const { pickLoadGenerator } = await import("./load.ts");
   const { values } = parseArgs({
     args: Deno.args,
-    options: { seconds: { type: "string", default: "5" }, smoke: { type: "boolean", default: false } },
+    options: {
+      seconds: { type: "string", default: "5" },
+      smoke: { type: "boolean", default: false },
+      only: { type: "string" },
+      base: { type: "string" },
+    },
   });
   const scratch = await Deno.makeTempDir({ prefix: "hooktap_breakdown_" });
   try {
@@ -337,6 +382,9 @@ if (import.meta.main) {
       headersFile,
       // deno-lint-ignore no-console
       log: (l) => console.error(l),
+      configs: values.only === undefined && values.base === undefined
+        ? undefined
+        : chooseConfigs(values.only ?? "c,c2,b,node", values.base),
     });
     // deno-lint-ignore no-console
     console.log(breakdownReport(results));
