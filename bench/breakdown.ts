@@ -43,21 +43,23 @@ export interface BreakdownConfig extends WriteConfig {
 }
 
 /**
- * (b) on the `node:http` stack: a config with a GET endpoint beside the
- * POST one makes `dev` serve with `node:http` (Deno.serve hides GET bodies).
+ * (b) on the `node:http` stack (`HOOKTAP_STACK=node`), with a GET endpoint
+ * beside the POST one (a config that picked node:http by itself before
+ * Deno.serve read GET bodies).
  */
 export const DEV_NODE_STACK: BreakdownConfig = {
   ...DEV,
-  label: "(b) dev, node:http stack (a GET endpoint in the config)",
+  argv: (port, dir) => ["env", "HOOKTAP_STACK=node", ...DEV.argv(port, dir)],
+  label: "(b) dev, node:http stack (HOOKTAP_STACK=node, a GET endpoint in the config)",
   configText: `export default { port: 8787, endpoints: [` +
     `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
 };
 
-/** The same config as {@linkcode DEV_NODE_STACK} served by Deno.serve (`HOOKTAP_STACK=deno`), GET bodies unlocked. */
+/** The same config as {@linkcode DEV_NODE_STACK} on Deno.serve (the default now; forced for older trees). */
 export const DEV_GET_ON_DENO: BreakdownConfig = {
   ...DEV_NODE_STACK,
-  label: "(b) dev, Deno.serve with the same GET config (HOOKTAP_STACK=deno)",
-  argv: (port, dir) => ["env", "HOOKTAP_STACK=deno", ...DEV_NODE_STACK.argv(port, dir)],
+  label: "(b) dev, Deno.serve, the same GET config (HOOKTAP_STACK=deno)",
+  argv: (port, dir) => ["env", "HOOKTAP_STACK=deno", ...DEV.argv(port, dir)],
 };
 
 /** One thread's counters (clock ticks and switches). */

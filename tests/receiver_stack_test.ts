@@ -1,7 +1,7 @@
 /**
  * The listening stack through the real `hooktap dev`: bodies of GET and
- * HEAD requests stored byte for byte on both stacks (node:http, chosen by
- * the config; Deno.serve, where src/server/deno_body.ts unlocks them), and
+ * HEAD requests stored byte for byte on both stacks (Deno.serve, the
+ * default, where src/server/deno_body.ts unlocks them; node:http), and
  * Ctrl-C during a slow upload answering it a retryable 503 while dev says
  * what it waits for.
  * @module
@@ -26,18 +26,18 @@ const GET_CONFIG = `export default {
 `;
 
 for (const stack of ["node", "deno"] as const) {
-  const how = stack === "node" ? "node:http, chosen by the config" : "Deno.serve, HOOKTAP_STACK=deno";
+  const how = stack === "node" ? "node:http, HOOKTAP_STACK=node" : "Deno.serve, the default";
   Deno.test(`dev stores the body of a GET and of a HEAD request byte for byte (${how})`, async () => {
     await using tmp = await withTmpDir();
     await writeFile(tmp.path, "hooktap.config.ts", GET_CONFIG);
     await using dev = stack === "node"
-      ? await startDev(tmp.path, ["--quiet"])
-      : await startDev(tmp.path, ["--quiet"], { permissions: WITH_STACK, env: { HOOKTAP_STACK: "deno" } });
+      ? await startDev(tmp.path, ["--quiet"], { permissions: WITH_STACK, env: { HOOKTAP_STACK: "node" } })
+      : await startDev(tmp.path, ["--quiet"]);
     assert.match(
       dev.stderr(),
       stack === "node"
-        ? /Server: node:http \("health" accepts GET/
-        : /Server: Deno\.serve \(HOOKTAP_STACK=deno\)/,
+        ? /Server: node:http \(HOOKTAP_STACK=node\)/
+        : /Server: Deno\.serve \(the default; it reads GET and HEAD bodies too\)/,
     );
     const binary = new Uint8Array([0x00, 0xff, 0x1b, 0x80, 0x0a]);
     const conn = await HttpConn.open(dev.port);
