@@ -1,6 +1,6 @@
 /**
  * Which HTTP stack `hooktap dev` listens with. Deno.serve serves every
- * config: it is the fastest (about half the CPU per request of node:http,
+ * config: it is the fastest (about two thirds of node:http's CPU per request,
  * BENCHMARKS.md "The node:http stack"), parses any method, and reads GET and
  * HEAD bodies through src/server/deno_body.ts. node:http stays for those who
  * ask (`HOOKTAP_STACK=node`): it gives the raw header list (the sender's
