@@ -67,8 +67,8 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
     } catch {
       res.destroy(); // the client is gone
     }
-    // Not kept past its answer: a value held by a connection outlives the young generation and drags the
-    // whole request (its streams, headers and body) into every scavenge of the connection's life.
+    // Not kept past its answer: held by the connection, the finished request (its streams, headers and
+    // body) would stay reachable until the connection's next request.
     if (answering.get(socket)?.req === req) answering.delete(socket);
   };
   const server = createServer(
