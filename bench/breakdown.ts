@@ -11,7 +11,7 @@
  *
  * (p) the Node/Express peer (bench/peer.ts) joins when its checkout is given.
  *
- *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke] [--peer-dir DIR]
+ *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke] [--peer-dir DIR] [--only c,c2,b,node] [--base DIR/main.ts]
  * @module
  */
 import { join } from "node:path";
@@ -48,14 +48,23 @@ export interface BreakdownConfig extends WriteConfig {
 }
 
 /**
- * (b) on the `node:http` stack: a config with a GET endpoint beside the
- * POST one makes `dev` serve with `node:http` (Deno.serve hides GET bodies).
+ * (b) on the `node:http` stack (`HOOKTAP_STACK=node`), with a GET endpoint
+ * beside the POST one (a config that picked node:http by itself before
+ * Deno.serve read GET bodies).
  */
 export const DEV_NODE_STACK: BreakdownConfig = {
   ...DEV,
-  label: "(b) dev, node:http stack (a GET endpoint in the config)",
+  argv: (port, dir) => ["env", "HOOKTAP_STACK=node", ...DEV.argv(port, dir)],
+  label: "(b) dev, node:http stack (HOOKTAP_STACK=node, a GET endpoint in the config)",
   configText: `export default { port: 8787, endpoints: [` +
     `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
+};
+
+/** The same config as {@linkcode DEV_NODE_STACK} on Deno.serve (the default now; forced for older trees). */
+export const DEV_GET_ON_DENO: BreakdownConfig = {
+  ...DEV_NODE_STACK,
+  label: "(b) dev, Deno.serve, the same GET config (HOOKTAP_STACK=deno)",
+  argv: (port, dir) => ["env", "HOOKTAP_STACK=deno", ...DEV.argv(port, dir)],
 };
 
 /** One thread's counters (clock ticks and switches). */
@@ -179,7 +188,7 @@ export interface BreakdownOptions {
   headersFile: string;
   log(line: string): void;
   /** Configurations (default: the ceiling, the honest ceiling, `dev --quiet` on both server stacks). */
-  configs?: readonly BreakdownConfig[];
+  configs?: readonly BreakdownConfig[] | undefined;
   /** Appended to the configurations: (p) the Node/Express peer (bench/peer.ts), when its checkout is given. */
   peer?: BreakdownConfig;
   /** Also take a native profile of each server with `perf` (bench/native.ts), when it can run here. */
@@ -275,6 +284,39 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
     results.push(breakdown);
   }
   return results;
+}
+
+const BY_KEY: Record<string, BreakdownConfig> = {
+  c: WRITE_CONFIGS.find((c) => c.key === "c")!,
+  c2: HONEST_CEILING,
+  b: DEV,
+  node: DEV_NODE_STACK,
+  "get-deno": DEV_GET_ON_DENO,
+};
+
+/**
+ * The configurations named in `only` (comma-separated: `c`, `c2`, `b`, `node`, `get-deno`), in that order. With
+ * `base` (a checkout's `main.ts`, e.g. the starting commit's), each `dev` configuration is preceded by the
+ * same one run from that checkout, labelled "(base)", for a side-by-side run of two trees.
+ */
+export function chooseConfigs(only: string, base?: string): BreakdownConfig[] {
+  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+  const out: BreakdownConfig[] = [];
+  for (const key of only.split(",").map((k) => k.trim()).filter(Boolean)) {
+    const config = BY_KEY[key];
+    if (config === undefined) {
+      throw new Error(`--only: unknown configuration "${key}"; use ${Object.keys(BY_KEY).join(", ")}`);
+    }
+    if (base !== undefined && (key === "b" || key === "node" || key === "get-deno")) {
+      out.push({
+        ...config,
+        label: `${config.label} (base)`,
+        argv: (port, dir) => config.argv(port, dir).map((a) => (a === main ? base : a)),
+      });
+    }
+    out.push(config);
+  }
+  return out;
 }
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
@@ -377,6 +419,8 @@ if (import.meta.main) {
       seconds: { type: "string", default: "5" },
       smoke: { type: "boolean", default: false },
       "peer-dir": { type: "string" },
+      only: { type: "string" },
+      base: { type: "string" },
     },
   });
   const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
@@ -401,6 +445,9 @@ if (import.meta.main) {
       log,
       ...(peer ? { peer: peer.config } : {}),
       native: !values.smoke,
+      configs: values.only === undefined && values.base === undefined
+        ? undefined
+        : chooseConfigs(values.only ?? "c,c2,b,node", values.base),
     });
     // deno-lint-ignore no-console
     console.log(breakdownReport(results));

@@ -19,6 +19,7 @@ async function rssKiB(pid: number): Promise<number> {
 async function measure(stack: "deno" | "node"): Promise<{ before: number; peak: number }> {
   const dir = await Deno.makeTempDir();
   const get = stack === "node" ? `, { name: "g", path: "/g", method: "GET" }` : "";
+  Deno.env.set("HOOKTAP_STACK", stack); // inherited by dev: a GET endpoint no longer picks node:http by itself
   await Deno.writeTextFile(
     `${dir}/hooktap.config.ts`,
     `export default { port: 0, ui: false, endpoints: [{ name: "default", path: "/webhook", method: "POST" }${get}] };\n`,

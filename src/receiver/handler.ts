@@ -205,8 +205,8 @@ export function createHandler(options: HandlerOptions): Handler {
           { status: 501, size: 0, endpoint, reason },
           text(
             501,
-            `Not implemented: ${reason} (Deno.serve hides GET and HEAD bodies). Nothing was stored. ` +
-              `hooktap dev reads them when no endpoint uses a method outside node:http's list.`,
+            `Not implemented: ${reason} (this Deno's Deno.serve hides GET and HEAD bodies). Nothing was stored. ` +
+              `Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.`,
             { connection: "close" },
           ),
         );

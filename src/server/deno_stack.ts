@@ -13,6 +13,7 @@
  */
 import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
+import { unlockDeclaredBody } from "./deno_body.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
 /** Serves `handler` with Deno.serve. Throws Deno's own error when the port cannot be bound. */
@@ -27,7 +28,10 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
         options.onError?.(error);
         return new Response(options.errorMessage, { status: 500 });
       },
-    }, (request, info) => handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall }));
+    }, (request, info) => {
+      unlockDeclaredBody(request); // a GET or HEAD body: see deno_body.ts
+      return handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall });
+    });
   let server = start(options.port);
   const port = server.addr.port;
   let closing = false;

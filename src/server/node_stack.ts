@@ -11,15 +11,25 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Handler } from "../receiver/handler.ts";
+import type { Socket } from "node:net";
+import type { Handler, RequestInfo } from "../receiver/handler.ts";
 import { nodeRequest } from "./node_request.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
+/**
+ * Writes `response` with one `writeHead` (a flat header list: no per-header
+ * `setHeader` bookkeeping) and one `end`. The body is taken with `bytes()`
+ * without touching `response.body`, so a string body is encoded once and
+ * never wrapped in a web stream.
+ */
 async function send(res: ServerResponse, response: Response): Promise<void> {
-  const body = response.body === null ? new Uint8Array(0) : new Uint8Array(await response.arrayBuffer());
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  res.setHeader("content-length", body.length);
+  const body = await response.bytes();
+  const flat: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== "content-length") flat.push(name, value);
+  });
+  flat.push("content-length", String(body.length));
+  res.writeHead(response.status, flat);
   res.end(body);
 }
 
@@ -31,22 +41,40 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
   // garbage) must not overtake it.
   const answering = new WeakMap<object, { req: IncomingMessage; done: Promise<void> }>();
   const { limits } = options;
+  // What the handler is told besides the request: the same for every request of a connection.
+  const infoOf = new WeakMap<Socket, RequestInfo>();
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    let info = infoOf.get(socket);
+    if (info === undefined) {
+      const remoteAddr: Deno.NetAddr = {
+        transport: "tcp",
+        hostname: socket.remoteAddress ?? "",
+        port: socket.remotePort ?? 0,
+      };
+      info = { remoteAddr, cutOff, budget, stall };
+      infoOf.set(socket, info);
+    }
+    let response: Response;
+    try {
+      response = await handler(nodeRequest(req, origin), info);
+    } catch (error) {
+      options.onError?.(error);
+      response = new Response(options.errorMessage, { status: 500 });
+    }
+    try {
+      await send(res, response);
+    } catch {
+      res.destroy(); // the client is gone
+    }
+    // Not kept past its answer: held by the connection, the finished request (its streams, headers and
+    // body) would stay reachable until the connection's next request.
+    if (answering.get(socket)?.req === req) answering.delete(socket);
+  };
   const server = createServer(
     { keepAliveTimeout: limits.keepAliveTimeoutMs },
     (req: IncomingMessage, res: ServerResponse) => {
-      const remoteAddr: Deno.NetAddr = {
-        transport: "tcp",
-        hostname: req.socket.remoteAddress ?? "",
-        port: req.socket.remotePort ?? 0,
-      };
-      const done = handler(nodeRequest(req, origin), { remoteAddr, cutOff, budget, stall })
-        .catch((error) => {
-          options.onError?.(error);
-          return new Response(options.errorMessage, { status: 500 });
-        })
-        .then((response) => send(res, response))
-        .catch(() => void res.destroy()); // the client is gone
-      answering.set(req.socket, { req, done });
+      answering.set(req.socket, { req, done: answer(req, res) });
     },
   );
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
@@ -70,10 +98,16 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = 0; // a large upload may take long; stalls are cut by the inactivity timeouts
   server.maxConnections = limits.maxConnections;
-  // A socket with no bytes for longer than both bounds is destroyed (a stalled body gets its 408 from the
-  // reader's watch first, a second earlier).
+  // A new connection that sends no bytes for longer than both bounds is destroyed (node's headersTimeout
+  // starts only with the first byte). Set per socket, not with `server.setTimeout`: with a server timeout,
+  // node:http replaces the socket's timer twice per request (the request's, then keep-alive's); without
+  // one it suspends and resumes a single keep-alive timer. Later on, partial headers are cut by
+  // headersTimeout, a silent keep-alive connection by keepAliveTimeout, a stalled body by the reader's
+  // watch (408).
   const idle = Math.max(limits.headersTimeoutMs, limits.bodyTimeoutMs) + 1000;
-  if (limits.headersTimeoutMs > 0 && limits.bodyTimeoutMs > 0) server.setTimeout(idle);
+  if (limits.headersTimeoutMs > 0 && limits.bodyTimeoutMs > 0) {
+    server.on("connection", (socket: Socket) => socket.setTimeout(idle));
+  }
   let closing = false;
   let stopWatch = () => {};
   const finished = new Promise<void>((resolve) => {

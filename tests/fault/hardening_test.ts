@@ -12,7 +12,7 @@ import { HAS_SCRIPT, runInPty } from "../_pty.ts";
 
 const STACKS = ["deno", "node"] as const;
 
-/** A config whose receiver runs on `stack` (a GET endpoint makes dev pick node:http). */
+/** A config (with a GET endpoint on node:http, as a user who needs one would have it). */
 function configFor(stack: "deno" | "node", extra = ""): string {
   const get = stack === "node" ? `, { name: "read", path: "/read", method: "GET" }` : "";
   return `export default {
@@ -24,9 +24,14 @@ function configFor(stack: "deno" | "node", extra = ""): string {
 `;
 }
 
+/** dev on `stack`, chosen with `HOOKTAP_STACK`. */
+function onStack(stack: "deno" | "node") {
+  return { permissions: [...LEAST_PRIVILEGE, "--allow-env=HOOKTAP_STACK"], env: { HOOKTAP_STACK: stack } };
+}
+
 async function devOn(dir: string, stack: "deno" | "node", extra = "") {
   await writeFile(dir, "hooktap.config.ts", configFor(stack, extra));
-  const dev = await startDev(dir, [], { permissions: LEAST_PRIVILEGE });
+  const dev = await startDev(dir, [], onStack(stack));
   assert.match(dev.stderr(), stack === "node" ? /Server: node:http/ : /Server: Deno\.serve/);
   return dev;
 }
@@ -274,7 +279,7 @@ for (const stack of STACKS) {
     await using tmp = await withTmpDir();
     await writeFile(tmp.path, "hooktap.config.ts", configFor(stack));
     await using dev = await startDev(tmp.path, [], {
-      permissions: LEAST_PRIVILEGE,
+      ...onStack(stack),
       wrap: ["prlimit", "--nofile=256"],
     });
     const conns: Deno.TcpConn[] = [];
