@@ -23,20 +23,8 @@ import { nativeReport, type NativeSplit, nativeUnavailable, recordNative, splitN
 import { batchesReport, type BatchTimeline, traceBatches } from "./batches.ts";
 import { PEER_LABEL } from "./peer.ts";
 
-/** (c2) the honest ceiling: (c) plus the header list, the id and the record line (bench/servers/honest.ts). */
-export const HONEST_CEILING: BreakdownConfig = {
-  key: "c",
-  label: "(c2) honest ceiling",
-  argv: (port, dir) => [
-    Deno.execPath(),
-    "run",
-    "--allow-net",
-    `--allow-write=${dir}`,
-    fileURLToPath(new URL("./servers/honest.ts", import.meta.url)),
-    String(port),
-    join(dir, "honest.jsonl"),
-  ],
-};
+/** (c2) the honest ceiling (bench/servers/honest.ts), as the write side runs it. */
+export const HONEST_CEILING: BreakdownConfig = WRITE_CONFIGS.find((c) => c.key === "c2")!;
 
 const DEV = WRITE_CONFIGS.find((c) => c.key === "b")!;
 const POST_ONLY =

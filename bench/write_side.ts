@@ -121,10 +121,24 @@ export const WRITE_CONFIGS: readonly WriteConfig[] = [
     verify: verifyDev,
   },
   {
-    // A config with a GET endpoint: dev serves it with node:http (Deno.serve hides GET bodies).
+    // The node:http stack, which a user asks for with HOOKTAP_STACK=node (raw header case, its timeouts);
+    // a config with a GET endpoint chose it by itself before Deno.serve read GET bodies (issue 29).
     key: "b-node",
-    label: "(b) --quiet, node:http stack (a GET endpoint)",
-    argv: (port) => [DENO, "run", ...DEV_FLAGS, MAIN, "dev", "--quiet", "--port", String(port)],
+    label: "(b) --quiet, node:http stack (HOOKTAP_STACK=node)",
+    argv: (
+      port,
+    ) => [
+      "env",
+      "HOOKTAP_STACK=node",
+      DENO,
+      "run",
+      ...DEV_FLAGS,
+      MAIN,
+      "dev",
+      "--quiet",
+      "--port",
+      String(port),
+    ],
     verify: verifyDev,
     configText: `export default { port: 8787, endpoints: [` +
       `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
