@@ -25,13 +25,47 @@ function rawList(headers: Headers): unknown {
   return target?.headerList;
 }
 
+let requestSymbol: symbol | null | undefined;
+
+/**
+ * The runtime's inner request behind a `Request` from Deno.serve (the one
+ * that asks the HTTP layer for headers and body), or `undefined` for any
+ * other object. A runtime internal: found by its symbol's description, and
+ * recognised by its `header` method (requests built with `new Request` have
+ * an inner object without it).
+ */
+export function innerRequest(request: object): Record<string, unknown> | undefined {
+  if (requestSymbol === undefined) {
+    requestSymbol = Object.getOwnPropertySymbols(request).find((s) => s.description === "request") ?? null;
+  }
+  if (requestSymbol === null) return undefined;
+  const inner = (request as Record<symbol, unknown>)[requestSymbol];
+  if (typeof inner !== "object" || inner === null) return undefined;
+  return typeof (inner as { header?: unknown }).header === "function"
+    ? inner as Record<string, unknown>
+    : undefined;
+}
+
 /**
  * The headers of `request` in arrival order with repeats. The runtime's own
  * list of this request is returned, not a copy (it is per request, and a
  * copy costs every request): read it, never change it.
+ *
+ * On Deno.serve the list is asked of the inner request, without making the
+ * `Request`'s `Headers`: once a handler has touched `request.headers`, the
+ * runtime asks the HTTP layer for the whole list a second time when the
+ * answer goes out (to keep the closed request's headers readable), about a
+ * microsecond and a second copy of every header per request.
  */
 export function requestHeaders(request: IncomingRequest): [string, string][] {
   if (request.rawHeaders !== undefined) return request.rawHeaders;
+  const inner = innerRequest(request);
+  if (inner !== undefined) {
+    try {
+      const own = inner.headerList;
+      if (Array.isArray(own) && (own.length === 0 || Array.isArray(own[0]))) return own as [string, string][];
+    } catch { /* the request is closed: read through its Headers below */ }
+  }
   const list = rawList(request.headers);
   if (Array.isArray(list) && list.length > 0 && Array.isArray(list[0])) return list as [string, string][];
   return [...request.headers];

@@ -18,19 +18,7 @@
  * (never an empty body stored): tests/receiver_stack_test.ts notices.
  * @module
  */
-import { requestHeaders } from "../receiver/headers.ts";
-
-let requestSymbol: symbol | null | undefined;
-
-/** The inner request of a `Request` from Deno.serve, or `undefined`. */
-function innerOf(request: Request): Record<string, unknown> | undefined {
-  if (requestSymbol === undefined) {
-    requestSymbol = Object.getOwnPropertySymbols(request).find((s) => s.description === "request") ?? null;
-  }
-  if (requestSymbol === null) return undefined;
-  const inner = (request as unknown as Record<symbol, unknown>)[requestSymbol];
-  return typeof inner === "object" && inner !== null ? inner as Record<string, unknown> : undefined;
-}
+import { innerRequest, requestHeaders } from "../receiver/headers.ts";
 
 /**
  * Makes the body of a GET or HEAD `request` from Deno.serve readable through
@@ -41,7 +29,7 @@ function innerOf(request: Request): Record<string, unknown> | undefined {
 export function unlockBody(request: Request): boolean {
   const method = request.method; // cached by the Request before the shadow
   if (method !== "GET" && method !== "HEAD") return false;
-  const inner = innerOf(request);
+  const inner = innerRequest(request);
   if (inner === undefined || Object.hasOwn(inner, "method")) return false;
   try {
     Object.defineProperty(inner, "method", { value: "POST", configurable: true });

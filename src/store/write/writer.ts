@@ -50,11 +50,6 @@ export interface EventWriter extends EventSink {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  resolve(): void;
-  reject(error: Error): void;
-}
-
 const encoder = new TextEncoder();
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
@@ -112,7 +107,9 @@ export async function openEventWriter(
 
   let pending: string[] = [];
   let pendingEvents: CapturedEvent[] = [];
-  let waiters: Waiter[] = [];
+  // Every append of a batch waits on the batch's one promise (settled once the batch is durable or failed):
+  // no promise or callback of its own per event.
+  let waiting: PromiseWithResolvers<void> | null = null;
   let flushing: Promise<void> | null = null;
   let dirty = false; // a failed write may have left bytes past `size`
   let count = 0;
@@ -124,10 +121,10 @@ export async function openEventWriter(
     while (pending.length > 0) {
       const lines = pending;
       const events = pendingEvents;
-      const batch = waiters;
+      const batch = waiting!;
       pending = [];
       pendingEvents = [];
-      waiters = [];
+      waiting = null;
       const bytes = encoder.encode(lines.length === 1 ? lines[0]! : lines.join(""));
       try {
         if (dirty) {
@@ -145,15 +142,14 @@ export async function openEventWriter(
         } catch {
           // Still failing; the next batch truncates before it writes.
         }
-        const failure = writeFailure(error);
-        for (const w of batch) w.reject(failure);
+        batch.reject(writeFailure(error));
         continue;
       }
       size += bytes.length;
       count += events.length;
       batches++;
       for (const e of events) latest.set(e.endpoint, e.id);
-      for (const w of batch) w.resolve();
+      batch.resolve();
     }
   }
 
@@ -181,12 +177,12 @@ export async function openEventWriter(
     latest,
     append(event) {
       if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
-      return new Promise<void>((resolve, reject) => {
-        pending.push(eventLine(event));
-        pendingEvents.push(event);
-        waiters.push({ resolve, reject });
-        kick();
-      });
+      pending.push(eventLine(event));
+      pendingEvents.push(event);
+      waiting ??= Promise.withResolvers<void>();
+      const durable = waiting.promise;
+      kick();
+      return durable;
     },
     async pause(work) {
       while (paused) await new Promise((r) => setTimeout(r, 10));
