@@ -26,6 +26,21 @@ import { PEER_LABEL } from "./peer.ts";
 /** (c2) the honest ceiling (bench/servers/honest.ts), as the write side runs it. */
 export const HONEST_CEILING: BreakdownConfig = WRITE_CONFIGS.find((c) => c.key === "c2")!;
 
+/**
+ * The honest ceiling built up a part at a time (`--steps`): (c), then each of
+ * its parts added to the ones before, so each part's cost reads as the
+ * difference between two rows.
+ */
+export function honestSteps(): BreakdownConfig[] {
+  const parts = ["headers", "record", "verdict", "answer"];
+  const labels = ["+ header list", "+ id and record line", "+ verdict", "+ id answered (= c2)"];
+  return parts.map((_, i) => ({
+    ...HONEST_CEILING,
+    label: `(c) ${labels.slice(0, i + 1).join(" ")}`,
+    argv: (port: number, dir: string) => [...HONEST_CEILING.argv(port, dir), parts.slice(0, i + 1).join(",")],
+  }));
+}
+
 const DEV = WRITE_CONFIGS.find((c) => c.key === "b")!;
 const POST_ONLY =
   `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`;
@@ -181,6 +196,8 @@ export interface BreakdownOptions {
   peer?: BreakdownConfig;
   /** Also take a native profile of each server with `perf` (bench/native.ts), when it can run here. */
   native?: boolean;
+  /** Count system calls with strace (default: when strace is installed). */
+  syscalls?: boolean;
 }
 
 /** Runs each configuration twice: once for the threads' accounting, once under strace for the counts. */
@@ -226,7 +243,7 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
         syscalls: [],
         perSync: NaN,
       };
-      if (hasCommand("strace")) {
+      if (o.syscalls !== false && hasCommand("strace")) {
         const out = join(dir, "strace.txt");
         const tracer = new Deno.Command("strace", {
           args: ["-c", "-f", "-o", out, "-p", String(server.pid)],
@@ -305,6 +322,28 @@ export function chooseConfigs(only: string, base?: string): BreakdownConfig[] {
     out.push(config);
   }
   return out;
+}
+
+/** What each part of the honest ceiling adds: all threads' and the main thread's CPU per request, row by row. */
+export function stepsReport(results: Breakdown[]): string {
+  if (results.length === 0) return "";
+  const all = (r: Breakdown) => r.threads.reduce((sum, t) => sum + t.userUs + t.sysUs, 0);
+  const main = (r: Breakdown) => {
+    const t = r.threads.find((x) => x.name.startsWith("main"));
+    return t ? t.userUs + t.sysUs : NaN;
+  };
+  const lines = [
+    "### What each part of the honest ceiling adds (µs of CPU per request)\n",
+    "(c), then (c) with each part of (c2) added to the ones before (`bench/servers/honest.ts PORT FILE parts`), " +
+    "then dev; each row's difference from the row above is what that part costs.\n",
+    "| server | req/s | all threads | main thread | added by this row (all threads) |",
+    "|---|---:|---:|---:|---:|",
+  ];
+  results.forEach((r, i) => {
+    const d = i === 0 ? "" : f1(all(r) - all(results[i - 1]!));
+    lines.push(`| ${r.label} | ${r.rps.toFixed(0)} | ${f1(all(r))} | ${f1(main(r))} | ${d} |`);
+  });
+  return lines.join("\n") + "\n";
 }
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
@@ -409,6 +448,7 @@ if (import.meta.main) {
       "peer-dir": { type: "string" },
       only: { type: "string" },
       base: { type: "string" },
+      steps: { type: "boolean", default: false },
     },
   });
   const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
@@ -432,17 +472,20 @@ if (import.meta.main) {
       headersFile,
       log,
       ...(peer ? { peer: peer.config } : {}),
-      native: !values.smoke,
-      configs: values.only === undefined && values.base === undefined
+      native: !values.smoke && !values.steps,
+      ...(values.steps ? { syscalls: false } : {}),
+      configs: values.steps
+        ? [WRITE_CONFIGS.find((c) => c.key === "c")!, ...honestSteps(), DEV]
+        : values.only === undefined && values.base === undefined
         ? undefined
         : chooseConfigs(values.only ?? "c,c2,b,node", values.base),
     });
     // deno-lint-ignore no-console
-    console.log(breakdownReport(results));
-    // deno-lint-ignore no-console
-    console.log(nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()));
-    // deno-lint-ignore no-console
-    console.log(batchesReport(results.flatMap((r) => r.batches ? [r.batches] : [])));
+    console.log(
+      values.steps ? stepsReport(results) : breakdownReport(results) + "\n" +
+        nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()) + "\n" +
+        batchesReport(results.flatMap((r) => r.batches ? [r.batches] : [])),
+    );
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
   }
