@@ -5,7 +5,7 @@
  * the functions with the most self and inclusive time in µs per event
  * (received and delivered), and dev's CPU per event by thread from /proc.
  *
- *     deno run -A bench/forward_profile.ts [--seconds 5] [--top 40] [--main PATH/main.ts]
+ *     deno run -A bench/forward_profile.ts [--seconds 5] [--top 40] [--main PATH/main.ts] [--no-prof] [--concurrency N]
  * @module
  */
 import { parseArgs } from "node:util";
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     top: { type: "string", default: "40" },
     main: { type: "string" },
     "no-prof": { type: "boolean", default: false },
+    /** The target's `concurrency` (set in the config instead of `--forward-to`). */
+    concurrency: { type: "string" },
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -84,10 +86,6 @@ function threadCpu(pid: number): Map<string, number> {
 
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_profile_" });
 try {
-  await Deno.writeTextFile(
-    join(dir, "hooktap.config.ts"),
-    `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
-  );
   await Deno.writeTextFile(join(dir, "body.json"), BODY);
   await Deno.writeTextFile(
     join(dir, "headers.txt"),
@@ -98,6 +96,14 @@ try {
     cwd: dir,
     port: appPort,
   });
+  const to = `http://127.0.0.1:${appPort}/`;
+  const forward = values.concurrency === undefined
+    ? ""
+    : `, forward: { to: "${to}", concurrency: ${Number(values.concurrency)} }`;
+  await Deno.writeTextFile(
+    join(dir, "hooktap.config.ts"),
+    `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST"${forward} }] };\n`,
+  );
   const port = freePort();
   const prof = values["no-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${join(dir, "prof")}`];
   const server = await startServer(
@@ -111,8 +117,7 @@ try {
       "--quiet",
       "--port",
       String(port),
-      "--forward-to",
-      `http://127.0.0.1:${appPort}/`,
+      ...(values.concurrency === undefined ? ["--forward-to", to] : []),
     ]),
     { cwd: dir, port },
   );

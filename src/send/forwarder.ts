@@ -216,7 +216,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
 
   async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
     const { event, target } = job;
-    const request = await options.prepare?.(event, job.attempt, target);
+    const prepared = options.prepare?.(event, job.attempt, target);
+    const request = prepared instanceof Promise ? await prepared : prepared;
     const outcome = await deliverOnce(event, target, {
       id: options.log.newId(now()),
       source: target.mode === "relay" ? "relay" : "forward",

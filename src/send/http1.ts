@@ -62,6 +62,8 @@ export class Http1Error extends Error {
 }
 
 const MAX_HEAD = 64 * 1024;
+/** The largest write buffer a connection keeps; a larger request gets a buffer of its own. */
+const MAX_WBUF = 256 * 1024;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_VALUE = /[\r\n\0]/;
 
@@ -71,8 +73,8 @@ function putLatin1(s: string, out: Uint8Array, at: number): number {
   return at;
 }
 
-/** The request as one buffer. */
-export function encodeRequest(request: Http1Request): Uint8Array {
+/** The request's head (request line, header lines, blank line), checked: latin-1 text. */
+function requestHead(request: Http1Request): string {
   if (!TOKEN.test(request.method)) throw new Http1Error("invalid", `invalid method ${request.method}`);
   if (/[\s\0]/.test(request.target)) throw new Http1Error("invalid", `invalid request target`);
   let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
@@ -81,11 +83,23 @@ export function encodeRequest(request: Http1Request): Uint8Array {
     if (BAD_VALUE.test(value)) throw new Http1Error("invalid", `invalid value of header ${name}`);
     head += `${name}: ${value}\r\n`;
   }
-  head += "\r\n";
-  const body = request.body ?? new Uint8Array(0);
-  const out = new Uint8Array(head.length + body.length);
+  return head + "\r\n";
+}
+
+/**
+ * The request as one buffer: written into `into` when it is large enough (a connection's own write
+ * buffer, reused from request to request: a fresh ArrayBuffer per request is memory outside the heap
+ * that the garbage collector must track and free), else a new one.
+ */
+export function encodeRequest(request: Http1Request, into?: Uint8Array): Uint8Array {
+  return encodeWithHead(requestHead(request), request.body, into);
+}
+
+function encodeWithHead(head: string, body: Uint8Array | null, into?: Uint8Array): Uint8Array {
+  const size = head.length + (body?.length ?? 0);
+  const out = into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
   const at = putLatin1(head, out, 0);
-  out.set(body, at);
+  if (body !== null) out.set(body, at);
   return out;
 }
 
@@ -100,6 +114,8 @@ const latin1 = (bytes: Uint8Array): string => {
 /** One connection with its read buffer. */
 class Connection {
   buf = new Uint8Array(16 * 1024);
+  /** Where requests are encoded (one at a time: the next waits for this one's answer). */
+  wbuf = new Uint8Array(8 * 1024);
   start = 0;
   end = 0;
   /** Bytes of the current answer received. */
@@ -135,17 +151,17 @@ class Connection {
   }
 
   async write(bytes: Uint8Array): Promise<void> {
-    let off = 0;
+    let off = await this.conn.write(bytes);
     while (off < bytes.length) off += await this.conn.write(bytes.subarray(off));
   }
 
-  /** The header block (without the blank line), or throws at end of stream. */
-  async readHead(): Promise<Uint8Array> {
+  /** The header block (without the blank line) as latin-1 text, or throws at end of stream. */
+  async readHead(): Promise<string> {
     let checked = 0; // bytes after `start` already searched (the buffer may move)
     while (true) {
       const found = indexOfCrlf2(this.buf, this.start + Math.max(0, checked - 3), this.end);
       if (found >= 0) {
-        const head = this.buf.slice(this.start, found);
+        const head = latin1(this.buf.subarray(this.start, found));
         this.start = found + 4;
         return head;
       }
@@ -247,7 +263,8 @@ export class Http1Pool {
    * the runtime's own errors when connecting fails (refused, DNS, TLS).
    */
   async request(origin: Http1Origin, request: Http1Request, options: Http1Options): Promise<Http1Response> {
-    const bytes = encodeRequest(request);
+    const head = requestHead(request);
+    const size = head.length + (request.body?.length ?? 0);
     const k = key(origin);
     let current: Connection | undefined;
     let why: Http1Error | undefined;
@@ -274,7 +291,10 @@ export class Http1Pool {
         current.reused = pooled !== undefined;
         current.received = 0;
         try {
-          await current.write(bytes);
+          if (current.wbuf.length < size && size <= MAX_WBUF) {
+            current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
+          }
+          await current.write(encodeWithHead(head, request.body, current.wbuf));
           const response = await readResponse(current, request.method, options.maxBody);
           if (response.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
@@ -326,7 +346,7 @@ async function readResponse(
 ): Promise<{ response: Http1Response; keep: boolean }> {
   let status: number, statusText: string, version: string, headers: [string, string][];
   while (true) {
-    const head = latin1(await c.readHead()).split("\r\n");
+    const head = (await c.readHead()).split("\r\n");
     const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(head[0] ?? "");
     if (!m) {
       throw new Http1Error(
