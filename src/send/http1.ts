@@ -11,8 +11,6 @@
  * @module
  */
 
-import { setImmediate } from "node:timers";
-
 /** Where to connect (plain TCP: https targets go through `node:https`, see ./client.ts). */
 export interface Http1Origin {
   /** Host name or IP (IPv6 without brackets). */
@@ -122,53 +120,9 @@ class Connection {
   end = 0;
   /** Bytes of the current answer received. */
   received = 0;
+  reused = false;
   closed = false;
-  /** Requests sent (or to be sent) whose answers are not read yet. */
-  inflight = 0;
-  /** Resolves when the last request's answer has been read (or given up): the next one reads after it. */
-  turn: Promise<void> = Promise.resolve();
-  /** Writes, one after another (a partial write's rest must not interleave with another). */
-  #writes: Promise<void> = Promise.resolve();
-  /** Requests joined for the next write, and its result. */
-  #batch: Uint8Array[] | undefined;
-  #batchSent: Promise<void> | undefined;
   constructor(readonly conn: Deno.Conn) {}
-
-  /** Writes `bytes` after the writes before it. */
-  send(bytes: Uint8Array): Promise<void> {
-    const sent = this.#writes.then(() => this.write(bytes));
-    this.#writes = sent.catch(() => {});
-    return sent;
-  }
-
-  /** Until the next macrotask, {@linkcode join} adds requests to one write; then `closed` is called. */
-  window(closed: () => void): void {
-    this.#batch = [];
-    this.#batchSent = new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
-        closed();
-        const parts = this.#batch!;
-        this.#batch = undefined;
-        if (parts.length === 0) return resolve();
-        const all = parts.length === 1 ? parts[0]! : new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-        if (parts.length > 1) {
-          let at = 0;
-          for (const p of parts) {
-            all.set(p, at);
-            at += p.length;
-          }
-        }
-        this.send(all).then(resolve, reject);
-      });
-    });
-    this.#batchSent.catch(() => {}); // each joined request sees the failure through its own await
-  }
-
-  /** Adds a request to the open window's write. */
-  join(bytes: Uint8Array): Promise<void> {
-    this.#batch!.push(bytes);
-    return this.#batchSent!;
-  }
 
   close(): void {
     if (this.closed) return;
@@ -277,36 +231,13 @@ function indexOf(hay: Uint8Array, needle: number[], from: number, to: number): n
   return -1;
 }
 
-/** Requests pipelined on one connection at most (an answer is read before the next one's). */
-const MAX_DEPTH = 8;
-/** An origin whose answers take less than this (ms, moving average) may get requests pipelined. */
-const FAST_MS = 5;
-
-/**
- * A keep-alive pool of connections per origin. Requests made in the same
- * turn of the event loop to an origin that answers fast share one kept-alive
- * connection and one write (HTTP/1.1 pipelining, answers read in order):
- * the first goes out at once, those made while it is in flight before the
- * next macrotask are written together behind it. A slow origin (answers
- * averaging 5 ms or more, head-of-line waits included) gets a connection per
- * request, as an app that serves one request per connection at a time
- * would otherwise do them one after another. A pipelined request whose
- * connection closed before any of its answer came (an earlier answer said
- * `Connection: close`, or failed) is sent again once on a fresh connection.
- */
+/** A keep-alive pool of connections per origin. */
 export class Http1Pool {
   #idle = new Map<string, Connection[]>();
-  /** Per origin: the connection taking requests into its next write, until the next macrotask. */
-  #open = new Map<string, Connection>();
-  /** Per origin: moving average of the answer time, ms. */
-  #answerMs = new Map<string, number>();
   /** Idle connections kept per origin. */
   readonly maxIdle: number;
-  /** Requests are pipelined to an origin whose answers average less than this, ms. */
-  readonly pipelineBelowMs: number;
-  constructor(options: { maxIdle?: number; pipelineBelowMs?: number } = {}) {
+  constructor(options: { maxIdle?: number } = {}) {
     this.maxIdle = options.maxIdle ?? 16;
-    this.pipelineBelowMs = options.pipelineBelowMs ?? FAST_MS;
   }
 
   /** Closes every idle connection (those in use close when their answer ends). */
@@ -326,29 +257,6 @@ export class Http1Pool {
     return new Connection(conn);
   }
 
-  /** Whether `k` answers fast enough for pipelining. */
-  #fast(k: string): boolean {
-    const ms = this.#answerMs.get(k);
-    return ms !== undefined && ms < this.pipelineBelowMs;
-  }
-
-  #noteAnswer(k: string, ms: number): void {
-    const before = this.#answerMs.get(k);
-    this.#answerMs.set(k, before === undefined ? ms : before * 0.9 + ms * 0.1);
-  }
-
-  /** Puts a connection whose answers are all read back in the idle list, or closes it. */
-  #release(k: string, c: Connection, keep: boolean): void {
-    if (c.inflight > 0 || c.closed) return;
-    if (this.#open.get(k) === c) this.#open.delete(k); // idle now: no more joining its window
-    if (!keep || c.start !== c.end) return c.close();
-    const list = this.#idle.get(k) ?? [];
-    if (list.length < this.maxIdle) {
-      list.push(c);
-      this.#idle.set(k, list);
-    } else c.close();
-  }
-
   /**
    * Sends `request` to `origin` and reads the whole answer.
    * @throws {Http1Error} on timeout, abort, a malformed answer or a closed connection;
@@ -358,18 +266,11 @@ export class Http1Pool {
     const head = requestHead(request);
     const size = head.length + (request.body?.length ?? 0);
     const k = key(origin);
-    const reuse = options.reuse !== false;
     let current: Connection | undefined;
-    /** This request's turn to read its answer has come (an error then closes the connection). */
-    let reading = false;
     let why: Http1Error | undefined;
-    let wake: ((error: Http1Error) => void) | undefined;
     const stop = (error: Http1Error) => {
       why ??= error;
-      // Waiting behind another answer: give up without cutting that one off (the connection is closed
-      // when this request's turn comes, since its answer is not read).
-      if (reading || wake === undefined) current?.close();
-      wake?.(why);
+      current?.close();
     };
     const timer = setTimeout(
       () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
@@ -380,79 +281,36 @@ export class Http1Pool {
     try {
       if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
       for (let tries = 0;; tries++) {
-        let reused: boolean;
-        const open = reuse ? this.#open.get(k) : undefined;
-        if (open !== undefined && !open.closed && open.inflight < MAX_DEPTH && this.#fast(k)) {
-          current = open;
-          reused = true;
-        } else {
-          const pooled = this.#idle.get(k)?.pop();
-          current = pooled ?? await this.#connect(origin);
-          reused = pooled !== undefined;
-        }
+        const idle = this.#idle.get(k);
+        const pooled = idle?.pop();
+        current = pooled ?? await this.#connect(origin);
         if (why) {
-          if (current.inflight === 0) current.close();
+          current.close();
           throw why;
         }
-        const c = current;
-        // This request's place in the connection's order of answers.
-        const before = c.turn;
-        let done!: () => void;
-        c.turn = new Promise<void>((resolve) => (done = resolve));
-        c.inflight++;
-        reading = false;
+        current.reused = pooled !== undefined;
+        current.received = 0;
         try {
-          let sent: Promise<void>;
-          if (c === open) sent = c.join(encodeWithHead(head, request.body));
-          else {
-            if (c.wbuf.length < size && size <= MAX_WBUF) {
-              c.wbuf = new Uint8Array(Math.max(size, c.wbuf.length * 2));
-            }
-            sent = c.send(encodeWithHead(head, request.body, c.wbuf));
-            if (reuse && reused) {
-              // Later requests of this turn of the event loop may join its next write.
-              this.#open.set(k, c);
-              c.window(() => {
-                if (this.#open.get(k) === c) this.#open.delete(k);
-              });
-            }
+          if (current.wbuf.length < size && size <= MAX_WBUF) {
+            current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
-          const t0 = performance.now();
-          // Wait for the write and for the answers ahead of this one; a timeout or abort ends the wait.
-          await new Promise<void>((resolve, reject) => {
-            wake = reject;
-            Promise.all([sent, before]).then(() => resolve(), reject);
-          });
-          wake = undefined;
-          reading = true;
-          c.received = c.end - c.start;
-          if (why) throw why;
-          if (c.closed) throw new Http1Error("reset", "the connection was closed before an answer came");
-          const response = await readResponse(c, request.method, options.maxBody);
-          this.#noteAnswer(k, performance.now() - t0);
-          c.inflight--;
-          done();
-          if (!response.keep || !reuse) c.close();
-          else this.#release(k, c, true);
+          await current.write(encodeWithHead(head, request.body, current.wbuf));
+          const response = await readResponse(current, request.method, options.maxBody);
+          if (response.keep && options.reuse !== false && current.start === current.end) {
+            const list = this.#idle.get(k) ?? [];
+            if (list.length < this.maxIdle) {
+              list.push(current);
+              this.#idle.set(k, list);
+            } else current.close();
+          } else current.close();
           return response.response;
         } catch (error) {
-          c.inflight--;
-          if (!reading) {
-            // Given up before its turn (a timeout while an answer ahead was read, a failed write): the
-            // connection is closed once the answers ahead are read, and only then may the next one read.
-            before.then(() => {
-              c.close();
-              done();
-            });
-          } else {
-            c.close();
-            done();
-          }
+          current.close();
           if (why) throw why;
           // A kept-alive connection the server had closed: once more on a fresh one. The other idle ones to
           // that origin are from the same server and closed too (an app that restarted): drop them, so the
           // retry connects anew and says what is true now (`nothing listens` when the app is down).
-          if (reused && c.received === 0 && tries === 0 && isClosedError(error)) {
+          if (current.reused && current.received === 0 && tries === 0 && isClosedError(error)) {
             for (const idle of this.#idle.get(k) ?? []) idle.close();
             this.#idle.delete(k);
             continue;
