@@ -231,6 +231,16 @@ function indexOf(hay: Uint8Array, needle: number[], from: number, to: number): n
   return -1;
 }
 
+/** How often a pool looks for requests past their time, ms: a timeout fires up to this much late. */
+const TICK_MS = 50;
+
+/** When a request in flight times out. */
+interface Deadline {
+  /** `performance.now()` time. */
+  at: number;
+  fire(): void;
+}
+
 /** A keep-alive pool of connections per origin. */
 export class Http1Pool {
   #idle = new Map<string, Connection[]>();
@@ -249,6 +259,34 @@ export class Http1Pool {
   /** Idle connections to `origin`, for tests. */
   idleCount(origin: Http1Origin): number {
     return this.#idle.get(key(origin))?.length ?? 0;
+  }
+
+  /** Requests in flight and when each times out. */
+  #deadlines = new Set<Deadline>();
+  #ticker: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * Times `deadline` out with one ticker per pool (every {@linkcode TICK_MS} while requests are in
+   * flight) instead of a timer per request: a timer set and cleared per delivery cost ~3 µs of dev's CPU.
+   */
+  #watch(deadline: Deadline): void {
+    this.#deadlines.add(deadline);
+    this.#ticker ??= setInterval(() => {
+      const now = performance.now();
+      for (const d of this.#deadlines) {
+        if (d.at > now) continue;
+        this.#unwatch(d);
+        d.fire();
+      }
+    }, TICK_MS);
+  }
+
+  #unwatch(deadline: Deadline): void {
+    this.#deadlines.delete(deadline);
+    if (this.#deadlines.size === 0 && this.#ticker !== undefined) {
+      clearInterval(this.#ticker);
+      this.#ticker = undefined;
+    }
   }
 
   async #connect(origin: Http1Origin): Promise<Connection> {
@@ -272,10 +310,11 @@ export class Http1Pool {
       why ??= error;
       current?.close();
     };
-    const timer = setTimeout(
-      () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
-      options.timeoutMs,
-    );
+    const deadline: Deadline = {
+      at: performance.now() + options.timeoutMs,
+      fire: () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
+    };
+    this.#watch(deadline);
     const onAbort = () => stop(new Http1Error("aborted", "cancelled"));
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -321,7 +360,7 @@ export class Http1Pool {
     } catch (error) {
       throw why ?? error;
     } finally {
-      clearTimeout(timer);
+      this.#unwatch(deadline);
       options.signal?.removeEventListener("abort", onAbort);
     }
   }
