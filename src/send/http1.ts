@@ -86,15 +86,16 @@ function requestHead(request: Http1Request): string {
   return head + "\r\n";
 }
 
-/**
- * The request as one buffer: written into `into` when it is large enough (a connection's own write
- * buffer, reused from request to request: a fresh ArrayBuffer per request is memory outside the heap
- * that the garbage collector must track and free), else a new one.
- */
-export function encodeRequest(request: Http1Request, into?: Uint8Array): Uint8Array {
-  return encodeWithHead(requestHead(request), request.body, into);
+/** The request as one buffer. */
+export function encodeRequest(request: Http1Request): Uint8Array {
+  return encodeWithHead(requestHead(request), request.body);
 }
 
+/**
+ * `head` and `body` as one buffer: written into `into` when it is large enough (a connection's own write
+ * buffer, reused from request to request: a fresh ArrayBuffer per request is memory outside the heap that
+ * the garbage collector must track and free), else a new one.
+ */
 function encodeWithHead(head: string, body: Uint8Array | null, into?: Uint8Array): Uint8Array {
   const size = head.length + (body?.length ?? 0);
   const out = into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
