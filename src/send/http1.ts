@@ -7,7 +7,7 @@
  * host:port; a kept-alive connection the server had closed is retried once on
  * a fresh one, only when nothing of the answer had arrived. Redirects are
  * never followed. It costs a fraction of `node:http`'s CPU per request (see
- * the README's Forwarding section).
+ * docs/forwarding.md). Timeouts are checked by one ticker per pool, every 50 ms.
  * @module
  */
 
