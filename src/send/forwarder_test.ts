@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildEvent } from "../event/record.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { closeIdleConnections } from "./client.ts";
-import { createForwarder } from "./forwarder.ts";
+import { createForwarder, Fifo } from "./forwarder.ts";
 import type { ForwardTarget } from "./target.ts";
 
 const EVENT = buildEvent({
@@ -91,4 +91,86 @@ Deno.test("a retry waiting after no answer is sent once the target accepts conne
   assert.equal(last.outcome, "delivered");
   assert.equal(last.status, 200);
   assert.ok(records.length >= 3, "the early attempts without an answer are recorded");
+});
+
+Deno.test("a queue thousands long (the app slower than the sender): every event delivered once with its own bytes, and every attempt logged", async () => {
+  const got = new Map<string, number>();
+  let bad = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const body = await req.text();
+    const id = req.headers.get("x-id") ?? "";
+    if (body !== `body of ${id}` || req.headers.get("content-type") !== "text/plain") bad++;
+    got.set(id, (got.get(id) ?? 0) + 1);
+    return new Response("ok");
+  });
+  const records: DeliveryRecord[] = [];
+  const forwarder = createForwarder({
+    log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    to: `http://127.0.0.1:${server.addr.port}/in`,
+    mode: "queue",
+    timeoutMs: 10_000,
+    concurrency: 8,
+    attempts: 3,
+    backoffMs: [10],
+    insecure: false,
+  };
+  const n = 3000; // past the queue's compaction point (1024 taken from its head)
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const id = `evt_20260101_01J${String(i).padStart(23, "0")}`;
+      ids.push(id);
+      forwarder.enqueue(
+        buildEvent({
+          id,
+          endpoint: "hook",
+          receivedAt: new Date(),
+          method: "POST",
+          path: "/hook",
+          query: "",
+          headers: [["Content-Type", "text/plain"], ["X-Id", id]],
+          body: new TextEncoder().encode(`body of ${id}`),
+          remoteAddr: "127.0.0.1",
+        }),
+        target,
+      );
+    }
+    assert.equal(forwarder.pending, n);
+    await forwarder.idle();
+  } finally {
+    await forwarder.stop();
+    closeIdleConnections();
+    await server.shutdown();
+  }
+  assert.equal(bad, 0);
+  assert.deepEqual([...got.keys()].sort(), ids);
+  assert.ok([...got.values()].every((c) => c === 1));
+  assert.equal(records.length, n);
+  assert.ok(records.every((r) => r.outcome === "delivered" && r.status === 200));
+  assert.deepEqual(records.map((r) => r.event).sort(), ids);
+});
+
+Deno.test("Fifo: first in, first out across its compactions; peek, length, drain", () => {
+  const q = new Fifo<number>();
+  assert.equal(q.shift(), undefined);
+  let next = 0;
+  let expect = 0;
+  // Interleaved pushes and shifts, the queue long enough to be compacted many times.
+  for (let round = 0; round < 50; round++) {
+    for (let i = 0; i < 300; i++) q.push(next++);
+    for (let i = 0; i < 200; i++) {
+      assert.equal(q.peek(), expect);
+      assert.equal(q.shift(), expect++);
+    }
+    assert.equal(q.length, next - expect);
+  }
+  assert.deepEqual(q.drain(), Array.from({ length: next - expect }, (_, i) => expect + i));
+  assert.equal(q.length, 0);
+  assert.equal(q.peek(), undefined);
+  q.push(7);
+  assert.equal(q.shift(), 7);
+  assert.equal(q.length, 0);
 });

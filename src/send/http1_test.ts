@@ -303,3 +303,31 @@ Deno.test("an app that stopped with several kept-alive connections: the next req
     pool.close();
   }
 });
+
+Deno.test("a kept-alive connection's reused write buffer sends each request's own bytes: large, small, empty, then larger than the buffer", async () => {
+  const seen: string[] = [];
+  const server = rawServer(async (conn, request) => {
+    seen.push(request);
+    await conn.write(enc.encode("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  try {
+    const bodies = ["a".repeat(5000), "b", "", "c".repeat(20_000), "d".repeat(3)];
+    for (const [i, body] of bodies.entries()) {
+      const r = await pool.request(origin, post(server.port, body, [["X-N", String(i)]]), OPTS);
+      assert.equal(r.status, 200);
+      assert.equal(pool.idleCount(origin), 1, "one connection, kept alive");
+    }
+    assert.deepEqual(
+      seen,
+      bodies.map((body, i) =>
+        `POST /hook?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-N: ${i}\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`
+      ),
+    );
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});

@@ -23,8 +23,13 @@ const MARGIN_MS = 30_000;
 export function resignWhenStale(
   endpointsOf: () => readonly Endpoint[],
   now: () => Date = () => new Date(),
-): (event: CapturedEvent, attempt: number, target: ForwardTarget) => Promise<PreparedRequest | undefined> {
-  return async (event, _attempt, target) => {
+): (
+  event: CapturedEvent,
+  attempt: number,
+  target: ForwardTarget,
+) => PreparedRequest | undefined | Promise<PreparedRequest | undefined> {
+  // Not async: the common answer (nothing to re-sign) is given at once, without a promise per delivery.
+  return (event, _attempt, target) => {
     const provider = event.provider;
     if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
     const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
@@ -32,18 +37,29 @@ export function resignWhenStale(
     const at = now();
     const age = at.getTime() - Date.parse(event.receivedAt);
     if (age < settings.tolerance * 1000 - MARGIN_MS) return undefined;
-    const stored = storedRequest(event);
-    const headers = await resignRequest(
-      provider,
-      {
-        method: stored.method,
-        url: deliveryUrl(event, target.to).href,
-        headers: stored.headers,
-        body: stored.body ?? new Uint8Array(),
-      },
-      settings,
-      at,
-    );
-    return { ...stored, headers: keepPlaces(stored.headers, headers), resigned: provider };
+    return resigned(event, target, settings, at);
   };
+}
+
+/** The stored request signed afresh at `at`. */
+async function resigned(
+  event: CapturedEvent,
+  target: ForwardTarget,
+  settings: NonNullable<Endpoint["signing"]>,
+  at: Date,
+): Promise<PreparedRequest> {
+  const provider = event.provider!;
+  const stored = storedRequest(event);
+  const headers = await resignRequest(
+    provider,
+    {
+      method: stored.method,
+      url: deliveryUrl(event, target.to).href,
+      headers: stored.headers,
+      body: stored.body ?? new Uint8Array(),
+    },
+    settings,
+    at,
+  );
+  return { ...stored, headers: keepPlaces(stored.headers, headers), resigned: provider };
 }

@@ -41,6 +41,11 @@ const HOP_BY_HOP = new Set([
 
 /** Whether a stored header is not forwarded (hop-by-hop, `Proxy-*`, `Host`). */
 export function isHopHeader(name: string): boolean {
+  // Every such name starts with c, h, k, p, t or u: most headers are told apart without lower-casing.
+  const first = name.charCodeAt(0) | 0x20;
+  if (first !== 99 && first !== 104 && first !== 107 && first !== 112 && first !== 116 && first !== 117) {
+    return false;
+  }
   const n = name.toLowerCase();
   return HOP_BY_HOP.has(n) || n.startsWith("proxy-");
 }

@@ -1,0 +1,180 @@
+/**
+ * Where `hooktap dev --forward-to` spends its CPU (issue 29): dev with
+ * `--cpu-prof` on core 0 forwarding to a bare app on core 1, loaded from
+ * core 1 like bench/profile.ts, then drained (every event delivered); prints
+ * the functions with the most self and inclusive time in µs per event
+ * (received and delivered), and dev's CPU per event by thread from /proc.
+ *
+ *     deno run -A bench/forward_profile.ts [--seconds 5] [--top 40] [--main PATH/main.ts] [--no-prof] [--concurrency N]
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pickLoadGenerator, runLoad } from "./load.ts";
+import { BODY, githubHeaders } from "./payload.ts";
+import { freePort, onCore, startServer } from "./proc.ts";
+import { devFlags } from "./write_side.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    seconds: { type: "string", default: "5" },
+    top: { type: "string", default: "40" },
+    main: { type: "string" },
+    "no-prof": { type: "boolean", default: false },
+    /** The target's `concurrency` (set in the config instead of `--forward-to`). */
+    concurrency: { type: "string" },
+  },
+});
+const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
+const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
+
+// The summary of bench/profile.ts (which parses its own flags when imported).
+interface Frame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface Profile {
+  nodes: { id: number; callFrame: Frame; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self and inclusive time per function of a V8 `.cpuprofile`, as shares of the whole. */
+function summarize(profile: Profile): { self: Map<string, number>; inclusive: Map<string, number> } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (f: Frame) =>
+    `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|bench|npm|ext)\//, "$1/")}${
+      f.url ? `:${f.lineNumber + 1}` : ""
+    }`;
+  const ticks = new Map<number, number>();
+  profile.samples.forEach((id, i) => ticks.set(id, (ticks.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...ticks.values()].reduce((a, b) => a + b, 0);
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [id, t] of ticks) {
+    const key = name(byId.get(id)!.callFrame);
+    self.set(key, (self.get(key) ?? 0) + t / total);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = name(byId.get(cur)!.callFrame);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      inclusive.set(k, (inclusive.get(k) ?? 0) + t / total);
+    }
+  }
+  return { self, inclusive };
+}
+
+/** CPU µs (user + system) per thread name of a live process, from /proc/PID/task/*\/stat. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/[-_ ]?\d+$/, "");
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 1e4);
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_profile_" });
+try {
+  await Deno.writeTextFile(join(dir, "body.json"), BODY);
+  await Deno.writeTextFile(
+    join(dir, "headers.txt"),
+    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
+  );
+  const appPort = freePort();
+  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
+    cwd: dir,
+    port: appPort,
+  });
+  const to = `http://127.0.0.1:${appPort}/`;
+  const forward = values.concurrency === undefined
+    ? ""
+    : `, forward: { to: "${to}", concurrency: ${Number(values.concurrency)} }`;
+  await Deno.writeTextFile(
+    join(dir, "hooktap.config.ts"),
+    `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST"${forward} }] };\n`,
+  );
+  const port = freePort();
+  const prof = values["no-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${join(dir, "prof")}`];
+  const server = await startServer(
+    onCore(0, [
+      Deno.execPath(),
+      "run",
+      ...devFlags(),
+      ...prof,
+      MAIN,
+      "dev",
+      "--quiet",
+      "--port",
+      String(port),
+      ...(values.concurrency === undefined ? ["--forward-to", to] : []),
+    ]),
+    { cwd: dir, port },
+  );
+  let stored = 0;
+  let threads = new Map<string, number>();
+  let load;
+  try {
+    const before = threadCpu(server.pid);
+    load = await runLoad(pickLoadGenerator(), {
+      url: `http://127.0.0.1:${port}/webhook`,
+      seconds: Number(values.seconds),
+      connections: 64,
+      core: 1,
+      bodyFile: join(dir, "body.json"),
+      headersFile: join(dir, "headers.txt"),
+    });
+    const count = async (f: string) =>
+      (await Deno.readTextFile(join(dir, ".hooktap", f))).split("\n").length - 1;
+    stored = await count("events.jsonl");
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && (await count("deliveries.jsonl").catch(() => 0)) < stored) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const after = threadCpu(server.pid);
+    for (const [name, us] of after) threads.set(name, us - (before.get(name) ?? 0));
+    threads = new Map([...threads].filter(([, us]) => us > 0).sort((a, b) => b[1] - a[1]));
+  } finally {
+    await server.stop();
+    await app.stop();
+  }
+  // deno-lint-ignore no-console
+  const say = (line: string) => console.log(line);
+  say(`dev --forward-to under load: ${load.rps.toFixed(0)} req/s, ${stored} events received and delivered`);
+  say(`\nCPU µs per event by thread (user + system, /proc):`);
+  let total = 0;
+  for (const [name, us] of threads) {
+    total += us;
+    say(`  ${(us / stored).toFixed(1).padStart(7)}  ${name}`);
+  }
+  say(`  ${(total / stored).toFixed(1).padStart(7)}  all`);
+  if (!values["no-prof"]) {
+    const file = [...Deno.readDirSync(join(dir, "prof"))].map((e) => e.name).find((n) =>
+      !n.includes("worker")
+    );
+    if (file === undefined) throw new Error("hooktap dev wrote no CPU profile");
+    const profile = JSON.parse(await Deno.readTextFile(join(dir, "prof", file)));
+    const wall = (profile.timeDeltas as number[]).reduce((a, b) => a + b, 0);
+    const { self, inclusive } = summarize(profile);
+    const print = (title: string, m: Map<string, number>) => {
+      say(`\n${title} (share of the main thread's profiled time, and µs per event)`);
+      for (const [k, v] of [...m].sort((x, y) => y[1] - x[1]).slice(0, Number(values.top))) {
+        say(`${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${k}`);
+      }
+    };
+    print("Self time", self);
+    print("Inclusive time", inclusive);
+  }
+} finally {
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+}
