@@ -12,8 +12,9 @@ import { listen } from "../src/server/listen.ts";
 import { LEAST_PRIVILEGE, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 /** Plays a runtime whose Headers no longer expose the raw list hooktap reads. */
+/** A runtime without the raw list: both ways to it (the inner request, the Headers' target) hidden. */
 const HIDE_RAW_LIST = `const own = Object.getOwnPropertySymbols;
-Object.getOwnPropertySymbols = (o) => own(o).filter((s) => s.description !== "header target");
+Object.getOwnPropertySymbols = (o) => own(o).filter((s) => s.description !== "header target" && s.description !== "request");
 `;
 
 async function rawRequest(port: number, head: string): Promise<string> {
