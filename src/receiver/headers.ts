@@ -25,7 +25,7 @@ function rawList(headers: Headers): unknown {
   return target?.headerList;
 }
 
-let requestSymbol: symbol | null | undefined;
+let requestSymbol: symbol | undefined;
 
 /**
  * The runtime's inner request behind a `Request` from Deno.serve (the one
@@ -35,12 +35,14 @@ let requestSymbol: symbol | null | undefined;
  * an inner object without it).
  */
 export function innerRequest(request: object): Record<string, unknown> | undefined {
-  if (requestSymbol === undefined) {
-    requestSymbol = Object.getOwnPropertySymbols(request).find((s) => s.description === "request") ?? null;
-  }
-  if (requestSymbol === null) return undefined;
-  const inner = (request as Record<symbol, unknown>)[requestSymbol];
+  // Only a symbol found is kept: an object of another kind (a hub event, a test's stand-in) passed first
+  // must not turn the lookup off for the requests that come after it.
+  const symbol = requestSymbol ??
+    Object.getOwnPropertySymbols(request).find((s) => s.description === "request");
+  if (symbol === undefined) return undefined;
+  const inner = (request as Record<symbol, unknown>)[symbol];
   if (typeof inner !== "object" || inner === null) return undefined;
+  requestSymbol = symbol;
   return typeof (inner as { header?: unknown }).header === "function"
     ? inner as Record<string, unknown>
     : undefined;

@@ -24,6 +24,8 @@ async function serveOnce<T>(raw: string, look: (request: Request) => T): Promise
 Deno.test("requestHeaders reads Deno.serve's raw list from the inner request: order, case and repeats as sent", async () => {
   const raw = "POST /h HTTP/1.1\r\nHost: x\r\nX-B: 2\r\nx-a: 1\r\nX-Repeat: one\r\nX-Repeat: two\r\n" +
     "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
+  // An object of another kind asked first (a hub event, a stand-in) must not turn the lookup off.
+  assert.equal(innerRequest({ method: "POST" }), undefined);
   const seen = await serveOnce(raw, (request) => ({
     inner: innerRequest(request) !== undefined,
     list: requestHeaders(request).map(([k, v]) => `${k}: ${v}`),
