@@ -18,7 +18,7 @@ const LIB = path.join(__dirname, "..", "lib");
 const READ = ["--allow-read=."];
 const STORE = ["--allow-write=.hooktap"];
 const PERMISSIONS = {
-  dev: ["--allow-net", ...READ, "--allow-env", "--v8-flags=--max-semi-space-size=16"],
+  dev: ["--allow-net", ...READ, "--allow-env", "--v8-flags=--max-semi-space-size=8"],
   init: [...READ, "--allow-env"],
   logs: [...READ, ...STORE, "--allow-env"],
   inspect: [...READ, ...STORE, "--allow-env"],

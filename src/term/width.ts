@@ -20,8 +20,12 @@ function _columns(code: number): number {
   return 1;
 }
 
+/** Printable ASCII only: one column per character (the common case: ids, times, paths, sizes). */
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns `text` takes on a terminal (it must hold no control sequences: sanitize first). */
 export function displayWidth(text: string): number {
+  if (ASCII.test(text)) return text.length; // a request line is laid out per request: no walk by code point
   let width = 0;
   for (const ch of text) width += _columns(ch.codePointAt(0)!);
   return width;
@@ -30,6 +34,7 @@ export function displayWidth(text: string): number {
 /** `text` cut to at most `width` columns, ending with `…` when cut. */
 export function clipTo(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
+  if (width > 0 && ASCII.test(text)) return text.slice(0, width - 1) + "…";
   if (width <= 0) return "";
   let out = "";
   let used = 0;
