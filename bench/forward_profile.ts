@@ -15,6 +15,7 @@ import { pickLoadGenerator, runLoad } from "./load.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
+import { summarize } from "./profile.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -31,45 +32,6 @@ const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url)
 const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 
 // The summary of bench/profile.ts (which parses its own flags when imported).
-interface Frame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
-interface Profile {
-  nodes: { id: number; callFrame: Frame; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self and inclusive time per function of a V8 `.cpuprofile`, as shares of the whole. */
-function summarize(profile: Profile): { self: Map<string, number>; inclusive: Map<string, number> } {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (f: Frame) =>
-    `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|bench|npm|ext)\//, "$1/")}${
-      f.url ? `:${f.lineNumber + 1}` : ""
-    }`;
-  const ticks = new Map<number, number>();
-  profile.samples.forEach((id, i) => ticks.set(id, (ticks.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...ticks.values()].reduce((a, b) => a + b, 0);
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  for (const [id, t] of ticks) {
-    const key = name(byId.get(id)!.callFrame);
-    self.set(key, (self.get(key) ?? 0) + t / total);
-    const seen = new Set<string>();
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const k = name(byId.get(cur)!.callFrame);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      inclusive.set(k, (inclusive.get(k) ?? 0) + t / total);
-    }
-  }
-  return { self, inclusive };
-}
-
 /** CPU µs (user + system) per thread name of a live process, from /proc/PID/task/*\/stat. */
 function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();

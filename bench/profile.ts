@@ -14,18 +14,16 @@ import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { seconds: { type: "string", default: "6" }, top: { type: "string", default: "30" } },
-});
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
-interface Frame {
+/** A frame of a V8 `.cpuprofile`. */
+export interface Frame {
   functionName: string;
   url: string;
   lineNumber: number;
 }
-interface Profile {
+/** A V8 `.cpuprofile`. */
+export interface Profile {
   nodes: { id: number; callFrame: Frame; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
@@ -60,6 +58,10 @@ export function summarize(profile: Profile): { self: Map<string, number>; inclus
 }
 
 if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { seconds: { type: "string", default: "6" }, top: { type: "string", default: "30" } },
+  });
   const dir = await Deno.makeTempDir({ prefix: "hooktap_profile_" });
   try {
     await Deno.writeTextFile(
