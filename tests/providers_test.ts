@@ -82,6 +82,8 @@ Deno.test("hooktap dev answers challenges, marks verdicts, enforces; logs, inspe
     await good.body?.cancel();
     assert.equal(await dev.stop(), 0);
     const lines = dev.stdout();
+    // Answering a challenge must not make Deno.serve print its warning about reading `request.signal`.
+    assert.doesNotMatch(lines + dev.stderr(), /request\.signal/);
     assert.match(lines, /200 +slack .*- slack url_verification \(unsigned\) \[challenge\]/);
     assert.match(lines, /200 +stripe .*✗ stripe invoice\.paid \(expired\)/);
     assert.match(lines, /401 +gh .*✗ github ping \(invalid\) \[enforce\]/);

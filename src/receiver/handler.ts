@@ -296,7 +296,10 @@ export function createHandler(options: HandlerOptions): Handler {
         for (const target of chosen ?? []) options.forward!.forwarder.enqueue(event, queued(target));
         return outcome(
           { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
-          await sendAnswer(answer, id, request.signal ?? info?.cutOff),
+          // Never `request.signal` when the listener gives a cut-off: Deno.serve prints a warning about its
+          // legacy abort the first time a handler reads it. A delay then ends on shutdown; a sender that hung
+          // up meanwhile gets its answer written to a closed connection.
+          await sendAnswer(answer, id, info?.cutOff ?? request.signal),
         );
       }
       if (chosen !== undefined && chosen.length > 0) {
