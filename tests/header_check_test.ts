@@ -103,3 +103,18 @@ Deno.test("the workaround, HOOKTAP_STACK=node, starts and stores headers as they
   const [event] = await readEvents(tmp.path);
   assert.deepEqual((event!.headers as string[][]).slice(1, 4), [["X-A", "1"], ["x-b", "2"], ["x-A", "3"]]);
 });
+
+Deno.test("HOOKTAP_STACK naming neither stack is refused with a usage error, before anything listens", async () => {
+  await using tmp = await withTmpDir();
+  const { code, stderr } = await runCli(["dev", "--port", "0", "--no-ui"], {
+    cwd: tmp.path,
+    permissions: [...LEAST_PRIVILEGE, "--allow-env=HOOKTAP_STACK"],
+    env: { HOOKTAP_STACK: "nodejs" },
+  });
+  assert.equal(code, 2, stderr);
+  assert.match(
+    stderr,
+    /HOOKTAP_STACK must be "deno" \(Deno.serve, the default\) or "node" \(node:http\), got "nodejs"/,
+  );
+  assert.doesNotMatch(stderr, /listening on/);
+});

@@ -83,10 +83,21 @@ function hubClientName(flag: string | undefined, cwd: string): string {
   return name === "" ? "dev" : name;
 }
 
-/** `HOOKTAP_STACK` (deno or node), read only when Deno already grants it. */
-function stackOverride(): string | undefined {
+/**
+ * `HOOKTAP_STACK` (deno or node), read only when Deno already grants it.
+ * @throws {UsageError} when it names neither: a typo must not leave the user on the other stack unawares.
+ */
+function stackOverride(): "deno" | "node" | undefined {
   if (Deno.permissions.querySync({ name: "env", variable: STACK_ENV }).state !== "granted") return undefined;
-  return Deno.env.get(STACK_ENV);
+  const value = Deno.env.get(STACK_ENV);
+  if (value === undefined || value === "") return undefined;
+  if (value === "deno" || value === "node") return value;
+  throw new UsageError(
+    `${STACK_ENV} must be "deno" (Deno.serve, the default) or "node" (node:http), got "${
+      value.slice(0, 40)
+    }". ` +
+      `Set it to one of them, or unset it for the default.`,
+  );
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -115,6 +126,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const c = out.errColors;
   const port = opts.port === undefined ? undefined : parsePort(opts.port); // a usage error before anything else
+  const stack = stackOverride();
   const fallback = forwardFlag(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // usage errors first
   const config = await configForDev(ctx, opts.config);
   for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
@@ -168,7 +180,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(config.file ? { baseDir: dirname(config.file) } : {}),
       ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
     },
-    stack: stackOverride(),
+    stack,
     ...(live ? { onStored: live.publish } : {}),
     onRetention: (r) => out.err(retentionLine(r, c)),
     ...(hubOrder ? { wrapSink: hubOrder.wrap } : {}),
