@@ -306,6 +306,13 @@ const BY_KEY: Record<string, BreakdownConfig> = {
  */
 export function chooseConfigs(only: string, base?: string): BreakdownConfig[] {
   const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+  if (base !== undefined) {
+    try {
+      if (!Deno.statSync(base).isFile) throw new Error("not a file");
+    } catch {
+      throw new Error(`--base: no file at ${base}; give another checkout's main.ts`);
+    }
+  }
   const out: BreakdownConfig[] = [];
   for (const key of only.split(",").map((k) => k.trim()).filter(Boolean)) {
     const config = BY_KEY[key];
@@ -451,6 +458,28 @@ if (import.meta.main) {
       steps: { type: "boolean", default: false },
     },
   });
+  if (
+    values.steps &&
+    (values.only !== undefined || values.base !== undefined || values["peer-dir"] !== undefined)
+  ) {
+    // deno-lint-ignore no-console
+    console.error(
+      "--steps runs its own servers ((c), each part of (c2), dev): leave out --only, --base and --peer-dir.",
+    );
+    Deno.exit(2);
+  }
+  let chosen: BreakdownConfig[] | undefined;
+  try {
+    chosen = values.steps
+      ? [WRITE_CONFIGS.find((c) => c.key === "c")!, ...honestSteps(), DEV]
+      : values.only === undefined && values.base === undefined
+      ? undefined
+      : chooseConfigs(values.only ?? "c,c2,b,node", values.base);
+  } catch (error) {
+    // deno-lint-ignore no-console
+    console.error(error instanceof Error ? error.message : String(error));
+    Deno.exit(2);
+  }
   const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
   // deno-lint-ignore no-console
   const log = (l: string) => console.error(l);
@@ -474,11 +503,7 @@ if (import.meta.main) {
       ...(peer ? { peer: peer.config } : {}),
       native: !values.smoke && !values.steps,
       ...(values.steps ? { syscalls: false } : {}),
-      configs: values.steps
-        ? [WRITE_CONFIGS.find((c) => c.key === "c")!, ...honestSteps(), DEV]
-        : values.only === undefined && values.base === undefined
-        ? undefined
-        : chooseConfigs(values.only ?? "c,c2,b,node", values.base),
+      configs: chosen,
     });
     // deno-lint-ignore no-console
     console.log(
