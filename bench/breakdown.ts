@@ -15,10 +15,10 @@
  * @module
  */
 import { join } from "node:path";
-import { type LoadGenerator, runLoad } from "./load.ts";
-import { freePort, hasCommand, onCore, startServer } from "./proc.ts";
+import type { LoadGenerator } from "./load.ts";
+import { hasCommand } from "./proc.ts";
 import { fileURLToPath } from "node:url";
-import { WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
+import { startConfig, WRITE_CONFIGS, type WriteConfig } from "./write_side.ts";
 import { nativeReport, type NativeSplit, nativeUnavailable, recordNative, splitNative } from "./native.ts";
 import { batchesReport, type BatchTimeline, traceBatches } from "./batches.ts";
 import { PEER_LABEL } from "./peer.ts";
@@ -42,25 +42,18 @@ export function honestSteps(): BreakdownConfig[] {
 }
 
 const DEV = WRITE_CONFIGS.find((c) => c.key === "b")!;
-const POST_ONLY =
-  `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`;
 
-/** A configuration of the breakdown: a write-side server, and the config file `dev` finds (if any). */
-export interface BreakdownConfig extends WriteConfig {
-  configText?: string;
-}
+/** A configuration of the breakdown: a write-side server (with the config file `dev` finds, if any). */
+export type BreakdownConfig = WriteConfig;
 
 /**
  * (b) on the `node:http` stack (`HOOKTAP_STACK=node`), with a GET endpoint
  * beside the POST one (a config that picked node:http by itself before
- * Deno.serve read GET bodies).
+ * Deno.serve read GET bodies): the write side's configuration.
  */
 export const DEV_NODE_STACK: BreakdownConfig = {
-  ...DEV,
-  argv: (port, dir) => ["env", "HOOKTAP_STACK=node", ...DEV.argv(port, dir)],
+  ...WRITE_CONFIGS.find((c) => c.key === "b-node")!,
   label: "(b) dev, node:http stack (HOOKTAP_STACK=node, a GET endpoint in the config)",
-  configText: `export default { port: 8787, endpoints: [` +
-    `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
 };
 
 /** The same config as {@linkcode DEV_NODE_STACK} on Deno.serve (the default now; forced for older trees). */
@@ -212,20 +205,7 @@ export async function measureBreakdown(o: BreakdownOptions): Promise<Breakdown[]
   const results: Breakdown[] = [];
   for (const config of configs) {
     const dir = join(o.scratch, `breakdown-${results.length}`);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(join(dir, "hooktap.config.ts"), config.configText ?? POST_ONLY);
-    const port = freePort();
-    const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
-    const load = (seconds: number) =>
-      runLoad(o.generator, {
-        url: `http://127.0.0.1:${port}/webhook`,
-        seconds,
-        connections: o.connections,
-        core: 1,
-        bodyFile: o.bodyFile,
-        headersFile: o.headersFile,
-      });
+    const { server, port, load } = await startConfig(config, dir, o);
     let breakdown: Breakdown;
     let answered = 0;
     let stopped: { code: number; stderr: string };

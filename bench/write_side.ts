@@ -10,9 +10,9 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { parseEventLine } from "../src/event/record.ts";
-import { type LoadGenerator, type LoadResult, runLoad } from "./load.ts";
+import { type LoadGenerator, type LoadOptions, type LoadResult, runLoad } from "./load.ts";
 import { BODY, githubHeaders } from "./payload.ts";
-import { freePort, onCore, startServer } from "./proc.ts";
+import { freePort, onCore, type Server, startServer } from "./proc.ts";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const MAIN = here("../main.ts");
@@ -33,6 +33,14 @@ export function devFlags(): string[] {
   return words.slice(start, end);
 }
 const DEV_FLAGS = devFlags();
+
+/** The config file every server finds unless its configuration gives another: one POST endpoint. */
+export const POST_ONLY_CONFIG =
+  `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`;
+
+/** {@linkcode POST_ONLY_CONFIG} with a GET endpoint beside it (the config that used to pick node:http). */
+export const WITH_GET_CONFIG = `export default { port: 8787, endpoints: [` +
+  `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`;
 
 /** A server configuration of the write side. */
 export interface WriteConfig {
@@ -140,8 +148,7 @@ export const WRITE_CONFIGS: readonly WriteConfig[] = [
       String(port),
     ],
     verify: verifyDev,
-    configText: `export default { port: 8787, endpoints: [` +
-      `{ name: "github", path: "/webhook", method: "POST" }, { name: "meta", path: "/meta", method: "GET" }] };\n`,
+    configText: WITH_GET_CONFIG,
   },
   {
     key: "b-log",
@@ -158,6 +165,44 @@ export const WRITE_CONFIGS: readonly WriteConfig[] = [
     verify: verifyDev,
   },
 ];
+
+/** A configuration's server, started and listening, and a load of it. */
+export interface Running {
+  server: Server;
+  port: number;
+  /** Loads it from core 1 for `seconds`. */
+  load(seconds: number): Promise<LoadResult>;
+}
+
+/**
+ * Starts `config` in `dir` (emptied first, its config file written) pinned
+ * to core 0, and waits until it listens; `load` sends the benchmark's
+ * request from core 1.
+ */
+export async function startConfig(
+  config: WriteConfig,
+  dir: string,
+  load: Pick<LoadOptions, "connections" | "bodyFile" | "headersFile"> & { generator: LoadGenerator },
+): Promise<Running> {
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "hooktap.config.ts"), config.configText ?? POST_ONLY_CONFIG);
+  const port = freePort();
+  const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
+  return {
+    server,
+    port,
+    load: (seconds) =>
+      runLoad(load.generator, {
+        url: `http://127.0.0.1:${port}/webhook`,
+        seconds,
+        connections: load.connections,
+        core: 1,
+        bodyFile: load.bodyFile,
+        headersFile: load.headersFile,
+      }),
+  };
+}
 
 /** Options of {@linkcode measureWriteSide}. */
 export interface WriteSideOptions {
@@ -190,24 +235,12 @@ export async function measureWriteSide(o: WriteSideOptions): Promise<WriteSideRe
   for (let turn = 1; turn <= o.runs; turn++) {
     for (const config of configs) {
       const dir = join(o.scratch, config.key);
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-      await Deno.mkdir(dir, { recursive: true });
-      await Deno.writeTextFile(
-        join(dir, "hooktap.config.ts"),
-        config.configText ??
-          `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
-      );
-      const port = freePort();
-      const server = await startServer(onCore(0, config.argv(port, dir)), { cwd: dir, port });
-      const load = (seconds: number) =>
-        runLoad(o.generator, {
-          url: `http://127.0.0.1:${port}/webhook`,
-          seconds,
-          connections: o.connections,
-          core: 1,
-          bodyFile,
-          headersFile,
-        });
+      const { server, port, load } = await startConfig(config, dir, {
+        generator: o.generator,
+        connections: o.connections,
+        bodyFile,
+        headersFile,
+      });
       let result: LoadResult, warm: LoadResult | undefined, rss: number;
       let stopped: { code: number; stderr: string } | undefined;
       try {
