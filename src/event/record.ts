@@ -144,9 +144,16 @@ export interface RequestParts {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** Short bodies (an app's `ok` or `{"received":true}`) checked for ASCII in JS before any call to the decoder. */
+const SHORT = 256;
+
 /** Encodes body bytes for storage: text when valid UTF-8 (the BOM kept), else base64. */
 export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "utf8" | "base64" } {
   if (bytes.length === 0) return { body: "", bodyEncoding: "utf8" };
+  if (bytes.length <= SHORT && _isAscii(bytes)) {
+    // The same text, without a call into the runtime's UTF-8 decoder (~1.5 µs per forwarded answer).
+    return { body: String.fromCharCode.apply(null, bytes as unknown as number[]), bodyEncoding: "utf8" };
+  }
   try {
     return { body: utf8.decode(bytes), bodyEncoding: "utf8" };
   } catch {
@@ -155,6 +162,11 @@ export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: "ut
       bodyEncoding: "base64",
     };
   }
+}
+
+function _isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return false;
+  return true;
 }
 
 /**

@@ -8,6 +8,23 @@ Deno.test("encodeBody() keeps valid UTF-8 as text, including a byte-order mark",
   assert.deepEqual(decodeBody(encoded), bytes);
 });
 
+Deno.test("encodeBody() gives short ASCII bodies, control bytes included, the decoder's own text", () => {
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const every = Uint8Array.from({ length: 128 }, (_, i) => i);
+  for (
+    const bytes of [
+      new TextEncoder().encode("ok"),
+      every,
+      new Uint8Array(256).fill(0x7a),
+      new Uint8Array(257).fill(0x7a),
+    ]
+  ) {
+    assert.deepEqual(encodeBody(bytes), { body: decoder.decode(bytes), bodyEncoding: "utf8" });
+  }
+  // A short body with one byte past ASCII still goes through the checked decoder.
+  assert.equal(encodeBody(new Uint8Array([0x6f, 0x80])).bodyEncoding, "base64");
+});
+
 Deno.test("encodeBody() stores bytes that are not UTF-8 as base64, byte for byte", () => {
   const bytes = new Uint8Array([0xff, 0x00, 0xc3, 0x28, 0x80]);
   const encoded = encodeBody(bytes);
