@@ -18,6 +18,7 @@
  * (never an empty body stored): tests/receiver_stack_test.ts notices.
  * @module
  */
+import { headerValue } from "../event/record.ts";
 import { innerRequest, requestHeaders } from "../receiver/headers.ts";
 
 /**
@@ -55,11 +56,11 @@ export function unlockBody(request: Request): boolean {
 export function unlockDeclaredBody(request: Request): void {
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") return;
-  for (const [name, value] of requestHeaders(request)) {
-    const lower = name.toLowerCase();
-    if ((lower === "content-length" && value.trim() !== "0") || lower === "transfer-encoding") {
-      unlockBody(request);
-      return;
-    }
+  const headers = requestHeaders(request);
+  const length = headerValue(headers, "content-length");
+  if (
+    (length !== undefined && length.trim() !== "0") || headerValue(headers, "transfer-encoding") !== undefined
+  ) {
+    unlockBody(request);
   }
 }
