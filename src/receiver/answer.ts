@@ -49,6 +49,16 @@ function _failed(message: string): ResolvedResponse {
   return { status: 500, headers: [["content-type", "text/plain; charset=utf-8"]], body: message, delayMs: 0 };
 }
 
+/**
+ * Whether {@linkcode planAnswer} can give anything but the plain 200 (a
+ * challenge to answer, signatures enforced, a custom response): when not,
+ * the receiver skips it and the promise it costs.
+ */
+export function mayAnswer(endpoint: Endpoint, examined: Examination): boolean {
+  return examined.challenge !== undefined || endpoint.signing?.enforce === true ||
+    endpoint.response !== undefined;
+}
+
 /** The answer to give, or `undefined` for the plain 200; sets `event.response`. */
 export async function planAnswer(
   endpoint: Endpoint,

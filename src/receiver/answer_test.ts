@@ -8,6 +8,8 @@ import { createHmac } from "node:crypto";
 import { validateConfig } from "../config/validate.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { createHandler } from "./handler.ts";
+import { mayAnswer, planAnswer } from "./answer.ts";
+import type { Examination } from "../provider/examine.ts";
 
 function setup(endpoint: Record<string, unknown>) {
   const events: CapturedEvent[] = [];
@@ -233,4 +235,35 @@ Deno.test("a throwing response function is answered 500 with the reason, and rec
   assert.equal(r.status, 500);
   assert.match(await r.text(), /response function threw: boom/);
   assert.equal(events[0]!.response?.status, 500);
+});
+
+Deno.test("mayAnswer() is false only where planAnswer() gives the plain 200", async () => {
+  const { endpoints } = validateConfig({
+    port: 0,
+    endpoints: [
+      { name: "plain", path: "/a", method: "POST" },
+      { name: "secret", path: "/b", method: "POST", provider: "github", secret: "s" },
+      { name: "enforced", path: "/c", method: "POST", provider: "github", secret: "s", enforce: true },
+      { name: "fixed", path: "/d", method: "POST", response: { status: 202, body: "queued" } },
+      { name: "custom", path: "/e", method: "POST", response: () => ({ status: 204 }) },
+    ],
+  }, null);
+  const examinations: Examination[] = [
+    { verdict: { status: "unsigned" } },
+    { verdict: { status: "valid", scheme: "github-sha256" } } as Examination,
+    { verdict: { status: "invalid", scheme: "github-sha256", reason: "mismatch" } } as Examination,
+    { verdict: { status: "unsigned" }, challenge: { status: 200, headers: [], body: "c" } } as Examination,
+  ];
+  let skipped = 0;
+  for (const endpoint of endpoints) {
+    for (const examined of examinations) {
+      const event = { id: "evt_1" } as CapturedEvent;
+      const answer = await planAnswer(endpoint, event, examined);
+      if (!mayAnswer(endpoint, examined)) {
+        skipped++;
+        assert.equal(answer, undefined, `${endpoint.name} with ${JSON.stringify(examined)}`);
+      }
+    }
+  }
+  assert.ok(skipped >= 6, "the plain endpoints without a challenge are skipped");
 });

@@ -10,7 +10,7 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { Forwarder } from "../send/forwarder.ts";
 import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
-import { examineFor, planAnswer, sendAnswer } from "./answer.ts";
+import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { BodyBudgetError } from "./budget.ts";
 import { BodyStalledError } from "./stall.ts";
@@ -270,10 +270,10 @@ export function createHandler(options: HandlerOptions): Handler {
         },
         event,
       );
-      // Most requests get the plain 200: no challenge, nothing enforced, no custom response to plan.
-      const planned = examined.challenge !== undefined || found.endpoint.signing?.enforce === true ||
-        found.endpoint.response !== undefined;
-      const answer = planned ? await planAnswer(found.endpoint, event, examined) : undefined;
+      // Most requests get the plain 200: nothing to plan.
+      const answer = mayAnswer(found.endpoint, examined)
+        ? await planAnswer(found.endpoint, event, examined)
+        : undefined;
       const chosen = first === undefined ? undefined : options.forward!.route(event);
       const marks: Pick<RequestOutcome, "provider" | "type" | "verdict"> = {};
       if (event.provider !== undefined) marks.provider = event.provider;
