@@ -438,60 +438,63 @@ if (import.meta.main) {
       steps: { type: "boolean", default: false },
     },
   });
+  let chosen: BreakdownConfig[] | undefined;
+  let usage: string | undefined;
   if (
     values.steps &&
     (values.only !== undefined || values.base !== undefined || values["peer-dir"] !== undefined)
   ) {
-    // deno-lint-ignore no-console
-    console.error(
-      "--steps runs its own servers ((c), each part of (c2), dev): leave out --only, --base and --peer-dir.",
-    );
-    Deno.exit(2);
+    usage =
+      "--steps runs its own servers ((c), each part of (c2), dev): leave out --only, --base and --peer-dir.";
+  } else {
+    try {
+      chosen = values.steps
+        ? [WRITE_CONFIGS.find((c) => c.key === "c")!, ...honestSteps(), DEV]
+        : values.only === undefined && values.base === undefined
+        ? undefined
+        : chooseConfigs(values.only ?? "c,c2,b,node", values.base);
+    } catch (error) {
+      usage = error instanceof Error ? error.message : String(error);
+    }
   }
-  let chosen: BreakdownConfig[] | undefined;
-  try {
-    chosen = values.steps
-      ? [WRITE_CONFIGS.find((c) => c.key === "c")!, ...honestSteps(), DEV]
-      : values.only === undefined && values.base === undefined
-      ? undefined
-      : chooseConfigs(values.only ?? "c,c2,b,node", values.base);
-  } catch (error) {
+  if (usage !== undefined) {
     // deno-lint-ignore no-console
-    console.error(error instanceof Error ? error.message : String(error));
-    Deno.exit(2);
-  }
-  const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
-  // deno-lint-ignore no-console
-  const log = (l: string) => console.error(l);
-  const scratch = await Deno.makeTempDir({ prefix: "hooktap_breakdown_" });
-  try {
-    const dir = peerDir(values["peer-dir"]);
-    const peer = dir === undefined ? undefined : await preparePeer(dir, scratch, log);
-    log(peer === undefined ? PEER_SKIPPED : `peer: ${peer.versions}, commit ${peer.commit}`);
-    const bodyFile = join(scratch, "body.json");
-    const headersFile = join(scratch, "headers.txt");
-    await Deno.writeTextFile(bodyFile, BODY);
-    await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
-    const results = await measureBreakdown({
-      generator: pickLoadGenerator(),
-      seconds: values.smoke ? 1 : Number(values.seconds),
-      connections: 64,
-      scratch,
-      bodyFile,
-      headersFile,
-      log,
-      ...(peer ? { peer: peer.config } : {}),
-      native: !values.smoke && !values.steps,
-      ...(values.steps ? { syscalls: false } : {}),
-      configs: chosen,
-    });
+    console.error(usage);
+    Deno.exitCode = 2; // only main.ts calls Deno.exit
+  } else {
+    const { peerDir, preparePeer, PEER_SKIPPED } = await import("./peer.ts");
     // deno-lint-ignore no-console
-    console.log(
-      values.steps ? stepsReport(results) : breakdownReport(results) + "\n" +
-        nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()) + "\n" +
-        batchesReport(results.flatMap((r) => r.batches ? [r.batches] : [])),
-    );
-  } finally {
-    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    const log = (l: string) => console.error(l);
+    const scratch = await Deno.makeTempDir({ prefix: "hooktap_breakdown_" });
+    try {
+      const dir = peerDir(values["peer-dir"]);
+      const peer = dir === undefined ? undefined : await preparePeer(dir, scratch, log);
+      log(peer === undefined ? PEER_SKIPPED : `peer: ${peer.versions}, commit ${peer.commit}`);
+      const bodyFile = join(scratch, "body.json");
+      const headersFile = join(scratch, "headers.txt");
+      await Deno.writeTextFile(bodyFile, BODY);
+      await Deno.writeTextFile(headersFile, (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""));
+      const results = await measureBreakdown({
+        generator: pickLoadGenerator(),
+        seconds: values.smoke ? 1 : Number(values.seconds),
+        connections: 64,
+        scratch,
+        bodyFile,
+        headersFile,
+        log,
+        ...(peer ? { peer: peer.config } : {}),
+        native: !values.smoke && !values.steps,
+        ...(values.steps ? { syscalls: false } : {}),
+        configs: chosen,
+      });
+      // deno-lint-ignore no-console
+      console.log(
+        values.steps ? stepsReport(results) : breakdownReport(results) + "\n" +
+          nativeReport(results.flatMap((r) => r.native ? [r.native] : []), nativeUnavailable()) + "\n" +
+          batchesReport(results.flatMap((r) => r.batches ? [r.batches] : [])),
+      );
+    } finally {
+      await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    }
   }
 }
