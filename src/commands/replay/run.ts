@@ -155,7 +155,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).
-  const needsConfig = opts.to === undefined || opts.resign === true || opts.bodyFile !== undefined ||
+  const resign = opts.resign === true || opts.resignInvalid === true;
+  const needsConfig = opts.to === undefined || resign || opts.bodyFile !== undefined ||
     opts.set.length > 0 || opts.config !== undefined;
   const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
   let missed: ((event: CapturedEvent) => string | undefined) | undefined; // --undelivered: the target that missed it
@@ -163,7 +164,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const base = {
     targetOf,
     overrides,
-    resign: opts.resign === true,
+    resign,
+    ...(opts.resignInvalid ? { resignInvalid: true } : {}),
     settingsOf: (endpoint: string) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
     signal: ctx.signal,
     ...(rate !== undefined ? { rate } : {}),
