@@ -8,6 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { createIdFactory } from "../../src/event/id.ts";
+import { buildEvent } from "../../src/event/record.ts";
 import { startInspector } from "../../src/inspector/server.ts";
 import { storePaths } from "../../src/store/paths.ts";
 import { assertEquals, assertIncludes } from "./_assert.ts";
@@ -176,4 +178,36 @@ Deno.test("replay refuses to re-sign an event stored with an invalid signature u
   assertEquals(plain.status, 200);
   await plain.body?.cancel();
   assertEquals(target.received.length, 2);
+});
+
+Deno.test("a stale Stripe signature replayed from the inspector names the old timestamp and Re-sign, not a missing secret", async () => {
+  const at = new Date(Date.now() - 3_600_000);
+  const event = buildEvent({
+    id: createIdFactory()(at),
+    endpoint: "stripe",
+    receivedAt: at,
+    method: "POST",
+    path: "/stripe",
+    query: "",
+    headers: [["content-type", "application/json"], [
+      "stripe-signature",
+      `t=${Math.floor(at.getTime() / 1000)},v1=00`,
+    ]],
+    body: new TextEncoder().encode('{"type":"invoice.paid"}'),
+    remoteAddr: "127.0.0.1",
+  });
+  event.provider = "stripe";
+  event.verdict = { status: "valid" };
+  await using fx = await inspectorFixture({ events: [event] });
+  await using target = targetServer();
+  const r = await fx.fetch(`${fx.inspector.url}api/events/${event.id}/replay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ to: target.url }),
+  });
+  const answer = await r.json();
+  assertEquals(r.status, 200, JSON.stringify(answer));
+  assertIncludes(answer.warning, "the stored Stripe signature covers its timestamp (about 60 min ago)");
+  assertIncludes(answer.warning, 'replay it with "resign": true (the Re-sign box)');
+  assert(!/add the signing secret|--resign/.test(answer.warning), answer.warning);
 });
