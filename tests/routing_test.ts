@@ -146,8 +146,10 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
     pid: dev.child.pid,
   });
   // The inspector's URL is a live one on loopback (by default the receiver's port + 1, or the next free one).
-  assert.match(line.inspector, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-  const info = await fetch(new URL("api/info", line.inspector));
+  // It is the link dev prints: its token is required by the inspector's API.
+  assert.match(line.inspector, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
+  const token = new URL(line.inspector).searchParams.get("token")!;
+  const info = await fetch(new URL("api/info", line.inspector), { headers: { "x-hooktap-token": token } });
   assert.equal(info.status, 200);
   await info.body?.cancel();
   await fetch(`${dev.url}/webhook`, { method: "POST", body: "x" }).then((r) => r.body?.cancel());

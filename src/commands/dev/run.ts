@@ -237,7 +237,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       repairedBytes: session.repairedBytes,
       stack: { name: session.stack, reason: session.stackReason },
       ...(inspector
-        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
+        ? {
+          inspector: { url: inspector.inspector.openUrl, ...inspector.note ? { note: inspector.note } : {} },
+        }
         : {}),
       hub: hub !== undefined,
     }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
@@ -251,7 +253,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       dataDir: paths.dir,
       json: opts.json ?? false,
       readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
-      inspector: inspector?.inspector.url ?? null,
+      inspector: inspector?.inspector.openUrl ?? null,
     });
   } catch (error) {
     await hub?.stop();

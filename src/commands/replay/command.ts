@@ -24,6 +24,10 @@ export const options = defineOptions({
     description:
       "sign afresh with the endpoint's secret and the current time (Stripe, Slack, Standard Webhooks, ...)",
   },
+  resignInvalid: {
+    description:
+      "re-sign even events whose signature was invalid when received (--resign refuses them: it would make a badly signed request pass)",
+  },
   bodyFile: {
     value: "file",
     description: "send this file's bytes as the body (re-signed when a secret is known)",
