@@ -51,9 +51,15 @@ export interface RunResult {
   stdoutBytes: Uint8Array;
 }
 
-/** `deno run` arguments that run `hooktap ...args` with `permissions`, never prompting. */
+/**
+ * Read access to hooktap's own modules, which it imports as a command needs them (src/cli/lazy.ts): a run
+ * from another directory under `--allow-read=.` needs it, as `deno task install` and the npm launcher give it.
+ */
+export const CODE_READ = `--allow-read=${fromFileUrl(new URL("../src", import.meta.url))}`;
+
+/** `deno run` arguments that run `hooktap ...args` with `permissions` (and {@linkcode CODE_READ}), never prompting. */
 export function cliArgs(permissions: string[], args: string[]): string[] {
-  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, ...permissions, MAIN, ...args];
+  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, CODE_READ, ...permissions, MAIN, ...args];
 }
 
 /** Runs `hooktap ...args` to completion in `options.cwd`. */
