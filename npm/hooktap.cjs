@@ -125,8 +125,8 @@ function invokedAs(env = process.env) {
   return env.npm_command === "exec" ? "npx hooktap" : "hooktap";
 }
 
-/** The arguments of `deno` that run the bundled CLI in `lib` with `args`. */
-function denoArgs(lib, args) {
+/** The arguments of `deno` that run the bundled CLI in `lib` with `args` in `cwd`. */
+function denoArgs(lib, args, cwd = process.cwd()) {
   return [
     "run",
     "--quiet",
@@ -139,7 +139,7 @@ function denoArgs(lib, args) {
     `--import-map=${path.join(lib, "import_map.json")}`,
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
     `--allow-read=${lib}`,
-    ...permissionFlags(args),
+    ...permissionFlags(args, cwd),
     path.join(lib, "main.js"),
     ...args,
   ];
