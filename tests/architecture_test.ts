@@ -4,6 +4,7 @@
  * type-only imports told apart).
  */
 import assert from "node:assert/strict";
+import { LAZY_CALL } from "../src/cli/lazy.ts";
 import { circles, type Edge, type Graph, moduleGraph, pathTo, reach, shippedModules } from "./_graph.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -156,7 +157,13 @@ Deno.test("every lazyImport names a module that exists, the one its type names (
     }
     if (!from.endsWith(".ts") || from.includes(":") || from === "src/cli/lazy.ts") continue;
     const code = await Deno.readTextFile(new URL(from, ROOT));
-    for (const m of code.matchAll(/lazyImport<typeof import\("([^"]+)"\)>\("([^"]+)"\)/g)) {
+    // Every call is one the tools find (the pack, the compile task and this graph read LAZY_CALL).
+    const calls = code.match(/\blazyImport\b(?!\s*\}| from)/g)?.length ?? 0;
+    const found = [...code.matchAll(LAZY_CALL)].length;
+    if (calls !== found) {
+      problems.push(`${from}: ${calls} lazyImport calls, ${found} in the form LAZY_CALL finds`);
+    }
+    for (const m of code.matchAll(/lazyImport<\s*typeof import\("([^"]+)"\)\s*>\(\s*"([^"]+)"/g)) {
       const typed = new URL(m[1]!, new URL(from, ROOT)).href;
       if (typed !== new URL(m[2]!, ROOT).href) problems.push(`${from}: typed as ${m[1]} but loads ${m[2]}`);
     }

@@ -126,6 +126,15 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
       await pumps;
       return { code: status.code, signal: status.signal, stderr: err.text, stdout: out.text };
     },
+    /** SIGINT to the command's own pid only, as a process manager sends it. */
+    async interruptPid(): Promise<
+      { code: number; signal: Deno.Signal | null; stderr: string; stdout: string }
+    > {
+      Deno.kill(child.pid, "SIGINT");
+      const status = await child.status;
+      await pumps;
+      return { code: status.code, signal: status.signal, stderr: err.text, stdout: out.text };
+    },
     async [Symbol.asyncDispose]() {
       try {
         Deno.kill(-child.pid, "SIGKILL");
@@ -262,6 +271,13 @@ async function firstRun(hooktap: string[], project: string, path: string, viaNpx
   assert.equal(trigger.code, 0, trigger.stdout + trigger.stderr);
   assert.match(trigger.stdout + trigger.stderr, /200/);
 
+  // prune and rm while dev runs: they ask dev over .hooktap/control.sock (issue 33.6).
+  const rm = await run(hooktap[0]!, [...hooktap.slice(1), "rm", id], project, path);
+  assert.equal(rm.code, 0, rm.stdout + rm.stderr);
+  const prune = await run(hooktap[0]!, [...hooktap.slice(1), "prune", "--keep", "1"], project, path);
+  assert.equal(prune.code, 0, prune.stdout + prune.stderr);
+  assert.doesNotMatch(rm.stderr + prune.stderr, /Requires|allow-net/);
+
   const stopped = await dev.interrupt();
   assert.match(stopped.stderr, /Stopped\./);
   if (viaNpx) {
@@ -293,8 +309,18 @@ Deno.test({
       "deno is on the PATH",
     );
 
+    // npm ran the postinstall: the bin is the shell launcher, which runs Deno with no Node process.
+    const bin_ = await Deno.readTextFile(join(prefix, "bin", "hooktap"));
+    assert.match(bin_, /^#!\/bin\/sh\n/);
     const project = await nodeProject(join(tmp.path, "app"));
     await firstRun([join(prefix, "bin", "hooktap")], project, path);
+
+    // A SIGINT to the command's own pid (a process manager's stop) stops dev with its summary.
+    await using dev = await startDevGroup([join(prefix, "bin", "hooktap")], project, path);
+    const stopped = await dev.interruptPid();
+    assert.equal(stopped.signal, null);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stderr, /Stopped\./);
 
     if (HAS_SCRIPT) {
       const fresh = await nodeProject(join(tmp.path, "app2"));
@@ -316,6 +342,7 @@ Deno.test({
     const project = await nodeProject(join(tmp.path, "app"));
     const install = await run(NPM!, ["install", "-D", ...NPM_FLAGS, tgz], project, bin);
     assert.equal(install.code, 0, install.stderr);
+    assert.match(await Deno.readTextFile(join(project, "node_modules", ".bin", "hooktap")), /^#!\/bin\/sh\n/);
     await firstRun([join(bin, "npx"), "hooktap"], project, bin, true);
     const config = await Deno.readTextFile(join(project, "hooktap.config.ts"));
     assert.match(config, /^import type \{ Config \} from "hooktap";/);

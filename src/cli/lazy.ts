@@ -16,7 +16,7 @@
  */
 
 /** How a call names its module in the source: `lazyImport<...>("src/x.ts")`; tools find calls with it. */
-export const LAZY_CALL: RegExp = /lazyImport(?:<.*?>)?\(\s*"([^"]+)"\s*\)/g;
+export const LAZY_CALL: RegExp = /lazyImport(?:<[^>]*>)?\(\s*"([^"]+)"\s*,?\s*\)/g;
 
 const SELF = import.meta.url;
 /** From source (a checkout, JSR, `deno compile`) this file is src/cli/lazy.ts; in the npm bundle it is a chunk of lib/. */
