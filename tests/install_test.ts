@@ -272,7 +272,7 @@ async function firstRun(hooktap: string[], project: string, path: string, viaNpx
   assert.match(trigger.stdout + trigger.stderr, /200/);
 
   // prune and rm while dev runs: they ask dev over .hooktap/control.sock (issue 33.6).
-  const rm = await run(hooktap[0]!, [...hooktap.slice(1), "rm", id], project, path);
+  const rm = await run(hooktap[0]!, [...hooktap.slice(1), "rm", id, "--yes"], project, path);
   assert.equal(rm.code, 0, rm.stdout + rm.stderr);
   const prune = await run(hooktap[0]!, [...hooktap.slice(1), "prune", "--keep", "1"], project, path);
   assert.equal(prune.code, 0, prune.stdout + prune.stderr);
