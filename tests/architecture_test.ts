@@ -52,6 +52,14 @@ for (const name of ["logs", "inspect", "complete"]) {
   });
 }
 
+Deno.test("`hooktap trigger` never loads node:crypto (it signs with WebCrypto; loading it costs ~20 ms)", () => {
+  const follow = loadedBy("trigger");
+  const loaded = [...reach(graph, ["main.ts"], follow)];
+  assert.ok(loaded.includes("src/provider/hmac.ts"), "trigger signs through src/provider/hmac.ts");
+  const path = pathTo(graph, "main.ts", (m) => m === "node:crypto" || m === "node:buffer", follow);
+  assert.equal(path, undefined, path?.join(" → "));
+});
+
 Deno.test("no command imports another command's folder, and the shared wiring imports no command", () => {
   const problems: string[] = [];
   // The command list (src/cli.ts) knows every command by design; going through it is not an import of one.

@@ -123,11 +123,15 @@ export async function signDelivery(
       enforce: false,
       ...(material.hmac ? { hmac: material.hmac } : {}),
     };
-    signed = await p.resign({ ...request, headers: filled }, settings, now);
+    // The provider's own code, its digests computed with WebCrypto: trigger never loads node:crypto.
+    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../provider/hmac.ts")>(
+      "src/provider/hmac.ts",
+    );
+    const resign = p.resign;
+    signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
     if (provider === "meta" || provider === "github") {
       // Both send the legacy SHA-1 header beside the SHA-256 one.
-      const { hmac, toHex } = await lazyImport<typeof import("../provider/hmac.ts")>("src/provider/hmac.ts");
-      const sha1 = `sha1=${toHex(hmac("sha1", material.secret!, request.body))}`;
+      const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
       signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
     }
   } else if (mode === "key" && p?.sign !== undefined) {
