@@ -88,10 +88,19 @@ function _concat(parts: readonly (string | Uint8Array)[]): Uint8Array<ArrayBuffe
   return out;
 }
 
-/** What a digest is asked of: algorithm, key and data, as one comparable string. */
-function _ask(algorithm: string, key: string | Uint8Array | undefined, data: Uint8Array): string {
-  const k = key === undefined ? "" : toHex(bytesOf(key));
-  return `${algorithm}:${k}:${toHex(data)}`;
+/** One digest asked for: algorithm, key (none for a hash) and data. */
+interface Ask {
+  algorithm: string;
+  key: Uint8Array | undefined;
+  data: Uint8Array;
+  digest?: Uint8Array;
+}
+
+function _same(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -102,37 +111,20 @@ function _ask(algorithm: string, key: string | Uint8Array | undefined, data: Uin
  * swap lasts only while `compute` runs synchronously, so nothing else in the process sees it. For `trigger`, which must not load node:crypto.
  */
 export async function withWebCrypto<T>(compute: () => T): Promise<T> {
-  const known = new Map<string, Uint8Array>();
+  const asked: Ask[] = [];
   const uuids: `${string}-${string}-${string}-${string}-${string}`[] = [];
+  const answer = (algorithm: string, key: Uint8Array | undefined, data: Uint8Array, size: number) => {
+    let ask = asked.find((a) =>
+      a.algorithm === algorithm && a.data.length === data.length && _same(a.key, key) && _same(a.data, data)
+    );
+    if (ask === undefined) asked.push(ask = { algorithm, key, data });
+    return ask.digest ?? new Uint8Array(size);
+  };
+  const answering: Backend = {
+    hmac: (algorithm, key, parts) => answer(algorithm, bytesOf(key), _concat(parts), SIZE[algorithm]),
+    sha256: (data) => answer("sha256", undefined, bytesOf(data), 32),
+  };
   for (let pass = 0; pass < 10; pass++) {
-    const missing = new Map<string, () => Promise<Uint8Array>>();
-    const answering: Backend = {
-      hmac(algorithm, key, parts) {
-        const data = _concat(parts);
-        const ask = _ask(algorithm, key, data);
-        const found = known.get(ask);
-        if (found !== undefined) return found;
-        missing.set(ask, async () => {
-          const k = await crypto.subtle.importKey(
-            "raw",
-            bytesOf(key),
-            { name: "HMAC", hash: WEB_HASH[algorithm] },
-            false,
-            ["sign"],
-          );
-          return new Uint8Array(await crypto.subtle.sign("HMAC", k, data));
-        });
-        return new Uint8Array(SIZE[algorithm]);
-      },
-      sha256(data) {
-        const bytes = bytesOf(data);
-        const ask = _ask("sha256", undefined, bytes);
-        const found = known.get(ask);
-        if (found !== undefined) return found;
-        missing.set(ask, async () => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-        return new Uint8Array(32);
-      },
-    };
     const previous = backend;
     const randomUUID = crypto.randomUUID;
     let draw = 0;
@@ -147,8 +139,19 @@ export async function withWebCrypto<T>(compute: () => T): Promise<T> {
       backend = previous;
       crypto.randomUUID = randomUUID;
     }
-    if (missing.size === 0) return result;
-    for (const [ask, digest] of missing) known.set(ask, await digest());
+    const missing = asked.filter((a) => a.digest === undefined);
+    if (missing.length === 0) return result;
+    for (const a of missing) {
+      if (a.key === undefined) {
+        a.digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(a.data)));
+      } else {
+        const hash = WEB_HASH[a.algorithm as HashName];
+        const k = await crypto.subtle.importKey("raw", new Uint8Array(a.key), { name: "HMAC", hash }, false, [
+          "sign",
+        ]);
+        a.digest = new Uint8Array(await crypto.subtle.sign("HMAC", k, new Uint8Array(a.data)));
+      }
+    }
   }
   throw new Error("a signature asked for digests that never settled");
 }
