@@ -333,6 +333,50 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "npm install -g --ignore-scripts keeps the Node launcher: it runs, Ctrl-C and a SIGINT to its pid stop dev",
+  ignore: !HAS_NODE,
+  async fn() {
+    const tgz = await packOnce();
+    await using tmp = await withTmpDir("hooktap_npm_noscripts_");
+    const bin = await nodeOnlyBin(tmp.path);
+    const prefix = join(tmp.path, "prefix");
+    const install = await run(
+      NPM!,
+      ["install", "-g", "--ignore-scripts", "--prefix", prefix, ...NPM_FLAGS, tgz],
+      tmp.path,
+      bin,
+    );
+    assert.equal(install.code, 0, install.stderr);
+    const hooktap = join(prefix, "bin", "hooktap");
+    assert.match(await Deno.readTextFile(hooktap), /^#!\/usr\/bin\/env node\n/);
+    const path = `${join(prefix, "bin")}:${bin}`;
+    const project = await nodeProject(join(tmp.path, "app"));
+    const init = await run(hooktap, ["init", "--yes"], project, path);
+    assert.equal(init.code, 0, init.stderr);
+    const usage = await run(hooktap, ["logs", "--bogus"], project, path);
+    assert.equal(usage.code, 2, usage.stderr);
+
+    // Ctrl-C reaches the launcher and Deno both; Deno takes the forwarded copy as the same interrupt.
+    {
+      await using dev = await startDevGroup([hooktap], project, path);
+      const stopped = await dev.interrupt();
+      assert.equal(stopped.signal, null);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stderr, /Stopped\./);
+    }
+    // A SIGINT to the launcher's pid alone is forwarded.
+    {
+      await using dev = await startDevGroup([hooktap], project, path);
+      const stopped = await dev.interruptPid();
+      assert.equal(stopped.signal, null);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stderr, /Stopped\./);
+    }
+  },
+});
+
+Deno.test({
   name: "npm install -D of the package, then npx hooktap: init types the config from hooktap, and it loads",
   ignore: !HAS_NODE,
   async fn() {
