@@ -57,9 +57,23 @@ export interface RunResult {
  */
 export const CODE_READ = `--allow-read=${fromFileUrl(new URL("../src", import.meta.url))}`;
 
+/** `permissions` with {@linkcode CODE_READ}, unless they already read everything (Deno refuses -A with it). */
+export function withCodeRead(permissions: readonly string[]): string[] {
+  const all = permissions.some((p) => p === "-A" || p === "--allow-all" || p === "--allow-read");
+  return all ? [...permissions] : [CODE_READ, ...permissions];
+}
+
 /** `deno run` arguments that run `hooktap ...args` with `permissions` (and {@linkcode CODE_READ}), never prompting. */
 export function cliArgs(permissions: string[], args: string[]): string[] {
-  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, CODE_READ, ...permissions, MAIN, ...args];
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${DENO_JSON}`,
+    ...withCodeRead(permissions),
+    MAIN,
+    ...args,
+  ];
 }
 
 /** Runs `hooktap ...args` to completion in `options.cwd`. */
