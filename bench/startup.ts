@@ -244,7 +244,7 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
     await sink.shutdown();
   }
 
-  let npmSkipped: string | undefined;
+  let npmSkipped: string | undefined = o.npm === false ? "not part of this run (--smoke)" : undefined;
   if (o.npm !== false) {
     log("start-up: the npm package (deno task pack, npm install -g into a temp prefix)");
     const installed = await npmInstall(dir);
