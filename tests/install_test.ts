@@ -119,6 +119,7 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
   assert.equal(ready.type, "ready");
   return {
     ready,
+    pid: child.pid,
     /** Ctrl-C as a terminal sends it: SIGINT to every process of the group. */
     async interrupt(): Promise<{ code: number; signal: Deno.Signal | null; stderr: string; stdout: string }> {
       Deno.kill(-child.pid, "SIGINT");
@@ -317,6 +318,12 @@ Deno.test({
 
     // A SIGINT to the command's own pid (a process manager's stop) stops dev with its summary.
     await using dev = await startDevGroup([join(prefix, "bin", "hooktap")], project, path);
+    if (Deno.build.os === "linux") {
+      // The command's pid is Deno's (the shell launcher execs it), told how the user runs hooktap.
+      const environ = (await Deno.readTextFile(`/proc/${dev.pid}/environ`)).split("\0");
+      assert.ok(environ.includes("HOOKTAP_INVOKED_AS=hooktap"), environ.join(" "));
+      assert.match(await Deno.readTextFile(`/proc/${dev.pid}/cmdline`), /deno\0run\0/);
+    }
     const stopped = await dev.interruptPid();
     assert.equal(stopped.signal, null);
     assert.equal(stopped.code, 0, stopped.stderr);
