@@ -55,7 +55,10 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   readonly after?: string;
   /** Left out of the command list (the completion helper). */
   readonly hidden?: boolean;
-  /** Loads the action module, out of the start-up graph: `() => lazyImport<typeof import("./run.ts")>("src/commands/<name>/run.ts")` (src/cli/lazy.ts). */
+  /**
+   * Loads the action module, out of the start-up graph (src/cli/lazy.ts):
+   * `() => lazyImport<typeof import("./run.ts")>("src/commands/<name>/run.ts")`.
+   */
   readonly load: () => Promise<{ run: (ctx: CommandContext, input: Input<O>) => Promise<void> }>;
 }
 
