@@ -56,8 +56,8 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   /** Left out of the command list (the completion helper). */
   readonly hidden?: boolean;
   /**
-   * Loads the action module, out of the start-up graph (src/cli/lazy.ts):
-   * `() => lazyImport<typeof import("./run.ts")>("src/commands/<name>/run.ts")`.
+   * Loads the action module, out of the start-up graph: `lazyImport` (src/cli/lazy.ts) of
+   * `src/commands/<name>/run.ts`, typed as `typeof import("./run.ts")`.
    */
   readonly load: () => Promise<{ run: (ctx: CommandContext, input: Input<O>) => Promise<void> }>;
 }
