@@ -12,6 +12,9 @@
  *
  * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
  *
+ * `--only startup` runs the start-up part alone (bench/startup.ts: each command beside an empty script,
+ * from a checkout and from the packed npm package, and the start-up graph's module counts).
+ *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
  * exits 0 and prints what it should), never how fast.
@@ -36,6 +39,7 @@ import { nativeReport, nativeUnavailable } from "./native.ts";
 import { batchesReport } from "./batches.ts";
 import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
 import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
+import { measureStartup, startupReport } from "./startup.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -57,6 +61,7 @@ const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
 const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
 const doHub = values.only === undefined || values.only === "hub";
+const doStartup = values.only === undefined || values.only === "startup";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -254,8 +259,17 @@ try {
       }),
     );
   }
+  let startupText = "";
+  if (doStartup) {
+    log("start-up: commands beside an empty script, module counts");
+    const dir = join(scratch, "startup");
+    await Deno.mkdir(dir, { recursive: true });
+    const results = await measureStartup({ runs: smoke ? 1 : 15, scratch: dir, npm: !smoke, log });
+    if (results.rows.some((r) => !(r.ratio > 0))) throw new Error("start-up: a ratio was not measured");
+    startupText = "\n" + startupReport(results);
+  }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + startupText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

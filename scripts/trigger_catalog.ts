@@ -63,15 +63,16 @@ export function generateGithubCatalog(): Map<string, string> {
         `${lines.join("\n")}\n};\n`,
     );
     index.push(`  ${JSON.stringify(def.name)}: ${JSON.stringify(actions)},`);
-    loaders.push(`  ${JSON.stringify(def.name)}: () => import("./${def.name}.gen.ts"),`);
+    loaders.push(`  ${JSON.stringify(def.name)}: () => lazyImport("${GITHUB_DIR}/${def.name}.gen.ts"),`);
   }
   files.set(
     `${GITHUB_DIR}/index.gen.ts`,
-    HEADER + '/** GitHub\'s events and their actions ("" for an event without actions). */\n' +
+    HEADER + 'import { lazyImport } from "../../../cli/lazy.ts";\n\n' +
+      '/** GitHub\'s events and their actions ("" for an event without actions). */\n' +
       `export const GITHUB_EVENTS: Readonly<Record<string, readonly string[]>> = {\n${
         index.join("\n")
       }\n};\n\n` +
-      "/** Loads one event's examples (a static import each, so bundlers and `deno compile` see them). */\n" +
+      "/** Loads one event's examples when asked (src/cli/lazy.ts: out of the start-up graph; the pack and compile find them). */\n" +
       "export const GITHUB_LOADERS: Readonly<\n" +
       "  Record<string, () => Promise<{ EXAMPLES: Readonly<Record<string, { derived: boolean; body: unknown }>> }>>\n" +
       `> = {\n${loaders.join("\n")}\n};\n`,

@@ -51,9 +51,29 @@ export interface RunResult {
   stdoutBytes: Uint8Array;
 }
 
-/** `deno run` arguments that run `hooktap ...args` with `permissions`, never prompting. */
+/**
+ * Read access to hooktap's own modules, which it imports as a command needs them (src/cli/lazy.ts): a run
+ * from another directory under `--allow-read=.` needs it, as `deno task install` and the npm launcher give it.
+ */
+export const CODE_READ = `--allow-read=${fromFileUrl(new URL("../src", import.meta.url))}`;
+
+/** `permissions` with {@linkcode CODE_READ}, unless they already read everything (Deno refuses -A with it). */
+export function withCodeRead(permissions: readonly string[]): string[] {
+  const all = permissions.some((p) => p === "-A" || p === "--allow-all" || p === "--allow-read");
+  return all ? [...permissions] : [CODE_READ, ...permissions];
+}
+
+/** `deno run` arguments that run `hooktap ...args` with `permissions` (and {@linkcode CODE_READ}), never prompting. */
 export function cliArgs(permissions: string[], args: string[]): string[] {
-  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, ...permissions, MAIN, ...args];
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${DENO_JSON}`,
+    ...withCodeRead(permissions),
+    MAIN,
+    ...args,
+  ];
 }
 
 /** Runs `hooktap ...args` to completion in `options.cwd`. */

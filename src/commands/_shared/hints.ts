@@ -5,6 +5,7 @@
  * Private wiring shared by `logs` and `inspect`.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import { readIndex } from "../../store/index_file.ts";
@@ -60,7 +61,8 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
       "Fix it (`hooktap dev` lists every problem), then send a request.\n";
   }
   // The config loader is imported only here: the read commands' start-up never pays for it.
-  const starter = config ?? (await import("../../config/load.ts")).starterConfig();
+  const starter = config ??
+    (await lazyImport<typeof import("../../config/load.ts")>("src/config/load.ts")).starterConfig();
   return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
 }
 

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap dev`. */
@@ -74,5 +75,5 @@ export const dev = defineCommand({
     "  hooktap dev --forward-to http://localhost:3000/hook --forward-events push,pull_request\n" +
     "  hooktap dev --hub https://hub.example.com/c/<id>   # token in HOOKTAP_HUB_TOKEN\n" +
     "  # in another terminal: ngrok http 8787\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/dev/run.ts"),
 });

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap hub`. */
@@ -80,5 +81,5 @@ export const hub = defineCommand({
     "  hooktap hub token rotate --hub https://hub.example.com/c/<id> --admin-token ...\n" +
     "  hooktap hub channel rm <id> --hub https://hub.example.com --admin-token ...\n" +
     "\nSee docs/hub.md.\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/hub/run.ts"),
 });

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
@@ -68,5 +69,5 @@ export const trigger = defineCommand({
     "  hooktap trigger stripe checkout --out-of-order --seed 7\n" +
     "  hooktap trigger stripe invoice.paid --set data.object.amount_paid=5000\n" +
     "  hooktap trigger slack message --stale\n  hooktap trigger shopify orders/create --retries 3\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/trigger/run.ts"),
 });
