@@ -7,9 +7,9 @@
  *   batch's lines joined, the joined text encoded once;
  * - `JSON.stringify` of the record, each line encoded into a reused buffer
  *   (`encodeInto`: no joined string, no new buffer per batch);
- * - src/event/encode_line.ts as the writer uses it: `JSON.stringify` of the
+ * - the candidate of bench/record_line_encoder.ts: `JSON.stringify` of the
  *   record with a sentinel for its body, the body escaped from the bytes it
- *   was decoded from (what the receiver hands over) in the sentinel's place.
+ *   was decoded from (as the receiver would hand them over) in its place.
  *
  * Then the parts of the line on their own: the body's JSON escaping, the
  * header list's, and loops in JavaScript doing the same. Each way's bytes are
@@ -21,7 +21,7 @@
  * @module
  */
 import { buildEvent, type CapturedEvent, eventLine } from "../src/event/record.ts";
-import { keepBodyBytes, LineBuffer } from "../src/event/encode_line.ts";
+import { keepBodyBytes, LineBuffer } from "./record_line_encoder.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 
 const BATCH = 25;
@@ -135,7 +135,7 @@ export async function measureRecordLine(): Promise<[string, number][]> {
     ["the writer's way: JSON.stringify, join, encode (per line)", time(writerWay, 200, BATCH)],
     ["JSON.stringify, encodeInto a reused buffer (per line)", time(encodeIntoWay, 200, BATCH)],
     [
-      "encode_line.ts: the body from its bytes (per line)",
+      "the candidate: the body from its bytes (per line)",
       time(fromBytesWay, 200, BATCH) - time(copyOnly, 200, BATCH),
     ],
     ["part: JSON.stringify(record) alone", time(() => JSON.stringify(event), 5000)],

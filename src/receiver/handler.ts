@@ -10,7 +10,6 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { Forwarder } from "../send/forwarder.ts";
 import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
-import { keepBodyBytes } from "../event/encode_line.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { BodyBudgetError } from "./budget.ts";
@@ -245,7 +244,6 @@ export function createHandler(options: HandlerOptions): Handler {
         body,
         remoteAddr: peer(info),
       });
-      keepBodyBytes(event, body); // the store's line is written from the bytes, not the text again
       // The mark's place in the record; the targets are chosen once the verdict is known.
       const first = options.forward?.targetsOf(endpoint)[0];
       if (first !== undefined) event.forward = { to: first.to, mode: first.mode };

@@ -11,8 +11,7 @@
  * @module
  */
 import { describeError, StoreError } from "../../errors.ts";
-import type { CapturedEvent } from "../../event/record.ts";
-import { LineBuffer } from "../../event/encode_line.ts";
+import { type CapturedEvent, eventLine } from "../../event/record.ts";
 import type { EventSink } from "../../receiver/handler.ts";
 import { ensureDataDir } from "./data_dir.ts";
 import { openNoFollow } from "./no_follow.ts";
@@ -50,6 +49,8 @@ export interface EventWriter extends EventSink {
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
 }
+
+const encoder = new TextEncoder();
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let off = 0;
@@ -104,8 +105,7 @@ export async function openEventWriter(
     );
   }
 
-  // The batch's lines, encoded as they arrive into a buffer reused batch after batch (src/event/encode_line.ts).
-  const lines = new LineBuffer();
+  let pending: string[] = [];
   let pendingEvents: CapturedEvent[] = [];
   // Every append of a batch waits on the batch's one promise (settled once the batch is durable or failed):
   // no promise or callback of its own per event.
@@ -118,12 +118,14 @@ export async function openEventWriter(
   const latest = new Map<string, string>();
 
   async function flushLoop(): Promise<void> {
-    while (pendingEvents.length > 0) {
+    while (pending.length > 0) {
+      const lines = pending;
       const events = pendingEvents;
       const batch = waiting!;
-      const bytes = lines.take();
+      pending = [];
       pendingEvents = [];
       waiting = null;
+      const bytes = encoder.encode(lines.length === 1 ? lines[0]! : lines.join(""));
       try {
         if (dirty) {
           await file.truncate(size);
@@ -157,7 +159,7 @@ export async function openEventWriter(
     if (flushing !== null || paused) return;
     flushing = flushLoop().finally(() => {
       flushing = null;
-      if (pendingEvents.length > 0) kick();
+      if (pending.length > 0) kick();
     });
   }
 
@@ -175,7 +177,7 @@ export async function openEventWriter(
     latest,
     append(event) {
       if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
-      lines.add(event);
+      pending.push(eventLine(event));
       pendingEvents.push(event);
       waiting ??= Promise.withResolvers<void>();
       const durable = waiting.promise;

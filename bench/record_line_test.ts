@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { buildEvent, type CapturedEvent, eventLine, type Verdict, type VerdictStatus } from "./record.ts";
-import { encodeLine, keepBodyBytes, LineBuffer } from "./encode_line.ts";
-import { createHandler } from "../receiver/handler.ts";
-import { openEventWriter } from "../store/write/writer.ts";
-import { storePaths } from "../store/paths.ts";
-import { validateConfig } from "../config/validate.ts";
+import {
+  buildEvent,
+  type CapturedEvent,
+  decodeBody,
+  eventLine,
+  type Verdict,
+  type VerdictStatus,
+} from "../src/event/record.ts";
+import { encodeLine, keepBodyBytes, LineBuffer } from "./record_line_encoder.ts";
+import { createHandler } from "../src/receiver/handler.ts";
+import { openEventWriter } from "../src/store/write/writer.ts";
+import { storePaths } from "../src/store/paths.ts";
+import { validateConfig } from "../src/config/validate.ts";
 
 // A seeded generator of records in the shapes the store holds (issue 36, point 6): binary bodies (base64),
 // valid UTF-8 with astral characters, a BOM and control characters, invalid UTF-8 (a lone surrogate's bytes,
@@ -363,19 +370,28 @@ async function send(port: number, req: RawRequest): Promise<string> {
   }
 }
 
-Deno.test("real requests through the receiver and the writer: the log holds JSON.stringify of each record", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "hooktap_encode_line_" });
+Deno.test("records the receiver made from real requests: the candidate writes the log's bytes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_record_line_" });
   try {
     const writer = await openEventWriter(storePaths(`${dir}/.hooktap`), { sync: false });
-    const expected: string[] = [];
+    const candidate = new LineBuffer();
     const { endpoints } = validateConfig({
       port: 0,
       endpoints: [{ name: "hook", path: "/hook", method: "POST" }],
     }, null);
+    let appended = 0;
     const handler = createHandler({
       endpoints,
-      // The record as the handler hands it over, serialized the old way just before the writer encodes it.
-      sink: { append: (event) => (expected.push(JSON.stringify(event) + "\n"), writer.append(event)) },
+      // Each record as the receiver hands it to the store: the candidate encodes it (from the body's bytes, as
+      // the receiver would hand them over), the writer stores it as hooktap does.
+      sink: {
+        append: (event) => {
+          keepBodyBytes(event, decodeBody(event));
+          candidate.add(event);
+          appended++;
+          return writer.append(event);
+        },
+      },
     });
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
     try {
@@ -389,15 +405,15 @@ Deno.test("real requests through the receiver and the writer: the log holds JSON
         for (const status of statuses) assert.match(status, /^HTTP\/1\.1 200/);
         sent += statuses.length;
       }
-      assert.equal(expected.length, sent);
+      assert.equal(appended, sent);
     } finally {
       await server.shutdown();
       await writer.close();
     }
     const log = await Deno.readFile(`${dir}/.hooktap/events.jsonl`);
-    const lines = expected.join("");
-    assertSameBytes(log, encoder.encode(lines), "events.jsonl");
+    assertSameBytes(candidate.take(), log, "the candidate's batch against events.jsonl");
     // Every body shape went through: base64, utf8 with a body, empty, latin1 header bytes.
+    const lines = decoder.decode(log);
     assert.ok(lines.includes('"bodyEncoding":"base64"') && lines.includes('"bodySize":0,'));
     assert.match(lines, /[\u0080-\u00ff]/);
   } finally {

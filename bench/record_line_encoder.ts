@@ -1,23 +1,30 @@
 /**
- * The store's lines, encoded straight into a batch's bytes: for each record
+ * Issue 36, point 6: a candidate encoder of the store's lines, measured and
+ * not adopted (BENCHMARKS.md, "Issue 36, point 6"). For each record it writes
  * the same bytes as `TextEncoder.encode(JSON.stringify(event) + "\n")` (the
- * record's {@linkcode eventLine}), without the line as a string when the
- * receiver handed over the body's bytes, and without joining a batch's lines
- * into one string to encode it.
+ * record's {@linkcode eventLine}) straight into a batch's buffer, reused batch
+ * after batch: without the line as a string when the body's bytes are handed
+ * over, and without joining a batch's lines into one string to encode it.
  *
- * What measured fastest on V8 15 (Deno 2.9), bench/record_line.ts: V8's own
+ * The fastest way found on V8 15 (Deno 2.9), bench/record_line.ts: V8's own
  * serializer for everything but the body (field-by-field encoders written in
  * JavaScript lost to it, short strings included), and the body written from
- * the bytes it was decoded from, escaping only what `JSON.stringify` escapes
- * (a loop over bytes beats escaping the decoded text and encoding it again).
+ * the bytes it was decoded from, escaping only what `JSON.stringify` escapes.
  * The body's place in the serializer's output is found by a per-process
  * sentinel written as the body: the record's own key order and every other
- * field are the serializer's. Pure: no I/O.
+ * field are the serializer's. bench/record_line_test.ts checks the bytes on a
+ * generated corpus and on records made by the receiver from real requests.
+ *
+ * Why not adopted: it costs what the writer's way costs (~4.3 µs a line
+ * either way for the 1.6 KB GitHub push), and dev's CPU per request did not
+ * move with it in paired runs; writing no record at all saves only ~6–8 µs
+ * of dev's ~50–80. The escaping is at V8's floor; the gap to the durable
+ * ceiling is mostly elsewhere.
  * @module
  */
-import type { CapturedEvent } from "./record.ts";
+import type { CapturedEvent } from "../src/event/record.ts";
 // deno-lint-ignore no-unused-vars
-import type { eventLine } from "./record.ts";
+import type { eventLine } from "../src/event/record.ts";
 
 const encoder = new TextEncoder();
 
