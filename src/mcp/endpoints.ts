@@ -37,6 +37,7 @@ export function listEndpoints(ctx: McpContext) {
       "URLs besides loopback and the forward targets that trigger and replay may send to (mcp.allowSendTo).",
     input: {},
     output: {
+      directory: z.string().describe("the project directory this server works on"),
       config: z.string().nullable().describe("the config file, or null: none (the starter's defaults apply)"),
       dev: z.object({ running: z.boolean(), port: z.number().int().optional(), url: z.string().optional() }),
       endpoints: z.array(ENDPOINT_SCHEMA),
@@ -66,6 +67,7 @@ export function listEndpoints(ctx: McpContext) {
         };
       });
       const structured = {
+        directory: ctx.cwd,
         config: config?.file ?? null,
         dev: dev === undefined ? { running: false } : { running: true, port: dev.port, url: base! },
         endpoints,
@@ -77,7 +79,7 @@ export function listEndpoints(ctx: McpContext) {
         (e.targets.length > 0 ? ` → ${e.targets.map((t) => t.to).join(", ")}` : "")
       );
       const head = config === null
-        ? "No hooktap.config.ts in this directory: `hooktap init` writes one (dev starts with POST /webhook)."
+        ? `No hooktap.config.ts in ${ctx.cwd}: \`hooktap init\` writes one (dev starts with POST /webhook).`
         : `${config.file}, ${endpoints.length} endpoint${endpoints.length === 1 ? "" : "s"}; dev ` +
           (dev === undefined ? "is not running" : `runs on ${base}`) + `:\n${lines.join("\n")}`;
       return answer(structured, head);
