@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { verify } from "@octokit/webhooks-methods";
+import { sign, verify } from "@octokit/webhooks-methods";
 import { Ajv, type ValidateFunction } from "ajv";
 import { cliArgs, readEvents, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
@@ -274,6 +274,127 @@ Deno.test({
       assert.match(triggerNoDev.text, /No `hooktap dev` is running/);
       assert.equal((await mcp.call("get_event", { id })).structured?.event.id, id);
     } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+async function which(name: string): Promise<string | undefined> {
+  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
+    .catch(() => undefined);
+  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
+  return path === "" ? undefined : path;
+}
+const NPM = await which("npm");
+const HAS_NODE = NPM !== undefined && await which("node") !== undefined;
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** `cmd args` to completion, with the test's environment (proxies, CAs, npm_config_*) and `path` as PATH. */
+async function sh(cmd: string, args: string[], cwd: string, path?: string) {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    env: { NO_COLOR: "1", npm_config_update_notifier: "false", ...(path ? { PATH: path } : {}) },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test({
+  name:
+    "hooktap mcp through the packed npm package: read, get_event exact, unknown id, replay or a clear refusal",
+  ignore: !HAS_NODE,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // As tests/install_test.ts does: `deno task pack`, then a global install into a temp prefix.
+    const packed = await sh(Deno.execPath(), ["task", "--quiet", "pack"], ROOT);
+    assert.equal(packed.code, 0, packed.stderr);
+    const version = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).version;
+    await using tmp = await withTmpDir("hooktap_mcp_npm_");
+    const prefix = `${tmp.path}/prefix`;
+    const install = await sh(NPM!, [
+      "install",
+      "-g",
+      "--prefix",
+      prefix,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `${ROOT}dist/hooktap-${version}.tgz`,
+    ], tmp.path);
+    assert.equal(install.code, 0, install.stderr);
+    const hooktap = `${prefix}/bin/hooktap`;
+    const project = `${tmp.path}/app`;
+    await writeFile(project, "hooktap.config.ts", CONFIG);
+    const app = startApp();
+    const dev = new Deno.Command(hooktap, {
+      args: ["dev", "--port", "0"],
+      cwd: project,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    try {
+      let err = "";
+      const reader = dev.stderr.pipeThrough(new TextDecoderStream()).getReader();
+      let port = 0;
+      while (port === 0) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, `dev did not start:\n${err}`);
+        err += value;
+        port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(err)?.[1] ?? 0);
+      }
+      void (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })();
+
+      // A GitHub delivery signed with the endpoint's secret, into dev.
+      const body = JSON.stringify({ ref: "refs/heads/main", note: "from the npm package test" });
+      const res = await fetch(`http://127.0.0.1:${port}/github`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "push",
+          "x-hub-signature-256": await sign(SECRET, body),
+        },
+        body,
+      });
+      const id = (await res.json()).id as string;
+
+      await using mcp = await connectMcp(hooktap, ["mcp"], project);
+      const listed = await mcp.call("search_events", { provider: "github" });
+      assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [id]);
+      const got = await mcp.call("get_event", { id });
+      assert.equal(got.structured?.event.verdict.status, "valid");
+      assert.equal(got.structured?.event.body.data, body);
+      const unknown = await mcp.call("get_event", { id: "evt_20990101_01ZZZZZZZZZZZZZZZZZZZZZZZZ" });
+      assert.equal(unknown.isError, true);
+      assert.match(unknown.text, /No event with id/);
+
+      // Sending needs the network: the launcher grants it to `mcp` once its permission table has the line
+      // of changes/mcp-npm-permissions.txt; until then Deno refuses, and the tool says so (never a crash).
+      const replayed = await mcp.call("replay", { id, to: `${app.url}/hook` });
+      if (replayed.isError) {
+        assert.match(
+          replayed.text,
+          /Requires (write|net) access|runs under Deno's permissions: grant this one/,
+        );
+        assert.equal(app.got.length, 0);
+      } else {
+        assert.equal(replayed.structured?.results[0].status, 202);
+        assert.deepEqual(app.got[0]!.body, new TextEncoder().encode(body));
+      }
+      const refused = await mcp.call("replay", { id, to: "https://example.com/hook" });
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /Refused to send to https:\/\/example\.com|runs under Deno's permissions/);
+    } finally {
+      dev.kill("SIGTERM"); // the launcher leaves SIGINT to the terminal's process group; it forwards SIGTERM
+      await dev.status;
       await app.server.shutdown();
     }
   },
