@@ -228,7 +228,7 @@ Deno.test({
       assert.match(bad.text, /since must be a duration/);
 
       // A hostile payload: its bytes come back exact in structuredContent, inert in the text.
-      const hostile = '{"x":"\x1b[2J\x1b]0;pwned\x07\u202egnp.exe\u009b31m"}';
+      const hostile = '{"x":"\x1b[2J\x1b]0;pwned\x07\u202egnp.exe\u009b31m\x7f"}';
       const res = await fetch(`${dev.url}/raw`, { method: "POST", body: hostile });
       const rawId = (await res.json()).id as string;
       const raw = await mcp.call("get_event", { id: rawId });

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
+import { safeLine } from "../term/sanitize.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 import { deliveriesOf, TARGET_DELIVERIES_SCHEMA, TARGET_STATE_SCHEMA, targetStates } from "./deliveries.ts";
 
@@ -160,7 +161,10 @@ export function fullEvent(
 export function eventLine(e: EventSummary | FullEvent): string {
   const verdict = typeof e.verdict === "string" ? e.verdict : e.verdict.status;
   const size = "bodySize" in e ? e.bodySize : e.body.size;
-  return `${e.id}  ${e.receivedAt}  ${e.endpoint}  ${e.method} ${e.path}` +
-    `${e.type !== undefined ? `  ${e.type}` : ""}${e.provider !== undefined ? ` (${e.provider})` : ""}` +
-    `  ${verdict}  ${size} bytes`;
+  // Type and path come from the payload: one line each, whatever they hold.
+  return safeLine(
+    `${e.id}  ${e.receivedAt}  ${e.endpoint}  ${e.method} ${e.path}` +
+      `${e.type !== undefined ? `  ${e.type}` : ""}${e.provider !== undefined ? ` (${e.provider})` : ""}` +
+      `  ${verdict}  ${size} bytes`,
+  );
 }

@@ -24,7 +24,8 @@ export interface ToolAnswer {
  * has every control character escaped.
  */
 export function answer(structured: Record<string, unknown>, summary: string): ToolAnswer {
-  const json = escapeForTerminal(JSON.stringify(structured, null, 2));
+  // JSON leaves DEL raw; escapeForTerminal takes the C1, bidi and invisible characters.
+  const json = escapeForTerminal(JSON.stringify(structured, null, 2)).replaceAll("\x7f", "\\u007f");
   return {
     content: [{ type: "text", text: `${safeBlock(summary)}\n\n${json}` }],
     structuredContent: structured,
