@@ -250,6 +250,17 @@ Deno.test({
       const byText = await mcp.call("search_events", { text: "pwned" });
       assert.deepEqual(byText.structured?.events.map((e: { id: string }) => e.id), [rawId]);
 
+      // A bulk replay: every match, oldest first; more than `limit` is refused before anything is sent.
+      const tooMany = await mcp.call("replay", { provider: "github", to: `${app.url}/bulk`, limit: 1 });
+      assert.equal(tooMany.isError, true);
+      assert.match(tooMany.text, /More than 1 stored events match these filters/);
+      const before = app.got.length;
+      const bulk = await mcp.call("replay", { provider: "github", to: `${app.url}/bulk` });
+      assert.equal(bulk.isError, false, bulk.text);
+      assert.deepEqual(bulk.structured?.results.map((r: { id: string }) => r.id), [id, id2]);
+      assert.equal(bulk.structured?.ok, 2);
+      assert.equal(app.got.length, before + 2);
+
       // Already stored within `since`: returned at once.
       const recent = await mcp.call("wait_for_event", { endpoint: "raw", since: "5m", timeout_seconds: 1 });
       assert.equal(recent.structured?.event.id, rawId);
