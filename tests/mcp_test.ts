@@ -74,8 +74,15 @@ export async function connectMcp(command: string, args: string[], cwd: string) {
     assert.ok(ajv.validateSchema(tool.outputSchema), `${tool.name} output: ${ajv.errorsText()}`);
     outputs.set(tool.name, ajv.compile(tool.outputSchema));
   }
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Call> => {
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  const call = async (
+    name: string,
+    args: Record<string, unknown> = {},
+    onprogress?: (p: { progress: number; message?: string }) => void,
+  ): Promise<Call> => {
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      timeout: 120_000,
+      ...(onprogress ? { onprogress } : {}),
+    });
     const content = result.content as { type: string; text: string }[];
     const text = content.map((c) => c.text).join("\n");
     // Payload bytes never reach the agent's terminal as control sequences (tab and newline are layout).
@@ -260,6 +267,19 @@ Deno.test({
       assert.deepEqual(bulk.structured?.results.map((r: { id: string }) => r.id), [id, id2]);
       assert.equal(bulk.structured?.ok, 2);
       assert.equal(app.got.length, before + 2);
+
+      // Nothing matching arrives: found false at the timeout, with progress meanwhile for a client that asks.
+      const beats: string[] = [];
+      const none = await mcp.call(
+        "wait_for_event",
+        { type: "no.such.type", timeout_seconds: 6 },
+        (p) => void beats.push(p.message ?? ""),
+      );
+      assert.equal(none.isError, false, none.text);
+      assert.equal(none.structured?.found, false);
+      assert.ok(none.structured?.waitedMs >= 6000);
+      assert.match(none.text, /No matching event arrived within 6 s/);
+      assert.ok(beats.length >= 1 && /^waiting for a matching event/.test(beats[0]!), `progress: ${beats}`);
 
       // Already stored within `since`: returned at once.
       const recent = await mcp.call("wait_for_event", { endpoint: "raw", since: "5m", timeout_seconds: 1 });

@@ -52,13 +52,35 @@ export function toolError(error: unknown): ToolAnswer {
   return { content: [{ type: "text", text: safeBlock(errorMessage(error)) }], isError: true };
 }
 
-/** `handler` with every throw turned into a tool error. */
+/** Tells the client a long call is still going (a progress notification), when it asked for them. */
+export type Progress = (message: string) => Promise<void>;
+
+/** What the SDK hands a handler besides the arguments (the part hooktap uses). */
+export interface CallExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number } | undefined;
+  sendNotification(notification: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; message?: string };
+  }): Promise<void>;
+}
+
+/** `handler` with every throw turned into a tool error, and progress sent when the client gave a token. */
 export function guarded<A>(
-  handler: (args: A, signal: AbortSignal) => Promise<ToolAnswer>,
-): (args: A, extra: { signal: AbortSignal }) => Promise<ToolAnswer> {
+  handler: (args: A, signal: AbortSignal, progress: Progress) => Promise<ToolAnswer>,
+): (args: A, extra: CallExtra) => Promise<ToolAnswer> {
   return async (args, extra) => {
+    const token = extra._meta?.progressToken;
+    let step = 0;
+    const progress: Progress = async (message) => {
+      if (token === undefined) return;
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: ++step, message },
+      }).catch(() => {});
+    };
     try {
-      return await handler(args, extra.signal);
+      return await handler(args, extra.signal, progress);
     } catch (error) {
       return toolError(error);
     }

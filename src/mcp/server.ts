@@ -60,7 +60,7 @@ export function createServer(ctx: McpContext): McpServer {
         ...(tool.readOnly ? {} : { destructiveHint: false }),
         openWorldHint: tool.openWorld ?? false,
       },
-    }, guarded((args: unknown, signal) => tool.run(args as never, signal)) as never);
+    }, guarded((args: unknown, signal, progress) => tool.run(args as never, signal, progress)) as never);
   }
   return server;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { ToolAnswer } from "./result.ts";
+import type { Progress, ToolAnswer } from "./result.ts";
 
 /** A zod object shape. */
 export type Shape = Record<string, z.ZodType>;
@@ -21,8 +21,8 @@ export interface Tool<I extends Shape = Shape> {
   readonly readOnly: boolean;
   /** Reaches beyond this machine (a send to a URL). */
   readonly openWorld?: boolean;
-  /** Runs the tool; a throw becomes a tool error. */
-  run(args: z.infer<z.ZodObject<I>>, signal: AbortSignal): Promise<ToolAnswer>;
+  /** Runs the tool; a throw becomes a tool error. `progress` tells the client a long call is alive. */
+  run(args: z.infer<z.ZodObject<I>>, signal: AbortSignal, progress: Progress): Promise<ToolAnswer>;
 }
 
 /** Declares a tool (keeps its input type). */

@@ -18,6 +18,9 @@ import { BODY_PAGING, eventAnswer } from "./get_event.ts";
 import { answer } from "./result.ts";
 import { defineTool } from "./tool.ts";
 
+/** How often a waiting call reports progress, ms. */
+const PROGRESS_MS = 5000;
+
 /** The longest wait one call may ask for, in seconds (clients time requests out too). */
 export const MAX_WAIT_SECONDS = 600;
 
@@ -44,7 +47,7 @@ export function waitForEvent(ctx: McpContext) {
       event: FULL_EVENT_SCHEMA.optional(),
     },
     readOnly: true,
-    async run(args, signal) {
+    async run(args, signal, progress) {
       if (args.undelivered) {
         throw new UsageError(
           "wait_for_event waits for new events; `undelivered` is a filter of search_events.",
@@ -71,10 +74,20 @@ export function waitForEvent(ctx: McpContext) {
       if (await devOf(ctx) === undefined) throw new UsageError(noDevMessage("no event can arrive"));
       const stop = AbortSignal.any([signal, ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
       const keep = compileFilter(filter);
-      for await (const event of followEvents(storeOf(ctx), from, { signal: stop, pollMs: 100 })) {
-        if (keep.event(event)) {
-          return await eventAnswer(ctx, event, args, { found: true, waitedMs: waited() }, "Arrived: ");
+      // A client that asked for progress hears every few seconds that the wait goes on (some reset their
+      // request timeout on it).
+      const beat = setInterval(
+        () => void progress(`waiting for a matching event, ${Math.round(waited() / 1000)} s`),
+        PROGRESS_MS,
+      );
+      try {
+        for await (const event of followEvents(storeOf(ctx), from, { signal: stop, pollMs: 100 })) {
+          if (keep.event(event)) {
+            return await eventAnswer(ctx, event, args, { found: true, waitedMs: waited() }, "Arrived: ");
+          }
         }
+      } finally {
+        clearInterval(beat);
       }
       if (signal.aborted || ctx.signal.aborted) throw new UsageError("The wait was cancelled.");
       const dev = await devOf(ctx);
