@@ -53,8 +53,12 @@ export function packageJson(version: string, denoVersion: string): Record<string
   };
 }
 
-/** Builds the package in a temp directory and packs it into `dist/`; resolves to the tgz's path. */
-export async function pack(root: string = ROOT): Promise<string> {
+/**
+ * Builds the package in a temp directory and packs it into `outDir` (`dist/` of the checkout by default);
+ * resolves to the tgz's path. Tests pass a directory of their own, so two of them packing at once never
+ * write the same file.
+ */
+export async function pack(root: string = ROOT, outDir: string = join(root, "dist")): Promise<string> {
   const version = denoJson.version;
   const stage = await Deno.makeTempDir({ prefix: "hooktap_pack_" });
   try {
@@ -102,7 +106,7 @@ export async function pack(root: string = ROOT): Promise<string> {
       join(stage, "package.json"),
       JSON.stringify(packageJson(version, DENO_VERSION), null, 2) + "\n",
     );
-    const dist = join(root, "dist");
+    const dist = outDir;
     await Deno.mkdir(dist, { recursive: true });
     const name = (await run("npm", ["pack", "--silent", "--pack-destination", dist], stage)).trim();
     return join(dist, name);
@@ -112,7 +116,11 @@ export async function pack(root: string = ROOT): Promise<string> {
 }
 
 if (import.meta.main) {
-  const file = await pack();
+  // `deno task pack [--out-dir DIR]`
+  const at = Deno.args.indexOf("--out-dir");
+  const outDir = at >= 0 ? Deno.args[at + 1] : undefined;
+  if (at >= 0 && (outDir === undefined || outDir === "")) throw new Error("--out-dir needs a directory");
+  const file = await pack(ROOT, outDir ?? join(ROOT, "dist"));
   const size = (await Deno.stat(file)).size;
   await Deno.stdout.write(new TextEncoder().encode(`${file} (${(size / 1024).toFixed(0)} KiB)\n`));
 }

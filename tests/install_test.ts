@@ -77,12 +77,19 @@ let packed: Promise<string> | undefined;
 /** `deno task pack`, once for the file; resolves to the tgz. */
 function packOnce(): Promise<string> {
   packed ??= (async () => {
-    const out = await run(Deno.execPath(), ["task", "--quiet", "pack"], ROOT, Deno.env.get("PATH") ?? "");
+    // A directory of this run's own: another test file packing at the same time never writes this tgz.
+    const dist = await Deno.makeTempDir({ prefix: "hooktap_dist_" });
+    const out = await run(
+      Deno.execPath(),
+      ["task", "--quiet", "pack", "--out-dir", dist],
+      ROOT,
+      Deno.env.get("PATH") ?? "",
+    );
     assert.equal(out.code, 0, out.stderr);
-    const files = [...Deno.readDirSync(join(ROOT, "dist"))].map((e) => e.name);
+    const files = [...Deno.readDirSync(dist)].map((e) => e.name);
     const version = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).version;
-    assert.ok(files.includes(`hooktap-${version}.tgz`), `dist/ holds ${files}`);
-    return join(ROOT, "dist", `hooktap-${version}.tgz`);
+    assert.ok(files.includes(`hooktap-${version}.tgz`), `the pack directory holds ${files}`);
+    return join(dist, `hooktap-${version}.tgz`);
   })();
   return packed;
 }

@@ -341,10 +341,15 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     // As tests/install_test.ts does: `deno task pack`, then a global install into a temp prefix.
-    const packed = await sh(Deno.execPath(), ["task", "--quiet", "pack"], ROOT);
+    await using tmp = await withTmpDir("hooktap_mcp_npm_");
+    // Packed into this test's own directory: tests/install_test.ts packs at the same time.
+    const packed = await sh(
+      Deno.execPath(),
+      ["task", "--quiet", "pack", "--out-dir", `${tmp.path}/dist`],
+      ROOT,
+    );
     assert.equal(packed.code, 0, packed.stderr);
     const version = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).version;
-    await using tmp = await withTmpDir("hooktap_mcp_npm_");
     const prefix = `${tmp.path}/prefix`;
     const install = await sh(NPM!, [
       "install",
@@ -355,7 +360,7 @@ Deno.test({
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
-      `${ROOT}dist/hooktap-${version}.tgz`,
+      `${tmp.path}/dist/hooktap-${version}.tgz`,
     ], tmp.path);
     assert.equal(install.code, 0, install.stderr);
     const hooktap = `${prefix}/bin/hooktap`;
