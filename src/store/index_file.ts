@@ -14,7 +14,7 @@ import { EVENT_ID_PATTERN } from "../event/id.ts";
 import { endpointMatcher, lineEndpoint, lineId } from "./read/line_key.ts";
 import { type Line, readAt, scanBackward } from "./read/lines.ts";
 import type { StorePaths } from "./paths.ts";
-import { writeFileReplacing } from "./write/no_follow.ts";
+import { createTemp, writeFileReplacing } from "./write/no_follow.ts";
 
 /** Contents of `.hooktap/index.json` (format 1). */
 export interface StoreIndex {
@@ -77,11 +77,13 @@ export async function writeIndex(paths: StorePaths, index: StoreIndex): Promise<
  * nothing and fails silently: the index is only a cache.
  */
 export async function canWriteIndex(paths: StorePaths): Promise<boolean> {
-  const tmp = `${paths.index}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    if ((await Deno.permissions.query({ name: "write", path: tmp })).state !== "granted") return false;
-    (await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 })).close();
-    await Deno.remove(tmp);
+    if ((await Deno.permissions.query({ name: "write", path: `${paths.index}.tmp` })).state !== "granted") {
+      return false;
+    }
+    const tmp = await createTemp(paths.index);
+    tmp.file.close();
+    await Deno.remove(tmp.path);
     return true;
   } catch {
     return false;

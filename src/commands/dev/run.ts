@@ -31,6 +31,7 @@ import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
+import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
@@ -147,6 +148,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const hubClient = hubChannel ? hubClientName(opts.hubClient, ctx.cwd) : undefined;
   const hubOrder = hubChannel ? createHubOrder() : undefined;
   const paths = storeOf(ctx);
+  const readyFile = opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile);
+  // Before anything listens: a ready file in .hooktap, or a hard link of the log, would replace the log.
+  if (readyFile !== undefined) await refuseInsideStore(readyFile, paths.dir, "--ready-file");
   const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
   const activity = opts.quiet ? undefined : createActivityLog(out, {
@@ -250,7 +254,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       output: out,
       dataDir: paths.dir,
       json: opts.json ?? false,
-      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
+      readyFile,
       inspector: inspector?.inspector.url ?? null,
     });
   } catch (error) {
