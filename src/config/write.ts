@@ -51,7 +51,7 @@ export async function hasLocalPackage(dir: string): Promise<boolean> {
  * written) or anything but a regular file.
  * @throws {HooktapError} naming the link and the fix.
  */
-async function refuseLinkedConfig(file: string): Promise<void> {
+export async function refuseLinkedConfig(file: string): Promise<void> {
   const info = await Deno.lstat(file).catch(() => undefined);
   if (info === undefined || info.isFile) return;
   if (info.isSymlink) {

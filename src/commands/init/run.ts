@@ -4,7 +4,7 @@
  */
 import { relative, resolve } from "node:path";
 import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
-import { alreadyExists, configFileExists, writeConfigFile } from "../../config/write.ts";
+import { alreadyExists, configFileExists, refuseLinkedConfig, writeConfigFile } from "../../config/write.ts";
 import { UsageError } from "../../errors.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
@@ -17,6 +17,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const file = resolve(ctx.cwd, opts.config);
   // Refuse before asking anything, not after the user answered.
   if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
+  if (opts.force) await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
   let answers: StarterAnswers | undefined;
   if (!opts.yes) {
     const why = whyNoPrompt(file);
