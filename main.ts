@@ -9,6 +9,9 @@ import { runProgram } from "./src/cli/run.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
 import { terminalOutput } from "./src/term/output.ts";
 
+/** Signals this close after the first are the same interrupt (`deno task` forwards the terminal's). */
+const SAME_INTERRUPT_MS = 500;
+
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
   const output = terminalOutput();
@@ -16,9 +19,14 @@ export async function main(args: string[]): Promise<number> {
   const controller = new AbortController();
   let exitCode = 0;
   let interrupts = 0;
+  let firstAt = 0;
   const onSignal = () => {
+    // One Ctrl-C under `deno task` arrives twice: the terminal signals the whole foreground group, and
+    // `deno task` forwards it to its child as well (within milliseconds). Only a later one is a second press.
+    if (interrupts > 0 && performance.now() - firstAt < SAME_INTERRUPT_MS) return;
     interrupts++;
     if (interrupts > 1) Deno.exit(130); // a second Ctrl-C: stop waiting
+    firstAt = performance.now();
     controller.abort();
   };
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
