@@ -230,22 +230,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     await session.finished;
     throw error;
   }
-  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
-  out.err(
-    banner({
-      hostname: session.hostname,
-      port: session.port,
-      endpoints: config.endpoints,
-      eventsFile,
-      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
-      repairedBytes: session.repairedBytes,
-      stack: { name: session.stack, reason: session.stackReason },
-      ...(inspector
-        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
-        : {}),
-      hub: hub !== undefined,
-    }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
-  );
+  // The live parts (config watch, ready object) start before the banner: a script that edits the config as
+  // soon as it sees the banner must not beat the watch.
   let running: { stop(): void } | undefined;
   try {
     running = await startLive({
@@ -264,6 +250,22 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     await session.finished;
     throw error;
   }
+  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  out.err(
+    banner({
+      hostname: session.hostname,
+      port: session.port,
+      endpoints: config.endpoints,
+      eventsFile,
+      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+      repairedBytes: session.repairedBytes,
+      stack: { name: session.stack, reason: session.stackReason },
+      ...(inspector
+        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
+        : {}),
+      hub: hub !== undefined,
+    }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
+  );
   if (session.forwarding) {
     const replaced = fallback === undefined
       ? 0
