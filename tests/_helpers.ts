@@ -69,6 +69,8 @@ export interface RunOptions {
   stdin?: Uint8Array | string;
   /** Extra environment. */
   env?: Record<string, string>;
+  /** Kill it (SIGKILL) after this many ms; the result then says `timedOut`. @default no limit */
+  timeoutMs?: number;
 }
 
 /** Result of one CLI run. */
@@ -77,6 +79,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   stdoutBytes: Uint8Array;
+  /** It was killed after `timeoutMs`. */
+  timedOut?: boolean;
 }
 
 /** `deno run` arguments that run `hooktap ...args` with `permissions`, never prompting. */
@@ -102,9 +106,22 @@ export async function runCli(args: string[], options: RunOptions): Promise<RunRe
     );
     await writer.close();
   }
-  const { code, stdout, stderr } = await child.output();
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, options.timeoutMs);
+  const { code, stdout, stderr } = await child.output().finally(() => clearTimeout(timer));
   const dec = new TextDecoder();
-  return { code, stdout: dec.decode(stdout), stderr: dec.decode(stderr), stdoutBytes: stdout };
+  return {
+    code,
+    stdout: dec.decode(stdout),
+    stderr: dec.decode(stderr),
+    stdoutBytes: stdout,
+    ...(timedOut ? { timedOut } : {}),
+  };
 }
 
 /** A running `hooktap dev` subprocess. */

@@ -48,10 +48,11 @@ Deno.test("after a descriptor flood the control socket listens again: prune and 
   for (const c of [...conns, ...knocks]) c.close();
   await new Promise((r) => setTimeout(r, 500));
 
-  const pruned = await runCli(["prune", "--keep", "20"], { cwd: tmp.path });
+  const pruned = await runCli(["prune", "--keep", "20"], { cwd: tmp.path, timeoutMs: 90_000 });
+  assert.ok(!pruned.timedOut, "prune hung: the control socket is dead after the flood");
   assert.equal(pruned.code, 0, `${pruned.stderr}\ndev:\n${dev.stderr().slice(-800)}`);
   assert.match(pruned.stdout, /20 events kept .*done by the running hooktap dev/);
-  const rm = await runCli(["rm", "--all", "--yes"], { cwd: tmp.path });
+  const rm = await runCli(["rm", "--all", "--yes"], { cwd: tmp.path, timeoutMs: 90_000 });
   assert.equal(rm.code, 0, rm.stderr);
   assert.match(rm.stdout, /done by the running hooktap dev/);
   assert.equal(await count(tmp.path), 0);
@@ -76,8 +77,9 @@ Deno.test("a control socket that never answers: prune exits with a clear message
     } catch { /* closed */ }
   })();
   const started = Date.now();
-  const r = await runCli(["prune", "--keep", "1"], { cwd: tmp.path });
+  const r = await runCli(["prune", "--keep", "1"], { cwd: tmp.path, timeoutMs: 120_000 });
   const took = Date.now() - started;
+  assert.ok(!r.timedOut, "prune hung on a control socket that never answers");
   listener.close();
   for (const c of held) c.close();
   await accepting;
@@ -102,7 +104,7 @@ Deno.test("a control socket nobody accepts on: prune says it cannot be reached, 
   const listener = Deno.listen({ transport: "unix", path: join(tmp.path, ".hooktap", "control.sock") });
   listener.close();
   await Deno.writeTextFile(join(tmp.path, ".hooktap", "control.sock"), "").catch(() => {});
-  const r = await runCli(["prune", "--keep", "1"], { cwd: tmp.path });
+  const r = await runCli(["prune", "--keep", "1"], { cwd: tmp.path, timeoutMs: 120_000 });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /control socket .*control\.sock cannot be reached/s);
   assert.equal(await count(tmp.path), 5);
