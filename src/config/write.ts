@@ -13,6 +13,11 @@ import { writeUserFile } from "../store/write/user_file.ts";
 export interface WriteConfigOptions {
   /** Replace an existing file. @default false */
   force?: boolean;
+  /**
+   * The data directory, whose files a forced write never replaces.
+   * @default `.hooktap` beside the config file
+   */
+  dataDir?: string;
 }
 
 /** The error for a config file that is already there. */
@@ -84,7 +89,7 @@ export async function writeConfigFile(
     if (!options.force) await Deno.writeTextFile(file, text, { createNew: true });
     else {
       await refuseLinkedConfig(file);
-      await writeUserFile(file, text, join(dirname(file), DATA_DIR_NAME), "init --force:");
+      await writeUserFile(file, text, options.dataDir ?? join(dirname(file), DATA_DIR_NAME), "init --force:");
     }
   } catch (error) {
     if (error instanceof HooktapError) throw error;

@@ -139,3 +139,21 @@ for (const flags of ["npm", "broad"] as const) {
     assert.match(await Deno.readTextFile(join(tmp.path, "hooktap.config.ts")), /defineConfig|endpoints/);
   });
 }
+
+Deno.test("init --force --config onto the event log (or a hard link of it) is refused; the log intact", async () => {
+  await using tmp = await withTmpDir("hooktap_misuse_");
+  const before = await project(tmp.path);
+  await Deno.link(join(tmp.path, ".hooktap", "events.jsonl"), join(tmp.path, "linked.ts"));
+  for (const target of [".hooktap/events.jsonl", "linked.ts"]) {
+    const r = await runCli(["init", "--yes", "--force", "--config", target], {
+      cwd: tmp.path,
+      permissions: ["--allow-read", "--allow-write", "--allow-env"],
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /--config \S+ (is inside|is another name \(a hard link\) of a file in) hooktap's data/,
+    );
+    assert.equal(await log(tmp.path), before, `the event log changed (--config ${target})`);
+  }
+});

@@ -34,12 +34,13 @@ async function realTarget(path: string): Promise<string> {
   }
 }
 
+/** A path to suggest for each option that names a file. */
+const EXAMPLE: Record<string, string> = { "--ready-file": "ready.json", "--output": "export.jsonl" };
+
 function insideError(path: string, dataDir: string, option: string, how: string): UsageError {
   return new UsageError(
     `${option} ${path} ${how} hooktap's data directory ${dataDir}: writing there could destroy ` +
-      `the stored events. Write somewhere else, like ${option} ${
-        option === "--ready-file" ? "ready.json" : "export.jsonl"
-      }.`,
+      `the stored events. Write somewhere else, like ${option} ${EXAMPLE[option] ?? "hooktap.config.ts"}.`,
   );
 }
 
