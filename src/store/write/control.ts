@@ -127,6 +127,7 @@ export async function startControl(
   paths: StorePaths,
   compact: (plan: CompactPlan) => Promise<CompactResult>,
   onNote?: (note: unknown) => void,
+  onNotice?: (message: string) => void,
 ): Promise<ControlServer | undefined> {
   const path = controlPath(paths);
   let listener: Deno.Listener | undefined;
@@ -197,9 +198,12 @@ export async function startControl(
         const conn = await listener.accept();
         backoff = 50;
         void serve(conn);
-      } catch {
+      } catch (error) {
         if (closed) break;
         // Out of descriptors (EMFILE), or the listener died: listen again once descriptors are back.
+        if (backoff === 50) {
+          onNotice?.(`The control socket stopped accepting (${describeError(error)}); listening again.`);
+        }
         try {
           listener.close();
         } catch { /* closed */ }
