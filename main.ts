@@ -11,10 +11,10 @@ import { terminalOutput } from "./src/term/output.ts";
 
 /**
  * Signals within this many ms of the first are the same interrupt: a terminal's Ctrl-C reaches every
- * process of the group, so a launcher that also forwards it (npm's Node launcher, `npm run`) delivers it
- * twice. A person's second Ctrl-C comes later, and stops waiting.
+ * process of the group, so a launcher that also forwards it (`deno task`, npm's Node launcher, `npm run`)
+ * delivers it twice, milliseconds apart. A person's second Ctrl-C comes later, and stops waiting.
  */
-const SAME_INTERRUPT_MS = 300;
+const SAME_INTERRUPT_MS = 500;
 
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {

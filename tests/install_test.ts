@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HAS_SCRIPT } from "./_pty.ts";
-import { withTmpDir } from "./_helpers.ts";
+import { cleanEnv, withTmpDir } from "./_helpers.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const HOME = Deno.env.get("HOME") ?? "/root";
@@ -41,7 +41,7 @@ async function run(cmd: string, args: string[], cwd: string, path: string): Prom
     args,
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1", npm_config_update_notifier: "false" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1", npm_config_update_notifier: "false" }),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -102,7 +102,7 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
     args: [...hooktap, "dev", "--json", "--port", "0"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1" }),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -159,7 +159,7 @@ async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir
     args: [...hooktap, "hub", "serve", "--port", "0", "--kv", join(kvDir, "hub.kv"), "--admin-token", "adm"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1" }),
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -202,7 +202,7 @@ async function interactiveInit(
     args: ["-qec", `${STTY} cols 80 rows 40; exec ${[...hooktap, "init"].map(quote).join(" ")}`, "/dev/null"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, TERM: "xterm" },
+    env: cleanEnv({ PATH: path, HOME, TERM: "xterm" }),
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

@@ -124,14 +124,17 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
     "hooktap.config.ts",
     config(`${WEBHOOK}, { name: "p", path: "/p/:id", method: ["POST", "PUT"] }`),
   );
-  await using dev = await startDev(tmp.path, ["--json", "--ready-file", ".hooktap/ready.json"]);
+  // Outside .hooktap: a ready file in the data directory is refused (tests/fault/misuse_test.ts).
+  await using dev = await startDev(tmp.path, ["--json", "--ready-file", "ready.json"], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap,ready.json"],
+  });
   await waitFor(
     "the ready file",
-    async () => (await Deno.stat(join(tmp.path, ".hooktap/ready.json")).catch(() => null)) !== null,
+    async () => (await Deno.stat(join(tmp.path, "ready.json")).catch(() => null)) !== null,
   );
   await waitFor("the ready line", () => dev.stdout().includes("\n"));
   const line = JSON.parse(dev.stdout().split("\n")[0]!);
-  const file = JSON.parse(await Deno.readTextFile(join(tmp.path, ".hooktap/ready.json")));
+  const file = JSON.parse(await Deno.readTextFile(join(tmp.path, "ready.json")));
   assert.deepEqual(line, file);
   assert.deepEqual(line, {
     type: "ready",

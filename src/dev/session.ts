@@ -262,7 +262,7 @@ async function openStore(
     if (unmatched) opened.push(unmatched);
     const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
     const notes = on.control ? triggerNotes() : undefined; // `hooktap trigger` says which deliveries are faults
-    const control = notes ? await startControl(paths, compact, notes.add) : undefined;
+    const control = notes ? await startControl(paths, compact, notes.add, options.onNotice) : undefined;
     const retention = options.config.retention === undefined ? undefined : startRetention(
       options.config.retention,
       compact,

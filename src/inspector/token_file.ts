@@ -8,8 +8,9 @@
  * Synchronous, like the inspector's start.
  * @module
  */
-import { join } from "node:path";
 import { describeError } from "../errors.ts";
+import { inspectorFiles } from "../store/paths.ts";
+import { makePrivateDirSync, writeFileReplacingSync } from "../store/write/no_follow.ts";
 
 /** The files written for an inspector. */
 export interface TokenFiles {
@@ -17,25 +18,6 @@ export interface TokenFiles {
   token: string;
   /** `.hooktap/inspector-PORT.html` */
   page: string;
-}
-
-function _writeReplacing(path: string, text: string): void {
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    try {
-      const bytes = new TextEncoder().encode(text);
-      for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
-    } finally {
-      file.close();
-    }
-    Deno.renameSync(tmp, path); // replaces a link planted at `path`, never writes through it
-  } catch (error) {
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* already gone */ }
-    throw error;
-  }
 }
 
 /** Escapes text for an HTML attribute value. */
@@ -55,20 +37,10 @@ export function writeTokenFiles(
   openUrl: string,
 ): TokenFiles | { problem: string } {
   try {
-    let info: Deno.FileInfo | undefined;
-    try {
-      info = Deno.lstatSync(dir);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      info = Deno.lstatSync(dir);
-    }
-    if (info.isSymlink || !info.isDirectory) {
-      return { problem: `${dir} is ${info.isSymlink ? "a symbolic link" : "not a directory"}` };
-    }
-    const files = { token: join(dir, `inspector-${port}.token`), page: join(dir, `inspector-${port}.html`) };
-    _writeReplacing(files.token, token + "\n");
-    _writeReplacing(
+    makePrivateDirSync(dir, "data directory");
+    const files = inspectorFiles(dir, port);
+    writeFileReplacingSync(files.token, token + "\n");
+    writeFileReplacingSync(
       files.page,
       `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
         `<meta http-equiv="refresh" content="0;url=${_attr(openUrl)}"><title>hooktap inspector</title>` +

@@ -31,6 +31,7 @@ import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
+import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
@@ -147,6 +148,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const hubClient = hubChannel ? hubClientName(opts.hubClient, ctx.cwd) : undefined;
   const hubOrder = hubChannel ? createHubOrder() : undefined;
   const paths = storeOf(ctx);
+  const readyFile = opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile);
+  // Before anything listens: a ready file in .hooktap, or a hard link of the log, would replace the log.
+  if (readyFile !== undefined) await refuseInsideStore(readyFile, paths.dir, "--ready-file");
   const live = ui === false ? undefined : createLiveFeed();
   let lastFailure = "";
   const activity = opts.quiet ? undefined : createActivityLog(out, {
@@ -226,6 +230,26 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     await session.finished;
     throw error;
   }
+  // The live parts (config watch, ready object) start before the banner: a script that edits the config as
+  // soon as it sees the banner must not beat the watch.
+  let running: { stop(): void } | undefined;
+  try {
+    running = await startLive({
+      session,
+      config,
+      output: out,
+      dataDir: paths.dir,
+      json: opts.json ?? false,
+      readyFile,
+      inspector: inspector?.inspector.openUrl ?? null,
+    });
+  } catch (error) {
+    await hub?.stop();
+    await inspector?.inspector.stop();
+    await session.stop();
+    await session.finished;
+    throw error;
+  }
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
   out.err(
     banner({
@@ -244,24 +268,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       hub: hub !== undefined,
     }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
   );
-  let running: { stop(): void } | undefined;
-  try {
-    running = await startLive({
-      session,
-      config,
-      output: out,
-      dataDir: paths.dir,
-      json: opts.json ?? false,
-      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
-      inspector: inspector?.inspector.openUrl ?? null,
-    });
-  } catch (error) {
-    await hub?.stop();
-    await inspector?.inspector.stop();
-    await session.stop();
-    await session.finished;
-    throw error;
-  }
   if (session.forwarding) {
     const replaced = fallback === undefined
       ? 0

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap mcp`. */
@@ -17,5 +18,5 @@ export const mcp = defineCommand({
     "list_triggers. Sends only to loopback, the config's forward targets and mcp.allowSendTo.\n" +
     "Setup for each agent: docs/agents.md.\n" +
     "\nExamples:\n  claude mcp add hooktap -- npx hooktap mcp\n  hooktap mcp --config ./hooktap.config.ts\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/mcp/run.ts"),
 });
