@@ -17,7 +17,7 @@ Deno.test("trigger --list shows the whole catalog; --list stripe --json one entr
   await using tmp = await withTmpDir();
   const all = await runCli(["trigger", "--list"], { cwd: tmp.path });
   assert.equal(all.code, 0, all.stderr);
-  assert.match(all.stdout, /github\s+205 events/);
+  assert.match(all.stdout, /github\s+263 events\s+generated/);
   assert.match(all.stdout, /\n(\d+) events in all/);
   for (
     const p of [
