@@ -77,8 +77,10 @@ export function differences(
   max = Infinity,
 ): Difference[] {
   const out: Difference[] = [];
-  _check(value, schema, root, "$", out, max);
-  return out.slice(0, max);
+  _check(value, schema, root, "$", out, Infinity);
+  // allOf parts often repeat a property's schema: one difference per place, the first found.
+  const seen = new Set<string>();
+  return out.filter((d) => !seen.has(d.path) && seen.add(d.path) !== undefined).slice(0, max);
 }
 
 function _check(
