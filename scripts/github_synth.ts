@@ -30,6 +30,10 @@ function _hex(seed: string, length: number): string {
   return out.slice(0, length);
 }
 
+/** Objects that mean the same thing in every event, so a recorded one may stand in (never an `alert`). */
+const GENERIC =
+  /^(repository|sender|organization|installation|enterprise|user|owner|creator|assignee|issue|pull_request|comment|label|milestone|workflow|workflow_run|deployment|check_suite|head_commit|commit|team|member|app|release|discussion|project)$/;
+
 function _isObject(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -136,11 +140,14 @@ export class Synth {
       if (known !== undefined) return structuredClone(known);
       return this.make(resolveRef(schema.$ref, this.#root), name, path);
     }
-    for (const donor of this.#byName.get(name) ?? []) {
+    for (const donor of GENERIC.test(name) ? this.#byName.get(name) ?? [] : []) {
       if (this.valid(donor, schema)) return structuredClone(donor);
     }
     if ("const" in schema) return schema.const;
-    if (Array.isArray(schema.enum)) return schema.enum.find((e) => e !== null) ?? null;
+    if (Array.isArray(schema.enum)) {
+      if (schema.enum.includes(null) && this.#nullable(name)) return null;
+      return schema.enum.find((e) => e !== null) ?? null;
+    }
     if (Array.isArray(schema.allOf)) {
       let value: unknown = undefined;
       for (const part of schema.allOf as Schema[]) {
@@ -161,10 +168,18 @@ export class Synth {
       (schema.properties !== undefined ? "object" : schema.items !== undefined ? "array" : "string");
     if (type === "object") {
       const props = (schema.properties ?? {}) as Record<string, Schema>;
+      const required = (schema.required ?? []) as string[];
       const out: Obj = {};
-      for (const key of (schema.required ?? []) as string[]) {
-        out[key] = this.make(props[key] ?? true, key, `${path}.${key}`);
+      // GitHub sends every field of an object, null where it has nothing: the optional ones too, near the top.
+      const deep = path.split(".").length > 4;
+      for (const [key, sub] of Object.entries(props)) {
+        if (required.includes(key)) out[key] = this.make(sub, key, `${path}.${key}`);
+        else if (!deep) {
+          const value = this.make(sub, key, `${path}.${key}`);
+          if (this.valid(value, sub)) out[key] = value;
+        }
       }
+      for (const key of required) if (!(key in out)) out[key] = this.make(true, key, `${path}.${key}`);
       return out;
     }
     if (type === "array") return [];
@@ -197,8 +212,11 @@ export class Synth {
       return `https://api.github.com/repos/${OWNER}/${REPO}${tail === "" ? "" : `/${tail}`}`;
     }
     if (/(^|_)sha$|^(after|before|commit_id|head_commit_id|commit_oid)$/.test(name)) return _hex(seed, 40);
-    if (name === "node_id") return btoa(`04:${name}${_hash(seed)}`).replace(/=+$/, "");
+    if (/node_id$/.test(name)) return btoa(`04:${name}${_hash(seed)}`).replace(/=+$/, "");
     if (name === "login") return "octocat";
+    if (name === "secret_type") return "github_personal_access_token";
+    if (name === "secret_type_display_name") return "GitHub Personal Access Token";
+    if (name === "href") return `https://api.github.com/repos/${OWNER}/${REPO}`;
     if (name === "full_name") return `${OWNER}/${REPO}`;
     if (name === "ref") return "refs/heads/main";
     if (/branch$/.test(name)) return "main";
@@ -261,5 +279,24 @@ export function settle(event: string, action: string, body: Obj, merged = false)
     const issue = body[name];
     if (_isObject(issue) && typeof body[`${name}_id`] === "number") body[`${name}_id`] = issue.id;
   }
+  const run = body[RUNS[event] ?? ""];
+  if (_isObject(run) && "status" in run) {
+    if (action === "completed") {
+      run.status = "completed";
+      if ("conclusion" in run && run.conclusion === null) run.conclusion = "success";
+    } else if (["in_progress", "queued", "requested", "waiting", "pending"].includes(action)) {
+      run.status = action === "requested" ? "queued" : action;
+      if ("conclusion" in run) run.conclusion = null;
+      if ("completed_at" in run) run.completed_at = null;
+    }
+  }
   return body;
 }
+
+/** The run an event reports the status of, by event. */
+const RUNS: Record<string, string> = {
+  workflow_run: "workflow_run",
+  workflow_job: "workflow_job",
+  check_run: "check_run",
+  check_suite: "check_suite",
+};
