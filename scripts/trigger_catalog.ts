@@ -227,8 +227,10 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
       `/** Where the schemas come from. */\nexport const SCHEMA_SOURCE = ${JSON.stringify(SPEC_ID)};\n\n` +
       "/** Each event.action's schema name (`event.*`: any action). */\n" +
       `export const WEBHOOKS: Readonly<Record<string, string>> = ${JSON.stringify(webhooks)};\n\n` +
-      "/** The schemas (descriptions stripped), for `$ref`s `#/components/schemas/<name>`. */\n" +
-      `export const COMPONENTS: Readonly<Record<string, unknown>> = ${JSON.stringify(components)};\n`,
+      "/** The schemas (descriptions stripped), for `$ref`s `#/components/schemas/<name>` (JSON.parse: faster to load). */\n" +
+      `export const COMPONENTS: Readonly<Record<string, unknown>> = JSON.parse(${
+        JSON.stringify(JSON.stringify(components))
+      });\n`,
   );
   return files;
 }
