@@ -21,6 +21,9 @@ function _split(name: string): [string, string] {
   return dot < 0 ? [name, ""] : [name.slice(0, dot), name.slice(dot + 1)];
 }
 
+/** The head a synchronize pushed, by run (a run's steps share its `id` function). */
+const PUSHED = new WeakMap<BuildContext["id"], string>();
+
 function _pullRequest(body: Record<string, unknown>, ctx: BuildContext): void {
   const number = Number(ctx.id("pr.number", () => String(digits(3))));
   const id = Number(ctx.id("pr.id", () => String(digits(10))));
@@ -34,11 +37,16 @@ function _pullRequest(body: Record<string, unknown>, ctx: BuildContext): void {
     for (const key of ["closed_at", "merged_at"]) if (typeof pr[key] === "string") pr[key] = now;
     const head = pr.head as Record<string, unknown> | undefined;
     if (head !== undefined && typeof head === "object") {
-      head.sha = ctx.id("pr.head", () => hex(40));
+      const first = ctx.id("pr.head", () => hex(40));
       if (body.action === "synchronize") {
         // The push moved the head: `before` is the old head, `after` the new one, which the pull request shows.
-        body.before = head.sha;
-        head.sha = body.after = ctx.id("pr.head.pushed", () => hex(40));
+        const pushed = ctx.id("pr.head.pushed", () => hex(40));
+        PUSHED.set(ctx.id, pushed);
+        body.before = first;
+        head.sha = body.after = pushed;
+      } else {
+        // After a synchronize of the same run (a sequence), the pull request's head is the pushed one.
+        head.sha = PUSHED.get(ctx.id) ?? first;
       }
     }
   }
