@@ -10,8 +10,8 @@
  *   real examples where they fit); each made to agree with its action;
  * - an index of events, actions and where each payload came from, which
  *   `trigger --list` and completion read without loading the payloads;
- * - schema.gen.ts: the webhook schemas (descriptions stripped), which
- *   `inspect` loads only for a GitHub event.
+ * - schema/<event>.gen.ts: each event's webhook schemas (descriptions
+ *   stripped), which `inspect` loads only for a GitHub event of that event.
  * The catalog is code, not data files read at run time, so it works under the
  * installed package's narrow `--allow-read`. `deno task trigger:catalog`
  * writes the files; tests/trigger/catalog_gen_test.ts fails when they are stale.
@@ -75,6 +75,21 @@ function _strip(value: unknown): unknown {
     } else if (!STRIP.has(key) && !key.startsWith("x-")) out[key] = _strip(v);
   }
   return out;
+}
+
+/** The named schemas `names` use, with those they use in turn, by name. */
+function _closure(names: string[], components: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const todo = [...names];
+  while (todo.length > 0) {
+    const name = todo.pop()!;
+    if (name in out) continue;
+    out[name] = components[name];
+    for (const m of JSON.stringify(components[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      todo.push(m[1]!);
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** Every entry of the catalog, in event and action order. */
@@ -216,23 +231,52 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
       `> = {\n${loaders.join("\n")}\n};\n`,
   );
   const spec = loadSpec();
-  const hooks = specWebhooks(spec);
-  const webhooks = Object.fromEntries(
-    hooks.map((h) => [h.anyAction ? `${h.event}.*` : entryName(h), h.schema]),
-  );
-  const components = _strip((spec.components as { schemas: unknown }).schemas);
+  const components = _strip((spec.components as { schemas: unknown }).schemas) as Record<string, unknown>;
+  const schemaLoaders: string[] = [];
+  for (const [event, hooks] of Map.groupBy(specWebhooks(spec), (h) => h.event)) {
+    const webhooks = Object.fromEntries(
+      hooks.map((h) => [h.anyAction ? `${h.event}.*` : entryName(h), h.schema]),
+    );
+    const used = _closure(hooks.map((h) => h.schema), components);
+    files.set(
+      `${GITHUB_DIR}/schema/${event}.gen.ts`,
+      HEADER +
+        `/** The schema names of GitHub's \`${event}\` webhooks, by event.action (\`event.*\`: any action). */\n` +
+        `export const WEBHOOKS: Readonly<Record<string, string>> = ${JSON.stringify(webhooks)};\n\n` +
+        "/** The schemas they use (descriptions stripped), for `$ref`s `#/components/schemas/<name>`. */\n" +
+        `export const COMPONENTS: Readonly<Record<string, unknown>> = JSON.parse(${
+          JSON.stringify(JSON.stringify(used))
+        });\n`,
+    );
+    schemaLoaders.push(`  ${JSON.stringify(event)}: () => import("./${event}.gen.ts"),`);
+  }
   files.set(
-    `${GITHUB_DIR}/schema.gen.ts`,
+    `${GITHUB_DIR}/schema/index.gen.ts`,
     HEADER +
       `/** Where the schemas come from. */\nexport const SCHEMA_SOURCE = ${JSON.stringify(SPEC_ID)};\n\n` +
-      "/** Each event.action's schema name (`event.*`: any action). */\n" +
-      `export const WEBHOOKS: Readonly<Record<string, string>> = ${JSON.stringify(webhooks)};\n\n` +
-      "/** The schemas (descriptions stripped), for `$ref`s `#/components/schemas/<name>` (JSON.parse: faster to load). */\n" +
-      `export const COMPONENTS: Readonly<Record<string, unknown>> = JSON.parse(${
-        JSON.stringify(JSON.stringify(components))
-      });\n`,
+      "/** Loads one event's schemas (each module holds only what its webhooks use). */\n" +
+      "export const SCHEMA_LOADERS: Readonly<\n" +
+      "  Record<\n    string,\n" +
+      "    () => Promise<{ WEBHOOKS: Readonly<Record<string, string>>; COMPONENTS: Readonly<Record<string, unknown>> }>\n" +
+      "  >\n" +
+      `> = {\n${schemaLoaders.join("\n")}\n};\n`,
   );
   return files;
+}
+
+/** The generated files now on disk (paths relative to the repository root). */
+export async function generatedOnDisk(root: URL): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of [GITHUB_DIR, `${GITHUB_DIR}/schema`]) {
+    try {
+      for await (const entry of Deno.readDir(new URL(`${dir}/`, root))) {
+        if (entry.isFile && entry.name.endsWith(".gen.ts")) out.push(`${dir}/${entry.name}`);
+      }
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+  return out.sort();
 }
 
 /** How many entries conform to their schema, and which do not (with their first differences). */
@@ -254,11 +298,9 @@ if (import.meta.main) {
   const root = new URL("../", import.meta.url);
   const entries = githubEntries();
   const files = generateGithubCatalog(entries);
-  const dir = new URL(`${GITHUB_DIR}/`, root);
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.name.endsWith(".gen.ts") && !files.has(`${GITHUB_DIR}/${entry.name}`)) {
-      await Deno.remove(new URL(entry.name, dir));
-    }
+  await Deno.mkdir(new URL(`${GITHUB_DIR}/schema/`, root), { recursive: true });
+  for (const path of await generatedOnDisk(root)) {
+    if (!files.has(path)) await Deno.remove(new URL(path, root));
   }
   let bytes = 0;
   for (const [path, text] of files) {

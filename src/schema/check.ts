@@ -61,8 +61,8 @@ export async function checkSchema(
   const payload = _payload(input);
   if (payload === undefined) return undefined;
   const schema = await hook();
-  const wanted = schema.schemaOf(input.type);
+  const wanted = await schema.schemaOf(input.type);
   if (wanted === undefined) return undefined;
-  const found = differences(payload, wanted, schema.root, max);
+  const found = differences(payload, wanted.schema, wanted.root, max);
   return { source: schema.source, type: input.type, matches: found.length === 0, differences: found };
 }

@@ -8,11 +8,15 @@ Deno.test("checkSchema loads a provider's schema only for that provider's events
   let loads = 0;
   const schema: PayloadSchema = {
     source: "test-schema@1.0.0",
-    root: {},
     schemaOf: (type) =>
-      type === "ping"
-        ? { type: "object", required: ["zen"], properties: { zen: { type: "string" } } }
-        : undefined,
+      Promise.resolve(
+        type === "ping"
+          ? {
+            schema: { type: "object", required: ["zen"], properties: { zen: { type: "string" } } },
+            root: {},
+          }
+          : undefined,
+      ),
   };
   const hooks = { github: () => (loads++, Promise.resolve(schema)) };
   assert.equal(

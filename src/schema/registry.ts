@@ -12,10 +12,11 @@ import type { Schema } from "./validate.ts";
 export interface PayloadSchema {
   /** Where it comes from, with its exact version: `@octokit/openapi-webhooks@12.1.0`. */
   readonly source: string;
-  /** The schema of one event type (as hooktap types it: `issues.closed`), or undefined when none is published. */
-  schemaOf(type: string): Schema | undefined;
-  /** The document the schema's `$ref`s point into. */
-  readonly root: Record<string, unknown>;
+  /**
+   * The schema of one event type (as hooktap types it: `issues.closed`) and the document its `$ref`s point
+   * into, or undefined when none is published. May load it (GitHub's: one module per event).
+   */
+  schemaOf(type: string): Promise<{ schema: Schema; root: Record<string, unknown> } | undefined>;
 }
 
 /** A provider's schema hook: loads its schema when first needed. */
