@@ -30,6 +30,9 @@ function _hex(seed: string, length: number): string {
   return out.slice(0, length);
 }
 
+/** Top-level fields GitHub sends only to a GitHub App or an enterprise's hooks (hooktap sends a repository's). */
+const APP_ONLY = new Set(["installation", "enterprise"]);
+
 /** Objects that mean the same thing in every event, so a recorded one may stand in (never an `alert`). */
 const GENERIC =
   /^(repository|sender|organization|installation|enterprise|user|owner|creator|assignee|issue|pull_request|comment|label|milestone|workflow|workflow_run|deployment|check_suite|head_commit|commit|team|member|app|release|discussion|project)$/;
@@ -174,7 +177,7 @@ export class Synth {
       const deep = path.split(".").length > 4;
       for (const [key, sub] of Object.entries(props)) {
         if (required.includes(key)) out[key] = this.make(sub, key, `${path}.${key}`);
-        else if (!deep) {
+        else if (!deep && !(path === "$" && APP_ONLY.has(key))) {
           const value = this.make(sub, key, `${path}.${key}`);
           if (this.valid(value, sub)) out[key] = value;
         }
