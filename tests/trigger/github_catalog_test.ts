@@ -168,6 +168,13 @@ Deno.test("GitHub entries agree with their action: closed is closed, merged is m
   const hookId = server.requests.at(-1)!.headers.find(([k]) => k === "X-GitHub-Hook-ID")![1];
   assert.equal(String(ping.hook_id), hookId);
   assert.equal(String(ping.hook.id), hookId);
+  const header = (name: string) => server.requests.at(-1)!.headers.find(([k]) => k === name)?.[1];
+  const app = await body("installation.created");
+  assert.equal(header("X-GitHub-Hook-Installation-Target-Type"), "integration", "an App's hook");
+  assert.equal(header("X-GitHub-Hook-Installation-Target-ID"), String(app.installation.app_id));
+  const project = await body("projects_v2.created");
+  assert.equal(header("X-GitHub-Hook-Installation-Target-Type"), "organization", "an organization's hook");
+  assert.equal(header("X-GitHub-Hook-Installation-Target-ID"), String(project.organization.id));
 });
 
 Deno.test("hooktap's schema checker and Ajv agree on broken payloads too (a required field gone, a type changed)", async () => {

@@ -60,7 +60,22 @@ function _hook(body: Record<string, unknown>, ctx: BuildContext): string {
   return hook;
 }
 
-function _target(body: Record<string, unknown>): [string, string][] {
+/** Events only a GitHub App's webhook receives: its target is the App (`integration`). */
+const APP_EVENTS = new Set([
+  "installation",
+  "installation_repositories",
+  "installation_target",
+  "github_app_authorization",
+]);
+
+function _target(event: string, body: Record<string, unknown>): [string, string][] {
+  const app = (body.installation as { app_id?: unknown } | null | undefined)?.app_id;
+  if (APP_EVENTS.has(event) && typeof app === "number") {
+    return [["X-GitHub-Hook-Installation-Target-ID", String(app)], [
+      "X-GitHub-Hook-Installation-Target-Type",
+      "integration",
+    ]];
+  }
   for (const [key, type] of [["repository", "repository"], ["organization", "organization"]] as const) {
     const id = (body[key] as { id?: unknown } | null | undefined)?.id;
     if (typeof id === "number") {
@@ -91,7 +106,7 @@ async function build(name: string, ctx: BuildContext): Promise<Draft> {
   if (event === "pull_request" || event.startsWith("pull_request_review")) _pullRequest(body, ctx);
   if (event === "issues" || event === "issue_comment") _issue(body, ctx);
   const hook = _hook(body, ctx);
-  const target = _target(body);
+  const target = _target(event, body);
   return {
     headers: [
       ["Accept", "*/*"],
