@@ -94,7 +94,12 @@ export class Synth {
     for (const key of ["oneOf", "anyOf"]) {
       const variants = schema[key] as Schema[] | undefined;
       if (variants === undefined || variants.some((v) => this.valid(value, v))) continue;
-      const scored = variants.map((v) => ({ v, n: differences(value, v, this.#root).length }));
+      // Keep the value's kind (an object stays an object rather than becoming null), then change the least.
+      const sameKind = variants.filter((v) => this.#admits(v, value));
+      const scored = (sameKind.length > 0 ? sameKind : variants).map((v) => ({
+        v,
+        n: differences(value, v, this.#root).length,
+      }));
       const best = scored.reduce((a, b) => (b.n < a.n ? b : a)).v;
       value = this.conform(value, best, name, path);
     }
@@ -187,6 +192,15 @@ export class Synth {
     }
     if (type === "array") return [];
     return this.#scalar(type, schema, name, path);
+  }
+
+  /** Whether `schema` (through its `$ref`s) may hold a value of `value`'s JSON type. */
+  #admits(schema: Schema, value: unknown): boolean {
+    if (typeof schema !== "object") return schema;
+    if (typeof schema.$ref === "string") return this.#admits(resolveRef(schema.$ref, this.#root), value);
+    const types = _types(schema);
+    const have = jsonType(value);
+    return types.length === 0 || types.some((t) => t === have || (t === "number" && have === "integer"));
   }
 
   /** Required fields GitHub sends as null when there is nothing (the rest get a value). */
