@@ -2,7 +2,8 @@
  * A small JSON Schema checker for the part of the language providers'
  * webhook schemas use (OpenAPI 3.1: `type` lists, `properties`, `required`,
  * `additionalProperties`, `items`, `enum`, `const`, `oneOf`/`anyOf`/`allOf`,
- * local `$ref`s, `minimum`/`maximum`, `maxLength`, and the common `format`s).
+ * local `$ref`s, `minimum`/`maximum`, `minLength`/`maxLength`, `pattern`,
+ * `minItems`/`maxItems`, the common `format`s; and OpenAPI 3.0's `nullable`).
  * It interprets the schema (no code is generated from it) and reports where a
  * value differs, as paths a person can read. Pure.
  * @module
@@ -97,6 +98,8 @@ function _check(
     out.push({ path, message: "is not allowed here" });
     return;
   }
+  // OpenAPI 3.0 (Stripe's description) marks nullable fields so rather than with a type list.
+  if (value === null && schema.nullable === true) return;
   if (typeof schema.$ref === "string") _check(value, resolveRef(schema.$ref, root), root, path, out, max);
   if (Array.isArray(schema.allOf)) {
     for (const part of schema.allOf as Schema[]) _check(value, part, root, path, out, max);
@@ -141,10 +144,22 @@ function _check(
     if (typeof schema.maxLength === "number" && [...value].length > schema.maxLength) {
       out.push({ path, message: `is longer than ${schema.maxLength} characters` });
     }
+    if (typeof schema.minLength === "number" && [...value].length < schema.minLength) {
+      out.push({ path, message: `is shorter than ${schema.minLength} characters` });
+    }
+    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value)) {
+      out.push({ path, message: `${_short(value)} does not match ${schema.pattern}` });
+    }
     const format = typeof schema.format === "string" ? FORMATS[schema.format] : undefined;
     if (format !== undefined && !format.test(value)) {
       out.push({ path, message: `${_short(value)} is not a ${schema.format}` });
     }
+  }
+  if (Array.isArray(value) && typeof schema.minItems === "number" && value.length < schema.minItems) {
+    out.push({ path, message: `has ${value.length} items, the schema wants at least ${schema.minItems}` });
+  }
+  if (Array.isArray(value) && typeof schema.maxItems === "number" && value.length > schema.maxItems) {
+    out.push({ path, message: `has ${value.length} items, the schema wants at most ${schema.maxItems}` });
   }
   if (Array.isArray(value) && schema.items !== undefined) {
     value.forEach((item, i) => _check(item, schema.items as Schema, root, `${path}[${i}]`, out, max));

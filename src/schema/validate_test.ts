@@ -42,6 +42,15 @@ Deno.test("differences: a conforming value has none; each difference names its p
   assert.deepEqual(check({}, schema, 1), ["$.action is missing (required)"]);
   assert.deepEqual(check(1.5, { type: "integer" }), ["$ is number, the schema wants integer"]);
   assert.deepEqual(check(3, { type: "number" }), [], "an integer is a number");
+  assert.deepEqual(check(null, { type: "string", nullable: true }), [], "OpenAPI 3.0's nullable");
+  assert.deepEqual(
+    check(["a"], { type: "array", minItems: 2, items: { type: "string", pattern: "^b", minLength: 2 } }),
+    [
+      "$ has 1 items, the schema wants at least 2",
+      "$[0] is shorter than 2 characters",
+    ],
+  );
+  assert.deepEqual(check("ax", { type: "string", pattern: "^b" }), ['$ "ax" does not match ^b']);
 });
 
 Deno.test("differences: oneOf wants exactly one variant, anyOf at least one; allOf every part", () => {
