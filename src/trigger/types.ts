@@ -1,7 +1,7 @@
 /**
  * The shapes of the trigger catalog: what a provider's catalog module
  * exports (its events, sequences, retry schedule and a builder), and the
- * draft a builder returns before overrides and signing. Pure types.
+ * draft a builder returns before overrides and signing. Pure.
  * @module
  */
 
@@ -54,10 +54,33 @@ export interface Sequence {
   steps: readonly SequenceStep[];
 }
 
+/** How a generated entry was made. */
+export interface EntryOrigin {
+  /** `example` (a recorded payload), `example+schema` (completed from the schema), `schema` (built from it). */
+  from: string;
+  /** What an alias stands for: `pull_request.closed with merged: true`. */
+  alias?: string;
+}
+
+/** Whether a catalog's `source` says it was generated (else it is hand-written). */
+export function isGenerated(source: string): boolean {
+  return source.startsWith("generated from ");
+}
+
 /** A provider's part of the catalog. */
 export interface TriggerCatalog {
   /** The provider's canonical name (src/provider/catalog.ts). */
   readonly provider: string;
+  /**
+   * Where the events' payloads come from, shown by `trigger --list`: `"hand-written"`, or
+   * `"generated from <package>@<exact version>"` (the pinned, machine-readable source a generator read).
+   */
+  readonly source: string;
+  /**
+   * How one event's payload was made, where a generated catalog tells its entries apart
+   * (GitHub: `example`, `example+schema`, `schema`; an alias says what it stands for).
+   */
+  entryOrigin?(event: string): EntryOrigin | undefined;
   /** Every event that can be triggered, in listing order. */
   readonly events: readonly string[];
   /** Flows, by name (`checkout`). */

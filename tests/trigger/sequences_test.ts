@@ -64,6 +64,9 @@ Deno.test("GitHub's pull request flow is one pull request, opened, synchronized,
   assert.equal(sync.number, opened.number);
   assert.equal(closed.pull_request.id, opened.pull_request.id);
   assert.equal(closed.pull_request.merged, true);
+  assert.equal(sync.before, opened.pull_request.head.sha, "synchronize moved the head from where it was");
+  assert.equal(sync.after, sync.pull_request.head.sha);
+  assert.equal(closed.pull_request.head.sha, sync.after, "the merged pull request's head is the pushed one");
   const ids = server.requests.map((r) => r.headers.find(([k]) => k === "X-GitHub-Delivery")![1]);
   assert.equal(new Set(ids).size, 3, "a delivery id each");
 });

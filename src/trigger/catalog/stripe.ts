@@ -541,6 +541,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Stripe's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "stripe",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     checkout: {
