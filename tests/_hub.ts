@@ -10,24 +10,42 @@ export interface HubProcess extends AsyncDisposable {
   url: string;
   port: number;
   stop(signal?: Deno.Signal): Promise<void>;
-  /** What it printed on stderr up to its start. */
+  /** What it printed on stderr (up to its start, then as it runs). */
   stderr(): string;
+  /** Its exit status, once it has exited. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+/** Options of {@linkcode startHub}. */
+export interface StartHubOptions {
+  /** A command the hub runs under (`["prlimit", "--nofile=256", "--"]`). */
+  wrap?: string[];
+  /** Leave out `--port` and `--kv` (the defaults). */
+  defaults?: boolean;
 }
 
 /** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any), with `extra` flags. */
-export async function startHub(dir: string, port = 0, extra: string[] = []): Promise<HubProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(["-A"], [
-      "hub",
-      "serve",
-      "--port",
-      String(port),
-      "--kv",
-      `${dir}/hub.sqlite`,
-      "--admin-token",
-      "admin",
-      ...extra,
-    ]),
+export async function startHub(
+  dir: string,
+  port = 0,
+  extra: string[] = [],
+  options: StartHubOptions = {},
+): Promise<HubProcess> {
+  const wrap = options.wrap ?? [];
+  const where = options.defaults ? [] : ["--port", String(port), "--kv", `${dir}/hub.sqlite`];
+  const child = new Deno.Command(wrap[0] ?? Deno.execPath(), {
+    args: [
+      ...wrap.slice(1),
+      ...(wrap.length > 0 ? [Deno.execPath()] : []),
+      ...cliArgs(["-A"], [
+        "hub",
+        "serve",
+        ...where,
+        "--admin-token",
+        "admin",
+        ...extra,
+      ]),
+    ],
     cwd: dir,
     stdin: "null",
     stdout: "null",
@@ -44,7 +62,11 @@ export async function startHub(dir: string, port = 0, extra: string[] = []): Pro
     match = text.match(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
   }
   const drain = (async () => {
-    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += value;
+    }
   })();
   let stopped = false;
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
@@ -62,6 +84,7 @@ export async function startHub(dir: string, port = 0, extra: string[] = []): Pro
     port: Number(match[2]),
     stop,
     stderr: () => text,
+    status: child.status,
     [Symbol.asyncDispose]: () => stop("SIGKILL"),
   };
 }

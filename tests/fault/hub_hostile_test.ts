@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { withTmpDir } from "../_helpers.ts";
-import { createChannel, startHub } from "../_hub.ts";
+import { createChannel, send, startHub } from "../_hub.ts";
 import { HttpConn, type RawResponse } from "./_http.ts";
 import type { WirePoll } from "../../src/hub/wire.ts";
 
@@ -144,4 +144,55 @@ Deno.test("hub: hostile requests to every route leave it serving and its store i
     "the store holds exactly the acknowledged requests, in order, byte-exact",
   );
   assert.ok(!hub.stderr().includes(channel.token));
+});
+
+/** Retries `attempt` until it resolves to true or `ms` pass. */
+async function eventually(attempt: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await attempt().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+Deno.test({
+  name: "hub: out of descriptors (prlimit --nofile=256, 400 connections) it serves again once they close",
+  ignore: !(await Deno.stat("/usr/bin/prlimit").then(() => true, () => false)),
+  async fn() {
+    await using tmp = await withTmpDir();
+    await using hub = await startHub(tmp.path, 0, [], { wrap: ["prlimit", "--nofile=256", "--"] });
+    const channel = await createChannel(tmp.path, hub.url);
+    assert.equal(await send(`${channel.url}/gh`, "before"), 200);
+    // 400 plain TCP connections, no channel, no token: more than the hub has descriptors.
+    const settled = await Promise.allSettled(
+      Array.from({ length: 400 }, () =>
+        Promise.race([
+          Deno.connect({ hostname: "127.0.0.1", port: hub.port }),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("connect timed out")), 3000)),
+        ])),
+    );
+    const conns = settled.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
+    // Held a moment: the hub's accept loop runs out of descriptors meanwhile.
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const c of conns) {
+      try {
+        c.close();
+      } catch { /* closed by the hub */ }
+    }
+    const exited = await Promise.race([hub.status.then(() => true), new Promise((r) => setTimeout(r, 500))]);
+    assert.notEqual(exited, true, `the hub exited:\n${hub.stderr()}`);
+    const posted = await eventually(async () => (await send(`${channel.url}/gh`, "after")) === 200, 15_000);
+    assert.ok(posted, `a channel POST after the flood is stored:\n${hub.stderr()}`);
+    // The flood did run the hub out of descriptors (else this test would prove nothing), and it said so.
+    assert.match(hub.stderr(), /stopped accepting connections \(.*\); serving again/);
+    const r = await fetch(`${hub.url}/api/channels/${channel.url.split("/c/")[1]}/events?after=0&wait=0`, {
+      headers: { authorization: `Bearer ${channel.token}` },
+    });
+    const poll = await r.json() as WirePoll;
+    assert.deepEqual(
+      poll.events.map((e) => new TextDecoder().decode(Uint8Array.fromBase64(e.body))),
+      ["before", "after"],
+    );
+  },
 });

@@ -70,7 +70,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     }
     await Deno.mkdir(dirname(kvPath), { recursive: true });
     const { serveHub } = await import("../../hub/serve.ts");
+    const c = ctx.output.errColors;
     const hub = await serveHub({
+      onNotice: (message) => ctx.output.err(c.yellow(`${message}\n`)),
       hostname: opts.host ?? "127.0.0.1",
       port,
       kvPath,
@@ -79,7 +81,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       limits,
       ...(tls ? { tls } : {}),
     });
-    const c = ctx.output.errColors;
     ctx.output.err(
       `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
         publicUrl ?? hub.url
