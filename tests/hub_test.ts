@@ -371,3 +371,55 @@ Deno.test("hub serve --cert/--key serves HTTPS", async () => {
     await child.status;
   }
 });
+
+function portsFree(ports: number[]): boolean {
+  for (const port of ports) {
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+Deno.test({
+  name:
+    "hub serve with its default port runs beside hooktap dev with its defaults (dev 8787, inspector 8788)",
+  // The defaults are fixed ports: skipped (said in the test's name in the output) when another program holds one.
+  ignore: !portsFree([8786, 8787, 8788]),
+  async fn() {
+    await using tmp = await withTmpDir();
+    const project = `${tmp.path}/project`;
+    await Deno.mkdir(project);
+    const dev = new Deno.Command(Deno.execPath(), {
+      args: cliArgs(["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"], ["dev"]),
+      cwd: project,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).spawn();
+    const devErr = dev.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let banner = "";
+    try {
+      while (!banner.includes("Press Ctrl-C")) {
+        const { done, value } = await devErr.read();
+        if (done) throw new Error(`dev did not start:\n${banner}`);
+        banner += value;
+      }
+      assert.match(banner, /listening on http:\/\/localhost:8787 /);
+      assert.match(banner, /Inspect: http:\/\/127\.0\.0\.1:8788\//, "dev's inspector on 8788");
+      await using hub = await startHub(tmp.path, 0, [], { defaults: true });
+      assert.equal(hub.port, 8786);
+      assert.match(hub.stderr(), /store: .*\.hooktap-hub\/hub\.sqlite/);
+      const channel = await createChannel(tmp.path, hub.url);
+      assert.equal(await send(`${channel.url}/webhook`, "{}"), 200);
+      assert.equal(await send("http://127.0.0.1:8787/webhook", "{}"), 200, "dev still receives");
+    } finally {
+      dev.kill("SIGINT");
+      await dev.status;
+      await devErr.cancel().catch(() => {});
+    }
+  },
+});

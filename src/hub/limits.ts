@@ -45,6 +45,12 @@ export interface HubLimits {
   retentionMs: number;
 }
 
+/**
+ * `hub serve`'s default port: below dev's default (8787), because dev's inspector takes the port after dev's
+ * (8788) and walks up from there when it is busy; so `hub serve` and `dev` with their defaults never collide.
+ */
+export const DEFAULT_HUB_PORT = 8786;
+
 /** The defaults. */
 export const DEFAULT_LIMITS: HubLimits = {
   maxBodySize: 10 * 1024 * 1024,

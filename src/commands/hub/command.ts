@@ -5,7 +5,8 @@ export const options = defineOptions({
   port: {
     short: "p",
     value: "port",
-    description: "serve: port to listen on (default 8788; 0 = any free port)",
+    description:
+      "serve: port to listen on (default 8786: never dev's 8787 nor its inspector's 8788 and up; 0 = any free port)",
   },
   kv: { value: "path", description: "serve: Deno KV file (default .hooktap-hub/hub.sqlite)" },
   host: {

@@ -8,7 +8,7 @@ import type { Input } from "../../cli/spec.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import { type CommandContext, parsePort } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
-import { DEFAULT_LIMITS } from "../../hub/limits.ts";
+import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction } from "./_channel.ts";
 
 const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
@@ -43,7 +43,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if ((opts.cert === undefined) !== (opts.key === undefined)) {
       throw new UsageError("TLS needs both --cert and --key (PEM files).");
     }
-    const port = parsePort(opts.port ?? "8788");
+    const port = parsePort(opts.port ?? String(DEFAULT_HUB_PORT));
     const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
     let publicUrl: string | undefined;
     if (opts.publicUrl !== undefined) {
