@@ -6,11 +6,12 @@
  * @module
  */
 import { BodyTooLargeError, readBody } from "../receiver/body.ts";
-import { BodyBudget, BodyBudgetError, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "../receiver/budget.ts";
+import { BodyBudget, BodyBudgetError } from "../receiver/budget.ts";
 import { BodyStalledError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
-import { type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import { ChannelFullError, type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import { HubBudgetError, type HubBudgets, KeyedBudget, RequestBudget } from "./budgets.ts";
 import { createRateLimiter, DEFAULT_LIMITS, type HubLimits } from "./limits.ts";
 import {
   ackClient,
@@ -63,6 +64,7 @@ export interface HubOptions {
   bodyTimeoutMs?: number;
   /**
    * Bytes of all bodies being received at once (503 with Retry-After above; at least the body limit).
+   * Overrides `limits.maxBytesInFlight` (kept for callers from before the per-channel and per-address bounds).
    * @default 128 MiB
    */
   maxBodyBytesInFlight?: number;
@@ -102,9 +104,14 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const maxBodySize = limits.maxBodySize;
   const now = options.now ?? Date.now;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
-  const budget = new BodyBudget(
-    Math.max(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, maxBodySize),
-  );
+  // Every bound at least the body limit: a body of the largest size stored can always be received alone.
+  const budgets: HubBudgets = {
+    hub: new BodyBudget(Math.max(options.maxBodyBytesInFlight ?? limits.maxBytesInFlight, maxBodySize)),
+    channel: new KeyedBudget(Math.max(limits.maxBytesInFlightPerChannel, maxBodySize)),
+    address: new KeyedBudget(Math.max(limits.maxBytesInFlightPerAddress, maxBodySize)),
+  };
+  /** Bytes reserved per channel by events being stored now (the storage cap holds under concurrency). */
+  const reserved = new Map<string, number>();
   const stall = new StallWatch(bodyTimeoutMs);
   const rate = createRateLimiter(limits.ratePerMinute, now);
   /** Polls held open per channel (one token per channel: connections per token). */
@@ -217,8 +224,11 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const url = new URL(request.url);
     const headers = requestHeaders(request);
     let body: Uint8Array;
+    const addr = info?.remoteAddr;
+    const budget = new RequestBudget(budgets, channel, addr?.transport === "tcp" ? addr.hostname : "");
     try {
-      // dev's reader: every body in flight shares one byte budget, and a body that stops arriving is cut off.
+      // dev's reader: every body in flight is charged to its channel's, its address's and the hub's byte
+      // budget, and a body that stops arriving is cut off.
       body = await readBody(request, maxBodySize, request.headers.get("content-length"), {
         chunked: request.headers.has("transfer-encoding"),
         budget,
@@ -231,10 +241,16 @@ export function createHubHandler(options: HubOptions): HubHandler {
         });
       }
       if (error instanceof BodyBudgetError) {
-        return text(503, "The hub is receiving too many bodies at once. Nothing was stored; retry shortly.", {
-          "retry-after": "2",
-          connection: "close",
-        });
+        const who = error instanceof HubBudgetError && error.scope === "channel"
+          ? "this channel"
+          : error instanceof HubBudgetError && error.scope === "address"
+          ? "your address"
+          : "the hub";
+        return text(
+          503,
+          `The hub is receiving too many bodies at once for ${who}. Nothing was stored; retry shortly.`,
+          { "retry-after": "2", connection: "close" },
+        );
       }
       if (error instanceof BodyTooLargeError) {
         return text(
@@ -265,41 +281,53 @@ export function createHubHandler(options: HubOptions): HubHandler {
     body: Uint8Array,
   ): Promise<Response> {
     const addr = info?.remoteAddr;
-    const cost = storedBytes({ size: body.length, path: rest, query: url.search, headers });
-    if ((await bytesUsed(channel, false)) + cost > limits.maxChannelBytes) {
+    const event = {
+      receivedAt: new Date(now()).toISOString(),
+      method: request.method,
+      path: rest === "" ? "/" : rest,
+      query: url.search.slice(1),
+      headers,
+      remoteAddr: addr?.transport === "tcp" ? addr.hostname : "",
+      size: body.length,
+      body,
+    };
+    const cost = storedBytes(event); // what the store adds to the channel's usage
+    const max = limits.maxChannelBytes;
+    const full = async () => {
+      await noteRefused(kv, channel, now()).catch(() => {});
+      return text(
+        507,
+        `This channel's storage is full (${max} bytes, hub serve --max-channel-bytes) with ` +
+          "events a client has not acknowledged yet. Nothing was stored; retry later.",
+        { "retry-after": "60" },
+      );
+    };
+    // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
+    // same check. The commit checks the cap again against KV (other hub processes on the same KV).
+    const reservedNow = () => reserved.get(channel) ?? 0;
+    if ((await bytesUsed(channel, false)) + reservedNow() + cost > max) {
       // Full: drop what every client acknowledged or what passed retention, then look again.
       await trim(channel, true);
-      if ((await bytesUsed(channel, true)) + cost > limits.maxChannelBytes) {
-        await noteRefused(kv, channel, now()).catch(() => {});
-        return text(
-          507,
-          `This channel's storage is full (${limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
-            "events a client has not acknowledged yet. Nothing was stored; retry later.",
-          { "retry-after": "60" },
-        );
-      }
+      if ((await bytesUsed(channel, true)) + reservedNow() + cost > max) return await full();
     }
+    reserved.set(channel, reservedNow() + cost);
     let seq: number;
     try {
-      seq = await store.append(channel, {
-        receivedAt: new Date(now()).toISOString(),
-        method: request.method,
-        path: rest === "" ? "/" : rest,
-        query: url.search.slice(1),
-        headers: headers.map(([k, v]) => [k, v]),
-        remoteAddr: addr?.transport === "tcp" ? addr.hostname : "",
-        size: body.length,
-        body,
-      });
+      seq = await store.append(channel, event, { maxChannelBytes: max });
       const u = used.get(channel);
       if (u !== undefined) u.bytes += cost;
     } catch (error) {
+      if (error instanceof ChannelFullError) return await full();
       if (error instanceof HeadTooLargeError) {
         return text(431, "Request headers too large. Nothing was stored.");
       }
       return text(503, "The hub could not store this request. Nothing was stored; retry later.", {
         "retry-after": "5",
       });
+    } finally {
+      const left = reservedNow() - cost;
+      if (left <= 0) reserved.delete(channel);
+      else reserved.set(channel, left);
     }
     if (connected(channel)) {
       const key = `${channel}:${seq}`;

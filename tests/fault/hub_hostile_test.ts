@@ -196,3 +196,69 @@ Deno.test({
     );
   },
 });
+
+Deno.test("hub: one channel's (and one address's) stalled uploads leave the other channels their budget", async () => {
+  await using tmp = await withTmpDir();
+  // Scaled down: a 1 MiB hub budget, 256 KiB per channel, 512 KiB per address; bodies of 60,000 bytes.
+  await using hub = await startHub(tmp.path, 0, [
+    "--max-body-size",
+    "64KiB",
+    "--max-bytes-in-flight",
+    "1MiB",
+    "--max-bytes-in-flight-per-channel",
+    "256KiB",
+    "--max-bytes-in-flight-per-address",
+    "512KiB",
+  ]);
+  const [a, b, c] = [
+    await createChannel(tmp.path, hub.url),
+    await createChannel(tmp.path, hub.url),
+    await createChannel(tmp.path, hub.url),
+  ];
+  const held: HttpConn[] = [];
+  /** Starts an upload of 60,000 bytes that sends one byte and stalls: its status, or "held" while it waits. */
+  const stall = async (url: string): Promise<number | "held"> => {
+    const conn = await HttpConn.open(hub.port);
+    held.push(conn);
+    const path = new URL(url).pathname;
+    await conn.send(
+      `POST ${path}/gh HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Length: 60000\r\n\r\nx`,
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const got = await Promise.race([
+      conn.readResponse(false).then((r) => r.status, () => 0),
+      new Promise<"held">((r) => (timer = setTimeout(() => r("held"), 400))),
+    ]);
+    clearTimeout(timer);
+    return got;
+  };
+  const post = async (url: string) => {
+    const r = await fetch(`${url}/gh`, { method: "POST", body: new Uint8Array(50_000) });
+    return { status: r.status, text: await r.text() };
+  };
+  try {
+    // Channel A: 20 stalled uploads (1.2 MB, more than the whole hub's budget); its own bound takes 4.
+    const onA: (number | "held")[] = [];
+    for (let i = 0; i < 20; i++) onA.push(await stall(a.url));
+    assert.equal(onA.filter((s) => s === "held").length, 4, onA.join());
+    assert.ok(onA.filter((s) => s !== "held").every((s) => s === 503), onA.join());
+    const refusedA = await post(a.url);
+    assert.equal(refusedA.status, 503);
+    assert.match(refusedA.text, /for this channel/);
+    // Channel B still receives.
+    assert.equal((await post(b.url)).status, 200, "channel B is not starved by channel A");
+    // Channel C, from the same address: 4 more held; then this address has 480,000 bytes in flight.
+    const onC: (number | "held")[] = [];
+    for (let i = 0; i < 4; i++) onC.push(await stall(c.url));
+    assert.deepEqual(onC, ["held", "held", "held", "held"]);
+    const refusedB = await post(b.url);
+    assert.equal(refusedB.status, 503, "past the address's bound");
+    assert.match(refusedB.text, /for your address/);
+  } finally {
+    for (const conn of held) conn.close();
+  }
+  assert.ok(
+    await eventually(async () => (await post(b.url)).status === 200, 5000),
+    "once the stalled uploads close, the budgets are given back",
+  );
+});

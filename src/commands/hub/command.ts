@@ -40,6 +40,20 @@ export const options = defineOptions({
     value: "size",
     description: "serve: storage per channel; 507 when full of events not yet acknowledged (default 256MiB)",
   },
+  maxBytesInFlight: {
+    value: "size",
+    description:
+      "serve: bytes of all bodies being received at once, 503 + Retry-After above (default 128MiB)",
+  },
+  maxBytesInFlightPerChannel: {
+    value: "size",
+    description: "serve: bytes of bodies being received at once for one channel (default 32MiB)",
+  },
+  maxBytesInFlightPerAddress: {
+    value: "size",
+    description:
+      "serve: bytes of bodies being received at once from one client address (default 64MiB; behind a proxy: all)",
+  },
   retention: {
     value: "duration",
     description: "serve: how long an event waits for a client that has not acknowledged it (default 7d)",

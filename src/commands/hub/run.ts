@@ -109,6 +109,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     "maxClients",
     "maxConnections",
     "maxChannelBytes",
+    "maxBytesInFlight",
+    "maxBytesInFlightPerChannel",
+    "maxBytesInFlightPerAddress",
     "retention",
   ], action);
   if (!(action === "channel" && sub === "create")) {
