@@ -20,8 +20,10 @@ export interface HubProcess extends AsyncDisposable {
 export interface StartHubOptions {
   /** A command the hub runs under (`["prlimit", "--nofile=256", "--"]`). */
   wrap?: string[];
-  /** Leave out `--port` and `--kv` (the defaults). */
-  defaults?: boolean;
+  /** Leave out `--port` (the default port). */
+  defaultPort?: boolean;
+  /** Leave out `--kv` (the default KV file, under the directory). */
+  defaultKv?: boolean;
 }
 
 /** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any), with `extra` flags. */
@@ -32,7 +34,10 @@ export async function startHub(
   options: StartHubOptions = {},
 ): Promise<HubProcess> {
   const wrap = options.wrap ?? [];
-  const where = options.defaults ? [] : ["--port", String(port), "--kv", `${dir}/hub.sqlite`];
+  const where = [
+    ...(options.defaultPort ? [] : ["--port", String(port)]),
+    ...(options.defaultKv ? [] : ["--kv", `${dir}/hub.sqlite`]),
+  ];
   const child = new Deno.Command(wrap[0] ?? Deno.execPath(), {
     args: [
       ...wrap.slice(1),

@@ -4,6 +4,7 @@
  * @module
  */
 import { describeError, ServeError } from "../errors.ts";
+import { chmodSidecars } from "./kv_file.ts";
 import { openHubStore } from "./kv_store.ts";
 import { createHubHandler, type HubOptions } from "./server.ts";
 
@@ -36,6 +37,7 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
   let store;
   try {
     store = await openHubStore(options.kvPath);
+    if (options.kvPath !== undefined) await chmodSidecars(options.kvPath); // 0600 whatever the umask
   } catch (error) {
     throw new ServeError(
       `Cannot open the hub's KV store ${options.kvPath ?? "(platform)"}: ${describeError(error)}`,

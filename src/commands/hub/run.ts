@@ -2,10 +2,11 @@
  * `hooktap hub serve` and `hooktap hub channel create`.
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
+import { describeError, HooktapError, NetworkError, ServeError, UsageError } from "../../errors.ts";
+import { prepareKvFile } from "../../hub/kv_file.ts";
 import { type CommandContext, parsePort } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
@@ -68,7 +69,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
       }
     }
-    await Deno.mkdir(dirname(kvPath), { recursive: true });
+    try {
+      // Private: the directory 0700 when created here (the default one always), the files 0600.
+      await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
+    } catch (error) {
+      throw new ServeError(
+        `Cannot create the hub's KV file ${kvPath}: ${describeError(error)}. Pick another with --kv.`,
+        { cause: error },
+      );
+    }
     const { serveHub } = await import("../../hub/serve.ts");
     const c = ctx.output.errColors;
     const hub = await serveHub({
