@@ -10,6 +10,7 @@ import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./
 import { startApp, until } from "./_app.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
+import type { WirePoll } from "../src/hub/wire.ts";
 
 const CONFIG = `export default {
   port: 8787,
@@ -454,4 +455,37 @@ Deno.test({
     assert.equal((await mode(`${tmp.path}/.hooktap-hub/hub.sqlite`)).toString(8), "600");
     await again.stop();
   },
+});
+
+Deno.test("hub: a held poll whose client goes away frees its connection at once, and the hub's log has no runtime notice", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-connections", "1"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const api = `${hub.url}/api/channels/${channel.url.split("/c/")[1]}`;
+  const auth = { authorization: `Bearer ${channel.token}` };
+  // A poll held for 20 s, abandoned by its client after 300 ms.
+  const gone = new AbortController();
+  const held = fetch(`${api}/events?after=0&wait=20000&client=a`, { headers: auth, signal: gone.signal });
+  const first = await held; // the 200 comes at once; its body when the wait ends
+  assert.equal(first.status, 200);
+  await new Promise((r) => setTimeout(r, 300));
+  gone.abort();
+  await first.body?.cancel().catch(() => {});
+  // The only connection slot is free again well before the 20 s.
+  let status = 0;
+  for (let i = 0; i < 20 && status !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await fetch(`${api}/events?after=0&wait=0&client=a`, { headers: auth });
+    status = r.status;
+    await r.body?.cancel();
+  }
+  assert.equal(status, 200, "the abandoned poll's slot was freed");
+  // A held poll answered by an event (a successful response after waiting).
+  const waiting = fetch(`${api}/events?after=0&wait=10000&client=a`, { headers: auth });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await send(`${channel.url}/gh`, "hello"), 200);
+  const poll = await (await waiting).json() as WirePoll;
+  assert.deepEqual(poll.events.map((e) => atob(e.body)), ["hello"]);
+  await hub.stop();
+  assert.doesNotMatch(hub.stderr(), /request\.signal|legacy/, hub.stderr());
 });

@@ -253,6 +253,12 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     if (problem !== undefined) {
       throw new Error(`the hub sent a batch this client refuses (${problem}); nothing written`);
     }
+    const ended = (poll as WirePoll).ended;
+    if (ended !== undefined) {
+      // A held poll ended by a refusal (its 200 went out before): the same as that status up front.
+      if (ended.status === 401) throw new Error("the hub refused the token (revoked?)");
+      throw new Error(`the hub answered ${ended.status}: ${String(ended.message).slice(0, 300)}`);
+    }
     return poll as WirePoll;
   }
 

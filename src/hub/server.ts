@@ -10,7 +10,13 @@ import { BodyBudget, BodyBudgetError } from "../receiver/budget.ts";
 import { BodyStalledError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
-import { ChannelFullError, type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import {
+  ChannelFullError,
+  type ChannelRecord,
+  HeadTooLargeError,
+  type HubStore,
+  type StoredEvent,
+} from "./kv_store.ts";
 import { HubBudgetError, type HubBudgets, KeyedBudget, RequestBudget } from "./budgets.ts";
 import { createRateLimiter, DEFAULT_LIMITS, type HubLimits } from "./limits.ts";
 import {
@@ -394,57 +400,111 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const given = await hashToken(bearer(request.headers) ?? "");
     const p = seenNow(channel);
     p.active++;
-    try {
-      let events = await store.read(channel, after, { limit });
-      if (events.length === 0 && wait > 0) {
-        const timeout = AbortSignal.any([
-          AbortSignal.timeout(wait),
-          stopping.signal,
-          request.signal,
-          control.signal,
-        ]);
-        // Another isolate may commit: look again every second as well.
-        while (events.length === 0 && !timeout.aborted) {
-          await store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
-          // The token is checked again each time: a rotated or revoked one is cut off on a held poll too.
-          const fresh = (await kv.get<ChannelRecord>(["hub", "channel", channel])).value;
-          if (fresh === null) return text(404, NO_CHANNEL);
-          if (!sameBytes(fresh.tokenHash, given)) {
-            return text(401, "Token refused: this channel's token was rotated or revoked.");
-          }
-          events = await store.read(channel, after, { limit });
-        }
-      }
-      const wire: WireEvent[] = [];
-      for (const e of events) {
-        wire.push({
-          seq: e.seq,
-          receivedAt: e.receivedAt,
-          method: e.method,
-          path: e.path,
-          query: e.query,
-          headers: e.headers,
-          remoteAddr: e.remoteAddr,
-          body: (await store.body(channel, e)).toBase64(),
-          answer: waiters.has(`${channel}:${e.seq}`),
-        });
-      }
-      const last = wire.at(-1)?.seq ?? after;
-      const low = await lowMark(kv, channel);
-      const full = await refused(kv, channel);
-      return json(
-        {
-          head: Math.max(last, await store.head(channel)),
-          events: wire,
-          ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
-          ...(full ? { refused: full } : {}),
-        } satisfies WirePoll,
-      );
-    } finally {
+    const leave = () => {
       p.active--;
       p.lastSeen = Date.now();
       open.get(channel)?.delete(control);
+    };
+    let held = false;
+    try {
+      const events = await store.read(channel, after, { limit });
+      if (events.length > 0 || wait <= 0) return json(await batch(channel, after, events));
+      // A long wait: the 200 goes out now and its body once events come or the wait ends. The client going
+      // away cancels the body, which ends the wait and frees its connection slot. Never `request.signal`:
+      // Deno.serve prints a notice into the hub's log for a request whose signal was read.
+      held = true;
+      const encoder = new TextEncoder();
+      let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          sink = controller;
+        },
+        cancel() {
+          control.abort();
+        },
+      });
+      void (async () => {
+        let answer: WirePoll;
+        try {
+          answer = await hold(channel, after, limit, wait, given, control.signal);
+        } catch {
+          answer = {
+            head: after,
+            events: [],
+            ended: { status: 503, message: "The hub's store failed; retry." },
+          };
+        } finally {
+          leave();
+        }
+        try {
+          sink!.enqueue(encoder.encode(JSON.stringify(answer)));
+          sink!.close();
+        } catch { /* the client went away */ }
+      })();
+      return new Response(body, { headers: { "content-type": "application/json" } });
+    } finally {
+      if (!held) leave();
     }
+  }
+
+  /**
+   * Waits up to `wait` ms for events after `after`; a token rotated or revoked, or the channel deleted,
+   * meanwhile ends the wait with `ended` (the 200 is already sent).
+   */
+  async function hold(
+    channel: string,
+    after: number,
+    limit: number,
+    wait: number,
+    given: Uint8Array,
+    gone: AbortSignal,
+  ): Promise<WirePoll> {
+    const timeout = AbortSignal.any([AbortSignal.timeout(wait), stopping.signal, gone]);
+    let events: StoredEvent[] = [];
+    // Another isolate may commit: look again every second as well.
+    while (events.length === 0 && !timeout.aborted) {
+      await store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
+      // The token is checked again each time: a rotated or revoked one is cut off on a held poll too.
+      const fresh = (await kv.get<ChannelRecord>(["hub", "channel", channel])).value;
+      if (fresh === null) return { head: after, events: [], ended: { status: 404, message: NO_CHANNEL } };
+      if (!sameBytes(fresh.tokenHash, given)) {
+        return {
+          head: after,
+          events: [],
+          ended: { status: 401, message: "Token refused: this channel's token was rotated or revoked." },
+        };
+      }
+      if (gone.aborted) break;
+      events = await store.read(channel, after, { limit });
+    }
+    return await batch(channel, after, events);
+  }
+
+  /** The poll's answer for `events`. */
+  async function batch(channel: string, after: number, events: StoredEvent[]): Promise<WirePoll> {
+    const wire: WireEvent[] = [];
+    for (const e of events) {
+      wire.push({
+        seq: e.seq,
+        receivedAt: e.receivedAt,
+        method: e.method,
+        path: e.path,
+        query: e.query,
+        headers: e.headers,
+        remoteAddr: e.remoteAddr,
+        body: (await store.body(channel, e)).toBase64(),
+        answer: waiters.has(`${channel}:${e.seq}`),
+      });
+    }
+    const last = wire.at(-1)?.seq ?? after;
+    const low = await lowMark(kv, channel);
+    const full = await refused(kv, channel);
+    return {
+      head: Math.max(last, await store.head(channel)),
+      events: wire,
+      ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
+      ...(full ? { refused: full } : {}),
+    };
   }
 
   async function api(request: Request, parts: string[], url: URL): Promise<Response> {
