@@ -26,7 +26,10 @@ export interface StartHubOptions {
   defaultKv?: boolean;
 }
 
-/** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any), with `extra` flags. */
+/**
+ * Starts `hooktap hub serve --kv <dir>/hub.sqlite` with the admin token `admin` in HOOKTAP_HUB_ADMIN_TOKEN,
+ * on `port` (0: any), with `extra` flags.
+ */
 export async function startHub(
   dir: string,
   port = 0,
@@ -46,8 +49,6 @@ export async function startHub(
         "hub",
         "serve",
         ...where,
-        "--admin-token",
-        "admin",
         ...extra,
       ]),
     ],
@@ -55,7 +56,7 @@ export async function startHub(
     stdin: "null",
     stdout: "null",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
   }).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -94,11 +95,12 @@ export async function startHub(
   };
 }
 
-/** Creates a channel through `hooktap hub channel create --json`. */
+/** Creates a channel through `hooktap hub channel create --json` (the admin token in the environment). */
 export async function createChannel(dir: string, hub: string): Promise<{ url: string; token: string }> {
-  const r = await runCli(["hub", "channel", "create", "--hub", hub, "--admin-token", "admin", "--json"], {
+  const r = await runCli(["hub", "channel", "create", "--hub", hub, "--json"], {
     cwd: dir,
-    permissions: ["--allow-net"],
+    permissions: ["--allow-net", "--allow-env"],
+    env: { HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
   });
   if (r.code !== 0) throw new Error(`channel create failed: ${r.stderr}`);
   return JSON.parse(r.stdout);

@@ -489,3 +489,59 @@ Deno.test("hub: a held poll whose client goes away frees its connection at once,
   await hub.stop();
   assert.doesNotMatch(hub.stderr(), /request\.signal|legacy/, hub.stderr());
 });
+
+/** The permission flags of `deno task dev` (deno.json), as a user runs dev. */
+async function devTaskFlags(): Promise<string[]> {
+  const json = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  return (json.tasks.dev.command as string).split(" ").filter((w) => w.startsWith("--allow"));
+}
+
+Deno.test("hub: the token from .hooktap/hub-token (never argv), the client named <host>-<directory>, a clean Ctrl-C without 'connection lost'", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  // channel create: the hint never puts the token on a command line.
+  const created = await runCli(["hub", "channel", "create", "--hub", hub.url], {
+    cwd: tmp.path,
+    permissions: ["--allow-net", "--allow-env"],
+    env: { HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
+  });
+  assert.equal(created.code, 0, created.stderr);
+  const [url, token] = created.stdout.trim().split("\n") as [string, string];
+  assert.ok(!created.stderr.includes(token), "the hint does not repeat the token");
+  assert.doesNotMatch(created.stderr, /--hub-token/);
+  assert.match(created.stderr, /\.hooktap\/hub-token/);
+  assert.doesNotMatch(created.stderr, /warning/, "no flag given, no warning");
+
+  const project = `${tmp.path}/shop`;
+  await writeFile(project, "hooktap.config.ts", CONFIG);
+  await writeFile(project, ".hooktap/hub-token", `${token}\n`);
+  // Readable by others: refused, saying how to fix it.
+  await Deno.chmod(`${project}/.hooktap/hub-token`, 0o644);
+  const open = await runCli(["dev", "--port", "0", "--hub", url], {
+    cwd: project,
+    permissions: await devTaskFlags(),
+  });
+  assert.notEqual(open.code, 0);
+  assert.match(open.stderr, /can be read by other users.*chmod 600/s);
+  await Deno.chmod(`${project}/.hooktap/hub-token`, 0o600);
+
+  await using dev = await startDev(project, ["--hub", url], { permissions: await devTaskFlags() });
+  assert.doesNotMatch(dev.stderr(), /warning/);
+  const expected = `${Deno.hostname().split(".")[0]}-shop`.replace(/[^A-Za-z0-9._@-]+/g, "-");
+  await until(() => dev.stderr().includes(`as ${expected} connected`), `dev to connect as ${expected}`);
+  const id = url.split("/c/")[1]!;
+  const list = await fetch(`${hub.url}/api/channels/${id}/clients`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { clients } = await list.json() as { clients: { name: string }[] };
+  assert.deepEqual(clients.map((c) => c.name), [expected]);
+  assert.equal(await dev.stop("SIGINT"), 0);
+  assert.doesNotMatch(dev.stderr(), /connection lost/, dev.stderr());
+
+  // The flag still works, with a warning that says why not to.
+  await using flagged = await startDev(tmp.path, ["--hub", url, "--hub-token", token]);
+  assert.match(
+    flagged.stderr(),
+    /warning: --hub-token puts the token on the command line, where `ps` shows it/,
+  );
+});

@@ -154,7 +154,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
       return text(
         401,
         "Token refused: this token does not open this channel (wrong, rotated or revoked). " +
-          "Check --hub-token or HOOKTAP_HUB_TOKEN.",
+          "Check HOOKTAP_HUB_TOKEN or .hooktap/hub-token.",
       );
     }
     return undefined;
@@ -163,13 +163,13 @@ export function createHubHandler(options: HubOptions): HubHandler {
   /** The admin token's check: a response when refused. */
   async function admin(request: Request): Promise<Response | undefined> {
     if (adminHash === undefined) {
-      return text(403, "The admin API is off: start the hub with --admin-token or HOOKTAP_HUB_ADMIN_TOKEN.");
+      return text(403, "The admin API is off: start the hub with HOOKTAP_HUB_ADMIN_TOKEN set.");
     }
     const given = bearer(request.headers);
     if (given === undefined || !sameBytes(await hashToken(given), await adminHash)) {
       return text(
         401,
-        "Admin token refused. Pass the hub's admin token (--admin-token or HOOKTAP_HUB_ADMIN_TOKEN).",
+        "Admin token refused. Pass the hub's admin token (HOOKTAP_HUB_ADMIN_TOKEN).",
       );
     }
     return undefined;
@@ -552,7 +552,10 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (action === "clients") {
       // The channel's token or the admin's.
       if ((await authorized(request, channel)) !== undefined && (await admin(request)) !== undefined) {
-        return text(401, "Token refused: pass the channel's token (--token) or the admin token.");
+        return text(
+          401,
+          "Token refused: pass the channel's token (HOOKTAP_HUB_TOKEN or .hooktap/hub-token) or the admin token.",
+        );
       }
       if (arg === undefined && request.method === "GET") {
         const list = await clientInfos(kv, channel, await store.head(channel), {

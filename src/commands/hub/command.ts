@@ -20,7 +20,8 @@ export const options = defineOptions({
   },
   adminToken: {
     value: "token",
-    description: "the admin token (or HOOKTAP_HUB_ADMIN_TOKEN); serve without one: the admin API is off",
+    description:
+      "the admin token: prefer HOOKTAP_HUB_ADMIN_TOKEN (a flag shows in ps); serve without one: the admin API is off",
   },
   cert: { value: "path", description: "serve: TLS certificate (PEM); needs --key" },
   key: { value: "path", description: "serve: TLS private key (PEM); needs --cert" },
@@ -62,7 +63,8 @@ export const options = defineOptions({
   channel: { value: "id", description: "clients, token: the channel's id (or give a channel URL to --hub)" },
   token: {
     value: "token",
-    description: "clients: the channel's token (or HOOKTAP_HUB_TOKEN); else the admin token is used",
+    description:
+      "clients: the channel's token: prefer HOOKTAP_HUB_TOKEN or .hooktap/hub-token (a flag shows in ps); else the admin token",
   },
   json: { description: "channel create, clients, token rotate: print JSON on stdout" },
 });
@@ -87,13 +89,17 @@ export const hub = defineCommand({
     { name: "name", description: "channel rm: the channel's id; clients rm: the client's name" },
   ],
   options,
-  after: '\nExamples:\n  hooktap hub serve --admin-token "$(openssl rand -hex 32)"\n' +
-    "  hooktap hub channel create --hub https://hub.example.com --admin-token ...\n" +
-    "  hooktap dev --hub https://hub.example.com/c/<id> --hub-token htk_...\n" +
+  after:
+    "\nTokens go in the environment or a file, never on a command line (`ps` shows it to every user):\n" +
+    '  export HOOKTAP_HUB_ADMIN_TOKEN="$(openssl rand -hex 32)"\n' +
+    "  hooktap hub serve\n" +
+    "  hooktap hub channel create --hub https://hub.example.com\n" +
+    "  (umask 077; echo htk_... > .hooktap/hub-token)   # or export HOOKTAP_HUB_TOKEN=htk_...\n" +
+    "  hooktap dev --hub https://hub.example.com/c/<id>\n" +
     "  hooktap hub clients --hub https://hub.example.com --channel <id>\n" +
     "  hooktap hub clients rm alice-laptop-shop --hub https://hub.example.com/c/<id>\n" +
-    "  hooktap hub token rotate --hub https://hub.example.com/c/<id> --admin-token ...\n" +
-    "  hooktap hub channel rm <id> --hub https://hub.example.com --admin-token ...\n" +
+    "  hooktap hub token rotate --hub https://hub.example.com/c/<id>\n" +
+    "  hooktap hub channel rm <id> --hub https://hub.example.com\n" +
     "\nSee docs/hub.md.\n",
   load: () => import("./run.ts"),
 });

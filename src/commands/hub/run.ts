@@ -7,17 +7,13 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { describeError, HooktapError, NetworkError, ServeError, UsageError } from "../../errors.ts";
 import { prepareKvFile } from "../../hub/kv_file.ts";
-import { type CommandContext, parsePort } from "../_shared/context.ts";
+import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction } from "./_channel.ts";
+import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv } from "../../hub/token_source.ts";
 
-const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
-
-function envAdminToken(): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: ADMIN_ENV }).state !== "granted") return undefined;
-  return Deno.env.get(ADMIN_ENV) || undefined;
-}
+const ADMIN_ENV = ADMIN_TOKEN_ENV;
 
 function refuse(opts: Record<string, unknown>, keys: string[], where: string): void {
   for (const key of keys) {
@@ -34,7 +30,16 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const [action = "", sub] = input.args;
   const opts = input.options;
-  const adminToken = opts.adminToken ?? envAdminToken();
+  const adminToken = opts.adminToken ?? tokenFromEnv(ADMIN_ENV);
+  const warn = ctx.output.errColors.yellow;
+  if (opts.adminToken !== undefined) {
+    ctx.output.err(warn(`warning: ${tokenFlagWarning("--admin-token", ADMIN_ENV)}\n`));
+  }
+  if (opts.token !== undefined) {
+    ctx.output.err(
+      warn(`warning: ${tokenFlagWarning("--token", `${HUB_TOKEN_ENV} or .hooktap/hub-token`)}\n`),
+    );
+  }
   if (action === "serve") {
     if (sub !== undefined || input.args[2] !== undefined) {
       throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
@@ -96,7 +101,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       }/c/<id>\n` +
         (adminToken === undefined
           ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
-          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n") +
+          : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
         `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
     );
     if (ctx.signal.aborted) await hub.stop();
@@ -124,7 +129,14 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     "retention",
   ], action);
   if (!(action === "channel" && sub === "create")) {
-    return channelAction(ctx, { action, sub, name: input.args[2], adminToken, opts });
+    return channelAction(ctx, {
+      action,
+      sub,
+      name: input.args[2],
+      adminToken,
+      dataDir: storeOf(ctx).dir,
+      opts,
+    });
   }
   refuse(opts, ["channel", "token"], "channel create");
   if (input.args[2] !== undefined) {
@@ -134,7 +146,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
   }
   if (adminToken === undefined) {
-    throw new UsageError(`Give the hub's admin token: --admin-token or ${ADMIN_ENV}.`);
+    throw new UsageError(`Give the hub's admin token: set ${ADMIN_ENV}.`);
   }
   let base: URL;
   try {
@@ -162,8 +174,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   else {
     ctx.output.out(`${url}\n${token}\n`);
     ctx.output.err(
-      "Channel created. Give senders <url>/<endpoint path>; connect with:\n" +
-        `  hooktap dev --hub ${url} --hub-token ${token}\nThe token is shown once: keep it.\n`,
+      "Channel created: senders use <url>/<endpoint path>. The token (second line, shown once: keep it) goes\n" +
+        "to each dev that connects, never on a command line (`ps` shows those to every user): save it in\n" +
+        `.hooktap/hub-token, readable by you only (chmod 600), or set ${HUB_TOKEN_ENV}; then run\n` +
+        `  hooktap dev --hub ${url}\n`,
     );
   }
 }
