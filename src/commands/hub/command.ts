@@ -94,7 +94,7 @@ export const hub = defineCommand({
     '  export HOOKTAP_HUB_ADMIN_TOKEN="$(openssl rand -hex 32)"\n' +
     "  hooktap hub serve\n" +
     "  hooktap hub channel create --hub https://hub.example.com\n" +
-    "  (umask 077; echo htk_... > .hooktap/hub-token)   # or export HOOKTAP_HUB_TOKEN=htk_...\n" +
+    "  (umask 077; mkdir -p .hooktap && echo htk_... > .hooktap/hub-token)   # or HOOKTAP_HUB_TOKEN\n" +
     "  hooktap dev --hub https://hub.example.com/c/<id>\n" +
     "  hooktap hub clients --hub https://hub.example.com --channel <id>\n" +
     "  hooktap hub clients rm alice-laptop-shop --hub https://hub.example.com/c/<id>\n" +
