@@ -78,6 +78,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       // Private: the directory 0700 when created here (the default one always), the files 0600.
       await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
     } catch (error) {
+      // Deno refusing a permission is said as such by main.ts (exit 77, which flag to add).
+      if (error instanceof Deno.errors.NotCapable) throw error;
       throw new ServeError(
         `Cannot create the hub's KV file ${kvPath}: ${describeError(error)}. Pick another with --kv.`,
         { cause: error },
