@@ -102,7 +102,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         publicUrl ?? hub.url
       }/c/<id>\n` +
         (adminToken === undefined
-          ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
+          ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
           : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
         `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
     );
