@@ -117,7 +117,7 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
       out.out(`${body.token}\n`);
       out.err(
         "New token. The old one is refused from now on, held connections too: give this one to every " +
-          "client (HOOKTAP_HUB_TOKEN). It is shown once.\n",
+          "client (in .hooktap/hub-token or HOOKTAP_HUB_TOKEN, never on a command line). It is shown once.\n",
       );
     }
     return;
