@@ -425,38 +425,6 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name:
-    "hub serve: its KV directory is 0700 and hub.sqlite with its -wal and -shm files 0600, whatever the umask",
-  ignore: Deno.build.os === "windows",
-  async fn() {
-    await using tmp = await withTmpDir();
-    const mode = async (path: string) => ((await Deno.stat(path)).mode ?? 0) & 0o777;
-    {
-      // umask 000: every file would be created 0666 (0777 for a directory) but for the hub's own modes.
-      await using hub = await startHub(tmp.path, 0, [], {
-        defaultKv: true,
-        wrap: ["sh", "-c", 'umask 000; exec "$0" "$@"'],
-      });
-      const channel = await createChannel(tmp.path, hub.url);
-      assert.equal(await send(`${channel.url}/gh`, "secret payload"), 200);
-      const kv = `${tmp.path}/.hooktap-hub/hub.sqlite`;
-      assert.equal((await mode(`${tmp.path}/.hooktap-hub`)).toString(8), "700");
-      for (const file of [kv, `${kv}-wal`, `${kv}-shm`]) {
-        assert.equal((await mode(file)).toString(8), "600", file);
-      }
-      await hub.stop();
-    }
-    // A store from before (0755 directory, 0644 files) is made private at the next start.
-    await Deno.chmod(`${tmp.path}/.hooktap-hub`, 0o755);
-    await Deno.chmod(`${tmp.path}/.hooktap-hub/hub.sqlite`, 0o644);
-    await using again = await startHub(tmp.path, 0, [], { defaultKv: true });
-    assert.equal((await mode(`${tmp.path}/.hooktap-hub`)).toString(8), "700");
-    assert.equal((await mode(`${tmp.path}/.hooktap-hub/hub.sqlite`)).toString(8), "600");
-    await again.stop();
-  },
-});
-
 Deno.test("hub: a held poll whose client goes away frees its connection at once, and the hub's log has no runtime notice", async () => {
   await using tmp = await withTmpDir();
   await using hub = await startHub(tmp.path, 0, ["--max-connections", "1"]);

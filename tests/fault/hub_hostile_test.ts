@@ -262,3 +262,66 @@ Deno.test("hub: one channel's (and one address's) stalled uploads leave the othe
     "once the stalled uploads close, the budgets are given back",
   );
 });
+
+Deno.test("hub: 40 concurrent 100 KiB senders into a 1 MiB channel store at most 1 MiB, and every 200 is stored", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "1MiB"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const r = await fetch(`${hub.url}/api/channels/${id}?client=away`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  await r.body?.cancel();
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => send(`${channel.url}/gh`, new Uint8Array(100 * 1024).fill(i))),
+  );
+  assert.ok(statuses.every((s) => s === 200 || s === 507), statuses.join());
+  const accepted = statuses.filter((s) => s === 200).length;
+  assert.ok(accepted >= 1, "some are stored");
+  const poll = await fetch(`${hub.url}/api/channels/${id}/events?after=0&wait=0&client=away`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  const { events } = await poll.json() as {
+    events: { body: string; path: string; query: string; headers: string[][] }[];
+  };
+  assert.equal(events.length, accepted, "every 200 is stored, nothing else");
+  const stored = events.reduce(
+    (n, e) =>
+      n + Uint8Array.fromBase64(e.body).length + e.path.length + e.query.length +
+      e.headers.reduce((m, [k, v]) => m + k!.length + v!.length + 8, 0),
+    0,
+  );
+  assert.ok(stored <= 1024 * 1024, `stored ${stored} bytes in a 1 MiB channel`);
+});
+
+Deno.test({
+  name:
+    "hub serve: its KV directory is 0700 and hub.sqlite with its -wal and -shm files 0600, whatever the umask",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await withTmpDir();
+    const mode = async (path: string) => ((await Deno.stat(path)).mode ?? 0) & 0o777;
+    {
+      // umask 000: every file would be created 0666 (0777 for a directory) but for the hub's own modes.
+      await using hub = await startHub(tmp.path, 0, [], {
+        defaultKv: true,
+        wrap: ["sh", "-c", 'umask 000; exec "$0" "$@"'],
+      });
+      const channel = await createChannel(tmp.path, hub.url);
+      assert.equal(await send(`${channel.url}/gh`, "secret payload"), 200);
+      const kv = `${tmp.path}/.hooktap-hub/hub.sqlite`;
+      assert.equal((await mode(`${tmp.path}/.hooktap-hub`)).toString(8), "700");
+      for (const file of [kv, `${kv}-wal`, `${kv}-shm`]) {
+        assert.equal((await mode(file)).toString(8), "600", file);
+      }
+      await hub.stop();
+    }
+    // A store from before (0755 directory, 0644 files) is made private at the next start.
+    await Deno.chmod(`${tmp.path}/.hooktap-hub`, 0o755);
+    await Deno.chmod(`${tmp.path}/.hooktap-hub/hub.sqlite`, 0o644);
+    await using again = await startHub(tmp.path, 0, [], { defaultKv: true });
+    assert.equal((await mode(`${tmp.path}/.hooktap-hub`)).toString(8), "700");
+    assert.equal((await mode(`${tmp.path}/.hooktap-hub/hub.sqlite`)).toString(8), "600");
+    await again.stop();
+  },
+});
