@@ -325,3 +325,31 @@ Deno.test({
     await again.stop();
   },
 });
+
+Deno.test("hub: two hub processes on one KV file hold the channel's storage cap together", async () => {
+  await using tmp = await withTmpDir();
+  await using one = await startHub(tmp.path, 0, ["--max-channel-bytes", "1MiB"]);
+  await using two = await startHub(tmp.path, 0, ["--max-channel-bytes", "1MiB"]); // the same --kv file
+  const channel = await createChannel(tmp.path, one.url);
+  const id = channel.url.split("/c/")[1]!;
+  const auth = { authorization: `Bearer ${channel.token}` };
+  const r = await fetch(`${one.url}/api/channels/${id}?client=away`, { headers: auth });
+  await r.body?.cancel();
+  const statuses = await Promise.all(
+    Array.from(
+      { length: 40 },
+      (_, i) => send(`${i % 2 ? one.url : two.url}/c/${id}/gh`, new Uint8Array(100 * 1024).fill(i)),
+    ),
+  );
+  // 503: a store busy with the other process past the retries (nothing stored); never a 200 past the cap.
+  assert.ok(statuses.every((s) => s === 200 || s === 507 || s === 503), statuses.join());
+  const accepted = statuses.filter((s) => s === 200).length;
+  const poll = await fetch(`${two.url}/api/channels/${id}/events?after=0&wait=0&client=away`, {
+    headers: auth,
+  });
+  const { events } = await poll.json() as { events: { body: string }[] };
+  assert.equal(events.length, accepted, "every 200 is stored, nothing else");
+  const bodies = events.reduce((n, e) => n + Uint8Array.fromBase64(e.body).length, 0);
+  assert.ok(bodies <= 1024 * 1024, `stored ${bodies} body bytes in a 1 MiB channel`);
+  assert.ok(accepted >= 5, `the cap is used (${accepted} stored)`);
+});
