@@ -20,7 +20,8 @@ const LIB = path.join(__dirname, "..", "lib");
 const READ = ["--allow-read=."];
 const STORE = ["--allow-write=.hooktap"];
 const PERMISSIONS = {
-  dev: ["--allow-net", ...READ, "--allow-env", "--v8-flags=--max-semi-space-size=8"],
+  // dev reads the host name for its hub client name (<host>-<project directory>).
+  dev: ["--allow-net", ...READ, "--allow-env", "--allow-sys=hostname", "--v8-flags=--max-semi-space-size=8"],
   init: [...READ, "--allow-env"],
   logs: [...READ, ...STORE, "--allow-env"],
   inspect: [...READ, ...STORE, "--allow-env"],

@@ -196,7 +196,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const run = on.probe ? newRunNonce() : undefined; // the probe answers it; doctor matches it with dev.lock's
     let server;
     try {
-      server = await listen(run === undefined ? handler : withProbe(handler, run), {
+      server = await listen(run === undefined ? handler : withProbe(handler, run, () => router.endpoints), {
         hostname: options.hostname,
         port: options.port,
         stack: choice.stack,

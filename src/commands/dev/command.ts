@@ -54,7 +54,8 @@ export const options = defineOptions({
   },
   hubToken: {
     value: "token",
-    description: "the channel's token (or HOOKTAP_HUB_TOKEN, or hub.token in the config)",
+    description:
+      "the channel's token: prefer HOOKTAP_HUB_TOKEN or .hooktap/hub-token (chmod 600); a flag shows in ps",
   },
   hubClient: {
     value: "name",

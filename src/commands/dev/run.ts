@@ -20,6 +20,7 @@ import { describeError, UsageError } from "../../errors.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
+import { HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv, tokenFromFile } from "../../hub/token_source.ts";
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
@@ -34,13 +35,16 @@ import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/cont
 import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
-const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
 
-/** The hub channel and token from the flags, the environment and the config, or `undefined` (no hub). */
-function hubPlan(
+/**
+ * The hub channel and token from the flags, the environment, `.hooktap/hub-token` and the config, or
+ * `undefined` (no hub).
+ */
+async function hubPlan(
   opts: { hub?: string | undefined; hubToken?: string | undefined },
   config: ResolvedConfig,
-): { url: string; token: string } | undefined {
+  dataDir: string,
+): Promise<{ url: string; token: string } | undefined> {
   const url = opts.hub ?? config.hub?.url;
   if (url === undefined) {
     if (opts.hubToken !== undefined) {
@@ -48,13 +52,12 @@ function hubPlan(
     }
     return undefined;
   }
-  const env = Deno.permissions.querySync({ name: "env", variable: HUB_TOKEN_ENV }).state === "granted"
-    ? Deno.env.get(HUB_TOKEN_ENV) || undefined
-    : undefined;
-  const token = opts.hubToken ?? env ?? config.hub?.token;
+  const token = opts.hubToken ?? tokenFromEnv(HUB_TOKEN_ENV) ?? await tokenFromFile(dataDir) ??
+    config.hub?.token;
   if (token === undefined) {
     throw new UsageError(
-      `The hub channel ${url} needs its token: --hub-token, ${HUB_TOKEN_ENV}, or hub.token in the config.`,
+      `The hub channel ${url} needs its token: set ${HUB_TOKEN_ENV}, or write it in .hooktap/hub-token ` +
+        "(chmod 600), or hub.token in the config.",
     );
   }
   parseChannelUrl(url); // a clear error for a URL that is not a channel's
@@ -141,7 +144,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     );
   }
   const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
-  const hubChannel = hubPlan(opts, config); // a usage error before anything else
+  const hubChannel = await hubPlan(opts, config, storeOf(ctx).dir); // a usage error before anything else
+  if (opts.hubToken !== undefined) {
+    out.err(
+      c.yellow(`warning: ${tokenFlagWarning("--hub-token", `${HUB_TOKEN_ENV} or .hooktap/hub-token`)}\n`),
+    );
+  }
   if (opts.hubClient !== undefined && hubChannel === undefined) {
     throw new UsageError("--hub-client needs --hub (or hub.url in the config).");
   }
