@@ -60,6 +60,12 @@ export interface HubLimits {
    * @default 64 MiB
    */
   maxBytesInFlightPerAddress: number;
+  /**
+   * How long a sender is held for a connected client's answer (a URL challenge, a custom response) before
+   * it gets the hub's own `200`: Slack gives up after 3 s, so a longer wait only serves slow links.
+   * @default 5 s
+   */
+  answerTimeoutMs: number;
 }
 
 /**
@@ -80,6 +86,7 @@ export const DEFAULT_LIMITS: HubLimits = {
   maxBytesInFlight: 128 * 1024 * 1024,
   maxBytesInFlightPerChannel: 32 * 1024 * 1024,
   maxBytesInFlightPerAddress: 64 * 1024 * 1024,
+  answerTimeoutMs: 5000,
 };
 
 /** A per-key request rate. */

@@ -126,7 +126,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const used = new Map<string, { bytes: number; until: number }>();
   const trimmedAt = new Map<string, number>();
   const seen = new Set<string>();
-  const answerTimeoutMs = options.answerTimeoutMs ?? 5000;
+  const answerTimeoutMs = options.answerTimeoutMs ?? limits.answerTimeoutMs;
   const pollWaitMs = options.pollWaitMs ?? 25_000;
   const adminHash = options.adminToken === undefined ? undefined : hashToken(options.adminToken);
   const polls = new Map<string, { active: number; lastSeen: number }>();

@@ -48,6 +48,7 @@ export function limitsFrom(opts: {
   maxConnections?: string | undefined;
   maxChannelBytes?: string | undefined;
   retention?: string | undefined;
+  answerTimeout?: string | undefined;
   maxBytesInFlight?: string | undefined;
   maxBytesInFlightPerChannel?: string | undefined;
   maxBytesInFlightPerAddress?: string | undefined;
@@ -84,6 +85,13 @@ export function limitsFrom(opts: {
       throw new UsageError(`--retention must be a duration like 7d, 12h or 30m, got "${opts.retention}".`);
     }
     out.retentionMs = ms;
+  }
+  if (opts.answerTimeout !== undefined) {
+    const ms = parseDuration(opts.answerTimeout);
+    if (ms === undefined || ms <= 0) {
+      throw new UsageError(`--answer-timeout must be a duration like 5s or 1m, got "${opts.answerTimeout}".`);
+    }
+    out.answerTimeoutMs = ms;
   }
   return out;
 }

@@ -56,6 +56,10 @@ export const options = defineOptions({
     description:
       "serve: bytes of bodies being received at once from one client address (default 64MiB; behind a proxy: all)",
   },
+  answerTimeout: {
+    value: "duration",
+    description: "serve: how long a sender waits for a connected client's answer (challenges; default 5s)",
+  },
   retention: {
     value: "duration",
     description: "serve: how long an event waits for a client that has not acknowledged it (default 7d)",

@@ -129,6 +129,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     "maxBytesInFlightPerChannel",
     "maxBytesInFlightPerAddress",
     "retention",
+    "answerTimeout",
   ], action);
   if (!(action === "channel" && sub === "create")) {
     return channelAction(ctx, {
