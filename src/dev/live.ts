@@ -1,7 +1,7 @@
 /**
  * The live side of a running `hooktap dev`, beside its session: the ready
  * object (`--json`, `--ready-file`), config hot reload into the session's
- * router, and a quiet poll for tunnels. Returns a `stop()` that ends the
+ * router, and a quiet poll for tunnels. Returns a disposable that ends the
  * watch and the poll.
  * @module
  */
@@ -54,7 +54,7 @@ async function writeAtomic(path: string, text: string, dataDir: string): Promise
 }
 
 /** Starts the live parts; the ready object is out (and its file written) when this resolves. */
-export async function startLive(options: LiveOptions): Promise<{ stop(): void }> {
+export async function startLive(options: LiveOptions): Promise<AsyncDisposable> {
   const { session, output } = options;
   const c = output.errColors;
   let current = options.config;
@@ -120,10 +120,11 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
   };
   if (every > 0) probe();
   return {
-    stop() {
+    [Symbol.asyncDispose]() {
       stopped = true;
       clearTimeout(timer);
       watch?.close();
+      return Promise.resolve();
     },
   };
 }

@@ -7,7 +7,7 @@
  * without the app seeing a marker. One JSON line from the client per
  * connection; `dev` answers a compaction with `{"working":true}` lines (one
  * at once, then every {@linkcode HEARTBEAT_MS}) until its answer line. The
- * socket is owned by this module: `src/dev/session.ts` starts it, nothing else listens.
+ * socket is owned by this module: `openStoreForWriting` (open.ts) starts it for `dev`, nothing else listens.
  *
  * An accept error (`EMFILE`: out of descriptors after a flood) would end
  * the listener for good; it is closed and bound again, backing off, as the
