@@ -700,9 +700,19 @@ export function render(): Map<string, string> {
         };\n`,
     );
   }
+  const endpoints = Deno.readTextFileSync(
+    join(stripePackage().dir, "types", "WebhookEndpointsResource.d.ts"),
+  );
+  const start = endpoints.indexOf("type ApiVersion =");
+  const versions = [...endpoints.slice(start, endpoints.indexOf(";", start)).matchAll(/'([^']+)'/g)].map((
+    m,
+  ) => m[1]!);
   const index = HEADER(id) +
     `/** Where this catalog comes from. */\nexport const STRIPE_SOURCE = "generated from ${id} (its TypeScript declarations)";\n\n` +
     `/** The API version the package (and every generated payload) is pinned to. */\nexport const STRIPE_API_VERSION = "${apiVersion}";\n\n` +
+    `/** Every API version a webhook endpoint may be pinned to (the package's WebhookEndpointCreateParams.ApiVersion). */\nexport const STRIPE_API_VERSIONS: readonly string[] = ${
+      JSON.stringify(versions)
+    };\n\n` +
     `/** The time generated timestamps are relative to (a run shifts them to its clock). */\nexport const STRIPE_BASE_TIME = ${BASE_TIME};\n\n` +
     `/** Every event type → its group module. */\nexport const STRIPE_EVENTS: Readonly<Record<string, string>> = {\n${
       events.map((e) => `  ${JSON.stringify(e.type)}: ${JSON.stringify(groupOf(e.type))},`).join("\n")

@@ -13,6 +13,7 @@ import { prefixed, unix, uuid } from "../_ids.ts";
 import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
 import {
   STRIPE_API_VERSION,
+  STRIPE_API_VERSIONS,
   STRIPE_BASE_TIME,
   STRIPE_EVENTS,
   STRIPE_IDS,
@@ -66,16 +67,46 @@ export async function stripeEventData(type: string, ctx: BuildContext, t: number
     : { object, previous_attributes: _localize(entry.previous, ctx, shift) as Record<string, unknown> };
 }
 
+/** The API version that moved invoice, subscription and payment fields (the stripe package's CHANGELOG, 18.0.0). */
+const BASIL = "2025-03-31";
+
+/**
+ * An object as an API version before 2025-03-31.basil shapes it: an invoice's `paid`, `charge`,
+ * `payment_intent` and `subscription` (basil moved the subscription under `parent`), a subscription's
+ * `current_period_start/end` (moved to its items), a charge's and a payment intent's `invoice`.
+ */
+function _beforeBasil(object: Record<string, unknown>): void {
+  if (object.object === "invoice") {
+    const parent = object.parent as { subscription_details?: { subscription?: unknown } | null } | null;
+    object.paid = object.status === "paid";
+    object.paid_out_of_band = false;
+    object.charge = null;
+    object.payment_intent = null;
+    object.subscription = parent?.subscription_details?.subscription ?? null;
+    object.discount = null;
+    delete object.parent;
+  } else if (object.object === "subscription") {
+    const item = (object.items as { data?: Record<string, unknown>[] } | undefined)?.data?.[0];
+    object.current_period_start = item?.current_period_start ?? object.start_date;
+    object.current_period_end = item?.current_period_end ?? object.start_date;
+    object.discount = null;
+  } else if (object.object === "charge" || object.object === "payment_intent") {
+    object.invoice = null;
+  }
+}
+
 async function build(event: string, ctx: BuildContext): Promise<Draft> {
   const step = STEPS.get(ctx.id) ?? 0;
   STEPS.set(ctx.id, step + 1);
   // Each step of a flow happens a second after the one before.
   const t = unix(ctx.now) + step;
   const data = await stripeEventData(event, ctx, t);
+  const version = ctx.apiVersion ?? STRIPE_API_VERSION;
+  if (version < BASIL) _beforeBasil(data.object);
   const body = {
     id: prefixed("evt"),
     object: "event",
-    api_version: STRIPE_API_VERSION,
+    api_version: version,
     created: t,
     data,
     livemode: false,
@@ -101,6 +132,7 @@ export const catalog: TriggerCatalog = {
   source: STRIPE_SOURCE,
   entryOrigin: (event) => event in STRIPE_EVENTS ? { from: "schema" } : undefined,
   events: Object.keys(STRIPE_EVENTS),
+  apiVersions: STRIPE_API_VERSIONS,
   sequences: {
     checkout: {
       description:
