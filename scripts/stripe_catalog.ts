@@ -279,6 +279,18 @@ const PATCH: Record<string, Record<string, Json>> = {
   "customer.subscription.trial_will_end": { status: "trialing" },
 };
 
+/** Nullable sub-objects built rather than left null: what a card payment, a price, a session carry. */
+const WANTED_OBJECTS = new Set([
+  "outcome",
+  "payment_method_details",
+  "customer_details",
+  "recurring",
+  "billing_details",
+  "card",
+  "address",
+  "invoice_settings",
+]);
+
 /** Optional fields an event's object carries: a refunded charge lists its refund. */
 function _wanted(event: string, objectName: string | undefined, field: string): boolean {
   return event === "charge.refunded" && objectName === "charge" && field === "refunds";
@@ -332,8 +344,15 @@ class Synth {
       if (nullable) {
         if (members.every((m) => m.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))) {
           const m = members[0]!;
+          if (m.flags & ts.TypeFlags.String && FIELD_KIND[key] !== undefined) {
+            return this.#wantsRef(key, FIELD_KIND[key], ctx) ? templateId(FIELD_KIND[key]!) : null;
+          }
           if (m.flags & ts.TypeFlags.String && this.#wantsString(key, ctx)) return this.#string(key, ctx);
           if (m.flags & ts.TypeFlags.Number && this.#wantsNumber(key, ctx)) return this.#number(key, ctx);
+        }
+        // Sub-objects a real payload of this kind carries (a card charge's outcome, a price's recurring).
+        if (objects.length === 1 && members.length === 1 && ctx.path.length <= 5 && WANTED_OBJECTS.has(key)) {
+          return this.value(objects[0]!, key, ctx, depth);
         }
         return null;
       }
@@ -489,8 +508,9 @@ class Synth {
 
   #string(key: string, ctx: Ctx): string {
     const kind = FIELD_KIND[key];
-    if (kind !== undefined && ctx.path.length <= 2) return templateId(kind);
+    if (kind !== undefined) return templateId(kind);
     if (key === "id") return templateId(ctx.path.at(-2) ?? ctx.kind);
+    if (key === "type") return ctx.path.at(-2) === "outcome" ? "authorized" : "card";
     const known: Record<string, string> = {
       currency: "usd",
       email: "jenny.rosen@example.com",
@@ -613,7 +633,27 @@ function _verb(type: string, objectName: string): string {
   return parts.at(-1)!;
 }
 
+/** Every price and plan in `value` a monthly $20 recurring one of the product, as a subscription's is. */
+function _tidy(value: Json): void {
+  if (Array.isArray(value)) return value.forEach(_tidy);
+  if (typeof value !== "object" || value === null) return;
+  if (value.object === "price") {
+    if ("type" in value) value.type = "recurring";
+    if ("unit_amount" in value) value.unit_amount = 2000;
+    if ("unit_amount_decimal" in value) value.unit_amount_decimal = "2000";
+    if ("product" in value) value.product = templateId("product");
+  }
+  if (value.object === "plan") {
+    if ("amount" in value) value.amount = 2000;
+    if ("amount_decimal" in value) value.amount_decimal = "2000";
+    if ("product" in value) value.product = templateId("product");
+    if ("metadata" in value) value.metadata = {};
+  }
+  for (const v of Object.values(value)) _tidy(v);
+}
+
 function _patch(type: string, object: Record<string, Json>): void {
+  _tidy(object);
   // Webhook invoices are mostly a subscription's: the parent names it (the basil API moved it there).
   if (object.object === "invoice" && "parent" in object) {
     object.parent = {
@@ -634,6 +674,20 @@ function _patch(type: string, object: Record<string, Json>): void {
     }
   } else if (typeof object.refunds === "object" && object.refunds !== null) {
     (object.refunds as Record<string, Json>).data = [];
+  }
+  const outcome = object.outcome as Record<string, Json> | null | undefined;
+  if (object.object === "charge" && typeof outcome === "object" && outcome !== null) {
+    const failed = object.status === "failed";
+    Object.assign(outcome, {
+      network_status: failed ? "declined_by_network" : "approved_by_network",
+      reason: failed ? "generic_decline" : null,
+      risk_level: "normal",
+      seller_message: failed
+        ? "The bank did not return any further details with this decline."
+        : "Payment complete.",
+      type: failed ? "issuer_declined" : "authorized",
+    });
+    if (failed) object.failure_message = "Your card was declined.";
   }
   if (
     type.startsWith("payment_intent.") && type.endsWith("payment_failed") && "last_payment_error" in object

@@ -33,7 +33,7 @@ function _localize(value: unknown, ctx: BuildContext, shift: number): unknown {
     const kind = STRIPE_IDS[value];
     if (kind !== undefined) return ctx.id(`stripe.${kind[0]}`, () => prefixed(kind[1]));
     // An id inside a longer string (a URL, a client secret).
-    return value.replace(/\b[a-z_]+_[0-9A-Za-z]{24}\b/g, (m) => {
+    return value.replace(/\b[a-z_]+_[0-9A-Za-z]{24}(?![0-9A-Za-z])/g, (m) => {
       const k = STRIPE_IDS[m];
       return k === undefined ? m : ctx.id(`stripe.${k[0]}`, () => prefixed(k[1]));
     });

@@ -18,7 +18,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -38,11 +45,22 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "approved_by_network",
+    "reason": null,
+    "seller_message": "Payment complete.",
+    "type": "authorized",
+    "risk_level": "normal"
+   },
    "paid": true,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -362,7 +380,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -377,16 +402,27 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "disputed": false,
    "failure_balance_transaction": null,
    "failure_code": null,
-   "failure_message": null,
+   "failure_message": "Your card was declined.",
    "fraud_details": null,
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "declined_by_network",
+    "reason": "generic_decline",
+    "seller_message": "The bank did not return any further details with this decline.",
+    "type": "issuer_declined",
+    "risk_level": "normal"
+   },
    "paid": false,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -416,7 +452,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": null,
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -431,16 +474,27 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "disputed": false,
    "failure_balance_transaction": null,
    "failure_code": "card_declined",
-   "failure_message": null,
+   "failure_message": "Your card was declined.",
    "fraud_details": null,
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "declined_by_network",
+    "reason": "generic_decline",
+    "seller_message": "The bank did not return any further details with this decline.",
+    "type": "issuer_declined",
+    "risk_level": "normal"
+   },
    "paid": false,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -470,7 +524,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -490,11 +551,22 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "approved_by_network",
+    "reason": null,
+    "seller_message": "Payment complete.",
+    "type": "authorized",
+    "risk_level": "normal"
+   },
    "paid": false,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -549,7 +621,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -569,11 +648,22 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "approved_by_network",
+    "reason": null,
+    "seller_message": "Payment complete.",
+    "type": "authorized",
+    "risk_level": "normal"
+   },
    "paid": true,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -626,7 +716,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -646,11 +743,22 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "approved_by_network",
+    "reason": null,
+    "seller_message": "Payment complete.",
+    "type": "authorized",
+    "risk_level": "normal"
+   },
    "paid": true,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",
@@ -680,7 +788,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "application_fee_amount": null,
    "balance_transaction": "txn_AyGCqpkw1w45WbyTrpOfawZI",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -700,11 +815,22 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "metadata": {},
    "on_behalf_of": null,
-   "outcome": null,
+   "outcome": {
+    "advice_code": null,
+    "network_advice_code": null,
+    "network_decline_code": null,
+    "network_status": "approved_by_network",
+    "reason": null,
+    "seller_message": "Payment complete.",
+    "type": "authorized",
+    "risk_level": "normal"
+   },
    "paid": false,
    "payment_intent": "pi_eA8i6h2t3eHqe40iMOsuwIxx",
-   "payment_method": null,
-   "payment_method_details": null,
+   "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
+   "payment_method_details": {
+    "type": "card"
+   },
    "receipt_email": "jenny.rosen@example.com",
    "receipt_number": null,
    "receipt_url": "https://pay.stripe.com/receipts/payment/ch_PGW27qh9Y4d6s1B3YgHJEi7O",

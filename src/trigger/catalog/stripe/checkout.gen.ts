@@ -41,7 +41,23 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "customer_creation": null,
-   "customer_details": null,
+   "customer_details": {
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
+    "business_name": null,
+    "email": "jenny.rosen@example.com",
+    "individual_name": null,
+    "name": "Jenny Rosen",
+    "phone": null,
+    "tax_exempt": null,
+    "tax_ids": null
+   },
    "customer_email": "jenny.rosen@example.com",
    "discounts": null,
    "expires_at": 1750086400,
@@ -115,7 +131,23 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "customer_creation": null,
-   "customer_details": null,
+   "customer_details": {
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
+    "business_name": null,
+    "email": "jenny.rosen@example.com",
+    "individual_name": null,
+    "name": "Jenny Rosen",
+    "phone": null,
+    "tax_exempt": null,
+    "tax_ids": null
+   },
    "customer_email": "jenny.rosen@example.com",
    "discounts": null,
    "expires_at": 1750086400,
@@ -189,7 +221,23 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "customer_creation": null,
-   "customer_details": null,
+   "customer_details": {
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
+    "business_name": null,
+    "email": "jenny.rosen@example.com",
+    "individual_name": null,
+    "name": "Jenny Rosen",
+    "phone": null,
+    "tax_exempt": null,
+    "tax_ids": null
+   },
    "customer_email": "jenny.rosen@example.com",
    "discounts": null,
    "expires_at": 1750086400,
@@ -263,7 +311,23 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "customer_creation": null,
-   "customer_details": null,
+   "customer_details": {
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
+    "business_name": null,
+    "email": "jenny.rosen@example.com",
+    "individual_name": null,
+    "name": "Jenny Rosen",
+    "phone": null,
+    "tax_exempt": null,
+    "tax_ids": null
+   },
    "customer_email": "jenny.rosen@example.com",
    "discounts": null,
    "expires_at": 1750086400,

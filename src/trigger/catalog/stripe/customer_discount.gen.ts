@@ -14,7 +14,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "end": null,
-   "invoice": null,
+   "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
    "invoice_item": null,
    "promotion_code": null,
    "source": {
@@ -22,7 +22,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
     "type": "coupon"
    },
    "start": 0,
-   "subscription": null,
+   "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
    "subscription_item": null
   }
  },
@@ -36,7 +36,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "end": null,
-   "invoice": null,
+   "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
    "invoice_item": null,
    "promotion_code": null,
    "source": {
@@ -44,7 +44,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
     "type": "coupon"
    },
    "start": 0,
-   "subscription": null,
+   "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
    "subscription_item": null
   }
  },
@@ -58,7 +58,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "customer": "cus_lWfNFSY9yJGbqftMno3EE1Lb",
    "customer_account": null,
    "end": null,
-   "invoice": null,
+   "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
    "invoice_item": null,
    "promotion_code": null,
    "source": {
@@ -66,7 +66,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
     "type": "coupon"
    },
    "start": 0,
-   "subscription": null,
+   "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
    "subscription_item": null
   },
   "previous": {}

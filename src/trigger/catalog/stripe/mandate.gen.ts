@@ -17,7 +17,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "livemode": false,
    "payment_method": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
    "payment_method_details": {
-    "type": "type"
+    "type": "card"
    },
    "status": "active",
    "type": "multi_use"

@@ -11,7 +11,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "id": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
    "object": "payment_method",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -32,7 +39,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "id": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
    "object": "payment_method",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -53,7 +67,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "id": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
    "object": "payment_method",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,
@@ -74,7 +95,14 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "id": "pm_vFpcYs9VAKWJw2y1SvhgbtjS",
    "object": "payment_method",
    "billing_details": {
-    "address": null,
+    "address": {
+     "city": null,
+     "country": null,
+     "line1": null,
+     "line2": null,
+     "postal_code": null,
+     "state": null
+    },
     "email": "jenny.rosen@example.com",
     "name": "Jenny Rosen",
     "phone": null,

@@ -20,13 +20,19 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "metadata": {},
    "nickname": null,
    "product": "prod_WGwdOsf06s58ZUumntFkxXX2",
-   "recurring": null,
+   "recurring": {
+    "interval": "month",
+    "interval_count": 1,
+    "meter": null,
+    "trial_period_days": null,
+    "usage_type": "licensed"
+   },
    "tax_behavior": null,
    "tiers_mode": null,
    "transform_quantity": null,
-   "type": "one_time",
+   "type": "recurring",
    "unit_amount": 2000,
-   "unit_amount_decimal": null
+   "unit_amount_decimal": "2000"
   }
  },
  "price.deleted": {
@@ -45,13 +51,19 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "metadata": {},
    "nickname": null,
    "product": "prod_WGwdOsf06s58ZUumntFkxXX2",
-   "recurring": null,
+   "recurring": {
+    "interval": "month",
+    "interval_count": 1,
+    "meter": null,
+    "trial_period_days": null,
+    "usage_type": "licensed"
+   },
    "tax_behavior": null,
    "tiers_mode": null,
    "transform_quantity": null,
-   "type": "one_time",
+   "type": "recurring",
    "unit_amount": 2000,
-   "unit_amount_decimal": null
+   "unit_amount_decimal": "2000"
   }
  },
  "price.updated": {
@@ -70,13 +82,19 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "metadata": {},
    "nickname": null,
    "product": "prod_WGwdOsf06s58ZUumntFkxXX2",
-   "recurring": null,
+   "recurring": {
+    "interval": "month",
+    "interval_count": 1,
+    "meter": null,
+    "trial_period_days": null,
+    "usage_type": "licensed"
+   },
    "tax_behavior": null,
    "tiers_mode": null,
    "transform_quantity": null,
-   "type": "one_time",
+   "type": "recurring",
    "unit_amount": 2000,
-   "unit_amount_decimal": null
+   "unit_amount_decimal": "2000"
   },
   "previous": {
    "metadata": {

@@ -23,7 +23,17 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    },
    "collection_method": "charge_automatically",
    "computed": {
-    "recurring": null,
+    "recurring": {
+     "amount_subtotal": 2000,
+     "amount_total": 2000,
+     "interval": "month",
+     "interval_count": 1,
+     "total_details": {
+      "amount_discount": 0,
+      "amount_shipping": null,
+      "amount_tax": 0
+     }
+    },
     "upfront": {
      "amount_subtotal": 2000,
      "amount_total": 2000,
@@ -100,7 +110,17 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    },
    "collection_method": "charge_automatically",
    "computed": {
-    "recurring": null,
+    "recurring": {
+     "amount_subtotal": 2000,
+     "amount_total": 2000,
+     "interval": "month",
+     "interval_count": 1,
+     "total_details": {
+      "amount_discount": 0,
+      "amount_shipping": null,
+      "amount_tax": 0
+     }
+    },
     "upfront": {
      "amount_subtotal": 2000,
      "amount_total": 2000,
@@ -177,7 +197,17 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    },
    "collection_method": "charge_automatically",
    "computed": {
-    "recurring": null,
+    "recurring": {
+     "amount_subtotal": 2000,
+     "amount_total": 2000,
+     "interval": "month",
+     "interval_count": 1,
+     "total_details": {
+      "amount_discount": 0,
+      "amount_shipping": null,
+      "amount_tax": 0
+     }
+    },
     "upfront": {
      "amount_subtotal": 2000,
      "amount_total": 2000,
@@ -254,7 +284,17 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    },
    "collection_method": "charge_automatically",
    "computed": {
-    "recurring": null,
+    "recurring": {
+     "amount_subtotal": 2000,
+     "amount_total": 2000,
+     "interval": "month",
+     "interval_count": 1,
+     "total_details": {
+      "amount_discount": 0,
+      "amount_shipping": null,
+      "amount_tax": 0
+     }
+    },
     "upfront": {
      "amount_subtotal": 2000,
      "amount_total": 2000,

@@ -95,7 +95,7 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
     "usage": null
    },
    "status": "status",
-   "type": "type"
+   "type": "card"
   }
  },
  "source.refund_attributes_required": {
