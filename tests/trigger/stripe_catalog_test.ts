@@ -32,29 +32,35 @@ function eventInterfaces(): Map<string, string> {
   return out;
 }
 
-async function sendAll(events: readonly string[]) {
+/** Each entry and each step of each sequence, as delivered: `name` is the event type, `label` says which. */
+async function sendAll(events: readonly string[], sequences: readonly string[]) {
   await using server = startRawServer();
-  const out: { name: string; text: string; signature: string }[] = [];
-  for (const name of events) {
-    const outcome = await trigger({ provider: "stripe", event: name, to: server.url, secret: SECRET });
-    assert.equal(outcome.deliveries[0]?.ok, true, name);
-    const r = server.requests.at(-1)!;
-    const signature = r.headers.find(([k]) => k.toLowerCase() === "stripe-signature")?.[1] ?? "";
-    out.push({ name, text: new TextDecoder().decode(r.body), signature });
+  const out: { name: string; label: string; text: string; signature: string }[] = [];
+  for (const sent of [...events, ...sequences]) {
+    const from = server.requests.length;
+    const outcome = await trigger({ provider: "stripe", event: sent, to: server.url, secret: SECRET });
+    assert.ok(outcome.deliveries.every((d) => d.ok), sent);
+    for (const [i, r] of server.requests.slice(from).entries()) {
+      const signature = r.headers.find(([k]) => k.toLowerCase() === "stripe-signature")?.[1] ?? "";
+      const name = outcome.deliveries[i]!.event;
+      const label = name === sent ? name : `${sent} step ${i + 1} (${name})`;
+      out.push({ name, label, text: new TextDecoder().decode(r.body), signature });
+    }
   }
   return out;
 }
 
-Deno.test("every Stripe entry is accepted by stripe.webhooks.constructEventAsync and type-checks as its event (>= 98%)", async () => {
+Deno.test("every Stripe entry and sequence step is accepted by stripe.webhooks.constructEventAsync and type-checks as its event (>= 98%)", async () => {
   const catalog = await loadCatalog("stripe");
-  const sent = await sendAll(catalog.events);
+  const sent = await sendAll(catalog.events, Object.keys(catalog.sequences));
+  assert.ok(sent.length > catalog.events.length + 20, "the sequences' steps are checked too");
   const libraryFailures: string[] = [];
-  for (const { name, text, signature } of sent) {
+  for (const { name, label, text, signature } of sent) {
     try {
       const event = await stripe.webhooks.constructEventAsync(text, signature, SECRET);
-      if (event.type !== name) libraryFailures.push(`${name}: parsed as ${event.type}`);
+      if (event.type !== name) libraryFailures.push(`${label}: parsed as ${event.type}`);
     } catch (e) {
-      libraryFailures.push(`${name}: ${(e as Error).message}`);
+      libraryFailures.push(`${label}: ${(e as Error).message}`);
     }
   }
   assert.deepEqual(libraryFailures, []);
@@ -85,8 +91,8 @@ Deno.test("every Stripe entry is accepted by stripe.webhooks.constructEventAsync
       const at = block.match(/payloads\.ts:(\d+):\d+/);
       if (at === null) continue;
       const entry = sent[Number(at[1]) - 2];
-      if (entry !== undefined && !failed.has(entry.name)) {
-        failed.set(entry.name, block.split("\n").slice(0, 3).join(" ").slice(0, 300));
+      if (entry !== undefined && !failed.has(entry.label)) {
+        failed.set(entry.label, `${entry.label}: ${block.split("\n").slice(0, 3).join(" ").slice(0, 300)}`);
       }
     }
     assert.ok(
