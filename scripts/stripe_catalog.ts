@@ -411,7 +411,11 @@ class Synth {
   }
 
   #wantsRef(key: string, kind: string | undefined, ctx: Ctx): boolean {
-    if (kind === undefined || ctx.path.length > 1) return false;
+    if (kind === undefined) return false;
+    // Nested, only the flow's own objects (an invoice line's invoice and subscription).
+    if (ctx.path.length > 1 && !(ctx.path.length <= 4 && ["invoice", "subscription"].includes(ctx.kind))) {
+      return false;
+    }
     const common = [
       "customer",
       "payment_intent",
@@ -450,6 +454,7 @@ class Synth {
   }
 
   #wantsNumber(key: string, ctx: Ctx): boolean {
+    if (key === "quantity" && ctx.path.length <= 4) return true;
     if (ctx.path.length > 2) return false;
     if (key === "canceled_at" || key === "ended_at") return ["deleted", "canceled"].includes(ctx.verb);
     if (key === "paid_at") return ["paid", "payment_succeeded"].includes(ctx.verb);
@@ -552,6 +557,9 @@ class Synth {
       return BASE_TIME - (key === "created" && ctx.path.length === 1 ? 60 : 0);
     }
     if (/period_end$|trial_end$/.test(key)) return BASE_TIME + 30 * 86400;
+    if (ctx.path.at(-2) === "period" && (key === "start" || key === "end")) {
+      return key === "start" ? BASE_TIME : BASE_TIME + 30 * 86400;
+    }
     if (key === "exp_month") return 8;
     if (key === "exp_year") return 2030;
     if (key === "quantity" || key === "interval_count") return 1;
@@ -703,6 +711,7 @@ function _patch(type: string, object: Record<string, Json>): void {
 }
 
 function _previous(type: string, object: Record<string, Json>): Json | undefined {
+  if (type === "charge.refunded") return { amount_refunded: 0, refunded: false };
   if (!type.endsWith(".updated")) return undefined;
   // What changed: metadata where the object has it (Stripe sends the old value of each changed field).
   if ("metadata" in object) return { metadata: { plan: "basic" } };

@@ -700,6 +700,10 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "status": "succeeded",
    "transfer_data": null,
    "transfer_group": null
+  },
+  "previous": {
+   "amount_refunded": 0,
+   "refunded": false
   }
  },
  "charge.succeeded": {

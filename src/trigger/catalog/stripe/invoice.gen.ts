@@ -69,18 +69,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -199,18 +199,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -329,18 +329,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -459,18 +459,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -589,18 +589,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -719,18 +719,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -849,18 +849,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -979,18 +979,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1109,18 +1109,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1239,18 +1239,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1369,18 +1369,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1499,18 +1499,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1629,18 +1629,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1759,18 +1759,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -1889,18 +1889,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -2024,18 +2024,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }
@@ -2154,18 +2154,18 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
       "discount_amounts": null,
       "discountable": false,
       "discounts": [],
-      "invoice": null,
+      "invoice": "in_eDfvB5IF1eiEeoLRhNp9MHAK",
       "livemode": false,
       "metadata": {},
       "parent": null,
       "period": {
-       "end": 0,
-       "start": 0
+       "end": 1752592000,
+       "start": 1750000000
       },
       "pretax_credit_amounts": null,
       "pricing": null,
-      "quantity": null,
-      "subscription": null,
+      "quantity": 1,
+      "subscription": "sub_GwKcW17melC6dXWNAOsWbTKh",
       "subtotal": 2000,
       "taxes": null
      }

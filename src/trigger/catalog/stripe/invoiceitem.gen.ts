@@ -23,8 +23,8 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "metadata": {},
    "parent": null,
    "period": {
-    "end": 0,
-    "start": 0
+    "end": 1752592000,
+    "start": 1750000000
    },
    "pricing": null,
    "proration": false,
@@ -52,8 +52,8 @@ export const OBJECTS: Readonly<Record<string, { iface: string; objectType: strin
    "metadata": {},
    "parent": null,
    "period": {
-    "end": 0,
-    "start": 0
+    "end": 1752592000,
+    "start": 1750000000
    },
    "pricing": null,
    "proration": false,
