@@ -72,12 +72,12 @@ Deno.test("every Stripe entry and sequence step is accepted by stripe.webhooks.c
     const iface = ifaces.get(name) ?? "Event";
     return `export const e${i}: Stripe.${iface} = ${JSON.stringify(JSON.parse(text))};`;
   });
-  const dir = await Deno.makeTempDir({ dir: ROOT, prefix: ".stripe_check_" });
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_stripe_check_" });
   try {
     const file = join(dir, "payloads.ts");
     await Deno.writeTextFile(file, header + lines.join("\n") + "\n");
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", file],
+      args: ["check", "--quiet", "--config", join(ROOT, "deno.json"), file],
       cwd: ROOT,
       stdout: "piped",
       stderr: "piped",
