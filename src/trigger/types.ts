@@ -39,6 +39,8 @@ export interface BuildContext {
   id(name: string, make: () => string): string;
   /** The endpoint's secret, for providers that put it in the body (Microsoft Graph's clientState). */
   secret?: string;
+  /** `--api-version`: the API version to shape the payload for (a catalog with `apiVersions` only). */
+  apiVersion?: string;
 }
 
 /** One step of a sequence: an event and changes to its body. */
@@ -91,6 +93,8 @@ export interface TriggerCatalog {
   readonly retriesNote: string;
   /** Headers a retry adds (Slack's `X-Slack-Retry-Num`), by attempt number (1 = first retry). */
   retryHeaders?(attempt: number): [string, string][];
+  /** The API versions `--api-version` may name (Stripe's), the pinned one last; absent: the option is refused. */
+  readonly apiVersions?: readonly string[];
   /** Builds one event's delivery. */
   build(event: string, ctx: BuildContext): Draft | Promise<Draft>;
 }
