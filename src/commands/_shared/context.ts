@@ -36,6 +36,20 @@ export function parsePort(value: string, flag = "--port"): number {
   return n;
 }
 
+/**
+ * The bytes of a `--body-file` (relative to the working directory), for the commands that send.
+ * @throws {UsageError} naming the file and why it cannot be read.
+ */
+export async function readBodyFile(ctx: CommandContext, file: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
+  } catch (error) {
+    throw new UsageError(
+      `--body-file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
 /** The event log of the working directory opened for reading, or `null` when there is none yet. */
 export function openStore(ctx: CommandContext): Promise<StoreReader | null> {
   return openStoreReader(storeOf(ctx));

@@ -20,6 +20,7 @@ import {
   type CommandContext,
   openStore,
   optionalConfig,
+  readBodyFile,
   resolveEvent,
   storeOf,
   warnSkipped,
@@ -28,16 +29,6 @@ import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { printSent, printSingle, printSummary } from "./_report.ts";
 
 type Opts = Input<typeof options>["options"];
-
-async function _readBody(ctx: CommandContext, file: string): Promise<Uint8Array> {
-  try {
-    return await Deno.readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
-  } catch (error) {
-    throw new UsageError(
-      `--body-file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
 
 /** Refuses the options this way of sending cannot honour (exit 2), before anything is read or sent. */
 function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean): void {
@@ -128,7 +119,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     set: opts.set,
     ...(opts.method !== undefined ? { method: opts.method } : {}),
     ...(opts.setNew ? { setNew: true } : {}),
-    ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
+    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
   };
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).

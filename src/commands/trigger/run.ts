@@ -19,7 +19,7 @@ import { signingMode } from "../../trigger/sign.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
 import { joinPath } from "../../text/path.ts";
-import type { CommandContext } from "../_shared/context.ts";
+import { type CommandContext, readBodyFile } from "../_shared/context.ts";
 
 type Opts = Input<typeof options>["options"];
 
@@ -53,6 +53,20 @@ function _checkFlags(o: Opts): void {
   }
 }
 
+/** The warning for a delivery sent unsigned: what the provider needed, and where to give it. */
+function _unsignedText(provider: string): string {
+  return provider === "msgraph"
+    ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
+      "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
+    : provider === "hmac"
+    ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
+      "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
+    : `sending unsigned: no secret for ${
+      CATALOG[provider]?.title
+    }; give --secret, or set \`secret\` on the ` +
+      "endpoint in hooktap.config.ts";
+}
+
 /** `hooktap trigger`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const o = input.options;
@@ -78,7 +92,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const catalog = await loadCatalog(providerArg);
   const provider = catalog.provider;
   resolveTrigger(catalog, eventArg); // an unknown event is a usage error before anything is read
-  const timeoutMs = o.timeout;
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
   const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
@@ -140,18 +153,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(o.badSignature ? { badSignature: true } : {}),
     ...(o.realTime ? { realTime: true } : {}),
   };
-  const seed = o.seed;
-  const retries = o.retries;
-  let body: Uint8Array | undefined;
-  if (o.bodyFile !== undefined) {
-    try {
-      body = await Deno.readFile(o.bodyFile.startsWith("/") ? o.bodyFile : `${ctx.cwd}/${o.bodyFile}`);
-    } catch (error) {
-      throw new UsageError(
-        `--body-file ${o.bodyFile} cannot be read: ${error instanceof Error ? error.message : error}`,
-      );
-    }
-  }
+  const body = o.bodyFile === undefined ? undefined : await readBodyFile(ctx, o.bodyFile);
   const request: TriggerRequest = {
     provider,
     event: eventArg,
@@ -166,32 +168,19 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     headers: o.header.map(parseHeaderOption),
     fault: {
       ...faults,
-      ...(seed !== undefined ? { seed } : {}),
-      ...(retries !== undefined ? { retries } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.retries !== undefined ? { retries: o.retries } : {}),
     },
   };
   const viaDev = o.to === undefined;
   let told: boolean | undefined;
-  if (
-    signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none"
-  ) {
-    warn(
-      provider === "msgraph"
-        ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
-          "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
-        : provider === "hmac"
-        ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
-          "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
-        : `sending unsigned: no secret for ${
-          CATALOG[provider]?.title
-        }; give --secret, or set \`secret\` on the ` +
-          "endpoint in hooktap.config.ts",
-    );
+  if (signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none") {
+    warn(_unsignedText(provider));
   }
   const resolved = resolveTrigger(catalog, eventArg);
   const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
   const outcome = await trigger(request, {
-    timeoutMs,
+    timeoutMs: o.timeout,
     signal: ctx.signal,
     beforeSend: async (d) => {
       if (!viaDev || told === false) return;
