@@ -74,9 +74,11 @@ Deno.test("no command imports another command's folder, and the shared wiring im
 });
 
 Deno.test("a command's declaration loads only the CLI engine (and the shared filter and send options) at start-up", () => {
+  // A choice's values come from src/names.ts, which imports nothing (export's formats, the verdicts).
+  const names = (m: string) => m === "src/names.ts" && graph.get(m)?.length === 0;
   const allowed = (m: string) =>
     m.startsWith("src/cli/") || m === "src/commands/_shared/filters.ts" ||
-    m === "src/commands/_shared/send_options.ts";
+    m === "src/commands/_shared/send_options.ts" || names(m);
   const problems: string[] = [];
   const follow = (_from: string, edge: Edge) => !edge.typeOnly && !edge.dynamic;
   for (const name of COMMANDS) {

@@ -165,3 +165,23 @@ Deno.test("export -o FILE when Deno may write only FILE (the npm package's grant
   assert.match(denied.stderr, /Requires write access to "[^"]*other\.har"/);
   assert.match(denied.stderr, /> other\.har/);
 });
+
+Deno.test("`hooktap export --help` lists every format the registry has, and --format takes each one", async () => {
+  const { FORMATS } = await import("../src/export/registry.ts");
+  await using tmp = await withTmpDir();
+  const help = await runCli(["export", "--help"], { cwd: tmp.path });
+  assert.equal(help.code, 0, help.stderr);
+  const text = help.stdout.replace(/\s+/g, " ");
+  for (const format of FORMATS) {
+    assert.match(text, new RegExp(`"${format.name}"`), `${format.name} in the choices`);
+    assert.match(text, new RegExp(`\\b${format.name} \\(`), `${format.name} described`);
+  }
+  const typo = await runCli(["export", "--format", "fixtre"], { cwd: tmp.path });
+  assert.equal(typo.code, 2);
+  assert.match(
+    typo.stderr,
+    /--format must be one of har, curl, jsonl, raw, fixture, got "fixtre" \(did you mean fixture\?\)/,
+  );
+  const fixture = await runCli(["export", "--format", "fixture"], { cwd: tmp.path });
+  assert.equal(fixture.code, 0, fixture.stderr);
+});

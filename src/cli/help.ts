@@ -4,7 +4,7 @@
  * command's own text), wrapped to the terminal. Pure.
  * @module
  */
-import { type CommandSpec, optionFlags, type OptionSpec } from "./spec.ts";
+import { choicesOf, type CommandSpec, optionFlags, type OptionSpec } from "./spec.ts";
 
 /** Greedy word wrap of `text` to `width` columns; lines after the first start with `indent` spaces. */
 export function wrap(text: string, width: number, indent = 0): string {
@@ -34,7 +34,8 @@ function _table(rows: [string, string][], pad: number, width: number): string {
 
 function _optionText(option: OptionSpec): string {
   const extra: string[] = [];
-  if (option.choices !== undefined) extra.push(`choices: ${option.choices.map((c) => `"${c}"`).join(", ")}`);
+  const choices = choicesOf(option);
+  if (choices !== undefined) extra.push(`choices: ${choices.map((c) => `"${c}"`).join(", ")}`);
   if (option.default !== undefined) extra.push(`default: "${option.default}"`);
   return extra.length === 0 ? option.description : `${option.description} (${extra.join(", ")})`;
 }

@@ -1,13 +1,27 @@
 /**
  * Reads a command's words against its declaration: flags (`-n 3`, `-n3`,
  * `--limit 3`, `--limit=3`, `-fq`, `--no-ui`), arguments in any order around
- * them, `--` to end options. Every mistake is a {@linkcode UsageError} that
- * names the problem and the fix. Pure.
+ * them, `--` to end options. Each value is read by its option's kind
+ * (src/cli/spec.ts) and the options' relations (`requires`, `conflicts`) are
+ * checked, so an action gets typed values it need not check. Every mistake is
+ * a {@linkcode UsageError} that names the problem and the fix. Pure but for
+ * the clock a `time` value is read against.
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { httpUrlProblem, isBareNumber, parseDuration, parseWhen } from "../text/values.ts";
 import { closest } from "../text/suggest.ts";
-import { type CommandSpec, kebab, optionFlags, type OptionSpec, type ParsedInput } from "./spec.ts";
+import {
+  type CommandSpec,
+  kebab,
+  optionFlags,
+  type OptionKind,
+  type OptionSpec,
+  type OptionValue,
+  type ParsedInput,
+  placeholderOf,
+  takesValue,
+} from "./spec.ts";
 
 /** A parse that asked for help instead. */
 export const HELP = Symbol("help");
@@ -38,20 +52,22 @@ function _helpHint(spec: CommandSpec): string {
  */
 export function parseCommand(spec: CommandSpec, words: readonly string[]): ParsedInput | typeof HELP {
   const { long, short } = _flags(spec);
-  const options: Record<string, string | boolean | string[] | undefined> = {};
+  const options: Record<string, OptionValue> = {};
   for (const [key, option] of Object.entries(spec.options)) {
-    options[key] = option.repeatable ? [] : option.default;
+    options[key] = option.repeatable
+      ? []
+      : option.default === undefined
+      ? undefined
+      : readValue(key, option.kind, option.default);
   }
   const args: string[] = [];
+  const given = new Set<string>();
   const set = (flag: Flag, value: string | boolean) => {
     const { key, spec: option } = flag;
-    if (typeof value === "string" && option.choices !== undefined && !option.choices.includes(value)) {
-      throw new UsageError(
-        `${optionFlags(key, option)} cannot be "${value}": use one of ${option.choices.join(", ")}.`,
-      );
-    }
-    if (option.repeatable) (options[key] as string[]).push(String(value));
-    else options[key] = value;
+    if (value !== false) given.add(key);
+    const read = typeof value === "string" ? readValue(key, option.kind, value) : value;
+    if (option.repeatable) (options[key] as (string | number | Date)[]).push(read as string | number | Date);
+    else options[key] = read;
   };
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
@@ -79,7 +95,7 @@ export function parseCommand(spec: CommandSpec, words: readonly string[]): Parse
           }`,
         );
       }
-      if (flag.spec.value === undefined) {
+      if (!takesValue(flag.spec)) {
         if (eq !== -1) {
           throw new UsageError(`option '--${name}' takes no value, got "${word.slice(eq + 1)}".`);
         }
@@ -103,7 +119,7 @@ export function parseCommand(spec: CommandSpec, words: readonly string[]): Parse
         if (flag === undefined) {
           throw new UsageError(`unknown option '-${letter}'. ${_helpHint(spec)}`);
         }
-        if (flag.spec.value === undefined) {
+        if (!takesValue(flag.spec)) {
           set(flag, true);
           continue;
         }
@@ -129,7 +145,121 @@ export function parseCommand(spec: CommandSpec, words: readonly string[]): Parse
       );
     }
   }
+  checkRelations(spec, given);
   return { args, options };
+}
+
+const _flag = (key: string) => `--${kebab(key)}`;
+
+function _expected(kind: OptionKind): string {
+  switch (kind.type) {
+    case "duration": {
+      const bare = kind.bare === null
+        ? " (with its unit)"
+        : ` (a bare number is ${kind.bare === "s" ? "seconds" : "milliseconds"})`;
+      return `a duration${kind.zero ? "" : " above 0"} like 30s, 500ms or 2m${bare}`;
+    }
+    case "time":
+      return "a duration like 10m, 2h or 1d, or an ISO time like 2024-05-01T10:00:00Z";
+    case "integer": {
+      const range = kind.max !== undefined
+        ? ` from ${kind.min} to ${kind.max}`
+        : kind.min > 0
+        ? ` of at least ${kind.min}`
+        : "";
+      return `a whole number${range}${kind.note === undefined ? "" : ` (${kind.note})`}`;
+    }
+    case "rate":
+      return "a number of events per second above 0 like 10 or 2.5/s";
+    case "choice":
+      return `one of ${kind.values.join(", ")}`;
+    default:
+      return `a ${kind.placeholder}`;
+  }
+}
+
+/**
+ * `text` read as the value of the option `key` of `kind` (text without a kind).
+ * @throws {UsageError} `--timeout must be a duration above 0 like 30s, ..., got "soon".`: the option, what
+ * it expects, the value, and for a choice the nearest value.
+ */
+export function readValue(key: string, kind: OptionKind | undefined, text: string): string | number | Date {
+  const bad = (hint = "") =>
+    new UsageError(`${_flag(key)} must be ${_expected(kind!)}, got "${text}"${hint}.`);
+  switch (kind?.type) {
+    case undefined:
+    case "text":
+    case "path":
+      return text;
+    case "duration": {
+      const ms = kind.bare === null && isBareNumber(text) ? undefined : parseDuration(text, kind.bare ?? "s");
+      if (ms === undefined || (ms <= 0 && !kind.zero)) throw bad();
+      return ms;
+    }
+    case "time": {
+      const at = parseWhen(text);
+      if (at === undefined) throw bad();
+      return at;
+    }
+    case "integer": {
+      const n = Number(text);
+      if (!/^\d+$/.test(text) || n < kind.min || (kind.max !== undefined && n > kind.max)) throw bad();
+      return n;
+    }
+    case "rate": {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s)?\s*$/.exec(text);
+      const n = m === null ? NaN : Number(m[1]);
+      if (!(n > 0)) throw bad();
+      return n;
+    }
+    case "url": {
+      const problem = httpUrlProblem(text, _flag(key));
+      if (problem !== undefined) throw new UsageError(problem);
+      return text;
+    }
+    case "choice": {
+      const loose = text.trim().toLowerCase().replace(/[\s_]+/g, "-");
+      const found = kind.values.find((v) => v === text || v === loose);
+      if (found !== undefined) return found;
+      const near = closest(loose, kind.values);
+      throw bad(near === undefined ? "" : ` (did you mean ${near}?)`);
+    }
+  }
+}
+
+/**
+ * Checks the declared relations between the options `given` on the command line: each one's `requires` are
+ * given too, and none of its `conflicts` is.
+ * @throws {UsageError} `--seed goes with --out-of-order: give both, or leave --seed out.`, or
+ * `--count and --follow cannot be given together: choose one.`
+ */
+export function checkRelations(spec: CommandSpec, given: ReadonlySet<string>): void {
+  const declared = (key: string) => {
+    const option = spec.options[key];
+    if (option === undefined) {
+      throw new Error(`${spec.name}: a relation names the undeclared option "${key}"`);
+    }
+    return option;
+  };
+  for (const [key, option] of Object.entries(spec.options)) {
+    for (const other of option.conflicts ?? []) {
+      declared(other);
+      if (given.has(key) && given.has(other)) {
+        throw new UsageError(`${_flag(key)} and ${_flag(other)} cannot be given together: choose one.`);
+      }
+    }
+  }
+  for (const [key, option] of Object.entries(spec.options)) {
+    for (const other of option.requires ?? []) {
+      const shown = placeholderOf(declared(other));
+      if (given.has(key) && !given.has(other)) {
+        throw new UsageError(
+          `${_flag(key)} goes with ${_flag(other)}${shown === undefined ? "" : ` <${shown}>`}: ` +
+            `give both, or leave ${_flag(key)} out.`,
+        );
+      }
+    }
+  }
 }
 
 function _checkArguments(spec: CommandSpec, args: string[]): void {

@@ -7,27 +7,134 @@
  */
 import type { CommandContext } from "./context.ts";
 
+/**
+ * What an option's value is, checked once when the command line is read: the action gets the typed value, and a
+ * bad one is a usage error naming the option, the value and what is expected. Build one with {@linkcode duration},
+ * {@linkcode time}, {@linkcode integer}, {@linkcode port}, {@linkcode rate}, {@linkcode url}, {@linkcode choice},
+ * {@linkcode path} or {@linkcode text}. Pure data, so a declaration stays cheap to load.
+ */
+export type OptionKind =
+  | { readonly type: "text"; readonly placeholder: string }
+  | { readonly type: "path"; readonly placeholder: string }
+  | {
+    readonly type: "duration";
+    readonly placeholder: string;
+    /** Unit of a bare number; `null`: a unit is required. */
+    readonly bare: "s" | "ms" | null;
+    /** Whether 0 is allowed. */
+    readonly zero: boolean;
+  }
+  | { readonly type: "time"; readonly placeholder: string }
+  | {
+    readonly type: "integer";
+    readonly placeholder: string;
+    readonly min: number;
+    readonly max?: number;
+    /** What the expectation adds: `0 picks a free port`. */
+    readonly note?: string;
+  }
+  | { readonly type: "rate"; readonly placeholder: string }
+  | { readonly type: "url"; readonly placeholder: string }
+  | { readonly type: "choice"; readonly placeholder: string; readonly values: readonly string[] };
+
+/** Free text. */
+export function text(placeholder = "text"): { readonly type: "text"; readonly placeholder: string } {
+  return { type: "text", placeholder };
+}
+
+/** A file path, relative to the working directory. */
+export function path(placeholder = "path"): { readonly type: "path"; readonly placeholder: string } {
+  return { type: "path", placeholder };
+}
+
+/** A duration (`30s`, `500ms`, `1h30m`), read as milliseconds; above 0 unless `zero`. */
+export function duration(
+  options: { placeholder?: string; bare?: "s" | "ms" | null; zero?: boolean } = {},
+): Extract<OptionKind, { type: "duration" }> {
+  return {
+    type: "duration",
+    placeholder: options.placeholder ?? "duration",
+    bare: options.bare === undefined ? "s" : options.bare,
+    zero: options.zero ?? false,
+  };
+}
+
+/** A time: a duration back from now (`2h`) or an ISO time, read as a `Date`. */
+export function time(placeholder = "when"): { readonly type: "time"; readonly placeholder: string } {
+  return { type: "time", placeholder };
+}
+
+/** A whole number from `min` (default 0) to `max`. */
+export function integer(
+  options: { placeholder?: string; min?: number; max?: number; note?: string } = {},
+): Extract<OptionKind, { type: "integer" }> {
+  return {
+    type: "integer",
+    placeholder: options.placeholder ?? "n",
+    min: options.min ?? 0,
+    ...(options.max !== undefined ? { max: options.max } : {}),
+    ...(options.note !== undefined ? { note: options.note } : {}),
+  };
+}
+
+/** A TCP port, 0 to 65535 (0: any free port). */
+export function port(): Extract<OptionKind, { type: "integer" }> {
+  return integer({ placeholder: "port", min: 0, max: 65535, note: "0 picks a free port" });
+}
+
+/** Events per second above 0: `10`, `10/s`, `2.5/s`. */
+export function rate(placeholder = "n/s"): { readonly type: "rate"; readonly placeholder: string } {
+  return { type: "rate", placeholder };
+}
+
+/** An http:// or https:// URL (kept as typed: a send adds the event's query string only when it has none). */
+export function url(placeholder = "url"): { readonly type: "url"; readonly placeholder: string } {
+  return { type: "url", placeholder };
+}
+
+/** One of `values` (any case; `_` and spaces read as `-`). */
+export function choice<const V extends readonly string[]>(
+  values: V,
+  placeholder = "name",
+): { readonly type: "choice"; readonly placeholder: string; readonly values: V } {
+  return { type: "choice", placeholder, values };
+}
+
 /** One option. Its long flag is the kebab-case of its key: `forwardTo` → `--forward-to`. */
 export interface OptionSpec {
   /** One-letter alias: `"n"` → `-n`. */
   readonly short?: string;
-  /** Takes a value, shown as `<value>` in help: `"count"` → `-n, --limit <count>`. Without it, a flag. */
+  /** What its value is; without it (and without `value`), a flag. */
+  readonly kind?: OptionKind;
+  /** Takes a text value, shown as `<value>` in help: `"name"` → `--endpoint <name>`; with `kind`, its placeholder. */
   readonly value?: string;
   readonly description: string;
-  /** Value when the option is not given (value options only). */
+  /** Value when the option is not given (value options only), read as if given. */
   readonly default?: string;
   /** May be given several times; the values are collected in order. */
   readonly repeatable?: boolean;
   /** Also accepts `--no-<name>`, which sets it to `false`. */
   readonly negatable?: boolean;
-  /** Allowed values. */
-  readonly choices?: readonly string[];
   /** Must be given. */
   readonly required?: boolean;
+  /** Options (by key) that must be given with this one: `requires: ["outOfOrder"]`. */
+  readonly requires?: readonly string[];
+  /** Options (by key) that cannot be given with this one: `conflicts: ["follow"]`. */
+  readonly conflicts?: readonly string[];
   /** Left out of help and completion. */
   readonly hidden?: boolean;
   /** What completion offers for its value. */
   readonly complete?: "endpoint" | "method" | "event-id";
+}
+
+/** Whether `option` takes a value. */
+export function takesValue(option: OptionSpec): boolean {
+  return option.kind !== undefined || option.value !== undefined;
+}
+
+/** The values `option` allows, when it is a choice. */
+export function choicesOf(option: OptionSpec): readonly string[] | undefined {
+  return option.kind?.type === "choice" ? option.kind.values : undefined;
 }
 
 /** One positional argument. */
@@ -62,9 +169,17 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   readonly load: () => Promise<{ run: (ctx: CommandContext, input: Input<O>) => Promise<void> }>;
 }
 
-type ValueOf<S extends OptionSpec> = S extends { repeatable: true } ? string[]
-  : S extends { value: string }
-    ? S extends { default: string } | { required: true } ? string : string | undefined
+/** The value a kind is read as. */
+export type KindValue<K extends OptionKind> = K extends { type: "duration" | "integer" | "rate" } ? number
+  : K extends { type: "time" } ? Date
+  : K extends { type: "choice"; values: readonly (infer V)[] } ? V
+  : string;
+
+type One<S extends OptionSpec> = S extends { kind: infer K extends OptionKind } ? KindValue<K> : string;
+
+type ValueOf<S extends OptionSpec> = S extends { repeatable: true } ? One<S>[]
+  : S extends { value: string } | { kind: OptionKind }
+    ? S extends { default: string } | { required: true } ? One<S> : One<S> | undefined
   : boolean | undefined;
 
 /** The parsed options of a command declared with options `O`. */
@@ -73,8 +188,11 @@ export type OptionsOf<O extends Record<string, OptionSpec>> = { -readonly [K in 
 /** What the parser hands an action: positional arguments in order, and options by key. */
 export interface ParsedInput {
   readonly args: readonly string[];
-  readonly options: Readonly<Record<string, string | boolean | string[] | undefined>>;
+  readonly options: Readonly<Record<string, OptionValue>>;
 }
+
+/** One parsed option's value. */
+export type OptionValue = string | number | Date | boolean | (string | number | Date)[] | undefined;
 
 /** An action's input, typed from its command's declaration. */
 export interface Input<O extends Record<string, OptionSpec>> {
@@ -99,8 +217,14 @@ export function kebab(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** What help shows for an option's value: `count` in `--limit <count>`. */
+export function placeholderOf(option: OptionSpec): string | undefined {
+  return option.value ?? option.kind?.placeholder;
+}
+
 /** `-n, --limit <count>`, as help shows an option. */
 export function optionFlags(key: string, option: OptionSpec): string {
-  const long = `--${kebab(key)}${option.value === undefined ? "" : ` <${option.value}>`}`;
+  const shown = placeholderOf(option);
+  const long = `--${kebab(key)}${shown === undefined ? "" : ` <${shown}>`}`;
   return option.short === undefined ? long : `-${option.short}, ${long}`;
 }

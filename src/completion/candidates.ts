@@ -6,7 +6,14 @@
  * data is asked for only when needed. Pure apart from `data`.
  * @module
  */
-import { type ArgumentSpec, type CommandSpec, kebab, type OptionSpec } from "../cli/spec.ts";
+import {
+  type ArgumentSpec,
+  choicesOf,
+  type CommandSpec,
+  kebab,
+  type OptionSpec,
+  takesValue,
+} from "../cli/spec.ts";
 
 /** A recent event, as completion shows it. */
 export interface RecentEvent {
@@ -85,7 +92,7 @@ function _positional(spec: CommandSpec, before: readonly string[]): string[] {
       continue;
     }
     const found = _option(spec, word);
-    if (found !== undefined && found[1].value !== undefined && !word.includes("=")) i++;
+    if (found !== undefined && takesValue(found[1]) && !word.includes("=")) i++;
   }
   return out;
 }
@@ -107,14 +114,14 @@ export async function candidates(
   const before = words.slice(1, -1);
   const previous = before.at(-1);
   const pending = previous === undefined || previous.includes("=") ? undefined : _option(spec, previous);
-  if (pending !== undefined && pending[1].value !== undefined) {
-    return _values(pending[1].complete, pending[1].choices, current, data);
+  if (pending !== undefined && takesValue(pending[1])) {
+    return _values(pending[1].complete, choicesOf(pending[1]), current, data);
   }
   if (current.startsWith("--") && current.includes("=")) {
     const found = _option(spec, current);
-    if (found === undefined || found[1].value === undefined) return [];
+    if (found === undefined || !takesValue(found[1])) return [];
     const head = current.slice(0, current.indexOf("=") + 1);
-    const values = await _values(found[1].complete, found[1].choices, current.slice(head.length), data);
+    const values = await _values(found[1].complete, choicesOf(found[1]), current.slice(head.length), data);
     return values.map(([v, d]) => [head + v, d]);
   }
   if (current.startsWith("-")) {

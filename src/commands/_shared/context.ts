@@ -7,7 +7,6 @@ import { lazyImport } from "../../cli/lazy.ts";
 import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { findByIdPrefix, parseIdQuery } from "../../store/read/lookup.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../../store/paths.ts";
 import { readLine, scanForward } from "../../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../../store/read/reader.ts";
@@ -23,7 +22,10 @@ export function storeOf(ctx: CommandContext): StorePaths {
   return storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
 }
 
-/** Parses a `--port` value. */
+/**
+ * Parses a `--port` value (`hub`'s; the other commands declare `kind: port()` and get a number).
+ * @throws {UsageError} for anything but a whole number from 0 to 65535.
+ */
 export function parsePort(value: string, flag = "--port"): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) {
@@ -32,6 +34,20 @@ export function parsePort(value: string, flag = "--port"): number {
     );
   }
   return n;
+}
+
+/**
+ * The bytes of a `--body-file` (relative to the working directory), for the commands that send.
+ * @throws {UsageError} naming the file and why it cannot be read.
+ */
+export async function readBodyFile(ctx: CommandContext, file: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
+  } catch (error) {
+    throw new UsageError(
+      `--body-file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** The event log of the working directory opened for reading, or `null` when there is none yet. */
@@ -67,6 +83,10 @@ export async function resolveEventLine(
   reader: StoreReader | null,
   text: string,
 ): Promise<{ event: CapturedEvent; line: string }> {
+  // The id lookup is imported when an id is looked up: `logs` and the other listings never load it.
+  const { findByIdPrefix, parseIdQuery } = await lazyImport<typeof import("../../store/read/lookup.ts")>(
+    "src/store/read/lookup.ts",
+  );
   const query = parseIdQuery(text);
   const notFound = () =>
     new NotFoundError(
@@ -110,10 +130,10 @@ export async function optionalConfig(
 /**
  * Where `dev` serves the inspector: off (`--no-ui`, `ui: false`), on the
  * given port (`--ui-port`, `ui.port`), or `port: null` for the receiver's + 1.
- * @throws {UsageError} for a bad `--ui-port`, or one equal to the receiver's port.
+ * @throws {UsageError} for `--ui-port` with `--no-ui`, or equal to the receiver's port.
  */
 export function uiPlan(
-  opts: { ui?: boolean | undefined; uiPort?: string | undefined },
+  opts: { ui?: boolean | undefined; uiPort?: number | undefined },
   config: Pick<ResolvedConfig, "ui">,
   receiverPort: number,
 ): false | { port: number | null } {
@@ -122,7 +142,7 @@ export function uiPlan(
     return false;
   }
   if (opts.uiPort !== undefined) {
-    const port = parsePort(opts.uiPort, "--ui-port");
+    const port = opts.uiPort;
     if (port !== 0 && port === receiverPort) {
       throw new UsageError(
         `--ui-port must differ from the receiver's port ${port}: a tunnel to the receiver would publish the ` +

@@ -6,7 +6,8 @@
  * @module
  */
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineOptions, type OptionsOf } from "../../cli/spec.ts";
+import { choice, defineOptions, type OptionsOf, time } from "../../cli/spec.ts";
+import { VERDICT_NAMES } from "../../names.ts";
 import type { EventFilter } from "../../store/read/filter.ts";
 
 /**
@@ -30,10 +31,10 @@ export const FILTER_OPTIONS = defineOptions({
   },
   since: {
     short: "s",
-    value: "when",
+    kind: time(),
     description: "only events newer than a duration (10m, 2h, 1d) or an ISO time",
   },
-  until: { value: "when", description: "only events older than a duration (10m, 2h, 1d) or an ISO time" },
+  until: { kind: time(), description: "only events older than a duration (10m, 2h, 1d) or an ISO time" },
   grep: {
     short: "g",
     value: "text",
@@ -62,35 +63,33 @@ export const FILTER_OPTIONS = defineOptions({
     value: "path",
     description: "only events received on this path (exact, or a prefix ending in *: /hooks/*)",
   },
-  verdict: {
-    value: "verdict",
-    description: "only events with this signature verdict: valid, invalid, expired, unsigned, no-secret",
-  },
+  verdict: { kind: choice(VERDICT_NAMES, "verdict"), description: "only events with this signature verdict" },
 });
 
 /** The parsed values of the shared filter options, typed from their declarations. */
 export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
 
 /**
- * The filter the options ask for, checked (a malformed value is a usage error before any work).
+ * The filter the options ask for, checked (a malformed value is a usage error before any work; the parser has
+ * read `--since`, `--until` and `--verdict`).
  * @throws {UsageError} naming the option and the fix.
  */
-export async function filterFrom(opts: FilterValues, now: Date = new Date()): Promise<EventFilter> {
-  const { compileFilter, parseSince, parseVerdict } = await lazyImport<
+export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
+  const { compileFilter } = await lazyImport<
     typeof import("../../store/read/filter.ts")
   >("src/store/read/filter.ts");
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;
-  if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
-  if (opts.until !== undefined) filter.until = parseSince(opts.until, now, "--until");
+  if (opts.since !== undefined) filter.since = opts.since;
+  if (opts.until !== undefined) filter.until = opts.until;
   if (opts.grep !== undefined) filter.grep = opts.grep;
   if (opts.where !== undefined && opts.where.length > 0) filter.where = opts.where;
   if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
   if (opts.provider !== undefined) filter.provider = opts.provider;
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.path !== undefined) filter.path = opts.path;
-  if (opts.verdict !== undefined) filter.verdict = parseVerdict(opts.verdict);
+  if (opts.verdict !== undefined) filter.verdict = opts.verdict;
   compileFilter(filter); // throws on a bad --where or --header
   return filter;
 }

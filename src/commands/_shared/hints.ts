@@ -8,7 +8,6 @@
 import { lazyImport } from "../../cli/lazy.ts";
 import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
-import { readIndex } from "../../store/index_file.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { safeLine } from "../../term/sanitize.ts";
 import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
@@ -80,6 +79,9 @@ export async function checkEndpointName(
 ): Promise<void> {
   const config = await configOrProblem(ctx, configPath);
   const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
+  const { readIndex } = await lazyImport<typeof import("../../store/index_file.ts")>(
+    "src/store/index_file.ts",
+  );
   const index = reader === null ? undefined : await readIndex(reader.paths, reader.file, reader.size);
   const stored = Object.keys(index?.latest ?? {});
   if (configured.includes(name) || stored.includes(name)) return;

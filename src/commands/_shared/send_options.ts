@@ -20,7 +20,7 @@ export const SEND_OPTIONS = defineOptions({
     description:
       "change one field of a JSON or form body: data.object.amount=5000 (repeatable; signed afresh); the field must exist",
   },
-  setNew: { description: "let --set add a field the body does not have" },
+  setNew: { description: "let --set add a field the body does not have", requires: ["set"] },
   unset: {
     value: "path",
     repeatable: true,

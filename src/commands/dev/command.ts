@@ -1,12 +1,12 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { choice, defineCommand, defineOptions, path, port, url } from "../../cli/spec.ts";
 
 /** Options of `hooktap dev`. */
 export const options = defineOptions({
-  config: { short: "c", value: "path", description: "config file" },
+  config: { short: "c", kind: path(), description: "config file" },
   port: {
     short: "p",
-    value: "port",
+    kind: port(),
     description: "listen on this port instead of the config's (0 = any free port)",
   },
   host: {
@@ -19,12 +19,12 @@ export const options = defineOptions({
       'print a ready object ({"type":"ready",...}) then one JSON object per request on stdout (the banner still goes to stderr)',
   },
   readyFile: {
-    value: "path",
+    kind: path(),
     description: "write the ready object (port, endpoint URLs, data dir, pid) to this file once listening",
   },
   quiet: { short: "q", description: "print no line per request" },
   forwardTo: {
-    value: "url",
+    kind: url(),
     description:
       "deliver every endpoint's events to your app at this URL (replaces the config's targets for this run)",
   },
@@ -34,8 +34,7 @@ export const options = defineOptions({
       "with --forward-to: only events of these types, comma-separated, each exact or a prefix (push,pull_request)",
   },
   forwardMode: {
-    value: "mode",
-    choices: ["queue", "relay"],
+    kind: choice(["queue", "relay"], "mode"),
     description:
       "queue: answer the sender at once, deliver after (retried); relay: answer with your app's answer",
     default: "queue",
@@ -44,11 +43,11 @@ export const options = defineOptions({
     description: "do not deliver the events the last run left undelivered (replay --undelivered sends them)",
   },
   uiPort: {
-    value: "port",
+    kind: port(),
     description: "serve the live inspector on this port of 127.0.0.1 (default: the receiver's port + 1)",
   },
   hub: {
-    value: "url",
+    kind: url(),
     description:
       "receive through a hub channel (https://hub.example.com/c/<id>) instead of a tunnel (docs/hub.md)",
   },

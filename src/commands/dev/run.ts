@@ -51,7 +51,7 @@ import { plural } from "../../term/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
+import { type CommandContext, storeOf, uiPlan } from "../_shared/context.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
@@ -171,7 +171,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const opts = input.options;
   const out = ctx.output;
   const c = out.errColors;
-  const port = opts.port === undefined ? undefined : parsePort(opts.port); // a usage error before anything else
+  const port = opts.port;
   const stack = stackOverride();
   const fallback = forwardFlag(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // usage errors first
   const config = await configForDev(ctx, opts.config);

@@ -1,9 +1,9 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, path } from "../../cli/spec.ts";
 
 /** Options of `hooktap doctor`. */
 export const options = defineOptions({
-  config: { short: "c", value: "path", description: "config file" },
+  config: { short: "c", kind: path(), description: "config file" },
   json: { description: 'print {"ok":..., "checks":[...]} on stdout, nothing else' },
 });
 

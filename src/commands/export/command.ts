@@ -1,20 +1,27 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { choice, defineCommand, defineOptions, integer, path, url } from "../../cli/spec.ts";
+import { FORMAT_NAMES, FORMAT_SUMMARIES } from "../../names.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
 /** Options of `hooktap export`. */
 export const options = defineOptions({
   format: {
     short: "f",
-    value: "format",
+    kind: choice(FORMAT_NAMES, "format"),
     default: "jsonl",
-    description:
-      "har (HTTP Archive 1.2), curl (shell commands), jsonl (records as stored), raw (one body's bytes), " +
-      "fixture (records with signatures masked, for tests)",
+    description: FORMAT_NAMES.map((name) => `${name} (${FORMAT_SUMMARIES[name]})`).join(", "),
   },
-  output: { short: "o", value: "file", description: "write to this file (owner-only) instead of stdout" },
-  to: { value: "url", description: "curl: send to this URL instead of the original one" },
-  limit: { short: "n", value: "count", description: "only the newest N matching events" },
+  output: {
+    short: "o",
+    kind: path("file"),
+    description: "write to this file (owner-only) instead of stdout",
+  },
+  to: { kind: url(), description: "curl: send to this URL instead of the original one" },
+  limit: {
+    short: "n",
+    kind: integer({ placeholder: "count" }),
+    description: "only the newest N matching events",
+  },
   ...FILTER_OPTIONS,
 });
 

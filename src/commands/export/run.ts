@@ -10,8 +10,7 @@ import type { Input } from "../../cli/spec.ts";
 import { VERSION } from "../../version.ts";
 import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { formatNamed, FORMATS } from "../../export/registry.ts";
-import { replayUrl } from "../../send/to_url.ts";
+import { formatNamed } from "../../export/registry.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward, scanForward } from "../../store/read/scan.ts";
@@ -46,11 +45,8 @@ async function* _select(
     return;
   }
   if (opts.limit !== undefined) {
-    if (!/^\d+$/.test(opts.limit)) {
-      throw new UsageError(`--limit must be a whole number, got "${opts.limit}".`);
-    }
     const newest: Item[] = [];
-    const max = Number(opts.limit);
+    const max = opts.limit;
     if (max === 0) return;
     for await (const m of scanBackward(reader, filter, { signal: ctx.signal })) {
       newest.push(m);
@@ -159,14 +155,8 @@ function _stdoutSink(ctx: CommandContext, raw: boolean): Sink {
 /** `hooktap export`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const format = formatNamed(opts.format);
-  if (format === undefined) {
-    throw new UsageError(
-      `--format must be one of ${FORMATS.map((f) => f.name).join(", ")}; got "${opts.format}".`,
-    );
-  }
+  const format = formatNamed(opts.format)!; // the parser checked the name against src/names.ts
   await filterFrom(opts); // usage errors before anything is read
-  if (opts.to !== undefined) replayUrl({ query: "" }, opts.to);
   if (format.raw && input.args.length !== 1) {
     throw new UsageError(
       "--format raw writes one event's body: give exactly one event id (or use --format jsonl for several).",

@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, path } from "../../cli/spec.ts";
 
 /** Options of `hooktap init`. */
 export const options = defineOptions({
@@ -7,7 +7,7 @@ export const options = defineOptions({
   force: { short: "f", description: "overwrite an existing config file" },
   config: {
     short: "c",
-    value: "path",
+    kind: path(),
     description: "where to write the config",
     default: "hooktap.config.ts",
   },

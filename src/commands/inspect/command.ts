@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, path } from "../../cli/spec.ts";
 
 /** Options of `hooktap inspect`. */
 export const options = defineOptions({
@@ -9,14 +9,14 @@ export const options = defineOptions({
     description: "show the newest event of this endpoint",
     complete: "endpoint",
   },
-  json: { description: "print the stored record as one JSON line" },
+  json: { description: "print the stored record as one JSON line", conflicts: ["body"] },
   body: {
     description:
       "write only the exact raw body bytes to stdout (to a file or a pipe; refused on a terminal when " +
       "they hold control characters or binary data)",
   },
-  force: { description: "with --body: write the raw bytes even to a terminal" },
-  config: { short: "c", value: "path", description: "config file (to list the endpoint names)" },
+  force: { description: "with --body: write the raw bytes even to a terminal", requires: ["body"] },
+  config: { short: "c", kind: path(), description: "config file (to list the endpoint names)" },
 });
 
 /** `hooktap inspect`. */

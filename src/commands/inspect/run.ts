@@ -55,8 +55,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (id !== undefined && opts.endpoint !== undefined) {
     throw new UsageError("Give an event id or --endpoint NAME, not both.");
   }
-  if (opts.json && opts.body) throw new UsageError("Choose one of --json and --body.");
-  if (opts.force && !opts.body) throw new UsageError("--force only goes with --body.");
   const reader = await openStore(ctx);
   let event: CapturedEvent;
   try {

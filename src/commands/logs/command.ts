@@ -1,21 +1,29 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, integer, path } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
 /** Options of `hooktap logs`. */
 export const options = defineOptions({
-  limit: { short: "n", value: "count", description: "how many events to show", default: "20" },
+  limit: {
+    short: "n",
+    kind: integer({ placeholder: "count" }),
+    description: "how many events to show",
+    default: "20",
+  },
   ...FILTER_OPTIONS,
   unmatched: {
     short: "u",
     description: "show requests that matched no endpoint (404/405, .hooktap/unmatched.jsonl) with hints",
   },
-  count: { description: "print how many events match over the whole log, nothing else" },
+  count: {
+    description: "print how many events match over the whole log, nothing else",
+    conflicts: ["follow"],
+  },
   follow: { short: "f", description: "keep printing new events as they arrive, until Ctrl-C" },
   json: { description: "print the full stored records as JSON Lines on stdout, nothing else" },
   config: {
     short: "c",
-    value: "path",
+    kind: path(),
     description: "config file (used for the hint when there are no events)",
   },
 });

@@ -6,7 +6,6 @@
 import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
@@ -18,22 +17,16 @@ import { filterFrom } from "../_shared/filters.ts";
 import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
-function _limit(text: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number, got "${text}".`);
-  return Number(text);
-}
-
 /** `hooktap logs`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const out = ctx.output;
   const filter = await filterFrom(opts);
-  const limit = _limit(opts.limit);
+  const limit = opts.limit;
   if (opts.unmatched) {
     return await (await lazyImport<typeof import("./_unmatched.ts")>("src/commands/logs/_unmatched.ts"))
       .showUnmatched(ctx, opts, filter, limit);
   }
-  if (opts.count && opts.follow) throw new UsageError("Choose one of --count and --follow.");
   const reader = await openStore(ctx);
   if (opts.count) {
     try {

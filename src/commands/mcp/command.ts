@@ -1,9 +1,9 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, path } from "../../cli/spec.ts";
 
 /** Options of `hooktap mcp`. */
 export const options = defineOptions({
-  config: { short: "c", value: "path", description: "config file (endpoints, secrets, forward targets)" },
+  config: { short: "c", kind: path(), description: "config file (endpoints, secrets, forward targets)" },
 });
 
 /** `hooktap mcp`. */

@@ -1,10 +1,13 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, duration, integer } from "../../cli/spec.ts";
 
 /** Options of `hooktap prune`. */
 export const options = defineOptions({
-  keep: { value: "count", description: "keep only the newest N events" },
-  olderThan: { value: "age", description: "remove events older than this (7d, 12h, 30m)" },
+  keep: { kind: integer({ placeholder: "count" }), description: "keep only the newest N events" },
+  olderThan: {
+    kind: duration({ placeholder: "age", bare: null, zero: true }),
+    description: "remove events older than this (7d, 12h, 30m)",
+  },
   json: { description: "print the result as one JSON object on stdout" },
 });
 

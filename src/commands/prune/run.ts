@@ -5,7 +5,6 @@
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { UsageError } from "../../errors.ts";
-import { parseDuration } from "../../store/read/filter.ts";
 import type { CompactPlan } from "../../store/write/compact.ts";
 import { compactAndReport } from "../_shared/compact.ts";
 import type { CommandContext } from "../_shared/context.ts";
@@ -15,17 +14,8 @@ import { openStore } from "../_shared/context.ts";
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const plan: CompactPlan = {};
-  if (opts.keep !== undefined) {
-    if (!/^\d+$/.test(opts.keep)) throw new UsageError(`--keep must be a whole number, got "${opts.keep}".`);
-    plan.keep = Number(opts.keep);
-  }
-  if (opts.olderThan !== undefined) {
-    const ms = parseDuration(opts.olderThan);
-    if (ms === undefined || /^\d+(\.\d+)?$/.test(opts.olderThan.trim())) {
-      throw new UsageError(`--older-than must be an age like 7d, 12h or 30m, got "${opts.olderThan}".`);
-    }
-    plan.beforeMs = Date.now() - ms;
-  }
+  if (opts.keep !== undefined) plan.keep = opts.keep;
+  if (opts.olderThan !== undefined) plan.beforeMs = Date.now() - opts.olderThan;
   if (plan.keep === undefined && plan.beforeMs === undefined) {
     throw new UsageError("Say what to keep: hooktap prune --keep 100000, or --older-than 7d.");
   }

@@ -148,9 +148,9 @@ export function againCommand(
   for (const x of opts.set ?? []) add("--set", x);
   if (opts.setNew) words.push("--set-new");
   add("--config", opts.config);
-  if (opts.timeout !== undefined && opts.timeout !== "30s") add("--timeout", opts.timeout);
+  if (opts.timeout !== undefined && opts.timeout !== 30_000) add("--timeout", `${opts.timeout}ms`);
   if (opts.insecure) words.push("--insecure");
-  add("--rate", opts.rate);
+  add("--rate", opts.rate === undefined ? undefined : String(opts.rate));
   if (opts.resignInvalid) words.push("--resign-invalid");
   else if (summary.stale > 0 || opts.resign) words.push("--resign");
   return suggestCommand(words, how.runner);

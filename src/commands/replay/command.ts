@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, duration, path, rate, url } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
@@ -10,7 +10,7 @@ const { endpoint, since, until, grep, where, provider, type, verdict, filterMeth
 export const options = defineOptions({
   to: {
     short: "t",
-    value: "url",
+    kind: url(),
     description:
       "where to send it (default: the endpoint's forward target, path parameters filled in); the original query string is added when it has none",
   },
@@ -30,13 +30,13 @@ export const options = defineOptions({
       "re-sign even events whose signature was invalid when received (--resign refuses them: it would make a badly signed request pass)",
   },
   bodyFile: {
-    value: "file",
+    kind: path("file"),
     description: "send this file's bytes as the body (re-signed when a secret is known)",
   },
   set: SEND_OPTIONS.set,
   setNew: SEND_OPTIONS.setNew,
-  config: { short: "c", value: "path", description: "config file holding the endpoint's secret" },
-  timeout: { value: "duration", description: "longest wait for the answer", default: "30s" },
+  config: { short: "c", kind: path(), description: "config file holding the endpoint's secret" },
+  timeout: { kind: duration(), description: "longest wait for the answer", default: "30s" },
   json: { description: "print the result as one JSON object on stdout (one per event in bulk)" },
   undelivered: {
     description:
@@ -46,6 +46,7 @@ export const options = defineOptions({
   target: {
     value: "name",
     description: "with --undelivered: only deliveries to this target (its name, as `dev` and `logs` show it)",
+    requires: ["undelivered"],
   },
   endpoint,
   since,
@@ -57,7 +58,7 @@ export const options = defineOptions({
   verdict,
   filterMethod,
   hasHeader,
-  rate: { value: "n/s", description: "bulk: send at most N events per second (10 or 10/s)" },
+  rate: { kind: rate(), description: "bulk: send at most N events per second (10 or 10/s)" },
 });
 
 /** `hooktap replay`. */

@@ -11,8 +11,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
-import { replayUrl } from "../../send/to_url.ts";
-import { compileFilter, matchesFilter, parseDuration } from "../../store/read/filter.ts";
+import { compileFilter, matchesFilter } from "../../store/read/filter.ts";
 import { countMatches, scanForward } from "../../store/read/scan.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -21,6 +20,7 @@ import {
   type CommandContext,
   openStore,
   optionalConfig,
+  readBodyFile,
   resolveEvent,
   storeOf,
   warnSkipped,
@@ -29,36 +29,6 @@ import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { printSent, printSingle, printSummary } from "./_report.ts";
 
 type Opts = Input<typeof options>["options"];
-
-function _timeout(text: string): number {
-  const ms = parseDuration(text);
-  if (ms === undefined || ms <= 0) {
-    throw new UsageError(
-      `--timeout must be a duration like 30s, 500ms or 2m (a bare number is seconds), got "${text}".`,
-    );
-  }
-  return ms;
-}
-
-/** Reads `--rate`: `10`, `10/s`, `0.5/s`. */
-export function parseRate(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*s)?\s*$/.exec(text);
-  const n = m === null ? NaN : Number(m[1]);
-  if (!(n > 0)) {
-    throw new UsageError(`--rate must be a number of events per second like 10 or 2.5/s, got "${text}".`);
-  }
-  return n;
-}
-
-async function _readBody(ctx: CommandContext, file: string): Promise<Uint8Array> {
-  try {
-    return await Deno.readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
-  } catch (error) {
-    throw new UsageError(
-      `--body-file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
 
 /** Refuses the options this way of sending cannot honour (exit 2), before anything is read or sent. */
 function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean): void {
@@ -74,10 +44,6 @@ function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean
   if (id !== undefined && opts.rate !== undefined) {
     throw new UsageError("--rate paces a bulk replay; with one event id there is nothing to pace.");
   }
-  if (opts.target !== undefined && !opts.undelivered) {
-    throw new UsageError("--target chooses among the undelivered deliveries: use it with --undelivered.");
-  }
-  if (opts.setNew && opts.set.length === 0) throw new UsageError("--set-new goes with --set path=value.");
 }
 
 /** Where each event goes: `--to`, else its endpoint's forward target, else the target it was forwarded to. */
@@ -138,10 +104,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const id = input.args[0];
   const filter = await filterFrom(opts);
   _checkCombination(opts, id, hasFilter(filter));
-  const timeoutMs = _timeout(opts.timeout);
+  const timeoutMs = opts.timeout;
   if (opts.method !== undefined) checkMethod(opts.method);
-  if (opts.to !== undefined) replayUrl({ query: "" }, opts.to); // a bad --to is a usage error before any work
-  const rate = opts.rate === undefined ? undefined : parseRate(opts.rate);
+  const rate = opts.rate;
   if (id === undefined && !opts.undelivered && !hasFilter(filter)) {
     throw new UsageError(
       "Give an event id, or filters to replay many (--endpoint, --since, --until, --grep, --where, ...), " +
@@ -154,7 +119,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     set: opts.set,
     ...(opts.method !== undefined ? { method: opts.method } : {}),
     ...(opts.setNew ? { setNew: true } : {}),
-    ...(opts.bodyFile !== undefined ? { body: await _readBody(ctx, opts.bodyFile) } : {}),
+    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
   };
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).

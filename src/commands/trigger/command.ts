@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, duration, integer, path, url } from "../../cli/spec.ts";
 import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
 /** Options of `hooktap trigger`. */
@@ -7,7 +7,7 @@ export const options = defineOptions({
   list: { description: "list what can be triggered (every provider, or the one named), then exit" },
   to: {
     short: "t",
-    value: "url",
+    kind: url(),
     description: "send straight to this URL (your app) instead of the running `hooktap dev`",
   },
   endpoint: {
@@ -35,7 +35,7 @@ export const options = defineOptions({
       "remove one field: data.object.metadata, in every step or in one (STEP: as for --set; repeatable)",
   },
   fixture: {
-    value: "file",
+    kind: path("file"),
     description:
       'send your own steps, in order: a JSON file {"steps": [{"event", "set", "unset", "body"}, ...]}',
   },
@@ -44,20 +44,20 @@ export const options = defineOptions({
     description:
       "Stripe: shape the payloads for this API version (envelope, and the basil changes before 2025-03-31)",
   },
-  bodyFile: { value: "file", description: "send this file's bytes as the body (signed)" },
+  bodyFile: { kind: path("file"), description: "send this file's bytes as the body (signed)" },
   header: SEND_OPTIONS.header,
   duplicate: { description: "fault: send each delivery twice, identical (same ids and signature)" },
   outOfOrder: { description: "fault: send a sequence's events shuffled (--seed makes it repeatable)" },
-  seed: { value: "n", description: "seed of --out-of-order's shuffle" },
+  seed: { kind: integer({ max: 2 ** 31 }), description: "seed of --out-of-order's shuffle" },
   stale: { description: "fault: sign with a timestamp beyond the provider's tolerance" },
   badSignature: { description: "fault: sign with the wrong secret or key" },
   retries: {
-    value: "n",
+    kind: integer({ max: 20 }),
     description: "fault: send each delivery again N times at the provider's retry schedule, in seconds",
   },
   realTime: { description: "with --retries: wait the provider's real delays (minutes to hours)" },
-  config: { short: "c", value: "path", description: "config file holding the endpoints and secrets" },
-  timeout: { value: "duration", description: "longest wait for each answer", default: "30s" },
+  config: { short: "c", kind: path(), description: "config file holding the endpoints and secrets" },
+  timeout: { kind: duration(), description: "longest wait for each answer", default: "30s" },
   json: { description: "print one JSON object per delivery on stdout (with --list: one per entry)" },
 });
 

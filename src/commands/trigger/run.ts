@@ -19,17 +19,9 @@ import { signingMode } from "../../trigger/sign.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
 import { joinPath } from "../../text/path.ts";
-import type { CommandContext } from "../_shared/context.ts";
+import { type CommandContext, readBodyFile } from "../_shared/context.ts";
 
 type Opts = Input<typeof options>["options"];
-
-function _int(text: string | undefined, flag: string, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) > max) {
-    throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${text}".`);
-  }
-  return Number(text);
-}
 
 async function _list(ctx: CommandContext, provider: string | undefined, json: boolean): Promise<void> {
   if (provider !== undefined) await loadCatalog(provider); // did-you-mean for a typo
@@ -74,7 +66,6 @@ function _checkFlags(o: Opts): void {
   if (o.realTime && o.retries === undefined) {
     throw new UsageError("--real-time paces --retries: give --retries N too.");
   }
-  if (o.setNew && o.set.length === 0) throw new UsageError("--set-new goes with --set path=value.");
   if (o.bodyFile !== undefined && o.set.length > 0) {
     throw new UsageError(
       "--body-file replaces the whole body, so --set has nothing to change: give one or the other.",
@@ -83,17 +74,20 @@ function _checkFlags(o: Opts): void {
   if (o.stale && o.badSignature) {
     throw new UsageError("Give --stale or --bad-signature, not both: each is its own fault.");
   }
-  if (o.to !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(o.to);
-    } catch {
-      throw new UsageError(`--to must be a URL like http://localhost:3000/webhooks, got "${o.to}".`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new UsageError(`--to must be an http:// or https:// URL, got "${o.to}".`);
-    }
-  }
+}
+
+/** The warning for a delivery sent unsigned: what the provider needed, and where to give it. */
+function _unsignedText(provider: string): string {
+  return provider === "msgraph"
+    ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
+      "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
+    : provider === "hmac"
+    ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
+      "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
+    : `sending unsigned: no secret for ${
+      CATALOG[provider]?.title
+    }; give --secret, or set \`secret\` on the ` +
+      "endpoint in hooktap.config.ts";
 }
 
 /** `hooktap trigger`. */
@@ -130,13 +124,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const event = eventArg ?? `--fixture ${o.fixture}`;
   if (steps === undefined) resolveTrigger(catalog, event);
   else for (const step of steps) resolveTrigger(catalog, step.event);
-  // The default needs no parser (start-up); the store's filter module parses any other.
-  const timeoutMs = o.timeout === "30s"
-    ? 30_000
-    : (await import("../../store/read/filter.ts")).parseDuration(o.timeout);
-  if (timeoutMs === undefined || timeoutMs <= 0) {
-    throw new UsageError(`--timeout must be a duration like 30s or 500ms, got "${o.timeout}".`);
-  }
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
   const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
@@ -198,18 +185,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(o.badSignature ? { badSignature: true } : {}),
     ...(o.realTime ? { realTime: true } : {}),
   };
-  const seed = _int(o.seed, "--seed", 2 ** 31);
-  const retries = _int(o.retries, "--retries", 20);
-  let body: Uint8Array | undefined;
-  if (o.bodyFile !== undefined) {
-    try {
-      body = await Deno.readFile(o.bodyFile.startsWith("/") ? o.bodyFile : `${ctx.cwd}/${o.bodyFile}`);
-    } catch (error) {
-      throw new UsageError(
-        `--body-file ${o.bodyFile} cannot be read: ${error instanceof Error ? error.message : error}`,
-      );
-    }
-  }
+  const body = o.bodyFile === undefined ? undefined : await readBodyFile(ctx, o.bodyFile);
   const request: TriggerRequest = {
     provider,
     event,
@@ -227,32 +203,19 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     headers: o.header.map(parseHeaderOption),
     fault: {
       ...faults,
-      ...(seed !== undefined ? { seed } : {}),
-      ...(retries !== undefined ? { retries } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.retries !== undefined ? { retries: o.retries } : {}),
     },
   };
   const viaDev = o.to === undefined;
   let told: boolean | undefined;
-  if (
-    signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none"
-  ) {
-    warn(
-      provider === "msgraph"
-        ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
-          "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
-        : provider === "hmac"
-        ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
-          "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
-        : `sending unsigned: no secret for ${
-          CATALOG[provider]?.title
-        }; give --secret, or set \`secret\` on the ` +
-          "endpoint in hooktap.config.ts",
-    );
+  if (signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none") {
+    warn(_unsignedText(provider));
   }
   const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
   const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
   const outcome = await trigger(request, {
-    timeoutMs,
+    timeoutMs: o.timeout,
     signal: ctx.signal,
     beforeSend: async (d) => {
       if (!viaDev || told === false) return;

@@ -1,16 +1,16 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, path, port } from "../../cli/spec.ts";
 
 /** Options of `hooktap ui`. */
 export const options = defineOptions({
   port: {
     short: "p",
-    value: "port",
+    kind: port(),
     description:
       "serve on this port of 127.0.0.1 (default: the config's ui.port, else the receiver's port + 1)",
   },
   open: { description: "open the inspector in your browser" },
-  config: { short: "c", value: "path", description: "config file (for the ports and endpoint names)" },
+  config: { short: "c", kind: path(), description: "config file (for the ports and endpoint names)" },
 });
 
 /** `hooktap ui`. */

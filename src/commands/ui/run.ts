@@ -12,14 +12,14 @@ import { resignerFor } from "../../send/resigner.ts";
 import { followLog } from "../../inspector/live.ts";
 import { openInBrowser } from "../../inspector/open.ts";
 import { configOrProblem } from "../_shared/hints.ts";
-import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
+import { type CommandContext, storeOf } from "../_shared/context.ts";
 
 /** `hooktap ui`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const out = ctx.output;
   const c = out.errColors;
-  const explicitPort = opts.port === undefined ? undefined : parsePort(opts.port);
+  const explicitPort = opts.port;
   const loaded = await configOrProblem(ctx, opts.config);
   const config = loaded !== null && !("problem" in loaded) ? loaded : undefined;
   if (loaded !== null && "problem" in loaded) {

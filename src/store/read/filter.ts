@@ -10,6 +10,8 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { parseDuration, parseWhen } from "../../text/values.ts";
+import { VERDICT_NAMES } from "../../names.ts";
 import type { CapturedEvent, VerdictStatus } from "../../event/record.ts";
 import { grepOnLine } from "./_grep_line.ts";
 import { bodyText, compileHeader, compileWhere, esc1, type FieldTest, reEscape } from "./_match.ts";
@@ -79,7 +81,7 @@ export interface CompileOptions {
 }
 
 /** The verdicts `--verdict` accepts. */
-export const VERDICTS: readonly VerdictStatus[] = ["valid", "invalid", "expired", "unsigned", "no-secret"];
+export const VERDICTS: readonly VerdictStatus[] = VERDICT_NAMES;
 
 /**
  * A `--verdict` value (`no secret` and `no_secret` are `no-secret`).
@@ -242,28 +244,8 @@ export function matchesFilter(event: CapturedEvent, filter: EventFilter): boolea
   return compileFilter(filter).event(event);
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-/**
- * A duration like `500ms`, `30s`, `10m`, `2h`, `1d`, `1h30m`, in milliseconds;
- * a bare number is in `bareUnit`.
- * @returns `undefined` when `text` is not a duration.
- */
-export function parseDuration(text: string, bareUnit: "s" | "ms" = "s"): number | undefined {
-  const t = text.trim().toLowerCase();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * UNITS[bareUnit]!;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(t)) return undefined;
-  let total = 0;
-  for (const m of t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)) total += Number(m[1]) * UNITS[m[2]!]!;
-  return total;
-}
+/** A duration in milliseconds (src/text/values.ts, re-exported for the filter's users). */
+export { parseDuration };
 
 /**
  * The time a `--since` (or `--until`, with `flag`) value stands for: a
@@ -272,12 +254,8 @@ export function parseDuration(text: string, bareUnit: "s" | "ms" = "s"): number 
  * @throws {UsageError} for anything else.
  */
 export function parseSince(text: string, now: Date = new Date(), flag = "--since"): Date {
-  const ms = parseDuration(text);
-  if (ms !== undefined && !/^\d+(\.\d+)?$/.test(text.trim())) return new Date(now.getTime() - ms);
-  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
-    const at = Date.parse(text.trim());
-    if (!Number.isNaN(at)) return new Date(at);
-  }
+  const at = parseWhen(text, now);
+  if (at !== undefined) return at;
   throw new UsageError(
     `${flag} must be a duration like 10m, 2h or 1d, or an ISO time like 2024-05-01T10:00:00Z; got "${text}".`,
   );
