@@ -8,9 +8,15 @@ function randomBase64Url(bytes: number): string {
   return crypto.getRandomValues(new Uint8Array(bytes)).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
-/** A new channel id: 128 random bits, URL-safe (22 characters). */
+/**
+ * A new channel id: 128 random bits, URL-safe (22 characters), never starting with `-`: an id given as a
+ * command-line value (`--channel ID`) must not read as an option (about 1 in 64 did).
+ */
 export function newChannelId(): string {
-  return randomBase64Url(16);
+  for (;;) {
+    const id = randomBase64Url(16);
+    if (!id.startsWith("-")) return id;
+  }
 }
 
 /** A new client token: 256 random bits. */

@@ -38,3 +38,11 @@ Deno.test("the hub client refuses a batch it should not write: ids, methods, hea
     "at or before the cursor",
   );
 });
+
+Deno.test("a new channel id never starts with '-' (it would read as an option on a command line)", async () => {
+  const { newChannelId, CHANNEL_ID } = await import("./token.ts");
+  for (let i = 0; i < 5000; i++) {
+    const id = newChannelId();
+    if (id.startsWith("-") || !CHANNEL_ID.test(id)) throw new Error(`bad channel id ${id}`);
+  }
+});
