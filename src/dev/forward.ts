@@ -7,6 +7,7 @@
 import { checkForward, type ResolvedForward } from "../config/forward.ts";
 import { UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
+import type { AppState } from "../send/forwarder.ts";
 import type { ForwardingSession } from "../send/session.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import {
@@ -66,7 +67,7 @@ export function forwardingCallbacks(
   options: { json: boolean; quiet: boolean },
 ): {
   onDelivery: (record: DeliveryRecord) => void;
-  onAppState: (s: { host: string; up: boolean }) => void;
+  onAppState: (s: AppState) => void;
   onError: (e: unknown) => void;
   onUnrouted: (event: CapturedEvent) => void;
 } {
@@ -141,19 +142,24 @@ export function reportForwarding(
     );
   }
   const { pending } = forwarding.leftOver;
-  if (pending.length > 0) {
+  if (pending > 0) {
     if (options.deliverPending) {
       const n = forwarding.resume(); // deliveries: an event missed by two targets counts twice
       if (n > 0) {
         out.err(
-          c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
+          c.yellow(
+            `${n} ${
+              n === 1 ? "delivery" : "deliveries"
+            } of events stored but not delivered when hooktap last ` +
+              `stopped go out now, in the order received.\n`,
+          ),
         );
       }
     } else {
       out.err(
         c.yellow(
           `${
-            plural(pending.length, "event")
+            plural(pending, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
             `hooktap replay --undelivered sends them.\n`,
         ),

@@ -46,6 +46,7 @@ Deno.test("a retry waiting after no answer is sent once the target accepts conne
     mode: "queue",
     timeoutMs: 2000,
     concurrency: 1,
+    order: "arrival",
     attempts: 2, // one retry only: the early attempts that get no answer must not spend it
     backoffMs: [3_600_000],
     insecure: false,
@@ -113,6 +114,7 @@ Deno.test("a queue thousands long (the app slower than the sender): every event 
     mode: "queue",
     timeoutMs: 10_000,
     concurrency: 8,
+    order: "parallel",
     attempts: 3,
     backoffMs: [10],
     insecure: false,

@@ -18,7 +18,17 @@ import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwar
 import { loopProblem } from "./loop_check.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
 import type { ForwardTarget } from "./target.ts";
-import { findUndelivered, type Undelivered } from "./undelivered.ts";
+import { storeBacklog } from "./backlog.ts";
+import { planResume } from "./resume_scan.ts";
+import type { GivenUp } from "./undelivered.ts";
+
+/** What the last run left, found at start (events are read back from the store, not held). */
+export interface LeftOver {
+  /** Events with a target still to deliver. */
+  pending: number;
+  /** (Event, target) pairs every attempt of which failed, grouped by endpoint and target. */
+  givenUp: GivenUp[];
+}
 
 /** Options of {@linkcode startForwarding}. */
 export interface ForwardingOptions {
@@ -69,7 +79,7 @@ export interface ForwardingSession {
   /** Every target, for the banner. */
   readonly targets: ReadonlyMap<string, RoutedTarget>;
   /** Events the last run left undelivered (found at start). */
-  readonly leftOver: Undelivered;
+  readonly leftOver: LeftOver;
   /** Whether sending an endpoint's old events again needs `--resign` (it has a secret). */
   resignsOf?(endpoint: string): boolean;
   /**
@@ -151,9 +161,11 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   };
   let targets = allTargets();
   if (byEndpoint.size === 0) return undefined;
-  const leftOver = await findUndelivered(options.paths, { afterWatermark: true });
-  const log = await openDeliveriesLog(options.paths.deliveries);
   const watermark = new Watermark((await readForwardState(options.paths.forwardState))?.settledThrough);
+  // Streaming: no event is held; each target's waiting events are read back in order as it drains.
+  const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name));
+  const leftOver: LeftOver = { pending: plan.events, givenUp: plan.givenUp };
+  const log = await openDeliveriesLog(options.paths.deliveries);
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
   const save = () => {
@@ -172,10 +184,17 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     watermark.take(id);
     open.set(id, (open.get(id) ?? 0) + 1);
   };
-  // A pending event of the last run still counts: the mark may not pass it until it settles.
-  for (const e of leftOver.pending) watermark.take(e.id);
+  // A waiting event of the last run still counts: the mark may not pass the first one until it settles.
+  for (const lane of plan.lanes.values()) watermark.take(lane.first.id);
+  const relayTarget = (t: ForwardTarget) =>
+    byEndpoint.get(t.endpoint ?? "")?.find((x) => x.name === t.name)?.mode === "relay";
   const forwarder = createForwarder({
     log,
+    backlog: storeBacklog(options.paths),
+    // A relay target's queued copies (hooktap answered itself) stay in memory: the store holds its relayed ones too.
+    spills: (t) => !relayTarget(t),
+    onTake: (event) => take(event.id),
+    onPin: (id) => take(id),
     ...(options.prepare ? { prepare: options.prepare } : {}),
     ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     ...(options.onAppState ? { onAppState: options.onAppState } : {}),
@@ -197,9 +216,8 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     get pending() {
       return forwarder.pending;
     },
-    enqueue(event, target, resume) {
-      take(event.id);
-      forwarder.enqueue(event, target, resume);
+    get inMemory() {
+      return forwarder.inMemory;
     },
     relay(event, target) {
       take(event.id);
@@ -240,21 +258,23 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     resume() {
       let n = 0;
-      for (const event of leftOver.pending) {
-        const list = byEndpoint.get(event.endpoint) ?? [];
-        for (const name of leftOver.due.get(event.id) ?? []) {
-          const target = list.find((t) => t.name === name);
-          if (target === undefined) {
-            const key = `${event.endpoint} ${name}`;
-            orphaned.set(key, (orphaned.get(key) ?? 0) + 1);
-            continue;
-          }
-          // Relay events whose sender is long gone are delivered in the background like queued ones.
-          track.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target, {
-            attempt: (leftOver.attempts.get(`${event.id} ${name}`) ?? 0) + 1,
-          });
-          n++;
-        }
+      for (const [key, n_] of plan.orphaned) orphaned.set(key, n_);
+      for (const lane of plan.lanes.values()) {
+        const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
+        if (target === undefined) continue;
+        const relay = target.mode === "relay";
+        // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
+        // of their own that stops where the last run's events end (later ones were relayed).
+        forwarder.resumeFrom(
+          relay ? { ...target, mode: "queue" } : target,
+          lane.first,
+          plan.admit(lane.endpoint, lane.name),
+          {
+            count: lane.count,
+            ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
+          },
+        );
+        n += lane.count;
       }
       return n;
     },

@@ -53,6 +53,9 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
     parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
+  } else if (record.outcome === "retrying") {
+    // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
+    parts.push(c.yellow("waits for the app to listen"));
   } else if (record.outcome === "failed" && record.source !== "relay") {
     parts.push(
       c.red(
@@ -88,15 +91,27 @@ export function deliveryJson(record: DeliveryRecord): string {
   return JSON.stringify({ kind: "delivery", ...record }) + "\n";
 }
 
-/** The line said once when a target stops answering, and once when it is back (stderr). */
+/**
+ * The line said once when a target stops accepting connections, and once when an attempt to it gets an
+ * answer again (stderr). Both are true of the forwarder: while nothing listens no attempt is spent and
+ * hooktap checks the port every second; the waiting events go out, in order, once it listens.
+ */
 export function formatAppState(state: AppState, output: Output): string {
   const c = output.errColors;
   const host = safeLine(state.host);
   if (!state.up) {
     return c.yellow(
-      `nothing listens on ${host}: is your app running? ` +
-        `(events are kept and retried; hooktap says when it answers again)\n`,
+      `nothing listens on ${host}: is your app running? Events wait (no attempt is spent) and go out ` +
+        `in order once it listens; hooktap checks every second and says when it answers.\n`,
     );
   }
-  return c.green(`${host} answers again; delivering the events that were waiting.\n`);
+  const n = state.waiting ?? 0;
+  return c.green(
+    n > 0
+      ? `${host} answers again; ${
+        n === 1 ? "the event still waiting goes" : `the ${n} events still waiting go`
+      } ` +
+        `out now, in order.\n`
+      : `${host} answers again.\n`,
+  );
 }
