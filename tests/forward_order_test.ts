@@ -1,0 +1,129 @@
+/**
+ * Issue 33.2 and 33.3 through the real CLI: events that wait (the app down,
+ * a restart) reach the app exactly once and in the order hooktap received
+ * them, more of them than a lane keeps in memory (read back from the store);
+ * an app that is down spends no attempt; every forwarding line dev prints is
+ * true, and the "gave up" hint is a command that works.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { freePort, startApp, until } from "./_app.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+
+function config(forward: string): string {
+  return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ${forward} }] };\n`;
+}
+
+async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
+  try {
+    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
+    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+/** Posts `n` events one after the other (arrival order = n order); returns their ids. */
+async function postMany(url: string, from: number, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = from; i < from + n; i++) {
+    const r = await fetch(`${url}/gh`, { method: "POST", body: JSON.stringify({ n: i }) });
+    assert.equal(r.status, 200);
+    ids.push((await r.json()).id);
+  }
+  return ids;
+}
+
+const numbers = (app: { requests: { body: Uint8Array }[] }) =>
+  app.requests.map((r) => (JSON.parse(new TextDecoder().decode(r.body)) as { n: number }).n);
+
+const COUNT = 150; // more than a lane keeps in memory (64): the rest is read back from events.jsonl
+
+Deno.test("an app down for a while: every waiting event once, in arrival order, no attempt spent while down, and true lines", async () => {
+  await using tmp = await withTmpDir();
+  const appPort = freePort();
+  await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${appPort}/hook"`));
+  await using dev = await startDev(tmp.path);
+  const ids = await postMany(dev.url, 0, COUNT);
+  await until(() => dev.stderr().includes(`nothing listens on 127.0.0.1:${appPort}`), "the app-down line");
+  await new Promise((r) => setTimeout(r, 2500)); // the connect check runs; no attempt is made meanwhile
+  const whileDown = await deliveries(tmp.path);
+  assert.ok(whileDown.length <= 8, `at most one attempt per event in flight, got ${whileDown.length}`);
+  assert.ok(whileDown.every((d) => d.outcome === "retrying" && d.retryAt === undefined));
+  assert.match(dev.stdout(), /waits for the app to listen/);
+  assert.doesNotMatch(dev.stdout(), /gave up/);
+  await using app = startApp(appPort, () => ({ status: 200 }));
+  await until(() => app.requests.length >= COUNT, `${COUNT} deliveries`, 60_000);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(numbers(app), [...Array(COUNT).keys()], "once each, in the order received");
+  // The app-back line says how many were still waiting, and they were all delivered.
+  await until(
+    () => /answers again; the \d+ events still waiting go out now, in order/.test(dev.stderr()),
+    "back",
+  );
+  const waiting = Number(dev.stderr().match(/the (\d+) events still waiting/)![1]);
+  assert.equal(waiting, COUNT - 1, "every event but the one just delivered was waiting");
+  const records = await deliveries(tmp.path);
+  const delivered = records.filter((d) => d.outcome === "delivered").map((d) => d.event);
+  assert.deepEqual(delivered, ids);
+  assert.ok(records.every((d) => d.outcome !== "failed"));
+  // logs agrees: every event delivered.
+  const logs = await runCli(["logs", "--json", "--limit", String(COUNT)], { cwd: tmp.path });
+  const outcomes = logs.stdout.trim().split("\n").map((l) => JSON.parse(l).delivery.outcome);
+  assert.deepEqual(new Set(outcomes), new Set(["delivered"]));
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("a restart with events waiting: the next dev delivers them once each, in order, before newer ones", async () => {
+  await using tmp = await withTmpDir();
+  const appPort = freePort();
+  await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${appPort}/hook"`));
+  {
+    const dev = await startDev(tmp.path);
+    await postMany(dev.url, 0, COUNT);
+    await until(() => dev.stderr().includes("nothing listens"), "the app-down line");
+    assert.equal(await dev.stop(), 0);
+  }
+  await using app = startApp(appPort, () => ({ status: 200 }));
+  await using dev = await startDev(tmp.path);
+  await until(() => /go out now, in the order received/.test(dev.stderr()), "the resume line");
+  assert.match(dev.stderr(), new RegExp(`${COUNT} deliveries of events stored but not delivered`));
+  await postMany(dev.url, COUNT, 10); // newer events wait behind the older ones
+  await until(() => app.requests.length >= COUNT + 10, "every delivery", 60_000);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(numbers(app), [...Array(COUNT + 10).keys()]);
+  assert.equal(await dev.stop(), 0);
+  // A third start finds nothing left to deliver.
+  await using third = await startDev(tmp.path);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.doesNotMatch(third.stderr(), /go out now/);
+  assert.equal(app.requests.length, COUNT + 10);
+  assert.equal(await third.stop(), 0);
+});
+
+Deno.test("a policy that ends says 'gave up' with a command that works", async () => {
+  await using tmp = await withTmpDir();
+  let status = 500;
+  await using app = startApp(0, () => ({ status }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`{ to: "http://127.0.0.1:${app.port}/hook", retry: { attempts: 2, backoff: [100] } }`),
+  );
+  await using dev = await startDev(tmp.path);
+  const [id] = await postMany(dev.url, 0, 1);
+  await until(() => /gave up/.test(dev.stdout()), "the gave-up line");
+  assert.equal(app.requests.length, 2, "the two attempts of the policy");
+  assert.match(dev.stdout(), /retry in 100 ms/);
+  const hint = dev.stdout().match(/gave up: (hooktap [^\n]*?) sends it again/)![1]!;
+  assert.equal(hint, `hooktap replay --undelivered --endpoint gh --target 127.0.0.1:${app.port}/hook`);
+  status = 200;
+  const result = await runCli(hint.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(app.requests.length, 3);
+  const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
+  const line = JSON.parse(logs.stdout.trim().split("\n").at(-1)!);
+  assert.equal(line.id, id);
+  assert.equal(line.delivery.outcome, "delivered");
+  assert.equal(await dev.stop(), 0);
+});
