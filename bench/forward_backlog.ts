@@ -88,8 +88,14 @@ async function oneRun(scratch: string, events: number, body: string, forward: bo
       const drainS = (performance.now() - t0) / 1000;
       await new Promise((r) => setTimeout(r, 500));
       await app.shutdown();
+      // Arrival order is the store's (16 senders at once: not the order of x-n).
+      const stored = (await Deno.readTextFile(join(dir, ".hooktap", "events.jsonl"))).split("\n")
+        .filter((l) => l !== "").map((l) => {
+          const headers = JSON.parse(l).headers as [string, string][];
+          return Number(headers.find(([name]) => name.toLowerCase() === "x-n")?.[1]);
+        });
       let inOrder = 0;
-      for (let i = 0; i < seen.length && seen[i] === i; i++) inOrder++;
+      for (let i = 0; i < seen.length && seen[i] === stored[i]; i++) inOrder++;
       order = { inOrder, duplicates: seen.length - new Set(seen).size, drainS };
     }
     return { grewMB: (after - before) / 1024, peakMB: (peak - before) / 1024, ...order };
@@ -134,6 +140,11 @@ export function backlogReport(m: BacklogMeasure): string {
     `| waiting for a down target | ${m.forwardMB.toFixed(1)} MB (peak ${m.forwardPeakMB.toFixed(1)} MB) | ` +
     `≤ ${BACKLOG_TARGET_MB} MB (${ok}) |`,
     `| forwarding off (receive only) | ${m.receiveOnlyMB.toFixed(1)} MB | |`,
+    "",
+    `Forwarding's own share: ${
+      (m.forwardMB - m.receiveOnlyMB).toFixed(1)
+    } MB (the rest is the receive path, ` +
+    "measured alone beside it).",
     "",
     `When the app listened: ${m.deliveredInOrder} of ${m.events} arrived once each in arrival order ` +
     `(${m.duplicates} duplicates), in ${m.drainS.toFixed(1)} s.`,

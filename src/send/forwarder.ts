@@ -475,8 +475,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       // Arrival order: the lane waits with this event at its head.
       insertRetry(lane, next);
       if (lane.hold === undefined) {
-        // No answer at all (reset, timeout: an app still starting): the connect check may end the wait early.
-        const host = outcome.response === undefined ? hostOf(target.to) : undefined;
+        // The connection closed without an answer (an app still starting): the connect check may end the wait
+        // early. Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
+        const host = outcome.error?.kind === "reset" ? hostOf(target.to) : undefined;
         const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host };
         hold.timer = setTimeout(() => {
           if (lane.hold === hold) lane.hold = undefined;
