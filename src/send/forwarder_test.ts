@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { buildEvent } from "../event/record.ts";
+import { buildEvent, eventLine } from "../event/record.ts";
+import { createIdFactory } from "../event/id.ts";
+import { storePaths } from "../store/paths.ts";
+import { storeBacklog } from "./backlog.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { closeIdleConnections } from "./client.ts";
 import { createForwarder, Fifo } from "./forwarder.ts";
@@ -175,4 +178,72 @@ Deno.test("Fifo: first in, first out across its compactions; peek, length, drain
   q.push(7);
   assert.equal(q.shift(), 7);
   assert.equal(q.length, 0);
+});
+
+Deno.test("past its window a lane reads the store back: every event once, in order, never more than the window in memory", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_" });
+  const paths = storePaths(dir);
+  const ids = createIdFactory();
+  const events = Array.from({ length: 60 }, (_, i) => {
+    const event = buildEvent({
+      id: ids(new Date()),
+      endpoint: i % 3 === 2 ? "other" : "hook", // another endpoint's lines are passed over
+      receivedAt: new Date(),
+      method: "POST",
+      path: "/hook",
+      query: "",
+      headers: [["x-n", String(i)]],
+      body: new TextEncoder().encode(`{"n":${i}}`),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://x/", mode: "queue" };
+    return event;
+  });
+  await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  const seen: number[] = [];
+  let peak = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    seen.push(Number(req.headers.get("x-n")));
+    peak = Math.max(peak, forwarder.inMemory);
+    await new Promise((r) => setTimeout(r, 2));
+    return new Response(null, { status: 204 });
+  });
+  const pins: string[] = [];
+  const forwarder = createForwarder({
+    log: { append: () => Promise.resolve(), newId: () => "dlv_x" },
+    backlog: storeBacklog(paths),
+    window: 4,
+    onPin: (id) => pins.push(id),
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    endpoint: "hook",
+    to: `http://127.0.0.1:${server.addr.port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+  try {
+    const taken = events.filter((e) => e.endpoint === "hook").map((e) => forwarder.enqueue(e, target));
+    assert.deepEqual(taken.slice(0, 4), [true, true, true, true]);
+    assert.ok(taken.slice(4).every((t) => t === false), "past the window they stay in the store");
+    await within(forwarder.idle(), 20_000, "the backlog was not delivered");
+    const sent = events.map((_, i) => i).filter((i) => i % 3 !== 2);
+    assert.deepEqual(seen, sent, "every event once, in order");
+    assert.ok(peak <= 4, `at most the window in memory, saw ${peak}`);
+    assert.equal(
+      pins[0],
+      events.filter((e) => e.endpoint === "hook")[4]!.id,
+      "pinned at the first not in memory",
+    );
+  } finally {
+    await forwarder.stop();
+    closeIdleConnections();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
