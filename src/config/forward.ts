@@ -43,8 +43,9 @@ export type ForwardTargetConfig = string | {
   concurrency?: number;
   /**
    * `"arrival"`: events that wait (the app down, a retry, a resume after a restart, a hub catch-up) go one at
-   * a time in the order hooktap received them, a retry holding the line; `"parallel"`: up to `concurrency`
-   * at once and a retry lets later events pass. @default "arrival"
+   * a time in the order hooktap received them, a retry holding the line (live events start in arrival order,
+   * up to `concurrency` in flight); `"parallel"`: up to `concurrency` at once and a retry lets later events
+   * pass. @default "arrival"
    */
   order?: "arrival" | "parallel";
   /**

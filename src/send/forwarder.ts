@@ -389,10 +389,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     resumed: boolean,
   ) {
     const job: Job = { event, target, seq: lane.seq++, attempt, counted: 0, size: sizeOf(event) };
-    if (resumed) {
-      job.resumed = true;
-      lane.serial = true; // events that waited go in order
-    }
+    if (resumed) job.resumed = true;
+    // Events that waited (the last run's, or a hub's catch-up: the channel kept them) go one at a time, in order.
+    if (resumed || event.hub !== undefined) lane.serial = true;
     lane.jobs++;
     inMemory++;
     lane.bytes += job.size;
