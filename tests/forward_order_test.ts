@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freePort, startApp, until } from "./_app.ts";
 import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { createChannel, send, startHub } from "./_hub.ts";
 
 function config(forward: string): string {
   return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ${forward} }] };\n`;
@@ -126,4 +127,42 @@ Deno.test("a policy that ends says 'gave up' with a command that works", async (
   assert.equal(line.id, id);
   assert.equal(line.delivery.outcome, "delivered");
   assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("a hub catch-up reaches the app in the order the hub received the events", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+  );
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  // dev is away: the channel keeps them.
+  for (let i = 0; i < 40; i++) assert.equal(await send(`${channel.url}/gh`, JSON.stringify({ n: i })), 200);
+  // The app fails event 3 once: a retry that must hold the line (the issue saw 1, 2, 3, 6, 7, 8, 4, ...).
+  let failedOnce = false;
+  const accepted: number[] = [];
+  await using app = startApp(0, (req) => {
+    const n = (JSON.parse(new TextDecoder().decode(req.body)) as { n: number }).n;
+    if (n === 3 && !failedOnce) {
+      failedOnce = true;
+      return { status: 503, headers: [["Retry-After", "0"]] };
+    }
+    accepted.push(n);
+    return { status: 204, delayMs: 5 };
+  });
+  await using dev = await startDev(tmp.path, [
+    "--hub",
+    channel.url,
+    "--hub-token",
+    channel.token,
+    "--forward-to",
+    `http://127.0.0.1:${app.port}/hook`,
+  ]);
+  await until(() => accepted.length >= 40, "the catch-up delivered", 30_000);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(accepted, [...Array(40).keys()], "accepted once each, in the hub's order");
+  assert.equal(app.requests.length, 41, "one retry");
+  await dev.stop();
 });
