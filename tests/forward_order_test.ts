@@ -84,6 +84,12 @@ Deno.test("a restart with events waiting: the next dev delivers them once each, 
     await postMany(dev.url, 0, COUNT);
     await until(() => dev.stderr().includes("nothing listens"), "the app-down line");
     assert.equal(await dev.stop(), 0);
+    assert.match(
+      dev.stderr(),
+      new RegExp(
+        `${COUNT} deliveries were still waiting for your app: they are kept, and the next hooktap dev`,
+      ),
+    );
   }
   await using app = startApp(appPort, () => ({ status: 200 }));
   await using dev = await startDev(tmp.path);

@@ -189,3 +189,18 @@ export function reportForwarding(
     );
   }
 }
+
+/**
+ * Said when `dev` stops with deliveries still waiting (the app down or slow): they are kept, and the next
+ * `dev` sends them. `""` when none wait. Read after the forwarder stopped (in-flight ones had their grace).
+ */
+export function waitingNote(out: Output, forwarding: ForwardingSession | undefined): string {
+  const n = forwarding?.forwarder.pending ?? 0;
+  if (n === 0) return "";
+  return out.errColors.yellow(
+    `${n} ${
+      n === 1 ? "delivery was" : "deliveries were"
+    } still waiting for your app: they are kept, and the ` +
+      `next hooktap dev sends them in order (hooktap replay --undelivered sends them now).\n`,
+  );
+}

@@ -12,7 +12,7 @@ import { validateConfig } from "../../config/validate.ts";
 import { writeConfigFile } from "../../config/write.ts";
 import { startLive } from "../../dev/live.ts";
 import { startDevSession } from "../../dev/session.ts";
-import { forwardFlag, forwardingCallbacks, reportForwarding } from "../../dev/forward.ts";
+import { forwardFlag, forwardingCallbacks, reportForwarding, waitingNote } from "../../dev/forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
@@ -272,6 +272,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
     const cutOff = await session.stop();
     if (cutOff > 0) out.err(cutOffNote(cutOff, c));
+    out.err(waitingNote(out, session.forwarding));
   };
   if (ctx.signal.aborted) stop();
   ctx.signal.addEventListener("abort", stop, { once: true });
