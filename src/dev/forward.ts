@@ -64,7 +64,12 @@ export function forwardFlag(
 /** Callbacks printing each delivery (stdout) and app-down/back lines (stderr). */
 export function forwardingCallbacks(
   out: Output,
-  options: { json: boolean; quiet: boolean },
+  options: {
+    json: boolean;
+    quiet: boolean;
+    /** Whether a "gave up" hint needs `--resign` for this endpoint (see `resendNeedsResign`). */
+    resignsOf?: (endpoint: string) => boolean;
+  },
 ): {
   onDelivery: (record: DeliveryRecord) => void;
   onAppState: (s: AppState) => void;
@@ -83,7 +88,11 @@ export function forwardingCallbacks(
   return {
     onDelivery: (record) => {
       if (options.quiet) return;
-      print(options.json ? deliveryJson(record) : formatDelivery(record, out));
+      print(
+        options.json
+          ? deliveryJson(record)
+          : formatDelivery(record, out, undefined, options.resignsOf?.(record.endpoint) ?? false),
+      );
     },
     onAppState: (state) => out.err(formatAppState(state, out)),
     onUnrouted: (event) => {

@@ -12,6 +12,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { chooseTargets, compileWhen, type EventTest } from "./choose.ts";
 import { describeError, UsageError } from "../errors.ts";
 import type { StorePaths } from "../store/paths.ts";
+import { providerFacts } from "../provider/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
@@ -100,6 +101,17 @@ export interface ForwardingSession {
   update(endpoints: readonly Endpoint[]): Promise<TargetChanges>;
   /** Stops: in-flight deliveries get `graceMs`, the rest stay for the next start. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Whether sending an endpoint's events again later needs `--resign`: it has a secret and its provider's
+ * signatures carry a timestamp (Stripe, Slack, Standard Webhooks, …), so a stored one is stale by then. An
+ * endpoint whose provider is detected per event counts when it has a secret.
+ */
+export function resendNeedsResign(endpoint: Endpoint | undefined): boolean {
+  const signing = endpoint?.signing;
+  if (signing === undefined || signing.secrets.length === 0) return false;
+  return signing.provider === undefined || providerFacts(signing.provider)?.timestamped === true;
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
@@ -248,7 +260,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     leftOver,
     orphaned,
-    resignsOf: (name) => (endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
+    resignsOf: (name) => resendNeedsResign(endpoints.find((e) => e.name === name)),
     checkLoop(receiver) {
       listening = receiver;
       for (const target of targets.values()) {

@@ -28,8 +28,16 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
     `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
-/** The human lines of one attempt (ending in a newline). */
-export function formatDelivery(record: DeliveryRecord, output: Output, attempts?: number): string {
+/**
+ * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
+ * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
+ */
+export function formatDelivery(
+  record: DeliveryRecord,
+  output: Output,
+  attempts?: number,
+  resign = false,
+): string {
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
   const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
@@ -60,7 +68,7 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
     parts.push(
       c.red(
         `gave up: ${
-          safeLine(undeliveredCommand(record.endpoint, record.target, record.resigned))
+          safeLine(undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true))
         } sends it again`,
       ),
     );

@@ -16,6 +16,7 @@ import { forwardFlag, forwardingCallbacks, reportForwarding, waitingNote } from 
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
+import { resendNeedsResign } from "../../send/session.ts";
 import { describeError, UsageError } from "../../errors.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
@@ -178,7 +179,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     forward: {
       ...(fallback ? { fallback } : {}),
       ...(config.file ? { baseDir: dirname(config.file) } : {}),
-      ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
+      ...forwardingCallbacks(out, {
+        json: opts.json ?? false,
+        quiet: opts.quiet ?? false,
+        resignsOf: (name) => resendNeedsResign(config.endpoints.find((e) => e.name === name)),
+      }),
     },
     stack,
     ...(live ? { onStored: live.publish } : {}),
