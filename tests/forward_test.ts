@@ -191,6 +191,12 @@ Deno.test("relay mode: the sender gets the app's status, headers and body; 502 w
     422,
     "failed",
   ]]);
+  // What dev said is true of relay: nothing waits, the sender got the 502.
+  assert.match(
+    dev.stderr(),
+    /nothing listens on 127\.0\.0\.1:\d+: is your app running\? The sender got a 502/,
+  );
+  assert.doesNotMatch(dev.stderr(), /Events wait/);
 });
 
 Deno.test("a slow app: the timeout is recorded and retried", async () => {

@@ -40,6 +40,8 @@ export interface AppState {
   reason?: string;
   /** When it is back: the events still waiting for it (in memory and in the store). */
   waiting?: number;
+  /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
+  relay?: boolean;
 }
 
 /** Which events of the store a lane reads back, and as which attempt; `undefined`: not this lane's. */
@@ -311,7 +313,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const wasDown = down.get(host) ?? false;
     if (isDown === wasDown) return;
     down.set(host, isDown);
-    if (isDown) return options.onAppState?.({ host, up: false, reason: outcome.error!.message });
+    if (isDown) {
+      return options.onAppState?.({
+        host,
+        up: false,
+        reason: outcome.error!.message,
+        ...(target.mode === "relay" ? { relay: true } : {}),
+      });
+    }
     for (const lane of lanes.values()) {
       if (lane.hold?.host === host) {
         if (lane.hold.timer !== undefined) clearTimeout(lane.hold.timer);

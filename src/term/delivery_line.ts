@@ -107,6 +107,12 @@ export function deliveryJson(record: DeliveryRecord): string {
 export function formatAppState(state: AppState, output: Output): string {
   const c = output.errColors;
   const host = safeLine(state.host);
+  if (!state.up && state.relay) {
+    return c.yellow(
+      `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
+        `(hooktap replay ID sends it again).\n`,
+    );
+  }
   if (!state.up) {
     return c.yellow(
       `nothing listens on ${host}: is your app running? Events wait (no attempt is spent) and go out ` +
