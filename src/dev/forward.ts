@@ -165,6 +165,7 @@ export function reportForwarding(
         );
       }
     } else {
+      forwarding.skipPending();
       out.err(
         c.yellow(
           `${

@@ -123,7 +123,7 @@ export interface Forwarder {
     from: Place,
     admit: Admit,
     options: { count: number; until?: number; key?: string },
-  ): void;
+  ): Resuming;
   /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
   relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
   /** Deliveries not yet settled (in memory and waiting in the store). */
@@ -144,6 +144,17 @@ export interface Forwarder {
    * undelivered at the next start) and waits up to `graceMs` for in-flight ones.
    */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * A target's lane set up to read its waiting events back, paused: events enqueued meanwhile stay in the
+ * store behind them (so nothing delivered live before the resume is read back and sent twice).
+ */
+export interface Resuming {
+  /** Delivers them (and then the events enqueued meanwhile), in order. */
+  start(): void;
+  /** Leaves them (`--skip-pending`): reads on from `from`, taking what `admit` takes (the events enqueued meanwhile). */
+  skip(from: Place, admit: Admit): void;
 }
 
 interface Job {
@@ -176,6 +187,8 @@ interface Spill {
   count: number;
   /** Events enqueued (and left in the store) so far. */
   ignores: number;
+  /** Set up, not reading yet (see {@linkcode Resuming}). */
+  paused?: boolean;
   reading: boolean;
   endpoint: string;
 }
@@ -507,7 +520,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   /** Reads a spilled lane's next events back from the store when its memory has room. */
   function refill(lane: Lane): void {
     const spill = lane.spill;
-    if (spill === undefined || spill.reading || backlog === undefined || stopped || lane.retired) return;
+    if (spill === undefined || spill.reading || spill.paused || backlog === undefined || stopped) return;
+    if (lane.retired) return;
     if (spill.place === undefined || lane.jobs > window / 2) return;
     spill.reading = true;
     const ignoresBefore = spill.ignores;
@@ -647,7 +661,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return true;
     },
     resumeFrom(target, from, admit, o) {
-      if (stopped || backlog === undefined || o.count <= 0) return;
+      const none: Resuming = { start() {}, skip() {} };
+      if (stopped || backlog === undefined || o.count <= 0) return none;
       const lane = laneOf(target, o.key);
       pending += o.count;
       lane.serial = true;
@@ -658,12 +673,28 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         count: o.count,
         ignores: 0,
         reading: false,
+        paused: true,
         endpoint: target.endpoint ?? "",
         ...(o.until !== undefined ? { until: o.until } : {}),
       };
       lane.spill = spill;
       options.onPin?.(from.id);
-      pump(lane);
+      return {
+        start() {
+          spill.paused = false;
+          pump(lane);
+        },
+        skip(next, take) {
+          if (lane.spill !== spill) return;
+          done(o.count); // left in the store: the pin keeps the watermark before them
+          spill.count -= o.count;
+          spill.place = next;
+          spill.admit = take;
+          spill.paused = false;
+          if (spill.until !== undefined) lane.spill = undefined; // a relay target's: nothing enqueued meanwhile
+          pump(lane);
+        },
+      };
     },
     async relay(event, target) {
       pending++;

@@ -15,12 +15,12 @@ import type { StorePaths } from "../store/paths.ts";
 import { providerFacts } from "../provider/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
-import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
+import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
 import type { ForwardTarget } from "./target.ts";
 import { storeBacklog } from "./backlog.ts";
-import { planResume } from "./resume_scan.ts";
+import { planResume, type WaitingLane } from "./resume_scan.ts";
 import type { GivenUp } from "./undelivered.ts";
 
 /** What the last run left, found at start (events are read back from the store, not held). */
@@ -88,8 +88,10 @@ export interface ForwardingSession {
    * @throws {UsageError}
    */
   checkLoop(receiver: { hostname: string; port: number }): void;
-  /** Delivers the events the last run left pending; returns how many deliveries, and those whose target is gone. */
+  /** Delivers the events the last run left pending (in order, before newer ones); returns how many deliveries. */
   resume(): number;
+  /** `--skip-pending`: leaves them undelivered (for `replay --undelivered` and the next start). */
+  skipPending(): void;
   /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
   readonly orphaned: ReadonlyMap<string, number>;
   /**
@@ -236,7 +238,31 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       return forwarder.relay(event, target);
     },
   };
-  const orphaned = new Map<string, number>();
+  const orphaned = new Map<string, number>(plan.orphaned);
+  // Each target's waiting events, set up before any live event can arrive: events received before the
+  // resume (a hub's catch-up, a fast sender) wait in the store behind them instead of going first and being
+  // read back a second time.
+  const resuming: Resuming[] = [];
+  const resumingLanes: WaitingLane[] = [];
+  let resumeCount = 0;
+  for (const lane of plan.lanes.values()) {
+    const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
+    if (target === undefined) continue;
+    const relay = target.mode === "relay";
+    // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
+    // of their own that stops where the last run's events end (later ones were relayed).
+    resuming.push(forwarder.resumeFrom(
+      relay ? { ...target, mode: "queue" } : target,
+      lane.first,
+      plan.admit(lane.endpoint, lane.name),
+      {
+        count: lane.count,
+        ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
+      },
+    ));
+    resumingLanes.push(lane);
+    resumeCount += lane.count;
+  }
   let listening: { hostname: string; port: number } | undefined;
   return {
     targetsOf: (name) => byEndpoint.get(name) ?? [],
@@ -269,26 +295,17 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       }
     },
     resume() {
-      let n = 0;
-      for (const [key, n_] of plan.orphaned) orphaned.set(key, n_);
-      for (const lane of plan.lanes.values()) {
-        const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
-        if (target === undefined) continue;
-        const relay = target.mode === "relay";
-        // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
-        // of their own that stops where the last run's events end (later ones were relayed).
-        forwarder.resumeFrom(
-          relay ? { ...target, mode: "queue" } : target,
-          lane.first,
-          plan.admit(lane.endpoint, lane.name),
-          {
-            count: lane.count,
-            ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
-          },
-        );
-        n += lane.count;
+      for (const r of resuming) r.start();
+      return resumeCount;
+    },
+    skipPending() {
+      // New events only (after the scan); the last run's stay undelivered, the watermark pinned before them.
+      const from = { offset: plan.size, id: "" };
+      for (const [i, r] of resuming.entries()) {
+        const lane = resumingLanes[i]!;
+        const admit = plan.admit(lane.endpoint, lane.name);
+        r.skip(from, (e) => (plan.lastId === undefined || e.id > plan.lastId ? admit(e) : undefined));
       }
-      return n;
     },
     async update(next) {
       const nextBy = await targetsByEndpoint(next, options.fallback, baseDir);
