@@ -177,3 +177,34 @@ Deno.test("a hub catch-up reaches the app in the order the hub received the even
   assert.equal(app.requests.length, 41, "one retry");
   await dev.stop();
 });
+
+Deno.test("--skip-pending leaves the waiting events (the next start delivers them) and delivers new ones", async () => {
+  await using tmp = await withTmpDir();
+  const appPort = freePort();
+  await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${appPort}/hook"`));
+  {
+    const dev = await startDev(tmp.path);
+    await postMany(dev.url, 0, 100);
+    await until(() => dev.stderr().includes("nothing listens"), "the app-down line");
+    assert.equal(await dev.stop(), 0);
+  }
+  await using app = startApp(appPort, () => ({ status: 200 }));
+  {
+    const dev = await startDev(tmp.path, ["--skip-pending"]);
+    await until(() => dev.stderr().includes("--skip-pending)"), "the skip line");
+    assert.match(
+      dev.stderr(),
+      /100 events stored but not delivered when hooktap last stopped \(--skip-pending\): hooktap replay --undelivered sends them/,
+    );
+    await postMany(dev.url, 100, 5);
+    await until(() => app.requests.length >= 5, "the new events");
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(numbers(app), [100, 101, 102, 103, 104], "only the new ones");
+    assert.equal(await dev.stop(), 0);
+  }
+  await using dev = await startDev(tmp.path);
+  await until(() => app.requests.length >= 105, "the ones left, at the next start", 30_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.deepEqual(numbers(app).slice(5), [...Array(100).keys()], "the ones left, once each, in order");
+  assert.equal(await dev.stop(), 0);
+});
