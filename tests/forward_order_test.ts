@@ -208,3 +208,29 @@ Deno.test("--skip-pending leaves the waiting events (the next start delivers the
   assert.deepEqual(numbers(app).slice(5), [...Array(100).keys()], "the ones left, once each, in order");
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("a gave-up Stripe event's hint carries --resign (its signature is stale by then), and it works", async () => {
+  await using tmp = await withTmpDir();
+  let status = 500;
+  await using app = startApp(0, () => ({ status }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe", ` +
+      `secret: "whsec_cli", forward: { to: "http://127.0.0.1:${app.port}/app", retry: false } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  await until(() => /gave up/.test(dev.stdout()), "the gave-up line");
+  const hint = dev.stdout().match(/gave up: (hooktap [^\n]*?) sends it again/)![1]!;
+  assert.equal(
+    hint,
+    `hooktap replay --undelivered --endpoint stripe --target 127.0.0.1:${app.port}/app --resign`,
+  );
+  status = 200;
+  const result = await runCli(hint.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.equal(app.requests.length, 2);
+  assert.equal(await dev.stop(), 0);
+});
