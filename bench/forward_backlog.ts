@@ -157,7 +157,9 @@ if (import.meta.main) {
   const events = at === -1 ? 20_000 : Number(Deno.args[at + 1]);
   const scratch = await Deno.makeTempDir({ prefix: "hooktap_bench_backlog_" });
   try {
+    // deno-lint-ignore no-console
     const m = await measureBacklog({ scratch, events, log: (s) => console.error(s) });
+    // deno-lint-ignore no-console
     console.log(backlogReport(m));
   } finally {
     await Deno.remove(scratch, { recursive: true });

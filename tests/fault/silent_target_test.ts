@@ -110,6 +110,7 @@ Deno.test({
         await sampler;
         assert.equal(acknowledged, EVENTS);
         const rise = (peak - before) / 1024;
+        // deno-lint-ignore no-console
         console.log(`receiving ${EVENTS} events for a silent target: RSS rose ${rise.toFixed(0)} MB`);
         assert.ok(rise < BOUND_MB, `dev's RSS rose ${rise.toFixed(0)} MB (bound ${BOUND_MB} MB)`);
         assert.ok(target.requests <= 8, `the target holds the lane: ${target.requests} requests in flight`);
@@ -128,6 +129,7 @@ Deno.test({
         /44000 deliveries of events stored but not delivered when hooktap last stopped/,
       );
       const rise = (peak - fresh) / 1024;
+      // deno-lint-ignore no-console
       console.log(`restart with ${EVENTS} events waiting: RSS rose ${rise.toFixed(0)} MB in 15 s`);
       assert.ok(
         rise < BOUND_MB,
