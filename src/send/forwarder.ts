@@ -98,6 +98,9 @@ export interface ForwarderOptions {
 /** Attempts started by the connect check that got no answer (a dev server still compiling): free, at most, per event. */
 export const MAX_FREE_ATTEMPTS = 30;
 
+/** Ids of events read back that a lane remembers, for their enqueue that may come after. */
+const READ_BACK_IDS = 1024;
+
 /** Events a lane keeps in memory by default. */
 export const WINDOW = 64;
 
@@ -215,6 +218,11 @@ interface Lane {
   /** Parallel mode: retries waiting on their own timers. */
   side: Map<ReturnType<typeof setTimeout>, Job>;
   spill?: Spill | undefined;
+  /**
+   * Ids read back from the store lately (at most {@linkcode READ_BACK_IDS}): an event is stored before it is
+   * enqueued, so a read can take it first; its enqueue, when it comes, must not take it again.
+   */
+  readBack: Set<string>;
 }
 
 const RELAY_BODY_MAX = 64 * 1024 * 1024;
@@ -392,6 +400,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         seq: 0,
         serial: false,
         side: new Map(),
+        readBack: new Set(),
       };
       lanes.set(key, lane);
     }
@@ -533,7 +542,16 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       if (full(lane)) return "stop" as const;
       admitJob(lane, event, target, admitted.attempt, admitted.resumed);
       if (event.id !== spill.pin) options.onTake?.(event, target);
-      spill.count = Math.max(0, spill.count - 1);
+      // Counted when it was enqueued (or resumed); a read can come first: then it is counted now.
+      if (spill.count > 0) spill.count--;
+      else pending++;
+      lane.readBack.add(event.id);
+      if (lane.readBack.size > READ_BACK_IDS) {
+        for (const id of lane.readBack) {
+          lane.readBack.delete(id);
+          break;
+        }
+      }
       return "take" as const;
     };
     backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
@@ -645,6 +663,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     enqueue(event, target, resume) {
       if (stopped) return false;
       const lane = laneOf(target);
+      if (lane.readBack.delete(event.id)) return true; // read back from the store before this call: taken
       pending++;
       if (lane.spill !== undefined) {
         lane.spill.count++;

@@ -247,3 +247,64 @@ Deno.test("past its window a lane reads the store back: every event once, in ord
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an event read back before its own enqueue (stored first, enqueued after) is delivered once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_" });
+  const paths = storePaths(dir);
+  const ids = createIdFactory();
+  const events = [0, 1, 2].map((i) => {
+    const event = buildEvent({
+      id: ids(new Date()),
+      endpoint: "hook",
+      receivedAt: new Date(),
+      method: "POST",
+      path: "/hook",
+      query: "",
+      headers: [["x-n", String(i)]],
+      body: new TextEncoder().encode(`{"n":${i}}`),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://x/", mode: "queue" };
+    return event;
+  });
+  await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  const seen: number[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push(Number(req.headers.get("x-n")));
+    return new Response(null, { status: 204 });
+  });
+  const forwarder = createForwarder({
+    log: { append: () => Promise.resolve(), newId: () => "dlv_x" },
+    backlog: storeBacklog(paths),
+    window: 1,
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    endpoint: "hook",
+    to: `http://127.0.0.1:${server.addr.port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+  try {
+    assert.equal(forwarder.enqueue(events[0]!, target), true);
+    assert.equal(forwarder.enqueue(events[1]!, target), false); // past the window: read back from the store
+    // The read-back finds event 2 in the store too (its write is done, its enqueue not yet) and sends it.
+    await within(forwarder.idle(), 10_000, "the read-back did not finish");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(seen, [0, 1, 2]);
+    forwarder.enqueue(events[2]!, target); // its enqueue comes now: already taken
+    await within(forwarder.idle(), 10_000, "not idle");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(seen, [0, 1, 2], "event 2 once");
+  } finally {
+    await forwarder.stop();
+    closeIdleConnections();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
