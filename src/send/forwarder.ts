@@ -219,10 +219,11 @@ interface Lane {
   side: Map<ReturnType<typeof setTimeout>, Job>;
   spill?: Spill | undefined;
   /**
-   * Ids read back from the store lately (at most {@linkcode READ_BACK_IDS}): an event is stored before it is
-   * enqueued, so a read can take it first; its enqueue, when it comes, must not take it again.
+   * Ids this lane took lately, by enqueue or read back (at most {@linkcode READ_BACK_IDS}): an event is stored
+   * before it is enqueued, so a read can take it first (its enqueue, when it comes, must not take it again),
+   * and a read must not take one an enqueue took.
    */
-  readBack: Set<string>;
+  once: Set<string>;
 }
 
 const RELAY_BODY_MAX = 64 * 1024 * 1024;
@@ -400,7 +401,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         seq: 0,
         serial: false,
         side: new Map(),
-        readBack: new Set(),
+        once: new Set(),
       };
       lanes.set(key, lane);
     }
@@ -408,6 +409,16 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     return lane;
   }
 
+  /** Notes that `lane` took event `id` (see {@linkcode Lane.once}). */
+  const remember = (lane: Lane, id: string) => {
+    lane.once.add(id);
+    if (lane.once.size > READ_BACK_IDS) {
+      for (const old of lane.once) {
+        lane.once.delete(old);
+        break;
+      }
+    }
+  };
   const full = (lane: Lane) => lane.jobs >= window || (lane.jobs > 0 && lane.bytes >= windowBytes);
   const sizeOf = (event: CapturedEvent) => event.bodySize + 512;
 
@@ -536,7 +547,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
     const visit = (event: CapturedEvent) => {
-      if (lane.ids.has(event.id)) return "pass" as const;
+      if (lane.ids.has(event.id) || lane.once.has(event.id)) return "pass" as const;
       const admitted = spill.admit(event);
       if (admitted === undefined) return "pass" as const;
       if (full(lane)) return "stop" as const;
@@ -545,13 +556,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       // Counted when it was enqueued (or resumed); a read can come first: then it is counted now.
       if (spill.count > 0) spill.count--;
       else pending++;
-      lane.readBack.add(event.id);
-      if (lane.readBack.size > READ_BACK_IDS) {
-        for (const id of lane.readBack) {
-          lane.readBack.delete(id);
-          break;
-        }
-      }
+      remember(lane, event.id);
       return "take" as const;
     };
     backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
@@ -663,7 +668,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     enqueue(event, target, resume) {
       if (stopped) return false;
       const lane = laneOf(target);
-      if (lane.readBack.delete(event.id)) return true; // read back from the store before this call: taken
+      if (lane.once.has(event.id)) return true; // read back from the store before this call: taken
       pending++;
       if (lane.spill !== undefined) {
         lane.spill.count++;
@@ -675,6 +680,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         return false;
       }
       options.onTake?.(event, target);
+      remember(lane, event.id);
       admitJob(lane, event, target, resume?.attempt ?? 1, resume !== undefined);
       pump(lane);
       return true;
