@@ -31,6 +31,7 @@ import { type ExtraSection, report, type RunInfo } from "./report.ts";
 import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "./extra_stores.ts";
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
+import { backlogReport, measureBacklog } from "./forward_backlog.ts";
 import { hubReport, measureHub } from "./hub.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
@@ -208,6 +209,12 @@ try {
       log,
     });
     forwardText = "\n" + forwardReport(m);
+    // Issue 36.5: the memory of 20,000 events waiting for a down target, beside its 40 MB target.
+    const backlog = await measureBacklog({ scratch: dir, events: smoke ? 200 : 20_000, log });
+    if (smoke && (backlog.deliveredInOrder !== backlog.events || backlog.duplicates !== 0)) {
+      throw new Error(`forward backlog: ${backlog.deliveredInOrder}/${backlog.events} in order`);
+    }
+    forwardText += "\n" + backlogReport(backlog);
   }
   let breakdownText = "";
   if (doBreakdown) {

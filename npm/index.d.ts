@@ -57,9 +57,11 @@ export type ForwardTargetConfig = string | {
   mode?: "queue" | "relay";
   /** Longest wait for the app's answer, in milliseconds. @default 30000 */
   timeout?: number;
-  /** Deliveries in flight at once; 1 keeps arrival order. @default 8 */
+  /** Deliveries in flight at once while the app keeps up. @default 8 */
   concurrency?: number;
-  /** Retries in queue mode: `false` for none. */
+  /** `"arrival"`: events that wait (app down, retry, resume) go one at a time in arrival order; `"parallel"`: they may pass each other. @default "arrival" */
+  order?: "arrival" | "parallel";
+  /** Retries in queue mode for answers (5xx, 429, 408) and timeouts: `false` for none; an app that is down spends none. @default { attempts: 20, backoff: [1000, 5000, 30000, 60000, 120000, 300000] } */
   retry?: false | { attempts?: number; backoff?: readonly number[] };
   /** Accept any TLS certificate (a local self-signed one). @default false */
   insecure?: boolean;

@@ -132,8 +132,13 @@ Deno.test("fan-out where one target is down retries only that one, and resumes i
     for (const n of [1, 2]) assert.equal((await post(dev.port, "push", `{"n":${n}}`)).status, 200);
     await until(async () => {
       const d = await deliveries(tmp.path);
-      return d.filter((x) => x.target === "down").length >= 4;
-    }, "retries to the down target");
+      return d.filter((x) => x.target === "down").length >= 1;
+    }, "an attempt to the down target");
+    // Nothing listens there: its events wait without spending attempts (a connect check, not a send).
+    await new Promise((r) => setTimeout(r, 2500));
+    const tried = (await deliveries(tmp.path)).filter((x) => x.target === "down");
+    assert.ok(tried.length <= 2, `at most one refused attempt per event, got ${tried.length}`);
+    assert.ok(tried.every((d) => d.outcome === "retrying" && /nothing listens/.test(String(d.error))));
     await dev.stop();
   }
   const before = await deliveries(tmp.path);
@@ -150,7 +155,10 @@ Deno.test("fan-out where one target is down retries only that one, and resumes i
     "recorded",
   );
   await dev.stop();
-  assert.match(dev.stderr(), /Delivering 2 events stored but not delivered/);
+  assert.match(
+    dev.stderr(),
+    /2 deliveries of events stored but not delivered when hooktap last stopped go out now/,
+  );
   assert.equal(up.requests.length, 2, "the target that had them was not sent them again");
   assert.deepEqual(down.requests.map((r) => new TextDecoder().decode(r.body)).sort(), ['{"n":1}', '{"n":2}']);
 });
@@ -285,8 +293,8 @@ Deno.test("a reload that removes a target with events waiting keeps them undeliv
     await using dev = await startDev(tmp.path);
     for (const n of [1, 2, 3]) assert.equal((await post(dev.port, "push", `{"n":${n}}`)).status, 200);
     await until(
-      async () => (await deliveries(tmp.path)).filter((d) => d.target === "b").length >= 3,
-      "b retrying",
+      async () => (await deliveries(tmp.path)).filter((d) => d.target === "b").length >= 1,
+      "b waiting",
     );
     await Deno.writeTextFile(file, config(`[{ name: "a", to: "http://127.0.0.1:${a.port}/a" }]`));
     await until(() => dev.stderr().includes("- forward target gh b"), "the reload");
@@ -301,7 +309,7 @@ Deno.test("a reload that removes a target with events waiting keeps them undeliv
     dev.stderr(),
     /3 events of endpoint gh waited for target b, which hooktap.config.ts no longer has; they are kept: hooktap replay --undelivered --endpoint gh --target b --to URL sends them/,
   );
-  assert.doesNotMatch(dev.stderr(), /Delivering/);
+  assert.doesNotMatch(dev.stderr(), /go out now/);
   assert.equal(a.requests.length, 3, "nothing was sent to the wrong place");
   // The command the report gives sends them, counted for the target that missed them.
   await using b = startApp(0, () => ({ status: 200 }));

@@ -191,6 +191,12 @@ Deno.test("relay mode: the sender gets the app's status, headers and body; 502 w
     422,
     "failed",
   ]]);
+  // What dev said is true of relay: nothing waits, the sender got the 502.
+  assert.match(
+    dev.stderr(),
+    /nothing listens on 127\.0\.0\.1:\d+: is your app running\? The sender got a 502/,
+  );
+  assert.doesNotMatch(dev.stderr(), /Events wait/);
 });
 
 Deno.test("a slow app: the timeout is recorded and retried", async () => {
@@ -264,8 +270,14 @@ Deno.test("SIGKILL mid-delivery, then restart: every event ends delivered at lea
   assert.ok(before < 5, "killed before every event was delivered");
   await using again = await startDev(tmp.path);
   // The banner comes first; the report on the last run's undelivered events follows it.
-  await until(() => /Delivering \d+ events? stored but not delivered/.test(again.stderr()), "the report");
-  assert.match(again.stderr(), /Delivering \d+ events? stored but not delivered when hooktap last stopped/);
+  await until(
+    () => /\d+ deliver(y|ies) of events stored but not delivered/.test(again.stderr()),
+    "the report",
+  );
+  assert.match(
+    again.stderr(),
+    /\d+ deliver(y|ies) of events stored but not delivered when hooktap last stopped go out now, in the order received/,
+  );
   await until(async () => {
     const delivered = new Set(
       (await deliveries(tmp.path)).filter((d) => d.outcome === "delivered").map((d) => d.event),
@@ -294,10 +306,15 @@ Deno.test("replay --undelivered --to sends what never got through, recorded as r
     config(`{ to: "http://127.0.0.1:${appPort}/hook", retry: false }`),
   );
   const dev = await startDev(tmp.path);
-  for (let i = 0; i < 2; i++) {
-    await (await fetch(`${dev.url}/gh`, { method: "POST", body: `{"i":${i}}` })).body?.cancel();
+  {
+    // The app answers 503 and there are no retries: given up (an app that is down would not spend the attempt).
+    await using broken = startApp(appPort, () => ({ status: 503 }));
+    for (let i = 0; i < 2; i++) {
+      await (await fetch(`${dev.url}/gh`, { method: "POST", body: `{"i":${i}}` })).body?.cancel();
+    }
+    await until(async () => (await deliveries(tmp.path)).length === 2, "two failed attempts");
+    assert.equal(broken.requests.length, 2);
   }
-  await until(async () => (await deliveries(tmp.path)).length === 2, "two failed attempts");
   assert.equal(await dev.stop(), 0);
   // The next start reports the given-up events per endpoint and target, with the command that resends them.
   const again = await startDev(tmp.path);

@@ -17,8 +17,11 @@ export const FORWARD_DEFAULTS = {
   mode: "queue",
   timeoutMs: 30_000,
   concurrency: 8,
-  attempts: 6,
-  backoffMs: [1000, 3000, 9000, 27000, 30000],
+  order: "arrival",
+  // 20 attempts over about 74 minutes: 1 s, 5 s, 30 s, 1 min, 2 min, then every 5 min. An app that is down
+  // (nothing listens) spends none: its events wait for it however long it is down.
+  attempts: 20,
+  backoffMs: [1000, 5000, 30_000, 60_000, 120_000, 300_000],
 } as const;
 
 /** `forward` as a user writes it: one target, or a list of targets (each event goes to every one whose `when` matches). */
@@ -36,9 +39,20 @@ export type ForwardTargetConfig = string | {
   mode?: "queue" | "relay";
   /** Longest wait for the app's answer, in milliseconds. @default 30000 */
   timeout?: number;
-  /** Deliveries in flight at once; 1 keeps arrival order. @default 8 */
+  /** Deliveries in flight at once while the app keeps up. @default 8 */
   concurrency?: number;
-  /** Retries in queue mode: `false` for none. @default { attempts: 6, backoff: [1000, 3000, 9000, 27000, 30000] } */
+  /**
+   * `"arrival"`: events that wait (the app down, a retry, a resume after a restart, a hub catch-up) go one at
+   * a time in the order hooktap received them, a retry holding the line (live events start in arrival order,
+   * up to `concurrency` in flight); `"parallel"`: up to `concurrency` at once and a retry lets later events
+   * pass. @default "arrival"
+   */
+  order?: "arrival" | "parallel";
+  /**
+   * Retries in queue mode, for answers (5xx, 429, 408) and attempts without an answer in time: `false` for
+   * none. An app that is down (nothing listens) spends no attempt. The last wait repeats.
+   * @default { attempts: 20, backoff: [1000, 5000, 30000, 60000, 120000, 300000] } (about 74 minutes)
+   */
   retry?: false | { attempts?: number; backoff?: readonly number[] };
   /** Accept any TLS certificate (a local self-signed one). @default false */
   insecure?: boolean;
@@ -58,8 +72,10 @@ export interface ResolvedForward {
   readonly mode: "queue" | "relay";
   /** Longest wait for the app's answer, in milliseconds. */
   readonly timeoutMs: number;
-  /** Deliveries in flight at once to this target (1 keeps arrival order). */
+  /** Deliveries in flight at once to this target while the app keeps up. */
   readonly concurrency: number;
+  /** `arrival`: events that wait go one at a time in arrival order; `parallel`: they may pass each other. */
+  readonly order: "arrival" | "parallel";
   /** Attempts in all, the first included (1: never retry). */
   readonly attempts: number;
   /** Waits between attempts, in milliseconds; the last repeats. */
@@ -78,6 +94,7 @@ export const FORWARD_FIELDS: readonly string[] = [
   "mode",
   "timeout",
   "concurrency",
+  "order",
   "retry",
   "insecure",
   "ca",
@@ -208,10 +225,14 @@ export function checkForward(
     entry.concurrency,
     `${at}.concurrency`,
     1,
-    "use 8, or 1 to deliver in arrival order",
+    "use 8, or 1 for one delivery at a time",
     issues,
     FORWARD_DEFAULTS.concurrency,
   );
+  const order = entry.order ?? FORWARD_DEFAULTS.order;
+  if (order !== "arrival" && order !== "parallel") {
+    issues.push(`${at}.order must be "arrival" or "parallel", got ${show(order)}`);
+  }
   let attempts: number = FORWARD_DEFAULTS.attempts;
   let backoffMs: readonly number[] = FORWARD_DEFAULTS.backoffMs;
   const retry = entry.retry;
@@ -251,6 +272,7 @@ export function checkForward(
     mode: mode as "queue" | "relay",
     timeoutMs,
     concurrency,
+    order: order as "arrival" | "parallel",
     attempts,
     backoffMs,
     insecure,

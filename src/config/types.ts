@@ -31,7 +31,7 @@ export interface EndpointConfig {
    * @default the config's `maxBodySize`
    */
   maxBodySize?: number;
-  /** Deliver this endpoint's events to your app: a URL, `{ name, to, when, mode, timeout, concurrency, retry, insecure, ca }`, or a list of targets. */
+  /** Deliver this endpoint's events to your app: a URL, `{ name, to, when, mode, timeout, concurrency, order, retry, insecure, ca }`, or a list of targets. */
   forward?: ForwardConfig;
   /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
   provider?: string;

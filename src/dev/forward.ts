@@ -7,6 +7,7 @@
 import { checkForward, type ResolvedForward } from "../config/forward.ts";
 import { UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
+import type { AppState } from "../send/forwarder.ts";
 import type { ForwardingSession } from "../send/session.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import {
@@ -63,10 +64,15 @@ export function forwardFlag(
 /** Callbacks printing each delivery (stdout) and app-down/back lines (stderr). */
 export function forwardingCallbacks(
   out: Output,
-  options: { json: boolean; quiet: boolean },
+  options: {
+    json: boolean;
+    quiet: boolean;
+    /** Whether a "gave up" hint needs `--resign` for this endpoint (see `resendNeedsResign`). */
+    resignsOf?: (endpoint: string) => boolean;
+  },
 ): {
   onDelivery: (record: DeliveryRecord) => void;
-  onAppState: (s: { host: string; up: boolean }) => void;
+  onAppState: (s: AppState) => void;
   onError: (e: unknown) => void;
   onUnrouted: (event: CapturedEvent) => void;
 } {
@@ -82,7 +88,11 @@ export function forwardingCallbacks(
   return {
     onDelivery: (record) => {
       if (options.quiet) return;
-      print(options.json ? deliveryJson(record) : formatDelivery(record, out));
+      print(
+        options.json
+          ? deliveryJson(record)
+          : formatDelivery(record, out, undefined, options.resignsOf?.(record.endpoint) ?? false),
+      );
     },
     onAppState: (state) => out.err(formatAppState(state, out)),
     onUnrouted: (event) => {
@@ -141,19 +151,25 @@ export function reportForwarding(
     );
   }
   const { pending } = forwarding.leftOver;
-  if (pending.length > 0) {
+  if (pending > 0) {
     if (options.deliverPending) {
       const n = forwarding.resume(); // deliveries: an event missed by two targets counts twice
       if (n > 0) {
         out.err(
-          c.yellow(`Delivering ${plural(n, "event")} stored but not delivered when hooktap last stopped.\n`),
+          c.yellow(
+            `${n} ${
+              n === 1 ? "delivery" : "deliveries"
+            } of events stored but not delivered when hooktap last ` +
+              `stopped go out now, in the order received.\n`,
+          ),
         );
       }
     } else {
+      forwarding.skipPending();
       out.err(
         c.yellow(
           `${
-            plural(pending.length, "event")
+            plural(pending, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
             `hooktap replay --undelivered sends them.\n`,
         ),
@@ -182,4 +198,19 @@ export function reportForwarding(
       ),
     );
   }
+}
+
+/**
+ * Said when `dev` stops with deliveries still waiting (the app down or slow): they are kept, and the next
+ * `dev` sends them. `""` when none wait. Read after the forwarder stopped (in-flight ones had their grace).
+ */
+export function waitingNote(out: Output, forwarding: ForwardingSession | undefined): string {
+  const n = forwarding?.forwarder.pending ?? 0;
+  if (n === 0) return "";
+  return out.errColors.yellow(
+    `${n} ${
+      n === 1 ? "delivery was" : "deliveries were"
+    } still waiting for your app: they are kept, and the ` +
+      `next hooktap dev sends them in order (hooktap replay --undelivered sends them now).\n`,
+  );
 }

@@ -25,6 +25,12 @@ export function listTriggers() {
         kind: z.enum(["event", "sequence"]),
         description: z.string().optional(),
         steps: z.array(z.string()).optional(),
+        generated: z.boolean().describe("made from the provider's published source (else hand-written)"),
+        source: z.string().describe("`generated from <package>@<version>` or `hand-written`"),
+        from: z.string().optional().describe(
+          "how a generated payload was made: example, example+schema, schema",
+        ),
+        alias: z.string().optional().describe("what an alias stands for"),
       })),
     },
     readOnly: true,

@@ -6,8 +6,9 @@
  * @module
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
-import { type CapturedEvent, markedTargets } from "../event/record.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryState } from "../store/read/filter.ts";
+import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
 import { type Line, readLine, scanForward } from "../store/read/lines.ts";
 import type { StorePaths } from "../store/paths.ts";
 
@@ -71,30 +72,14 @@ export function deliveriesByEvent(records: readonly DeliveryRecord[]): Map<strin
   return map;
 }
 
-/** One event's delivery summary: its last attempt and how many there were. */
-export interface DeliverySummary {
-  last: DeliveryRecord;
-  attempts: number;
-  /** Some attempt (of any source) ended delivered. */
-  delivered: boolean;
-}
-
-/** Summary of a list of attempts of one event, or `undefined` for none. */
-export function summarize(records: readonly DeliveryRecord[] | undefined): DeliverySummary | undefined {
-  if (records === undefined || records.length === 0) return undefined;
-  return {
-    last: records[records.length - 1]!,
-    attempts: records.length,
-    delivered: records.some((r) => r.outcome === "delivered"),
-  };
-}
-
 /** The latest delivery outcome of each event, for a reader that stays open (the inspector). */
 export interface DeliveryIndex {
   /** Reads what was appended since the last call (calls at once share one read). */
   refresh(): Promise<void>;
-  /** The event's delivery state, as of the last `refresh`. */
+  /** The event's delivery state, as of the last `refresh` (./delivery_state.ts). */
   stateOf(event: CapturedEvent): DeliveryState;
+  /** The event's whole delivery summary, as of the last `refresh`. */
+  deliveryOf(event: CapturedEvent): EventDelivery;
   /** Every attempt for one event, in order. */
   attemptsOf(id: string): Promise<DeliveryRecord[]>;
 }
@@ -122,13 +107,13 @@ async function _size(path: string): Promise<number> {
  */
 export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIndex {
   const path = paths.deliveries;
-  const latest = new Map<string, DeliveryRecord["outcome"]>();
+  const facts = new Map<string, DeliveryFact[]>();
   let pos = 0;
   let busy: Promise<void> | undefined;
   const read = async () => {
     const size = await _size(path);
     if (size < pos) {
-      latest.clear();
+      facts.clear();
       pos = 0;
     }
     if (size === pos) return;
@@ -137,7 +122,12 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       if (line.torn) break;
       pos = line.start + line.length + 1;
       const d = parseDeliveryLine(await _text(file, line));
-      if (d !== undefined) latest.set(d.event, d.outcome);
+      if (d === undefined) continue;
+      const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
+      if (d.status !== undefined) fact.status = d.status;
+      const list = facts.get(d.event);
+      if (list === undefined) facts.set(d.event, [fact]);
+      else list.push(fact);
     }
   };
   return {
@@ -146,9 +136,10 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return busy;
     },
     stateOf(event) {
-      // An event no rule took was never to be sent: "none".
-      return latest.get(event.id) ??
-        (event.forward !== undefined && event.forward.targets?.length !== 0 ? "pending" : "none");
+      return eventDelivery(event, facts.get(event.id)).state;
+    },
+    deliveryOf(event) {
+      return eventDelivery(event, facts.get(event.id));
     },
     async attemptsOf(id) {
       const size = await _size(path);
@@ -166,39 +157,4 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return found;
     },
   };
-}
-
-/** Where one event stands with one of its targets. */
-export interface TargetOutcome {
-  /** The target's name. */
-  name: string;
-  /** Its latest attempt's outcome, or `pending` when none is recorded yet. */
-  outcome: DeliveryRecord["outcome"] | "pending";
-  /** The app's status of the latest attempt, when it answered. */
-  status?: number;
-  /** Attempts recorded (every source). */
-  attempts: number;
-}
-
-/**
- * Each target the event was to be forwarded to, with where it stands;
- * `[]` when no rule matched, `undefined` when it was not forwarded at all.
- */
-export function targetOutcomes(
-  event: Pick<CapturedEvent, "forward">,
-  records: readonly DeliveryRecord[] | undefined,
-): TargetOutcome[] | undefined {
-  if (event.forward === undefined) return undefined;
-  return markedTargets(event.forward).map((name) => {
-    const mine = (records ?? []).filter((r) => r.target === name);
-    const last = mine[mine.length - 1];
-    if (last === undefined) return { name, outcome: "pending" as const, attempts: 0 };
-    const delivered = mine.some((r) => r.outcome === "delivered");
-    return {
-      name,
-      outcome: delivered ? "delivered" as const : last.outcome,
-      ...(last.status !== undefined ? { status: last.status } : {}),
-      attempts: mine.length,
-    };
-  });
 }

@@ -1,13 +1,31 @@
 /**
  * The forwarder: delivers stored events to their targets. One lane per
- * target (endpoint, name and URL) with bounded concurrency (`concurrency: 1` keeps arrival
- * order: a retry holds the lane). In queue mode failed attempts are retried
- * with backoff; every attempt is appended to the deliveries log. In relay
- * mode one attempt is made and its answer handed back for the sender.
+ * target (endpoint, name and URL), and the rules of a delivery that tells
+ * the truth:
+ *
+ * - **An app that is down costs no attempts.** A refused connection
+ *   (nothing listens) holds the lane: its events wait, a cheap TCP connect
+ *   checks the target about every second, and they go out as soon as it
+ *   accepts connections again, however long it was down.
+ * - **Attempts and backoff apply to answers** (5xx, 429, 408) and to
+ *   attempts that got no answer in time; when the policy ends the event is
+ *   given up ("failed"), and only then.
+ * - **Arrival order** (`order: "arrival"`, the default): a retry holds the
+ *   lane, and whenever events wait (the app down, a retry, a resume after a
+ *   restart) they go one at a time, in the order hooktap received them,
+ *   until the lane has caught up. `order: "parallel"` lets the others pass.
+ * - **Bounded memory**: a lane keeps a small window of events in memory; past
+ *   it, only a place in `.hooktap/events.jsonl` (./backlog.ts), read back in
+ *   order as the lane drains. The first event not in memory is pinned
+ *   ({@linkcode ForwarderOptions.onPin}) so the watermark never passes it.
+ *
+ * In relay mode one attempt is made and its answer handed back for the sender.
+ * Every attempt is appended to the deliveries log.
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import type { Backlog, Place } from "./backlog.ts";
 import type { DeliveriesLog } from "./deliveries_log.ts";
 import { type AttemptOutcome, deliverOnce, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
@@ -20,7 +38,14 @@ export interface AppState {
   up: boolean;
   /** Why it is down. */
   reason?: string;
+  /** When it is back: the events still waiting for it (in memory and in the store). */
+  waiting?: number;
+  /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
+  relay?: boolean;
 }
+
+/** Which events of the store a lane reads back, and as which attempt; `undefined`: not this lane's. */
+export type Admit = (event: CapturedEvent) => { attempt: number; resumed: boolean } | undefined;
 
 /** Options of {@linkcode createForwarder}. */
 export interface ForwarderOptions {
@@ -42,22 +67,42 @@ export interface ForwarderOptions {
   onAppState?: (state: AppState) => void;
   /** Called when an event's forwarding to one target has settled (delivered, or given up). */
   onSettled?: (event: CapturedEvent, target: ForwardTarget) => void;
-  /** Called when the deliveries log cannot be written. */
+  /** Called when an event enters memory for a target (from `enqueue` or read back from the store). */
+  onTake?: (event: CapturedEvent, target: ForwardTarget) => void;
+  /**
+   * Called with the id of a target's first event that is not in memory (it is in the store): it counts as
+   * taken until it settles, so the watermark stays before it. Read back, it is not taken again.
+   */
+  onPin?: (id: string) => void;
+  /** Called when the deliveries log cannot be written, or the store cannot be read back. */
   onError?: (error: unknown) => void;
   /** Clock. @default () => new Date() */
   now?: () => Date;
   /**
-   * How often to check, while events wait for a retry after getting no
-   * answer, whether their target accepts connections again, in ms; 0: never.
+   * How often to check, while a target refuses connections, whether it accepts them again, in ms.
    * @default 1000
    */
   probeMs?: number;
   /** The check: resolves when a TCP connection to `host:port` opens. @default Deno.connect, closed at once */
   connect?: (hostname: string, port: number) => Promise<void>;
+  /** Where events past a lane's window are read back from; without it every waiting event stays in memory. */
+  backlog?: Backlog;
+  /** Whether a target's lane may leave events in the store (not a relay target's). @default () => true */
+  spills?: (target: ForwardTarget) => boolean;
+  /** Events a lane keeps in memory (waiting and in flight). @default 64 */
+  window?: number;
+  /** Body bytes a lane keeps in memory (at least one event). @default 8 MiB */
+  windowBytes?: number;
 }
 
-/** Early attempts (started by the check) that got no answer and were not counted, at most, per event. */
+/** Attempts started by the connect check that got no answer (a dev server still compiling): free, at most, per event. */
 export const MAX_FREE_ATTEMPTS = 30;
+
+/** Ids of events read back that a lane remembers, for their enqueue that may come after. */
+const READ_BACK_IDS = 1024;
+
+/** Events a lane keeps in memory by default. */
+export const WINDOW = 64;
 
 async function _connect(hostname: string, port: number): Promise<void> {
   const conn = await Deno.connect({ hostname, port });
@@ -66,12 +111,28 @@ async function _connect(hostname: string, port: number): Promise<void> {
 
 /** A running forwarder. */
 export interface Forwarder {
-  /** Queue mode: delivers `event` in the background, retrying as the target allows. */
-  enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): void;
+  /**
+   * Queue mode: delivers `event` in the background, retrying as the target allows. Returns whether it
+   * entered memory now (`onTake` was called); `false` when it waits in the store (or the forwarder stopped).
+   */
+  enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): boolean;
+  /**
+   * Delivers a target's events read back from the store, from `from` on (the events `admit` takes), in
+   * order, before any enqueued later. `count`: how many there are (for `pending`); `key` names a lane of
+   * its own; `until` stops reading at that byte.
+   */
+  resumeFrom(
+    target: ForwardTarget,
+    from: Place,
+    admit: Admit,
+    options: { count: number; until?: number; key?: string },
+  ): Resuming;
   /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
   relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
-  /** Events taken and not yet settled. */
+  /** Deliveries not yet settled (in memory and waiting in the store). */
   readonly pending: number;
+  /** Events in memory, every lane (bounded by the window per lane when a backlog is given). */
+  readonly inMemory: number;
   /** Resolves when nothing is pending. */
   idle(): Promise<void>;
   /**
@@ -82,39 +143,87 @@ export interface Forwarder {
    */
   retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>>;
   /**
-   * Stops taking new attempts (scheduled retries are dropped, to be found
+   * Stops taking new attempts (waiting events are dropped, to be found
    * undelivered at the next start) and waits up to `graceMs` for in-flight ones.
    */
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * A target's lane set up to read its waiting events back, paused: events enqueued meanwhile stay in the
+ * store behind them (so nothing delivered live before the resume is read back and sent twice).
+ */
+export interface Resuming {
+  /** Delivers them (and then the events enqueued meanwhile), in order. */
+  start(): void;
+  /** Leaves them (`--skip-pending`): reads on from `from`, taking what `admit` takes (the events enqueued meanwhile). */
+  skip(from: Place, admit: Admit): void;
+}
+
 interface Job {
   event: CapturedEvent;
   target: ForwardTarget;
+  /** Arrival order in its lane. */
+  seq: number;
+  /** Number of the next attempt (recorded). */
   attempt: number;
+  /** Attempts that count against the policy this run (no answer because nothing listens is free). */
+  counted: number;
   /** Sent again after a restart. */
   resumed?: boolean;
-  /** Attempt number this run started at (retries count from it). */
-  firstAttempt: number;
-  /** This attempt was started early by the connect check. */
+  /** This attempt was started by the connect check. */
   early?: boolean;
-  /** Early attempts that got no answer: they do not use up a retry. */
+  /** Early attempts that got no answer. */
   free?: number;
+  /** Bytes it holds. */
+  size: number;
+}
+
+interface Spill {
+  /** Where to read on; `undefined` while the first event's place is looked for. */
+  place?: Place;
+  /** The first event not in memory (counted as taken through `onPin`). */
+  pin: string;
+  admit: Admit;
+  until?: number;
+  /** Events it holds, for `pending`. */
+  count: number;
+  /** Events enqueued (and left in the store) so far. */
+  ignores: number;
+  /** Set up, not reading yet (see {@linkcode Resuming}). */
+  paused?: boolean;
+  reading: boolean;
+  endpoint: string;
 }
 
 interface Lane {
-  /** Removed by a reload: its jobs are dropped, not retried. */
-  retired?: Map<string, Set<string>>;
+  key: string;
   /** Its target (the last job's). */
   sample?: ForwardTarget;
-  running: number;
-  /** Jobs waiting for a free slot, oldest first. */
+  /** Removed by a reload: its jobs are dropped, not retried. */
+  retired?: Map<string, Set<string>>;
   queue: Fifo<Job>;
-  /** Retries waiting for their time, to be fired early when the target answers again. */
-  timers: Map<
-    ReturnType<typeof setTimeout>,
-    { host: string; fire(early?: boolean): void; drop(): void; noAnswer: boolean }
-  >;
+  /** Jobs to send again, by arrival order: they go before the queue. */
+  retries: Job[];
+  running: number;
+  /** Jobs in memory (queue, retries, in flight, waiting on a timer) and their bytes and ids. */
+  jobs: number;
+  bytes: number;
+  ids: Set<string>;
+  seq: number;
+  /** Events wait: one at a time, in order (arrival mode), until the lane has caught up. */
+  serial: boolean;
+  /** The lane waits: until a time (a retry's), or until `host` accepts connections (down). */
+  hold?: { timer?: ReturnType<typeof setTimeout>; host?: string } | undefined;
+  /** Parallel mode: retries waiting on their own timers. */
+  side: Map<ReturnType<typeof setTimeout>, Job>;
+  spill?: Spill | undefined;
+  /**
+   * Ids this lane took lately, by enqueue or read back (at most {@linkcode READ_BACK_IDS}): an event is stored
+   * before it is enqueued, so a read can take it first (its enqueue, when it comes, must not take it again),
+   * and a read must not take one an enqueue took.
+   */
+  once: Set<string>;
 }
 
 const RELAY_BODY_MAX = 64 * 1024 * 1024;
@@ -163,26 +272,40 @@ export class Fifo<T> {
 /** Creates a forwarder. */
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const now = options.now ?? (() => new Date());
+  const window = Math.max(1, options.window ?? WINDOW);
+  const windowBytes = options.windowBytes ?? 8 * 1024 * 1024;
+  const backlog = options.backlog;
   const lanes = new Map<string, Lane>();
   const down = new Map<string, boolean>();
   const inFlight = new Set<Promise<unknown>>();
   let pending = 0;
+  let inMemory = 0;
   let stopped = false;
   let idleWaiters: (() => void)[] = [];
 
-  const done = () => {
-    pending--;
-    if (pending === 0) {
+  const done = (n = 1) => {
+    pending -= n;
+    if (pending <= 0) {
+      pending = 0;
       for (const w of idleWaiters) w();
       idleWaiters = [];
     }
   };
-  const settle = (event: CapturedEvent, target: ForwardTarget) => {
-    options.onSettled?.(event, target);
+  /** A job leaves memory. */
+  const release = (lane: Lane, job: Job) => {
+    lane.jobs--;
+    inMemory--;
+    lane.bytes -= job.size;
+    lane.ids.delete(job.event.id);
+  };
+  const settle = (lane: Lane, job: Job) => {
+    release(lane, job);
+    options.onSettled?.(job.event, job.target);
     done();
   };
   /** A job of a retired lane: not settled (it stays undelivered), no longer pending here. */
   const abandon = (lane: Lane, job: Job) => {
+    release(lane, job);
     const ids = lane.retired!.get(job.target.name) ?? new Set<string>();
     lane.retired!.set(job.target.name, ids.add(job.event.id));
     done();
@@ -194,24 +317,42 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (host === undefined) hosts.set(to, host = new URL(to).host);
     return host;
   };
+  const ordered = (target: ForwardTarget) => target.order !== "parallel";
+  const waitingFor = (host: string) => {
+    let n = 0;
+    for (const lane of lanes.values()) {
+      if (lane.sample !== undefined && hostOf(lane.sample.to) === host) {
+        n += lane.jobs + (lane.spill?.count ?? 0);
+      }
+    }
+    return n;
+  };
 
   const noteState = (target: ForwardTarget, outcome: AttemptOutcome) => {
     const host = hostOf(target.to);
     const isDown = outcome.error?.kind === "refused";
+    if (!isDown && outcome.response === undefined) return; // no answer in time: not "answers again"
     const wasDown = down.get(host) ?? false;
     if (isDown === wasDown) return;
     down.set(host, isDown);
-    options.onAppState?.(isDown ? { host, up: false, reason: outcome.error!.message } : { host, up: true });
-    if (!isDown) {
-      for (const lane of lanes.values()) {
-        for (const [timer, waiting] of lane.timers) {
-          if (waiting.host !== host) continue;
-          clearTimeout(timer);
-          lane.timers.delete(timer);
-          waiting.fire();
-        }
+    if (isDown) {
+      return options.onAppState?.({
+        host,
+        up: false,
+        reason: outcome.error!.message,
+        ...(target.mode === "relay" ? { relay: true } : {}),
+      });
+    }
+    for (const lane of lanes.values()) {
+      if (lane.hold?.host === host) {
+        if (lane.hold.timer !== undefined) clearTimeout(lane.hold.timer);
+        lane.hold = undefined;
+        pump(lane);
       }
     }
+    // The events still to go: every waiting one, but this one when it was delivered.
+    const waiting = waitingFor(host) - (outcome.record.outcome === "delivered" ? 1 : 0);
+    options.onAppState?.({ host, up: true, waiting: Math.max(0, waiting) });
   };
 
   async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
@@ -246,97 +387,228 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   /** One lane per target: an endpoint's targets each have their own queue and retries. */
   const keyOf = (target: ForwardTarget) => `${target.endpoint ?? ""}\n${target.name}\n${target.to}`;
 
-  function laneOf(target: ForwardTarget): Lane {
-    const key = keyOf(target);
+  function laneOf(target: ForwardTarget, key = keyOf(target)): Lane {
     let lane = lanes.get(key);
     if (lane === undefined) {
-      lane = { running: 0, queue: new Fifo(), timers: new Map() };
+      lane = {
+        key,
+        queue: new Fifo(),
+        retries: [],
+        running: 0,
+        jobs: 0,
+        bytes: 0,
+        ids: new Set(),
+        seq: 0,
+        serial: false,
+        side: new Map(),
+        once: new Set(),
+      };
       lanes.set(key, lane);
     }
+    lane.sample = target;
     return lane;
   }
 
-  function push(lane: Lane, job: Job): void {
-    if (lane.retired) return abandon(lane, job);
-    lane.sample = job.target;
+  /** Notes that `lane` took event `id` (see {@linkcode Lane.once}). */
+  const remember = (lane: Lane, id: string) => {
+    lane.once.add(id);
+    if (lane.once.size > READ_BACK_IDS) {
+      for (const old of lane.once) {
+        lane.once.delete(old);
+        break;
+      }
+    }
+  };
+  const full = (lane: Lane) => lane.jobs >= window || (lane.jobs > 0 && lane.bytes >= windowBytes);
+  const sizeOf = (event: CapturedEvent) => event.bodySize + 512;
+
+  /** Puts an event in memory, at the end of its lane. */
+  function admitJob(
+    lane: Lane,
+    event: CapturedEvent,
+    target: ForwardTarget,
+    attempt: number,
+    resumed: boolean,
+  ) {
+    const job: Job = { event, target, seq: lane.seq++, attempt, counted: 0, size: sizeOf(event) };
+    if (resumed) job.resumed = true;
+    // Events that waited (the last run's, or a hub's catch-up: the channel kept them) go one at a time, in order.
+    if (resumed || event.hub !== undefined) lane.serial = true;
+    lane.jobs++;
+    inMemory++;
+    lane.bytes += job.size;
+    lane.ids.add(event.id);
     lane.queue.push(job);
-    pump(lane);
+  }
+
+  function insertRetry(lane: Lane, job: Job): void {
+    const list = lane.retries;
+    let i = list.length;
+    while (i > 0 && list[i - 1]!.seq > job.seq) i--;
+    list.splice(i, 0, job);
   }
 
   function pump(lane: Lane): void {
-    while (!stopped && lane.queue.length > 0 && lane.running < (lane.queue.peek()!.target.concurrency || 1)) {
-      const job = lane.queue.shift()!;
-      lane.running++;
-      const run = runJob(lane, job).finally(() => {
-        inFlight.delete(run);
-        lane.running--;
-        pump(lane);
-      });
-      inFlight.add(run);
+    if (stopped || lane.retired) return;
+    const target = lane.sample;
+    if (target !== undefined && lane.hold === undefined) {
+      const limit = ordered(target) && lane.serial ? 1 : Math.max(1, target.concurrency || 1);
+      while (lane.running < limit) {
+        const job = lane.retries.length > 0 ? lane.retries.shift() : lane.queue.shift();
+        if (job === undefined) break;
+        start(lane, job);
+      }
     }
+    refill(lane);
+    if (lane.jobs === 0 && lane.spill === undefined) lane.serial = false;
+  }
+
+  function start(lane: Lane, job: Job): void {
+    lane.running++;
+    const run = runJob(lane, job).catch((error) => options.onError?.(error)).finally(() => {
+      inFlight.delete(run);
+      lane.running--;
+      pump(lane);
+    });
+    inFlight.add(run);
   }
 
   async function runJob(lane: Lane, job: Job): Promise<void> {
-    while (true) {
-      const outcome = await attempt(job);
-      // An attempt the connect check started that got no answer (a dev server still compiling) is free.
-      if (job.early && outcome.response === undefined && (job.free ?? 0) < MAX_FREE_ATTEMPTS) {
-        job = { ...job, free: (job.free ?? 0) + 1 };
+    const outcome = await attempt(job);
+    const target = job.target;
+    const refused = outcome.error?.kind === "refused";
+    // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
+    const freeEarly = !refused && job.early === true && outcome.response === undefined &&
+      (job.free ?? 0) < MAX_FREE_ATTEMPTS;
+    const counted = job.counted + (refused || freeEarly ? 0 : 1);
+    const delivered = outcome.record.outcome === "delivered";
+    let delay: number | undefined;
+    if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, now().getTime());
+    if (!delivered && (refused || delay !== undefined)) {
+      outcome.record.outcome = "retrying";
+      if (delay !== undefined) outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
+    }
+    await record(outcome.record);
+    if (outcome.record.outcome !== "retrying") return settle(lane, job);
+    if (stopped) return; // left for the next start
+    if (lane.retired) return abandon(lane, job);
+    const next: Job = {
+      ...job,
+      attempt: job.attempt + 1,
+      counted,
+      early: false,
+      free: (job.free ?? 0) + (freeEarly ? 1 : 0),
+    };
+    lane.serial = true;
+    if (refused) {
+      // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
+      insertRetry(lane, next);
+      const host = hostOf(target.to);
+      if (down.get(host) !== true) {
+        // It was back up meanwhile (another attempt got an answer): go again at once.
+        return;
       }
-      const delay = nextDelay(
-        job.target,
-        job.attempt - job.firstAttempt + 1 - (job.free ?? 0),
-        outcome.record,
-        now().getTime(),
-      );
-      if (delay !== undefined) {
-        outcome.record.outcome = "retrying";
-        outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
-      }
-      await record(outcome.record);
-      if (delay === undefined) return settle(job.event, job.target);
-      if (stopped) return; // left for the next start
-      if (lane.retired) return abandon(lane, job);
-      const next: Job = { ...job, attempt: job.attempt + 1, early: false };
-      const host = hostOf(job.target.to);
-      const noAnswer = outcome.response === undefined;
-      if (job.target.concurrency === 1) {
-        // Arrival order: the lane waits with this event (woken early when the app is back).
-        const early = await new Promise<boolean>((resolve) =>
-          wait(lane, host, delay, noAnswer, (e) => resolve(e ?? false), () => resolve(false))
-        );
-        if (stopped) return;
-        if (lane.retired) return abandon(lane, job);
-        job = { ...next, early };
-        continue;
-      }
-      wait(
-        lane,
-        host,
-        delay,
-        noAnswer,
-        (early) => push(lane, { ...next, early: early ?? false }),
-        () => lane.retired && abandon(lane, job),
-      );
+      if (lane.hold === undefined) lane.hold = { host };
+      probe(host);
       return;
     }
+    if (ordered(target)) {
+      // Arrival order: the lane waits with this event at its head.
+      insertRetry(lane, next);
+      if (lane.hold === undefined) {
+        // The connection closed without an answer (an app still starting): the connect check may end the wait
+        // early. Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
+        const host = outcome.error?.kind === "reset" ? hostOf(target.to) : undefined;
+        const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host };
+        hold.timer = setTimeout(() => {
+          if (lane.hold === hold) lane.hold = undefined;
+          pump(lane);
+        }, delay);
+        lane.hold = hold;
+        if (host !== undefined) probe(host);
+      }
+      return;
+    }
+    const timer = setTimeout(() => {
+      lane.side.delete(timer);
+      insertRetry(lane, next);
+      pump(lane);
+    }, delay);
+    lane.side.set(timer, next);
   }
 
-  /** Runs `fire` after `delay`, or sooner when `host` answers again; `drop` on stop. */
-  function wait(
-    lane: Lane,
-    host: string,
-    delay: number,
-    noAnswer: boolean,
-    fire: (early?: boolean) => void,
-    drop: () => void,
-  ): void {
-    const timer = setTimeout(() => {
-      lane.timers.delete(timer);
-      fire();
-    }, delay);
-    lane.timers.set(timer, { host, fire, drop, noAnswer });
-    if (noAnswer) probe(host);
+  /** Reads a spilled lane's next events back from the store when its memory has room. */
+  function refill(lane: Lane): void {
+    const spill = lane.spill;
+    if (spill === undefined || spill.reading || spill.paused || backlog === undefined || stopped) return;
+    if (lane.retired) return;
+    if (spill.place === undefined || lane.jobs > window / 2) return;
+    spill.reading = true;
+    const ignoresBefore = spill.ignores;
+    const target = lane.sample!;
+    const visit = (event: CapturedEvent) => {
+      if (lane.ids.has(event.id) || lane.once.has(event.id)) return "pass" as const;
+      const admitted = spill.admit(event);
+      if (admitted === undefined) return "pass" as const;
+      if (full(lane)) return "stop" as const;
+      admitJob(lane, event, target, admitted.attempt, admitted.resumed);
+      if (event.id !== spill.pin) options.onTake?.(event, target);
+      // Counted when it was enqueued (or resumed); a read can come first: then it is counted now.
+      if (spill.count > 0) spill.count--;
+      else pending++;
+      remember(lane, event.id);
+      return "take" as const;
+    };
+    backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
+      spill.reading = false;
+      if (lane.spill !== spill || stopped) return;
+      if (end.stopped !== undefined) {
+        spill.place = end.stopped;
+        if (end.stopped.id !== spill.pin) {
+          spill.pin = end.stopped.id;
+          options.onPin?.(spill.pin);
+        }
+      } else {
+        spill.place = end.next;
+        if (spill.until !== undefined || spill.ignores === ignoresBefore) {
+          // Caught up: every event left in the store has been read; new ones stay in memory again.
+          lane.spill = undefined;
+          if (spill.count > 0) done(spill.count);
+        }
+      }
+      pump(lane);
+    }, (error) => {
+      spill.reading = false;
+      options.onError?.(error);
+      const timer = setTimeout(() => {
+        probeTimers.delete(timer);
+        pump(lane);
+      }, 1000);
+      probeTimers.add(timer);
+    });
+  }
+
+  function startSpill(lane: Lane, event: CapturedEvent, target: ForwardTarget): void {
+    const spill: Spill = {
+      pin: event.id,
+      admit: (e) => {
+        if (e.endpoint !== target.endpoint || e.forward === undefined) return undefined;
+        if (e.forward.targets !== undefined && !e.forward.targets.includes(target.name)) return undefined;
+        if (spill.place?.id === "" && e.id < spill.pin) return undefined; // the place was not found
+        return { attempt: 1, resumed: false };
+      },
+      count: 1,
+      ignores: 1,
+      reading: false,
+      endpoint: target.endpoint ?? event.endpoint,
+    };
+    lane.spill = spill;
+    options.onPin?.(event.id);
+    backlog!.locate(event.id).then((place) => {
+      if (lane.spill !== spill) return;
+      spill.place = place ?? { offset: 0, id: "" };
+      pump(lane);
+    }, (error) => options.onError?.(error));
   }
 
   const probing = new Set<string>();
@@ -344,22 +616,16 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const probeMs = options.probeMs ?? 1000;
   const connect = options.connect ?? _connect;
 
-  /** While events of `host` wait after getting no answer: a connect about every `probeMs`; sends them when it opens. */
+  /** While lanes wait for `host` to listen: a connect about every `probeMs`; sends their events when it opens. */
   function probe(host: string): void {
     if (probeMs <= 0 || probing.has(host) || stopped) return;
     probing.add(host);
     const url = new URL(`http://${host}`);
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
     const port = url.port === "" ? 80 : Number(url.port);
-    const waiting = () => {
-      const found: [Lane, ReturnType<typeof setTimeout>, { fire(early?: boolean): void }][] = [];
-      for (const lane of lanes.values()) {
-        for (const [timer, w] of lane.timers) if (w.host === host && w.noAnswer) found.push([lane, timer, w]);
-      }
-      return found;
-    };
+    const held = () => [...lanes.values()].filter((lane) => lane.hold?.host === host);
     const tick = async () => {
-      if (stopped || waiting().length === 0) return void probing.delete(host);
+      if (stopped || held().length === 0) return void probing.delete(host);
       let open = false;
       try {
         await connect(hostname, port);
@@ -367,10 +633,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       } catch { /* still down */ }
       if (stopped) return void probing.delete(host);
       if (open) {
-        for (const [lane, timer, w] of waiting()) {
-          clearTimeout(timer);
-          lane.timers.delete(timer);
-          w.fire(true);
+        for (const lane of held()) {
+          if (lane.hold?.timer !== undefined) clearTimeout(lane.hold.timer);
+          lane.hold = undefined;
+          for (const job of lane.retries) job.early = true;
+          pump(lane);
         }
       }
       schedule();
@@ -385,23 +652,84 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     schedule();
   }
 
+  function dropWaiting(lane: Lane, each: (job: Job) => void): void {
+    if (lane.hold?.timer !== undefined) clearTimeout(lane.hold.timer);
+    lane.hold = undefined;
+    for (const job of lane.queue.drain()) each(job);
+    for (const job of lane.retries.splice(0)) each(job);
+    for (const [timer, job] of lane.side) {
+      clearTimeout(timer);
+      each(job);
+    }
+    lane.side.clear();
+  }
+
   return {
     enqueue(event, target, resume) {
-      if (stopped) return;
+      if (stopped) return false;
+      const lane = laneOf(target);
+      if (lane.once.has(event.id)) return true; // read back from the store before this call: taken
       pending++;
-      const job: Job = resume
-        ? { event, target, attempt: resume.attempt, firstAttempt: resume.attempt, resumed: true }
-        : { event, target, attempt: 1, firstAttempt: 1 };
-      push(laneOf(target), job);
+      if (lane.spill !== undefined) {
+        lane.spill.count++;
+        lane.spill.ignores++;
+        return false;
+      }
+      if (backlog !== undefined && !resume && full(lane) && (options.spills?.(target) ?? true)) {
+        startSpill(lane, event, target);
+        return false;
+      }
+      options.onTake?.(event, target);
+      remember(lane, event.id);
+      admitJob(lane, event, target, resume?.attempt ?? 1, resume !== undefined);
+      pump(lane);
+      return true;
+    },
+    resumeFrom(target, from, admit, o) {
+      const none: Resuming = { start() {}, skip() {} };
+      if (stopped || backlog === undefined || o.count <= 0) return none;
+      const lane = laneOf(target, o.key);
+      pending += o.count;
+      lane.serial = true;
+      const spill: Spill = {
+        place: from,
+        pin: from.id,
+        admit,
+        count: o.count,
+        ignores: 0,
+        reading: false,
+        paused: true,
+        endpoint: target.endpoint ?? "",
+        ...(o.until !== undefined ? { until: o.until } : {}),
+      };
+      lane.spill = spill;
+      options.onPin?.(from.id);
+      return {
+        start() {
+          spill.paused = false;
+          pump(lane);
+        },
+        skip(next, take) {
+          if (lane.spill !== spill) return;
+          done(o.count); // left in the store: the pin keeps the watermark before them
+          spill.count -= o.count;
+          spill.place = next;
+          spill.admit = take;
+          spill.paused = false;
+          if (spill.until !== undefined) lane.spill = undefined; // a relay target's: nothing enqueued meanwhile
+          pump(lane);
+        },
+      };
     },
     async relay(event, target) {
       pending++;
       let outcome: AttemptOutcome;
       try {
-        outcome = await attempt({ event, target, attempt: 1, firstAttempt: 1 }, RELAY_BODY_MAX);
+        outcome = await attempt({ event, target, seq: 0, attempt: 1, counted: 0, size: 0 }, RELAY_BODY_MAX);
         await record(outcome.record);
       } finally {
-        settle(event, target);
+        options.onSettled?.(event, target);
+        done();
       }
       const response = outcome.response;
       if (response === undefined) {
@@ -433,19 +761,21 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     get pending() {
       return pending;
     },
+    get inMemory() {
+      return inMemory;
+    },
     retire(retired) {
       const dropped = new Map<string, Set<string>>();
       for (const [key, lane] of lanes) {
-        const target = lane.queue.peek()?.target ?? lane.sample;
+        const target = lane.sample;
         if (target === undefined || !retired(target)) continue;
         lanes.delete(key);
         lane.retired = dropped;
-        for (const job of lane.queue.drain()) abandon(lane, job);
-        for (const [timer, waiting] of lane.timers) {
-          clearTimeout(timer);
-          waiting.drop();
+        dropWaiting(lane, (job) => abandon(lane, job));
+        if (lane.spill !== undefined) {
+          done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
+          lane.spill = undefined;
         }
-        lane.timers.clear();
       }
       return dropped;
     },
@@ -458,12 +788,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       for (const t of probeTimers) clearTimeout(t);
       probeTimers.clear();
       for (const lane of lanes.values()) {
-        for (const [timer, waiting] of lane.timers) {
-          clearTimeout(timer);
-          waiting.drop();
-        }
-        lane.timers.clear();
-        lane.queue.drain();
+        dropWaiting(lane, (job) => release(lane, job));
+        lane.spill = undefined;
       }
       if (inFlight.size === 0) return;
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { buildEvent } from "../event/record.ts";
+import { buildEvent, eventLine } from "../event/record.ts";
+import { createIdFactory } from "../event/id.ts";
+import { storePaths } from "../store/paths.ts";
+import { storeBacklog } from "./backlog.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { closeIdleConnections } from "./client.ts";
 import { createForwarder, Fifo } from "./forwarder.ts";
@@ -46,6 +49,7 @@ Deno.test("a retry waiting after no answer is sent once the target accepts conne
     mode: "queue",
     timeoutMs: 2000,
     concurrency: 1,
+    order: "arrival",
     attempts: 2, // one retry only: the early attempts that get no answer must not spend it
     backoffMs: [3_600_000],
     insecure: false,
@@ -113,6 +117,7 @@ Deno.test("a queue thousands long (the app slower than the sender): every event 
     mode: "queue",
     timeoutMs: 10_000,
     concurrency: 8,
+    order: "parallel",
     attempts: 3,
     backoffMs: [10],
     insecure: false,
@@ -173,4 +178,133 @@ Deno.test("Fifo: first in, first out across its compactions; peek, length, drain
   q.push(7);
   assert.equal(q.shift(), 7);
   assert.equal(q.length, 0);
+});
+
+Deno.test("past its window a lane reads the store back: every event once, in order, never more than the window in memory", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_" });
+  const paths = storePaths(dir);
+  const ids = createIdFactory();
+  const events = Array.from({ length: 60 }, (_, i) => {
+    const event = buildEvent({
+      id: ids(new Date()),
+      endpoint: i % 3 === 2 ? "other" : "hook", // another endpoint's lines are passed over
+      receivedAt: new Date(),
+      method: "POST",
+      path: "/hook",
+      query: "",
+      headers: [["x-n", String(i)]],
+      body: new TextEncoder().encode(`{"n":${i}}`),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://x/", mode: "queue" };
+    return event;
+  });
+  await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  const seen: number[] = [];
+  let peak = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    seen.push(Number(req.headers.get("x-n")));
+    peak = Math.max(peak, forwarder.inMemory);
+    await new Promise((r) => setTimeout(r, 2));
+    return new Response(null, { status: 204 });
+  });
+  const pins: string[] = [];
+  const forwarder = createForwarder({
+    log: { append: () => Promise.resolve(), newId: () => "dlv_x" },
+    backlog: storeBacklog(paths),
+    window: 4,
+    onPin: (id) => pins.push(id),
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    endpoint: "hook",
+    to: `http://127.0.0.1:${server.addr.port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+  try {
+    const taken = events.filter((e) => e.endpoint === "hook").map((e) => forwarder.enqueue(e, target));
+    assert.deepEqual(taken.slice(0, 4), [true, true, true, true]);
+    assert.ok(taken.slice(4).every((t) => t === false), "past the window they stay in the store");
+    await within(forwarder.idle(), 20_000, "the backlog was not delivered");
+    const sent = events.map((_, i) => i).filter((i) => i % 3 !== 2);
+    assert.deepEqual(seen, sent, "every event once, in order");
+    assert.ok(peak <= 4, `at most the window in memory, saw ${peak}`);
+    assert.equal(
+      pins[0],
+      events.filter((e) => e.endpoint === "hook")[4]!.id,
+      "pinned at the first not in memory",
+    );
+  } finally {
+    await forwarder.stop();
+    closeIdleConnections();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an event read back before its own enqueue (stored first, enqueued after) is delivered once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_" });
+  const paths = storePaths(dir);
+  const ids = createIdFactory();
+  const events = [0, 1, 2].map((i) => {
+    const event = buildEvent({
+      id: ids(new Date()),
+      endpoint: "hook",
+      receivedAt: new Date(),
+      method: "POST",
+      path: "/hook",
+      query: "",
+      headers: [["x-n", String(i)]],
+      body: new TextEncoder().encode(`{"n":${i}}`),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://x/", mode: "queue" };
+    return event;
+  });
+  await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  const seen: number[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push(Number(req.headers.get("x-n")));
+    return new Response(null, { status: 204 });
+  });
+  const forwarder = createForwarder({
+    log: { append: () => Promise.resolve(), newId: () => "dlv_x" },
+    backlog: storeBacklog(paths),
+    window: 1,
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    endpoint: "hook",
+    to: `http://127.0.0.1:${server.addr.port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+  try {
+    assert.equal(forwarder.enqueue(events[0]!, target), true);
+    assert.equal(forwarder.enqueue(events[1]!, target), false); // past the window: read back from the store
+    // The read-back finds event 2 in the store too (its write is done, its enqueue not yet) and sends it.
+    await within(forwarder.idle(), 10_000, "the read-back did not finish");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(seen, [0, 1, 2]);
+    forwarder.enqueue(events[2]!, target); // its enqueue comes now: already taken
+    await within(forwarder.idle(), 10_000, "not idle");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(seen, [0, 1, 2], "event 2 once");
+  } finally {
+    await forwarder.stop();
+    closeIdleConnections();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -200,6 +200,7 @@ const PATHS: Record<string, Path> = {
       mode: "queue",
       timeoutMs: 5000,
       concurrency: 1,
+      order: "arrival",
       attempts: 1,
       backoffMs: [10],
       insecure: false,

@@ -12,13 +12,24 @@ import type { CapturedEvent } from "../event/record.ts";
 import { chooseTargets, compileWhen, type EventTest } from "./choose.ts";
 import { describeError, UsageError } from "../errors.ts";
 import type { StorePaths } from "../store/paths.ts";
+import { providerFacts } from "../provider/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
-import { createForwarder, type Forwarder, type ForwarderOptions } from "./forwarder.ts";
+import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
 import type { ForwardTarget } from "./target.ts";
-import { findUndelivered, type Undelivered } from "./undelivered.ts";
+import { storeBacklog } from "./backlog.ts";
+import { planResume, type WaitingLane } from "./resume_scan.ts";
+import type { GivenUp } from "./undelivered.ts";
+
+/** What the last run left, found at start (events are read back from the store, not held). */
+export interface LeftOver {
+  /** Events with a target still to deliver. */
+  pending: number;
+  /** (Event, target) pairs every attempt of which failed, grouped by endpoint and target. */
+  givenUp: GivenUp[];
+}
 
 /** Options of {@linkcode startForwarding}. */
 export interface ForwardingOptions {
@@ -69,7 +80,7 @@ export interface ForwardingSession {
   /** Every target, for the banner. */
   readonly targets: ReadonlyMap<string, RoutedTarget>;
   /** Events the last run left undelivered (found at start). */
-  readonly leftOver: Undelivered;
+  readonly leftOver: LeftOver;
   /** Whether sending an endpoint's old events again needs `--resign` (it has a secret). */
   resignsOf?(endpoint: string): boolean;
   /**
@@ -77,8 +88,10 @@ export interface ForwardingSession {
    * @throws {UsageError}
    */
   checkLoop(receiver: { hostname: string; port: number }): void;
-  /** Delivers the events the last run left pending; returns how many deliveries, and those whose target is gone. */
+  /** Delivers the events the last run left pending (in order, before newer ones); returns how many deliveries. */
   resume(): number;
+  /** `--skip-pending`: leaves them undelivered (for `replay --undelivered` and the next start). */
+  skipPending(): void;
   /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
   readonly orphaned: ReadonlyMap<string, number>;
   /**
@@ -90,6 +103,17 @@ export interface ForwardingSession {
   update(endpoints: readonly Endpoint[]): Promise<TargetChanges>;
   /** Stops: in-flight deliveries get `graceMs`, the rest stay for the next start. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Whether sending an endpoint's events again later needs `--resign`: it has a secret and its provider's
+ * signatures carry a timestamp (Stripe, Slack, Standard Webhooks, …), so a stored one is stale by then. An
+ * endpoint whose provider is detected per event counts when it has a secret.
+ */
+export function resendNeedsResign(endpoint: Endpoint | undefined): boolean {
+  const signing = endpoint?.signing;
+  if (signing === undefined || signing.secrets.length === 0) return false;
+  return signing.provider === undefined || providerFacts(signing.provider)?.timestamped === true;
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
@@ -151,9 +175,11 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   };
   let targets = allTargets();
   if (byEndpoint.size === 0) return undefined;
-  const leftOver = await findUndelivered(options.paths, { afterWatermark: true });
-  const log = await openDeliveriesLog(options.paths.deliveries);
   const watermark = new Watermark((await readForwardState(options.paths.forwardState))?.settledThrough);
+  // Streaming: no event is held; each target's waiting events are read back in order as it drains.
+  const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name));
+  const leftOver: LeftOver = { pending: plan.events, givenUp: plan.givenUp };
+  const log = await openDeliveriesLog(options.paths.deliveries);
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
   const save = () => {
@@ -172,10 +198,17 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     watermark.take(id);
     open.set(id, (open.get(id) ?? 0) + 1);
   };
-  // A pending event of the last run still counts: the mark may not pass it until it settles.
-  for (const e of leftOver.pending) watermark.take(e.id);
+  // A waiting event of the last run still counts: the mark may not pass the first one until it settles.
+  for (const lane of plan.lanes.values()) watermark.take(lane.first.id);
+  const relayTarget = (t: ForwardTarget) =>
+    byEndpoint.get(t.endpoint ?? "")?.find((x) => x.name === t.name)?.mode === "relay";
   const forwarder = createForwarder({
     log,
+    backlog: storeBacklog(options.paths),
+    // A relay target's queued copies (hooktap answered itself) stay in memory: the store holds its relayed ones too.
+    spills: (t) => !relayTarget(t),
+    onTake: (event) => take(event.id),
+    onPin: (id) => take(id),
     ...(options.prepare ? { prepare: options.prepare } : {}),
     ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     ...(options.onAppState ? { onAppState: options.onAppState } : {}),
@@ -197,16 +230,39 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     get pending() {
       return forwarder.pending;
     },
-    enqueue(event, target, resume) {
-      take(event.id);
-      forwarder.enqueue(event, target, resume);
+    get inMemory() {
+      return forwarder.inMemory;
     },
     relay(event, target) {
       take(event.id);
       return forwarder.relay(event, target);
     },
   };
-  const orphaned = new Map<string, number>();
+  const orphaned = new Map<string, number>(plan.orphaned);
+  // Each target's waiting events, set up before any live event can arrive: events received before the
+  // resume (a hub's catch-up, a fast sender) wait in the store behind them instead of going first and being
+  // read back a second time.
+  const resuming: Resuming[] = [];
+  const resumingLanes: WaitingLane[] = [];
+  let resumeCount = 0;
+  for (const lane of plan.lanes.values()) {
+    const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
+    if (target === undefined) continue;
+    const relay = target.mode === "relay";
+    // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
+    // of their own that stops where the last run's events end (later ones were relayed).
+    resuming.push(forwarder.resumeFrom(
+      relay ? { ...target, mode: "queue" } : target,
+      lane.first,
+      plan.admit(lane.endpoint, lane.name),
+      {
+        count: lane.count,
+        ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
+      },
+    ));
+    resumingLanes.push(lane);
+    resumeCount += lane.count;
+  }
   let listening: { hostname: string; port: number } | undefined;
   return {
     targetsOf: (name) => byEndpoint.get(name) ?? [],
@@ -230,7 +286,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     leftOver,
     orphaned,
-    resignsOf: (name) => (endpoints.find((e) => e.name === name)?.signing?.secrets.length ?? 0) > 0,
+    resignsOf: (name) => resendNeedsResign(endpoints.find((e) => e.name === name)),
     checkLoop(receiver) {
       listening = receiver;
       for (const target of targets.values()) {
@@ -239,24 +295,17 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       }
     },
     resume() {
-      let n = 0;
-      for (const event of leftOver.pending) {
-        const list = byEndpoint.get(event.endpoint) ?? [];
-        for (const name of leftOver.due.get(event.id) ?? []) {
-          const target = list.find((t) => t.name === name);
-          if (target === undefined) {
-            const key = `${event.endpoint} ${name}`;
-            orphaned.set(key, (orphaned.get(key) ?? 0) + 1);
-            continue;
-          }
-          // Relay events whose sender is long gone are delivered in the background like queued ones.
-          track.enqueue(event, target.mode === "relay" ? { ...target, mode: "queue" } : target, {
-            attempt: (leftOver.attempts.get(`${event.id} ${name}`) ?? 0) + 1,
-          });
-          n++;
-        }
+      for (const r of resuming) r.start();
+      return resumeCount;
+    },
+    skipPending() {
+      // New events only (after the scan); the last run's stay undelivered, the watermark pinned before them.
+      const from = { offset: plan.size, id: "" };
+      for (const [i, r] of resuming.entries()) {
+        const lane = resumingLanes[i]!;
+        const admit = plan.admit(lane.endpoint, lane.name);
+        r.skip(from, (e) => (plan.lastId === undefined || e.id > plan.lastId ? admit(e) : undefined));
       }
-      return n;
     },
     async update(next) {
       const nextBy = await targetsByEndpoint(next, options.fallback, baseDir);

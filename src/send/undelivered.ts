@@ -5,14 +5,14 @@
  * watermark, and the deliveries log.
  * @module
  */
-import { type CapturedEvent, markedTargets } from "../event/record.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineId } from "../store/read/line_key.ts";
 import { scanBackward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
 import { readForwardState } from "./state.ts";
-import { deliveryUrl } from "./target.ts";
+import { eventDelivery } from "./delivery_state.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 
 /** The (event, target) pairs whose attempts all failed, grouped by endpoint and target. */
@@ -114,23 +114,21 @@ export async function findUndelivered(
     givenUp: givenUpOf(all),
   };
   for (const event of events) {
-    const mark = event.forward;
-    // Unmarked (stored while forwarding was off): the target named after no URL, any delivery counts.
-    const names = mark === undefined ? [undefined] : markedTargets(mark);
-    const v1Url = mark !== undefined && mark.targets === undefined
-      ? deliveryUrl(event, mark.to).href
-      : undefined;
+    const records = byEvent.get(event.id) ?? [];
     const due: string[] = [];
     const failed: string[] = [];
-    for (const name of names) {
-      // The deliveries to this target (by name; v1 lines by their URL).
-      const records = (byEvent.get(event.id) ?? []).filter((d) =>
-        name === undefined || d.target === name || (v1Url !== undefined && d.url === v1Url)
-      );
-      result.attempts.set(`${event.id} ${name ?? ""}`, records.length);
+    if (event.forward === undefined) {
+      // Unmarked (stored while forwarding was off): no forward target; any send that delivered it counts.
+      result.attempts.set(`${event.id} `, records.length);
       if (records.some((d) => d.outcome === "delivered")) continue;
-      if (records.some((d) => d.outcome === "failed")) failed.push(name ?? "");
-      else due.push(name ?? "");
+      (records.some((d) => d.outcome === "failed") ? failed : due).push("");
+    } else {
+      // The one model (./delivery_state.ts): a send to another URL never counts for a forward target.
+      for (const t of eventDelivery(event, records).targets) {
+        result.attempts.set(`${event.id} ${t.name}`, t.attempts);
+        if (t.outcome === "failed") failed.push(t.name);
+        else if (t.outcome !== "delivered") due.push(t.name);
+      }
     }
     if (due.length > 0) {
       result.pending.push(event);

@@ -28,8 +28,16 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
     `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
-/** The human lines of one attempt (ending in a newline). */
-export function formatDelivery(record: DeliveryRecord, output: Output, attempts?: number): string {
+/**
+ * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
+ * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
+ */
+export function formatDelivery(
+  record: DeliveryRecord,
+  output: Output,
+  attempts?: number,
+  resign = false,
+): string {
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
   const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
@@ -53,11 +61,14 @@ export function formatDelivery(record: DeliveryRecord, output: Output, attempts?
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
     parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
+  } else if (record.outcome === "retrying") {
+    // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
+    parts.push(c.yellow("waits for the app to listen"));
   } else if (record.outcome === "failed" && record.source !== "relay") {
     parts.push(
       c.red(
         `gave up: ${
-          safeLine(undeliveredCommand(record.endpoint, record.target, record.resigned))
+          safeLine(undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true))
         } sends it again`,
       ),
     );
@@ -88,15 +99,33 @@ export function deliveryJson(record: DeliveryRecord): string {
   return JSON.stringify({ kind: "delivery", ...record }) + "\n";
 }
 
-/** The line said once when a target stops answering, and once when it is back (stderr). */
+/**
+ * The line said once when a target stops accepting connections, and once when an attempt to it gets an
+ * answer again (stderr). Both are true of the forwarder: while nothing listens no attempt is spent and
+ * hooktap checks the port every second; the waiting events go out, in order, once it listens.
+ */
 export function formatAppState(state: AppState, output: Output): string {
   const c = output.errColors;
   const host = safeLine(state.host);
-  if (!state.up) {
+  if (!state.up && state.relay) {
     return c.yellow(
-      `nothing listens on ${host}: is your app running? ` +
-        `(events are kept and retried; hooktap says when it answers again)\n`,
+      `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
+        `(hooktap replay ID sends it again).\n`,
     );
   }
-  return c.green(`${host} answers again; delivering the events that were waiting.\n`);
+  if (!state.up) {
+    return c.yellow(
+      `nothing listens on ${host}: is your app running? Events wait (no attempt is spent) and go out ` +
+        `in order once it listens; hooktap checks every second and says when it answers.\n`,
+    );
+  }
+  const n = state.waiting ?? 0;
+  return c.green(
+    n > 0
+      ? `${host} answers again; ${
+        n === 1 ? "the event still waiting goes" : `the ${n} events still waiting go`
+      } ` +
+        `out now, in order.\n`
+      : `${host} answers again.\n`,
+  );
 }

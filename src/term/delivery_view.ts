@@ -5,7 +5,8 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { DeliverySummary, TargetOutcome } from "../send/deliveries_read.ts";
+import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
+import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "./format.ts";
 import { prettyJson } from "./json_pretty.ts";
@@ -30,35 +31,51 @@ export function targetsCell(targets: readonly TargetOutcome[]): string {
   }).join(", ");
 }
 
-/** The `inspect` lines naming each target's outcome, or `""` for an event that was not forwarded. */
-export function renderTargets(targets: readonly TargetOutcome[] | undefined, colors: Colors): string {
-  if (targets === undefined) return "";
-  if (targets.length === 0) return `${colors.bold("Forwarding")}: ${colors.dim(NO_RULE_MATCHED)}\n\n`;
-  const lines = targets.map((t) => {
+/**
+ * The `inspect` lines naming each forward target's outcome (and, after them, the sends to other URLs,
+ * which are deliveries of their own), or `""` for an event that was neither forwarded nor sent.
+ */
+export function renderTargets(
+  targets: readonly TargetOutcome[] | undefined,
+  colors: Colors,
+  others: readonly TargetOutcome[] = [],
+): string {
+  const line = (t: TargetOutcome) => {
     const paint = t.outcome === "delivered"
       ? colors.green
       : t.outcome === "failed"
       ? colors.red
       : colors.yellow;
-    const answer = t.status !== undefined
-      ? ` (${t.status}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
-      : "";
+    const tries = `${t.attempts} attempt${t.attempts === 1 ? "" : "s"}`;
+    const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${tries})`;
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}`;
-  });
-  return `${colors.bold("Forwarding")}\n${lines.join("\n")}\n\n`;
+  };
+  let text = "";
+  if (targets !== undefined && targets.length === 0) {
+    text = `${colors.bold("Forwarding")}: ${colors.dim(NO_RULE_MATCHED)}\n\n`;
+  } else if (targets !== undefined) {
+    text = `${colors.bold("Forwarding")}\n${targets.map(line).join("\n")}\n\n`;
+  }
+  if (others.length > 0) {
+    text += `${colors.bold("Sent elsewhere")} ${colors.dim("(replay --to: not the forward state)")}\n` +
+      `${others.map(line).join("\n")}\n\n`;
+  }
+  return text;
 }
 
-/** The `logs` cell: `→ 200`, `→ 500 ×3`, `→ err ×2`, `→ …` (in progress), `-` for none. */
 /**
- * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying), `-` for
- * none. The count says attempts, not repeats of the status (`×3` read as "200 three times").
+ * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying),
+ * `→ pending`, `-` when not forwarded; with several targets or rules, {@linkcode targetsCell}. The count
+ * says attempts, not repeats of the status (`×3` read as "200 three times"). Only the forward targets
+ * count: a send to another URL (`replay --to`) is its own delivery (src/send/delivery_state.ts).
  */
-export function deliveryCell(summary: DeliverySummary | undefined, marked: boolean): string {
-  if (summary === undefined) return marked ? "→ pending" : "-";
-  const last = summary.last;
-  const status = last.status === undefined ? "err" : String(last.status);
-  const times = summary.attempts > 1 ? ` (${summary.attempts} tries)` : "";
-  return `→ ${status}${times}${last.outcome === "retrying" ? " …" : ""}`;
+export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefined): string {
+  if (mark === undefined) return "-";
+  if (mark.targets !== undefined) return targetsCell(delivery.targets);
+  const t = delivery.targets[0];
+  if (t === undefined || t.outcome === "pending") return "→ pending";
+  const times = t.attempts > 1 ? ` (${t.attempts} tries)` : "";
+  return `→ ${t.status ?? "err"}${times}${t.outcome === "retrying" ? " …" : ""}`;
 }
 
 function body(record: DeliveryRecord, colors: Colors): string[] {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { createColors } from "./colors.ts";
+import { eventDelivery } from "../send/delivery_state.ts";
 import { deliveryCell, renderDeliveries } from "./delivery_view.ts";
 
 const plain = createColors(false);
@@ -22,12 +23,32 @@ function attempt(n: number, status: number | undefined, outcome: DeliveryRecord[
   } as DeliveryRecord; // deliveries log v2: target is the name, url the URL
 }
 
+const MARK = { to: "http://localhost:3000/hook", mode: "queue" as const };
+const EVENT = { forward: MARK, query: "" };
+
 Deno.test("the logs cell counts attempts as tries, not as repeats of the status", () => {
-  const last = attempt(5, 200, "delivered");
-  assert.equal(deliveryCell({ last, attempts: 5, delivered: true }, true), "→ 200 (5 tries)");
-  assert.equal(deliveryCell({ last, attempts: 1, delivered: true }, true), "→ 200");
-  const retrying = attempt(2, 500, "retrying");
-  assert.equal(deliveryCell({ last: retrying, attempts: 2, delivered: false }, true), "→ 500 (2 tries) …");
+  const tries = [1, 2, 3, 4].map((n) => attempt(n, 500, "retrying"));
+  assert.equal(
+    deliveryCell(eventDelivery(EVENT, [...tries, attempt(5, 200, "delivered")]), MARK),
+    "→ 200 (5 tries)",
+  );
+  assert.equal(deliveryCell(eventDelivery(EVENT, [attempt(1, 200, "delivered")]), MARK), "→ 200");
+  assert.equal(deliveryCell(eventDelivery(EVENT, tries.slice(0, 2)), MARK), "→ 500 (2 tries) …");
+  assert.equal(deliveryCell(eventDelivery(EVENT, []), MARK), "→ pending");
+  assert.equal(deliveryCell(eventDelivery({ query: "" }, []), undefined), "-");
+});
+
+Deno.test("a failed send to another URL is its own delivery: the forward target's cell stays 200", () => {
+  const other = {
+    ...attempt(1, undefined, "failed"),
+    source: "replay",
+    target: "localhost:3999/oops",
+    url: "http://localhost:3999/oops",
+  } as const;
+  const d = eventDelivery(EVENT, [attempt(1, 200, "delivered"), other]);
+  assert.equal(deliveryCell(d, MARK), "→ 200");
+  assert.equal(d.state, "delivered");
+  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1 }]);
 });
 
 Deno.test("inspect's Deliveries section starts after a blank line", () => {

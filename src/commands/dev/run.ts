@@ -32,10 +32,11 @@ import type { Output } from "../../term/output.ts";
 import type { HubOrder } from "../../hub/order.ts";
 import type { Launched } from "../../inspector/launch.ts";
 import type { LiveFeed } from "../../inspector/live.ts";
-import { forwardFlag, forwardingCallbacks, reportForwarding } from "../../dev/forward.ts";
+import { forwardFlag, forwardingCallbacks, reportForwarding, waitingNote } from "../../dev/forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
+import { resendNeedsResign } from "../../send/session.ts";
 import { describeError, UsageError } from "../../errors.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
@@ -249,9 +250,17 @@ async function startParts(
   const forwarding = await startForwardingPart(paths, endpoints, {
     fallback: plan.fallback,
     ...(config.file ? { baseDir: dirname(config.file) } : {}),
-    ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
+    ...forwardingCallbacks(out, {
+      json: opts.json ?? false,
+      quiet: opts.quiet ?? false,
+      resignsOf: (name) => resendNeedsResign(config.endpoints.find((e) => e.name === name)),
+    }),
   });
-  if (forwarding) parts.use(forwarding);
+  if (forwarding) {
+    // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
+    parts.defer(() => out.err(waitingNote(out, forwarding)));
+    parts.use(forwarding);
+  }
   const router = createRouter(endpoints);
   const live = plan.ui === false ? undefined : createLiveFeed();
   const run = newRunNonce(); // the probe answers it; doctor matches it with dev.lock's

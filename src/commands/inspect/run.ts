@@ -10,7 +10,8 @@ import { type CapturedEvent, decodeBody, headerValue } from "../../event/record.
 import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
-import { readDeliveries, targetOutcomes } from "../../send/deliveries_read.ts";
+import { readDeliveries } from "../../send/deliveries_read.ts";
+import { deliveryJsonOf, eventDelivery } from "../../send/delivery_state.ts";
 import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { schemaText } from "../../term/schema_view.ts";
@@ -87,8 +88,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   const id_ = event.id;
   const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
-  // Several targets or rules: each target's outcome ([] and "not forwarded (no rule matched)" when none took it).
-  const targets = event.forward?.targets !== undefined ? targetOutcomes(event, deliveries) : undefined;
+  // One model (src/send/delivery_state.ts): each forward target's state; sends elsewhere are their own.
+  const summary = eventDelivery(event, deliveries);
+  const targets = event.forward !== undefined ? summary.targets : undefined;
   // Warn-only: does the payload match its provider's published schema (loaded only for such a provider)?
   const schema = await checkSchema({
     provider: event.provider,
@@ -103,11 +105,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         ...(deliveries.length > 0 ? { deliveries } : {}),
         ...(targets !== undefined ? { targets } : {}),
         ...(schema !== undefined ? { schemaCheck: schema } : {}),
+        ...(event.forward !== undefined || deliveries.length > 0
+          ? { delivery: deliveryJsonOf(summary) }
+          : {}),
       }) + "\n",
     );
   } else {
     out.out(
-      renderEvent(event, out.colors) + schemaText(schema, out.colors) + renderTargets(targets, out.colors) +
+      renderEvent(event, out.colors) + schemaText(schema, out.colors) +
+        renderTargets(targets, out.colors, summary.others) +
         renderDeliveries(deliveries, out.colors),
     );
   }

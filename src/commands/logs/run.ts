@@ -10,8 +10,9 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
 import { tail } from "../../store/read/tail.ts";
-import { deliveriesByEvent, readDeliveries, summarize, targetOutcomes } from "../../send/deliveries_read.ts";
-import { deliveryCell, targetsCell } from "../../term/delivery_view.ts";
+import { deliveriesByEvent, readDeliveries } from "../../send/deliveries_read.ts";
+import { deliveryJsonOf, eventDelivery } from "../../send/delivery_state.ts";
+import { deliveryCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
 import { filterFrom } from "../_shared/filters.ts";
 import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
@@ -47,31 +48,16 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     reader?.[Symbol.dispose]();
   }
   // Forwarding: a delivery column when any listed event was forwarded (read once; --follow shows pending).
+  // One model (src/send/delivery_state.ts) says where each event stands with each of its targets.
   const byEvent = events.some((e) => e.forward !== undefined)
     ? deliveriesByEvent(await readDeliveries(storeOf(ctx).deliveries))
     : undefined;
   const cell = byEvent &&
-    ((e: CapturedEvent) =>
-      e.forward?.targets !== undefined
-        ? targetsCell(targetOutcomes(e, byEvent.get(e.id))!)
-        : deliveryCell(summarize(byEvent.get(e.id)), e.forward !== undefined));
+    ((e: CapturedEvent) => deliveryCell(eventDelivery(e, byEvent.get(e.id)), e.forward));
   const json = (e: CapturedEvent) => {
-    const s = byEvent && summarize(byEvent.get(e.id));
-    // Several targets or rules: every target's outcome ([] when no rule matched).
-    const targets = byEvent && e.forward?.targets !== undefined
-      ? targetOutcomes(e, byEvent.get(e.id))
-      : undefined;
-    if (s === undefined && targets === undefined) return JSON.stringify(e);
-    const last = s?.last;
-    return JSON.stringify({
-      ...e,
-      delivery: {
-        status: last?.status ?? null,
-        outcome: last?.outcome ?? (targets?.length === 0 ? "none" : "pending"),
-        attempts: s?.attempts ?? 0,
-        ...(targets !== undefined ? { targets } : {}),
-      },
-    });
+    const records = byEvent?.get(e.id);
+    if (e.forward === undefined && records === undefined) return JSON.stringify(e);
+    return JSON.stringify({ ...e, delivery: deliveryJsonOf(eventDelivery(e, records)) });
   };
   const print = (list: readonly CapturedEvent[], sample: readonly CapturedEvent[] = []) =>
     out.out(

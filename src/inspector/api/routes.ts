@@ -19,7 +19,8 @@ import type { StorePaths } from "../../store/paths.ts";
 import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { deliveryIndex, targetOutcomes } from "../../send/deliveries_read.ts";
+import { deliveryIndex } from "../../send/deliveries_read.ts";
+import { eventDelivery } from "../../send/delivery_state.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
@@ -132,11 +133,14 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
     if (what === undefined && request.method === "GET") {
       await deliveries.refresh();
       const attempts = await deliveries.attemptsOf(id);
+      // One model (src/send/delivery_state.ts), over the attempts read now.
+      const summary = eventDelivery(event, attempts);
       return json(200, {
         event,
-        delivery: deliveries.stateOf(event),
+        delivery: summary.state,
         attempts,
-        ...(event.forward?.targets !== undefined ? { targets: targetOutcomes(event, attempts) } : {}),
+        ...(event.forward !== undefined ? { targets: summary.targets } : {}),
+        ...(summary.others.length > 0 ? { others: summary.others } : {}),
       });
     }
     if (what === "raw" && request.method === "GET") {

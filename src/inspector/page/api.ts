@@ -9,7 +9,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import type { DeliveryRecord } from "../../event/delivery.ts";
 import type { EventSummary } from "../api/summary.ts";
 
-import type { TargetOutcome } from "../../send/deliveries_read.ts";
+import type { TargetOutcome } from "../../send/delivery_state.ts";
 
 export type { CapturedEvent, DeliveryRecord, EventSummary, TargetOutcome };
 
@@ -26,8 +26,10 @@ export interface EventDetail {
   event: CapturedEvent;
   delivery: string;
   attempts: DeliveryRecord[];
-  /** Several targets or rules: each target's outcome (`[]`: no rule matched). */
+  /** A forwarded event: each forward target's outcome (`[]`: no rule matched). */
   targets?: TargetOutcome[];
+  /** Sends to other URLs (`replay --to`): their own deliveries, never the forward state. */
+  others?: TargetOutcome[];
 }
 
 /** `GET /api/info` */

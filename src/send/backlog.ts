@@ -1,0 +1,118 @@
+/**
+ * The forwarder's read-back: events waiting for a target are not all kept
+ * in memory. Each is on disk before it is queued, so a lane keeps a small
+ * window of events and, past it, only a place in `.hooktap/events.jsonl`
+ * (a byte offset and the id found there), reading the rest back in order as
+ * its queue drains, at start-up (resume) as well. Reading never takes the
+ * writer's lock; a place whose line no longer carries its id (the log was
+ * rewritten by `prune`) is found again by id.
+ * @module
+ */
+import type { CapturedEvent } from "../event/record.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { lineEndpoint, lineId } from "../store/read/line_key.ts";
+import { scanBackward, scanForward } from "../store/read/lines.ts";
+import { openStoreReader } from "../store/read/reader.ts";
+
+/** A place in the event log: the start of the line of event `id` (`""`: the end of the log as it was read). */
+export interface Place {
+  offset: number;
+  id: string;
+}
+
+/** Where a read ended: stopped before an event, or at the end of what was there. */
+export interface ReadEnd {
+  /** The place of the event the visitor stopped before. */
+  stopped?: Place;
+  /** Where to read on from when it did not stop (the end of the log as read). */
+  next: Place;
+}
+
+/** What a read-back visitor says of an event: take it, pass it, or stop before it (the window is full). */
+export type Visit = "take" | "pass" | "stop";
+
+/** The store as the forwarder reads it back. */
+export interface Backlog {
+  /** The place of event `id`, looked for backward from the end (it was just stored), or `undefined`. */
+  locate(id: string): Promise<Place | undefined>;
+  /**
+   * Visits the events of endpoint `endpoint` from `from` on, in log order, up to `until` (bytes) when
+   * given; stops at the first `stop`.
+   */
+  read(
+    from: Place,
+    endpoint: string,
+    visit: (event: CapturedEvent, place: Place) => Visit,
+    until?: number,
+  ): Promise<ReadEnd>;
+  /** The log's size now. */
+  size(): Promise<number>;
+}
+
+const SCAN = { background: true };
+
+/** The read-back of the store at `paths`. */
+export function storeBacklog(paths: StorePaths): Backlog {
+  async function locate(id: string): Promise<Place | undefined> {
+    const reader = await openStoreReader(paths);
+    if (reader === null) return undefined;
+    using r = reader;
+    for await (const line of scanBackward(r.file, r.size, SCAN)) {
+      const found = lineId(line.head);
+      if (found === id) return { offset: line.start, id };
+      if (found !== undefined && found < id && line.start < r.size - 64 * 1024 * 1024) break;
+    }
+    return undefined;
+  }
+  /** The place of the first line at or after `from` whose id is `from.id` (or after it), by scanning. */
+  async function refind(r: NonNullable<Awaited<ReturnType<typeof openStoreReader>>>, from: Place) {
+    for await (const line of scanForward(r.file, 0, r.size, SCAN)) {
+      const id = lineId(line.head);
+      if (id !== undefined && id >= from.id) return { offset: line.start, id };
+    }
+    return undefined;
+  }
+  return {
+    locate,
+    async size() {
+      try {
+        return (await Deno.stat(paths.events)).size;
+      } catch {
+        return 0;
+      }
+    },
+    async read(from, endpoint, visit, until) {
+      const reader = await openStoreReader(paths);
+      if (reader === null) return { next: from };
+      using r = reader;
+      let start = from;
+      if (start.id !== "") {
+        // The log may have been rewritten under us (prune): check the place, else find it again by id.
+        const [line] = await Array.fromAsync(take1(scanForward(r.file, start.offset, r.size, SCAN)));
+        if (line === undefined || lineId(line.head) !== start.id) {
+          start = (await refind(r, start)) ?? { offset: r.size, id: "" };
+        }
+      } else if (start.offset > r.size) start = { offset: r.size, id: "" };
+      const end = until === undefined ? r.size : Math.min(until, r.size);
+      let next = Math.max(start.offset, Math.min(end, r.size));
+      for await (const line of scanForward(r.file, start.offset, end, SCAN)) {
+        if (line.torn) break; // still being written: read again later
+        next = line.start + line.length + 1;
+        const id = lineId(line.head);
+        if (id === undefined || lineEndpoint(line.head) !== endpoint) continue;
+        const event = await r.parse(line);
+        if (event === undefined) continue;
+        const place = { offset: line.start, id: event.id };
+        if (visit(event, place) === "stop") return { stopped: place, next: place };
+      }
+      return { next: { offset: next, id: "" } };
+    },
+  };
+}
+
+async function* take1<T>(it: AsyncGenerator<T>): AsyncGenerator<T> {
+  for await (const x of it) {
+    yield x;
+    return;
+  }
+}

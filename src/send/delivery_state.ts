@@ -1,0 +1,143 @@
+/**
+ * The one delivery-state model: where an event stands with each of its
+ * forward targets, and the event's summary, computed from the records of
+ * `.hooktap/deliveries.jsonl`. Every reader (`logs`, `inspect`, the
+ * inspector, `replay --undelivered`, `dev`'s resume and summaries) asks
+ * here, so they cannot disagree. Pure.
+ *
+ * The unit is one (event, target). A record belongs to a forward target of
+ * the event when it names that target; for an event with one plain target
+ * (a mark without `targets`), every forward or relay record does, and a
+ * `replay` record does when it went to that target's name or URL. A send to
+ * any other URL (`replay ID --to URL`) is a delivery of its own target: it is
+ * listed under `others` and never changes the forward targets' state.
+ * @module
+ */
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { type CapturedEvent, markedTargets } from "../event/record.ts";
+import { deliveryUrl } from "./target.ts";
+
+/** What the model needs of a record (the inspector keeps only this much per record). */
+export type DeliveryFact = Pick<DeliveryRecord, "target" | "url" | "source" | "outcome"> & {
+  status?: number | undefined;
+};
+
+/** Where one (event, target) stands. */
+export type TargetState = "pending" | "retrying" | "delivered" | "failed";
+
+/** Where an event stands with one target. */
+export interface TargetOutcome {
+  /** The target's name. */
+  name: string;
+  /**
+   * `delivered` when some attempt got a 2xx; else its latest attempt's
+   * outcome (`retrying`, `failed`); `pending` when none is recorded yet.
+   */
+  outcome: TargetState;
+  /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
+  status?: number;
+  /** Attempts recorded to this target (every source). */
+  attempts: number;
+}
+
+/** An event's delivery summary, over its forward targets. */
+export interface EventDelivery {
+  /**
+   * `none`: not forwarded (or no rule took it); else `delivered` when every
+   * forward target is, `failed` when one is, `retrying` when one is, else `pending`.
+   */
+  state: "none" | TargetState;
+  /**
+   * One target: its status (see {@linkcode TargetOutcome.status}); several: the latest attempt's to any of
+   * them; `null` when it got no answer or there was none.
+   */
+  status: number | null;
+  /** Attempts to the forward targets. */
+  attempts: number;
+  /** Each forward target, in the mark's order (`[]`: not forwarded, or no rule matched). */
+  targets: TargetOutcome[];
+  /** Sends to other targets (`replay --to URL`): their own deliveries, never the forward state. */
+  others: TargetOutcome[];
+}
+
+/** Whether record `r` is a delivery to the forward target `name` of `event`. */
+export function isForwardRecord(
+  event: Pick<CapturedEvent, "forward" | "query" | "params">,
+  name: string,
+  r: DeliveryFact,
+): boolean {
+  const mark = event.forward;
+  if (mark === undefined) return false;
+  if (r.target === name) return true;
+  if (mark.targets !== undefined) return false;
+  // One plain target: whatever its name, dev's own attempts are to it; a replay is when it went to its URL.
+  return r.source !== "replay" || r.url === deliveryUrl(event, mark.to).href;
+}
+
+function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
+  const last = mine[mine.length - 1];
+  if (last === undefined) return { name, outcome: "pending", attempts: 0 };
+  const delivered = mine.find((r) => r.outcome === "delivered");
+  const shown = delivered ?? last;
+  return {
+    name,
+    outcome: delivered ? "delivered" : last.outcome,
+    ...(shown.status !== undefined ? { status: shown.status } : {}),
+    attempts: mine.length,
+  };
+}
+
+/** Where `event` stands, from its records (in file order). */
+export function eventDelivery(
+  event: Pick<CapturedEvent, "forward" | "query" | "params">,
+  records: readonly DeliveryFact[] | undefined,
+): EventDelivery {
+  const all = records ?? [];
+  const names = event.forward === undefined ? [] : markedTargets(event.forward);
+  const taken = new Set<DeliveryFact>();
+  let last: DeliveryFact | undefined;
+  const targets = names.map((name) => {
+    const mine = all.filter((r) => !taken.has(r) && isForwardRecord(event, name, r));
+    for (const r of mine) taken.add(r);
+    const end = mine[mine.length - 1];
+    if (end !== undefined && (last === undefined || all.indexOf(end) > all.indexOf(last))) last = end;
+    return outcomeOf(name, mine);
+  });
+  const otherNames: string[] = [];
+  for (const r of all) if (!taken.has(r) && !otherNames.includes(r.target)) otherNames.push(r.target);
+  const others = otherNames.map((name) =>
+    outcomeOf(name, all.filter((r) => !taken.has(r) && r.target === name))
+  );
+  return {
+    state: combined(targets),
+    status: targets.length === 1 ? targets[0]!.status ?? null : last?.status ?? null,
+    attempts: targets.reduce((n, t) => n + t.attempts, 0),
+    targets,
+    others,
+  };
+}
+
+/** The event's state from its targets' (see {@linkcode EventDelivery.state}). */
+export function combined(targets: readonly TargetOutcome[]): EventDelivery["state"] {
+  if (targets.length === 0) return "none";
+  if (targets.every((t) => t.outcome === "delivered")) return "delivered";
+  for (const s of ["failed", "retrying"] as const) if (targets.some((t) => t.outcome === s)) return s;
+  return "pending";
+}
+
+/** The JSON `delivery` field of `logs --json` (and the inspector's summary fields). */
+export function deliveryJsonOf(d: EventDelivery): {
+  status: number | null;
+  outcome: EventDelivery["state"];
+  attempts: number;
+  targets: TargetOutcome[];
+  others?: TargetOutcome[];
+} {
+  return {
+    status: d.status,
+    outcome: d.state,
+    attempts: d.attempts,
+    targets: d.targets,
+    ...(d.others.length > 0 ? { others: d.others } : {}),
+  };
+}

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import type { DeliveryFact } from "./delivery_state.ts";
+import { combined, eventDelivery } from "./delivery_state.ts";
+
+const rec = (
+  target: string,
+  url: string,
+  source: DeliveryFact["source"],
+  outcome: DeliveryFact["outcome"],
+  status?: number,
+): DeliveryFact => ({ target, url, source, outcome, ...(status !== undefined ? { status } : {}) });
+
+const PLAIN = { forward: { to: "http://localhost:3000/hook", mode: "queue" as const }, query: "" };
+
+Deno.test("a plain target named otherwise: dev's attempts and a replay to its URL are its; another URL is not", () => {
+  const d = eventDelivery(PLAIN, [
+    rec("orders", "http://localhost:3000/hook", "forward", "retrying", 503),
+    rec("localhost:3999/oops", "http://localhost:3999/oops", "replay", "failed"),
+    rec("localhost:3000/hook", "http://localhost:3000/hook", "replay", "delivered", 200),
+  ]);
+  assert.equal(d.state, "delivered");
+  assert.deepEqual(d.targets, [{
+    name: "localhost:3000/hook",
+    outcome: "delivered",
+    status: 200,
+    attempts: 2,
+  }]);
+  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1 }]);
+  assert.equal(d.status, 200);
+  assert.equal(d.attempts, 2);
+});
+
+Deno.test("a delivered target stays delivered after a later failed send to it; its status is the 2xx", () => {
+  const d = eventDelivery(PLAIN, [
+    rec("localhost:3000/hook", "http://localhost:3000/hook", "forward", "delivered", 200),
+    rec("localhost:3000/hook", "http://localhost:3000/hook", "replay", "failed", 500),
+  ]);
+  assert.equal(d.state, "delivered");
+  assert.equal(d.status, 200);
+});
+
+Deno.test("several targets: the event's state and no rule matched", () => {
+  const mark = { to: "http://a/", mode: "queue" as const, targets: ["a", "b"] };
+  const event = { forward: mark, query: "" };
+  assert.equal(eventDelivery(event, []).state, "pending");
+  assert.equal(eventDelivery(event, [rec("a", "http://a/", "forward", "delivered", 200)]).state, "pending");
+  const both = [
+    rec("a", "http://a/", "forward", "delivered", 200),
+    rec("b", "http://b/", "forward", "failed", 500),
+  ];
+  assert.equal(eventDelivery(event, both).state, "failed");
+  const retrying = [
+    rec("a", "http://a/", "forward", "retrying", 500),
+    rec("b", "http://b/", "forward", "delivered"),
+  ];
+  assert.equal(eventDelivery(event, retrying).state, "retrying");
+  // With several targets only names count: a replay to a's URL under another name is a send elsewhere.
+  const elsewhere = eventDelivery(event, [rec("a:80", "http://a/", "replay", "delivered", 200)]);
+  assert.equal(elsewhere.state, "pending");
+  assert.equal(elsewhere.others.length, 1);
+  assert.equal(eventDelivery({ forward: { ...mark, targets: [] }, query: "" }, []).state, "none");
+  assert.equal(eventDelivery({ query: "" }, [rec("x", "http://x/", "replay", "delivered")]).state, "none");
+  assert.equal(combined([]), "none");
+});

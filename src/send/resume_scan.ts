@@ -1,0 +1,193 @@
+/**
+ * What `dev` finds at start for its forwarder, without holding events in
+ * memory: per target, where its first waiting event is in
+ * `.hooktap/events.jsonl` and how many wait (read back in order by the
+ * forwarder, ./backlog.ts), events whose target the config no longer has,
+ * and the (event, target) pairs an earlier run gave up on. Waiting is
+ * decided by the one delivery-state model (./delivery_state.ts) over the
+ * deliveries after the watermark.
+ * @module
+ */
+import type { CapturedEvent } from "../event/record.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { lineEndpoint, lineId } from "../store/read/line_key.ts";
+import { type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
+import { openStoreReader } from "../store/read/reader.ts";
+import type { Place } from "./backlog.ts";
+import { parseDeliveryLine } from "./deliveries_read.ts";
+import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
+import type { GivenUp } from "./undelivered.ts";
+
+/** A target as the scan needs it. */
+export interface ScanTarget {
+  readonly name: string;
+}
+
+/** The waiting events of one target. */
+export interface WaitingLane {
+  endpoint: string;
+  /** The target's name (as configured now). */
+  name: string;
+  /** Events waiting for it. */
+  count: number;
+  /** Where the first one is. */
+  first: Place;
+}
+
+/** What the start of `dev` found. */
+export interface ResumePlan {
+  /** Per `endpoint\ntarget`: its waiting events. */
+  lanes: Map<string, WaitingLane>;
+  /** Events with some target still to deliver. */
+  events: number;
+  /** Waiting (event, target) pairs whose target the config no longer has, per `endpoint target`. */
+  orphaned: Map<string, number>;
+  /** (Event, target) pairs every attempt of which failed, in the whole deliveries log. */
+  givenUp: GivenUp[];
+  /** The newest event id looked at (later ones are new: not resumed). */
+  lastId?: string;
+  /** The event log's size when scanned. */
+  size: number;
+  /** Which of the lanes' events to deliver, and as which attempt (for the forwarder's read-back). */
+  admit(
+    endpoint: string,
+    name: string,
+  ): (event: CapturedEvent) => { attempt: number; resumed: boolean } | undefined;
+}
+
+const WHOLE = { headBytes: 256 * 1024, background: true };
+const decoder = new TextDecoder();
+
+async function text(file: Deno.FsFile, line: Line): Promise<string> {
+  return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
+}
+
+/** The configured target that a marked name stands for (a plain mark: the endpoint's one target). */
+function laneTarget<T extends ScanTarget>(
+  event: CapturedEvent,
+  name: string,
+  list: readonly T[],
+): T | undefined {
+  const named = list.find((t) => t.name === name);
+  if (named !== undefined || event.forward?.targets !== undefined) return named;
+  return list.length === 1 ? list[0] : undefined;
+}
+
+/** Reads the deliveries log: the records of events after `mark`, and the given-up pairs of the whole log. */
+async function readFacts(path: string, mark: string | undefined) {
+  const facts = new Map<string, DeliveryFact[]>();
+  const pairs = new Map<
+    string,
+    { endpoint: string; target: string; event: string; ok: boolean; failed: boolean }
+  >();
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return { facts, givenUp: [] };
+  }
+  using f = file;
+  const size = (await f.stat()).size;
+  for await (const line of scanForward(f, 0, size, WHOLE)) {
+    if (line.torn) break;
+    const d = parseDeliveryLine(await text(f, line));
+    if (d === undefined) continue;
+    const key = `${d.event} ${d.target}`;
+    const p = pairs.get(key) ??
+      { endpoint: d.endpoint, target: d.target, event: d.event, ok: false, failed: false };
+    if (d.outcome === "delivered") p.ok = true;
+    if (d.outcome === "failed" && d.source !== "replay") p.failed = true;
+    pairs.set(key, p);
+    if (mark !== undefined && d.event <= mark) continue;
+    const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
+    if (d.status !== undefined) fact.status = d.status;
+    const list = facts.get(d.event);
+    if (list === undefined) facts.set(d.event, [fact]);
+    else list.push(fact);
+  }
+  const groups = new Map<string, GivenUp>();
+  for (const p of pairs.values()) {
+    if (p.ok || !p.failed) continue;
+    const key = `${p.endpoint} ${p.target}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, g = { endpoint: p.endpoint, target: p.target, events: [] });
+    g.events.push(p.event);
+  }
+  return { facts, givenUp: [...groups.values()] };
+}
+
+/**
+ * Scans the store after the watermark `mark` for events still to deliver to the targets `targetsOf`
+ * gives per endpoint (streaming: one event in memory at a time).
+ */
+export async function planResume<T extends ScanTarget>(
+  paths: StorePaths,
+  mark: string | undefined,
+  targetsOf: (endpoint: string) => readonly T[] | undefined,
+): Promise<ResumePlan> {
+  const { facts, givenUp } = await readFacts(paths.deliveries, mark);
+  const plan: ResumePlan = {
+    lanes: new Map(),
+    events: 0,
+    orphaned: new Map(),
+    givenUp,
+    size: 0,
+    admit: (endpoint, name) => (event) => {
+      if (event.endpoint !== endpoint || event.forward === undefined) return undefined;
+      const list = targetsOf(endpoint) ?? [];
+      for (const t of eventDelivery(event, facts.get(event.id)).targets) {
+        if (laneTarget(event, t.name, list)?.name !== name) continue;
+        if (t.outcome === "delivered" || t.outcome === "failed") return undefined;
+        const old = plan.lastId !== undefined && event.id <= plan.lastId;
+        return { attempt: t.attempts + 1, resumed: old };
+      }
+      return undefined;
+    },
+  };
+  const reader = await openStoreReader(paths);
+  if (reader === null) return plan;
+  using r = reader;
+  plan.size = r.size;
+  let start = 0;
+  if (mark !== undefined) {
+    start = r.size;
+    for await (const line of scanBackward(r.file, r.size, { background: true })) {
+      const id = lineId(line.head);
+      if (id !== undefined && id <= mark) break;
+      start = line.start;
+    }
+  }
+  for await (const line of scanForward(r.file, start, r.size, { background: true })) {
+    if (line.torn) break;
+    const endpoint = lineEndpoint(line.head);
+    if (endpoint === undefined) continue;
+    const id = lineId(line.head)!;
+    if (plan.lastId === undefined || id > plan.lastId) plan.lastId = id;
+    const list = targetsOf(endpoint);
+    const event = await r.parse(line);
+    if (event?.forward === undefined) continue;
+    let waiting = false;
+    for (const t of eventDelivery(event, facts.get(event.id)).targets) {
+      if (t.outcome === "delivered" || t.outcome === "failed") continue;
+      waiting = true;
+      const target = laneTarget(event, t.name, list ?? []);
+      if (target === undefined) {
+        const key = `${endpoint} ${t.name}`;
+        plan.orphaned.set(key, (plan.orphaned.get(key) ?? 0) + 1);
+        continue;
+      }
+      const key = `${endpoint}\n${target.name}`;
+      const lane = plan.lanes.get(key);
+      if (lane === undefined) {
+        plan.lanes.set(key, {
+          endpoint,
+          name: target.name,
+          count: 1,
+          first: { offset: line.start, id: event.id },
+        });
+      } else lane.count++;
+    }
+    if (waiting) plan.events++;
+  }
+  return plan;
+}
