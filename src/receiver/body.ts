@@ -95,7 +95,8 @@ export interface ReadBodyOptions {
  * @throws {BodyTooLargeError} when the body is larger than `limit`.
  * @throws {BodyUnreadableError} when a body is announced but `request.body` is `null`.
  * @throws {BodyCutOffError} when `cutOff` aborts before the body is complete.
- * @throws {BodyBudgetError} when the bodies in flight would pass the budget.
+ * @throws {BodyBudgetError} when the bodies in flight would pass the budget (their bytes, or their count:
+ *   the body is counted while it is read).
  * @throws {BodyStalledError} when the body stops arriving for longer than the watch allows.
  * @throws the stream's own error when the client goes away mid-body.
  */
@@ -110,21 +111,35 @@ export async function readBody(
     if (options.chunked || (declared !== null && Number(declared) !== 0)) throw new BodyUnreadableError();
     return EMPTY;
   }
-  const { cutOff, budget, stall } = options;
+  const { cutOff, budget } = options;
   if (cutOff?.aborted) throw new BodyCutOffError();
-  if (declared !== null && !options.chunked) {
-    const n = Number(declared);
-    if (Number.isInteger(n) && n >= 0 && n <= WHOLE_READ_MAX) {
-      return await _readWhole(request, n, limit, options);
+  budget?.enter();
+  try {
+    if (declared !== null && !options.chunked) {
+      const n = Number(declared);
+      if (Number.isInteger(n) && n >= 0 && n <= WHOLE_READ_MAX) {
+        return await _readWhole(request, n, limit, options);
+      }
     }
+    return await _readStream(request.body, limit, options);
+  } finally {
+    budget?.leave();
   }
+}
+
+/** A body through the stream reader: memory committed as bytes arrive. */
+async function _readStream(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  { cutOff, budget, stall, chunked }: ReadBodyOptions,
+): Promise<Uint8Array> {
   // A byte stream (Deno.serve's) is read into blocks this reader owns (BYOB): no buffer per chunk. Any other
   // stream (node:http's, a test's) through the default reader, its small chunks copied (see BodyBytes).
   let byob: ReadableStreamBYOBReader | undefined;
   try {
-    byob = request.body.getReader({ mode: "byob" });
+    byob = body.getReader({ mode: "byob" });
   } catch { /* not a byte stream */ }
-  const reader = byob ?? request.body.getReader();
+  const reader = byob ?? body.getReader();
   // Shutdown or a stall ends the read by cancelling the reader (a pending read then resolves as done) after
   // noting why: no promise raced per read, so a small body costs what the plain reader costs.
   let failure: Error | undefined;
@@ -133,7 +148,9 @@ export async function readBody(
     reader.cancel().catch(() => {});
   };
   if (cutOff !== undefined) _watchCutOff(cutOff, fail);
-  const watched = stall === undefined ? undefined : { last: performance.now(), fail };
+  const watched = stall === undefined
+    ? undefined
+    : { last: performance.now(), fail, chunked: chunked === true };
   if (watched !== undefined) stall!.add(watched);
   const kept = new BodyBytes();
   let size = 0;
