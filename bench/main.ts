@@ -4,13 +4,16 @@
  * side on a generated store; prints a Markdown report on stdout, progress on
  * stderr, and keeps the raw numbers in bench/.data/results.json.
  *
- *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub] [--runs N] [--seconds S] [--events N] [--peer-dir DIR]
+ *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub|hostile] [--runs N] [--seconds S] [--events N] [--peer-dir DIR]
  *
  * `--peer-dir DIR` (or `BENCH_PEER_DIR=DIR`): a checkout of cmer/localhook,
  * the Node/Express peer (bench/peer.ts), run as (p) in the write side's turns
  * and in the breakdown; without it the bench says "peer: skipped".
  *
  * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
+ *
+ * `--only hostile` runs the hostile inputs alone (bench/hostile_rss.ts): RSS
+ * growth of dev (both stacks) and the hub under each, beside its bound.
  *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
@@ -29,6 +32,7 @@ import { ensureDepthStore, ensureLargeStore, measureDepth, measureLarge } from "
 import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
 import { hubReport, measureHub } from "./hub.ts";
+import { hostileReport, measureHostile } from "./hostile_rss.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
@@ -57,6 +61,7 @@ const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
 const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
 const doHub = values.only === undefined || values.only === "hub";
+const doHostile = values.only === undefined || values.only === "hostile";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -254,8 +259,13 @@ try {
       }),
     );
   }
+  let hostileText = "";
+  if (doHostile) {
+    log("hostile inputs: RSS growth beside each bound (dev on both stacks, the hub)");
+    hostileText = "\n" + hostileReport(await measureHostile({ small: smoke, log }));
+  }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + hostileText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {
