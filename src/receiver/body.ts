@@ -191,7 +191,7 @@ async function _readStream(
 
 /** A chunk at least this long that fills at least half its buffer is kept as it is, not copied. */
 const KEEP_MIN = 16 * 1024;
-/** The first block of a body; blocks double with the body up to {@linkcode BLOCK}. */
+/** The first block of a body (a stalled body holds no more); the next ones are {@linkcode BLOCK}. */
 const FIRST_BLOCK = 4 * 1024;
 const BLOCK = 64 * 1024;
 /** A BYOB read into less room than this takes a new block instead. */
@@ -208,7 +208,7 @@ const MIN_ROOM = 1024;
  * - a default reader's chunk goes to {@linkcode BodyBytes.add}: a chunk that
  *   is small, or a small part of its buffer, is copied into a block and the
  *   reader's view dropped; a large chunk filling most of its buffer is kept.
- * Blocks grow with the body (4 KiB doubling to 64 KiB); a small body is
+ * The first block is 4 KiB, the next ones 64 KiB; a small body is
  * returned in a buffer of its own size, never as a view pinning a larger one.
  */
 export class BodyBytes {
@@ -264,7 +264,7 @@ export class BodyBytes {
 
   #next(): void {
     this.#flush();
-    this.#block = new Uint8Array(Math.min(BLOCK, Math.max(FIRST_BLOCK, this.#size)));
+    this.#block = new Uint8Array(this.#size === 0 ? FIRST_BLOCK : BLOCK);
   }
 
   #flush(): void {
