@@ -15,9 +15,9 @@
  * handler: src/receiver/closing.ts): while a read still waits in the runtime
  * (a 408 for a stalled body, a 431 for trailer fields, the 503 of shutdown),
  * a failing answer closes nothing and may not even be sent. Those are sent as
- * they are: Deno.serve then closes the connection when the client sends more
- * (as a trailer flood does); a silent client keeps it until it goes
- * (docs/security.md).
+ * they are: Deno.serve closes a 431's connection as the trailer flood goes on
+ * (tested); after a 408 the connection stays open while the client keeps it
+ * (docs/security.md says so).
  * @module
  */
 
