@@ -9,17 +9,28 @@ import { runProgram } from "./src/cli/run.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
 import { terminalOutput } from "./src/term/output.ts";
 
+/**
+ * Signals within this many ms of the first are the same interrupt: a terminal's Ctrl-C reaches every
+ * process of the group, so a launcher that also forwards it (`deno task`, npm's Node launcher, `npm run`)
+ * delivers it twice, milliseconds apart. A person's second Ctrl-C comes later, and stops waiting.
+ */
+const SAME_INTERRUPT_MS = 500;
+
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
   const output = terminalOutput();
   const c = output.errColors;
   const controller = new AbortController();
   let exitCode = 0;
-  let interrupts = 0;
+  let firstInterrupt: number | undefined;
   const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) Deno.exit(130); // a second Ctrl-C: stop waiting
-    controller.abort();
+    const now = performance.now();
+    if (firstInterrupt === undefined) {
+      firstInterrupt = now;
+      controller.abort();
+    } else if (now - firstInterrupt > SAME_INTERRUPT_MS) {
+      Deno.exit(130); // a second Ctrl-C: stop waiting
+    }
   };
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const s of signals) Deno.addSignalListener(s, onSignal);

@@ -4,9 +4,9 @@
  * errors. It loads no `node:` module and no npm package.
  *
  * The test library (`startReceiver`, `waitFor`, fixtures, `replayEvent`) is
- * `@hooktap/hooktap/testing`; the command line is `@hooktap/hooktap/cli`.
- * Run as a program (`deno run -A jsr:@hooktap/hooktap dev`), this module
- * starts the CLI.
+ * `@hooktap/hooktap/testing`; the command line is `@hooktap/hooktap/cli`
+ * (`deno run -A jsr:@hooktap/hooktap/cli dev`). This module does not run
+ * the CLI, and imports nothing of it.
  *
  * @example Type a config file
  * ```ts
@@ -36,9 +36,3 @@ export {
   StoreError,
   UsageError,
 } from "./src/errors.ts";
-
-if (import.meta.main) {
-  // Run as a program (`deno run jsr:@hooktap/hooktap dev`): main.ts runs the CLI and exits.
-  const { run } = await import("./main.ts");
-  await run(Deno.args);
-}

@@ -119,8 +119,10 @@ function expect(what: string, needle: string): (out: RunOutput) => void {
 }
 
 const hooktap = (perms: string[], ...args: string[]) => [DENO, "run", ...perms, MAIN, ...args];
-const RW = ["--allow-read=.", "--allow-write=.hooktap", "--allow-env"];
-const RO = ["--allow-read=.", "--allow-env"];
+// hooktap's own modules are read as a command needs them (src/cli/lazy.ts), from outside the store's directory.
+const CODE = `--allow-read=${fileURLToPath(new URL("../src", import.meta.url))}`;
+const RW = ["--allow-read=.", CODE, "--allow-write=.hooktap", "--allow-env"];
+const RO = ["--allow-read=.", CODE, "--allow-env"];
 
 /** `inspect --endpoint rare-*` on the depth store: first (no index), with the index, read-only. */
 export async function measureDepth(

@@ -39,9 +39,14 @@ function rssKiB(pid: number, field = "VmRSS"): number {
   return m ? Number(m[1]) : NaN;
 }
 
-async function timed(url: string, check: (body: unknown) => void): Promise<number> {
+/** The session token of the inspector on `port` started in `dir` (its API wants it). */
+async function tokenOf(dir: string, port: number): Promise<string> {
+  return (await Deno.readTextFile(join(dir, ".hooktap", `inspector-${port}.token`))).trim();
+}
+
+async function timed(url: string, token: string, check: (body: unknown) => void): Promise<number> {
   const t0 = performance.now();
-  const response = await fetch(url);
+  const response = await fetch(url, { headers: { "x-hooktap-token": token } });
   const body = await response.json();
   const ms = performance.now() - t0;
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body)}`);
@@ -80,7 +85,7 @@ async function liveDelay(scratch: string, runs: number): Promise<{ afterOk: numb
   const fromSend: number[] = [];
   try {
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${uiPort}/`, { waitUntil: "load" });
+    await page.goto(`http://127.0.0.1:${uiPort}/?token=${await tokenOf(dir, uiPort)}`, { waitUntil: "load" });
     await page.waitForFunction(() => document.body.dataset.live === "on", { timeout: 10_000 });
     await page.evaluate(() => {
       const seen: Record<string, number> = {};
@@ -141,16 +146,17 @@ export async function measureInspector(o: {
   });
   const base = `http://127.0.0.1:${port}`;
   try {
+    const token = await tokenOf(o.dir, port);
     const first: number[] = [];
     const one: number[] = [];
     const newest = o.meta.lastIds.at(-1);
     for (let i = 0; i < o.runs + 1; i++) {
-      const ms = await timed(`${base}/api/events?limit=100`, (b) => {
+      const ms = await timed(`${base}/api/events?limit=100`, token, (b) => {
         if ((b as { events: { id: string }[] }).events[0]?.id !== newest) {
           throw new Error("first page: wrong newest");
         }
       });
-      const ms2 = await timed(`${base}/api/events/${o.meta.nearStartId}`, (b) => {
+      const ms2 = await timed(`${base}/api/events/${o.meta.nearStartId}`, token, (b) => {
         if ((b as { event: { id: string } }).event.id !== o.meta.nearStartId) {
           throw new Error("one event: wrong id");
         }
@@ -172,7 +178,10 @@ export async function measureInspector(o: {
     let peak = 0;
     while (pages < o.deepPages) {
       const url: string = `${base}/api/events?limit=100${cursor === null ? "" : `&before=${cursor}`}`;
-      const page = await (await fetch(url)).json() as { events: unknown[]; next: number | null };
+      const page = await (await fetch(url, { headers: { "x-hooktap-token": token } })).json() as {
+        events: unknown[];
+        next: number | null;
+      };
       pages++;
       eventsPaged += page.events.length;
       if (pages % 10 === 0) peak = Math.max(peak, rssKiB(ui.pid));
@@ -207,7 +216,7 @@ export async function measureInspector(o: {
     try {
       for (let i = 0; i < o.runs + 1; i++) {
         const page = await browser.newPage();
-        await page.goto(`${base}/`, { waitUntil: "load" });
+        await page.goto(`${base}/?token=${token}`, { waitUntil: "load" });
         await page.waitForSelector("#rows tr[data-id]", { timeout: 10_000 });
         const fcp = await page.evaluate(() =>
           performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN

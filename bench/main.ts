@@ -12,6 +12,8 @@
  *
  * `--only hub` runs the hub part alone (ingest, catch-up, added delay).
  *
+ * `--only startup` runs the start-up part alone (bench/startup.ts: each command beside an empty script,
+ * from a checkout and from the packed npm package, and the start-up graph's module counts).
  * `--only hostile` runs the hostile inputs alone (bench/hostile_rss.ts): RSS
  * growth of dev (both stacks) and the hub under each, beside its bound.
  *
@@ -40,6 +42,7 @@ import { nativeReport, nativeUnavailable } from "./native.ts";
 import { batchesReport } from "./batches.ts";
 import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
 import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
+import { measureStartup, startupReport } from "./startup.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -61,6 +64,7 @@ const doRead = values.only === undefined || values.only === "read";
 const doForward = values.only === undefined || values.only === "forward";
 const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
 const doHub = values.only === undefined || values.only === "hub";
+const doStartup = values.only === undefined || values.only === "startup";
 const doHostile = values.only === undefined || values.only === "hostile";
 const CONNECTIONS = 64;
 
@@ -259,13 +263,22 @@ try {
       }),
     );
   }
+  let startupText = "";
+  if (doStartup) {
+    log("start-up: commands beside an empty script, module counts");
+    const dir = join(scratch, "startup");
+    await Deno.mkdir(dir, { recursive: true });
+    const results = await measureStartup({ runs: smoke ? 1 : 15, scratch: dir, npm: !smoke, log });
+    if (results.rows.some((r) => !(r.ratio > 0))) throw new Error("start-up: a ratio was not measured");
+    startupText = "\n" + startupReport(results);
+  }
   let hostileText = "";
   if (doHostile) {
     log("hostile inputs: RSS growth beside each bound (dev on both stacks, the hub)");
     hostileText = "\n" + hostileReport(await measureHostile({ small: smoke, log }));
   }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + hostileText;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + startupText + hostileText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

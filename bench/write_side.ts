@@ -30,7 +30,9 @@ export function devFlags(): string[] {
   const start = words.indexOf("run") + 1;
   const end = words.findIndex((w) => w.endsWith("main.ts"));
   if (start === 0 || end < start) throw new Error(`cannot read the flags of \`deno task dev\`: ${command}`);
-  return words.slice(start, end);
+  // Run from a scratch directory, dev also reads hooktap's own modules, imported as it needs them
+  // (src/cli/lazy.ts): `deno task dev` runs from the checkout, where `.` covers them.
+  return [...words.slice(start, end), `--allow-read=${here("../src")}`];
 }
 const DEV_FLAGS = devFlags();
 

@@ -2,10 +2,12 @@
 // hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js) on the Deno binary of the
 // exact `deno` npm package hooktap depends on. Kept to Node built-ins and one file, so it adds little more
 // than Node's own start-up. It resolves the binary from the platform package itself (`deno`'s postinstall
-// copy is skipped under --ignore-scripts and pnpm), runs Deno as a child that gets the terminal's Ctrl-C
-// directly (the terminal signals the whole process group, so the launcher ignores SIGINT rather than send
-// a second one, which `dev` would take as "quit now"), forwards SIGTERM and SIGHUP, and exits with the
-// child's code or dies of its signal.
+// copy is skipped under --ignore-scripts and pnpm), runs Deno as a child, forwards SIGINT, SIGTERM and
+// SIGHUP, and exits with the child's code or dies of its signal.
+//
+// It is the slow way (Node, then Deno): where npm runs hooktap's postinstall on Linux or macOS,
+// npm/postinstall.cjs writes a shell launcher over this file that execs Deno directly, built from the
+// tables below (docs/install.md). This file is kept beside it as bin/launcher.cjs.
 "use strict";
 const { spawn } = require("node:child_process");
 const { existsSync } = require("node:fs");
@@ -18,24 +20,49 @@ const LIB = path.join(__dirname, "..", "lib");
 const READ = ["--allow-read=."];
 const STORE = ["--allow-write=.hooktap"];
 const PERMISSIONS = {
-  dev: ["--allow-net", ...READ, "--allow-env", "--v8-flags=--max-semi-space-size=8"],
+  // dev reads the host name for its hub client name (<host>-<project directory>).
+  dev: ["--allow-net", ...READ, "--allow-env", "--allow-sys=hostname", "--v8-flags=--max-semi-space-size=8"],
   init: [...READ, "--allow-env"],
   logs: [...READ, ...STORE, "--allow-env"],
   inspect: [...READ, ...STORE, "--allow-env"],
   export: [...READ, ...STORE, "--allow-env"],
+  // prune and rm reach a running dev over .hooktap/control.sock: CONTROL_SOCKET below.
   prune: [...READ, ...STORE, "--allow-env"],
   rm: [...READ, ...STORE, "--allow-env"],
   replay: ["--allow-net", ...READ, ...STORE, "--allow-env"],
   doctor: ["--allow-net", ...READ, ...STORE, "--allow-env"],
   ui: ["--allow-net", ...READ, ...STORE, "--allow-env", "--allow-run=xdg-open,open,cmd"],
   trigger: ["--allow-net", ...READ, ...STORE, "--allow-env"],
+  // The MCP server sends (trigger, replay) and reads and writes the store.
+  mcp: ["--allow-net", ...READ, ...STORE, "--allow-env"],
   // `hub serve` keeps its events on Deno KV (unstable in Deno 2), in .hooktap-hub/ unless --kv names a file.
   hub: ["--unstable-kv", "--allow-net", ...READ, "--allow-write=.hooktap-hub", "--allow-env"],
   completions: [...READ],
   complete: [...READ, "--allow-env"],
 };
-/** Files a command writes besides `.hooktap/`: dev's first-run setup and init write the config. */
-const WRITES_CONFIG = new Set(["dev", "init"]);
+/** Files a command writes besides what PERMISSIONS says: dev's first-run setup and init write the config. */
+const WRITES = { dev: [".hooktap", "hooktap.config.ts"], init: ["hooktap.config.ts"] };
+/**
+ * Options whose values widen a command's permissions: [commands ("*": every command of PERMISSIONS), long
+ * name, short letter or null, what the value gets: "read", "write", or "dir" (read and write on the file's
+ * directory: Deno KV writes the file and its -wal and -shm beside it)].
+ */
+const WIDENINGS = [
+  ["*", "config", "c", "read"],
+  ["dev,init", "config", "c", "write"],
+  ["dev", "ready-file", null, "write"],
+  ["export", "output", "o", "write"],
+  ["replay,trigger", "body-file", null, "read"],
+  ["hub", "cert", null, "read"],
+  ["hub", "key", null, "read"],
+  ["hub", "kv", null, "dir"],
+];
+/**
+ * Commands that connect to a running dev's control socket without the whole network: Deno 2.9 asks for
+ * net access to `unix:<absolute path>` (and read and write on it, which `.` and `.hooktap` give).
+ */
+const CONTROL_SOCKET = ["prune", "rm"];
+const CONTROL_SOCKET_PATH = ".hooktap/control.sock";
 
 /** The first word that is not an option: the command. */
 function commandOf(args) {
@@ -60,29 +87,23 @@ function optionValues(args, long, short) {
   return values.filter((v) => v !== "");
 }
 
-/** Deno's flags for `args`: the command's permissions, widened to the files its options name. */
-function permissionFlags(args) {
+/** Whether a WIDENINGS row applies to `command`. */
+function widens(commands, command) {
+  return commands === "*" || commands.split(",").includes(command);
+}
+
+/** Deno's flags for `args` run in `cwd`: the command's permissions, widened to the files its options name. */
+function permissionFlags(args, cwd = process.cwd()) {
   const command = commandOf(args);
   const flags = [...(PERMISSIONS[command] ?? READ)];
   if (command === undefined || !(command in PERMISSIONS)) return flags;
   const reads = [];
-  const writes = command === "dev"
-    ? [".hooktap", "hooktap.config.ts"]
-    : command === "init"
-    ? ["hooktap.config.ts"]
-    : [];
-  const configs = optionValues(args, "config", "c");
-  reads.push(...configs);
-  if (WRITES_CONFIG.has(command)) writes.push(...configs);
-  if (command === "dev") writes.push(...optionValues(args, "ready-file"));
-  if (command === "export") writes.push(...optionValues(args, "output", "o"));
-  if (command === "replay" || command === "trigger") reads.push(...optionValues(args, "body-file"));
-  if (command === "hub") {
-    reads.push(...optionValues(args, "cert"), ...optionValues(args, "key"));
-    // Deno KV writes the file and its -wal and -shm beside it: the file's directory.
-    for (const kv of optionValues(args, "kv")) {
-      reads.push(path.dirname(kv));
-      writes.push(path.dirname(kv));
+  const writes = [...(WRITES[command] ?? [])];
+  for (const [commands, long, short, kind] of WIDENINGS) {
+    if (!widens(commands, command)) continue;
+    for (const value of optionValues(args, long, short)) {
+      if (kind !== "write") reads.push(kind === "dir" ? path.dirname(value) : value);
+      if (kind !== "read") writes.push(kind === "dir" ? path.dirname(value) : value);
     }
   }
   const add = (name, list) => {
@@ -93,7 +114,36 @@ function permissionFlags(args) {
   };
   add("read", reads);
   add("write", writes);
+  if (CONTROL_SOCKET.includes(command)) flags.push(`--allow-net=unix:${path.join(cwd, CONTROL_SOCKET_PATH)}`);
   return flags;
+}
+
+/**
+ * How the user runs hooktap, for the hints it prints: "npx hooktap" under `npx` / `npm exec` (npm sets
+ * npm_command=exec in the environment of the bin it runs), else "hooktap".
+ */
+function invokedAs(env = process.env) {
+  return env.npm_command === "exec" ? "npx hooktap" : "hooktap";
+}
+
+/** The arguments of `deno` that run the bundled CLI in `lib` with `args` in `cwd`. */
+function denoArgs(lib, args, cwd = process.cwd()) {
+  return [
+    "run",
+    "--quiet",
+    "--no-config",
+    "--no-lock",
+    "--no-prompt",
+    "--no-remote",
+    "--no-npm",
+    // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
+    `--import-map=${path.join(lib, "import_map.json")}`,
+    // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
+    `--allow-read=${lib}`,
+    ...permissionFlags(args, cwd),
+    path.join(lib, "main.js"),
+    ...args,
+  ];
 }
 
 function fail(message) {
@@ -154,27 +204,14 @@ function denoBinary() {
 
 /** Runs the CLI on Deno with `args` and exits as it does. */
 function launch(args) {
-  const child = spawn(
-    denoBinary(),
-    [
-      "run",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "--no-prompt",
-      "--no-remote",
-      "--no-npm",
-      // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
-      `--import-map=${path.join(LIB, "import_map.json")}`,
-      ...permissionFlags(args),
-      path.join(LIB, "main.js"),
-      ...args,
-    ],
-    { stdio: "inherit", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } },
-  );
-  // Ctrl-C reaches the child from the terminal itself; the launcher stays to report the child's exit.
-  process.on("SIGINT", () => {});
-  for (const signal of ["SIGTERM", "SIGHUP"]) {
+  const child = spawn(denoBinary(), denoArgs(LIB, args), {
+    stdio: "inherit",
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", HOOKTAP_INVOKED_AS: invokedAs() },
+  });
+  // A terminal's Ctrl-C reaches the child from the terminal itself, and a SIGINT sent to this process alone
+  // (a process manager) must reach it too: the launcher forwards it, and hooktap takes two SIGINTs that
+  // arrive together as one (main.ts).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(signal, () => {
       try {
         child.kill(signal);
@@ -189,6 +226,21 @@ function launch(args) {
   });
 }
 
-// Run as the `hooktap` bin; required (by hooktap's tests), it only exposes the permission table.
+// Run as the `hooktap` bin; required (by the postinstall, the shell launcher's Node fallback and hooktap's
+// tests), it exposes its tables and functions.
 if (require.main === module) launch(process.argv.slice(2));
-else module.exports = { PERMISSIONS, permissionFlags };
+else {
+  module.exports = {
+    PERMISSIONS,
+    WRITES,
+    WIDENINGS,
+    CONTROL_SOCKET,
+    CONTROL_SOCKET_PATH,
+    READ,
+    permissionFlags,
+    denoArgs,
+    denoBinary,
+    invokedAs,
+    launch,
+  };
+}

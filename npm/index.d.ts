@@ -135,6 +135,14 @@ export interface Config {
   hub?: HubConfig;
   /** The receiver's limits: timeouts, open connections, body bytes in flight. */
   server?: ServerConfig;
+  /** What `hooktap mcp`, the server coding agents start, may do (docs/agents.md). */
+  mcp?: McpConfig;
+}
+
+/** The config's `mcp` field. */
+export interface McpConfig {
+  /** Base URLs `hooktap mcp` may also send to; loopback and the forward targets are always allowed. */
+  allowSendTo?: readonly string[];
 }
 
 /** The receiver's limits (docs/security.md). */

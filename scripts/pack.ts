@@ -1,16 +1,20 @@
 /**
  * `deno task pack`: builds the npm package `hooktap` and writes exactly one
- * file, `dist/hooktap-<version>.tgz`. The CLI is bundled to one JavaScript
- * entry `lib/main.js` and its chunks (`deno bundle --code-splitting`, so a
- * command still loads only its own modules) so nothing is fetched or
- * transpiled when it runs; `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on
- * the Deno binary of the exact `deno` npm package this checkout is tested
- * with.
+ * file, `dist/hooktap-<version>.tgz`. The CLI is bundled to JavaScript
+ * (`deno bundle --code-splitting`) so nothing is fetched or transpiled when
+ * it runs: `lib/main.js`, one entry `lib/<path>.js` for each module the CLI
+ * loads lazily (src/cli/lazy.ts: each command's action, each trigger
+ * catalog), and their shared chunks; a command loads only its own modules.
+ * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
+ * exact `deno` npm package this checkout is tested with; its postinstall
+ * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
+ * directly (docs/install.md).
  * @module
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
+import { lazyModules } from "./lazy_modules.ts";
 
 /** The Deno version the package depends on: the one that runs this script (CI tests with it). */
 export const DENO_VERSION: string = Deno.version.deno;
@@ -38,6 +42,8 @@ export function packageJson(version: string, denoVersion: string): Record<string
     license: denoJson.license,
     keywords: ["webhook", "webhooks", "cli", "stripe", "github", "replay", "inspector"],
     bin: { hooktap: "bin/hooktap.cjs" },
+    // On Linux and macOS, puts the shell launcher (no Node at run time) over bin/hooktap.cjs; never fails.
+    scripts: { postinstall: "node bin/postinstall.cjs" },
     type: "module",
     types: "./index.d.ts",
     exports: { ".": { types: "./index.d.ts", default: "./index.js" } },
@@ -47,26 +53,45 @@ export function packageJson(version: string, denoVersion: string): Record<string
   };
 }
 
-/** Builds the package in a temp directory and packs it into `dist/`; resolves to the tgz's path. */
-export async function pack(root: string = ROOT): Promise<string> {
+/**
+ * Builds the package in a temp directory and packs it into `outDir` (`dist/` of the checkout by default);
+ * resolves to the tgz's path. Tests pass a directory of their own, so two of them packing at once never
+ * write the same file.
+ */
+export async function pack(root: string = ROOT, outDir: string = join(root, "dist")): Promise<string> {
   const version = denoJson.version;
   const stage = await Deno.makeTempDir({ prefix: "hooktap_pack_" });
   try {
     await Deno.mkdir(join(stage, "bin"));
     await Deno.mkdir(join(stage, "lib"));
+    const lazy = await lazyModules(root);
     await run(Deno.execPath(), [
       "bundle",
       "--quiet",
       "--platform=deno",
-      // One chunk per lazily imported command module: a command loads only what it runs, as from source.
+      // Shared code in chunks: a command loads only what it runs, as from source.
       "--code-splitting",
       `--config=${join(root, "deno.json")}`,
       "--outdir",
       join(stage, "lib"),
       join(root, "main.ts"),
+      // Each lazily loaded module is an entry of its own, at lib/<path>.js, where src/cli/lazy.ts looks.
+      ...lazy.map((path) => join(root, path)),
     ], root);
+    const missing = [];
+    for (const path of lazy) {
+      try {
+        await Deno.stat(join(stage, "lib", path.replace(/\.ts$/, ".js")));
+      } catch {
+        missing.push(path);
+      }
+    }
+    if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "hooktap.cjs"));
     await Deno.chmod(join(stage, "bin", "hooktap.cjs"), 0o755);
+    // The postinstall keeps the Node launcher beside the shell one it writes over bin/hooktap.cjs.
+    await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "launcher.cjs"));
+    await Deno.copyFile(join(root, "npm", "postinstall.cjs"), join(stage, "bin", "postinstall.cjs"));
     for (const file of ["index.js", "index.d.ts", "README.md"]) {
       await Deno.copyFile(join(root, "npm", file), join(stage, file));
     }
@@ -81,7 +106,7 @@ export async function pack(root: string = ROOT): Promise<string> {
       join(stage, "package.json"),
       JSON.stringify(packageJson(version, DENO_VERSION), null, 2) + "\n",
     );
-    const dist = join(root, "dist");
+    const dist = outDir;
     await Deno.mkdir(dist, { recursive: true });
     const name = (await run("npm", ["pack", "--silent", "--pack-destination", dist], stage)).trim();
     return join(dist, name);
@@ -91,7 +116,11 @@ export async function pack(root: string = ROOT): Promise<string> {
 }
 
 if (import.meta.main) {
-  const file = await pack();
+  // `deno task pack [--out-dir DIR]`
+  const at = Deno.args.indexOf("--out-dir");
+  const outDir = at >= 0 ? Deno.args[at + 1] : undefined;
+  if (at >= 0 && (outDir === undefined || outDir === "")) throw new Error("--out-dir needs a directory");
+  const file = await pack(ROOT, outDir ?? join(ROOT, "dist"));
   const size = (await Deno.stat(file)).size;
   await Deno.stdout.write(new TextEncoder().encode(`${file} (${(size / 1024).toFixed(0)} KiB)\n`));
 }

@@ -13,6 +13,7 @@ import { hub } from "./commands/hub/command.ts";
 import { init } from "./commands/init/command.ts";
 import { inspect } from "./commands/inspect/command.ts";
 import { logs } from "./commands/logs/command.ts";
+import { mcp } from "./commands/mcp/command.ts";
 import { prune } from "./commands/prune/command.ts";
 import { replay } from "./commands/replay/command.ts";
 import { trigger } from "./commands/trigger/command.ts";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   replay,
   trigger,
   doctor,
+  mcp,
   ui,
   exportCommand,
   hub,

@@ -5,6 +5,7 @@
  */
 import { relative } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { LAZY_CALL } from "../src/cli/lazy.ts";
 
 /** One import: to whom, and how. */
 export interface Edge {
@@ -14,6 +15,11 @@ export interface Edge {
   readonly dynamic: boolean;
   /** `import type`: erased, never loaded. */
   readonly typeOnly: boolean;
+  /**
+   * `lazyImport("src/x.ts")` (src/cli/lazy.ts): a dynamic import Deno cannot see ahead, so out of the
+   * start-up graph; `deno info` does not report it, the graph adds it from the source (also `dynamic`).
+   */
+  readonly lazy?: boolean;
 }
 
 /** Module → its imports. */
@@ -84,7 +90,14 @@ export async function moduleGraph(roots: readonly string[]): Promise<Graph> {
           typeOnly: dep.code === undefined,
         });
       }
-      graph.set(_name(module.specifier), edges);
+      const name = _name(module.specifier);
+      if (module.specifier.startsWith("file:") && name !== "src/cli/lazy.ts") {
+        const code = await Deno.readTextFile(new URL(module.specifier));
+        for (const m of code.matchAll(LAZY_CALL)) {
+          edges.push({ to: m[1]!, dynamic: true, typeOnly: false, lazy: true });
+        }
+      }
+      graph.set(name, edges);
     }
     return graph;
   } finally {

@@ -32,6 +32,34 @@ export async function writeFile(dir: string, name: string, text: string): Promis
   return file;
 }
 
+/**
+ * Variables a subprocess needs to reach the network the way this machine does: a TLS-inspecting proxy's CA
+ * (Deno honours `NODE_EXTRA_CA_CERTS`, `DENO_CERT`, `SSL_CERT_FILE`), the proxy itself, and npm's settings.
+ */
+const NETWORK_ENV =
+  /^(NODE_EXTRA_CA_CERTS|DENO_CERT|SSL_CERT_FILE|SSL_CERT_DIR|DENO_DIR|HTTPS?_PROXY|NO_PROXY|ALL_PROXY|npm_config_.*)$/i;
+
+/**
+ * A clean environment for a subprocess started with `clearEnv: true`: `env`, plus this process's variables
+ * that make the network work (CA certificates, proxies, `npm_config_*`, the Deno cache). Every test that
+ * clears the environment builds it with this (tests/env_test.ts checks the sources).
+ *
+ * @example
+ * ```ts
+ * new Deno.Command("hooktap", { clearEnv: true, env: cleanEnv({ PATH: "/usr/bin" }) });
+ * ```
+ */
+export function cleanEnv(
+  env: Record<string, string> = {},
+  from: Record<string, string> = Deno.env.toObject(),
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(from)) {
+    if (NETWORK_ENV.test(name)) kept[name] = value;
+  }
+  return { ...kept, ...env };
+}
+
 /** Options of {@linkcode runCli}. */
 export interface RunOptions {
   cwd: string;
@@ -41,6 +69,8 @@ export interface RunOptions {
   stdin?: Uint8Array | string;
   /** Extra environment. */
   env?: Record<string, string>;
+  /** Kill it (SIGKILL) after this many ms; the result then says `timedOut`. @default no limit */
+  timeoutMs?: number;
 }
 
 /** Result of one CLI run. */
@@ -49,11 +79,33 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   stdoutBytes: Uint8Array;
+  /** It was killed after `timeoutMs`. */
+  timedOut?: boolean;
 }
 
-/** `deno run` arguments that run `hooktap ...args` with `permissions`, never prompting. */
+/**
+ * Read access to hooktap's own modules, which it imports as a command needs them (src/cli/lazy.ts): a run
+ * from another directory under `--allow-read=.` needs it, as `deno task install` and the npm launcher give it.
+ */
+export const CODE_READ = `--allow-read=${fromFileUrl(new URL("../src", import.meta.url))}`;
+
+/** `permissions` with {@linkcode CODE_READ}, unless they already read everything (Deno refuses -A with it). */
+export function withCodeRead(permissions: readonly string[]): string[] {
+  const all = permissions.some((p) => p === "-A" || p === "--allow-all" || p === "--allow-read");
+  return all ? [...permissions] : [CODE_READ, ...permissions];
+}
+
+/** `deno run` arguments that run `hooktap ...args` with `permissions` (and {@linkcode CODE_READ}), never prompting. */
 export function cliArgs(permissions: string[], args: string[]): string[] {
-  return ["run", "--quiet", "--no-prompt", `--config=${DENO_JSON}`, ...permissions, MAIN, ...args];
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${DENO_JSON}`,
+    ...withCodeRead(permissions),
+    MAIN,
+    ...args,
+  ];
 }
 
 /** Runs `hooktap ...args` to completion in `options.cwd`. */
@@ -74,9 +126,22 @@ export async function runCli(args: string[], options: RunOptions): Promise<RunRe
     );
     await writer.close();
   }
-  const { code, stdout, stderr } = await child.output();
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, options.timeoutMs);
+  const { code, stdout, stderr } = await child.output().finally(() => clearTimeout(timer));
   const dec = new TextDecoder();
-  return { code, stdout: dec.decode(stdout), stderr: dec.decode(stderr), stdoutBytes: stdout };
+  return {
+    code,
+    stdout: dec.decode(stdout),
+    stderr: dec.decode(stderr),
+    stdoutBytes: stdout,
+    ...(timedOut ? { timedOut } : {}),
+  };
 }
 
 /** A running `hooktap dev` subprocess. */

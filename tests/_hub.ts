@@ -10,29 +10,53 @@ export interface HubProcess extends AsyncDisposable {
   url: string;
   port: number;
   stop(signal?: Deno.Signal): Promise<void>;
-  /** What it printed on stderr up to its start. */
+  /** What it printed on stderr (up to its start, then as it runs). */
   stderr(): string;
+  /** Its exit status, once it has exited. */
+  status: Promise<Deno.CommandStatus>;
 }
 
-/** Starts `hooktap hub serve --kv <dir>/hub.sqlite --admin-token admin` on `port` (0: any), with `extra` flags. */
-export async function startHub(dir: string, port = 0, extra: string[] = []): Promise<HubProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(["-A"], [
-      "hub",
-      "serve",
-      "--port",
-      String(port),
-      "--kv",
-      `${dir}/hub.sqlite`,
-      "--admin-token",
-      "admin",
-      ...extra,
-    ]),
+/** Options of {@linkcode startHub}. */
+export interface StartHubOptions {
+  /** A command the hub runs under (`["prlimit", "--nofile=256", "--"]`). */
+  wrap?: string[];
+  /** Leave out `--port` (the default port). */
+  defaultPort?: boolean;
+  /** Leave out `--kv` (the default KV file, under the directory). */
+  defaultKv?: boolean;
+}
+
+/**
+ * Starts `hooktap hub serve --kv <dir>/hub.sqlite` with the admin token `admin` in HOOKTAP_HUB_ADMIN_TOKEN,
+ * on `port` (0: any), with `extra` flags.
+ */
+export async function startHub(
+  dir: string,
+  port = 0,
+  extra: string[] = [],
+  options: StartHubOptions = {},
+): Promise<HubProcess> {
+  const wrap = options.wrap ?? [];
+  const where = [
+    ...(options.defaultPort ? [] : ["--port", String(port)]),
+    ...(options.defaultKv ? [] : ["--kv", `${dir}/hub.sqlite`]),
+  ];
+  const child = new Deno.Command(wrap[0] ?? Deno.execPath(), {
+    args: [
+      ...wrap.slice(1),
+      ...(wrap.length > 0 ? [Deno.execPath()] : []),
+      ...cliArgs(["-A"], [
+        "hub",
+        "serve",
+        ...where,
+        ...extra,
+      ]),
+    ],
     cwd: dir,
     stdin: "null",
     stdout: "null",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
   }).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -44,7 +68,11 @@ export async function startHub(dir: string, port = 0, extra: string[] = []): Pro
     match = text.match(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
   }
   const drain = (async () => {
-    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += value;
+    }
   })();
   let stopped = false;
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
@@ -62,15 +90,17 @@ export async function startHub(dir: string, port = 0, extra: string[] = []): Pro
     port: Number(match[2]),
     stop,
     stderr: () => text,
+    status: child.status,
     [Symbol.asyncDispose]: () => stop("SIGKILL"),
   };
 }
 
-/** Creates a channel through `hooktap hub channel create --json`. */
+/** Creates a channel through `hooktap hub channel create --json` (the admin token in the environment). */
 export async function createChannel(dir: string, hub: string): Promise<{ url: string; token: string }> {
-  const r = await runCli(["hub", "channel", "create", "--hub", hub, "--admin-token", "admin", "--json"], {
+  const r = await runCli(["hub", "channel", "create", "--hub", hub, "--json"], {
     cwd: dir,
-    permissions: ["--allow-net"],
+    permissions: ["--allow-net", "--allow-env"],
+    env: { HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
   });
   if (r.code !== 0) throw new Error(`channel create failed: ${r.stderr}`);
   return JSON.parse(r.stdout);

@@ -64,8 +64,21 @@ export function startInPty(
   args: string[],
   options: { cwd: string; columns?: number; permissions?: string[]; env?: Record<string, string> },
 ): PtySession {
-  const command = [Deno.execPath(), ...cliArgs(options.permissions ?? LEAST_PRIVILEGE, args)].map(_quote)
-    .join(" ");
+  return startCommandInPty(
+    [Deno.execPath(), ...cliArgs(options.permissions ?? LEAST_PRIVILEGE, args)],
+    options,
+  );
+}
+
+/**
+ * Starts any command (`argv`, like `["deno", "task", "dev"]`) in a `columns`-wide terminal in `cwd`, as
+ * the terminal's foreground job: Ctrl-C typed there reaches its whole process group, as in a shell.
+ */
+export function startCommandInPty(
+  argv: string[],
+  options: { cwd: string; columns?: number; env?: Record<string, string> },
+): PtySession {
+  const command = argv.map(_quote).join(" ");
   const child = new Deno.Command("script", {
     args: ["-qec", `stty cols ${options.columns ?? 80} rows 50; exec ${command}`, "/dev/null"],
     cwd: options.cwd,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { withTmpDir } from "./_helpers.ts";
+import { cleanEnv, withTmpDir } from "./_helpers.ts";
 
 const CI_RUN = fromFileUrl(new URL("../.ci/run", import.meta.url));
 
@@ -34,7 +34,7 @@ Deno.test(".ci/run leaves no temp file and ends with its N passed, N failed line
   }
   const out = await new Deno.Command("bash", {
     args: [CI_RUN],
-    env: { PATH: `${bin.path}:/usr/bin:/bin`, TMPDIR: tmp.path, HOME: tmp.path },
+    env: cleanEnv({ PATH: `${bin.path}:/usr/bin:/bin`, TMPDIR: tmp.path, HOME: tmp.path }),
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
@@ -55,7 +55,7 @@ Deno.test(".ci/run leaves no temp file and ends with its N passed, N failed line
   const logFile = join(logDir.path, "ci.log");
   const toFile = await new Deno.Command("bash", {
     args: ["-c", 'bash "$0" > "$1" 2>&1', CI_RUN, logFile],
-    env: { PATH: `${bin.path}:/usr/bin:/bin`, TMPDIR: tmp.path, HOME: tmp.path },
+    env: cleanEnv({ PATH: `${bin.path}:/usr/bin:/bin`, TMPDIR: tmp.path, HOME: tmp.path }),
     clearEnv: true,
   }).output();
   assert.equal(toFile.code, 0);

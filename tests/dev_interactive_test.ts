@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_JSON, MAIN, withTmpDir } from "./_helpers.ts";
+import { DENO_JSON, MAIN, withCodeRead, withTmpDir } from "./_helpers.ts";
 
 function shellLine(permissions: string[]): string {
   return [
@@ -13,7 +13,7 @@ function shellLine(permissions: string[]): string {
     "--quiet",
     "--no-prompt",
     `--config=${DENO_JSON}`,
-    ...permissions,
+    ...withCodeRead(permissions),
     MAIN,
     "dev",
   ]

@@ -170,3 +170,58 @@ Deno.test("doctor: the config's port is held by another directory's hooktap dev,
   assert.match(port.fix!, /stop that hooktap dev \(Ctrl-C in its terminal\)/);
   assert.doesNotMatch(human, /Another program answers/);
 });
+
+Deno.test("doctor: a config that no longer loads is reported, and the running dev's endpoints are checked (not the starter's)", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 8787, endpoints: [{ name: "shop", path: "/shop/orders", method: "POST" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await fetch(`${dev.url}/shop/orders`, { method: "POST", body: "{}" });
+  assert.equal(sent.status, 200);
+  await sent.body?.cancel();
+  // The config breaks while dev runs: dev keeps serving /shop/orders.
+  await writeFile(tmp.path, "hooktap.config.ts", `export default { port: 8787, endpoints: [ ;\n`);
+  const deadline = Date.now() + 10_000;
+  while (!/Config not reloaded/.test(dev.stderr())) {
+    if (Date.now() > deadline) throw new Error(`dev did not see the edit:\n${dev.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const { code, report, human } = await doctor(tmp.path);
+  assert.equal(code, 1);
+  const config = status(report, "config");
+  assert.equal(config.status, "fail");
+  assert.match(config.fix!, /the running dev reloads it/);
+  assert.ok(
+    config.details!.some((d) =>
+      /running dev keeps serving its last good config.*shop \/shop\/orders/.test(d)
+    ),
+  );
+  const events = status(report, "events");
+  assert.equal(events.status, "ok", events.summary);
+  assert.match(events.summary, /^shop: last event/);
+  assert.doesNotMatch(human, /\/webhook|"default"|default:/, "never the starter's endpoint");
+
+  // The endpoints are told only to a probe that carries the run's nonce (from the owner-only dev.lock).
+  for (const run of [undefined, "not-the-run"]) {
+    const r = await fetch(`${dev.url}/.hooktap/probe`, {
+      headers: { "x-hooktap-probe": "endpoints", ...(run ? { "x-hooktap-run": run } : {}) },
+    });
+    const body = await r.json();
+    assert.equal(body.hooktap, true);
+    assert.equal(body.endpoints, undefined);
+  }
+});
+
+Deno.test("doctor: a broken config with no dev running says so and checks no invented endpoint", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", `export default { port: 8787, endpoints: [ ;\n`);
+  const { code, report, human } = await doctor(tmp.path);
+  assert.equal(code, 1);
+  assert.equal(status(report, "config").status, "fail");
+  assert.match(status(report, "config").fix!, /does not start on a config that does not load/);
+  assert.equal(status(report, "events").status, "skip");
+  assert.doesNotMatch(human, /\/webhook/);
+});

@@ -1,18 +1,29 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { DENO_JSON, runCli, withTmpDir } from "./_helpers.ts";
+import { CODE_READ, DENO_JSON, MAIN, runCli, withTmpDir } from "./_helpers.ts";
 
 const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
 
-Deno.test("mod.ts run as the main module runs the CLI (as `deno run jsr:@hooktap/hooktap` will)", async () => {
+Deno.test("./cli (main.ts) run as the main module runs the CLI (as `deno run jsr:@hooktap/hooktap/cli` will)", async () => {
   await using tmp = await withTmpDir();
   const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", `--config=${DENO_JSON}`, "--allow-read=.", MOD, "--help"],
+    args: ["run", "--quiet", `--config=${DENO_JSON}`, "--allow-read=.", CODE_READ, MAIN, "logs", "--help"],
     cwd: tmp.path,
     stdin: "null",
   }).output();
   assert.equal(code, 0);
-  assert.match(new TextDecoder().decode(stdout), /^Usage: hooktap \[options\] \[command\]/);
+  assert.match(new TextDecoder().decode(stdout), /^Usage: hooktap logs/);
+});
+
+Deno.test("mod.ts run as the main module is the library only: it runs no CLI and prints nothing", async () => {
+  await using tmp = await withTmpDir();
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", `--config=${DENO_JSON}`, "--allow-read=.", MOD, "--help"],
+    cwd: tmp.path,
+    stdin: "null",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  assert.equal(new TextDecoder().decode(stdout), "");
 });
 
 Deno.test("importing mod.ts only exports the library: no CLI runs, nothing printed", async () => {

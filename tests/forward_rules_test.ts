@@ -64,10 +64,11 @@ Deno.test("two targets, one taking issues (by prefix) and one push, get exactly 
   await until(() => issuesApp.requests.length >= 2 && pushApp.requests.length >= 1, "deliveries");
   await until(async () => (await deliveries(tmp.path)).length >= 3, "deliveries recorded");
   // The inspector's event API: every target's outcome, or none taken.
-  const ui = dev.stderr().match(/Inspect: (http:\/\/\S+?)\/?\s/)?.[1];
-  assert.ok(ui, dev.stderr());
+  const [, ui, token] = dev.stderr().match(/Inspect: (http:\/\/\S+?)\/\?token=(\w+)\s/) ?? [];
+  assert.ok(ui && token, dev.stderr());
   const stored = await readEvents(tmp.path);
-  const detail = async (id: unknown) => await (await fetch(`${ui}/api/events/${id}`)).json();
+  const detail = async (id: unknown) =>
+    await (await fetch(`${ui}/api/events/${id}`, { headers: { "x-hooktap-token": token } })).json();
   assert.deepEqual((await detail(stored[0]!.id)).targets, [
     { name: "issues", outcome: "delivered", status: 204, attempts: 1 },
   ]);

@@ -10,6 +10,7 @@ import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./
 import { startApp, until } from "./_app.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
+import type { WirePoll } from "../src/hub/wire.ts";
 
 const CONFIG = `export default {
   port: 8787,
@@ -194,7 +195,9 @@ Deno.test("hub: a wrong token is refused at connect with a clear error and a non
 Deno.test("hub: Slack's and Zoom's URL challenges get dev's answer through a connected client", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
-  await using hub = await startHub(tmp.path);
+  // The answer comes from dev through its poll: on a machine loaded by the whole suite that can take more
+  // than the default 5 s, after which the sender would get the hub's own 200.
+  await using hub = await startHub(tmp.path, 0, ["--answer-timeout", "60s"]);
   const channel = await createChannel(tmp.path, hub.url);
   await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token]);
   await until(() => dev.stderr().includes("connected"), "the client to connect");
@@ -370,4 +373,145 @@ Deno.test("hub serve --cert/--key serves HTTPS", async () => {
     child.kill("SIGTERM");
     await child.status;
   }
+});
+
+function portsFree(ports: number[]): boolean {
+  for (const port of ports) {
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+Deno.test({
+  name:
+    "hub serve with its default port runs beside hooktap dev with its defaults (dev 8787, inspector 8788)",
+  // The defaults are fixed ports: skipped (said in the test's name in the output) when another program holds one.
+  ignore: !portsFree([8786, 8787, 8788]),
+  async fn() {
+    await using tmp = await withTmpDir();
+    const project = `${tmp.path}/project`;
+    await Deno.mkdir(project);
+    const dev = new Deno.Command(Deno.execPath(), {
+      args: cliArgs(["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"], ["dev"]),
+      cwd: project,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).spawn();
+    const devErr = dev.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let banner = "";
+    try {
+      while (!banner.includes("Press Ctrl-C")) {
+        const { done, value } = await devErr.read();
+        if (done) throw new Error(`dev did not start:\n${banner}`);
+        banner += value;
+      }
+      assert.match(banner, /listening on http:\/\/localhost:8787 /);
+      assert.match(banner, /Inspect: http:\/\/127\.0\.0\.1:8788\//, "dev's inspector on 8788");
+      await using hub = await startHub(tmp.path, 0, [], { defaultPort: true, defaultKv: true });
+      assert.equal(hub.port, 8786);
+      assert.match(hub.stderr(), /store: .*\.hooktap-hub\/hub\.sqlite/);
+      const channel = await createChannel(tmp.path, hub.url);
+      assert.equal(await send(`${channel.url}/webhook`, "{}"), 200);
+      assert.equal(await send("http://127.0.0.1:8787/webhook", "{}"), 200, "dev still receives");
+    } finally {
+      dev.kill("SIGINT");
+      await dev.status;
+      await devErr.cancel().catch(() => {});
+    }
+  },
+});
+
+Deno.test("hub: a held poll whose client goes away frees its connection at once, and the hub's log has no runtime notice", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-connections", "1"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const api = `${hub.url}/api/channels/${channel.url.split("/c/")[1]}`;
+  const auth = { authorization: `Bearer ${channel.token}` };
+  // A poll held for 20 s, abandoned by its client after 300 ms.
+  const gone = new AbortController();
+  const held = fetch(`${api}/events?after=0&wait=20000&client=a`, { headers: auth, signal: gone.signal });
+  const first = await held; // the 200 comes at once; its body when the wait ends
+  assert.equal(first.status, 200);
+  await new Promise((r) => setTimeout(r, 300));
+  gone.abort();
+  await first.body?.cancel().catch(() => {});
+  // The only connection slot is free again well before the 20 s.
+  let status = 0;
+  for (let i = 0; i < 20 && status !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await fetch(`${api}/events?after=0&wait=0&client=a`, { headers: auth });
+    status = r.status;
+    await r.body?.cancel();
+  }
+  assert.equal(status, 200, "the abandoned poll's slot was freed");
+  // A held poll answered by an event (a successful response after waiting).
+  const waiting = fetch(`${api}/events?after=0&wait=10000&client=a`, { headers: auth });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await send(`${channel.url}/gh`, "hello"), 200);
+  const poll = await (await waiting).json() as WirePoll;
+  assert.deepEqual(poll.events.map((e) => atob(e.body)), ["hello"]);
+  await hub.stop();
+  assert.doesNotMatch(hub.stderr(), /request\.signal|legacy/, hub.stderr());
+});
+
+/** The permission flags of `deno task dev` (deno.json), as a user runs dev. */
+async function devTaskFlags(): Promise<string[]> {
+  const json = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  return (json.tasks.dev.command as string).split(" ").filter((w) => w.startsWith("--allow"));
+}
+
+Deno.test("hub: the token from .hooktap/hub-token (never argv), the client named <host>-<directory>, a clean Ctrl-C without 'connection lost'", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  // channel create: the hint never puts the token on a command line.
+  const created = await runCli(["hub", "channel", "create", "--hub", hub.url], {
+    cwd: tmp.path,
+    permissions: ["--allow-net", "--allow-env"],
+    env: { HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
+  });
+  assert.equal(created.code, 0, created.stderr);
+  const [url, token] = created.stdout.trim().split("\n") as [string, string];
+  assert.ok(!created.stderr.includes(token), "the hint does not repeat the token");
+  assert.doesNotMatch(created.stderr, /--hub-token/);
+  assert.match(created.stderr, /\.hooktap\/hub-token/);
+  assert.doesNotMatch(created.stderr, /warning/, "no flag given, no warning");
+
+  const project = `${tmp.path}/shop`;
+  await writeFile(project, "hooktap.config.ts", CONFIG);
+  await writeFile(project, ".hooktap/hub-token", `${token}\n`);
+  // Readable by others: refused, saying how to fix it.
+  await Deno.chmod(`${project}/.hooktap/hub-token`, 0o644);
+  const open = await runCli(["dev", "--port", "0", "--hub", url], {
+    cwd: project,
+    permissions: await devTaskFlags(),
+  });
+  assert.notEqual(open.code, 0);
+  assert.match(open.stderr, /can be read by other users.*chmod 600/s);
+  await Deno.chmod(`${project}/.hooktap/hub-token`, 0o600);
+
+  await using dev = await startDev(project, ["--hub", url], { permissions: await devTaskFlags() });
+  assert.doesNotMatch(dev.stderr(), /warning/);
+  const expected = `${Deno.hostname().split(".")[0]}-shop`.replace(/[^A-Za-z0-9._@-]+/g, "-");
+  await until(() => dev.stderr().includes(`as ${expected} connected`), `dev to connect as ${expected}`);
+  const id = url.split("/c/")[1]!;
+  const list = await fetch(`${hub.url}/api/channels/${id}/clients`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { clients } = await list.json() as { clients: { name: string }[] };
+  assert.deepEqual(clients.map((c) => c.name), [expected]);
+  assert.equal(await dev.stop("SIGINT"), 0);
+  assert.doesNotMatch(dev.stderr(), /connection lost/, dev.stderr());
+
+  // The flag still works, with a warning that says why not to.
+  await using flagged = await startDev(tmp.path, ["--hub", url, "--hub-token", token]);
+  assert.match(
+    flagged.stderr(),
+    /warning: --hub-token puts the token on the command line, where `ps` shows it/,
+  );
 });

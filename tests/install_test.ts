@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HAS_SCRIPT } from "./_pty.ts";
-import { withTmpDir } from "./_helpers.ts";
+import { cleanEnv, withTmpDir } from "./_helpers.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const HOME = Deno.env.get("HOME") ?? "/root";
@@ -41,7 +41,7 @@ async function run(cmd: string, args: string[], cwd: string, path: string): Prom
     args,
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1", npm_config_update_notifier: "false" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1", npm_config_update_notifier: "false" }),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -77,12 +77,19 @@ let packed: Promise<string> | undefined;
 /** `deno task pack`, once for the file; resolves to the tgz. */
 function packOnce(): Promise<string> {
   packed ??= (async () => {
-    const out = await run(Deno.execPath(), ["task", "--quiet", "pack"], ROOT, Deno.env.get("PATH") ?? "");
+    // A directory of this run's own: another test file packing at the same time never writes this tgz.
+    const dist = await Deno.makeTempDir({ prefix: "hooktap_dist_" });
+    const out = await run(
+      Deno.execPath(),
+      ["task", "--quiet", "pack", "--out-dir", dist],
+      ROOT,
+      Deno.env.get("PATH") ?? "",
+    );
     assert.equal(out.code, 0, out.stderr);
-    const files = [...Deno.readDirSync(join(ROOT, "dist"))].map((e) => e.name);
+    const files = [...Deno.readDirSync(dist)].map((e) => e.name);
     const version = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).version;
-    assert.ok(files.includes(`hooktap-${version}.tgz`), `dist/ holds ${files}`);
-    return join(ROOT, "dist", `hooktap-${version}.tgz`);
+    assert.ok(files.includes(`hooktap-${version}.tgz`), `the pack directory holds ${files}`);
+    return join(dist, `hooktap-${version}.tgz`);
   })();
   return packed;
 }
@@ -95,7 +102,7 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
     args: [...hooktap, "dev", "--json", "--port", "0"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1" }),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -119,9 +126,19 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
   assert.equal(ready.type, "ready");
   return {
     ready,
+    pid: child.pid,
     /** Ctrl-C as a terminal sends it: SIGINT to every process of the group. */
     async interrupt(): Promise<{ code: number; signal: Deno.Signal | null; stderr: string; stdout: string }> {
       Deno.kill(-child.pid, "SIGINT");
+      const status = await child.status;
+      await pumps;
+      return { code: status.code, signal: status.signal, stderr: err.text, stdout: out.text };
+    },
+    /** SIGINT to the command's own pid only, as a process manager sends it. */
+    async interruptPid(): Promise<
+      { code: number; signal: Deno.Signal | null; stderr: string; stdout: string }
+    > {
+      Deno.kill(child.pid, "SIGINT");
       const status = await child.status;
       await pumps;
       return { code: status.code, signal: status.signal, stderr: err.text, stdout: out.text };
@@ -142,7 +159,7 @@ async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir
     args: [...hooktap, "hub", "serve", "--port", "0", "--kv", join(kvDir, "hub.kv"), "--admin-token", "adm"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, NO_COLOR: "1" },
+    env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1" }),
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -185,7 +202,7 @@ async function interactiveInit(
     args: ["-qec", `${STTY} cols 80 rows 40; exec ${[...hooktap, "init"].map(quote).join(" ")}`, "/dev/null"],
     cwd,
     clearEnv: true,
-    env: { PATH: path, HOME, TERM: "xterm" },
+    env: cleanEnv({ PATH: path, HOME, TERM: "xterm" }),
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -262,6 +279,13 @@ async function firstRun(hooktap: string[], project: string, path: string, viaNpx
   assert.equal(trigger.code, 0, trigger.stdout + trigger.stderr);
   assert.match(trigger.stdout + trigger.stderr, /200/);
 
+  // prune and rm while dev runs: they ask dev over .hooktap/control.sock (issue 33.6).
+  const rm = await run(hooktap[0]!, [...hooktap.slice(1), "rm", id, "--yes"], project, path);
+  assert.equal(rm.code, 0, rm.stdout + rm.stderr);
+  const prune = await run(hooktap[0]!, [...hooktap.slice(1), "prune", "--keep", "1"], project, path);
+  assert.equal(prune.code, 0, prune.stdout + prune.stderr);
+  assert.doesNotMatch(rm.stderr + prune.stderr, /Requires|allow-net/);
+
   const stopped = await dev.interrupt();
   assert.match(stopped.stderr, /Stopped\./);
   if (viaNpx) {
@@ -293,8 +317,24 @@ Deno.test({
       "deno is on the PATH",
     );
 
+    // npm ran the postinstall: the bin is the shell launcher, which runs Deno with no Node process.
+    const bin_ = await Deno.readTextFile(join(prefix, "bin", "hooktap"));
+    assert.match(bin_, /^#!\/bin\/sh\n/);
     const project = await nodeProject(join(tmp.path, "app"));
     await firstRun([join(prefix, "bin", "hooktap")], project, path);
+
+    // A SIGINT to the command's own pid (a process manager's stop) stops dev with its summary.
+    await using dev = await startDevGroup([join(prefix, "bin", "hooktap")], project, path);
+    if (Deno.build.os === "linux") {
+      // The command's pid is Deno's (the shell launcher execs it), told how the user runs hooktap.
+      const environ = (await Deno.readTextFile(`/proc/${dev.pid}/environ`)).split("\0");
+      assert.ok(environ.includes("HOOKTAP_INVOKED_AS=hooktap"), environ.join(" "));
+      assert.match(await Deno.readTextFile(`/proc/${dev.pid}/cmdline`), /deno\0run\0/);
+    }
+    const stopped = await dev.interruptPid();
+    assert.equal(stopped.signal, null);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stderr, /Stopped\./);
 
     if (HAS_SCRIPT) {
       const fresh = await nodeProject(join(tmp.path, "app2"));
@@ -302,6 +342,50 @@ Deno.test({
       assert.equal(init.code, 0, init.screen);
       assert.match(init.screen, /Config ready/);
       assert.match(await Deno.readTextFile(join(fresh, "hooktap.config.ts")), /port: 8787/);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "npm install -g --ignore-scripts keeps the Node launcher: it runs, Ctrl-C and a SIGINT to its pid stop dev",
+  ignore: !HAS_NODE,
+  async fn() {
+    const tgz = await packOnce();
+    await using tmp = await withTmpDir("hooktap_npm_noscripts_");
+    const bin = await nodeOnlyBin(tmp.path);
+    const prefix = join(tmp.path, "prefix");
+    const install = await run(
+      NPM!,
+      ["install", "-g", "--ignore-scripts", "--prefix", prefix, ...NPM_FLAGS, tgz],
+      tmp.path,
+      bin,
+    );
+    assert.equal(install.code, 0, install.stderr);
+    const hooktap = join(prefix, "bin", "hooktap");
+    assert.match(await Deno.readTextFile(hooktap), /^#!\/usr\/bin\/env node\n/);
+    const path = `${join(prefix, "bin")}:${bin}`;
+    const project = await nodeProject(join(tmp.path, "app"));
+    const init = await run(hooktap, ["init", "--yes"], project, path);
+    assert.equal(init.code, 0, init.stderr);
+    const usage = await run(hooktap, ["logs", "--bogus"], project, path);
+    assert.equal(usage.code, 2, usage.stderr);
+
+    // Ctrl-C reaches the launcher and Deno both; Deno takes the forwarded copy as the same interrupt.
+    {
+      await using dev = await startDevGroup([hooktap], project, path);
+      const stopped = await dev.interrupt();
+      assert.equal(stopped.signal, null);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stderr, /Stopped\./);
+    }
+    // A SIGINT to the launcher's pid alone is forwarded.
+    {
+      await using dev = await startDevGroup([hooktap], project, path);
+      const stopped = await dev.interruptPid();
+      assert.equal(stopped.signal, null);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.match(stopped.stderr, /Stopped\./);
     }
   },
 });
@@ -316,6 +400,7 @@ Deno.test({
     const project = await nodeProject(join(tmp.path, "app"));
     const install = await run(NPM!, ["install", "-D", ...NPM_FLAGS, tgz], project, bin);
     assert.equal(install.code, 0, install.stderr);
+    assert.match(await Deno.readTextFile(join(project, "node_modules", ".bin", "hooktap")), /^#!\/bin\/sh\n/);
     await firstRun([join(bin, "npx"), "hooktap"], project, bin, true);
     const config = await Deno.readTextFile(join(project, "hooktap.config.ts"));
     assert.match(config, /^import type \{ Config \} from "hooktap";/);

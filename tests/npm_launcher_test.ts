@@ -6,12 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { PROGRAM } from "../src/cli.ts";
+import { withTmpDir } from "./_helpers.ts";
 
 const require = createRequire(import.meta.url);
 const launcher = require("../npm/hooktap.cjs") as {
   PERMISSIONS: Record<string, string[]>;
-  permissionFlags(args: string[]): string[];
+  permissionFlags(args: string[], cwd?: string): string[];
+  denoArgs(lib: string, args: string[], cwd?: string): string[];
+  invokedAs(env: Record<string, string>): string;
 };
 
 Deno.test("npm launcher: every command of the tree has its permissions (none falls back to read-only)", () => {
@@ -29,4 +33,71 @@ Deno.test("npm launcher: trigger gets the network and the store; hub gets KV and
   assert.ok(hub.includes("--allow-net"), hub.join(" "));
   assert.ok(hub.includes("--allow-write=.hooktap-hub,/srv/hub"), hub.join(" "));
   assert.ok(hub.includes("--allow-read=.,/etc/c.pem,/srv/hub"), hub.join(" "));
+});
+
+const postinstall = require("../npm/postinstall.cjs") as {
+  shellLauncher(launcher: unknown, deno: string, lib: string, nodeLauncher: string): string;
+};
+
+Deno.test({
+  name:
+    "npm shell launcher: runs Deno with the same flags as the Node launcher, for every command and option",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await withTmpDir("hooktap_sh_launcher_");
+    // A stand-in for the Deno binary that prints its arguments, one per line.
+    const fake = join(tmp.path, "deno");
+    await Deno.writeTextFile(fake, "#!/bin/sh\nfor a do printf '%s\\n' \"$a\"; done\n");
+    await Deno.chmod(fake, 0o755);
+    const shell = join(tmp.path, "hooktap.cjs");
+    await Deno.writeTextFile(
+      shell,
+      postinstall.shellLauncher(launcher, fake, "/pkg/lib", "/pkg/bin/launcher.cjs"),
+    );
+    await Deno.chmod(shell, 0o755);
+    const cases = [
+      ["--help"],
+      ["logs", "-n", "5"],
+      ["nosuch"],
+      ...PROGRAM.commands.map((c) => [c.name]),
+      ["mcp"],
+      ["dev", "-c", "my config.ts", "--ready-file=/tmp/x y/ready.json", "--port", "0"],
+      ["init", "--config=a.ts", "--yes"],
+      ["export", "-o", "out.jsonl", "-cb.ts", "--", "--output", "ignored"],
+      ["replay", "ID", "--body-file", "/tmp/b.json"],
+      ["trigger", "github", "push", "--body-file=/tmp/b.json"],
+      ["hub", "serve", "--kv", "/srv/hub/hub.kv", "--cert=/etc/c.pem", "--key", "k.pem", "--kv", "local.kv"],
+      ["prune", "--older-than", "1d"],
+      ["rm", "ID"],
+    ];
+    const cwd = await Deno.realPath(tmp.path);
+    for (const args of cases) {
+      const out = await new Deno.Command(shell, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const words = new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
+      const node = launcher.denoArgs("/pkg/lib", args, cwd);
+      // The same flags (Deno reads them in any order), the same script and arguments.
+      const flags = (list: string[]) => list.slice(0, list.indexOf("/pkg/lib/main.js")).sort();
+      assert.deepEqual(flags(words), flags(node), args.join(" "));
+      assert.deepEqual(words.slice(words.indexOf("/pkg/lib/main.js")), ["/pkg/lib/main.js", ...args]);
+    }
+  },
+});
+
+Deno.test("npm launcher: prune and rm reach a running dev's control socket, and only it", () => {
+  for (const command of ["prune", "rm"]) {
+    const flags = launcher.permissionFlags([command], "/work/app");
+    assert.ok(flags.includes("--allow-net=unix:/work/app/.hooktap/control.sock"), flags.join(" "));
+    assert.ok(!flags.includes("--allow-net"), flags.join(" "));
+  }
+  const mcp = launcher.permissionFlags(["mcp"]);
+  for (const flag of ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"]) {
+    assert.ok(mcp.includes(flag), mcp.join(" "));
+  }
+});
+
+Deno.test("npm launcher: HOOKTAP_INVOKED_AS is `npx hooktap` under npx / npm exec, else `hooktap`", () => {
+  assert.equal(launcher.invokedAs({ npm_command: "exec", npm_lifecycle_event: "npx" }), "npx hooktap");
+  assert.equal(launcher.invokedAs({ npm_command: "run-script", npm_lifecycle_event: "dev" }), "hooktap");
+  assert.equal(launcher.invokedAs({}), "hooktap");
 });

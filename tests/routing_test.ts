@@ -124,14 +124,17 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
     "hooktap.config.ts",
     config(`${WEBHOOK}, { name: "p", path: "/p/:id", method: ["POST", "PUT"] }`),
   );
-  await using dev = await startDev(tmp.path, ["--json", "--ready-file", ".hooktap/ready.json"]);
+  // Outside .hooktap: a ready file in the data directory is refused (tests/fault/misuse_test.ts).
+  await using dev = await startDev(tmp.path, ["--json", "--ready-file", "ready.json"], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap,ready.json"],
+  });
   await waitFor(
     "the ready file",
-    async () => (await Deno.stat(join(tmp.path, ".hooktap/ready.json")).catch(() => null)) !== null,
+    async () => (await Deno.stat(join(tmp.path, "ready.json")).catch(() => null)) !== null,
   );
   await waitFor("the ready line", () => dev.stdout().includes("\n"));
   const line = JSON.parse(dev.stdout().split("\n")[0]!);
-  const file = JSON.parse(await Deno.readTextFile(join(tmp.path, ".hooktap/ready.json")));
+  const file = JSON.parse(await Deno.readTextFile(join(tmp.path, "ready.json")));
   assert.deepEqual(line, file);
   assert.deepEqual(line, {
     type: "ready",
@@ -146,8 +149,10 @@ Deno.test("dev --json prints the ready object first; --ready-file writes the sam
     pid: dev.child.pid,
   });
   // The inspector's URL is a live one on loopback (by default the receiver's port + 1, or the next free one).
-  assert.match(line.inspector, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-  const info = await fetch(new URL("api/info", line.inspector));
+  // It is the link dev prints: its token is required by the inspector's API.
+  assert.match(line.inspector, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
+  const token = new URL(line.inspector).searchParams.get("token")!;
+  const info = await fetch(new URL("api/info", line.inspector), { headers: { "x-hooktap-token": token } });
   assert.equal(info.status, 200);
   await info.body?.cancel();
   await fetch(`${dev.url}/webhook`, { method: "POST", body: "x" }).then((r) => r.body?.cancel());

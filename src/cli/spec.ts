@@ -2,7 +2,7 @@
  * How a command is declared: its name, description, arguments, options and
  * help text, as data. The declaration imports nothing heavy; the action
  * lives in `src/commands/<name>/run.ts` and is imported only when the command
- * runs, so `--help`, a usage error or one command never load the others.
+ * runs (src/cli/lazy.ts), so `--help`, a usage error or one command never load the others.
  * @module
  */
 import type { CommandContext } from "./context.ts";
@@ -55,7 +55,10 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   readonly after?: string;
   /** Left out of the command list (the completion helper). */
   readonly hidden?: boolean;
-  /** Loads the action module: `() => import("./run.ts")`. */
+  /**
+   * Loads the action module, out of the start-up graph: `lazyImport` (src/cli/lazy.ts) of
+   * `src/commands/<name>/run.ts`, typed as `typeof import("./run.ts")`.
+   */
   readonly load: () => Promise<{ run: (ctx: CommandContext, input: Input<O>) => Promise<void> }>;
 }
 

@@ -7,6 +7,7 @@
  * written; any failure just means loading the config.
  * @module
  */
+import { lazyImport } from "../cli/lazy.ts";
 import { CONFIG_FILE_NAME } from "../config/types.ts";
 import { DATA_DIR_NAME } from "../store/paths.ts";
 import { writeFileReplacing } from "../store/write/no_follow.ts";
@@ -43,7 +44,7 @@ export async function configuredEndpointNames(cwd: string): Promise<string[]> {
   } catch {
     // none yet, or unreadable: load the config
   }
-  const { loadConfig } = await import("../config/load.ts");
+  const { loadConfig } = await lazyImport<typeof import("../config/load.ts")>("src/config/load.ts");
   // A config that does not load offers no names, and is not loaded again until it changes.
   const config = await loadConfig({ cwd }).catch(() => null);
   const names = config?.endpoints.map((e) => e.name) ?? [];

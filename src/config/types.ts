@@ -12,6 +12,7 @@ import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
 import type { Retention, RetentionConfig } from "./retention.ts";
 import type { HubConfig, ResolvedHub } from "./hub.ts";
+import type { McpConfig, ResolvedMcp } from "./mcp.ts";
 
 /** One endpoint as written in `hooktap.config.ts`. */
 export interface EndpointConfig {
@@ -75,6 +76,8 @@ export interface Config {
   hub?: HubConfig;
   /** The receiver's limits: timeouts, open connections, body bytes in flight (docs/security.md). */
   server?: ServerConfig;
+  /** What `hooktap mcp`, the server coding agents start, may do (docs/agents.md). */
+  mcp?: McpConfig;
 }
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
@@ -107,6 +110,8 @@ export interface ResolvedConfig {
   readonly retention?: Retention;
   /** The hub channel to connect to; absent when not set. */
   readonly hub?: ResolvedHub;
+  /** What `hooktap mcp` may do; absent when not set. */
+  readonly mcp?: ResolvedMcp;
   /** Absolute path of the file it came from, or `null` for the built-in starter config. */
   readonly file: string | null;
   /** Things that load but look wrong (a method that looks like a typo), for `dev` to print. */

@@ -12,6 +12,7 @@ import { checkUi } from "./ui.ts";
 import { checkServer } from "./server.ts";
 import { checkRetention } from "./retention.ts";
 import { checkHub } from "./hub.ts";
+import { checkMcp } from "./mcp.ts";
 import { type Config, DEFAULT_MAX_BODY_SIZE, type ResolvedConfig } from "./types.ts";
 
 export { normalizePath } from "./endpoint.ts";
@@ -25,6 +26,7 @@ export const CONFIG_FIELDS: readonly string[] = [
   "retention",
   "hub",
   "server",
+  "mcp",
 ];
 
 function checkPort(port: unknown, issues: Issues): number {
@@ -74,6 +76,7 @@ export function validateConfig(input: unknown, file: string | null): ResolvedCon
   const ui = checkUi(config.ui, port, issues);
   const retention = checkRetention(config.retention, issues);
   const hub = checkHub(config.hub, issues);
+  const mcp = checkMcp(config.mcp, issues);
   const largest = endpoints.reduce((m, e) => Math.max(m, e.maxBodySize), maxBodySize);
   const server = checkServer(config.server, largest, issues);
   if (issues.length > 0) {
@@ -88,6 +91,7 @@ export function validateConfig(input: unknown, file: string | null): ResolvedCon
     server,
     ...(retention ? { retention } : {}),
     ...(hub ? { hub } : {}),
+    ...(mcp ? { mcp } : {}),
     file,
     warnings,
   };

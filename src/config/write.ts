@@ -6,11 +6,18 @@
 import { dirname, join } from "node:path";
 import { describeError, HooktapError } from "../errors.ts";
 import { configSource, type StarterAnswers } from "./starter.ts";
+import { DATA_DIR_NAME } from "../store/paths.ts";
+import { writeUserFile } from "../store/write/user_file.ts";
 
 /** Options of {@linkcode writeConfigFile}. */
 export interface WriteConfigOptions {
   /** Replace an existing file. @default false */
   force?: boolean;
+  /**
+   * The data directory, whose files a forced write never replaces.
+   * @default `.hooktap` beside the config file
+   */
+  dataDir?: string;
 }
 
 /** The error for a config file that is already there. */
@@ -45,8 +52,31 @@ export async function hasLocalPackage(dir: string): Promise<boolean> {
 }
 
 /**
+ * Refuses to replace `file` when it is a symbolic link (its target, maybe outside the project, would be
+ * written) or anything but a regular file.
+ * @throws {HooktapError} naming the link and the fix.
+ */
+export async function refuseLinkedConfig(file: string): Promise<void> {
+  const info = await Deno.lstat(file).catch(() => undefined);
+  if (info === undefined || info.isFile) return;
+  if (info.isSymlink) {
+    const target = await Deno.readLink(file).catch(() => "elsewhere");
+    throw new HooktapError(
+      `${file} is a symbolic link (to ${target}); hooktap init --force never writes through a link, ` +
+        `and does not replace it either. Remove the link (rm ${file}) and run it again, or edit ${target}.`,
+    );
+  }
+  throw new HooktapError(
+    `${file} is not a regular file; hooktap init --force replaces only a file. Remove it.`,
+  );
+}
+
+/**
  * Writes a config file with `answers`; refuses to overwrite unless `force`. The config imports its types
- * from "hooktap" when the project has the npm package installed locally.
+ * from "hooktap" when the project has the npm package installed locally. With `force`, a link at `file`
+ * is refused (never written through, never replaced), and an existing file is replaced whole (a temp file
+ * renamed over it), or, when Deno may write only the file itself (the npm package), written in place only
+ * if it is a regular file with one name.
  */
 export async function writeConfigFile(
   file: string,
@@ -55,8 +85,14 @@ export async function writeConfigFile(
 ): Promise<void> {
   try {
     const typed = await hasLocalPackage(dirname(file));
-    await Deno.writeTextFile(file, configSource(answers, { typed }), { createNew: !options.force });
+    const text = configSource(answers, { typed });
+    if (!options.force) await Deno.writeTextFile(file, text, { createNew: true });
+    else {
+      await refuseLinkedConfig(file);
+      await writeUserFile(file, text, options.dataDir ?? join(dirname(file), DATA_DIR_NAME), "init --force:");
+    }
   } catch (error) {
+    if (error instanceof HooktapError) throw error;
     if (error instanceof Deno.errors.AlreadyExists) throw alreadyExists(file);
     throw new HooktapError(
       `Cannot write ${file}: ${

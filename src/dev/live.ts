@@ -1,7 +1,7 @@
 /**
  * The live side of a running `hooktap dev`, beside its session: the ready
  * object (`--json`, `--ready-file`), config hot reload into the session's
- * router, and a quiet poll for tunnels. Returns a `stop()` that ends the
+ * router, and a quiet poll for tunnels. Returns a disposable that ends the
  * watch and the poll.
  * @module
  */
@@ -11,7 +11,7 @@ import { watchConfig } from "../config/reload.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { DevSession } from "./session.ts";
-import { describeError, HooktapError } from "../errors.ts";
+import { describeError, HooktapError, UsageError } from "../errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
 import type { Output } from "../term/output.ts";
 import { readyInfo } from "../term/ready.ts";
@@ -38,12 +38,13 @@ export interface LiveOptions {
   tunnelPollSeconds?: number;
 }
 
-async function writeAtomic(path: string, text: string): Promise<void> {
+async function writeAtomic(path: string, text: string, dataDir: string): Promise<void> {
   try {
     // An exclusive temp file with an unpredictable name, renamed over the path: never through a link (in
-    // place when Deno may write only the path itself).
-    await writeUserFile(path, text);
+    // place when Deno may write only the path itself); never in the data directory or onto a file of it.
+    await writeUserFile(path, text, dataDir, "--ready-file");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new HooktapError(
       `Cannot write the ready file ${path}: ${describeError(error)}. ` +
         `Check that ${dirname(path)} exists and that Deno may write there (--allow-write=${path}).`,
@@ -53,7 +54,7 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 }
 
 /** Starts the live parts; the ready object is out (and its file written) when this resolves. */
-export async function startLive(options: LiveOptions): Promise<{ stop(): void }> {
+export async function startLive(options: LiveOptions): Promise<AsyncDisposable> {
   const { session, output } = options;
   const c = output.errColors;
   let current = options.config;
@@ -73,7 +74,7 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
     }
   }
   const readyFile = options.readyFile;
-  if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n");
+  if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir);
 
   const watch = current.file === null ? undefined : watchConfig({
     file: current.file,
@@ -92,7 +93,7 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
       output.err(reloadedText(changes, c));
       for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
       if (readyFile !== undefined) {
-        writeAtomic(readyFile, JSON.stringify(ready()) + "\n").catch((e) =>
+        writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>
           output.err(c.red(`error: ${describeError(e)}\n`))
         );
       }
@@ -119,10 +120,11 @@ export async function startLive(options: LiveOptions): Promise<{ stop(): void }>
   };
   if (every > 0) probe();
   return {
-    stop() {
+    [Symbol.asyncDispose]() {
       stopped = true;
       clearTimeout(timer);
       watch?.close();
+      return Promise.resolve();
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
- * A running `hooktap dev`: the writer lock, the event log, its endpoint
- * index and the listening receiver, started together and stopped in order
- * (stop accepting, drain, flush, close the index, release the lock). The
- * `dev` command wraps this with its config lookup and its terminal output;
- * `startReceiver` (src/testing/receiver.ts) runs the same start and stop
- * with the parts a test does not need turned off ({@linkcode SessionParts}).
+ * The parts of a running `hooktap dev` beside the store: hooktap trigger's
+ * keys and fault notes, forwarding, the sink events go through, and the
+ * listening receiver. Each starts through a function that returns something
+ * disposable; `dev` (src/commands/dev/run.ts) composes all of them on one
+ * stack (src/dev/lifecycle.ts), `startReceiver` (src/testing/receiver.ts)
+ * only the store and the listener. The store's own parts (log, lock, index,
+ * unmatched log, control socket, retention) start from
+ * `openStoreForWriting` (src/store/write/open.ts).
  * @module
  */
-import type { ResolvedConfig } from "../config/types.ts";
+import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import type { ResolvedForward } from "../config/forward.ts";
 import { resignWhenStale } from "../send/resign_stale.ts";
 import { type ForwardingOptions, type ForwardingSession, startForwarding } from "../send/session.ts";
@@ -15,87 +17,178 @@ import { createHandler, type EventSink, type Handler, type RequestOutcome } from
 import { listen } from "../server/listen.ts";
 import { chooseStack, type StackName } from "../server/stack.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { newRunNonce, withProbe } from "../receiver/probe.ts";
+import { withProbe } from "../receiver/probe.ts";
 import { checkRawHeaders } from "../receiver/header_check.ts";
-import { createRouter, type Router } from "../route/router.ts";
-import { ensureDataDir } from "../store/write/data_dir.ts";
-import { keepIndex } from "../store/write/index_keeper.ts";
-import { compactWhileWriting } from "../store/write/prune.ts";
-import { startControl } from "../store/write/control.ts";
+import type { Router } from "../route/router.ts";
+import type { StorePaths } from "../store/paths.ts";
+import type { UnmatchedLog, WritingStore } from "../store/write/open.ts";
 import { type TriggerNotes, triggerNotes } from "../trigger/side_channel.ts";
 import { trustTriggerKeys } from "../trigger/trust.ts";
-import type { CompactPlan, CompactResult } from "../store/write/compact.ts";
-import { startRetention } from "../store/write/retention.ts";
-import { acquireWriterLock } from "../store/write/lock.ts";
-import type { StorePaths } from "../store/paths.ts";
-import { openUnmatchedLog } from "../store/write/unmatched.ts";
-import { openEventWriter } from "../store/write/writer.ts";
 
-/** Options of {@linkcode startDevSession}. */
-export interface DevSessionOptions {
-  /** The endpoints and body limit to serve, and the retention to apply. */
-  config: Pick<ResolvedConfig, "endpoints" | "retention"> & { server?: ResolvedConfig["server"] };
-  /**
-   * The data directory to write (locked while the session runs). Without it, events are kept nowhere but
-   * `onStored`: no lock, log, index, unmatched log, control socket, retention or forwarding.
-   */
-  paths: StorePaths | undefined;
+/** What the live parts (config reload, ready object) see of a running session. */
+export interface DevSession {
+  readonly hostname: string;
+  readonly port: number;
+  /** The live router: `update()` it to serve a reloaded config's endpoints. */
+  readonly router: Router;
+  /** Forwarding, when some endpoint forwards. */
+  readonly forwarding?: ForwardingSession | undefined;
+}
+
+/** hooktap trigger's keys, trusted on the key-pair endpoints without a `publicKey`. */
+export interface TriggerKeys extends AsyncDisposable {
+  /** The endpoints, those that need it given the trigger key's public key. */
+  readonly endpoints: readonly Endpoint[];
+  /** `router`, whose `update()` (a reloaded config) trusts the key too, until disposed. */
+  trusting(router: Router): Router;
+}
+
+/** Trusts hooktap trigger's keys (made on first need in `dataDir`) for `endpoints`. */
+export async function startTriggerKeys(
+  dataDir: string,
+  endpoints: readonly Endpoint[],
+): Promise<TriggerKeys> {
+  let generation = 0;
+  let stopped = false;
+  return {
+    endpoints: await trustTriggerKeys(dataDir, endpoints),
+    trusting: (router) => ({
+      match: (...args) => router.match(...args),
+      get endpoints() {
+        return router.endpoints;
+      },
+      update(next) {
+        const mine = ++generation;
+        router.update(next);
+        void trustTriggerKeys(dataDir, next).then((trusted) => {
+          if (!stopped && mine === generation && trusted.some((e, i) => e !== next[i])) {
+            router.update(trusted);
+          }
+        }, () => {});
+      },
+    }),
+    [Symbol.asyncDispose]: () => {
+      stopped = true;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The control socket with `hooktap trigger`'s fault notes, which mark the events they describe. */
+export interface FaultNotes extends AsyncDisposable {
+  readonly notes: TriggerNotes;
+}
+
+/** Listens on the store's control socket (`prune`, `rm`, trigger's notes). */
+export async function startControlSocket(
+  store: WritingStore,
+  onNotice?: (message: string) => void,
+): Promise<FaultNotes> {
+  const notes = triggerNotes(); // `hooktap trigger` says which deliveries are faults
+  const control = await store.startControl(notes.add, onNotice);
+  return { notes, [Symbol.asyncDispose]: () => control[Symbol.asyncDispose]() };
+}
+
+/** Options of {@linkcode startForwardingPart}. */
+export type ForwardingPartOptions =
+  & Omit<ForwardingOptions, "paths" | "endpoints" | "fallback">
+  & { fallback?: ResolvedForward | undefined };
+
+/**
+ * Starts forwarding to the endpoints' targets (and `--forward-to`'s); `undefined` when none forwards.
+ * Disposing stops it (in-flight deliveries get their grace, the rest stay for the next start).
+ */
+export async function startForwardingPart(
+  paths: StorePaths,
+  endpoints: readonly Endpoint[],
+  options: ForwardingPartOptions = {},
+): Promise<(ForwardingSession & AsyncDisposable) | undefined> {
+  const { fallback, ...rest } = options;
+  const forwarding = await startForwarding({
+    paths,
+    endpoints,
+    prepare: resignWhenStale(() => endpoints),
+    ...rest,
+    ...(fallback ? { fallback } : {}),
+  });
+  if (forwarding === undefined) return undefined;
+  return Object.assign(forwarding, { [Symbol.asyncDispose]: () => forwarding.stop() });
+}
+
+/** Options of {@linkcode sinkFor}. */
+export interface SinkOptions {
+  /** The log (its `count` is the session's); without it events are counted and kept nowhere. */
+  writer?: EventSink & { readonly count: number } | undefined;
+  /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
+  onStored?: ((event: CapturedEvent) => void) | undefined;
+  /** `hooktap trigger`'s notes, which mark the events they describe (format v2). */
+  notes?: TriggerNotes | undefined;
+  /** Wraps the sink (the hub client keeps its events in the hub's order: src/hub/order.ts). */
+  wrap?: ((sink: EventSink) => EventSink) | undefined;
+}
+
+/** The sink the receiver appends to, and the number of events it took. */
+export function sinkFor(options: SinkOptions): { sink: EventSink; count(): number } {
+  let stored = 0;
+  const writer = options.writer;
+  const counted: EventSink = writer ?? { append: () => Promise.resolve().then(() => void stored++) };
+  const sink = options.onStored ? publishing(counted, options.onStored) : counted;
+  const marked = options.notes ? marking(sink, options.notes) : sink;
+  return { sink: options.wrap ? options.wrap(marked) : marked, count: () => writer?.count ?? stored };
+}
+
+/** `onOutcome`, also writing the 404s and 405s to the unmatched log. */
+export function recordingUnmatched(
+  log: UnmatchedLog,
+  onOutcome?: (outcome: RequestOutcome) => void,
+): (outcome: RequestOutcome) => void {
+  return (o) => {
+    if (o.status === 404 || o.status === 405) {
+      const { time, method, path, query, status, allow } = o;
+      log.add({ time: time.toISOString(), method, path, query, status, ...(allow ? { allow } : {}) });
+    }
+    onOutcome?.(o);
+  };
+}
+
+/** Options of {@linkcode startListener}. */
+export interface ListenerOptions {
+  /** The endpoints served (their body limits; the stack is chosen from them). */
+  endpoints: readonly Endpoint[];
+  router: Router;
+  sink: EventSink;
+  forward?: ForwardingSession | undefined;
   /** Interface to bind. */
   hostname: string;
   /** Port to bind; 0 picks a free one. */
   port: number;
-  /** Called once per request with what the receiver did. */
-  onOutcome?: (outcome: RequestOutcome) => void;
-  /** Called with an error the handler threw (the request got a 500). */
-  onError?: (error: unknown) => void;
-  /** Called with a problem the receiver survived (an accept error, a request it could not parse). */
-  onNotice?: (message: string) => void;
-  /** Forwarding: `--forward-to`'s target (for endpoints without their own) and the callbacks. */
-  forward?: Omit<ForwardingOptions, "paths" | "endpoints" | "fallback"> & { fallback?: ResolvedForward };
   /** Forces the HTTP stack (`HOOKTAP_STACK`); otherwise it is chosen from the endpoints. */
   stack?: string | undefined;
-  /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
-  onStored?: (event: CapturedEvent) => void;
-  /** Called after `retention` pruned the log (or failed to). */
-  onRetention?: (result: CompactResult | Error) => void;
-  /** Wraps the sink (the hub client keeps its events in the hub's order: src/hub/order.ts). */
-  wrapSink?: (sink: EventSink) => EventSink;
-  /** The parts to run; each is on unless turned off here (`startReceiver` turns all of them off). */
-  parts?: SessionParts;
-  /** A router to match with instead of one built from the endpoints. */
-  router?: Router;
+  /** The config's `server` limits. */
+  server?: ResolvedConfig["server"] | undefined;
+  /** Called once per request with what the receiver did. */
+  onOutcome?: ((outcome: RequestOutcome) => void) | undefined;
+  /** Called with an error the handler threw (the request got a 500). */
+  onError?: ((error: unknown) => void) | undefined;
+  /** Called with a problem the receiver survived (an accept error, a request it could not parse). */
+  onNotice?: ((message: string) => void) | undefined;
+  /** The run's nonce, answered to the probe `doctor` sends; without it there is no probe. */
+  probe?: string | undefined;
+  /** Checks at start that the runtime keeps the raw header list. */
+  headerCheck?: boolean;
   /** How long stopping waits for requests in flight, then for the socket to close (the server's defaults). */
   drainTimeoutMs?: number;
   closeTimeoutMs?: number;
+  /** Called as stopping begins with the requests in flight (when there are some), then with those cut off. */
+  onDrain?: ((inFlight: number) => void) | undefined;
+  onCutOff?: ((cutOff: number) => void) | undefined;
 }
 
-/** The parts of a session beside the log and the listener; `false` turns one off. */
-export interface SessionParts {
-  /** `.hooktap/control.sock` for `prune`/`rm` and `hooktap trigger`'s fault notes. */
-  control?: boolean;
-  /** `.hooktap/unmatched.jsonl`: the 404s and 405s, for `logs --unmatched` and `doctor`. */
-  unmatched?: boolean;
-  /** Forwarding to the endpoints' targets and `forward.fallback`. */
-  forwarding?: boolean;
-  /** hooktap trigger's key trusted on key-pair endpoints. */
-  triggerKeys?: boolean;
-  /** The probe `doctor` sends (and the port and run written in `dev.lock` for it). */
-  probe?: boolean;
-  /** The start-up check that the runtime keeps the raw header list. */
-  headerCheck?: boolean;
-}
-
-/** A started session. */
-export interface DevSession {
+/** A listening receiver; disposing stops accepting, drains and closes the socket. */
+export interface Listening extends AsyncDisposable {
   /** The port bound (the real one when 0 was asked). */
   readonly port: number;
   readonly hostname: string;
-  /** The live router: `update()` it to serve a reloaded config's endpoints. */
-  readonly router: Router;
-  /** Bytes of a torn last line cut off the log at start (0 if none). */
-  readonly repairedBytes: number;
-  /** Forwarding, when some endpoint forwards. */
-  readonly forwarding?: ForwardingSession;
   /** The HTTP stack listening, and why it was chosen. */
   readonly stack: StackName;
   readonly stackReason: string;
@@ -103,196 +196,64 @@ export interface DevSession {
   readonly inFlight: number;
   /** The handler behind the listener, for requests that come another way (the hub client). */
   readonly handle: Handler;
-  /**
-   * Stops accepting and drains; resolves to the number of requests cut off
-   * (answered 503); `finished` settles once everything is closed.
-   */
-  stop(): Promise<number>;
-  /** Settles, with the number of events captured, once the session is fully closed. */
-  readonly finished: Promise<number>;
+  /** Settles when the server stops (on its own, or once disposed). */
+  readonly finished: Promise<void>;
 }
 
 /**
- * Takes the data directory's writer lock, opens the log and starts serving.
- * @throws {StoreError} when another `hooktap dev` holds the lock or the log cannot be opened.
- * @throws {ServeError} when the port cannot be bound; nothing is left open then.
+ * Binds the receiver and starts serving.
+ * @throws {ServeError} when the port cannot be bound.
+ * @throws {UsageError} when a forward target is the receiver itself; the socket is closed again then.
  */
-export async function startDevSession(options: DevSessionOptions): Promise<DevSession> {
-  const { paths } = options;
-  const parts = options.parts ?? {};
-  const on: Required<SessionParts> = {
-    control: parts.control ?? true,
-    unmatched: parts.unmatched ?? true,
-    forwarding: parts.forwarding ?? true,
-    triggerKeys: parts.triggerKeys ?? true,
-    probe: parts.probe ?? true,
-    headerCheck: parts.headerCheck ?? true,
+export async function startListener(options: ListenerOptions): Promise<Listening> {
+  const handler = createHandler({
+    endpoints: options.endpoints,
+    router: options.router,
+    sink: options.sink,
+    ...(options.forward ? { forward: options.forward } : {}),
+    ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+  });
+  const choice = chooseStack(options.endpoints, options.stack);
+  // The probe lists the endpoints served now to a caller that knows the run's nonce (doctor, when the config
+  // no longer loads).
+  const probed = options.probe === undefined
+    ? handler
+    : withProbe(handler, options.probe, () => options.router.endpoints);
+  const server = await listen(probed, {
+    hostname: options.hostname,
+    port: options.port,
+    stack: choice.stack,
+    ...(options.server ? { limits: options.server } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
+    ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
+  });
+  try {
+    options.forward?.checkLoop(server);
+    if (options.headerCheck) await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
+  } catch (error) {
+    await server.shutdown();
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    if (server.inFlight > 0) options.onDrain?.(server.inFlight);
+    const cutOff = await server.shutdown();
+    if (cutOff > 0) options.onCutOff?.(cutOff);
+    await server.finished.catch(() => {}); // a failure of its own is the caller's, through `finished`
   };
-  if (paths !== undefined) await ensureDataDir(paths);
-  if (paths !== undefined && on.triggerKeys) {
-    options = {
-      ...options,
-      config: { ...options.config, endpoints: await trustTriggerKeys(paths.dir, options.config.endpoints) },
-    };
-  }
-  const lock = paths === undefined ? undefined : await acquireWriterLock(paths);
-  try {
-    const store = paths === undefined ? undefined : await openStore(paths, options, on);
-    const writer = store?.writer;
-    let forwarding: ForwardingSession | undefined;
-    const close = async () => {
-      await store?.retention?.close();
-      await store?.control?.close();
-      await forwarding?.stop();
-      await writer?.close();
-      await store?.index.close();
-      await store?.unmatched?.close();
-    };
-    try {
-      const endpoints = options.config.endpoints;
-      if (paths !== undefined && on.forwarding) {
-        forwarding = await startForwarding({
-          paths,
-          endpoints,
-          prepare: resignWhenStale(() => endpoints),
-          ...options.forward,
-        });
-      }
-    } catch (error) {
-      await close();
-      throw error;
-    }
-    const router = options.router ?? createRouter(options.config.endpoints);
-    const onOutcome = options.onOutcome;
-    let stored = 0;
-    const kept: EventSink = writer ?? { append: () => Promise.resolve() };
-    const counted: EventSink = writer ? kept : {
-      append: (event) => kept.append(event).then(() => void stored++),
-    };
-    const sink = options.onStored ? publishing(counted, options.onStored) : counted;
-    const marked = store?.notes ? marking(sink, store.notes) : sink;
-    const unmatched = store?.unmatched;
-    const handler = createHandler({
-      endpoints: options.config.endpoints,
-      router,
-      sink: options.wrapSink ? options.wrapSink(marked) : marked,
-      ...(forwarding ? { forward: forwarding } : {}),
-      onOutcome: (o) => {
-        if (unmatched && (o.status === 404 || o.status === 405)) {
-          const { time, method, path, query, status, allow } = o;
-          unmatched.add({
-            time: time.toISOString(),
-            method,
-            path,
-            query,
-            status,
-            ...(allow ? { allow } : {}),
-          });
-        }
-        onOutcome?.(o);
-      },
-    });
-    const choice = chooseStack(options.config.endpoints, options.stack);
-    const run = on.probe ? newRunNonce() : undefined; // the probe answers it; doctor matches it with dev.lock's
-    let server;
-    try {
-      server = await listen(run === undefined ? handler : withProbe(handler, run), {
-        hostname: options.hostname,
-        port: options.port,
-        stack: choice.stack,
-        ...(options.config.server ? { limits: options.config.server } : {}),
-        ...(options.onError ? { onError: options.onError } : {}),
-        ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-        ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
-        ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
-      });
-      forwarding?.checkLoop(server);
-      if (on.headerCheck) await checkRawHeaders(server.hostname, server.port, { stack: choice.stack });
-    } catch (error) {
-      if (server !== undefined) await server.shutdown();
-      await close();
-      throw error;
-    }
-    const startedAt = new Date().toISOString();
-    await lock?.describe(
-      run === undefined ? { pid: Deno.pid, startedAt } : {
-        pid: Deno.pid,
-        port: server.port,
-        startedAt,
-        run,
-      },
-    );
-    const finished = server.finished.then(close, async (error) => {
-      await close();
-      throw error;
-    }).then(() => writer?.count ?? stored).finally(() => lock?.release());
-    return {
-      port: server.port,
-      hostname: server.hostname,
-      router: on.triggerKeys && paths !== undefined ? trustingRouter(router, paths.dir) : router,
-      repairedBytes: writer?.repairedBytes ?? 0,
-      ...(forwarding ? { forwarding } : {}),
-      stack: choice.stack,
-      stackReason: choice.reason,
-      get inFlight() {
-        return server.inFlight;
-      },
-      handle: handler,
-      stop: () => server.shutdown(),
-      finished,
-    };
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
-}
-
-/** The log, its index and the parts beside them that a session keeps in its data directory. */
-async function openStore(
-  paths: StorePaths,
-  options: DevSessionOptions,
-  on: Required<SessionParts>,
-) {
-  const writer = await openEventWriter(paths);
-  const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
-  const opened: Array<{ close(): Promise<void> }> = [writer, index];
-  try {
-    // 404/405s, for `logs --unmatched` and `doctor`
-    const unmatched = on.unmatched ? await openUnmatchedLog(paths) : undefined;
-    if (unmatched) opened.push(unmatched);
-    const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
-    const notes = on.control ? triggerNotes() : undefined; // `hooktap trigger` says which deliveries are faults
-    const control = notes ? await startControl(paths, compact, notes.add) : undefined;
-    const retention = options.config.retention === undefined ? undefined : startRetention(
-      options.config.retention,
-      compact,
-      {
-        onPruned: (r) => options.onRetention?.(r),
-        onError: (e) => options.onRetention?.(e instanceof Error ? e : new Error(String(e))),
-      },
-    );
-    return { writer, index, unmatched, notes, control, retention };
-  } catch (error) {
-    for (const o of opened) await o.close().catch(() => {});
-    throw error;
-  }
-}
-
-/** `router`, whose `update()` (a reloaded config) also gives key-pair endpoints hooktap's trigger key. */
-function trustingRouter(router: Router, dataDir: string): Router {
-  let generation = 0;
   return {
-    match: (...args) => router.match(...args),
-    get endpoints() {
-      return router.endpoints;
+    port: server.port,
+    hostname: server.hostname,
+    stack: choice.stack,
+    stackReason: choice.reason,
+    get inFlight() {
+      return server.inFlight;
     },
-    update(endpoints) {
-      const mine = ++generation;
-      router.update(endpoints);
-      void trustTriggerKeys(dataDir, endpoints).then((trusted) => {
-        if (mine === generation && trusted.some((e, i) => e !== endpoints[i])) router.update(trusted);
-      }, () => {});
-    },
+    handle: handler,
+    finished: server.finished,
+    [Symbol.asyncDispose]: () => stopping ??= stop(),
   };
 }
 

@@ -201,7 +201,13 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
 
 function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   if (endpoints.length === 0) {
-    return { id: "events", status: "skip", summary: "No endpoints to check (the config does not load)." };
+    return {
+      id: "events",
+      status: "skip",
+      summary: f.endpoints.from === "none"
+        ? "No endpoints to check (the config does not load and no dev runs here)."
+        : "No endpoints to check.",
+    };
   }
   const since = f.now.getTime() - f.windowHours * 3600_000;
   const quiet = endpoints.filter((e) => !(f.latest[e.name] && Date.parse(f.latest[e.name]!) >= since));
@@ -241,18 +247,32 @@ function configCheck(f: DoctorFacts): Check {
       fix: "write one: hooktap init --yes",
     };
   }
+  const running = f.endpoints.from === "running"
+    ? [
+      `the running dev keeps serving its last good config; the checks above use its endpoints (${
+        f.endpoints.list.map((e) => `${e.name} ${e.path}`).join(", ")
+      })`,
+    ]
+    : [];
   return {
     id: "config",
     status: "fail",
     summary: c.message,
-    fix: "fix the problems listed, then save",
-    details: [...c.issues],
+    fix: f.dev.running
+      ? "fix the problems listed, then save: the running dev reloads it"
+      : "fix the problems listed, then save (hooktap dev does not start on a config that does not load)",
+    details: [...c.issues, ...running],
   };
 }
 
-/** Every check, in order. */
+/**
+ * Every check, in order, on the facts' endpoints (the running dev's when it says them; `fallback` only for
+ * facts gathered without any).
+ */
 export function runChecks(f: DoctorFacts, fallback: readonly Endpoint[] = []): Check[] {
-  const endpoints = f.config.state === "ok" ? f.config.config.endpoints : fallback;
+  const endpoints = f.endpoints.from === "starter" && f.endpoints.list.length === 0
+    ? fallback
+    : f.endpoints.list;
   return [
     devCheck(f),
     portCheck(f),

@@ -3,13 +3,15 @@
  * lock of `.hooktap` (held means a `dev` runs for this directory: the
  * kernel drops the lock when its process dies), a probe of the port, the
  * tunnels' local APIs, the unmatched log and each endpoint's newest event.
- * The checks themselves are pure (checks.ts).
+ * The endpoints checked are the running dev's (asked through the probe with
+ * the run's nonce from `dev.lock`), else the config's, else (no config: what
+ * dev would start on) the starter's. The checks themselves are pure (checks.ts).
  * @module
  */
 import { loadConfig } from "../config/load.ts";
-import type { ResolvedConfig } from "../config/types.ts";
+import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import { describeError } from "../errors.ts";
-import { PROBE_HEADER, PROBE_PATH } from "../receiver/probe.ts";
+import { PROBE_HEADER, PROBE_PATH, PROBE_RUN_HEADER, type ProbeAnswer } from "../receiver/probe.ts";
 import { latestOfEndpoint } from "../store/read/latest.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { readUnmatched } from "../store/read/unmatched.ts";
@@ -43,6 +45,12 @@ export interface DoctorFacts {
   hub: HubState | null;
   /** Unmatched requests of the window. */
   unmatched: UnmatchedEntry[];
+  /**
+   * The endpoints the checks look at, and where they come from: the running dev (what senders reach now,
+   * even when the config no longer loads), the config, the starter config (no config: dev starts on it),
+   * or none (the config does not load and no dev runs).
+   */
+  endpoints: { from: "running" | "config" | "starter" | "none"; list: readonly Endpoint[] };
   /** Endpoint name → `receivedAt` of its newest event (absent: none). */
   latest: Record<string, string>;
   /** Hours the "recent" checks look back. */
@@ -60,6 +68,8 @@ export interface GatherOptions {
   detect?: () => Promise<Tunnel[]>;
   /** @default 24 */
   windowHours?: number;
+  /** The endpoints dev starts on without a config (the starter's). */
+  starter?: readonly Endpoint[];
   /** @default () => new Date() */
   now?: () => Date;
 }
@@ -108,6 +118,27 @@ async function probePort(fetcher: typeof fetch, port: number): Promise<NonNullab
   }
 }
 
+/** The running dev's endpoints, asked with its run's nonce (`undefined` when it does not say). */
+async function runningEndpoints(
+  fetcher: typeof fetch,
+  port: number,
+  run: string,
+): Promise<Endpoint[] | undefined> {
+  try {
+    const response = await fetcher(`http://127.0.0.1:${port}${PROBE_PATH}`, {
+      headers: { [PROBE_HEADER]: "endpoints", [PROBE_RUN_HEADER]: run },
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = await response.json() as ProbeAnswer;
+    if (body.run !== run || !Array.isArray(body.endpoints)) return undefined;
+    return body.endpoints.filter((e) =>
+      typeof e?.name === "string" && typeof e.path === "string" && Array.isArray(e.methods)
+    ).map((e) => ({ name: e.name, path: e.path, methods: e.methods.map(String), maxBodySize: 0 }));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Gathers the facts (reads files, probes loopback ports; writes nothing). */
 export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
   const now = (options.now ?? (() => new Date()))();
@@ -136,14 +167,28 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     readUnmatched(options.paths, { since }).catch(() => []),
   ]);
   // Without write access to the lock, a probe answered with the run nonce the lock file names shows the same.
-  const running = lock === "held" ||
+  const devRunning = lock === "held" ||
     (lock === "unknown" && owner?.run !== undefined && probe?.state === "hooktap" && probe.run === owner.run);
-  const dev: DoctorFacts["dev"] = running ? { running, ...(owner ? { owner } : {}) } : { running: false };
+  const dev: DoctorFacts["dev"] = devRunning
+    ? { running: true, ...(owner ? { owner } : {}) }
+    : { running: false };
+  const running =
+    devRunning && port !== undefined && owner?.run !== undefined && probe?.state === "hooktap" &&
+      probe.run === owner.run
+      ? await runningEndpoints(fetcher, port, owner.run)
+      : undefined;
+  const endpoints: DoctorFacts["endpoints"] = running !== undefined
+    ? { from: "running", list: running }
+    : config.state === "ok"
+    ? { from: "config", list: config.config.endpoints }
+    : config.state === "missing"
+    ? { from: "starter", list: options.starter ?? [] }
+    : { from: "none", list: [] };
   const latest: Record<string, string> = {};
-  if (config.state === "ok") {
+  if (endpoints.list.length > 0) {
     const reader = await openStoreReader(options.paths).catch(() => null);
     try {
-      for (const e of config.config.endpoints) {
+      for (const e of endpoints.list) {
         if (reader === null) break;
         const found = await latestOfEndpoint(reader, e.name);
         if (found.event !== undefined) latest[e.name] = found.event.receivedAt;
@@ -161,6 +206,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     tunnels,
     hub: await readHubState(options.paths),
     unmatched,
+    endpoints,
     latest,
     windowHours,
   };

@@ -125,7 +125,7 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     if (response.status === 401) {
       await response.body?.cancel();
       throw new HubError(
-        `The hub refused the token for ${options.url}: check --hub-token, HOOKTAP_HUB_TOKEN or hub.token in the config ` +
+        `The hub refused the token for ${options.url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
           "(the token printed by `hooktap hub channel create`).",
       );
     }
@@ -171,11 +171,12 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
   };
   skipGap(status.low, status.lowAt);
   noteRefused(status.refused);
-  const publish = async () => {
+  /** Saves the state; `tell`: and reports it (not on a stop: a clean stop is no lost connection). */
+  const publish = async (tell = true) => {
     state.updatedAt = new Date().toISOString();
     state.refusedSeen = refusedSeen;
     await writeHubState(options.paths, state);
-    options.onState?.({ ...state });
+    if (tell) options.onState?.({ ...state });
   };
   await publish();
   const stopping = new AbortController();
@@ -253,6 +254,12 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     if (problem !== undefined) {
       throw new Error(`the hub sent a batch this client refuses (${problem}); nothing written`);
     }
+    const ended = (poll as WirePoll).ended;
+    if (ended !== undefined) {
+      // A held poll ended by a refusal (its 200 went out before): the same as that status up front.
+      if (ended.status === 401) throw new Error("the hub refused the token (revoked?)");
+      throw new Error(`the hub answered ${ended.status}: ${String(ended.message).slice(0, 300)}`);
+    }
     return poll as WirePoll;
   }
 
@@ -313,7 +320,8 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
       await running;
       await acking;
       state.connected = false;
-      await publish().catch(() => {});
+      delete state.error;
+      await publish(false).catch(() => {});
     },
   };
 }

@@ -8,10 +8,10 @@
  * between the two stores nothing twice.
  * @module
  */
-import { join } from "node:path";
 import { parseEventLine } from "../event/record.ts";
 import { readLine, scanBackward } from "../store/read/lines.ts";
 import type { StorePaths } from "../store/paths.ts";
+import { readNoFollow, writeFileReplacing } from "../store/write/no_follow.ts";
 
 /** `.hooktap/hub.json`. */
 export interface HubState {
@@ -37,13 +37,15 @@ export interface HubState {
 
 /** Path of the client's state file. */
 export function hubStatePath(paths: StorePaths): string {
-  return join(paths.dir, "hub.json");
+  return paths.hubState;
 }
 
 /** Reads the state file, or `null`. */
 export async function readHubState(paths: StorePaths): Promise<HubState | null> {
   try {
-    const value = JSON.parse(await Deno.readTextFile(hubStatePath(paths))) as Partial<HubState>;
+    const text = await readNoFollow(hubStatePath(paths), "the hub state file");
+    if (text === undefined) return null;
+    const value = JSON.parse(text) as Partial<HubState>;
     if (value.v !== 1 || typeof value.channel !== "string" || !Number.isSafeInteger(value.seq)) return null;
     return value as HubState;
   } catch {
@@ -51,12 +53,12 @@ export async function readHubState(paths: StorePaths): Promise<HubState | null> 
   }
 }
 
-/** Writes the state file atomically (temp file, then rename). */
+/**
+ * Writes the state file atomically: an exclusive temp file with an unpredictable name, renamed over it
+ * (a link planted at either is never written through).
+ */
 export async function writeHubState(paths: StorePaths, state: HubState): Promise<void> {
-  const path = hubStatePath(paths);
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(state) + "\n", { mode: 0o600 });
-  await Deno.rename(tmp, path);
+  await writeFileReplacing(hubStatePath(paths), JSON.stringify(state) + "\n");
 }
 
 /**

@@ -13,10 +13,18 @@
  * and sequence order are the same and a reader listing `seq > cursor` can
  * never skip an event a concurrent writer commits later. Events that arrive
  * while a commit is in flight share the next one (group commit).
+ *
+ * The storage cap: the same commit checks the channel's usage counter
+ * (`["hub","usage",ch]`) by its versionstamp and adds the batch to it, and
+ * an event that would take the usage over the cap is refused
+ * ({@linkcode ChannelFullError}) instead of committed. So the cap holds
+ * against concurrent senders, and against several hub processes on one KV:
+ * a commit by any of them (or a trim) changes the counter and the others'
+ * commits are checked again.
  * @module
  */
 
-import { addTo, storedBytes } from "./team.ts";
+import { addTo, storedBytes, usageEntry } from "./team.ts";
 
 /** A channel as stored. */
 export interface ChannelRecord {
@@ -67,6 +75,9 @@ export const MAX_HEAD_BYTES = 48 * 1024;
 /** The head of a request is larger than one KV value can hold. */
 export class HeadTooLargeError extends Error {}
 
+/** The event would take the channel's storage over its cap (checked in the commit that would store it). */
+export class ChannelFullError extends Error {}
+
 function headSize(e: Pick<StoredEvent, "path" | "query" | "headers">): number {
   let n = e.path.length + e.query.length;
   for (const [k, v] of e.headers) n += k.length + v.length + 8;
@@ -76,6 +87,9 @@ function headSize(e: Pick<StoredEvent, "path" | "query" | "headers">): number {
 interface Pending {
   event: Omit<StoredEvent, "seq">;
   bytes: number;
+  /** What it adds to the channel's usage, and the cap that usage may reach. */
+  cost: number;
+  cap: number;
   resolve(seq: number): void;
   reject(error: unknown): void;
 }
@@ -87,8 +101,11 @@ export interface HubStore {
   channel(id: string): Promise<ChannelRecord | null>;
   /** Forgets the cached record of `id` (its token changed or it was deleted). */
   forget(id: string): void;
-  /** Stores an event (chunks first, then the event); resolves to its sequence number once committed. */
-  append(channel: string, event: NewEvent): Promise<number>;
+  /**
+   * Stores an event (chunks first, then the event); resolves to its sequence number once committed.
+   * @throws {ChannelFullError} when the channel's usage plus the event would pass `options.maxChannelBytes`.
+   */
+  append(channel: string, event: NewEvent, options?: { maxChannelBytes?: number }): Promise<number>;
   /** Events after `after`, in order, at most `limit` of them and about `maxBytes` of body (at least one). */
   read(
     channel: string,
@@ -135,6 +152,20 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
     return head;
   }
 
+  /** Deletes the body chunks of an event that was not committed (nothing points at them). */
+  async function dropChunks(channel: string, event: Omit<StoredEvent, "seq">): Promise<void> {
+    if (event.blob === undefined) return;
+    try {
+      for (let i = 0; i < (event.chunks ?? 0); i += 8) {
+        const op = kv.atomic();
+        for (let j = i; j < Math.min(event.chunks ?? 0, i + 8); j++) {
+          op.delete(["hub", "chunk", channel, event.blob, j]);
+        }
+        await op.commit();
+      }
+    } catch { /* a busy store: orphaned chunks stay until the channel is deleted */ }
+  }
+
   async function commitLoop(channel: string, queue: { pending: Pending[]; running: boolean }) {
     while (queue.pending.length > 0) {
       let bytes = 0;
@@ -146,24 +177,44 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
         bytes += queue.pending[n]!.bytes;
         n++;
       }
-      const batch = queue.pending.splice(0, n);
+      let batch = queue.pending.splice(0, n);
       for (let failures = 0;;) {
         try {
           const head = heads.get(channel) ?? await loadHead(channel);
-          const op = kv.atomic().check({ key: ["hub", "head", channel], versionstamp: head.versionstamp });
-          batch.forEach((p, i) =>
+          // The cap, checked in the commit: the usage as read now, and its versionstamp checked below.
+          const used = await usageEntry(kv, channel);
+          let total = used.bytes;
+          const fits: Pending[] = [];
+          const over: Pending[] = [];
+          for (const p of batch) {
+            if (total + p.cost > p.cap) over.push(p);
+            else {
+              fits.push(p);
+              total += p.cost;
+            }
+          }
+          for (const p of over) {
+            void dropChunks(channel, p.event);
+            p.reject(new ChannelFullError());
+          }
+          batch = fits;
+          if (fits.length === 0) break;
+          const last = head.seq + fits.length;
+          const op = kv.atomic()
+            .check({ key: ["hub", "head", channel], versionstamp: head.versionstamp })
+            .check({ key: ["hub", "usage", channel], versionstamp: used.versionstamp });
+          fits.forEach((p, i) =>
             op.set(["hub", "event", channel, head.seq + 1 + i], { seq: head.seq + 1 + i, ...p.event })
           );
-          const last = head.seq + batch.length;
           op.set(["hub", "head", channel], last);
-          addTo(op, ["hub", "usage", channel], batch.reduce((n, p) => n + storedBytes(p.event), 0));
+          addTo(op, ["hub", "usage", channel], total - used.bytes);
           const result = await op.commit();
           if (!result.ok) {
-            await loadHead(channel); // another writer (another isolate) committed: take its head
+            await loadHead(channel); // another writer (another process) committed or trimmed: look again
             continue;
           }
           heads.set(channel, { seq: last, versionstamp: result.versionstamp });
-          batch.forEach((p, i) => p.resolve(head.seq + 1 + i));
+          fits.forEach((p, i) => p.resolve(head.seq + 1 + i));
           notify(channel);
           break;
         } catch (error) {
@@ -173,7 +224,10 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
             await new Promise((r) => setTimeout(r, 10 * failures));
             continue;
           }
-          for (const p of batch) p.reject(error);
+          for (const p of batch) {
+            void dropChunks(channel, p.event);
+            p.reject(error);
+          }
           break;
         }
       }
@@ -199,8 +253,10 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
     forget(id) {
       channels.delete(id);
     },
-    async append(channel, input) {
+    async append(channel, input, options = {}) {
       if (headSize(input) > MAX_HEAD_BYTES) throw new HeadTooLargeError();
+      const cost = storedBytes(input);
+      const cap = options.maxChannelBytes ?? Infinity;
       const { body, ...rest } = input;
       let event: Omit<StoredEvent, "seq">;
       if (body.length <= INLINE_BODY) {
@@ -225,7 +281,14 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       if (queue === undefined) queues.set(channel, queue = { pending: [], running: false });
       const q = queue;
       return new Promise<number>((resolve, reject) => {
-        q.pending.push({ event, bytes: headSize(input) + (event.body?.length ?? 0) + 200, resolve, reject });
+        q.pending.push({
+          event,
+          bytes: headSize(input) + (event.body?.length ?? 0) + 200,
+          cost,
+          cap,
+          resolve,
+          reject,
+        });
         if (!q.running) {
           q.running = true;
           commitLoop(channel, q).finally(() => (q.running = false));

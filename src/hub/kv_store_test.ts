@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { hubStoreOn } from "./kv_store.ts";
+import { ChannelFullError, hubStoreOn } from "./kv_store.ts";
+import { storedBytes, usage } from "./team.ts";
 
 Deno.test("hub store: a small body that is a view into a large buffer (a server's read buffer) is stored", async () => {
   const dir = await Deno.makeTempDir();
@@ -22,6 +23,75 @@ Deno.test("hub store: a small body that is a view into a large buffer (a server'
     assert.equal(seq, 1);
     const [event] = await store.read("c1", 0);
     assert.deepEqual(await store.body("c1", event!), body.slice());
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub store: the storage cap holds for two hub processes appending concurrently to one KV file", async () => {
+  const dir = await Deno.makeTempDir();
+  // Two handles on one SQLite file: two hub processes (each with its own in-process state).
+  const kvA = await Deno.openKv(`${dir}/hub.sqlite`);
+  const kvB = await Deno.openKv(`${dir}/hub.sqlite`);
+  try {
+    const a = hubStoreOn(kvA);
+    const b = hubStoreOn(kvB);
+    await a.createChannel("c1", new Uint8Array(32));
+    const cap = 100_000;
+    const event = (i: number) => ({
+      receivedAt: new Date().toISOString(),
+      method: "POST",
+      path: "/webhook",
+      query: "",
+      headers: [] as [string, string][],
+      remoteAddr: "127.0.0.1",
+      size: 9000,
+      body: new Uint8Array(9000).fill(i),
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).append("c1", event(i), { maxChannelBytes: cap })),
+    );
+    const stored = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected");
+    assert.ok(refused.every((r) => r.reason instanceof ChannelFullError), "refused as full, nothing else");
+    const events = await a.read("c1", 0);
+    assert.equal(events.length, stored.length, "every append that resolved is stored, nothing else");
+    const bytes = events.reduce((n, e) => n + storedBytes(e), 0);
+    assert.ok(bytes <= cap, `stored ${bytes} bytes under a cap of ${cap}`);
+    assert.equal(await usage(kvA, "c1"), bytes, "the usage counter is exact");
+    assert.ok(stored.length >= 10, `the cap is used, not refused early (${stored.length} stored)`);
+  } finally {
+    kvA.close();
+    kvB.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub store: an event refused by the cap leaves no body chunks behind", async () => {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/hub.sqlite`);
+  try {
+    const store = hubStoreOn(kv);
+    await store.createChannel("c1", new Uint8Array(32));
+    const big = new Uint8Array(200_000);
+    await assert.rejects(
+      store.append("c1", {
+        receivedAt: new Date().toISOString(),
+        method: "POST",
+        path: "/",
+        query: "",
+        headers: [],
+        remoteAddr: "",
+        size: big.length,
+        body: big,
+      }, { maxChannelBytes: 100_000 }),
+      ChannelFullError,
+    );
+    await new Promise((r) => setTimeout(r, 100)); // the chunks are deleted right after the refusal
+    let chunks = 0;
+    for await (const _ of kv.list({ prefix: ["hub", "chunk", "c1"] })) chunks++;
+    assert.equal(chunks, 0);
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });

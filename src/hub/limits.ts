@@ -43,7 +43,36 @@ export interface HubLimits {
    * @default 7 days
    */
   retentionMs: number;
+  /**
+   * Bytes of all bodies being received at once, every channel and sender together (503 + Retry-After above).
+   * @default 128 MiB
+   */
+  maxBytesInFlight: number;
+  /**
+   * Bytes of the bodies being received at once for one channel: one channel's stalled uploads leave the rest
+   * of the hub's budget to the other channels.
+   * @default 32 MiB
+   */
+  maxBytesInFlightPerChannel: number;
+  /**
+   * Bytes of the bodies being received at once from one client address (behind a reverse proxy, every sender
+   * has the proxy's address).
+   * @default 64 MiB
+   */
+  maxBytesInFlightPerAddress: number;
+  /**
+   * How long a sender is held for a connected client's answer (a URL challenge, a custom response) before
+   * it gets the hub's own `200`: Slack gives up after 3 s, so a longer wait only serves slow links.
+   * @default 5 s
+   */
+  answerTimeoutMs: number;
 }
+
+/**
+ * `hub serve`'s default port: below dev's default (8787), because dev's inspector takes the port after dev's
+ * (8788) and walks up from there when it is busy; so `hub serve` and `dev` with their defaults never collide.
+ */
+export const DEFAULT_HUB_PORT = 8786;
 
 /** The defaults. */
 export const DEFAULT_LIMITS: HubLimits = {
@@ -54,6 +83,10 @@ export const DEFAULT_LIMITS: HubLimits = {
   maxConnections: 16,
   maxChannelBytes: 256 * 1024 * 1024,
   retentionMs: 7 * 24 * 3_600_000,
+  maxBytesInFlight: 128 * 1024 * 1024,
+  maxBytesInFlightPerChannel: 32 * 1024 * 1024,
+  maxBytesInFlightPerAddress: 64 * 1024 * 1024,
+  answerTimeoutMs: 5000,
 };
 
 /** A per-key request rate. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { describeError, ServeError } from "../errors.ts";
+import { chmodSidecars } from "./kv_file.ts";
 import { openHubStore } from "./kv_store.ts";
 import { createHubHandler, type HubOptions } from "./server.ts";
 
@@ -15,6 +16,8 @@ export interface HubServeOptions extends Omit<HubOptions, "store"> {
   kvPath: string | undefined;
   /** PEM certificate and key, read already. */
   tls?: { cert: string; key: string };
+  /** Called with a problem the hub survived (it stopped accepting and serves again). */
+  onNotice?: (message: string) => void;
 }
 
 /** A running hub. */
@@ -34,6 +37,7 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
   let store;
   try {
     store = await openHubStore(options.kvPath);
+    if (options.kvPath !== undefined) await chmodSidecars(options.kvPath); // 0600 whatever the umask
   } catch (error) {
     throw new ServeError(
       `Cannot open the hub's KV store ${options.kvPath ?? "(platform)"}: ${describeError(error)}`,
@@ -43,15 +47,18 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
     );
   }
   const handler = createHubHandler({ ...options, store });
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  try {
-    server = Deno.serve({
+  const start = (port: number) =>
+    Deno.serve({
       hostname: options.hostname,
-      port: options.port,
+      port,
       onListen() {},
       ...(options.tls ?? {}),
     }, (request, info) => handler(request, info));
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = start(options.port);
   } catch (error) {
+    handler.close();
     store.close();
     const inUse = error instanceof Deno.errors.AddrInUse;
     throw new ServeError(
@@ -64,14 +71,50 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
   const { port, hostname } = server.addr;
   const scheme = options.tls ? "https" : "http";
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  const finished = server.finished.then(() => store.close());
+  let closing = false;
+  let wake = () => {};
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  // Deno.serve ends its server on an accept error (EMFILE: out of descriptors). The hub serves again on the
+  // same port, backing off until the bind succeeds: a descriptor flood costs the connections open at the
+  // time, never the hub (the same as dev's receiver, src/server/deno_stack.ts).
+  const serving = (async () => {
+    for (;;) {
+      try {
+        await server.finished;
+        return;
+      } catch (error) {
+        if (closing) return;
+        options.onNotice?.(`The hub stopped accepting connections (${describeError(error)}); serving again.`);
+      }
+      for (let delay = 50; !closing; delay = Math.min(delay * 2, 1000)) {
+        await sleep(delay);
+        if (closing) return;
+        try {
+          server = start(port);
+          options.onNotice?.(`The hub accepts connections again on port ${port}.`);
+          break;
+        } catch { /* still no descriptor (or the port is busy): wait more */ }
+      }
+      if (closing) return;
+    }
+  })();
+  const finished = serving.finally(() => store.close());
   return {
     port,
     hostname,
     url: `${scheme}://${host}:${port}`,
     async stop() {
+      closing = true;
+      wake();
       handler.close();
-      await server.shutdown();
+      await server.shutdown().catch(() => {});
       await finished;
     },
     finished,

@@ -6,11 +6,18 @@
  * @module
  */
 import { BodyTooLargeError, readBody } from "../receiver/body.ts";
-import { BodyBudget, BodyBudgetError, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "../receiver/budget.ts";
+import { BodyBudget, BodyBudgetError } from "../receiver/budget.ts";
 import { BodyStalledError, BodyTrailerError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
-import { type ChannelRecord, HeadTooLargeError, type HubStore } from "./kv_store.ts";
+import {
+  ChannelFullError,
+  type ChannelRecord,
+  HeadTooLargeError,
+  type HubStore,
+  type StoredEvent,
+} from "./kv_store.ts";
+import { HubBudgetError, type HubBudgets, KeyedBudget, RequestBudget } from "./budgets.ts";
 import { createRateLimiter, DEFAULT_LIMITS, type HubLimits } from "./limits.ts";
 import {
   ackClient,
@@ -63,6 +70,7 @@ export interface HubOptions {
   bodyTimeoutMs?: number;
   /**
    * Bytes of all bodies being received at once (503 with Retry-After above; at least the body limit).
+   * Overrides `limits.maxBytesInFlight` (kept for callers from before the per-channel and per-address bounds).
    * @default 128 MiB
    */
   maxBodyBytesInFlight?: number;
@@ -102,9 +110,14 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const maxBodySize = limits.maxBodySize;
   const now = options.now ?? Date.now;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
-  const budget = new BodyBudget(
-    Math.max(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, maxBodySize),
-  );
+  // Every bound at least the body limit: a body of the largest size stored can always be received alone.
+  const budgets: HubBudgets = {
+    hub: new BodyBudget(Math.max(options.maxBodyBytesInFlight ?? limits.maxBytesInFlight, maxBodySize)),
+    channel: new KeyedBudget(Math.max(limits.maxBytesInFlightPerChannel, maxBodySize)),
+    address: new KeyedBudget(Math.max(limits.maxBytesInFlightPerAddress, maxBodySize)),
+  };
+  /** Bytes reserved per channel by events being stored now (the storage cap holds under concurrency). */
+  const reserved = new Map<string, number>();
   const stall = new StallWatch(bodyTimeoutMs);
   const rate = createRateLimiter(limits.ratePerMinute, now);
   /** Polls held open per channel (one token per channel: connections per token). */
@@ -113,7 +126,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
   const used = new Map<string, { bytes: number; until: number }>();
   const trimmedAt = new Map<string, number>();
   const seen = new Set<string>();
-  const answerTimeoutMs = options.answerTimeoutMs ?? 5000;
+  const answerTimeoutMs = options.answerTimeoutMs ?? limits.answerTimeoutMs;
   const pollWaitMs = options.pollWaitMs ?? 25_000;
   const adminHash = options.adminToken === undefined ? undefined : hashToken(options.adminToken);
   const polls = new Map<string, { active: number; lastSeen: number }>();
@@ -141,7 +154,7 @@ export function createHubHandler(options: HubOptions): HubHandler {
       return text(
         401,
         "Token refused: this token does not open this channel (wrong, rotated or revoked). " +
-          "Check --hub-token or HOOKTAP_HUB_TOKEN.",
+          "Check HOOKTAP_HUB_TOKEN or .hooktap/hub-token.",
       );
     }
     return undefined;
@@ -150,13 +163,13 @@ export function createHubHandler(options: HubOptions): HubHandler {
   /** The admin token's check: a response when refused. */
   async function admin(request: Request): Promise<Response | undefined> {
     if (adminHash === undefined) {
-      return text(403, "The admin API is off: start the hub with --admin-token or HOOKTAP_HUB_ADMIN_TOKEN.");
+      return text(403, "The admin API is off: start the hub with HOOKTAP_HUB_ADMIN_TOKEN set.");
     }
     const given = bearer(request.headers);
     if (given === undefined || !sameBytes(await hashToken(given), await adminHash)) {
       return text(
         401,
-        "Admin token refused. Pass the hub's admin token (--admin-token or HOOKTAP_HUB_ADMIN_TOKEN).",
+        "Admin token refused. Pass the hub's admin token (HOOKTAP_HUB_ADMIN_TOKEN).",
       );
     }
     return undefined;
@@ -217,8 +230,11 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const url = new URL(request.url);
     const headers = requestHeaders(request);
     let body: Uint8Array;
+    const addr = info?.remoteAddr;
+    const budget = new RequestBudget(budgets, channel, addr?.transport === "tcp" ? addr.hostname : "");
     try {
-      // dev's reader: every body in flight shares one byte budget, and a body that stops arriving is cut off.
+      // dev's reader: every body in flight is charged to its channel's, its address's and the hub's byte
+      // budget, and a body that stops arriving is cut off.
       body = await readBody(request, maxBodySize, request.headers.get("content-length"), {
         chunked: request.headers.has("transfer-encoding"),
         budget,
@@ -236,10 +252,16 @@ export function createHubHandler(options: HubOptions): HubHandler {
         });
       }
       if (error instanceof BodyBudgetError) {
-        return text(503, "The hub is receiving too many bodies at once. Nothing was stored; retry shortly.", {
-          "retry-after": "2",
-          connection: "close",
-        });
+        const who = error instanceof HubBudgetError && error.scope === "channel"
+          ? "this channel"
+          : error instanceof HubBudgetError && error.scope === "address"
+          ? "your address"
+          : "the hub";
+        return text(
+          503,
+          `The hub is receiving too many bodies at once for ${who}. Nothing was stored; retry shortly.`,
+          { "retry-after": "2", connection: "close" },
+        );
       }
       if (error instanceof BodyTooLargeError) {
         return text(
@@ -270,41 +292,53 @@ export function createHubHandler(options: HubOptions): HubHandler {
     body: Uint8Array,
   ): Promise<Response> {
     const addr = info?.remoteAddr;
-    const cost = storedBytes({ size: body.length, path: rest, query: url.search, headers });
-    if ((await bytesUsed(channel, false)) + cost > limits.maxChannelBytes) {
+    const event = {
+      receivedAt: new Date(now()).toISOString(),
+      method: request.method,
+      path: rest === "" ? "/" : rest,
+      query: url.search.slice(1),
+      headers,
+      remoteAddr: addr?.transport === "tcp" ? addr.hostname : "",
+      size: body.length,
+      body,
+    };
+    const cost = storedBytes(event); // what the store adds to the channel's usage
+    const max = limits.maxChannelBytes;
+    const full = async () => {
+      await noteRefused(kv, channel, now()).catch(() => {});
+      return text(
+        507,
+        `This channel's storage is full (${max} bytes, hub serve --max-channel-bytes) with ` +
+          "events a client has not acknowledged yet. Nothing was stored; retry later.",
+        { "retry-after": "60" },
+      );
+    };
+    // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
+    // same check. The commit checks the cap again against KV (other hub processes on the same KV).
+    const reservedNow = () => reserved.get(channel) ?? 0;
+    if ((await bytesUsed(channel, false)) + reservedNow() + cost > max) {
       // Full: drop what every client acknowledged or what passed retention, then look again.
       await trim(channel, true);
-      if ((await bytesUsed(channel, true)) + cost > limits.maxChannelBytes) {
-        await noteRefused(kv, channel, now()).catch(() => {});
-        return text(
-          507,
-          `This channel's storage is full (${limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
-            "events a client has not acknowledged yet. Nothing was stored; retry later.",
-          { "retry-after": "60" },
-        );
-      }
+      if ((await bytesUsed(channel, true)) + reservedNow() + cost > max) return await full();
     }
+    reserved.set(channel, reservedNow() + cost);
     let seq: number;
     try {
-      seq = await store.append(channel, {
-        receivedAt: new Date(now()).toISOString(),
-        method: request.method,
-        path: rest === "" ? "/" : rest,
-        query: url.search.slice(1),
-        headers: headers.map(([k, v]) => [k, v]),
-        remoteAddr: addr?.transport === "tcp" ? addr.hostname : "",
-        size: body.length,
-        body,
-      });
+      seq = await store.append(channel, event, { maxChannelBytes: max });
       const u = used.get(channel);
       if (u !== undefined) u.bytes += cost;
     } catch (error) {
+      if (error instanceof ChannelFullError) return await full();
       if (error instanceof HeadTooLargeError) {
         return text(431, "Request headers too large. Nothing was stored.");
       }
       return text(503, "The hub could not store this request. Nothing was stored; retry later.", {
         "retry-after": "5",
       });
+    } finally {
+      const left = reservedNow() - cost;
+      if (left <= 0) reserved.delete(channel);
+      else reserved.set(channel, left);
     }
     if (connected(channel)) {
       const key = `${channel}:${seq}`;
@@ -371,57 +405,111 @@ export function createHubHandler(options: HubOptions): HubHandler {
     const given = await hashToken(bearer(request.headers) ?? "");
     const p = seenNow(channel);
     p.active++;
-    try {
-      let events = await store.read(channel, after, { limit });
-      if (events.length === 0 && wait > 0) {
-        const timeout = AbortSignal.any([
-          AbortSignal.timeout(wait),
-          stopping.signal,
-          request.signal,
-          control.signal,
-        ]);
-        // Another isolate may commit: look again every second as well.
-        while (events.length === 0 && !timeout.aborted) {
-          await store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
-          // The token is checked again each time: a rotated or revoked one is cut off on a held poll too.
-          const fresh = (await kv.get<ChannelRecord>(["hub", "channel", channel])).value;
-          if (fresh === null) return text(404, NO_CHANNEL);
-          if (!sameBytes(fresh.tokenHash, given)) {
-            return text(401, "Token refused: this channel's token was rotated or revoked.");
-          }
-          events = await store.read(channel, after, { limit });
-        }
-      }
-      const wire: WireEvent[] = [];
-      for (const e of events) {
-        wire.push({
-          seq: e.seq,
-          receivedAt: e.receivedAt,
-          method: e.method,
-          path: e.path,
-          query: e.query,
-          headers: e.headers,
-          remoteAddr: e.remoteAddr,
-          body: (await store.body(channel, e)).toBase64(),
-          answer: waiters.has(`${channel}:${e.seq}`),
-        });
-      }
-      const last = wire.at(-1)?.seq ?? after;
-      const low = await lowMark(kv, channel);
-      const full = await refused(kv, channel);
-      return json(
-        {
-          head: Math.max(last, await store.head(channel)),
-          events: wire,
-          ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
-          ...(full ? { refused: full } : {}),
-        } satisfies WirePoll,
-      );
-    } finally {
+    const leave = () => {
       p.active--;
       p.lastSeen = Date.now();
       open.get(channel)?.delete(control);
+    };
+    let held = false;
+    try {
+      const events = await store.read(channel, after, { limit });
+      if (events.length > 0 || wait <= 0) return json(await batch(channel, after, events));
+      // A long wait: the 200 goes out now and its body once events come or the wait ends. The client going
+      // away cancels the body, which ends the wait and frees its connection slot. Never `request.signal`:
+      // Deno.serve prints a notice into the hub's log for a request whose signal was read.
+      held = true;
+      const encoder = new TextEncoder();
+      let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          sink = controller;
+        },
+        cancel() {
+          control.abort();
+        },
+      });
+      void (async () => {
+        let answer: WirePoll;
+        try {
+          answer = await hold(channel, after, limit, wait, given, control.signal);
+        } catch {
+          answer = {
+            head: after,
+            events: [],
+            ended: { status: 503, message: "The hub's store failed; retry." },
+          };
+        } finally {
+          leave();
+        }
+        try {
+          sink!.enqueue(encoder.encode(JSON.stringify(answer)));
+          sink!.close();
+        } catch { /* the client went away */ }
+      })();
+      return new Response(body, { headers: { "content-type": "application/json" } });
+    } finally {
+      if (!held) leave();
     }
+  }
+
+  /**
+   * Waits up to `wait` ms for events after `after`; a token rotated or revoked, or the channel deleted,
+   * meanwhile ends the wait with `ended` (the 200 is already sent).
+   */
+  async function hold(
+    channel: string,
+    after: number,
+    limit: number,
+    wait: number,
+    given: Uint8Array,
+    gone: AbortSignal,
+  ): Promise<WirePoll> {
+    const timeout = AbortSignal.any([AbortSignal.timeout(wait), stopping.signal, gone]);
+    let events: StoredEvent[] = [];
+    // Another isolate may commit: look again every second as well.
+    while (events.length === 0 && !timeout.aborted) {
+      await store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
+      // The token is checked again each time: a rotated or revoked one is cut off on a held poll too.
+      const fresh = (await kv.get<ChannelRecord>(["hub", "channel", channel])).value;
+      if (fresh === null) return { head: after, events: [], ended: { status: 404, message: NO_CHANNEL } };
+      if (!sameBytes(fresh.tokenHash, given)) {
+        return {
+          head: after,
+          events: [],
+          ended: { status: 401, message: "Token refused: this channel's token was rotated or revoked." },
+        };
+      }
+      if (gone.aborted) break;
+      events = await store.read(channel, after, { limit });
+    }
+    return await batch(channel, after, events);
+  }
+
+  /** The poll's answer for `events`. */
+  async function batch(channel: string, after: number, events: StoredEvent[]): Promise<WirePoll> {
+    const wire: WireEvent[] = [];
+    for (const e of events) {
+      wire.push({
+        seq: e.seq,
+        receivedAt: e.receivedAt,
+        method: e.method,
+        path: e.path,
+        query: e.query,
+        headers: e.headers,
+        remoteAddr: e.remoteAddr,
+        body: (await store.body(channel, e)).toBase64(),
+        answer: waiters.has(`${channel}:${e.seq}`),
+      });
+    }
+    const last = wire.at(-1)?.seq ?? after;
+    const low = await lowMark(kv, channel);
+    const full = await refused(kv, channel);
+    return {
+      head: Math.max(last, await store.head(channel)),
+      events: wire,
+      ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
+      ...(full ? { refused: full } : {}),
+    };
   }
 
   async function api(request: Request, parts: string[], url: URL): Promise<Response> {
@@ -469,7 +557,10 @@ export function createHubHandler(options: HubOptions): HubHandler {
     if (action === "clients") {
       // The channel's token or the admin's.
       if ((await authorized(request, channel)) !== undefined && (await admin(request)) !== undefined) {
-        return text(401, "Token refused: pass the channel's token (--token) or the admin token.");
+        return text(
+          401,
+          "Token refused: pass the channel's token (HOOKTAP_HUB_TOKEN or .hooktap/hub-token) or the admin token.",
+        );
       }
       if (arg === undefined && request.method === "GET") {
         const list = await clientInfos(kv, channel, await store.head(channel), {

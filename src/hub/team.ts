@@ -73,6 +73,16 @@ export async function usage(kv: Deno.Kv, channel: string): Promise<number> {
   return n >= 2 ** 63 ? 0 : n; // never below zero, even after a store written before the count existed
 }
 
+/** The channel's usage entry (bytes and versionstamp), for an atomic check of the storage cap. */
+export async function usageEntry(
+  kv: Deno.Kv,
+  channel: string,
+): Promise<{ bytes: number; versionstamp: string | null }> {
+  const entry = await kv.get<Deno.KvU64>(["hub", "usage", channel]);
+  const n = u64(entry.value);
+  return { bytes: n >= 2 ** 63 ? 0 : n, versionstamp: entry.versionstamp };
+}
+
 /** How many channels exist (counted since issue 28). */
 export async function channelCount(kv: Deno.Kv): Promise<number> {
   return u64((await kv.get<Deno.KvU64>(["hub", "channels"])).value);

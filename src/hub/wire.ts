@@ -30,6 +30,12 @@ export interface WirePoll {
   lowAt?: string | null;
   /** Requests the channel's storage cap refused (507). */
   refused?: { count: number; at: string };
+  /**
+   * A held poll (its 200 already sent) ended by a refusal: 401 (the token was rotated or revoked), 404 (the
+   * channel was deleted), 503 (the hub's store failed). `events` is then empty; a client from before this
+   * field polls again and gets the refusal as the status.
+   */
+  ended?: { status: number; message: string };
 }
 
 /** `GET /api/channels/<id>/clients`. */

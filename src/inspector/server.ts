@@ -2,14 +2,19 @@
  * The inspector's own loopback server: the page, its assets and the JSON
  * API under `/api/`. It owns its listening socket (never the receiver's
  * port: a tunnel to the receiver must not publish it), refuses any `Host`
- * but this machine's (DNS rebinding), and lets only its own page (or a
- * script holding the session token) replay.
+ * but this machine's (DNS rebinding), and serves only the user who started
+ * it: every API call and the live stream must carry the session token,
+ * which is given out only by the link hooktap prints
+ * (`/?token=...`, exchanged for an HttpOnly, SameSite=Strict cookie and a
+ * redirect that drops it from the address bar) and by owner-only files in
+ * the data directory (./token_file.ts). The page itself holds no secret.
  * @module
  */
 import { describeError, ServeError } from "../errors.ts";
 import type { Endpoint } from "../config/types.ts";
 import { ASSETS } from "./assets.gen.ts";
-import { hostAllowed, sameOriginProblem, SECURITY_HEADERS } from "./guard.ts";
+import { accessProblem, hostAllowed, sameSecret, SECURITY_HEADERS, sessionCookie } from "./guard.ts";
+import { removeTokenFiles, type TokenFiles, writeTokenFiles } from "./token_file.ts";
 import type { LiveSource } from "./live.ts";
 import { createApi } from "./api/routes.ts";
 import type { Resigner } from "./api/replay.ts";
@@ -34,15 +39,26 @@ export interface InspectorOptions {
   resign?: Resigner;
   /** Interface to bind. @default "127.0.0.1" */
   hostname?: string;
+  /**
+   * Write the token files into the store's data directory (`inspector-PORT.token`, `inspector-PORT.html`).
+   * @default true
+   */
+  tokenFiles?: boolean;
 }
 
 /** A running inspector. */
 export interface Inspector {
   readonly port: number;
-  /** `http://127.0.0.1:PORT/` */
+  /** `http://127.0.0.1:PORT/` (answers only with the token). */
   readonly url: string;
-  /** The session token replay calls without a same-origin `Origin` must carry. */
+  /** `http://127.0.0.1:PORT/?token=TOKEN`: the link to print; a browser opening it gets the session cookie. */
+  readonly openUrl: string;
+  /** The session token every API call must carry (`x-hooktap-token`, `Authorization: Bearer`, or the cookie). */
   readonly token: string;
+  /** The owner-only files holding the token, when they could be written. */
+  readonly tokenFiles?: TokenFiles;
+  /** Why the token files could not be written (the printed link still works). */
+  readonly tokenFileProblem?: string;
   /** Stops serving and closes live streams. */
   stop(): Promise<void>;
 }
@@ -61,9 +77,11 @@ function _json(status: number, body: unknown): Response {
   });
 }
 
-/** Escapes text for an HTML attribute value (the token is hex, but be strict). */
-function _attr(text: string): string {
-  return text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+function _refused(status: number, text: string): Response {
+  return new Response(text, {
+    status,
+    headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" },
+  });
 }
 
 function _bind(hostname: string, port: number, handler: Deno.ServeHandler, signal: AbortSignal) {
@@ -76,10 +94,11 @@ function _bind(hostname: string, port: number, handler: Deno.ServeHandler, signa
  */
 export function startInspector(options: InspectorOptions): Inspector {
   const hostname = options.hostname ?? "127.0.0.1";
-  const token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
+  const token = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0"))
     .join("");
   const abort = new AbortController();
   let port = 0;
+  let files: TokenFiles | undefined;
   const api = createApi({
     paths: options.paths,
     endpoints: (options.config?.endpoints ?? []).map((e) => e.name),
@@ -87,7 +106,6 @@ export function startInspector(options: InspectorOptions): Inspector {
     ...(options.resign ? { resign: options.resign } : {}),
     signal: abort.signal,
   });
-  const page = ASSETS["index.html"]!.replace("%TOKEN%", _attr(token));
   const handler = async (request: Request): Promise<Response> => {
     if (!hostAllowed(request, port)) {
       return new Response(
@@ -97,17 +115,41 @@ export function startInspector(options: InspectorOptions): Inspector {
     }
     const url = new URL(request.url);
     if (url.pathname.startsWith("/api/")) {
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        const problem = sameOriginProblem(request, port, token);
-        if (problem !== undefined) return _json(403, { error: `Refused: ${problem}.` });
-      }
+      const refusal = accessProblem(request, port, token, files?.token);
+      if (refusal !== undefined) return _json(refusal.status, { error: `Refused: ${refusal.reason}.` });
       return await api(request, url);
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return _json(405, { error: "Method not allowed." });
     }
     const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
-    const body = name === "index.html" ? page : ASSETS[name];
+    if (name === "index.html") {
+      const given = url.searchParams.get("token");
+      if (given !== null) {
+        // The printed link: its token becomes the session cookie, and the address bar loses it.
+        if (!sameSecret(given, token)) {
+          return _refused(
+            401,
+            "This link's token is not this inspector's (it changes each time hooktap starts).\n" +
+              "Open the link hooktap printed last.\n",
+          );
+        }
+        return new Response(null, {
+          status: 303,
+          headers: { ...SECURITY_HEADERS, location: "/", "set-cookie": sessionCookie(port, token) },
+        });
+      }
+      const refusal = accessProblem(request, port, token, files?.token);
+      if (refusal !== undefined) {
+        return _refused(
+          refusal.status,
+          `The hooktap inspector serves only the user who started it: open the link hooktap printed ` +
+            `(http://127.0.0.1:${port}/?token=...)` +
+            (files === undefined ? "" : `, or the page ${files.page}`) + ".\n",
+        );
+      }
+    }
+    const body = ASSETS[name];
     if (body === undefined) return _json(404, { error: `No such page: ${url.pathname}` });
     const ext = name.slice(name.lastIndexOf(".") + 1);
     return new Response(body, {
@@ -133,12 +175,21 @@ export function startInspector(options: InspectorOptions): Inspector {
     }
   }
   port = server!.addr.port;
+  const openUrl = `http://127.0.0.1:${port}/?token=${token}`;
+  const written = options.tokenFiles === false
+    ? undefined
+    : writeTokenFiles(options.paths.dir, port, token, openUrl);
+  if (written !== undefined && !("problem" in written)) files = written;
   return {
     port,
     url: `http://127.0.0.1:${port}/`,
+    openUrl,
     token,
+    ...(files !== undefined ? { tokenFiles: files } : {}),
+    ...(written !== undefined && "problem" in written ? { tokenFileProblem: written.problem } : {}),
     async stop() {
       abort.abort();
+      if (files !== undefined) removeTokenFiles(files, token);
       await server!.finished;
     },
   };

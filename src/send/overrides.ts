@@ -208,3 +208,86 @@ export function applySets(
   const indent = /\n([ \t]+)\S/.exec(text)?.[1];
   return new TextEncoder().encode(JSON.stringify(json, null, indent));
 }
+
+/**
+ * A `trigger` override meant for one step of a sequence: `STEP:path=value`
+ * (`--set`) or `STEP:path` (`--unset`), STEP a step's number from 1 or its
+ * event type (`invoice.paid:data.object.amount_paid=0`); without `STEP:` it
+ * is for every step. A colon after the `=` is part of the value.
+ */
+export function splitStep(item: string): { step?: string; rest: string } {
+  const eq = item.indexOf("=");
+  const colon = item.indexOf(":");
+  if (colon <= 0 || (eq >= 0 && colon > eq)) return { rest: item };
+  return { step: item.slice(0, colon), rest: item.slice(colon + 1) };
+}
+
+/** Whether `step` (a `splitStep` scope) names the step at `index` (from 0) whose event is `event`. */
+export function stepMatches(step: string | undefined, index: number, event: string): boolean {
+  if (step === undefined) return true;
+  return /^\d+$/.test(step) ? Number(step) === index + 1 : step === event;
+}
+
+/**
+ * Removes `path` (`a.b[0].c`) from `root` (an array element is spliced out).
+ * @throws {UsageError} when the field does not exist, naming what is there.
+ */
+export function unsetJsonField(root: unknown, path: string): void {
+  const keys = path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((k) => k !== "");
+  if (keys.length === 0) throw new UsageError(`--unset needs a field path, like data.object.metadata`);
+  let at = root as Record<string, unknown>;
+  for (const [i, key] of keys.entries()) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, key)) {
+      const where = i === 0 ? "the body" : keys.slice(0, i).join(".");
+      const fields = typeof at === "object" && at !== null ? Object.keys(at) : [];
+      throw new UsageError(
+        `--unset ${path}: the body has no field "${keys.slice(0, i + 1).join(".")}" (${where} has ${
+          fields.length === 0
+            ? "no fields"
+            : fields.slice(0, 12).join(", ") + (fields.length > 12 ? ", ..." : "")
+        }); check the path`,
+      );
+    }
+    if (i === keys.length - 1) {
+      if (Array.isArray(at)) at.splice(Number(key), 1);
+      else delete at[key];
+    } else at = at[key] as Record<string, unknown>;
+  }
+}
+
+/**
+ * The body without the `--unset` fields: JSON fields (re-encoded as
+ * {@linkcode applySets} does), or every occurrence of a form field.
+ * @throws {UsageError} naming the missing field, or a body that is neither JSON nor a form.
+ */
+export function applyUnsets(
+  body: Uint8Array,
+  contentType: string | undefined,
+  paths: readonly string[],
+): Uint8Array {
+  if (paths.length === 0) return body;
+  const text = new TextDecoder().decode(body);
+  if (/^application\/x-www-form-urlencoded/i.test(contentType?.trim() ?? "")) {
+    const form = new URLSearchParams(text);
+    for (const path of paths) {
+      if (!form.has(path)) {
+        throw new UsageError(
+          `--unset ${path}: the form body has no field "${path}" (fields: ${
+            [...new Set(form.keys())].join(", ") || "none"
+          }); check the name`,
+        );
+      }
+      form.delete(path);
+    }
+    return new TextEncoder().encode(form.toString());
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError("--unset removes a field of a JSON or form-encoded body, and this body is neither");
+  }
+  for (const path of paths) unsetJsonField(json, path);
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1];
+  return new TextEncoder().encode(JSON.stringify(json, null, indent));
+}

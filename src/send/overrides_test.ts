@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
+import { UsageError } from "../errors.ts";
 import { buildEvent } from "../event/record.ts";
-import { applyHeaderOverrides, applySets, keepPlaces, parseHeaderOption, setJsonField } from "./overrides.ts";
+import {
+  applyHeaderOverrides,
+  applySets,
+  applyUnsets,
+  keepPlaces,
+  parseHeaderOption,
+  setJsonField,
+  splitStep,
+  stepMatches,
+} from "./overrides.ts";
 import { prepareRequest } from "./prepare.ts";
 import { replayUrl } from "./to_url.ts";
 
@@ -133,4 +143,38 @@ Deno.test("replayUrl() keeps the event's query only when --to has none", () => {
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h?b=2").href, "http://localhost:3000/h?b=2");
   assert.throws(() => replayUrl(EVENT, "localhost:3000"), /--to needs a scheme/);
   assert.throws(() => replayUrl(EVENT, "ftp://x/"), /http:\/\/ or https:\/\//);
+});
+
+Deno.test("splitStep: a STEP: scope before the =, none when the colon is in the value", () => {
+  assert.deepEqual(splitStep("invoice.paid:data.object.amount_paid=0"), {
+    step: "invoice.paid",
+    rest: "data.object.amount_paid=0",
+  });
+  assert.deepEqual(splitStep("3:data.object.metadata"), { step: "3", rest: "data.object.metadata" });
+  assert.deepEqual(splitStep("data.object.url=http://x"), { rest: "data.object.url=http://x" });
+  assert.deepEqual(splitStep(":a=1"), { rest: ":a=1" });
+  assert.equal(stepMatches(undefined, 4, "x"), true);
+  assert.equal(stepMatches("2", 1, "x"), true);
+  assert.equal(stepMatches("2", 0, "x"), false);
+  assert.equal(stepMatches("invoice.paid", 7, "invoice.paid"), true);
+  assert.equal(stepMatches("invoice.paid", 7, "invoice.created"), false);
+});
+
+Deno.test("applyUnsets removes JSON fields (array elements spliced) and form fields; a missing one is refused", () => {
+  const enc = (v: unknown, indent?: number) => new TextEncoder().encode(JSON.stringify(v, null, indent));
+  const out = applyUnsets(enc({ a: { b: 1, c: [1, 2, 3] }, d: 2 }, 2), "application/json", ["a.b", "a.c[1]"]);
+  assert.equal(new TextDecoder().decode(out), JSON.stringify({ a: { c: [1, 3] }, d: 2 }, null, 2));
+  const form = applyUnsets(new TextEncoder().encode("a=1&b=2&a=3"), "application/x-www-form-urlencoded", [
+    "a",
+  ]);
+  assert.equal(new TextDecoder().decode(form), "b=2");
+  assert.throws(
+    () => applyUnsets(enc({ a: { b: 1 } }), "application/json", ["a.x"]),
+    (e: Error) =>
+      e instanceof UsageError && /--unset a\.x: the body has no field "a\.x" \(a has b\)/.test(e.message),
+  );
+  assert.throws(
+    () => applyUnsets(new TextEncoder().encode("not json"), "text/plain", ["a"]),
+    (e: Error) => e instanceof UsageError && /neither/.test(e.message),
+  );
 });

@@ -35,19 +35,28 @@ function _ago(ms: number): string {
   return s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
 }
 
-/** The precise reason the app will refuse an unsigned-again replay, or `undefined` if it will not. */
+/**
+ * The precise reason the app will refuse an unsigned-again replay, or `undefined` if it will not.
+ * `settings` `undefined` means the config was not read (a replay to `--to` without `--resign` does not
+ * read it): the fix is then `--resign` (which reads it), never a claim that the secret is missing;
+ * `resigning` says `--resign` was asked and could not be honoured (then the secret is what is missing).
+ */
 export function rejectionReason(
   event: CapturedEvent,
   changedBody: boolean,
   settings: ProviderSettings | undefined,
   now: Date,
+  resigning = false,
 ): string | undefined {
   const provider = event.provider === undefined ? undefined : providerFacts(event.provider);
   if (provider === undefined || event.verdict?.status === "unsigned") return undefined;
   const title = provider.title;
   const fix = !provider.resigns
     ? `${title} signs with its private key, so only ${title} can sign a changed request`
-    : (settings?.secrets.length ?? 0) > 0
+    : event.verdict?.status === "invalid"
+    ? "its signature was invalid when hooktap received it, so --resign refuses to sign it afresh " +
+      "(--resign-invalid does it anyway)"
+    : (settings?.secrets.length ?? 0) > 0 || (settings === undefined && !resigning)
     ? "send it with --resign to sign it afresh with the endpoint's secret"
     : `add the signing secret to endpoint "${event.endpoint}" in hooktap.config.ts ` +
       `(secret: Deno.env.get("${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET"), ` +
@@ -76,6 +85,26 @@ export interface PrepareOptions {
   settings?: ProviderSettings;
   /** Clock. @default new Date() */
   now?: Date;
+  /**
+   * Re-sign even an event whose signature was `invalid` at receipt (`--resign-invalid`): without it,
+   * `resign` refuses such an event (signing it afresh would make the app accept what its sender did not
+   * sign right), and a changed body of one is sent with the stored signature.
+   * @default false
+   */
+  resignInvalid?: boolean;
+}
+
+/** Why re-signing `event` is refused: its signature was invalid at receipt. */
+export class InvalidSignatureError extends HooktapError {
+  override name = "InvalidSignatureError";
+}
+
+/** The refusal to re-sign an event stored with an `invalid` verdict; `option` names the way to do it anyway. */
+export function invalidResignMessage(event: CapturedEvent, option = "--resign-invalid"): string {
+  const why = event.verdict?.reason ? ` (${event.verdict.reason.replace(/[.\s]+$/, "")})` : "";
+  return `Refusing to re-sign ${event.id}: its signature was invalid when hooktap received it${why}. ` +
+    `Signing it afresh would make the app accept as valid a request its sender did not sign right. ` +
+    `Replay it without re-signing to send it as it came, or use ${option} to re-sign it anyway.`;
 }
 
 /** What goes out: method, header list (exact, in order), body; and what was done to it. */
@@ -120,9 +149,11 @@ export async function prepareRequest(
   const settings = options.settings;
   const canSign = event.provider !== undefined && settings !== undefined && settings.secrets.length > 0 &&
     providerFacts(event.provider)?.resigns === true;
-  if (options.resign || (changed && canSign)) {
+  const invalid = event.verdict?.status === "invalid" && options.resignInvalid !== true;
+  if (options.resign && invalid) throw new InvalidSignatureError(invalidResignMessage(event));
+  if (options.resign || options.resignInvalid || (changed && canSign && !invalid)) {
     if (!canSign) {
-      const why = rejectionReason(event, changed, settings, now) ??
+      const why = rejectionReason(event, changed, settings, now, true) ??
         (event.provider === undefined
           ? "hooktap did not recognise a signature scheme on this event"
           : `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
@@ -139,8 +170,13 @@ export async function prepareRequest(
     );
     return { method, headers: keepPlaces(headers, signed), body, resigned: event.provider! };
   }
-  const warning = rejectionReason(event, changed, settings, now) ??
-    (event.provider === undefined ? staleSignatureWarning(event, now) : undefined);
+  const warning =
+    (changed && canSign && invalid
+      ? "the body was changed, and it was not signed afresh because its stored signature was invalid when " +
+        "hooktap received it (--resign-invalid signs it anyway), so the app will reject it as an invalid signature"
+      : undefined) ??
+      rejectionReason(event, changed, settings, now) ??
+      (event.provider === undefined ? staleSignatureWarning(event, now) : undefined);
   return warning === undefined ? { method, headers, body } : { method, headers, body, warning };
 }
 

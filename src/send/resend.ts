@@ -68,6 +68,8 @@ export interface ResendOptions {
   overrides?: Overrides;
   /** Sign afresh (`--resign`). @default false */
   resign?: boolean;
+  /** Sign afresh even events stored with an `invalid` verdict (`--resign-invalid`). @default false */
+  resignInvalid?: boolean;
   /** The signing settings of an endpoint (its secret), from the config. */
   settingsOf?: (endpoint: string) => ProviderSettings | undefined;
   /** Where sends are recorded; none: nothing is written. */
@@ -156,6 +158,7 @@ export async function sendOne(event: CapturedEvent, options: ResendOptions): Pro
     request = await prepareRequest(event, url, {
       ...(options.overrides ? { overrides: options.overrides } : {}),
       resign: options.resign ?? false,
+      ...(options.resignInvalid ? { resignInvalid: true } : {}),
       ...(settings !== undefined ? { settings } : {}),
       now: now(),
     });

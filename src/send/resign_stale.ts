@@ -32,6 +32,8 @@ export function resignWhenStale(
   return (event, _attempt, target) => {
     const provider = event.provider;
     if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
+    // A signature that was invalid at receipt is never made valid on the way to the app.
+    if (event.verdict?.status === "invalid") return undefined;
     const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
     if (settings === undefined || settings.secrets.length === 0) return undefined;
     const at = now();

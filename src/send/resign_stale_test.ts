@@ -56,4 +56,8 @@ Deno.test("a forward retry after Stripe's tolerance is re-signed so stripe's own
     null,
   );
   assert.equal(await resignWhenStale(() => plain.endpoints)(event, 2, TARGET), undefined);
+
+  // A signature that was invalid at receipt is never made valid on the way to the app.
+  const invalid = { ...event, verdict: { status: "invalid" as const, reason: "no secret matched" } };
+  assert.equal(await resignWhenStale(() => endpoints)(invalid, 2, TARGET), undefined);
 });

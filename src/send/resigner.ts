@@ -12,12 +12,13 @@ import { prepareRequest } from "./prepare.ts";
 /** Re-signs events of `endpoints`; throws (with the reason) when one cannot be re-signed. */
 export function resignerFor(
   endpoints: readonly Endpoint[],
-): (event: CapturedEvent, target?: URL) => Promise<CapturedEvent> {
-  return async (event, target) => {
+): (event: CapturedEvent, target?: URL, options?: { invalid?: boolean }) => Promise<CapturedEvent> {
+  return async (event, target, options) => {
     const settings = endpoints.find((e) => e.name === event.endpoint)?.signing;
     const url = target ?? new URL(`http://localhost${event.path}${event.query ? `?${event.query}` : ""}`);
     const prepared = await prepareRequest(event, url, {
       resign: true,
+      ...(options?.invalid ? { resignInvalid: true } : {}),
       ...(settings !== undefined ? { settings } : {}),
     });
     const body = prepared.body ?? new Uint8Array();

@@ -7,14 +7,14 @@
  *
  * The index is a cache: `hooktap dev` keeps it current, a reader that may
  * write repairs it, and everything works (more slowly) without it. A reader
- * without write permission just skips writing it.
+ * without write permission just skips writing it. Writing it is
+ * `write/index_write.ts`'s (a reader such as `logs` never loads the writer).
  * @module
  */
 import { EVENT_ID_PATTERN } from "../event/id.ts";
 import { endpointMatcher, lineEndpoint, lineId } from "./read/line_key.ts";
 import { type Line, readAt, scanBackward } from "./read/lines.ts";
 import type { StorePaths } from "./paths.ts";
-import { writeFileReplacing } from "./write/no_follow.ts";
 
 /** Contents of `.hooktap/index.json` (format 1). */
 export interface StoreIndex {
@@ -55,37 +55,6 @@ export async function readIndex(
     if (last[0] !== 0x0a) return undefined;
   }
   return { v: 1, size: size!, latest: { ...latest } };
-}
-
-/**
- * Writes the index atomically (a temp file, then a rename).
- * @returns whether it was written; failures (no write permission, a
- * read-only disk) are swallowed: the index is only a cache.
- */
-export async function writeIndex(paths: StorePaths, index: StoreIndex): Promise<boolean> {
-  try {
-    await writeFileReplacing(paths.index, JSON.stringify(index) + "\n");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether this process may write the index: the permission is granted and a
- * file can be created beside it (not a read-only disk or directory). Asks
- * nothing and fails silently: the index is only a cache.
- */
-export async function canWriteIndex(paths: StorePaths): Promise<boolean> {
-  const tmp = `${paths.index}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    if ((await Deno.permissions.query({ name: "write", path: tmp })).state !== "granted") return false;
-    (await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 })).close();
-    await Deno.remove(tmp);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** An endpoint's newest line, as found by {@linkcode newestPerEndpoint}. */

@@ -69,7 +69,7 @@ export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): 
   };
 }
 
-/** The `--list` text: providers with their counts, or one provider's events and sequences. */
+/** The `--list` text: providers with their counts, or one provider's events and sequences, with their sources. */
 export function listText(
   entries: readonly ListEntry[],
   titles: Readonly<Record<string, string>>,
@@ -79,21 +79,47 @@ export function listText(
   if (!one) {
     const by = new Map<string, ListEntry[]>();
     for (const e of entries) by.set(e.provider, [...(by.get(e.provider) ?? []), e]);
+    const sources: string[] = [];
     const rows = [...by].map(([p, list]) => {
       const events = list.filter((e) => e.kind === "event");
       const seqs = list.filter((e) => e.kind === "sequence").map((e) => e.name);
       const sample = events.slice(0, 3).map((e) => e.name).join(", ");
+      const generated = events.some((e) => e.generated);
+      if (generated) sources.push(`  ${p}: ${events[0]!.source}`);
       return `  ${p.padEnd(18)} ${String(events.length).padStart(4)} ${
         events.length === 1 ? "event " : "events"
-      }  ${c.dim(`${titles[p] ?? p}: ${sample}${events.length > 3 ? ", …" : ""}`)}` +
+      }  ${(generated ? "generated" : "hand-written").padEnd(12)}  ${
+        c.dim(`${titles[p] ?? p}: ${sample}${events.length > 3 ? ", …" : ""}`)
+      }` +
         (seqs.length ? `\n  ${"".padEnd(18)}      ${c.dim(`sequences: ${seqs.join(", ")}`)}` : "");
     });
     return `${rows.join("\n")}\n\n${entries.filter((e) => e.kind === "event").length} events in all. ` +
-      "`hooktap trigger --list <provider>` lists one provider's.\n";
+      "`hooktap trigger --list <provider>` lists one provider's.\n" +
+      (sources.length > 0
+        ? `Generated catalogs (the rest are hand-written; sequences always are):\n${sources.join("\n")}\n`
+        : "");
   }
-  const events = entries.filter((e) => e.kind === "event").map((e) => `  ${e.name}`);
+  const list = entries.filter((e) => e.kind === "event");
+  const first = list[0];
+  const head = first === undefined
+    ? ""
+    : `${list.length} events, ${first.source}.${
+      list.some((e) => e.from !== undefined)
+        ? " Each payload is an example (recorded), example+schema (recorded, completed from the schema) " +
+          "or schema (built from it)."
+        : ""
+    }\n`;
+  const width = Math.min(48, Math.max(0, ...list.map((e) => e.name.length)));
+  const events = list.map((e) => {
+    const notes = [e.from, e.alias === undefined ? undefined : `alias: ${e.alias}`].filter((x) =>
+      x !== undefined
+    );
+    return notes.length === 0 ? `  ${e.name}` : `  ${e.name.padEnd(width)}  ${c.dim(notes.join(", "))}`;
+  });
   const seqs = entries.filter((e) => e.kind === "sequence").map((e) =>
     `  ${e.name.padEnd(16)} ${c.dim(`${e.description}: ${e.steps?.join(" → ")}`)}`
   );
-  return `${events.join("\n")}\n${seqs.length ? `\nSequences:\n${seqs.join("\n")}\n` : ""}`;
+  return `${head}${events.join("\n")}\n${
+    seqs.length ? `\nSequences (hand-written):\n${seqs.join("\n")}\n` : ""
+  }`;
 }

@@ -1,10 +1,11 @@
 /**
  * `startReceiver`: hooktap's real receiver on a loopback port, started from
- * a test: `hooktap dev`'s own session (src/dev/session.ts), with what a test
- * does not need turned off (control socket, unmatched log, forwarding,
- * doctor's probe, the header check). Events go to memory, or
- * through the durable writer into a data directory; `waitFor` waits for
- * one. Everything it opens (socket, files, lock, timers) is closed by
+ * a test: two of `hooktap dev`'s parts (src/dev/session.ts), the store when
+ * a data directory is given and the listener, composed on one stack
+ * (src/dev/lifecycle.ts); none of the parts a test does not need (control
+ * socket, unmatched log, forwarding, doctor's probe, the header check) is
+ * started. Events go to memory, or through the durable writer into a data
+ * directory; `waitFor` waits for one. Everything it opens (socket, files, lock, timers) is closed by
  * `close()` / `await using`, so `deno test`'s sanitizers pass.
  * @module
  */
@@ -12,8 +13,12 @@ import type { Endpoint, EndpointConfig } from "../config/types.ts";
 import { DEFAULT_MAX_BODY_SIZE } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import { ConfigError } from "../errors.ts";
-import { startDevSession } from "../dev/session.ts";
+import { compose } from "../dev/lifecycle.ts";
+import { sinkFor, startListener } from "../dev/session.ts";
+import { createRouter } from "../route/router.ts";
+import { openStoreForWriting } from "../store/write/open.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import type { Router } from "../route/router.ts";
 import { storePaths } from "../store/paths.ts";
 import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
@@ -157,38 +162,40 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       arrivals(url, events, refused)
     }`
   );
-  const session = await startDevSession({
-    config: { endpoints },
-    paths: options.dir === undefined ? undefined : storePaths(options.dir),
-    hostname: options.hostname ?? "127.0.0.1",
-    port: options.port ?? 0,
-    parts: {
-      control: false,
-      unmatched: false,
-      forwarding: false,
-      triggerKeys: false,
-      probe: false,
-      headerCheck: false,
-    },
-    ...(router ? { router } : {}),
-    drainTimeoutMs: 2000,
-    closeTimeoutMs: 1000,
-    onStored(record) {
-      // The handler's header list is the runtime's own per request: keep a copy.
-      const event = toReceivedEvent({
-        ...record,
-        headers: record.headers.map(([k, v]): [string, string] => [k, v]),
-      });
-      events.push(event);
-      waits.offer(event);
-    },
-    onOutcome(outcome) {
-      if (outcome.id === undefined && outcome.status >= 400) {
-        refused.push(outcome);
-        if (refused.length > 100) refused.shift();
-      }
-    },
+  const onStored = (record: CapturedEvent) => {
+    // The handler's header list is the runtime's own per request: keep a copy.
+    const event = toReceivedEvent({
+      ...record,
+      headers: record.headers.map(([k, v]): [string, string] => [k, v]),
+    });
+    events.push(event);
+    waits.offer(event);
+  };
+  const running = await compose(async (stack) => {
+    const store = options.dir === undefined
+      ? undefined
+      : stack.use(await openStoreForWriting(storePaths(options.dir)));
+    const listening = stack.use(
+      await startListener({
+        endpoints,
+        router: router ?? createRouter(endpoints),
+        sink: sinkFor({ writer: store?.writer, onStored }).sink,
+        hostname: options.hostname ?? "127.0.0.1",
+        port: options.port ?? 0,
+        drainTimeoutMs: 2000,
+        closeTimeoutMs: 1000,
+        onOutcome(outcome) {
+          if (outcome.id === undefined && outcome.status >= 400) {
+            refused.push(outcome);
+            if (refused.length > 100) refused.shift();
+          }
+        },
+      }),
+    );
+    await store?.describe({ pid: Deno.pid, startedAt: new Date().toISOString() });
+    return listening;
   });
+  const session = running.value;
   const host = session.hostname.includes(":") ? `[${session.hostname}]` : session.hostname;
   url = `http://${host}:${session.port}`;
   const urls: Record<string, string> = {};
@@ -198,7 +205,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     closing ??= (async () => {
       closed = true;
       try {
-        await session.stop();
+        await running.stop();
         await session.finished;
       } finally {
         waits.closeAll((m) =>

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { deliverOnce } from "../send/deliver.ts";
 import { keepPlaces } from "../send/overrides.ts";
-import { prepareRequest } from "../send/prepare.ts";
+import { invalidResignMessage, prepareRequest } from "../send/prepare.ts";
 import { noAnswer } from "../send/resend.ts";
 import { targetNameOf } from "../send/target.ts";
 import { replayUrl } from "../send/to_url.ts";
@@ -23,9 +23,11 @@ export interface ReplayEventOptions {
   /**
    * Re-sign with this secret and the current time (timestamped schemes such
    * as Stripe's reject old signatures; fixtures hold masked ones).
+   * An event whose signature was `invalid` when it was received is refused (re-signing would make the
+   * app accept what its sender did not sign right) unless `allowInvalid` is `true`.
    * @default not re-signed: the stored signature headers are sent as they are
    */
-  resign?: { secret: string; provider?: string };
+  resign?: { secret: string; provider?: string; allowInvalid?: boolean };
   /** `[name, value]` headers that add to or replace the stored ones; an empty value removes. @default [] */
   headers?: readonly [string, string][];
   /**
@@ -64,7 +66,8 @@ function libraryWording(error: unknown): never {
  * bytes, stored headers minus connection ones; redirects not followed) and
  * returns the answer.
  * @throws {NetworkError} when the app cannot be reached or does not answer in time.
- * @throws {Error} when `resign` is asked and the event's scheme cannot be re-signed.
+ * @throws {Error} when `resign` is asked and the event's scheme cannot be re-signed, or its signature was
+ * invalid at receipt (without `resign.allowInvalid`).
  *
  * @example Replay a recorded fixture into your app
  * ```ts
@@ -94,6 +97,11 @@ export async function replayEvent(
   const target = { name: targetNameOf(options.to), to: options.to, timeoutMs: options.timeoutMs ?? 10_000 };
   const request = await prepareRequest(record, url, { overrides: { headers: options.headers ?? [] } });
   if (options.resign !== undefined) {
+    if (record.verdict?.status === "invalid" && options.resign.allowInvalid !== true) {
+      throw new Error(
+        "replayEvent: " + invalidResignMessage(record, "`resign: { secret, allowInvalid: true }`"),
+      );
+    }
     const signed = await resignHeaders(
       {
         method: request.method,

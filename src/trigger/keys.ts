@@ -6,7 +6,10 @@
  * its own verdicts on endpoints that declare such a provider and no key.
  * @module
  */
-import { joinPath } from "../text/path.ts";
+import { describeError, StoreError } from "../errors.ts";
+import { storePaths } from "../store/paths.ts";
+import { ensureDataDir } from "../store/write/data_dir.ts";
+import { createFileOnce, readNoFollow } from "../store/write/no_follow.ts";
 
 const fromBase64 = (text: string): Uint8Array => Uint8Array.fromBase64(text);
 const toBase64 = (bytes: Uint8Array): string => bytes.toBase64();
@@ -33,7 +36,7 @@ interface KeyFile {
 
 /** The file the keys are kept in. */
 export function keyFilePath(dataDir: string): string {
-  return joinPath(dataDir, "trigger-keys.json");
+  return storePaths(dataDir).triggerKeys;
 }
 
 async function _import(pkcs8: string, algorithm: "Ed25519" | "P-256", pub: string): Promise<TriggerKey> {
@@ -75,14 +78,19 @@ export async function makeTriggerKeys(): Promise<TriggerKeys> {
   return await _fromFile({ ed25519: await _make("Ed25519"), p256: await _make("P-256") });
 }
 
-/** The keys of a data directory, or `undefined` when none were made yet. */
+/**
+ * The keys of a data directory, or `undefined` when none were made yet (or the file is unreadable).
+ * @throws {StoreError} when the key file is a link (never read through: it could be anyone's keys).
+ */
 export async function readTriggerKeys(dataDir: string): Promise<TriggerKeys | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(keyFilePath(dataDir));
-  } catch {
+    text = await readNoFollow(keyFilePath(dataDir), "the trigger key file");
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
     return undefined;
   }
+  if (text === undefined) return undefined;
   try {
     return await _fromFile(JSON.parse(text) as KeyFile);
   } catch {
@@ -90,15 +98,35 @@ export async function readTriggerKeys(dataDir: string): Promise<TriggerKeys | un
   }
 }
 
-/** The keys of a data directory, made and written (mode 0600) on first use; `created` says so. */
+/**
+ * The keys of a data directory, made and written (mode 0600) on first use; `created` says so. The file is
+ * created whole or not at all, never over anything already there (a link included): of two processes
+ * making it at once, both sign with the keys of the one that won.
+ * @throws {StoreError} when the key file is a link or cannot be written.
+ */
 export async function loadTriggerKeys(dataDir: string): Promise<{ keys: TriggerKeys; created: boolean }> {
   const existing = await readTriggerKeys(dataDir);
   if (existing !== undefined) return { keys: existing, created: false };
   const file: KeyFile = { ed25519: await _make("Ed25519"), p256: await _make("P-256") };
-  await Deno.mkdir(dataDir, { recursive: true });
-  await Deno.writeTextFile(keyFilePath(dataDir), JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
-  await Deno.chmod(keyFilePath(dataDir), 0o600).catch(() => {});
-  return { keys: await _fromFile(file), created: true };
+  const paths = storePaths(dataDir);
+  await ensureDataDir(paths);
+  let created: boolean;
+  try {
+    created = await createFileOnce(paths.triggerKeys, JSON.stringify(file, null, 2) + "\n");
+  } catch (error) {
+    throw new StoreError(`Cannot write the trigger key file ${paths.triggerKeys}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  if (created) return { keys: await _fromFile(file), created: true };
+  const winner = await readTriggerKeys(dataDir);
+  if (winner === undefined) {
+    throw new StoreError(
+      `The trigger key file ${paths.triggerKeys} is not a key file hooktap can read. ` +
+        `Remove it (rm ${paths.triggerKeys}) and run again: hooktap makes new keys.`,
+    );
+  }
+  return { keys: winner, created: false };
 }
 
 /** Providers signed with a key pair rather than a shared secret. */

@@ -1,11 +1,13 @@
 /**
  * What `trigger --list` and completion show: the providers with their
- * event counts, or one provider's events and sequences. GitHub's events
- * come from its generated index, never its examples.
+ * event counts, or one provider's events and sequences, each marked with
+ * where it comes from (generated from a pinned source, or hand-written).
+ * GitHub's events come from its generated index, never its payloads.
  * @module
  */
 import { CATALOG } from "../provider/catalog.ts";
 import { loadCatalog, TRIGGER_CATALOGS } from "./registry.ts";
+import { isGenerated } from "./types.ts";
 
 /** One listed entry. */
 export interface ListEntry {
@@ -17,6 +19,14 @@ export interface ListEntry {
   description?: string;
   /** A sequence's events, in order. */
   steps?: string[];
+  /** Whether the entry was generated from a published source (else hand-written). */
+  generated: boolean;
+  /** `generated from <package>@<version> ...` or `hand-written` (a sequence is hand-written). */
+  source: string;
+  /** How a generated entry's payload was made (`example`, `example+schema`, `schema`), where the catalog says. */
+  from?: string;
+  /** What an alias stands for. */
+  alias?: string;
 }
 
 /** Every entry of `provider`'s catalog, or of every provider's. */
@@ -25,7 +35,19 @@ export async function listCatalog(provider?: string): Promise<ListEntry[]> {
   const out: ListEntry[] = [];
   for (const name of names) {
     const catalog = await loadCatalog(name);
-    for (const event of catalog.events) out.push({ provider: catalog.provider, name: event, kind: "event" });
+    const generated = isGenerated(catalog.source);
+    for (const event of catalog.events) {
+      const origin = catalog.entryOrigin?.(event);
+      out.push({
+        provider: catalog.provider,
+        name: event,
+        kind: "event",
+        generated,
+        source: catalog.source,
+        ...(origin !== undefined ? { from: origin.from } : {}),
+        ...(origin?.alias !== undefined ? { alias: origin.alias } : {}),
+      });
+    }
     for (const [seq, s] of Object.entries(catalog.sequences)) {
       out.push({
         provider: catalog.provider,
@@ -33,6 +55,8 @@ export async function listCatalog(provider?: string): Promise<ListEntry[]> {
         kind: "sequence",
         description: s.description,
         steps: s.steps.map((x) => x.event),
+        generated: false,
+        source: "hand-written",
       });
     }
   }

@@ -4,6 +4,7 @@
  * sequence of events), with did-you-mean for a typo.
  * @module
  */
+import { lazyImport } from "../cli/lazy.ts";
 import { UsageError } from "../errors.ts";
 import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
 import { closest } from "../text/suggest.ts";
@@ -13,24 +14,25 @@ type Loader = () => Promise<{ catalog: TriggerCatalog }>;
 
 /** Every triggerable provider's catalog module, in the registry's order. */
 export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = {
-  github: () => import("./catalog/github.ts"),
-  stripe: () => import("./catalog/stripe.ts"),
-  shopify: () => import("./catalog/shopify.ts"),
-  slack: () => import("./catalog/slack.ts"),
-  "standard-webhooks": () => import("./catalog/standard_webhooks.ts"),
-  twilio: () => import("./catalog/twilio.ts"),
-  zoom: () => import("./catalog/zoom.ts"),
-  paddle: () => import("./catalog/paddle.ts"),
-  linear: () => import("./catalog/linear.ts"),
-  discord: () => import("./catalog/discord.ts"),
-  sendgrid: () => import("./catalog/sendgrid.ts"),
-  telegram: () => import("./catalog/telegram.ts"),
-  twitch: () => import("./catalog/twitch.ts"),
-  meta: () => import("./catalog/meta.ts"),
-  msgraph: () => import("./catalog/msgraph.ts"),
-  x: () => import("./catalog/x.ts"),
-  dropbox: () => import("./catalog/dropbox.ts"),
-  hmac: () => import("./catalog/hmac.ts"),
+  github: () => lazyImport<typeof import("./catalog/github.ts")>("src/trigger/catalog/github.ts"),
+  stripe: () => lazyImport<typeof import("./catalog/stripe.ts")>("src/trigger/catalog/stripe.ts"),
+  shopify: () => lazyImport<typeof import("./catalog/shopify.ts")>("src/trigger/catalog/shopify.ts"),
+  slack: () => lazyImport<typeof import("./catalog/slack.ts")>("src/trigger/catalog/slack.ts"),
+  "standard-webhooks": () =>
+    lazyImport<typeof import("./catalog/standard_webhooks.ts")>("src/trigger/catalog/standard_webhooks.ts"),
+  twilio: () => lazyImport<typeof import("./catalog/twilio.ts")>("src/trigger/catalog/twilio.ts"),
+  zoom: () => lazyImport<typeof import("./catalog/zoom.ts")>("src/trigger/catalog/zoom.ts"),
+  paddle: () => lazyImport<typeof import("./catalog/paddle.ts")>("src/trigger/catalog/paddle.ts"),
+  linear: () => lazyImport<typeof import("./catalog/linear.ts")>("src/trigger/catalog/linear.ts"),
+  discord: () => lazyImport<typeof import("./catalog/discord.ts")>("src/trigger/catalog/discord.ts"),
+  sendgrid: () => lazyImport<typeof import("./catalog/sendgrid.ts")>("src/trigger/catalog/sendgrid.ts"),
+  telegram: () => lazyImport<typeof import("./catalog/telegram.ts")>("src/trigger/catalog/telegram.ts"),
+  twitch: () => lazyImport<typeof import("./catalog/twitch.ts")>("src/trigger/catalog/twitch.ts"),
+  meta: () => lazyImport<typeof import("./catalog/meta.ts")>("src/trigger/catalog/meta.ts"),
+  msgraph: () => lazyImport<typeof import("./catalog/msgraph.ts")>("src/trigger/catalog/msgraph.ts"),
+  x: () => lazyImport<typeof import("./catalog/x.ts")>("src/trigger/catalog/x.ts"),
+  dropbox: () => lazyImport<typeof import("./catalog/dropbox.ts")>("src/trigger/catalog/dropbox.ts"),
+  hmac: () => lazyImport<typeof import("./catalog/hmac.ts")>("src/trigger/catalog/hmac.ts"),
 };
 
 /** The names `trigger` takes for a provider (canonical names and aliases). */

@@ -12,11 +12,20 @@ import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../provider/catalog.ts";
 import type { GenericHmacSettings } from "../provider/types.ts";
 import type { TriggerKeys } from "./keys.ts";
-import { applyHeaderOverrides, applySets, setJsonField } from "../send/overrides.ts";
+import {
+  applyHeaderOverrides,
+  applySets,
+  applyUnsets,
+  setJsonField,
+  splitStep,
+  stepMatches,
+  unsetJsonField,
+} from "../send/overrides.ts";
 import { retryWaits, shuffled } from "./plan.ts";
 import { loadCatalog, resolveEvent } from "./registry.ts";
 import { signDelivery, signingMode } from "./sign.ts";
-import type { BuildContext, DraftBody } from "./types.ts";
+import type { BuildContext, DraftBody, SequenceStep } from "./types.ts";
+import { closest } from "../text/suggest.ts";
 
 /** The delivery faults a trigger can make. */
 export interface Faults {
@@ -50,8 +59,17 @@ export interface TriggerRequest {
   keys?: TriggerKeys;
   /** Largest age of a signed timestamp the receiver accepts (for `stale`). @default 300 */
   tolerance?: number;
-  /** `path=value` changes (`--set`), to every event of a sequence; the field must exist unless `setNew`. */
+  /**
+   * `path=value` changes (`--set`), to every event of a sequence, or `STEP:path=value` to one step (its
+   * number from 1 or its event type); the field must exist unless `setNew`.
+   */
   set?: readonly string[];
+  /** `--unset [STEP:]path`: fields to remove, from every step or one; the field must exist. */
+  unset?: readonly string[];
+  /** `--fixture`: the steps to send instead of `event`'s (each an event of the catalog and its changes). */
+  steps?: readonly TriggerStep[];
+  /** `--api-version`: the API version to shape payloads for (providers whose catalog has `apiVersions`). */
+  apiVersion?: string;
   /** `--set-new`: a `set` path the body does not have is created instead of refused. @default false */
   setNew?: boolean;
   /** A body to send instead of the catalog's (signed). */
@@ -59,6 +77,14 @@ export interface TriggerRequest {
   /** `-H` overrides, as replay applies them: replace every header of the name in the place of the first, add, or (empty value) remove. */
   headers?: readonly [string, string][];
   fault?: Faults;
+}
+
+/** One step of a `--fixture`: an event of the catalog, changes to it, or a whole body of one's own. */
+export interface TriggerStep extends SequenceStep {
+  /** Fields to remove, after `set`. */
+  unset?: readonly string[];
+  /** A JSON body to send instead of the catalog's (the event's headers and signature still apply). */
+  body?: unknown;
 }
 
 /** Effects, with real defaults. */
@@ -158,6 +184,69 @@ function _stepSets(body: DraftBody, set: Readonly<Record<string, unknown>>): Dra
   return body;
 }
 
+/** A fixture step's removals on the draft's body. */
+function _stepUnsets(body: DraftBody, paths: readonly string[]): DraftBody {
+  if (body.kind === "json") {
+    const value = structuredClone(body.value);
+    for (const path of paths) unsetJsonField(value, path);
+    return { ...body, value };
+  }
+  if (body.kind === "form") return { kind: "form", value: body.value.filter(([k]) => !paths.includes(k)) };
+  return body;
+}
+
+/**
+ * Refuses a `STEP:` scope that names no step of what is sent, and --unset with a body of one's own.
+ * @throws {UsageError} listing the steps.
+ */
+function _checkScopes(
+  steps: readonly SequenceStep[],
+  sets: readonly string[],
+  unsets: readonly string[],
+  ownBody: boolean,
+): void {
+  if (ownBody && unsets.length > 0) {
+    throw new UsageError(
+      "--body-file replaces the whole body, so --unset has nothing to remove: give one or the other.",
+    );
+  }
+  for (const [option, items] of [["--set", sets], ["--unset", unsets]] as const) {
+    for (const item of items) {
+      const { step } = splitStep(item);
+      if (step === undefined || steps.some((s, i) => stepMatches(step, i, s.event))) continue;
+      throw new UsageError(
+        `${option} ${item}: "${step}" names no step of what is sent; a STEP: prefix is a step's number (1 to ${steps.length}) ` +
+          `or its event (${[...new Set(steps.map((s) => s.event))].slice(0, 8).join(", ")}).`,
+      );
+    }
+  }
+}
+
+/**
+ * The `--api-version` asked for, checked against the catalog's known versions.
+ * @throws {UsageError} for a provider without API versions, or a version it does not know.
+ */
+function _apiVersion(
+  known: readonly string[] | undefined,
+  asked: string | undefined,
+  title: string,
+): string | undefined {
+  if (asked === undefined) return undefined;
+  if (known === undefined) {
+    throw new UsageError(
+      `--api-version shapes Stripe's payloads; ${title}'s have no API version hooktap can change. Leave it out.`,
+    );
+  }
+  if (!known.includes(asked)) {
+    const near = closest(asked, [...known]);
+    throw new UsageError(
+      `--api-version ${asked} is not a ${title} API version${near ? ` (did you mean ${near}?)` : ""}; ` +
+        `give one like ${known.at(-1)} (the catalog's own, the newest it knows).`,
+    );
+  }
+  return asked;
+}
+
 /** A draft's body as bytes: JSON in the provider's indentation, a form URL-encoded, raw bytes as they are. */
 function _encode(body: DraftBody): Uint8Array {
   if (body.kind === "raw") return body.bytes;
@@ -180,7 +269,19 @@ export async function trigger(
   const catalog = await loadCatalog(request.provider);
   const provider = catalog.provider;
   const title = CATALOG[provider]?.title ?? provider;
-  const resolved = resolveEvent(catalog, request.event);
+  const resolved: { sequence?: string; steps: readonly TriggerStep[] } = request.steps !== undefined
+    ? { steps: request.steps }
+    : resolveEvent(catalog, request.event);
+  if (request.steps?.length === 0) throw new UsageError("the fixture has no steps: give at least one event.");
+  for (const step of resolved.steps) {
+    if (catalog.events.includes(step.event)) continue;
+    resolveEvent(catalog, step.event); // an unknown one: did-you-mean
+    throw new UsageError(
+      `a fixture step is one event, and ${step.event} is a sequence: list its events as steps ` +
+        `(hooktap trigger --list ${provider} shows them).`,
+    );
+  }
+  const apiVersion = _apiVersion(catalog.apiVersions, request.apiVersion, title);
   const url = new URL(request.to);
   const material = {
     ...(request.secret !== undefined ? { secret: request.secret } : {}),
@@ -189,6 +290,8 @@ export async function trigger(
   };
   const mode = signingMode(provider, material);
   const sets = request.set ?? [];
+  const unsets = request.unset ?? [];
+  _checkScopes(resolved.steps, sets, unsets, request.body !== undefined);
   if (fault.stale && !(CATALOG[provider]?.timestamped ?? false)) {
     throw new UsageError(
       `${title} signs no timestamp, so --stale has nothing to make stale (use it with Stripe, Slack, ` +
@@ -224,6 +327,7 @@ export async function trigger(
       return v;
     },
     ...(request.secret !== undefined ? { secret: request.secret } : {}),
+    ...(apiVersion !== undefined ? { apiVersion } : {}),
   };
   const tolerance = Math.max(request.tolerance ?? 300, TOLERANCE_FLOOR[provider] ?? 0);
   const wrong = fault.badSignature
@@ -237,16 +341,29 @@ export async function trigger(
 
   // Build every delivery first (so a bad --set fails before anything is sent).
   const drafts: Built[] = [];
-  for (const step of steps) {
+  for (const [index, step] of steps.entries()) {
     const draft = await catalog.build(step.event, { ...ctx, now: start });
-    const body = step.set === undefined ? draft.body : _stepSets(draft.body, step.set);
-    // The user's --set: replay's meaning, on the bytes the provider would send (JSON or form).
-    const bytes = request.body !== undefined ? request.body : sets.length === 0 ? _encode(body) : applySets(
-      _encode(body),
-      body.kind === "form" ? "application/x-www-form-urlencoded" : _header(draft.headers, "content-type"),
-      sets,
-      request.setNew ?? false,
-    );
+    let body = step.body !== undefined
+      ? { kind: "json" as const, value: structuredClone(step.body) }
+      : draft.body;
+    body = step.set === undefined ? body : _stepSets(body, step.set);
+    if (step.unset !== undefined) body = _stepUnsets(body, step.unset);
+    // The user's --set and --unset: replay's meaning, on the bytes the provider would send (JSON or form),
+    // each for every step or the one its STEP: names.
+    const position = seed === undefined ? index : resolved.steps.indexOf(step);
+    const mine = (items: readonly string[]) =>
+      items.map(splitStep).filter((s) => stepMatches(s.step, position, step.event)).map((s) => s.rest);
+    const type = body.kind === "form"
+      ? "application/x-www-form-urlencoded"
+      : _header(draft.headers, "content-type");
+    const ownSets = mine(sets);
+    const ownUnsets = mine(unsets);
+    let bytes = request.body !== undefined
+      ? request.body
+      : ownSets.length === 0
+      ? _encode(body)
+      : applySets(_encode(body), type, ownSets, request.setNew ?? false);
+    if (request.body === undefined) bytes = applyUnsets(bytes, type, ownUnsets);
     drafts.push({
       step,
       method: draft.method ?? "POST",

@@ -6,7 +6,7 @@
  * the fault while the app sees exactly what the provider would send.
  * @module
  */
-import { sha256Hex } from "../provider/hmac.ts";
+import { sha256Hex, toHex } from "../provider/hmac.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { sendControlNote } from "../store/write/control.ts";
 import type { TriggerMark } from "../event/record.ts";
@@ -24,7 +24,8 @@ export async function tellDev(paths: StorePaths, d: PlannedDelivery & { body: Ui
     event: d.event,
     attempt: d.attempt,
     ...(d.fault ? { fault: d.fault } : {}),
-    body: sha256Hex(d.body),
+    // WebCrypto: trigger never loads node:crypto (dev's side below hashes synchronously, the same SHA-256).
+    body: toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(d.body)))),
   };
   await sendControlNote(paths, note);
 }

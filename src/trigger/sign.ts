@@ -6,29 +6,47 @@
  * and order are the provider's.
  * @module
  */
+import { lazyImport } from "../cli/lazy.ts";
 import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../provider/types.ts";
 import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
 
 /** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
 const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
-  github: async () => (await import("../provider/github.ts")).github,
-  stripe: async () => (await import("../provider/stripe.ts")).stripe,
-  shopify: async () => (await import("../provider/shopify.ts")).shopify,
-  slack: async () => (await import("../provider/slack.ts")).slack,
-  "standard-webhooks": async () => (await import("../provider/standard_webhooks.ts")).standardWebhooks,
-  twilio: async () => (await import("../provider/twilio.ts")).twilio,
-  zoom: async () => (await import("../provider/zoom.ts")).zoom,
-  paddle: async () => (await import("../provider/paddle.ts")).paddle,
-  linear: async () => (await import("../provider/linear.ts")).linear,
-  discord: async () => (await import("../provider/discord.ts")).discord,
-  sendgrid: async () => (await import("../provider/sendgrid.ts")).sendgrid,
-  telegram: async () => (await import("../provider/telegram.ts")).telegram,
-  twitch: async () => (await import("../provider/twitch.ts")).twitch,
-  meta: async () => (await import("../provider/meta.ts")).meta,
-  msgraph: async () => (await import("../provider/msgraph.ts")).msgraph,
-  x: async () => (await import("../provider/twitter.ts")).twitter,
-  dropbox: async () => (await import("../provider/dropbox.ts")).dropbox,
-  hmac: async () => (await import("../provider/generic_hmac.ts")).genericHmac,
+  github: async () =>
+    (await lazyImport<typeof import("../provider/github.ts")>("src/provider/github.ts")).github,
+  stripe: async () =>
+    (await lazyImport<typeof import("../provider/stripe.ts")>("src/provider/stripe.ts")).stripe,
+  shopify: async () =>
+    (await lazyImport<typeof import("../provider/shopify.ts")>("src/provider/shopify.ts")).shopify,
+  slack: async () => (await lazyImport<typeof import("../provider/slack.ts")>("src/provider/slack.ts")).slack,
+  "standard-webhooks": async () =>
+    (await lazyImport<typeof import("../provider/standard_webhooks.ts")>("src/provider/standard_webhooks.ts"))
+      .standardWebhooks,
+  twilio: async () =>
+    (await lazyImport<typeof import("../provider/twilio.ts")>("src/provider/twilio.ts")).twilio,
+  zoom: async () => (await lazyImport<typeof import("../provider/zoom.ts")>("src/provider/zoom.ts")).zoom,
+  paddle: async () =>
+    (await lazyImport<typeof import("../provider/paddle.ts")>("src/provider/paddle.ts")).paddle,
+  linear: async () =>
+    (await lazyImport<typeof import("../provider/linear.ts")>("src/provider/linear.ts")).linear,
+  discord: async () =>
+    (await lazyImport<typeof import("../provider/discord.ts")>("src/provider/discord.ts")).discord,
+  sendgrid: async () =>
+    (await lazyImport<typeof import("../provider/sendgrid.ts")>("src/provider/sendgrid.ts")).sendgrid,
+  telegram: async () =>
+    (await lazyImport<typeof import("../provider/telegram.ts")>("src/provider/telegram.ts")).telegram,
+  twitch: async () =>
+    (await lazyImport<typeof import("../provider/twitch.ts")>("src/provider/twitch.ts")).twitch,
+  meta: async () => (await lazyImport<typeof import("../provider/meta.ts")>("src/provider/meta.ts")).meta,
+  msgraph: async () =>
+    (await lazyImport<typeof import("../provider/msgraph.ts")>("src/provider/msgraph.ts")).msgraph,
+  x: async () =>
+    (await lazyImport<typeof import("../provider/twitter.ts")>("src/provider/twitter.ts")).twitter,
+  dropbox: async () =>
+    (await lazyImport<typeof import("../provider/dropbox.ts")>("src/provider/dropbox.ts")).dropbox,
+  hmac: async () =>
+    (await lazyImport<typeof import("../provider/generic_hmac.ts")>("src/provider/generic_hmac.ts"))
+      .genericHmac,
 };
 
 /** Providers that sign with a shared secret (their file has `resign`), besides Graph's clientState. */
@@ -105,11 +123,15 @@ export async function signDelivery(
       enforce: false,
       ...(material.hmac ? { hmac: material.hmac } : {}),
     };
-    signed = await p.resign({ ...request, headers: filled }, settings, now);
+    // The provider's own code, its digests computed with WebCrypto: trigger never loads node:crypto.
+    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../provider/hmac.ts")>(
+      "src/provider/hmac.ts",
+    );
+    const resign = p.resign;
+    signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
     if (provider === "meta" || provider === "github") {
       // Both send the legacy SHA-1 header beside the SHA-256 one.
-      const { hmac, toHex } = await import("../provider/hmac.ts");
-      const sha1 = `sha1=${toHex(hmac("sha1", material.secret!, request.body))}`;
+      const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
       signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
     }
   } else if (mode === "key" && p?.sign !== undefined) {

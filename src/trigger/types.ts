@@ -1,7 +1,7 @@
 /**
  * The shapes of the trigger catalog: what a provider's catalog module
  * exports (its events, sequences, retry schedule and a builder), and the
- * draft a builder returns before overrides and signing. Pure types.
+ * draft a builder returns before overrides and signing. Pure.
  * @module
  */
 
@@ -39,6 +39,8 @@ export interface BuildContext {
   id(name: string, make: () => string): string;
   /** The endpoint's secret, for providers that put it in the body (Microsoft Graph's clientState). */
   secret?: string;
+  /** `--api-version`: the API version to shape the payload for (a catalog with `apiVersions` only). */
+  apiVersion?: string;
 }
 
 /** One step of a sequence: an event and changes to its body. */
@@ -54,10 +56,33 @@ export interface Sequence {
   steps: readonly SequenceStep[];
 }
 
+/** How a generated entry was made. */
+export interface EntryOrigin {
+  /** `example` (a recorded payload), `example+schema` (completed from the schema), `schema` (built from it). */
+  from: string;
+  /** What an alias stands for: `pull_request.closed with merged: true`. */
+  alias?: string;
+}
+
+/** Whether a catalog's `source` says it was generated (else it is hand-written). */
+export function isGenerated(source: string): boolean {
+  return source.startsWith("generated from ");
+}
+
 /** A provider's part of the catalog. */
 export interface TriggerCatalog {
   /** The provider's canonical name (src/provider/catalog.ts). */
   readonly provider: string;
+  /**
+   * Where the events' payloads come from, shown by `trigger --list`: `"hand-written"`, or
+   * `"generated from <package>@<exact version>"` (the pinned, machine-readable source a generator read).
+   */
+  readonly source: string;
+  /**
+   * How one event's payload was made, where a generated catalog tells its entries apart
+   * (GitHub: `example`, `example+schema`, `schema`; an alias says what it stands for).
+   */
+  entryOrigin?(event: string): EntryOrigin | undefined;
   /** Every event that can be triggered, in listing order. */
   readonly events: readonly string[];
   /** Flows, by name (`checkout`). */
@@ -68,6 +93,8 @@ export interface TriggerCatalog {
   readonly retriesNote: string;
   /** Headers a retry adds (Slack's `X-Slack-Retry-Num`), by attempt number (1 = first retry). */
   retryHeaders?(attempt: number): [string, string][];
+  /** The API versions `--api-version` may name (Stripe's), the pinned one last; absent: the option is refused. */
+  readonly apiVersions?: readonly string[];
   /** Builds one event's delivery. */
   build(event: string, ctx: BuildContext): Draft | Promise<Draft>;
 }

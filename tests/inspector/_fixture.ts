@@ -83,6 +83,8 @@ export interface InspectorFixture extends AsyncDisposable {
   live: LiveFeed;
   /** Appends an event to the log and publishes it, as `dev` does. */
   add(event: CapturedEvent): Promise<void>;
+  /** `fetch` with the session token (as a script holding the token file's value sends it). */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
 }
 
 /** Starts an inspector (port 0) over a fresh store. */
@@ -108,6 +110,11 @@ export async function inspectorFixture(
     events,
     inspector,
     live,
+    fetch(url, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set("x-hooktap-token", inspector.token);
+      return fetch(url, { ...init, headers });
+    },
     async add(event) {
       await Deno.writeTextFile(paths.events, eventLine(event), { append: true });
       live.publish(event);

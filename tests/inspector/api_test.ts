@@ -13,14 +13,14 @@ const json = async (r: Response) => await r.json();
 Deno.test("the list pages from the newest event back, with a cursor, until the start of the log", async () => {
   await using fx = await inspectorFixture();
   const base = fx.inspector.url;
-  const first = await json(await fetch(`${base}api/events?limit=12`));
+  const first = await json(await fx.fetch(`${base}api/events?limit=12`));
   assertEquals(first.events.length, 12);
   assertEquals(first.events[0].id, fx.events.at(-1)!.id);
   assert(first.next > 0);
   const ids: string[] = first.events.map((e: { id: string }) => e.id);
   let next = first.next;
   while (next !== null) {
-    const page = await json(await fetch(`${base}api/events?limit=12&before=${next}`));
+    const page = await json(await fx.fetch(`${base}api/events?limit=12&before=${next}`));
     ids.push(...page.events.map((e: { id: string }) => e.id));
     next = page.next;
   }
@@ -31,7 +31,7 @@ Deno.test("the list pages from the newest event back, with a cursor, until the s
 Deno.test("filters narrow the list with the CLI's rules: endpoint, method, provider/type, verdict, time, search, where, header", async () => {
   await using fx = await inspectorFixture();
   const list = async (q: string) =>
-    (await json(await fetch(`${fx.inspector.url}api/events?limit=1000&${q}`))).events.map((
+    (await json(await fx.fetch(`${fx.inspector.url}api/events?limit=1000&${q}`))).events.map((
       e: { id: string },
     ) => e.id);
   const expect = (keep: (e: (typeof fx.events)[number]) => boolean) =>
@@ -45,7 +45,7 @@ Deno.test("filters narrow the list with the CLI's rules: endpoint, method, provi
   assertEquals(await list("verdict=invalid"), expect((e) => e.verdict?.status === "invalid"));
   // As in the CLI: a missing verdict is unsigned, and "none" is not a verdict.
   assertEquals(await list("verdict=unsigned"), expect((e) => e.verdict === undefined));
-  assertEquals((await fetch(`${fx.inspector.url}api/events?verdict=none`)).status, 400);
+  assertEquals((await fx.fetch(`${fx.inspector.url}api/events?verdict=none`)).status, 400);
   // As in the CLI: a type matches exactly or as a prefix up to a dot; "pull" is not "pull_request".
   assertEquals(await list("type=pull_request"), expect((e) => e.type === "pull_request"));
   assertEquals(await list("type=pull"), []);
@@ -72,7 +72,7 @@ Deno.test("filters narrow the list with the CLI's rules: endpoint, method, provi
   assertEquals(await list("delivery=pending"), byIndex((i) => i === fx.events.length - 1 && i % 4 === 0));
   // Base64 bodies are searched as their bytes: "PNG" is in the binary body only.
   assertEquals(await list("q=PNG"), expect((e) => e.bodyEncoding === "base64"));
-  const bad = await fetch(`${fx.inspector.url}api/events?since=yesterday-ish`);
+  const bad = await fx.fetch(`${fx.inspector.url}api/events?since=yesterday-ish`);
   assertEquals(bad.status, 400);
   assertIncludes((await json(bad)).error, "since must be a duration like 10m, 2h or 1d, or an ISO time");
 });
@@ -80,28 +80,28 @@ Deno.test("filters narrow the list with the CLI's rules: endpoint, method, provi
 Deno.test("one event comes whole, and its raw body byte for byte as a download", async () => {
   await using fx = await inspectorFixture();
   const binary = fx.events.find((e) => e.bodyEncoding === "base64")!;
-  const detail = await json(await fetch(`${fx.inspector.url}api/events/${binary.id}`));
+  const detail = await json(await fx.fetch(`${fx.inspector.url}api/events/${binary.id}`));
   assertEquals(detail.event, binary);
   assertEquals(detail.delivery, "none");
   const failed = fx.events[4]!;
-  const withAttempts = await json(await fetch(`${fx.inspector.url}api/events/${failed.id}`));
+  const withAttempts = await json(await fx.fetch(`${fx.inspector.url}api/events/${failed.id}`));
   assertEquals(withAttempts.delivery, "failed");
   assertEquals(withAttempts.attempts.map((a: { attempt: number }) => a.attempt), [1, 2]);
-  const raw = await fetch(`${fx.inspector.url}api/events/${binary.id}/raw`);
+  const raw = await fx.fetch(`${fx.inspector.url}api/events/${binary.id}/raw`);
   assertEquals(raw.headers.get("content-type"), "application/octet-stream");
   assertIncludes(raw.headers.get("content-disposition")!, "attachment");
   assertEquals(new Uint8Array(await raw.arrayBuffer()), BINARY);
   assertEquals(decodeBody(binary), BINARY);
   assertEquals(
-    (await fetch(`${fx.inspector.url}api/events/evt_20240101_01HX0000000000000000000000`)).status,
+    (await fx.fetch(`${fx.inspector.url}api/events/evt_20240101_01HX0000000000000000000000`)).status,
     404,
   );
-  await (await fetch(`${fx.inspector.url}api/events/nope`)).body?.cancel();
+  await (await fx.fetch(`${fx.inspector.url}api/events/nope`)).body?.cancel();
 });
 
 Deno.test("the live stream sends a stored event at once, filtered like the list", async () => {
   await using fx = await inspectorFixture();
-  const response = await fetch(`${fx.inspector.url}api/stream?endpoint=github`);
+  const response = await fx.fetch(`${fx.inspector.url}api/stream?endpoint=github`);
   assertEquals(response.headers.get("content-type"), "text/event-stream; charset=utf-8");
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   await reader.read(); // the opening comment
@@ -124,14 +124,15 @@ Deno.test("a foreign Host is refused (DNS rebinding); localhost, 127.0.0.1 and [
   assertIncludes(await rawGet(port, `evil.com:${port}`, "/api/events"), "403");
   assertIncludes(await rawGet(port, "localhost:1"), "403");
   for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
-    assertIncludes(await rawGet(port, host), "200");
+    assertIncludes(await rawGet(port, host, "/style.css"), "200");
+    assertIncludes(await rawGet(port, host, "/api/info"), "401"); // a local Host is no pass: the token is
   }
 });
 
-Deno.test("every answer carries the strict CSP, nosniff and no-referrer; the page embeds a token", async () => {
+Deno.test("every answer carries the strict CSP, nosniff and no-referrer; the page holds no token", async () => {
   await using fx = await inspectorFixture();
-  for (const path of ["", "app.js", "style.css", "api/events", "api/info"]) {
-    const r = await fetch(fx.inspector.url + path);
+  for (const path of ["", "app.js", "style.css", "api/events", "api/info", "?token=wrong"]) {
+    const r = await fx.fetch(fx.inspector.url + path);
     await r.body?.cancel();
     const csp = r.headers.get("content-security-policy")!;
     assertIncludes(csp, "default-src 'none'; script-src 'self'; style-src 'self'");
@@ -139,12 +140,13 @@ Deno.test("every answer carries the strict CSP, nosniff and no-referrer; the pag
     assertEquals(r.headers.get("x-content-type-options"), "nosniff");
     assertEquals(r.headers.get("referrer-policy"), "no-referrer");
   }
-  const page = await (await fetch(fx.inspector.url)).text();
-  assertIncludes(page, `<meta name="hooktap-token" content="${fx.inspector.token}">`);
+  const page = await (await fx.fetch(fx.inspector.url)).text();
+  assertIncludes(page, '<script type="module" src="/app.js">');
+  assert(!page.includes(fx.inspector.token), "the token is never in the page");
   assert(!/<script>|<style>|\son\w+=/i.test(page), "no inline script, style or handlers");
 });
 
-Deno.test("replay needs the page's origin or the token, sends the exact or edited body, refuses resign", async () => {
+Deno.test("replay needs the token (header, or the cookie with the page's origin), sends the exact or edited body, refuses resign", async () => {
   await using fx = await inspectorFixture();
   await using target = targetServer();
   const binary = fx.events.find((e) => e.bodyEncoding === "base64")!;
@@ -155,9 +157,17 @@ Deno.test("replay needs the page's origin or the token, sends the exact or edite
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
     });
+  const origin = `http://127.0.0.1:${fx.inspector.port}`;
+  const cookie = `hooktap_inspector_${fx.inspector.port}=${fx.inspector.token}`;
   const refused = await post({}, { to: target.url });
-  assertEquals(refused.status, 403);
+  assertEquals(refused.status, 401);
   assertIncludes((await json(refused)).error, "x-hooktap-token");
+  const originOnly = await post({ origin }, { to: target.url }); // the page's Origin is no pass either
+  assertEquals(originOnly.status, 401);
+  await originOnly.body?.cancel();
+  const cookieOnly = await post({ cookie }, { to: target.url }); // the cookie needs the page's Origin
+  assertEquals(cookieOnly.status, 403);
+  await cookieOnly.body?.cancel();
   const foreign = await post({ origin: "http://evil.com", "x-hooktap-token": fx.inspector.token }, {
     to: target.url,
   });
@@ -170,9 +180,8 @@ Deno.test("replay needs the page's origin or the token, sends the exact or edite
   assertEquals(target.received[0]!.body, BINARY);
   assertEquals(target.received[0]!.headers.get("x-request-id"), binary.headers[2]![1]);
 
-  const origin = `http://127.0.0.1:${fx.inspector.port}`;
   const edited = await json(
-    await post({ origin }, {
+    await post({ origin, cookie }, {
       to: target.url,
       body: '{"edited":true}',
       headers: [["content-type", "application/json"], ["x-edit", "1"]],
@@ -183,13 +192,13 @@ Deno.test("replay needs the page's origin or the token, sends the exact or edite
   assertEquals(target.received[1]!.headers.get("x-edit"), "1");
   assertEquals(target.received[1]!.headers.get("x-request-id"), null);
 
-  const resign = await post({ origin }, { to: target.url, resign: true });
+  const resign = await post({ origin, cookie }, { to: target.url, resign: true });
   assertEquals(resign.status, 400);
   assertIncludes((await json(resign)).error, "re-signing is not available");
-  const badUrl = await post({ origin }, { to: "localhost:3000" });
+  const badUrl = await post({ origin, cookie }, { to: "localhost:3000" });
   assertEquals(badUrl.status, 400);
   assertIncludes((await json(badUrl)).error, "http://localhost:3000");
-  const refusedConn = await post({ origin }, { to: "http://127.0.0.1:1/x" });
+  const refusedConn = await post({ origin, cookie }, { to: "http://127.0.0.1:1/x" });
   assertEquals(refusedConn.status, 502);
   await refusedConn.body?.cancel();
   assertEquals(target.received.length, 2);
@@ -204,12 +213,12 @@ Deno.test("replay re-signs through the re-signer when one is given", async () =>
   });
   await using target = targetServer();
   const event = fx.events[0]!;
-  const r = await fetch(`${fx.inspector.url}api/events/${event.id}/replay`, {
+  const r = await fx.fetch(`${fx.inspector.url}api/events/${event.id}/replay`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-hooktap-token": fx.inspector.token },
     body: JSON.stringify({ to: target.url, body: "abc", resign: true }),
   });
   assertEquals((await json(r)).resigned, true);
   assertEquals(target.received[0]!.headers.get("x-signature"), "signed:3");
-  assertEquals((await json(await fetch(`${fx.inspector.url}api/info`))).resign, true);
+  assertEquals((await json(await fx.fetch(`${fx.inspector.url}api/info`))).resign, true);
 });

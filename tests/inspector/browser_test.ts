@@ -50,7 +50,26 @@ Deno.test({
       if (refusing && /status of 400/.test(m.text())) refused++;
       else problems.push(m.text());
     });
-    await page.goto(fx.inspector.url, { waitUntil: "load" });
+    await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
+
+    await t.step(
+      "the printed link's token leaves the address bar for an HttpOnly, SameSite=Strict cookie",
+      async () => {
+        assertEquals(page.url(), fx.inspector.url);
+        assertEquals(await page.evaluate(() => document.cookie), "");
+        const cookies = await browser.cookies();
+        const session = cookies.find((c) => c.name === `hooktap_inspector_${fx.inspector.port}`);
+        assertEquals(session?.value, fx.inspector.token);
+        assertEquals(session?.httpOnly, true);
+        assertEquals(session?.sameSite, "Strict");
+        // A browser without the link gets neither the page nor the API.
+        const stranger = await browser.createBrowserContext();
+        const visit = await stranger.newPage();
+        assertEquals((await visit.goto(fx.inspector.url))?.status(), 401);
+        assertEquals((await visit.goto(`${fx.inspector.url}api/events`))?.status(), 401);
+        await stranger.close();
+      },
+    );
 
     await t.step("the list shows the stored events, newest first; j/k move", async () => {
       await waitRows(page, fx.events.length);

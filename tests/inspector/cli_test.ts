@@ -21,31 +21,48 @@ async function nextStreamed(response: Response): Promise<Record<string, unknown>
   return JSON.parse(text.match(/^data: (.*)$/m)![1]!);
 }
 
-function inspectorUrl(stderr: string): string {
-  const m = stderr.match(/Inspect: (http:\/\/127\.0\.0\.1:\d+\/)/);
-  if (!m) throw new Error(`no inspector URL in the banner:\n${stderr}`);
-  return m[1]!;
+/** The inspector's URL and token from the link the banner prints (`URL?token=TOKEN`). */
+function inspectorUrl(stderr: string, before = "Inspect: "): { url: string; token: string } {
+  const m = stderr.match(new RegExp(`${before}(http://127\\.0\\.0\\.1:\\d+/)\\?token=([0-9a-f]{64})\\s`));
+  if (!m) throw new Error(`no inspector link in the banner:\n${stderr}`);
+  return { url: m[1]!, token: m[2]! };
 }
 
 Deno.test("dev serves the inspector on its own port and streams each stored event live", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", CONFIG());
   await using dev = await startDev(tmp.path);
-  const url = inspectorUrl(dev.stderr());
+  const { url, token } = inspectorUrl(dev.stderr());
   assertEquals(url === `${dev.url}/`, false);
-  const stream = await fetch(`${url}api/stream`);
+  // Without the token the API and the stream answer nothing; the token is also in an owner-only file.
+  for (const path of ["api/stream", "api/events", "api/info"]) {
+    const refused = await fetch(`${url}${path}`);
+    await refused.body?.cancel();
+    assertEquals(refused.status, 401, path);
+  }
+  const file = `${tmp.path}/.hooktap/inspector-${new URL(url).port}.token`;
+  assertEquals((await Deno.readTextFile(file)).trim(), token);
+  assertEquals((await Deno.lstat(file)).mode! & 0o777, 0o600);
+  const headers = { "x-hooktap-token": token };
+  const stream = await fetch(`${url}api/stream`, { headers });
   const posted = fetch(`${dev.url}/gh`, { method: "POST", body: '{"live":1}' }).then((r) => r.json());
   const streamed = await nextStreamed(stream);
   const answer = await posted;
   assertEquals(streamed.id, answer.id);
-  const list = await (await fetch(`${url}api/events`)).json();
+  const list = await (await fetch(`${url}api/events`, { headers })).json();
   assertEquals(list.events[0].id, answer.id);
   // The receiver's port serves no inspector: a tunnel to it publishes nothing of it.
   const onReceiver = await fetch(`${dev.url}/api/events`);
   await onReceiver.body?.cancel();
   assertEquals(onReceiver.status, 404);
   assertEquals(await dev.stop(), 0);
+  await assertGone(file); // removed when dev stops
 });
+
+async function assertGone(path: string): Promise<void> {
+  const found = await Deno.lstat(path).then(() => true, () => false);
+  assertEquals(found, false, `${path} is still there`);
+}
 
 Deno.test("dev --no-ui and config ui: false serve no inspector", async () => {
   await using tmp = await withTmpDir();
@@ -102,11 +119,12 @@ Deno.test("hooktap ui serves the stored events, follows the log, and says the UR
     stderr += value;
   }
   try {
-    const url = stderr.match(/on (http:\/\/127\.0\.0\.1:\d+\/)/)![1]!;
-    assertIncludes(stderr, `open ${url} yourself`);
-    const list = await (await fetch(`${url}api/events`)).json();
+    const { url, token } = inspectorUrl(stderr, "on ");
+    assertIncludes(stderr, "open the link above yourself");
+    const headers = { authorization: `Bearer ${token}` };
+    const list = await (await fetch(`${url}api/events`, { headers })).json();
     assertEquals(list.events.map((e: { id: string }) => e.id), events.slice(0, 4).map((e) => e.id).reverse());
-    const stream = await fetch(`${url}api/stream`);
+    const stream = await fetch(`${url}api/stream`, { headers });
     await Deno.writeTextFile(`${tmp.path}/.hooktap/events.jsonl`, eventLine(events[4]!), { append: true });
     assertEquals((await nextStreamed(stream)).id, events[4]!.id);
   } finally {

@@ -60,7 +60,7 @@ const CASES: [string[], string][] = [
 Deno.test("the inspector's API and `hooktap logs --json` return the same events for the same filters", async () => {
   await using fx = await inspectorFixture({ events: events() });
   const viaApi = async (query: string) => {
-    const r = await fetch(`${fx.inspector.url}api/events?limit=1000&${query}`);
+    const r = await fx.fetch(`${fx.inspector.url}api/events?limit=1000&${query}`);
     const body = await r.json();
     assertEquals(r.status, 200, `${query}: ${JSON.stringify(body)}`);
     return (body.events as { id: string }[]).map((e) => e.id);

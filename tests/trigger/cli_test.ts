@@ -17,7 +17,7 @@ Deno.test("trigger --list shows the whole catalog; --list stripe --json one entr
   await using tmp = await withTmpDir();
   const all = await runCli(["trigger", "--list"], { cwd: tmp.path });
   assert.equal(all.code, 0, all.stderr);
-  assert.match(all.stdout, /github\s+205 events/);
+  assert.match(all.stdout, /github\s+263 events\s+generated/);
   assert.match(all.stdout, /\n(\d+) events in all/);
   for (
     const p of [
@@ -44,8 +44,50 @@ Deno.test("trigger --list shows the whole catalog; --list stripe --json one entr
   }
   const stripe = await runCli(["trigger", "--list", "stripe", "--json"], { cwd: tmp.path });
   const entries = stripe.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.ok(entries.filter((e) => e.kind === "event").length >= 30);
   assert.deepEqual(entries.find((e) => e.name === "checkout").steps.at(-1), "checkout.session.completed");
+  // Stripe's events are generated from the stripe package's declarations; its flows are hand-written.
+  assert.ok(entries.filter((e) => e.kind === "event").length >= 250);
+  assert.ok(
+    entries.filter((e) => e.kind === "event").every((e) =>
+      e.generated === true && /^generated from stripe@/.test(e.source)
+    ),
+  );
+  assert.ok(
+    entries.filter((e) => e.kind === "sequence").every((e) =>
+      e.generated === false && e.source === "hand-written"
+    ),
+  );
+});
+
+Deno.test("trigger --list marks generated and hand-written catalogs and each GitHub entry's origin, in text and --json", async () => {
+  await using tmp = await withTmpDir();
+  const all = await runCli(["trigger", "--list"], { cwd: tmp.path });
+  assert.match(all.stdout, /\n {2}telegram\s+\d+ events {2}hand-written /);
+  assert.match(all.stdout, /\n {2}stripe\s+\d+ events {2}generated /);
+  assert.match(
+    all.stdout,
+    /Generated catalogs.*\n {2}github: generated from @octokit\/openapi-webhooks@12\.1\.0 .*@octokit\/webhooks-examples@7\.6\.1/,
+  );
+  const text = await runCli(["trigger", "--list", "github"], { cwd: tmp.path });
+  assert.match(text.stdout, /^263 events, generated from @octokit\/openapi-webhooks@12\.1\.0/);
+  assert.match(
+    text.stdout,
+    /\n {2}pull_request\.merged\s+example, alias: pull_request\.closed with merged: true\n/,
+  );
+  assert.match(text.stdout, /\n {2}sub_issues\.sub_issue_added\s+schema\n/);
+  assert.match(text.stdout, /\nSequences \(hand-written\):\n/);
+  const json = await runCli(["trigger", "--list", "github", "--json"], { cwd: tmp.path });
+  const entries = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const events = entries.filter((e) => e.kind === "event");
+  assert.equal(events.length, 263);
+  assert.ok(
+    events.every((e) => e.generated === true && /^generated from @octokit\/openapi-webhooks@/.test(e.source)),
+  );
+  const from = Object.groupBy(events, (e: { from: string }) => e.from);
+  assert.deepEqual(Object.keys(from).sort(), ["example", "example+schema", "schema"]);
+  assert.ok(
+    entries.filter((e) => e.kind === "sequence").every((e) => !e.generated && e.source === "hand-written"),
+  );
 });
 
 Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no dev and no --to; no endpoint", async () => {

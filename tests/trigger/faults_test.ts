@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import Stripe from "stripe";
 import { trigger } from "../../src/trigger/run.ts";
+import { loadCatalog } from "../../src/trigger/registry.ts";
 import { startRawServer } from "./_raw.ts";
 
 const SECRET = "whsec_faults";
@@ -99,20 +100,9 @@ Deno.test("--out-of-order shuffles a sequence, the same way for the same seed", 
   };
   const a = await order(7);
   assert.deepEqual(await order(7), a);
-  assert.notDeepEqual(a, [
-    "customer.created",
-    "payment_intent.created",
-    "payment_intent.succeeded",
-    "charge.succeeded",
-    "checkout.session.completed",
-  ]);
-  assert.deepEqual([...a].sort(), [
-    "charge.succeeded",
-    "checkout.session.completed",
-    "customer.created",
-    "payment_intent.created",
-    "payment_intent.succeeded",
-  ]);
+  const inOrder = (await loadCatalog("stripe")).sequences.checkout!.steps.map((s) => s.event);
+  assert.notDeepEqual(a, inOrder);
+  assert.deepEqual([...a].sort(), [...inOrder].sort());
 });
 
 Deno.test("--retries resends at the provider's schedule (compressed), re-signed, with the retry headers", async () => {

@@ -9,7 +9,7 @@ import { type CommandContext, storeOf } from "./context.ts";
 
 /** Compacts the store with `plan` and prints what happened. */
 export async function compactAndReport(ctx: CommandContext, plan: CompactPlan, json: boolean): Promise<void> {
-  const { result, by } = await compactStore(storeOf(ctx), plan);
+  const { result, by } = await compactStore(storeOf(ctx), plan, { signal: ctx.signal });
   const out = ctx.output;
   if (json) {
     out.out(JSON.stringify({ ...result, by }) + "\n");

@@ -3,6 +3,7 @@
  * context every action gets, and the config lookup they have in common.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { CapturedEvent } from "../../event/record.ts";
@@ -102,7 +103,7 @@ export async function optionalConfig(
   ctx: CommandContext,
   path: string | undefined,
 ): Promise<ResolvedConfig | null> {
-  const { loadConfig } = await import("../../config/load.ts");
+  const { loadConfig } = await lazyImport<typeof import("../../config/load.ts")>("src/config/load.ts");
   return loadConfig({ cwd: ctx.cwd, path });
 }
 

@@ -5,6 +5,7 @@
  * {@linkcode filterFrom} runs.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineOptions, type OptionsOf } from "../../cli/spec.ts";
 import type { EventFilter } from "../../store/read/filter.ts";
 
@@ -75,7 +76,9 @@ export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
  * @throws {UsageError} naming the option and the fix.
  */
 export async function filterFrom(opts: FilterValues, now: Date = new Date()): Promise<EventFilter> {
-  const { compileFilter, parseSince, parseVerdict } = await import("../../store/read/filter.ts");
+  const { compileFilter, parseSince, parseVerdict } = await lazyImport<
+    typeof import("../../store/read/filter.ts")
+  >("src/store/read/filter.ts");
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;

@@ -5,6 +5,7 @@
  * Private wiring shared by `logs` and `inspect`.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import { readIndex } from "../../store/index_file.ts";
@@ -60,7 +61,8 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
       "Fix it (`hooktap dev` lists every problem), then send a request.\n";
   }
   // The config loader is imported only here: the read commands' start-up never pays for it.
-  const starter = config ?? (await import("../../config/load.ts")).starterConfig();
+  const starter = config ??
+    (await lazyImport<typeof import("../../config/load.ts")>("src/config/load.ts")).starterConfig();
   return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
 }
 
@@ -91,4 +93,42 @@ export async function checkEndpointName(
       `${didYouMean(name, names, (n) => `"${n}"`) || "."} ` +
       (names.length === 0 ? "No endpoint has events yet." : `Known endpoints: ${names.join(", ")}.`),
   );
+}
+
+/** The safe default of {@linkcode invokedAs}. */
+const PLAIN = "hooktap";
+
+/**
+ * How the user runs hooktap, for the commands hooktap suggests: the launcher's `HOOKTAP_INVOKED_AS`
+ * (`npx hooktap` when run through npx), else `hooktap`; also `hooktap` when Deno may not read the
+ * environment (asked without a prompt) or the value is not a plain command.
+ */
+export function invokedAs(
+  read: () => string | undefined = () => {
+    const name = "HOOKTAP_INVOKED_AS";
+    if (Deno.permissions.querySync?.({ name: "env", variable: name }).state !== "granted") return undefined;
+    return Deno.env.get(name);
+  },
+): string {
+  let value: string | undefined;
+  try {
+    value = read()?.trim();
+  } catch {
+    return PLAIN; // permission denied, or no such API here
+  }
+  return value !== undefined && /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
+      /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
+    ? value
+    : PLAIN;
+}
+
+/** `arg` quoted for a POSIX shell when it needs it (single quotes; a quote inside as `'\''`). */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line from `words` (each quoted as needed), after how the user runs hooktap. */
+export function suggestCommand(words: readonly string[], runner: string = invokedAs()): string {
+  return [runner, ...words.map(shellQuote)].join(" ");
 }

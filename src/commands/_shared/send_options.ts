@@ -6,7 +6,7 @@
  */
 import { defineOptions } from "../../cli/spec.ts";
 
-/** `-H/--header`, `--set`, `--set-new`. */
+/** `-H/--header`, `--set`, `--set-new`, `--unset` (trigger's; its STEP: scope is trigger's own). */
 export const SEND_OPTIONS = defineOptions({
   header: {
     short: "H",
@@ -21,4 +21,9 @@ export const SEND_OPTIONS = defineOptions({
       "change one field of a JSON or form body: data.object.amount=5000 (repeatable; signed afresh); the field must exist",
   },
   setNew: { description: "let --set add a field the body does not have" },
+  unset: {
+    value: "path",
+    repeatable: true,
+    description: "remove one field of a JSON or form body: data.object.metadata (repeatable; signed afresh)",
+  },
 });

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap complete`. */
@@ -11,5 +12,5 @@ export const complete = defineCommand({
   arguments: [{ name: "words", description: "the words typed so far", variadic: true }],
   options,
   after: "\nExample:\n  hooktap complete -- inspect --endpoint ''\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/complete/run.ts"),
 });

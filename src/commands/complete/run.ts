@@ -6,6 +6,7 @@
  * only when an endpoint name is being completed.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { candidates, type CompletionData, type RecentEvent } from "../../completion/candidates.ts";
@@ -20,8 +21,8 @@ function _data(ctx: CommandContext): CompletionData {
     recent ??= (async () => {
       // The store's modules load only when a TAB needs events: commands and options complete without them.
       const [{ openStore }, { tail }] = await Promise.all([
-        import("../_shared/context.ts"),
-        import("../../store/read/tail.ts"),
+        lazyImport<typeof import("../_shared/context.ts")>("src/commands/_shared/context.ts"),
+        lazyImport<typeof import("../../store/read/tail.ts")>("src/store/read/tail.ts"),
       ]);
       const reader = await openStore(ctx).catch(() => null);
       try {
@@ -34,7 +35,9 @@ function _data(ctx: CommandContext): CompletionData {
     })();
   return {
     async endpoints() {
-      const { configuredEndpointNames } = await import("../../completion/config_names.ts");
+      const { configuredEndpointNames } = await lazyImport<typeof import("../../completion/config_names.ts")>(
+        "src/completion/config_names.ts",
+      );
       const names = new Set([
         ...(await configuredEndpointNames(ctx.cwd)),
         ...(await events()).map((e) => e.endpoint),
@@ -42,11 +45,13 @@ function _data(ctx: CommandContext): CompletionData {
       return [...names].sort();
     },
     async triggerable(provider?: string) {
-      const { triggerCandidates } = await import("../../trigger/list.ts");
+      const { triggerCandidates } = await lazyImport<typeof import("../../trigger/list.ts")>(
+        "src/trigger/list.ts",
+      );
       return await triggerCandidates(provider);
     },
     async recentEvents(): Promise<RecentEvent[]> {
-      const { formatClock } = await import("../../term/format.ts");
+      const { formatClock } = await lazyImport<typeof import("../../term/format.ts")>("src/term/format.ts");
       return (await events()).slice(-20).reverse().map((e) => ({
         id: e.id,
         description: safeLine(`${e.endpoint} ${e.method} ${e.path} ${formatClock(new Date(e.receivedAt))}`),

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Shells a completion script is printed for. */
@@ -13,9 +14,9 @@ export const completions = defineCommand({
   arguments: [{ name: "shell", description: "the shell to complete in", required: true, choices: SHELLS }],
   options,
   after: "\nThe script runs `hooktap complete -- ...` at each TAB, so `hooktap` must be on your PATH\n" +
-    "(deno install -g -A -n hooktap jsr:@hooktap/hooktap).\n" +
+    "(deno install -g -A -n hooktap jsr:@hooktap/hooktap/cli).\n" +
     "\nExamples:\n  source <(hooktap completions bash)                                   # in ~/.bashrc\n" +
     "  hooktap completions zsh > ~/.zfunc/_hooktap                          # with fpath+=(~/.zfunc)\n" +
     "  hooktap completions fish > ~/.config/fish/completions/hooktap.fish\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/completions/run.ts"),
 });

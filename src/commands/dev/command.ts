@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap dev`. */
@@ -53,7 +54,8 @@ export const options = defineOptions({
   },
   hubToken: {
     value: "token",
-    description: "the channel's token (or HOOKTAP_HUB_TOKEN, or hub.token in the config)",
+    description:
+      "the channel's token: prefer HOOKTAP_HUB_TOKEN or .hooktap/hub-token (chmod 600); a flag shows in ps",
   },
   hubClient: {
     value: "name",
@@ -74,5 +76,5 @@ export const dev = defineCommand({
     "  hooktap dev --forward-to http://localhost:3000/hook --forward-events push,pull_request\n" +
     "  hooktap dev --hub https://hub.example.com/c/<id>   # token in HOOKTAP_HUB_TOKEN\n" +
     "  # in another terminal: ngrok http 8787\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/dev/run.ts"),
 });

@@ -11,7 +11,27 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import { validateConfig } from "../../config/validate.ts";
 import { writeConfigFile } from "../../config/write.ts";
 import { startLive } from "../../dev/live.ts";
-import { startDevSession } from "../../dev/session.ts";
+import { compose, stopRequested } from "../../dev/lifecycle.ts";
+import {
+  type Listening,
+  recordingUnmatched,
+  sinkFor,
+  startControlSocket,
+  startForwardingPart,
+  startListener,
+  startTriggerKeys,
+} from "../../dev/session.ts";
+import { openStoreForWriting, type WritingStore } from "../../store/write/open.ts";
+import type { StorePaths } from "../../store/paths.ts";
+import { createRouter } from "../../route/router.ts";
+import { newRunNonce } from "../../receiver/probe.ts";
+import type { Handler, RequestOutcome } from "../../receiver/handler.ts";
+import type { ResolvedForward } from "../../config/forward.ts";
+import type { ForwardingSession } from "../../send/session.ts";
+import type { Output } from "../../term/output.ts";
+import type { HubOrder } from "../../hub/order.ts";
+import type { Launched } from "../../inspector/launch.ts";
+import type { LiveFeed } from "../../inspector/live.ts";
 import { forwardFlag, forwardingCallbacks, reportForwarding } from "../../dev/forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
@@ -20,6 +40,7 @@ import { describeError, UsageError } from "../../errors.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
+import { HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv, tokenFromFile } from "../../hub/token_source.ts";
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
@@ -31,15 +52,19 @@ import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, parsePort, storeOf, uiPlan } from "../_shared/context.ts";
+import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
-const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
 
-/** The hub channel and token from the flags, the environment and the config, or `undefined` (no hub). */
-function hubPlan(
+/**
+ * The hub channel and token from the flags, the environment, `.hooktap/hub-token` and the config, or
+ * `undefined` (no hub).
+ */
+async function hubPlan(
   opts: { hub?: string | undefined; hubToken?: string | undefined },
   config: ResolvedConfig,
-): { url: string; token: string } | undefined {
+  dataDir: string,
+): Promise<{ url: string; token: string } | undefined> {
   const url = opts.hub ?? config.hub?.url;
   if (url === undefined) {
     if (opts.hubToken !== undefined) {
@@ -47,13 +72,12 @@ function hubPlan(
     }
     return undefined;
   }
-  const env = Deno.permissions.querySync({ name: "env", variable: HUB_TOKEN_ENV }).state === "granted"
-    ? Deno.env.get(HUB_TOKEN_ENV) || undefined
-    : undefined;
-  const token = opts.hubToken ?? env ?? config.hub?.token;
+  const token = opts.hubToken ?? tokenFromEnv(HUB_TOKEN_ENV) ?? await tokenFromFile(dataDir) ??
+    config.hub?.token;
   if (token === undefined) {
     throw new UsageError(
-      `The hub channel ${url} needs its token: --hub-token, ${HUB_TOKEN_ENV}, or hub.token in the config.`,
+      `The hub channel ${url} needs its token: set ${HUB_TOKEN_ENV}, or write it in .hooktap/hub-token ` +
+        "(chmod 600), or hub.token in the config.",
     );
   }
   parseChannelUrl(url); // a clear error for a URL that is not a channel's
@@ -120,6 +144,28 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   return starterConfig();
 }
 
+/** What `dev` starts, checked before anything starts. */
+interface DevPlan {
+  opts: Input<typeof options>["options"];
+  config: ResolvedConfig;
+  port: number;
+  stack: "deno" | "node" | undefined;
+  fallback: ResolvedForward | undefined;
+  ui: false | { port: number | null };
+  hub: { url: string; token: string; clientName: string | undefined; order: HubOrder } | undefined;
+  paths: StorePaths;
+  readyFile: string | undefined;
+}
+
+/** The parts of a running `dev` the banner, the summary and the wait read. */
+interface DevParts {
+  store: WritingStore;
+  listening: Listening;
+  forwarding: ForwardingSession | undefined;
+  hub: HubClient | undefined;
+  inspector: Launched | undefined;
+}
+
 /** `hooktap dev`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
@@ -140,143 +186,225 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     );
   }
   const ui = uiPlan(opts, config, port ?? config.port); // a usage error before anything else
-  const hubChannel = hubPlan(opts, config); // a usage error before anything else
+  const hubChannel = await hubPlan(opts, config, storeOf(ctx).dir); // a usage error before anything else
+  if (opts.hubToken !== undefined) {
+    out.err(
+      c.yellow(`warning: ${tokenFlagWarning("--hub-token", `${HUB_TOKEN_ENV} or .hooktap/hub-token`)}\n`),
+    );
+  }
   if (opts.hubClient !== undefined && hubChannel === undefined) {
     throw new UsageError("--hub-client needs --hub (or hub.url in the config).");
   }
   const hubClient = hubChannel ? hubClientName(opts.hubClient, ctx.cwd) : undefined;
-  const hubOrder = hubChannel ? createHubOrder() : undefined;
   const paths = storeOf(ctx);
-  const live = ui === false ? undefined : createLiveFeed();
-  let lastFailure = "";
-  const activity = opts.quiet ? undefined : createActivityLog(out, {
-    json: opts.json ?? false,
-    endpoints: config.endpoints,
-    endpointsNow: () => serving.session?.router.endpoints ?? config.endpoints,
-  });
-  const serving: { session?: { router: { endpoints: readonly Endpoint[] } } } = {}; // the 404 hint follows reloads
-  const session = await startDevSession({
+  const readyFile = opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile);
+  // Before anything listens: a ready file in .hooktap, or a hard link of the log, would replace the log.
+  if (readyFile !== undefined) await refuseInsideStore(readyFile, paths.dir, "--ready-file");
+  const plan: DevPlan = {
+    opts,
     config,
-    paths,
-    hostname: opts.host,
     port: port ?? config.port,
-    onOutcome: (o) => {
-      activity?.(o);
-      if (o.cutOff) return;
-      if (o.status === 503 && o.reason !== lastFailure) {
-        lastFailure = o.reason ?? "";
-        out.err(
-          c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`),
-        );
-      } else if (o.status === 200 && lastFailure !== "") {
-        lastFailure = "";
-        out.err(c.green("Writes work again; events are being saved.\n"));
-      }
-    },
-    onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
-    onNotice: (message) => out.err(`${safeLine(message)}\n`),
-    forward: {
-      ...(fallback ? { fallback } : {}),
-      ...(config.file ? { baseDir: dirname(config.file) } : {}),
-      ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
-    },
     stack,
-    ...(live ? { onStored: live.publish } : {}),
-    onRetention: (r) => out.err(retentionLine(r, c)),
-    ...(hubOrder ? { wrapSink: hubOrder.wrap } : {}),
-  });
-  serving.session = session;
-  let hub: HubClient | undefined;
-  if (hubChannel && hubOrder) {
-    let last: HubState | undefined;
-    try {
-      hub = await connectHub({
-        ...hubChannel,
-        handle: session.handle,
-        order: hubOrder,
-        paths,
-        ...(hubClient === undefined ? {} : { clientName: hubClient }),
-        onGap: (gap) => out.err(hubGapLine(gap, c)),
-        onRefused: (refused) => out.err(hubRefusedLine(refused, c)),
-        onState: (state) => {
-          const line = hubChange(last, state, c);
-          if (line !== undefined) out.err(line);
-          last = state;
-        },
-      });
-    } catch (error) {
-      await session.stop();
-      await session.finished;
-      throw error;
-    }
-  }
-  let inspector;
-  try {
-    inspector = ui === false ? undefined : launchInspector({
-      paths,
-      port: ui.port ?? session.port + 1,
-      explicit: ui.port !== null,
-      endpoints: config.endpoints,
-      resign: resignerFor(config.endpoints),
-      ...(live ? { live } : {}),
-    });
-  } catch (error) {
-    await hub?.stop();
-    await session.stop();
-    await session.finished;
-    throw error;
-  }
+    fallback,
+    ui,
+    hub: hubChannel && { ...hubChannel, clientName: hubClient, order: createHubOrder() },
+    paths,
+    readyFile,
+  };
+  // Each part starts onto one stack; a failure at any step unwinds the ones started, last first.
+  const running = await compose((parts) => startParts(parts, ctx, plan));
+  const parts = running.value;
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  printBanner(ctx, plan, parts, eventsFile);
+  let failure: { error: unknown } | undefined;
+  await stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure = { error }));
+  await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
+  if (failure !== undefined) throw failure.error;
   out.err(
-    banner({
-      hostname: session.hostname,
-      port: session.port,
-      endpoints: config.endpoints,
-      eventsFile,
-      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
-      repairedBytes: session.repairedBytes,
-      stack: { name: session.stack, reason: session.stackReason },
-      ...(inspector
-        ? { inspector: { url: inspector.inspector.url, ...inspector.note ? { note: inspector.note } : {} } }
-        : {}),
-      hub: hub !== undefined,
-    }, out) + "\n" + (hub ? hubLine(hub.state, c) : ""),
+    `\nStopped. ${plural(parts.store.writer.count, "event")} captured this session, in ${eventsFile}.\n`,
   );
-  let running: { stop(): void } | undefined;
-  try {
-    running = await startLive({
-      session,
+}
+
+/** Starts dev's parts onto `parts` in order: the store and what keeps it, the listener, hub, inspector, live. */
+async function startParts(
+  parts: AsyncDisposableStack,
+  ctx: CommandContext,
+  plan: DevPlan,
+): Promise<DevParts> {
+  const { opts, config, paths } = plan;
+  const out = ctx.output;
+  const c = out.errColors;
+  const onNotice = (message: string) => out.err(`${safeLine(message)}\n`);
+  const store = parts.use(await openStoreForWriting(paths));
+  const keys = parts.use(await startTriggerKeys(paths.dir, config.endpoints));
+  const endpoints = keys.endpoints;
+  const unmatched = parts.use(await store.openUnmatched());
+  const control = parts.use(await startControlSocket(store, onNotice));
+  if (config.retention !== undefined) {
+    parts.use(store.startRetention(config.retention, {
+      onPruned: (r) => out.err(retentionLine(r, c)),
+      onError: (e) => out.err(retentionLine(e instanceof Error ? e : new Error(String(e)), c)),
+    }));
+  }
+  const forwarding = await startForwardingPart(paths, endpoints, {
+    fallback: plan.fallback,
+    ...(config.file ? { baseDir: dirname(config.file) } : {}),
+    ...forwardingCallbacks(out, { json: opts.json ?? false, quiet: opts.quiet ?? false }),
+  });
+  if (forwarding) parts.use(forwarding);
+  const router = createRouter(endpoints);
+  const live = plan.ui === false ? undefined : createLiveFeed();
+  const run = newRunNonce(); // the probe answers it; doctor matches it with dev.lock's
+  const listening = parts.use(
+    await startListener({
+      endpoints,
+      router,
+      sink: sinkFor({
+        writer: store.writer,
+        onStored: live?.publish,
+        notes: control.notes,
+        wrap: plan.hub?.order.wrap,
+      })
+        .sink,
+      forward: forwarding,
+      hostname: opts.host,
+      port: plan.port,
+      stack: plan.stack,
+      server: config.server,
+      onOutcome: recordingUnmatched(
+        unmatched,
+        outcomePrinter(out, opts, config.endpoints, () => router.endpoints),
+      ),
+      onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
+      onNotice,
+      probe: run,
+      headerCheck: true,
+      onDrain: (inFlight) => out.err(drainNote(inFlight, c)),
+      onCutOff: (cutOff) => out.err(cutOffNote(cutOff, c)),
+    }),
+  );
+  await store.describe({ pid: Deno.pid, port: listening.port, startedAt: new Date().toISOString(), run });
+  const hub = plan.hub && parts.use(await startHub(plan.hub, listening.handle, paths, out));
+  const inspector = plan.ui === false
+    ? undefined
+    : parts.use(startInspectorPart(plan, plan.ui, listening.port, live));
+  // The live parts (config watch, ready object) start before the banner: a script that edits the config as
+  // soon as it sees the banner must not beat the watch.
+  parts.use(
+    await startLive({
+      session: {
+        hostname: listening.hostname,
+        port: listening.port,
+        router: keys.trusting(router),
+        forwarding,
+      },
       config,
       output: out,
       dataDir: paths.dir,
       json: opts.json ?? false,
-      readyFile: opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile),
-      inspector: inspector?.inspector.url ?? null,
-    });
-  } catch (error) {
-    await hub?.stop();
-    await inspector?.inspector.stop();
-    await session.stop();
-    await session.finished;
-    throw error;
-  }
-  if (session.forwarding) {
-    const replaced = fallback === undefined
+      readyFile: plan.readyFile,
+      inspector: inspector?.inspector.openUrl ?? null,
+    }),
+  );
+  return { store, listening, forwarding, hub, inspector };
+}
+
+/** Prints each request (the activity log) and the moments writes fail and work again. */
+function outcomePrinter(
+  out: Output,
+  opts: { json?: boolean | undefined; quiet?: boolean | undefined },
+  endpoints: readonly Endpoint[],
+  endpointsNow: () => readonly Endpoint[],
+): (outcome: RequestOutcome) => void {
+  const c = out.errColors;
+  let lastFailure = "";
+  const activity = opts.quiet
+    ? undefined
+    : createActivityLog(out, { json: opts.json ?? false, endpoints, endpointsNow });
+  return (o) => {
+    activity?.(o);
+    if (o.cutOff) return;
+    if (o.status === 503 && o.reason !== lastFailure) {
+      lastFailure = o.reason ?? "";
+      out.err(c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`));
+    } else if (o.status === 200 && lastFailure !== "") {
+      lastFailure = "";
+      out.err(c.green("Writes work again; events are being saved.\n"));
+    }
+  };
+}
+
+/** Connects to the hub channel (`--hub`); disposing stops after the batch in hand is stored and acknowledged. */
+async function startHub(
+  hub: NonNullable<DevPlan["hub"]>,
+  handle: Handler,
+  paths: StorePaths,
+  out: Output,
+): Promise<HubClient & AsyncDisposable> {
+  const c = out.errColors;
+  let last: HubState | undefined;
+  const client = await connectHub({
+    url: hub.url,
+    token: hub.token,
+    handle,
+    order: hub.order,
+    paths,
+    ...(hub.clientName === undefined ? {} : { clientName: hub.clientName }),
+    onGap: (gap) => out.err(hubGapLine(gap, c)),
+    onRefused: (refused) => out.err(hubRefusedLine(refused, c)),
+    onState: (state) => {
+      const line = hubChange(last, state, c);
+      if (line !== undefined) out.err(line);
+      last = state;
+    },
+  });
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.stop() });
+}
+
+/** Starts the inspector (its own loopback port: `--ui-port`, else the receiver's + 1 or the next free one). */
+function startInspectorPart(
+  plan: DevPlan,
+  ui: { port: number | null },
+  receiverPort: number,
+  live: LiveFeed | undefined,
+): Launched & AsyncDisposable {
+  const launched = launchInspector({
+    paths: plan.paths,
+    port: ui.port ?? receiverPort + 1,
+    explicit: ui.port !== null,
+    endpoints: plan.config.endpoints,
+    resign: resignerFor(plan.config.endpoints),
+    ...(live ? { live } : {}),
+  });
+  return Object.assign(launched, { [Symbol.asyncDispose]: () => launched.inspector.stop() });
+}
+
+/** The banner, the hub's state and the forwarding report. */
+function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, eventsFile: string): void {
+  const { config, opts } = plan;
+  const { listening, hub, inspector } = parts;
+  const out = ctx.output;
+  out.err(
+    banner({
+      hostname: listening.hostname,
+      port: listening.port,
+      endpoints: config.endpoints,
+      eventsFile,
+      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+      repairedBytes: parts.store.writer.repairedBytes,
+      stack: { name: listening.stack, reason: listening.stackReason },
+      ...(inspector
+        ? {
+          inspector: { url: inspector.inspector.openUrl, ...inspector.note ? { note: inspector.note } : {} },
+        }
+        : {}),
+      hub: hub !== undefined,
+    }, out) + "\n" + (hub ? hubLine(hub.state, out.errColors) : ""),
+  );
+  if (parts.forwarding) {
+    const replaced = plan.fallback === undefined
       ? 0
       : config.endpoints.reduce((n, e) => n + (e.targets?.length ?? (e.forward ? 1 : 0)), 0);
-    reportForwarding(out, session.forwarding, { deliverPending: !opts.skipPending, replaced });
+    reportForwarding(out, parts.forwarding, { deliverPending: !opts.skipPending, replaced });
   }
-  const stop = async () => {
-    running?.stop();
-    await hub?.stop();
-    if (session.inFlight > 0) out.err(drainNote(session.inFlight, c));
-    const cutOff = await session.stop();
-    if (cutOff > 0) out.err(cutOffNote(cutOff, c));
-  };
-  if (ctx.signal.aborted) stop();
-  ctx.signal.addEventListener("abort", stop, { once: true });
-  const captured = await session.finished;
-  running.stop();
-  await inspector?.inspector.stop();
-  out.err(`\nStopped. ${plural(captured, "event")} captured this session, in ${eventsFile}.\n`);
 }

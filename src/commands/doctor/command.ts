@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap doctor`. */
@@ -14,5 +15,5 @@ export const doctor = defineCommand({
   options,
   after: "\nExit status: 0 when all is well, 1 otherwise.\n\nExamples:\n  hooktap doctor\n" +
     "  hooktap doctor --json | jq '.checks[] | select(.status != \"ok\")'\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/doctor/run.ts"),
 });

@@ -14,8 +14,13 @@ import { type CommandContext, storeOf } from "../_shared/context.ts";
 /** `hooktap doctor`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const facts = await gatherFacts({ cwd: ctx.cwd, paths: storeOf(ctx), configPath: opts.config });
-  const checks = runChecks(facts, starterConfig().endpoints);
+  const facts = await gatherFacts({
+    cwd: ctx.cwd,
+    paths: storeOf(ctx),
+    configPath: opts.config,
+    starter: starterConfig().endpoints,
+  });
+  const checks = runChecks(facts);
   const ok = allWell(checks);
   if (opts.json) ctx.output.out(JSON.stringify({ ok, checks }) + "\n");
   else ctx.output.out(doctorText(checks, ctx.output.colors));

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
@@ -34,5 +35,5 @@ export const exportCommand = defineCommand({
     "  hooktap export --grep cus_42 --format jsonl > found.jsonl\n" +
     "  hooktap export 01HXA5 --format raw > body.bin\n" +
     "  hooktap export --provider stripe --type invoice.paid -n 1 --format fixture > tests/fixtures/paid.jsonl\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/export/run.ts"),
 });

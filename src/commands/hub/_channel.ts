@@ -5,10 +5,10 @@
  */
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import type { WireClients } from "../../hub/wire.ts";
+import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV as TOKEN_ENV, tokenFromFile } from "../../hub/token_source.ts";
 import { safeLine } from "../../term/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
 
-const TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** What the action was given. */
@@ -17,6 +17,8 @@ export interface ChannelActionInput {
   sub: string | undefined;
   name: string | undefined;
   adminToken: string | undefined;
+  /** The data directory, where `hub-token` may hold the channel's token. */
+  dataDir: string;
   opts: {
     hub?: string | undefined;
     channel?: string | undefined;
@@ -71,7 +73,7 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   const out = ctx.output;
   const admin = () => {
     if (input.adminToken === undefined) {
-      throw new UsageError("Give the hub's admin token: --admin-token or HOOKTAP_HUB_ADMIN_TOKEN.");
+      throw new UsageError(`Give the hub's admin token: set ${ADMIN_TOKEN_ENV}.`);
     }
     return { authorization: `Bearer ${input.adminToken}` };
   };
@@ -115,7 +117,7 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
       out.out(`${body.token}\n`);
       out.err(
         "New token. The old one is refused from now on, held connections too: give this one to every " +
-          "client (HOOKTAP_HUB_TOKEN). It is shown once.\n",
+          "client (in .hooktap/hub-token or HOOKTAP_HUB_TOKEN, never on a command line). It is shown once.\n",
       );
     }
     return;
@@ -127,10 +129,10 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
     );
   }
   const { base, id } = target(opts.hub, opts.channel, true, "hooktap hub clients --hub URL --channel ID");
-  const token = opts.token ?? envToken() ?? input.adminToken;
+  const token = opts.token ?? envToken() ?? await tokenFromFile(input.dataDir) ?? input.adminToken;
   if (token === undefined) {
     throw new UsageError(
-      `Give the channel's token (--token or ${TOKEN_ENV}) or the admin token (--admin-token).`,
+      `Give the channel's token (${TOKEN_ENV} or .hooktap/hub-token) or the admin token (${ADMIN_TOKEN_ENV}).`,
     );
   }
   const auth = { authorization: `Bearer ${token}` };

@@ -48,6 +48,10 @@ export function limitsFrom(opts: {
   maxConnections?: string | undefined;
   maxChannelBytes?: string | undefined;
   retention?: string | undefined;
+  answerTimeout?: string | undefined;
+  maxBytesInFlight?: string | undefined;
+  maxBytesInFlightPerChannel?: string | undefined;
+  maxBytesInFlightPerAddress?: string | undefined;
 }): Partial<HubLimits> {
   const out: Partial<HubLimits> = {};
   if (opts.maxBodySize !== undefined) out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
@@ -60,12 +64,34 @@ export function limitsFrom(opts: {
   if (opts.maxChannelBytes !== undefined) {
     out.maxChannelBytes = parseSize(opts.maxChannelBytes, "--max-channel-bytes");
   }
+  if (opts.maxBytesInFlight !== undefined) {
+    out.maxBytesInFlight = parseSize(opts.maxBytesInFlight, "--max-bytes-in-flight");
+  }
+  if (opts.maxBytesInFlightPerChannel !== undefined) {
+    out.maxBytesInFlightPerChannel = parseSize(
+      opts.maxBytesInFlightPerChannel,
+      "--max-bytes-in-flight-per-channel",
+    );
+  }
+  if (opts.maxBytesInFlightPerAddress !== undefined) {
+    out.maxBytesInFlightPerAddress = parseSize(
+      opts.maxBytesInFlightPerAddress,
+      "--max-bytes-in-flight-per-address",
+    );
+  }
   if (opts.retention !== undefined) {
     const ms = parseDuration(opts.retention);
     if (ms === undefined || ms <= 0) {
       throw new UsageError(`--retention must be a duration like 7d, 12h or 30m, got "${opts.retention}".`);
     }
     out.retentionMs = ms;
+  }
+  if (opts.answerTimeout !== undefined) {
+    const ms = parseDuration(opts.answerTimeout);
+    if (ms === undefined || ms <= 0) {
+      throw new UsageError(`--answer-timeout must be a duration like 5s or 1m, got "${opts.answerTimeout}".`);
+    }
+    out.answerTimeoutMs = ms;
   }
   return out;
 }
@@ -93,5 +119,7 @@ export function limitsLine(l: HubLimits): string {
     `retention ${duration(l.retentionMs)}`,
     `${l.maxChannels} channels`,
     `${l.maxClients} clients and ${l.maxConnections} connections per channel`,
+    `bodies in flight ${size(l.maxBytesInFlight)} (${size(l.maxBytesInFlightPerChannel)} per channel, ` +
+    `${size(l.maxBytesInFlightPerAddress)} per address)`,
   ].join(", ");
 }

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap hub`. */
@@ -5,7 +6,8 @@ export const options = defineOptions({
   port: {
     short: "p",
     value: "port",
-    description: "serve: port to listen on (default 8788; 0 = any free port)",
+    description:
+      "serve: port to listen on (default 8786: never dev's 8787 nor its inspector's 8788 and up; 0 = any free port)",
   },
   kv: { value: "path", description: "serve: Deno KV file (default .hooktap-hub/hub.sqlite)" },
   host: {
@@ -19,7 +21,8 @@ export const options = defineOptions({
   },
   adminToken: {
     value: "token",
-    description: "the admin token (or HOOKTAP_HUB_ADMIN_TOKEN); serve without one: the admin API is off",
+    description:
+      "the admin token: prefer HOOKTAP_HUB_ADMIN_TOKEN (a flag shows in ps); serve without one: the admin API is off",
   },
   cert: { value: "path", description: "serve: TLS certificate (PEM); needs --key" },
   key: { value: "path", description: "serve: TLS private key (PEM); needs --cert" },
@@ -39,6 +42,24 @@ export const options = defineOptions({
     value: "size",
     description: "serve: storage per channel; 507 when full of events not yet acknowledged (default 256MiB)",
   },
+  maxBytesInFlight: {
+    value: "size",
+    description:
+      "serve: bytes of all bodies being received at once, 503 + Retry-After above (default 128MiB)",
+  },
+  maxBytesInFlightPerChannel: {
+    value: "size",
+    description: "serve: bytes of bodies being received at once for one channel (default 32MiB)",
+  },
+  maxBytesInFlightPerAddress: {
+    value: "size",
+    description:
+      "serve: bytes of bodies being received at once from one client address (default 64MiB; behind a proxy: all)",
+  },
+  answerTimeout: {
+    value: "duration",
+    description: "serve: how long a sender waits for a connected client's answer (challenges; default 5s)",
+  },
   retention: {
     value: "duration",
     description: "serve: how long an event waits for a client that has not acknowledged it (default 7d)",
@@ -47,7 +68,8 @@ export const options = defineOptions({
   channel: { value: "id", description: "clients, token: the channel's id (or give a channel URL to --hub)" },
   token: {
     value: "token",
-    description: "clients: the channel's token (or HOOKTAP_HUB_TOKEN); else the admin token is used",
+    description:
+      "clients: the channel's token: prefer HOOKTAP_HUB_TOKEN or .hooktap/hub-token (a flag shows in ps); else the admin token",
   },
   json: { description: "channel create, clients, token rotate: print JSON on stdout" },
 });
@@ -72,13 +94,17 @@ export const hub = defineCommand({
     { name: "name", description: "channel rm: the channel's id; clients rm: the client's name" },
   ],
   options,
-  after: '\nExamples:\n  hooktap hub serve --admin-token "$(openssl rand -hex 32)"\n' +
-    "  hooktap hub channel create --hub https://hub.example.com --admin-token ...\n" +
-    "  hooktap dev --hub https://hub.example.com/c/<id> --hub-token htk_...\n" +
+  after:
+    "\nTokens go in the environment or a file, never on a command line (`ps` shows it to every user):\n" +
+    '  export HOOKTAP_HUB_ADMIN_TOKEN="$(openssl rand -hex 32)"\n' +
+    "  hooktap hub serve\n" +
+    "  hooktap hub channel create --hub https://hub.example.com\n" +
+    "  (umask 077; mkdir -p .hooktap && echo htk_... > .hooktap/hub-token)   # or HOOKTAP_HUB_TOKEN\n" +
+    "  hooktap dev --hub https://hub.example.com/c/<id>\n" +
     "  hooktap hub clients --hub https://hub.example.com --channel <id>\n" +
     "  hooktap hub clients rm alice-laptop-shop --hub https://hub.example.com/c/<id>\n" +
-    "  hooktap hub token rotate --hub https://hub.example.com/c/<id> --admin-token ...\n" +
-    "  hooktap hub channel rm <id> --hub https://hub.example.com --admin-token ...\n" +
+    "  hooktap hub token rotate --hub https://hub.example.com/c/<id>\n" +
+    "  hooktap hub channel rm <id> --hub https://hub.example.com\n" +
     "\nSee docs/hub.md.\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/hub/run.ts"),
 });

@@ -2,21 +2,18 @@
  * `hooktap hub serve` and `hooktap hub channel create`.
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
-import { type CommandContext, parsePort } from "../_shared/context.ts";
+import { describeError, HooktapError, NetworkError, ServeError, UsageError } from "../../errors.ts";
+import { prepareKvFile } from "../../hub/kv_file.ts";
+import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
-import { DEFAULT_LIMITS } from "../../hub/limits.ts";
+import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction } from "./_channel.ts";
+import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv } from "../../hub/token_source.ts";
 
-const ADMIN_ENV = "HOOKTAP_HUB_ADMIN_TOKEN";
-
-function envAdminToken(): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: ADMIN_ENV }).state !== "granted") return undefined;
-  return Deno.env.get(ADMIN_ENV) || undefined;
-}
+const ADMIN_ENV = ADMIN_TOKEN_ENV;
 
 function refuse(opts: Record<string, unknown>, keys: string[], where: string): void {
   for (const key of keys) {
@@ -33,7 +30,16 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const [action = "", sub] = input.args;
   const opts = input.options;
-  const adminToken = opts.adminToken ?? envAdminToken();
+  const adminToken = opts.adminToken ?? tokenFromEnv(ADMIN_ENV);
+  const warn = ctx.output.errColors.yellow;
+  if (opts.adminToken !== undefined) {
+    ctx.output.err(warn(`warning: ${tokenFlagWarning("--admin-token", ADMIN_ENV)}\n`));
+  }
+  if (opts.token !== undefined) {
+    ctx.output.err(
+      warn(`warning: ${tokenFlagWarning("--token", `${HUB_TOKEN_ENV} or .hooktap/hub-token`)}\n`),
+    );
+  }
   if (action === "serve") {
     if (sub !== undefined || input.args[2] !== undefined) {
       throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
@@ -43,7 +49,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if ((opts.cert === undefined) !== (opts.key === undefined)) {
       throw new UsageError("TLS needs both --cert and --key (PEM files).");
     }
-    const port = parsePort(opts.port ?? "8788");
+    const port = parsePort(opts.port ?? String(DEFAULT_HUB_PORT));
     const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
     let publicUrl: string | undefined;
     if (opts.publicUrl !== undefined) {
@@ -68,9 +74,21 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
       }
     }
-    await Deno.mkdir(dirname(kvPath), { recursive: true });
+    try {
+      // Private: the directory 0700 when created here (the default one always), the files 0600.
+      await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
+    } catch (error) {
+      // Deno refusing a permission is said as such by main.ts (exit 77, which flag to add).
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      throw new ServeError(
+        `Cannot create the hub's KV file ${kvPath}: ${describeError(error)}. Pick another with --kv.`,
+        { cause: error },
+      );
+    }
     const { serveHub } = await import("../../hub/serve.ts");
+    const c = ctx.output.errColors;
     const hub = await serveHub({
+      onNotice: (message) => ctx.output.err(c.yellow(`${message}\n`)),
       hostname: opts.host ?? "127.0.0.1",
       port,
       kvPath,
@@ -79,14 +97,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       limits,
       ...(tls ? { tls } : {}),
     });
-    const c = ctx.output.errColors;
     ctx.output.err(
       `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
         publicUrl ?? hub.url
       }/c/<id>\n` +
         (adminToken === undefined
-          ? c.yellow(`  admin API off (no --admin-token or ${ADMIN_ENV}): no channel can be created.\n`)
-          : "  admin API on: hooktap hub channel create --hub " + hub.url + "\n") +
+          ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
+          : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
         `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
     );
     if (ctx.signal.aborted) await hub.stop();
@@ -108,10 +125,21 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     "maxClients",
     "maxConnections",
     "maxChannelBytes",
+    "maxBytesInFlight",
+    "maxBytesInFlightPerChannel",
+    "maxBytesInFlightPerAddress",
     "retention",
+    "answerTimeout",
   ], action);
   if (!(action === "channel" && sub === "create")) {
-    return channelAction(ctx, { action, sub, name: input.args[2], adminToken, opts });
+    return channelAction(ctx, {
+      action,
+      sub,
+      name: input.args[2],
+      adminToken,
+      dataDir: storeOf(ctx).dir,
+      opts,
+    });
   }
   refuse(opts, ["channel", "token"], "channel create");
   if (input.args[2] !== undefined) {
@@ -121,7 +149,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
   }
   if (adminToken === undefined) {
-    throw new UsageError(`Give the hub's admin token: --admin-token or ${ADMIN_ENV}.`);
+    throw new UsageError(`Give the hub's admin token: set ${ADMIN_ENV}.`);
   }
   let base: URL;
   try {
@@ -149,8 +177,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   else {
     ctx.output.out(`${url}\n${token}\n`);
     ctx.output.err(
-      "Channel created. Give senders <url>/<endpoint path>; connect with:\n" +
-        `  hooktap dev --hub ${url} --hub-token ${token}\nThe token is shown once: keep it.\n`,
+      "Channel created: senders use <url>/<endpoint path>. The token (second line, shown once: keep it) goes\n" +
+        "to each dev that connects, never on a command line (`ps` shows those to every user): save it in\n" +
+        `.hooktap/hub-token, readable by you only (chmod 600), or set ${HUB_TOKEN_ENV}; then run\n` +
+        `  hooktap dev --hub ${url}\n`,
     );
   }
 }

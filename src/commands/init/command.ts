@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap init`. */
@@ -18,5 +19,5 @@ export const init = defineCommand({
   description: "Write a hooktap.config.ts (asks in a terminal; --yes takes the starter config)",
   options,
   after: "\nExamples:\n  hooktap init --yes\n  hooktap init --config webhooks/hooktap.config.ts --force\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/init/run.ts"),
 });

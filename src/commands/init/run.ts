@@ -4,12 +4,13 @@
  */
 import { relative, resolve } from "node:path";
 import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
-import { alreadyExists, configFileExists, writeConfigFile } from "../../config/write.ts";
+import { alreadyExists, configFileExists, refuseLinkedConfig, writeConfigFile } from "../../config/write.ts";
 import { UsageError } from "../../errors.ts";
+import { refuseInsideStore } from "../../store/write/user_file.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import type { CommandContext } from "../_shared/context.ts";
+import { type CommandContext, storeOf } from "../_shared/context.ts";
 
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
@@ -17,6 +18,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const file = resolve(ctx.cwd, opts.config);
   // Refuse before asking anything, not after the user answered.
   if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
+  if (opts.force) {
+    await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
+    await refuseInsideStore(file, storeOf(ctx).dir, "--config");
+  }
   let answers: StarterAnswers | undefined;
   if (!opts.yes) {
     const why = whyNoPrompt(file);
@@ -27,7 +32,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     }
     answers = await askStarterAnswers("hooktap init");
   }
-  await writeConfigFile(file, answers, { force: opts.force ?? false });
+  await writeConfigFile(file, answers, { force: opts.force ?? false, dataDir: storeOf(ctx).dir });
   const a = answers ?? STARTER_ANSWERS;
   ctx.output.err(
     `Wrote ${

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap inspect`. */
@@ -30,5 +31,5 @@ export const inspect = defineCommand({
   options,
   after: "\nExamples:\n  hooktap inspect --endpoint default\n  hooktap inspect evt_20240501_01HXA5B7\n" +
     "  hooktap inspect 01HXA5 --body > payload.bin\n  hooktap inspect --json | jq .headers\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/inspect/run.ts"),
 });

@@ -6,13 +6,15 @@
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
-import { type CapturedEvent, decodeBody } from "../../event/record.ts";
+import { type CapturedEvent, decodeBody, headerValue } from "../../event/record.ts";
 import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
 import { readDeliveries, targetOutcomes } from "../../send/deliveries_read.ts";
 import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
+import { schemaText } from "../../term/schema_view.ts";
+import { checkSchema } from "../../schema/check.ts";
 import { safeLine, terminalRisk } from "../../term/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
@@ -89,17 +91,25 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
   // Several targets or rules: each target's outcome ([] and "not forwarded (no rule matched)" when none took it).
   const targets = event.forward?.targets !== undefined ? targetOutcomes(event, deliveries) : undefined;
+  // Warn-only: does the payload match its provider's published schema (loaded only for such a provider)?
+  const schema = await checkSchema({
+    provider: event.provider,
+    type: event.type,
+    body: decodeBody(event),
+    contentType: headerValue(event.headers, "content-type"),
+  });
   if (opts.json) {
     out.out(
       JSON.stringify({
         ...event,
         ...(deliveries.length > 0 ? { deliveries } : {}),
         ...(targets !== undefined ? { targets } : {}),
+        ...(schema !== undefined ? { schemaCheck: schema } : {}),
       }) + "\n",
     );
   } else {
     out.out(
-      renderEvent(event, out.colors) + renderTargets(targets, out.colors) +
+      renderEvent(event, out.colors) + schemaText(schema, out.colors) + renderTargets(targets, out.colors) +
         renderDeliveries(deliveries, out.colors),
     );
   }

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 
@@ -29,5 +30,5 @@ export const logs = defineCommand({
     "  hooktap logs --grep customer_42 --where action=opened --has-header X-GitHub-Event=push\n" +
     "  hooktap logs --count --endpoint stripe --since 1d\n  hooktap logs --provider stripe --verdict invalid\n" +
     "  hooktap logs --follow\n  hooktap logs --unmatched\n  hooktap logs --json | jq -r .id\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/logs/run.ts"),
 });

@@ -3,13 +3,13 @@
  * optionally following new ones as `hooktap dev` appends them.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
-import { followEvents } from "../../store/read/follow.ts";
 import { tail } from "../../store/read/tail.ts";
 import { deliveriesByEvent, readDeliveries, summarize, targetOutcomes } from "../../send/deliveries_read.ts";
 import { deliveryCell, targetsCell } from "../../term/delivery_view.ts";
@@ -29,7 +29,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const filter = await filterFrom(opts);
   const limit = _limit(opts.limit);
-  if (opts.unmatched) return await (await import("./_unmatched.ts")).showUnmatched(ctx, opts, filter, limit);
+  if (opts.unmatched) {
+    return await (await lazyImport<typeof import("./_unmatched.ts")>("src/commands/logs/_unmatched.ts"))
+      .showUnmatched(ctx, opts, filter, limit);
+  }
   if (opts.count && opts.follow) throw new UsageError("Choose one of --count and --follow.");
   const reader = await openStore(ctx);
   if (opts.count) {
@@ -95,6 +98,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const onSkip = () => out.err(out.errColors.yellow("warning: skipped a damaged line in the event log\n"));
   const from = reader?.size ?? 0;
   const keep = compileFilter(filter);
+  const { followEvents } = await lazyImport<typeof import("../../store/read/follow.ts")>(
+    "src/store/read/follow.ts",
+  );
   for await (const e of followEvents(storeOf(ctx), from, { signal: ctx.signal, onSkip })) {
     if (keep.event(e)) print([e], events.slice(-20));
   }

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap prune`. */
@@ -15,5 +16,5 @@ export const prune = defineCommand({
   after: "\nWhile `hooktap dev` runs, it does the pruning itself (asked over .hooktap/control.sock),\n" +
     "so there is never a second writer. A crash at any point leaves the old log or the new one.\n" +
     "\nExamples:\n  hooktap prune --keep 100000\n  hooktap prune --older-than 7d\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/prune/run.ts"),
 });

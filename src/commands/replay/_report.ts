@@ -11,6 +11,10 @@ import { formatBytes } from "../../term/format.ts";
 import { progressBar } from "../../term/progress.ts";
 import { safeBlock, safeLine } from "../../term/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
+import { suggestCommand } from "../_shared/hints.ts";
+import type { Input } from "../../cli/spec.ts";
+import type { EventFilter } from "../../store/read/filter.ts";
+import type { options } from "./command.ts";
 
 const PREVIEW_CHARS = 1000;
 
@@ -106,22 +110,50 @@ export function printSent(
   };
 }
 
-/** The command that would send the failures again, with what this run used and `--resign` when stale. */
-function _hint(
+/** The options of the run a hint repeats (those `hooktap replay` takes). */
+export type HintOptions = Partial<Omit<Input<typeof options>["options"], "json">>;
+
+/**
+ * The command that sends the failures again: this run's filters and options, as given (`--since` and
+ * `--until` as the times they stood for, so the command picks the same events later), `--resign` when
+ * stale, each word shell-quoted, after the way the user runs hooktap.
+ */
+export function againCommand(
   summary: ResendSummary,
-  opts: { endpoint?: string | undefined; to?: string | undefined; resign?: boolean | undefined },
-  undelivered: boolean,
+  opts: HintOptions,
+  how: { undelivered: boolean; filter: EventFilter; runner?: string },
 ): string | undefined {
   const first = summary.firstFailure;
   if (first === undefined) return undefined;
-  const parts = ["hooktap replay"];
-  if (undelivered) parts.push("--undelivered");
-  const endpoint = opts.endpoint ?? (undelivered ? first.event.endpoint : undefined);
-  if (endpoint !== undefined) parts.push(`--endpoint ${endpoint}`);
-  if (!undelivered && opts.endpoint === undefined) return undefined; // the filters of this run are in the shell's history
-  if (opts.to !== undefined) parts.push(`--to ${opts.to}`);
-  if (summary.stale > 0 || opts.resign) parts.push("--resign");
-  return parts.join(" ");
+  const words = ["replay"];
+  const add = (flag: string, value: string | undefined) => {
+    if (value !== undefined) words.push(flag, value);
+  };
+  if (how.undelivered) words.push("--undelivered");
+  add("--endpoint", opts.endpoint ?? (how.undelivered ? first.event.endpoint : undefined));
+  add("--filter-method", opts.filterMethod);
+  add("--since", how.filter.since?.toISOString());
+  add("--until", how.filter.until?.toISOString());
+  add("--grep", opts.grep);
+  for (const w of opts.where ?? []) add("--where", w);
+  for (const h of opts.hasHeader ?? []) add("--has-header", h);
+  add("--provider", opts.provider);
+  add("--type", opts.type);
+  add("--verdict", opts.verdict);
+  add("--target", opts.target);
+  add("--to", opts.to);
+  add("-X", opts.method);
+  for (const h of opts.header ?? []) add("-H", h);
+  add("--body-file", opts.bodyFile);
+  for (const x of opts.set ?? []) add("--set", x);
+  if (opts.setNew) words.push("--set-new");
+  add("--config", opts.config);
+  if (opts.timeout !== undefined && opts.timeout !== "30s") add("--timeout", opts.timeout);
+  if (opts.insecure) words.push("--insecure");
+  add("--rate", opts.rate);
+  if (opts.resignInvalid) words.push("--resign-invalid");
+  else if (summary.stale > 0 || opts.resign) words.push("--resign");
+  return suggestCommand(words, how.runner);
 }
 
 /** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
@@ -129,10 +161,7 @@ export function printSummary(
   ctx: CommandContext,
   summary: ResendSummary,
   total: number,
-  how: {
-    opts: { endpoint?: string | undefined; to?: string | undefined; resign?: boolean | undefined };
-    undelivered: boolean;
-  },
+  how: { opts: HintOptions; undelivered: boolean; filter: EventFilter },
 ): void {
   const out = ctx.output;
   const c = out.errColors;
@@ -157,7 +186,12 @@ export function printSummary(
         c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
       );
     }
-    const hint = _hint(summary, how.opts, how.undelivered);
-    if (hint !== undefined) out.err(`Send them again once the app is fixed: ${hint}\n`);
+    const hint = againCommand(summary, how.opts, how);
+    if (hint !== undefined) {
+      const all = summary.ok > 0
+        ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
+        : "";
+      out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { FILTER_OPTIONS } from "../_shared/filters.ts";
 import { SEND_OPTIONS } from "../_shared/send_options.ts";
@@ -23,6 +24,10 @@ export const options = defineOptions({
   resign: {
     description:
       "sign afresh with the endpoint's secret and the current time (Stripe, Slack, Standard Webhooks, ...)",
+  },
+  resignInvalid: {
+    description:
+      "re-sign even events whose signature was invalid when received (--resign refuses them: it would make a badly signed request pass)",
   },
   bodyFile: {
     value: "file",
@@ -80,5 +85,5 @@ export const replay = defineCommand({
     "  hooktap replay 01HXA5   (to the endpoint's forward target)\n" +
     "  hooktap replay --undelivered --endpoint stripe --resign\n" +
     "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/replay/run.ts"),
 });

@@ -25,7 +25,7 @@ import {
   storeOf,
   warnSkipped,
 } from "../_shared/context.ts";
-import { checkEndpointName } from "../_shared/hints.ts";
+import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { printSent, printSingle, printSummary } from "./_report.ts";
 
 type Opts = Input<typeof options>["options"];
@@ -117,7 +117,9 @@ function _targets(
     if (to === undefined) {
       throw new UsageError(
         `Where should ${event.id} go? Endpoint "${event.endpoint}" has no forward target. Give --to URL ` +
-          `(hooktap replay ${event.id} --to http://localhost:3000${event.path}), or set one in ` +
+          `(${
+            suggestCommand(["replay", event.id, "--to", `http://localhost:3000${event.path}`])
+          }), or set one in ` +
           `hooktap.config.ts: { name: "${event.endpoint}", forward: "http://localhost:3000${event.path}" }.`,
       );
     }
@@ -143,7 +145,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (id === undefined && !opts.undelivered && !hasFilter(filter)) {
     throw new UsageError(
       "Give an event id, or filters to replay many (--endpoint, --since, --until, --grep, --where, ...), " +
-        "or --undelivered: hooktap replay --endpoint github --since 2h. Run `hooktap logs` to see ids.",
+        `or --undelivered: ${suggestCommand(["replay", "--endpoint", "github", "--since", "2h"])}. ` +
+        `Run \`${suggestCommand(["logs"])}\` to see ids.`,
     );
   }
   const overrides: Overrides = {
@@ -155,7 +158,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).
-  const needsConfig = opts.to === undefined || opts.resign === true || opts.bodyFile !== undefined ||
+  const resign = opts.resign === true || opts.resignInvalid === true;
+  const needsConfig = opts.to === undefined || resign || opts.bodyFile !== undefined ||
     opts.set.length > 0 || opts.config !== undefined;
   const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
   let missed: ((event: CapturedEvent) => string | undefined) | undefined; // --undelivered: the target that missed it
@@ -163,7 +167,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const base = {
     targetOf,
     overrides,
-    resign: opts.resign === true,
+    resign,
+    ...(opts.resignInvalid ? { resignInvalid: true } : {}),
     settingsOf: (endpoint: string) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
     signal: ctx.signal,
     ...(rate !== undefined ? { rate } : {}),
@@ -261,7 +266,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     dispose();
     await log.close();
   }
-  printSummary(ctx, summary, total, { opts, undelivered: opts.undelivered ?? false });
+  printSummary(ctx, summary, total, { opts, undelivered: opts.undelivered ?? false, filter });
   if (summary.interrupted) throw new HooktapError("Stopped.", { exitCode: 130, reported: true });
   ctx.exit(summary.failed > 0 ? 1 : 0);
 }

@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap rm`. */
@@ -20,5 +21,5 @@ export const rm = defineCommand({
   options,
   after: "\nAsks before removing when run on a terminal; elsewhere it needs --yes.\n" +
     "\nExamples:\n  hooktap rm evt_20240501_01HXA5B7\n  hooktap rm --all --yes\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/rm/run.ts"),
 });

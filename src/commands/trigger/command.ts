@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 import { SEND_OPTIONS } from "../_shared/send_options.ts";
 
@@ -20,8 +21,29 @@ export const options = defineOptions({
     value: "url",
     description: "the URL the signature covers, for schemes that sign it (Twilio); default: where it is sent",
   },
-  set: SEND_OPTIONS.set,
+  set: {
+    ...SEND_OPTIONS.set,
+    value: "[step:]path=value",
+    description: "change one field: data.object.amount=5000, in every step, or in one step of a sequence: " +
+      "3:data.object.status=open or invoice.paid:data.object.amount_paid=0 (repeatable; signed afresh)",
+  },
   setNew: SEND_OPTIONS.setNew,
+  unset: {
+    ...SEND_OPTIONS.unset,
+    value: "[step:]path",
+    description:
+      "remove one field: data.object.metadata, in every step or in one (STEP: as for --set; repeatable)",
+  },
+  fixture: {
+    value: "file",
+    description:
+      'send your own steps, in order: a JSON file {"steps": [{"event", "set", "unset", "body"}, ...]}',
+  },
+  apiVersion: {
+    value: "version",
+    description:
+      "Stripe: shape the payloads for this API version (envelope, and the basil changes before 2025-03-31)",
+  },
   bodyFile: { value: "file", description: "send this file's bytes as the body (signed)" },
   header: SEND_OPTIONS.header,
   duplicate: { description: "fault: send each delivery twice, identical (same ids and signature)" },
@@ -51,7 +73,7 @@ export const trigger = defineCommand({
     },
     {
       name: "event",
-      description: "an event (push, invoice.paid) or a sequence (checkout)",
+      description: "an event (push, invoice.paid) or a sequence (checkout); none with --fixture",
       complete: "trigger-event",
     },
   ],
@@ -67,6 +89,9 @@ export const trigger = defineCommand({
     "  hooktap trigger github pull_request.opened --to http://localhost:3000/webhooks/github --secret s3cret\n" +
     "  hooktap trigger stripe checkout --out-of-order --seed 7\n" +
     "  hooktap trigger stripe invoice.paid --set data.object.amount_paid=5000\n" +
+    "  hooktap trigger stripe subscription --set invoice.paid:data.object.amount_paid=0 --unset 1:data.object.metadata\n" +
+    "  hooktap trigger stripe --fixture steps.json\n" +
+    "  hooktap trigger stripe invoice.paid --api-version 2024-06-20\n" +
     "  hooktap trigger slack message --stale\n  hooktap trigger shopify orders/create --retries 3\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/trigger/run.ts"),
 });

@@ -44,7 +44,30 @@ async function _list(ctx: CommandContext, provider: string | undefined, json: bo
   ctx.output.out(listText(entries, titles, provider !== undefined, ctx.output.colors));
 }
 
+async function _fixture(ctx: CommandContext, file: string) {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`);
+  } catch (error) {
+    throw new UsageError(
+      `--fixture ${file} cannot be read: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  const { parseFixture } = await import("../../trigger/fixture.ts");
+  return parseFixture(text, file);
+}
+
 function _checkFlags(o: Opts): void {
+  if (o.fixture !== undefined && o.bodyFile !== undefined) {
+    throw new UsageError(
+      "--fixture brings its own steps and bodies, so --body-file has no place: give one or the other.",
+    );
+  }
+  if (o.bodyFile !== undefined && o.unset.length > 0) {
+    throw new UsageError(
+      "--body-file replaces the whole body, so --unset has nothing to remove: give one or the other.",
+    );
+  }
   if (o.seed !== undefined && !o.outOfOrder) {
     throw new UsageError("--seed orders --out-of-order's shuffle: give --out-of-order too.");
   }
@@ -79,7 +102,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const [providerArg, eventArg] = input.args;
   if (o.list) return await _list(ctx, providerArg, o.json ?? false);
-  if (providerArg !== undefined && eventArg === undefined) {
+  if (o.fixture !== undefined && eventArg !== undefined) {
+    throw new UsageError(
+      `--fixture sends the file's steps, so there is no event to name: hooktap trigger ${providerArg} --fixture ${o.fixture}`,
+    );
+  }
+  if (providerArg !== undefined && eventArg === undefined && o.fixture === undefined) {
     const catalog = await loadCatalog(providerArg); // an unknown provider: its own did-you-mean
     const flows = Object.keys(catalog.sequences).length;
     throw new UsageError(
@@ -88,7 +116,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         (flows > 0 ? ` and ${flows} sequences.` : "."),
     );
   }
-  if (providerArg === undefined || eventArg === undefined) {
+  if (providerArg === undefined || (eventArg === undefined && o.fixture === undefined)) {
     throw new UsageError(
       `Give a provider and an event: hooktap trigger stripe checkout.session.completed. ` +
         "`hooktap trigger --list` shows what can be triggered.",
@@ -97,7 +125,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   _checkFlags(o);
   const catalog = await loadCatalog(providerArg);
   const provider = catalog.provider;
-  resolveTrigger(catalog, eventArg); // an unknown event is a usage error before anything is read
+  // An unknown event is a usage error before anything is read.
+  const steps = o.fixture === undefined ? undefined : await _fixture(ctx, o.fixture);
+  const event = eventArg ?? `--fixture ${o.fixture}`;
+  if (steps === undefined) resolveTrigger(catalog, event);
+  else for (const step of steps) resolveTrigger(catalog, step.event);
   // The default needs no parser (start-up); the store's filter module parses any other.
   const timeoutMs = o.timeout === "30s"
     ? 30_000
@@ -180,8 +212,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   const request: TriggerRequest = {
     provider,
-    event: eventArg,
+    event,
     to,
+    ...(steps !== undefined ? { steps } : {}),
+    ...(o.unset.length > 0 ? { unset: o.unset } : {}),
+    ...(o.apiVersion !== undefined ? { apiVersion: o.apiVersion } : {}),
     ...(o.signatureUrl !== undefined ? { signatureUrl: o.signatureUrl } : {}),
     ...material,
     ...(keys !== undefined ? { keys } : {}),
@@ -214,7 +249,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
           "endpoint in hooktap.config.ts",
     );
   }
-  const resolved = resolveTrigger(catalog, eventArg);
+  const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
   const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
   const outcome = await trigger(request, {
     timeoutMs,

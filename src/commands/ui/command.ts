@@ -1,3 +1,4 @@
+import { lazyImport } from "../../cli/lazy.ts";
 import { defineCommand, defineOptions } from "../../cli/spec.ts";
 
 /** Options of `hooktap ui`. */
@@ -19,5 +20,5 @@ export const ui = defineCommand({
   options,
   after: "\nExamples:\n  hooktap ui --open\n  hooktap ui --port 9001\n" +
     "\nWhile `hooktap dev` runs it serves the same inspector itself (see its banner).\n",
-  load: () => import("./run.ts"),
+  load: () => lazyImport<typeof import("./run.ts")>("src/commands/ui/run.ts"),
 });

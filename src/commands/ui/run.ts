@@ -37,16 +37,27 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     live: followLog(paths),
   });
   const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  const files = inspector.tokenFiles;
   out.err(
-    `${c.bold("hooktap ui")} on ${c.cyan(inspector.url)} ${c.dim("(bound to 127.0.0.1)")}\n` +
+    `${c.bold("hooktap ui")} on ${c.cyan(inspector.openUrl)} ${c.dim("(bound to 127.0.0.1)")}\n` +
+      c.dim(
+        "Only this link opens it (its token is this session's; other users of this machine cannot read it)" +
+          (files ? `; scripts send the token in ${relative(ctx.cwd, files.token) || files.token}` : "") + ".",
+      ) + "\n" +
+      (inspector.tokenFileProblem
+        ? c.yellow(`note: the token file was not written (${inspector.tokenFileProblem}); the link works.\n`)
+        : "") +
       (note ? c.yellow(`note: ${note}\n`) : "") +
       `Events: ${eventsFile} (new ones appear live while \`hooktap dev\` runs)\n` +
       c.dim("Press Ctrl-C to stop.") + "\n",
   );
   if (opts.open) {
-    const problem = await openInBrowser(inspector.url);
+    // The owner-only page that leads on to the link: the token never goes on a command line (`ps`).
+    const problem = files === undefined
+      ? "the token page could not be written, and the link must not go on a command line"
+      : await openInBrowser(files.page);
     if (problem !== undefined) {
-      out.err(`Could not open a browser (${problem}): open ${inspector.url} yourself.\n`);
+      out.err(`Could not open a browser (${problem}): open the link above yourself.\n`);
     }
   }
   if (!ctx.signal.aborted) {

@@ -7,13 +7,31 @@
  */
 import { type CapturedEvent, decodeBody, encodeBody } from "../../event/record.ts";
 import { checkMethod } from "../../send/overrides.ts";
+import { invalidResignMessage } from "../../send/prepare.ts";
 import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
 import { replayUrl } from "../../send/to_url.ts";
 import type { StorePaths } from "../../store/paths.ts";
 
-/** Makes fresh signature headers for a body: the providers' re-signer. */
-export type Resigner = (event: CapturedEvent, target?: URL) => Promise<CapturedEvent> | CapturedEvent;
+/**
+ * Makes fresh signature headers for a body: the providers' re-signer. It refuses an event stored with an
+ * `invalid` verdict unless `options.invalid` is set.
+ */
+export type Resigner = (
+  event: CapturedEvent,
+  target?: URL,
+  options?: { invalid?: boolean },
+) => Promise<CapturedEvent> | CapturedEvent;
+
+/** The API's own words for the CLI options a message names. */
+export function apiWording(text: string): string {
+  return text
+    .replace(/--resign-invalid/g, '"resignInvalid": true')
+    .replace(/send it with --resign/g, 'replay it with "resign": true (the Re-sign box)')
+    .replace(/--resign/g, '"resign": true')
+    .replace(/--to/g, "to")
+    .replace(/-X\/--method|--method/g, "method");
+}
 
 /** The JSON body of a replay request. */
 export interface ReplayRequest {
@@ -29,6 +47,11 @@ export interface ReplayRequest {
   bodyEncoding?: "utf8" | "base64";
   /** Make the signature anew for the (edited) body; needs a re-signer. */
   resign?: boolean;
+  /**
+   * With `resign`: sign afresh even an event whose signature was `invalid` at receipt (refused
+   * without it: it would make a badly signed request pass).
+   */
+  resignInvalid?: boolean;
 }
 
 /** The request's body is not a replay request. */
@@ -80,6 +103,12 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
     if (typeof v.resign !== "boolean") throw new ReplayRequestError("resign must be true or false");
     r.resign = v.resign;
   }
+  if (v.resignInvalid !== undefined) {
+    if (typeof v.resignInvalid !== "boolean") {
+      throw new ReplayRequestError("resignInvalid must be true or false");
+    }
+    r.resignInvalid = v.resignInvalid;
+  }
   return r;
 }
 
@@ -110,6 +139,9 @@ export async function replayFromApi(
   if (request.method !== undefined) checkMethod(request.method);
   const url = replayUrl(edited, request.to);
   if (request.resign === true) {
+    if (event.verdict?.status === "invalid" && request.resignInvalid !== true) {
+      throw new ReplayRequestError(apiWording(invalidResignMessage(event)));
+    }
     if (options.resign === undefined) {
       throw new ReplayRequestError(
         "re-signing is not available in this hooktap (no provider re-signer is installed); " +
@@ -117,9 +149,9 @@ export async function replayFromApi(
       );
     }
     try {
-      edited = await options.resign(edited, url);
+      edited = await options.resign(edited, url, { invalid: request.resignInvalid === true });
     } catch (error) {
-      throw new ReplayRequestError(error instanceof Error ? error.message : String(error));
+      throw new ReplayRequestError(apiWording(error instanceof Error ? error.message : String(error)));
     }
   }
   const log = options.paths === undefined
@@ -140,5 +172,6 @@ export async function replayFromApi(
   const { resigned: _, ...result } = replayResult(sent);
   const answer: ReplayAnswer = { ...result, resigned: request.resign === true };
   if (request.resign === true) delete answer.warning;
+  else if (answer.warning !== undefined) answer.warning = apiWording(answer.warning);
   return answer;
 }

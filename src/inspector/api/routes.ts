@@ -23,7 +23,13 @@ import { deliveryIndex, targetOutcomes } from "../../send/deliveries_read.ts";
 import { compileFilter } from "../../store/read/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
-import { parseReplayRequest, replayFromApi, ReplayRequestError, type Resigner } from "./replay.ts";
+import {
+  apiWording,
+  parseReplayRequest,
+  replayFromApi,
+  ReplayRequestError,
+  type Resigner,
+} from "./replay.ts";
 import { summarize } from "./summary.ts";
 
 /** What the API serves. */
@@ -159,9 +165,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         );
       } catch (error) {
         if (error instanceof ReplayRequestError || error instanceof UsageError) {
-          return json(400, {
-            error: error.message.replace(/--to/g, "to").replace(/-X\/--method|--method/g, "method"),
-          });
+          return json(400, { error: apiWording(error.message) });
         }
         if (error instanceof NetworkError) return json(502, { error: error.message });
         throw error;

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
- * The page's calls to the inspector's API (same origin; replay carries the
- * session token from the page's `<meta name="hooktap-token">`).
+ * The page's calls to the inspector's API: same origin, authorised by the
+ * HttpOnly session cookie the printed link set (the page never sees the
+ * token; the browser sends the cookie and the page's `Origin`).
  * @module
  */
 import type { CapturedEvent } from "../../event/record.ts";
@@ -47,11 +48,6 @@ export const getInfo = (): Promise<Info> => _get("/api/info");
 export const getPage = (query: string): Promise<ListPage> => _get(`/api/events?${query}`);
 export const getEvent = (id: string): Promise<EventDetail> => _get(`/api/events/${encodeURIComponent(id)}`);
 
-/** The session token embedded in the page. */
-export function token(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="hooktap-token"]')?.content ?? "";
-}
-
 /** `POST /api/events/:id/replay`; resolves to the answer or `{ error }`. */
 export async function postReplay(
   id: string,
@@ -59,7 +55,7 @@ export async function postReplay(
 ): Promise<Record<string, unknown>> {
   const response = await fetch(`/api/events/${encodeURIComponent(id)}/replay`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-hooktap-token": token() },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify(request),
   });
   return await response.json();

@@ -27,6 +27,9 @@ export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialog
   const body = h("textarea", { id: "replay-body", rows: "10", spellcheck: "false", disabled: binary });
   body.value = binary ? "(binary body: sent as stored)" : event.body;
   const resign = h("input", { id: "replay-resign", type: "checkbox", disabled: !canResign });
+  // An event whose signature was invalid at receipt is re-signed only when asked in so many words.
+  const invalid = event.verdict?.status === "invalid";
+  const resignInvalid = h("input", { id: "replay-resign-invalid", type: "checkbox", disabled: !canResign });
   const result = h("div", { id: "replay-result", class: "result", "aria-live": "polite" });
   const send = h("button", { type: "submit", id: "replay-send" }, "Send");
   const cancel = h("button", { type: "button" }, "Close");
@@ -44,6 +47,17 @@ export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialog
       resign,
       " Re-sign for the edited body",
     ),
+    ...(invalid
+      ? [h(
+        "label",
+        {
+          title: "Its signature was invalid when hooktap received it: re-signing makes the app accept " +
+            "what its sender did not sign right.",
+        },
+        resignInvalid,
+        " even though its signature was invalid at receipt",
+      )]
+      : []),
     h("div", { class: "toolbar" }, send, cancel),
     result,
   );
@@ -61,6 +75,7 @@ export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialog
     }
     if (!binary && body.value !== event.body) request.body = body.value;
     if (resign.checked) request.resign = true;
+    if (resign.checked && invalid && resignInvalid.checked) request.resignInvalid = true;
     localStorage.setItem(LAST_TARGET, to.value.trim());
     result.replaceChildren(h("p", { class: "dim" }, "Sending…"));
     send.disabled = true;

@@ -8,7 +8,8 @@
  * @module
  */
 import type { CapturedEvent } from "../../event/record.ts";
-import { canWriteIndex, newestPerEndpoint, readIndex, writeIndex } from "../index_file.ts";
+import { newestPerEndpoint, readIndex } from "../index_file.ts";
+import { canWriteIndex, writeIndex } from "../write/index_write.ts";
 import type { Line } from "./lines.ts";
 import { findByIdPrefix } from "./lookup.ts";
 import type { StoreReader } from "./reader.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { eventLine } from "../../event/record.ts";
-import { readIndex, writeIndex } from "../index_file.ts";
+import { readIndex } from "../index_file.ts";
+import { writeIndex } from "../write/index_write.ts";
 import { latestOfEndpoint } from "./latest.ts";
 import { countingReader, logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
 

@@ -13,13 +13,15 @@
  */
 import { join } from "node:path";
 import { describeError, StoreError } from "../../errors.ts";
-import { newestPerEndpoint, writeIndex } from "../index_file.ts";
+import { newestPerEndpoint } from "../index_file.ts";
+import { writeIndex } from "./index_write.ts";
 import { ID_PROBE_BYTES, idTime, lineId } from "../read/line_key.ts";
 import { findByIdPrefix } from "../read/lookup.ts";
 import { lineStartAtOrAfter, readAt } from "../read/lines.ts";
 import { openStoreReader } from "../read/reader.ts";
 import type { StorePaths } from "../paths.ts";
 import { lastCompleteLineEnd } from "./repair.ts";
+import { openNoFollow, writeFileReplacing } from "./no_follow.ts";
 
 /** What to remove. Several fields combine: an event goes when any of them says so. */
 export interface CompactPlan {
@@ -105,7 +107,7 @@ async function _testPoint(paths: StorePaths, point: string): Promise<void> {
   const name = "HOOKTAP_TEST_COMPACT_PAUSE";
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return;
   if (Deno.env.get(name) !== point) return;
-  await Deno.writeTextFile(join(paths.dir, `compact-paused-${point}`), String(Deno.pid));
+  await writeFileReplacing(join(paths.dir, `compact-paused-${point}`), String(Deno.pid));
   await new Promise(() => {}); // until killed
 }
 
@@ -129,7 +131,7 @@ export async function compactLog(
   plan: CompactPlan,
   options: { end?: number } = {},
 ): Promise<CompactResult> {
-  const tmp = join(paths.dir, COMPACT_TEMP);
+  const tmp = paths.compactTemp;
   await Deno.remove(tmp).catch(() => {}); // left by a compaction that was killed
   const reader = await openStoreReader(paths);
   if (reader === null) {
@@ -177,7 +179,7 @@ export async function compactLog(
   let bytesAfter = 0;
   try {
     using src = await Deno.open(paths.events, { read: true });
-    using out = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    using out = await openNoFollow(tmp, "the compacted log", { write: true, createNew: true });
     const buf = new Uint8Array(CHUNK);
     for (const [s, e] of ranges) {
       for (let pos = s; pos < e;) {

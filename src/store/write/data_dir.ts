@@ -3,9 +3,9 @@
  * so captured payloads (which carry secrets) are never committed.
  * @module
  */
-import { join } from "node:path";
 import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
+import { createFileOnce, makePrivateDir, readNoFollow } from "./no_follow.ts";
 
 const GITIGNORE = "# hooktap's captured webhooks carry secrets: never commit them.\n*\n";
 
@@ -42,15 +42,11 @@ export async function refuseLink(path: string, what: string): Promise<void> {
 export async function ensureDataDir(paths: StorePaths): Promise<void> {
   await refuseLink(paths.dir, "the data directory");
   try {
-    await Deno.mkdir(paths.dir, { recursive: true, mode: 0o700 });
-    await refuseLink(paths.dir, "the data directory"); // a link planted between the check and mkdir
-    await Deno.chmod(paths.dir, 0o700);
-    await Deno.writeTextFile(join(paths.dir, ".gitignore"), GITIGNORE, { createNew: true }).catch(
-      (error) => {
-        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-      },
-    );
+    await makePrivateDir(paths.dir, "the data directory");
+    // Made once; one that is there already must be a file of its own (a link is refused, not written).
+    if (!(await createFileOnce(paths.gitignore, GITIGNORE))) await readNoFollow(paths.gitignore, "the file");
   } catch (error) {
+    if (error instanceof StoreError) throw error;
     throw new StoreError(
       `Cannot create the data directory ${paths.dir}: ${describeError(error)}. ` +
         `Run hooktap where you may write, and allow it (deno run --allow-write=.hooktap).`,

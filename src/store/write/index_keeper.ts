@@ -5,7 +5,8 @@
  * changed, and once more at shutdown.
  * @module
  */
-import { newestPerEndpoint, readIndex, writeIndex } from "../index_file.ts";
+import { newestPerEndpoint, readIndex } from "../index_file.ts";
+import { writeIndex } from "./index_write.ts";
 import type { StorePaths } from "../paths.ts";
 import type { EventWriter } from "./writer.ts";
 

@@ -1,6 +1,7 @@
 /**
- * Opening files under `.hooktap/` without ever following a link. Deno's
- * `Deno.open` has no `O_NOFOLLOW`, so:
+ * The one way hooktap writes under `.hooktap/` (every file of
+ * {@linkcode dataFileNames}, their temp files, and the directory itself),
+ * never following a link there. Deno's `Deno.open` has no `O_NOFOLLOW`, so:
  *
  * - an existing file is checked with `lstat` (a link, or anything but a
  *   regular file with one name, is refused), opened WITHOUT `create` or
@@ -12,6 +13,16 @@
  * - whole-file writes go to a temp file with an unpredictable name created
  *   with `createNew`, then renamed over the path (a rename replaces a link,
  *   never writes through it).
+ *
+ * - a file made once and then only read (the trigger keys) is written to a
+ *   temp file and hard-linked to its name (`link` fails when anything is
+ *   there): of two processes making it at once, one wins and the other reads
+ *   the winner's file, so nobody signs with keys the file does not hold;
+ * - files are owner-only (0600), the directory too (0700).
+ *
+ * tests/fault/links_test.ts plants a link (and a hard link) at every path
+ * and checks that only this module (and the user-file writer beside it) writes
+ * files in `src/`.
  *
  * The residual race: a link swapped in between the `lstat` and the open makes
  * the open follow it (with append or read-write access, no truncation, no
@@ -26,6 +37,8 @@ export interface NoFollowMode {
   read?: boolean;
   write?: boolean;
   append?: boolean;
+  /** Only create (fails when anything, a link included, is at the path). */
+  createNew?: boolean;
 }
 
 function linkError(path: string, what: string, kind: string): StoreError {
@@ -57,11 +70,11 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
         throw new StoreError(`Cannot check ${what} ${path}: ${describeError(error)}`, { cause: error });
       }
     }
-    if (before === undefined) {
+    if (before === undefined || mode.createNew) {
       try {
         return await Deno.open(path, { ...mode, createNew: true, mode: 0o600 });
       } catch (error) {
-        if (error instanceof Deno.errors.AlreadyExists) continue; // created meanwhile (or a link): look again
+        if (error instanceof Deno.errors.AlreadyExists && !mode.createNew) continue; // created meanwhile: again
         throw new StoreError(`Cannot create ${what} ${path}: ${describeError(error)}`, { cause: error });
       }
     }
@@ -82,6 +95,7 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
       if (opened.ino !== now.ino || opened.dev !== now.dev) {
         throw linkError(path, what, "a link swapped in while hooktap opened it");
       }
+      if (mode.write || mode.append) await ownerOnly(path, opened);
       return file;
     } catch (error) {
       file.close();
@@ -94,25 +108,175 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
   throw new StoreError(`Cannot open ${what} ${path}: it keeps changing while hooktap opens it.`);
 }
 
+/**
+ * Makes an existing file owner-only (Deno has no `fchmod`): by path, only while the path is still the
+ * opened file (same device and inode, not a link); a file that already is owner-only is left alone.
+ */
+async function ownerOnly(path: string, opened: Deno.FileInfo): Promise<void> {
+  if (opened.mode === null || (opened.mode & 0o077) === 0) return;
+  const now = await Deno.lstat(path).catch(() => undefined);
+  if (now === undefined || now.isSymlink || now.ino !== opened.ino || now.dev !== opened.dev) return;
+  await Deno.chmod(path, 0o600).catch(() => {});
+}
+
 /** A temp file beside `path` with an unpredictable name, created exclusively (never through a link). */
 export async function createTemp(path: string): Promise<{ path: string; file: Deno.FsFile }> {
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   return { path: tmp, file: await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 }) };
 }
 
-/** Writes `data` to an exclusive temp file, then renames it over `path` (which may be a link: it is replaced). */
-export async function writeFileReplacing(path: string, data: Uint8Array | string): Promise<void> {
+async function writeTemp(path: string, data: Uint8Array | string, sync: boolean): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const tmp = await createTemp(path);
   try {
     try {
       for (let done = 0; done < bytes.length;) done += await tmp.file.write(bytes.subarray(done));
+      if (sync) await tmp.file.syncData();
     } finally {
       tmp.file.close();
     }
-    await Deno.rename(tmp.path, path);
   } catch (error) {
     await Deno.remove(tmp.path).catch(() => {});
     throw error;
   }
+  return tmp.path;
+}
+
+/**
+ * Writes `data` to an exclusive temp file, then renames it over `path` (which may be a link: it is
+ * replaced): readers see the old file or the new one, never half of one.
+ */
+export async function writeFileReplacing(
+  path: string,
+  data: Uint8Array | string,
+  options: { sync?: boolean } = {},
+): Promise<void> {
+  const tmp = await writeTemp(path, data, options.sync ?? false);
+  try {
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * `writeFileReplacing`, synchronous (for a part that starts synchronously: the inspector's token files).
+ * The temp file is exclusive and unpredictable; the rename replaces a link planted at `path`, never
+ * writes through it.
+ */
+export function writeFileReplacingSync(path: string, data: Uint8Array | string): void {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    try {
+      for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
+    } finally {
+      file.close();
+    }
+    Deno.renameSync(tmp, path);
+  } catch (error) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* already gone */ }
+    throw error;
+  }
+}
+
+/**
+ * Creates `path` with `data` unless something is already there (a file, a link, anything): the data is
+ * synced in a temp file, then hard-linked to `path`, which fails rather than replace or follow what is
+ * there. Of two processes creating it at once, exactly one returns `true`.
+ * @returns whether this call created it.
+ */
+export async function createFileOnce(path: string, data: Uint8Array | string): Promise<boolean> {
+  const tmp = await writeTemp(path, data, true);
+  try {
+    await Deno.link(tmp, path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    throw error;
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
+  }
+}
+
+/**
+ * Reads `path` as text without following a link (a link, or anything but a regular file, is refused).
+ * @returns `undefined` when nothing is there.
+ * @throws {StoreError} naming the link and the fix.
+ */
+export async function readNoFollow(path: string, what: string): Promise<string | undefined> {
+  try {
+    await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new StoreError(`Cannot check ${what} ${path}: ${describeError(error)}`, { cause: error });
+  }
+  for (let attempt = 0;; attempt++) {
+    let file: Deno.FsFile;
+    try {
+      file = await openNoFollow(path, what, { read: true });
+    } catch (error) {
+      // createFileOnce's temp name is removed just after its link: a moment with two names.
+      if (attempt < 5 && error instanceof StoreError && /hard link/.test(error.message)) {
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+      throw error;
+    }
+    try {
+      const parts: Uint8Array[] = [];
+      const buf = new Uint8Array(64 * 1024);
+      for (let n = await file.read(buf); n !== null; n = await file.read(buf)) parts.push(buf.slice(0, n));
+      return new TextDecoder().decode(await new Blob(parts as BlobPart[]).bytes());
+    } finally {
+      file.close();
+    }
+  }
+}
+
+/**
+ * `makePrivateDir`, synchronous.
+ * @throws {StoreError} when `dir` is a link or not a directory.
+ */
+export function makePrivateDirSync(dir: string, what: string): void {
+  const check = () => {
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.lstatSync(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info !== undefined && (info.isSymlink || !info.isDirectory)) {
+      throw linkError(dir, what, info.isSymlink ? "a symbolic link" : "not a directory");
+    }
+    return info;
+  };
+  if (check() === undefined) Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const now = check(); // a link planted between the check and mkdir
+  if (now !== undefined && now.mode !== null && (now.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
+}
+
+/**
+ * Makes the directory `dir` owner-only (0700), refusing a link there.
+ * @throws {StoreError} when `dir` is a link or not a directory.
+ */
+export async function makePrivateDir(dir: string, what: string): Promise<void> {
+  const check = async () => {
+    const info = await Deno.lstat(dir).catch((error) => {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    });
+    if (info !== undefined && (info.isSymlink || !info.isDirectory)) {
+      throw linkError(dir, what, info.isSymlink ? "a symbolic link" : "not a directory");
+    }
+    return info;
+  };
+  const before = await check();
+  if (before === undefined) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const now = await check(); // a link planted between the check and mkdir
+  if (now !== undefined && now.mode !== null && (now.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
 }

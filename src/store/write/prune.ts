@@ -8,7 +8,7 @@ import { StoreError } from "../../errors.ts";
 import { newestPerEndpoint, readIndex } from "../index_file.ts";
 import type { StorePaths } from "../paths.ts";
 import { compactLog, type CompactPlan, type CompactResult } from "./compact.ts";
-import { requestCompaction } from "./control.ts";
+import { type ControlClientOptions, requestCompaction } from "./control.ts";
 import type { IndexKeeper } from "./index_keeper.ts";
 import { acquireWriterLock } from "./lock.ts";
 import type { EventWriter } from "./writer.ts";
@@ -43,18 +43,20 @@ export type CompactedBy = "this process" | "hooktap dev";
 
 /**
  * Compacts the log of `paths` as its one writer: itself under the writer
- * lock, or through the running `hooktap dev`.
+ * lock, or through the running `hooktap dev` (waiting a bounded time, and
+ * no longer once `options.signal` aborts).
  */
 export async function compactStore(
   paths: StorePaths,
   plan: CompactPlan,
+  options: ControlClientOptions = {},
 ): Promise<{ result: Omit<CompactResult, "latest">; by: CompactedBy }> {
   let lock;
   try {
     lock = await acquireWriterLock(paths);
   } catch (error) {
     if (!(error instanceof StoreError) || !/already writing/.test(error.message)) throw error;
-    return { result: await requestCompaction(paths, plan), by: "hooktap dev" };
+    return { result: await requestCompaction(paths, plan, options), by: "hooktap dev" };
   }
   try {
     const { latest: _, ...result } = await compactLog(paths, plan);

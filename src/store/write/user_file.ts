@@ -5,10 +5,14 @@
  * it when complete, owner-only (0600) whatever was there before. When Deno
  * may not write a temp file beside it (the npm package grants
  * `--allow-write=FILE` exactly; `deno install`'s shim grants neither), the
- * file is written in place, so Deno allows, asks or refuses for FILE itself.
+ * file is written in place, so Deno allows, asks or refuses for FILE itself:
+ * then only a regular file with one name is written (a link is refused), it
+ * is opened without truncation, and the opened file (device and inode) is
+ * checked against every file of the data directory before a byte is cut.
+ * A hard link to the event log is refused whichever way the file is written.
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { UsageError } from "../../errors.ts";
 import { resolvePath } from "../../text/path.ts";
 import { createTemp } from "./no_follow.ts";
@@ -30,18 +34,46 @@ async function realTarget(path: string): Promise<string> {
   }
 }
 
+/** A path to suggest for each option that names a file. */
+const EXAMPLE: Record<string, string> = { "--ready-file": "ready.json", "--output": "export.jsonl" };
+
+function insideError(path: string, dataDir: string, option: string, how: string): UsageError {
+  return new UsageError(
+    `${option} ${path} ${how} hooktap's data directory ${dataDir}: writing there could destroy ` +
+      `the stored events. Write somewhere else, like ${option} ${EXAMPLE[option] ?? "hooktap.config.ts"}.`,
+  );
+}
+
+/** Device and inode of every file in `dataDir` (its entries, never followed). */
+async function storeInodes(dataDir: string): Promise<Set<string>> {
+  const inodes = new Set<string>();
+  try {
+    for await (const entry of Deno.readDir(dataDir)) {
+      const info = await Deno.lstat(join(dataDir, entry.name)).catch(() => undefined);
+      if (info?.ino != null) inodes.add(`${info.dev}:${info.ino}`);
+    }
+  } catch { /* no data directory (or not readable): nothing of it to protect here */ }
+  return inodes;
+}
+
+function isStoreFile(info: Deno.FileInfo, inodes: Set<string>): boolean {
+  return info.ino != null && inodes.has(`${info.dev}:${info.ino}`);
+}
+
 /**
- * Refuses `path` when it is, or lies inside, the data directory `dataDir`.
+ * Refuses `path` when it is, or lies inside, the data directory `dataDir` (real paths compared), or is
+ * another name of one of its files (a hard link: device and inode compared).
  * @throws {UsageError} naming the path and the fix.
  */
 export async function refuseInsideStore(path: string, dataDir: string, option: string): Promise<void> {
   const target = await realTarget(path);
   const store = await realOrSelf(dataDir);
   if (target === store || target.startsWith(store.endsWith("/") ? store : store + "/")) {
-    throw new UsageError(
-      `${option} ${path} is inside hooktap's data directory ${dataDir}: writing there could destroy ` +
-        `the stored events. Write somewhere else, like ${option} export.jsonl.`,
-    );
+    throw insideError(path, dataDir, option, "is inside");
+  }
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info !== undefined && isStoreFile(info, await storeInodes(dataDir))) {
+    throw insideError(path, dataDir, option, "is another name (a hard link) of a file in");
   }
 }
 
@@ -59,10 +91,50 @@ function granted(path: string): boolean {
   return Deno.permissions.querySync({ name: "write", path }).state === "granted";
 }
 
-/** `path` opened in place (truncated, 0600): when only the file itself may be written. */
-async function openInPlace(path: string): Promise<UserFile> {
-  const file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
-  await Deno.chmod(path, 0o600).catch(() => {}); // an existing file keeps its mode on open
+/**
+ * `path` opened in place (0600): when only the file itself may be written. A missing file is created
+ * exclusively; an existing one must be a regular file with one name, is opened without truncation, and
+ * is cut to nothing only once the opened file is known to be no file of `dataDir`.
+ * @throws {UsageError} when it is a link, has another name, or is a file of the data directory.
+ */
+async function openInPlace(path: string, dataDir: string, option: string): Promise<UserFile> {
+  let file: Deno.FsFile | undefined;
+  const before = await Deno.lstat(path).catch(() => undefined);
+  if (before === undefined) {
+    file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+  } else {
+    if (before.isSymlink) {
+      throw new UsageError(
+        `${option} ${path} is a symbolic link: hooktap may write only that path here and does not write ` +
+          `through links. Name the file itself (${option} ${await realTarget(path)}), or remove the link.`,
+      );
+    }
+    if (!before.isFile) throw new UsageError(`${option} ${path} is not a regular file. Name a file.`);
+    if ((before.nlink ?? 1) > 1) {
+      if (isStoreFile(before, await storeInodes(dataDir))) {
+        throw insideError(path, dataDir, option, "is another name (a hard link) of a file in");
+      }
+      throw new UsageError(
+        `${option} ${path} has another name (a hard link): writing it in place would change that file ` +
+          `too. Remove it first (rm ${path}), or write somewhere else.`,
+      );
+    }
+    file = await Deno.open(path, { write: true });
+    try {
+      const opened = await file.stat();
+      if (opened.ino !== before.ino || opened.dev !== before.dev || (opened.nlink ?? 1) > 1) {
+        throw new UsageError(`${option} ${path} changed while hooktap opened it. Run again.`);
+      }
+      if (isStoreFile(opened, await storeInodes(dataDir))) {
+        throw insideError(path, dataDir, option, "is another name (a hard link) of a file in");
+      }
+      await file.truncate(0);
+      if (opened.mode !== null && (opened.mode & 0o077) !== 0) await Deno.chmod(path, 0o600).catch(() => {});
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  }
   let open = true;
   const close = () => {
     if (open) {
@@ -85,9 +157,19 @@ async function openInPlace(path: string): Promise<UserFile> {
   };
 }
 
-/** Writes `text` to the user-named `path`: a temp file renamed over it, or in place when only it may be written. */
-export async function writeUserFile(path: string, text: string): Promise<void> {
-  const out = granted(`${path}.tmp`) ? await startTemp(path) : await openInPlace(path);
+/**
+ * Writes `text` to the user-named `path`: a temp file renamed over it, or in place when only it may be
+ * written; never inside the data directory `dataDir` or onto one of its files.
+ * @throws {UsageError} when the path is, or is in, the data directory or one of its files.
+ */
+export async function writeUserFile(
+  path: string,
+  text: string,
+  dataDir: string,
+  option: string,
+): Promise<void> {
+  await refuseInsideStore(path, dataDir, option);
+  const out = granted(`${path}.tmp`) ? await startTemp(path) : await openInPlace(path, dataDir, option);
   try {
     const bytes = new TextEncoder().encode(text);
     for (let done = 0; done < bytes.length;) done += await out.file.write(bytes.subarray(done));
@@ -111,7 +193,7 @@ export async function openUserFile(
 ): Promise<UserFile> {
   const abs = resolvePath(cwd, path);
   await refuseInsideStore(abs, dataDir, option);
-  return granted(`${abs}.tmp`) ? await startTemp(abs) : await openInPlace(abs);
+  return granted(`${abs}.tmp`) ? await startTemp(abs) : await openInPlace(abs, dataDir, option);
 }
 
 /** `abs` written through an exclusive temp file beside it, renamed over it on commit. */

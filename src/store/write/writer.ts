@@ -93,7 +93,6 @@ export async function openEventWriter(
   let repairedBytes: number;
   file = await openNoFollow(paths.events, "the event log", { read: true, append: true });
   try {
-    await Deno.chmod(paths.events, 0o600);
     const before = (await file.stat()).size;
     repairedBytes = await repairTail(file, before);
     size = before - repairedBytes;

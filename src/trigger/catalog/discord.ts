@@ -89,6 +89,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Discord's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "discord",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     command: {

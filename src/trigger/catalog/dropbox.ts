@@ -20,6 +20,7 @@ function build(_event: string, ctx: BuildContext): Draft {
 /** Dropbox's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "dropbox",
+  source: "hand-written",
   events: ["list_folder"],
   sequences: {},
   retries: [60, 300, 1800, 3600],

@@ -29,6 +29,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** The generic HMAC catalog. */
 export const catalog: TriggerCatalog = {
   provider: "hmac",
+  source: "hand-written",
   events: ["event.created", "event.updated"],
   sequences: {},
   retries: [],

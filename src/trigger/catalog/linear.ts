@@ -74,6 +74,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Linear's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "linear",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     issue: {

@@ -98,6 +98,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Meta's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "meta",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     whatsapp: {

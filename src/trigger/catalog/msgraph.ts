@@ -34,6 +34,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Microsoft Graph's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "msgraph",
+  source: "hand-written",
   events: ["created", "updated", "deleted"],
   sequences: {},
   retries: [60, 300, 900, 3600, 14400],

@@ -98,6 +98,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Paddle's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "paddle",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     checkout: {

@@ -59,6 +59,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** SendGrid's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "sendgrid",
+  source: "hand-written",
   events: NAMES,
   sequences: {
     email: {

@@ -137,6 +137,7 @@ function build(topic: string, ctx: BuildContext): Draft {
 /** Shopify's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "shopify",
+  source: "hand-written",
   events: Object.keys(TOPICS),
   sequences: {
     order: {

@@ -167,6 +167,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Slack's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "slack",
+  source: "hand-written",
   events: [...Object.keys(JSON_EVENTS), ...Object.keys(FORM_EVENTS)],
   sequences: {
     conversation: {

@@ -59,6 +59,7 @@ const NAMES = Object.keys(EVENTS);
 /** The Standard Webhooks / Svix catalog. */
 export const catalog: TriggerCatalog = {
   provider: "standard-webhooks",
+  source: "hand-written",
   events: [...NAMES, ...NAMES.map((n) => `svix:${n}`)],
   sequences: {
     user: {

@@ -42,6 +42,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Telegram's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "telegram",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {},
   retries: [1, 2, 4, 8],

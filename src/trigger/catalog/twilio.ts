@@ -91,6 +91,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Twilio's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "twilio",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     message: {

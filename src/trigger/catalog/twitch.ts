@@ -102,6 +102,7 @@ function build(name: string, ctx: BuildContext): Draft {
 /** Twitch's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "twitch",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     stream: {

@@ -49,6 +49,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** X's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "x",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {},
   retries: [],

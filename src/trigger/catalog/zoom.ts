@@ -80,6 +80,7 @@ function build(event: string, ctx: BuildContext): Draft {
 /** Zoom's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "zoom",
+  source: "hand-written",
   events: Object.keys(EVENTS),
   sequences: {
     meeting: {

@@ -1,0 +1,333 @@
+/**
+ * Start-up (issue 36): each command beside `deno run --quiet empty.ts`, run in turns (A B A B ...) so
+ * each ratio is taken pair by pair on the same machine state, and the module counts of the start-up
+ * graph. From a checkout: `--help`, `logs`, `complete`, one `trigger` (to a local sink). From the packed
+ * npm package installed with npm (when npm is on the PATH): `hooktap --help` and `hooktap logs` through
+ * the bin npm links, against the same Deno binary the package runs on. Each figure is printed beside its
+ * target.
+ *
+ *     deno run -A bench/startup.ts [--runs N]
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { median } from "./stats.ts";
+import { runOnce, type RunOutput } from "./timing.ts";
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const ROOT = here("../");
+const MAIN = here("../main.ts");
+const EMPTY = here("./empty.ts");
+const DENO = Deno.execPath();
+
+/** One measured ratio. */
+export interface StartupRow {
+  label: string;
+  /** Median of A/B over the pairs. */
+  ratio: number;
+  /** Median wall ms of A and of B. */
+  ms: number;
+  floorMs: number;
+  target: string;
+  met: boolean;
+}
+
+/** A module count of the start-up graph. */
+export interface CountRow {
+  label: string;
+  count: number;
+  limit: number;
+}
+
+/** What {@linkcode measureStartup} found. */
+export interface StartupResults {
+  rows: StartupRow[];
+  counts: CountRow[];
+  /** Why the npm rows are missing, when they are. */
+  npmSkipped?: string;
+}
+
+/** Options of {@linkcode measureStartup}. */
+export interface StartupOptions {
+  runs: number;
+  scratch: string;
+  /** Pack and install the npm package (needs npm and the registry or its cache). @default true */
+  npm?: boolean;
+  log?: (line: string) => void;
+}
+
+async function paired(
+  a: string[],
+  b: string[],
+  o: { cwd: string; runs: number; scratch: string; check?: (out: RunOutput) => void },
+): Promise<{ ratio: number; ms: number; floorMs: number }> {
+  const ratios: number[] = [];
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i <= o.runs; i++) {
+    const ra = await runOnce(a, o.cwd, o.scratch);
+    if (i === 0) o.check?.(ra);
+    const rb = await runOnce(b, o.cwd, o.scratch);
+    if (i === 0) continue; // warm-up pair
+    ratios.push(ra.ms / rb.ms);
+    as.push(ra.ms);
+    bs.push(rb.ms);
+  }
+  return { ratio: median(ratios), ms: median(as), floorMs: median(bs) };
+}
+
+function expect(what: string, needle: string | RegExp) {
+  return (out: RunOutput) => {
+    const text = out.stdout + out.stderr;
+    if (typeof needle === "string" ? !text.includes(needle) : !needle.test(text)) {
+      throw new Error(`${what} did not print ${needle}:\n${text.slice(0, 2000)}`);
+    }
+  };
+}
+
+/**
+ * Project files Deno reads ahead of running `roots`: their graph as `deno info` reports it, through code
+ * imports only (a type-only import, such as `typeof import("./run.ts")`, is not loaded by `deno run`).
+ */
+async function graphCount(roots: string[]): Promise<number> {
+  const files = new Set<string>();
+  for (const root of roots) {
+    const out = await new Deno.Command(DENO, {
+      args: ["info", "--json", `--config=${join(ROOT, "deno.json")}`, root],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      roots: string[];
+      modules: { specifier: string; dependencies?: { code?: { specifier?: string } }[] }[];
+      redirects: Record<string, string>;
+    };
+    const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+    const stack = [...info.roots];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      const specifier = info.redirects[next] ?? next;
+      if (files.has(specifier) || !specifier.startsWith("file:")) continue;
+      files.add(specifier);
+      for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
+        if (d.code?.specifier) stack.push(d.code.specifier);
+      }
+    }
+  }
+  return files.size;
+}
+
+/** Every module `deno info` lists for `root`: code, types, dynamic imports and `node:` / `npm:` ones. */
+async function infoModules(root: string): Promise<number> {
+  const out = await new Deno.Command(DENO, {
+    args: ["info", "--json", `--config=${join(ROOT, "deno.json")}`, root],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: unknown[];
+    npmPackages?: object;
+  };
+  return info.modules.length;
+}
+
+/** A store of `count` small events in `dir`/.hooktap, written by `dev` itself (a POST each). */
+async function smallStore(dir: string, count: number): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const init = await runOnce([DENO, "run", "-A", MAIN, "init", "--yes"], dir, dir);
+  expect("init", "hooktap.config.ts")(init);
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", MAIN, "dev", "--json", "--port", "0"],
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("dev exited before it was ready");
+    text += value;
+  }
+  const { url } = JSON.parse(text.split("\n")[0]!) as { url: string };
+  for (let i = 0; i < count; i++) {
+    const r = await fetch(`${url}/webhook`, { method: "POST", body: JSON.stringify({ n: i }) });
+    await r.body?.cancel();
+  }
+  child.kill("SIGINT");
+  await child.status;
+  reader.releaseLock();
+  await child.stdout.cancel().catch(() => {});
+}
+
+/** Packs the npm package and installs it with npm into `dir`; resolves to its bin and its Deno binary. */
+async function npmInstall(dir: string): Promise<{ bin: string; deno: string } | string> {
+  const npm = await new Deno.Command("npm", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+    .then((o) => o.success, () => false);
+  if (!npm) return "npm is not on the PATH";
+  const pack = await new Deno.Command(DENO, {
+    args: ["task", "--quiet", "pack"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!pack.success) return `deno task pack failed: ${new TextDecoder().decode(pack.stderr)}`;
+  const tgz = new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+  const prefix = join(dir, "prefix");
+  const install = await new Deno.Command("npm", {
+    args: ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", tgz],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!install.success) return `npm install failed: ${new TextDecoder().decode(install.stderr)}`;
+  const bin = join(prefix, "bin", "hooktap");
+  const text = await Deno.readTextFile(bin);
+  const deno = /^deno='([^']+)'$/m.exec(text)?.[1];
+  if (deno === undefined) return "the postinstall did not write the shell launcher";
+  return { bin, deno };
+}
+
+/** Measures every start-up figure and count. */
+export async function measureStartup(o: StartupOptions): Promise<StartupResults> {
+  const log = o.log ?? (() => {});
+  const dir = join(o.scratch, "startup");
+  await Deno.mkdir(dir, { recursive: true });
+  const project = join(dir, "app");
+  log("start-up: a store of 50 events");
+  await smallStore(project, 50);
+  const floor = [DENO, "run", "--quiet", EMPTY];
+  const hooktap = (...args: string[]) => [DENO, "run", "-A", MAIN, ...args];
+  const t = { cwd: project, runs: o.runs, scratch: dir };
+  const rows: StartupRow[] = [];
+  const row = (label: string, r: { ratio: number; ms: number; floorMs: number }, limit?: number) =>
+    rows.push({
+      label,
+      ...r,
+      target: limit === undefined ? "(no target)" : `≤ ${limit}×`,
+      met: limit === undefined || r.ratio <= limit,
+    });
+
+  log("start-up: from a checkout");
+  row(
+    "checkout: hooktap --help / empty script",
+    await paired(hooktap("--help"), floor, { ...t, check: expect("--help", "Usage: hooktap") }),
+  );
+  row(
+    "checkout: hooktap logs / empty script",
+    await paired(hooktap("logs"), floor, { ...t, check: expect("logs", "evt_") }),
+  );
+  row(
+    "checkout: hooktap complete -- logs --endpoint '' / empty script",
+    await paired(hooktap("complete", "--", "logs", "--endpoint", ""), floor, {
+      ...t,
+      check: expect("complete", "default"),
+    }),
+  );
+
+  const sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    await request.arrayBuffer();
+    return new Response("ok");
+  });
+  try {
+    const to = `http://127.0.0.1:${sink.addr.port}/hook`;
+    row(
+      "checkout: one hooktap trigger github push (signed) / empty script",
+      await paired(hooktap("trigger", "github", "push", "--to", to, "--secret", "s"), floor, {
+        ...t,
+        check: expect("trigger", "200"),
+      }),
+      1.6,
+    );
+  } finally {
+    await sink.shutdown();
+  }
+
+  let npmSkipped: string | undefined = o.npm === false ? "not part of this run (--smoke)" : undefined;
+  if (o.npm !== false) {
+    log("start-up: the npm package (deno task pack, npm install -g into a temp prefix)");
+    const installed = await npmInstall(dir);
+    if (typeof installed === "string") npmSkipped = installed;
+    else {
+      const npmFloor = [installed.deno, "run", "--quiet", EMPTY];
+      row(
+        "npm: hooktap --help / deno run --quiet empty.ts",
+        await paired([installed.bin, "--help"], npmFloor, {
+          ...t,
+          check: expect("npm --help", "Usage: hooktap"),
+        }),
+        1.35,
+      );
+      row(
+        "npm: hooktap logs / deno run --quiet empty.ts",
+        await paired([installed.bin, "logs"], npmFloor, { ...t, check: expect("npm logs", "evt_") }),
+        1.35,
+      );
+    }
+  }
+
+  log("start-up: module counts");
+  const counts: CountRow[] = [
+    {
+      label: "project files Deno reads ahead for --help (main.ts's graph)",
+      count: await graphCount([MAIN]),
+      limit: 60,
+    },
+    {
+      label: "project files Deno reads ahead for logs (main.ts and logs/run.ts)",
+      count: await graphCount([MAIN, here("../src/commands/logs/run.ts")]),
+      limit: 60,
+    },
+    {
+      label: "project files Deno reads ahead for complete",
+      count: await graphCount([MAIN, here("../src/commands/complete/run.ts")]),
+      limit: 60,
+    },
+    {
+      label: "modules `deno info mod.ts` lists (`.`: types and dynamic imports included)",
+      count: await infoModules(here("../mod.ts")),
+      limit: 25,
+    },
+  ];
+  return { rows, counts, ...(npmSkipped ? { npmSkipped } : {}) };
+}
+
+/** The report's section. */
+export function startupReport(r: StartupResults): string {
+  const lines = [
+    "## Start-up (issue 36)",
+    "",
+    "Each command beside `deno run --quiet empty.ts`, in turns, the ratio taken pair by pair (median):",
+    "",
+    "| command / floor | ratio | target | median ms | floor ms |",
+    "| --- | ---: | --- | ---: | ---: |",
+    ...r.rows.map((x) =>
+      `| ${x.label} | ${x.ratio.toFixed(2)}× | ${x.target}${x.met ? "" : " (missed)"} | ${
+        x.ms.toFixed(0)
+      } | ${x.floorMs.toFixed(0)} |`
+    ),
+    ...(r.npmSkipped ? ["", `npm: skipped (${r.npmSkipped})`] : []),
+    "",
+    "| start-up graph | count | target |",
+    "| --- | ---: | --- |",
+    ...r.counts.map((c) =>
+      `| ${c.label} | ${c.count} | ≤ ${c.limit}${c.count <= c.limit ? "" : " (missed)"} |`
+    ),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+if (import.meta.main) {
+  const runs = Number(Deno.args[Deno.args.indexOf("--runs") + 1] ?? 15) || 15;
+  const scratch = await Deno.makeTempDir({ prefix: "hooktap_bench_startup_" });
+  try {
+    // deno-lint-ignore no-console
+    const results = await measureStartup({ runs, scratch, log: (l) => console.error(l) });
+    // deno-lint-ignore no-console
+    console.log(startupReport(results));
+  } finally {
+    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The hub's KV file on disk, private to the user who runs the hub: its
+ * directory is created 0700, and the database with its `-wal` and `-shm`
+ * files is 0600 whatever the umask (they hold every payload the hub stores).
+ * The database is created 0600 before Deno KV opens it, because SQLite gives
+ * its `-wal` and `-shm` files the database file's mode; they are set again
+ * after the open in case they already existed.
+ * @module
+ */
+import { dirname } from "node:path";
+
+/** Mode of the directory the hub creates for its KV file. */
+export const KV_DIR_MODE = 0o700;
+/** Mode of the KV file and its `-wal` and `-shm` files. */
+export const KV_FILE_MODE = 0o600;
+
+async function chmod(path: string, mode: number): Promise<void> {
+  try {
+    await Deno.chmod(path, mode);
+  } catch (error) {
+    // Not on this platform (Windows), or the file is not there (no WAL yet).
+    if (!(error instanceof Deno.errors.NotFound) && Deno.build.os !== "windows") throw error;
+  }
+}
+
+/**
+ * Before the open: creates the directory (0700) when missing, and the database file (0600) when missing;
+ * an existing database file is set to 0600. `tighten`: set an existing directory to 0700 as well (the
+ * hub's own default directory, which earlier versions created 0755).
+ */
+export async function prepareKvFile(path: string, options: { tighten?: boolean } = {}): Promise<void> {
+  const dir = dirname(path);
+  let created = false;
+  try {
+    await Deno.stat(dir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await Deno.mkdir(dir, { recursive: true, mode: KV_DIR_MODE });
+    created = true;
+  }
+  if (created || options.tighten) await chmod(dir, KV_DIR_MODE);
+  const file = await Deno.open(path, { create: true, write: true, mode: KV_FILE_MODE });
+  file.close();
+  await chmod(path, KV_FILE_MODE);
+  await chmodSidecars(path);
+}
+
+/** After the open: the `-wal` and `-shm` files set to 0600 (when there). */
+export async function chmodSidecars(path: string): Promise<void> {
+  await chmod(`${path}-wal`, KV_FILE_MODE);
+  await chmod(`${path}-shm`, KV_FILE_MODE);
+}

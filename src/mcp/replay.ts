@@ -1,0 +1,201 @@
+/**
+ * `replay`: one stored event, or every event the filters match (bulk), sent
+ * again to its endpoint's forward target or to `to`, through the one send
+ * engine (src/send/resend.ts: the same preparation, overrides, `resign` and
+ * recording as `hooktap replay`); the app's answer to each. Every URL is
+ * checked against the send policy (./send_policy.ts) before anything goes.
+ * @module
+ */
+import { z } from "zod";
+import type { ResolvedConfig } from "../config/types.ts";
+import { UsageError } from "../errors.ts";
+import type { CapturedEvent } from "../event/record.ts";
+import { checkMethod, type Overrides, parseHeaderOption } from "../send/overrides.ts";
+import { openReplayLog, replayResult, resendEach, type ResendTarget, type Sent } from "../send/resend.ts";
+import { deliveryUrl, targetNameOf } from "../send/target.ts";
+import { compileFilter } from "../store/read/filter.ts";
+import { scanBackward } from "../store/read/scan.ts";
+import { configOf, type McpContext, openStore, storeOf } from "./context.ts";
+import { FILTER_SHAPE, filterOf, hasFilterInput } from "./filters.ts";
+import { lookUp } from "./get_event.ts";
+import { answer } from "./result.ts";
+import { checkSendTo } from "./send_policy.ts";
+import { defineTool } from "./tool.ts";
+import { undeliveredIds } from "./undelivered.ts";
+
+const RESULT_SCHEMA = z.object({
+  id: z.string().describe("the event sent"),
+  target: z.string().describe("the target's name"),
+  url: z.string(),
+  method: z.string(),
+  ok: z.boolean().describe("the app answered 2xx"),
+  status: z.number().int().optional(),
+  statusText: z.string().optional(),
+  durationMs: z.number(),
+  location: z.string().optional(),
+  contentType: z.string().optional(),
+  body: z.string().optional().describe("the start of the app's answer body, as UTF-8"),
+  truncated: z.boolean().optional(),
+  resigned: z.string().optional().describe("the provider whose signature was made anew"),
+  warning: z.string().optional().describe("why the app will likely refuse it (a stale signature)"),
+  error: z.string().optional().describe("why there was no answer, or why it was not sent"),
+});
+
+/** Where an event goes: `to`, else its endpoint's forward target, else the target it was marked with. */
+function _targetOf(
+  config: ResolvedConfig | null,
+  to: string | undefined,
+  timeoutMs: number,
+): (event: CapturedEvent) => ResendTarget {
+  return (event) => {
+    let target: ResendTarget;
+    if (to !== undefined) target = { name: targetNameOf(to), to, timeoutMs };
+    else {
+      const forward = config?.endpoints.find((e) => e.name === event.endpoint)?.forward;
+      const url = forward?.to ?? event.forward?.to;
+      if (url === undefined) {
+        throw new UsageError(
+          `Where should ${event.id} go? Endpoint "${event.endpoint}" has no forward target. Give \`to\` ` +
+            `(http://localhost:3000${event.path}), or set one in hooktap.config.ts: ` +
+            `{ name: "${event.endpoint}", forward: "http://localhost:3000${event.path}" }.`,
+        );
+      }
+      target = {
+        name: targetNameOf(url),
+        to: url,
+        timeoutMs,
+        ...(forward?.insecure ? { insecure: true } : {}),
+      };
+    }
+    checkSendTo(deliveryUrl(event, target.to).href, config);
+    return target;
+  };
+}
+
+/** The tool. */
+export function replayTool(ctx: McpContext) {
+  return defineTool({
+    name: "replay",
+    title: "Send stored webhook events again",
+    description:
+      "Send a stored event again (`id`), or every event the filters match (oldest first, `limit` at most), " +
+      "as `hooktap replay` does: the same method, headers and exact body bytes, to the endpoint's forward " +
+      "target or to `to` (loopback, a forward target, or a URL the config allows in mcp.allowSendTo). " +
+      "resign signs afresh with the endpoint's secret; method, headers and set override. Each send is " +
+      "recorded as a delivery (get_event shows it). Returns the app's answer to each.",
+    input: {
+      id: z.string().optional().describe("the event id or a unique prefix (none: the filters choose)"),
+      ...FILTER_SHAPE,
+      to: z.string().optional().describe("where to send (default: the endpoint's forward target)"),
+      resign: z.boolean().optional()
+        .describe("sign afresh with the endpoint's secret and the current time (Stripe, Slack, ...)"),
+      method: z.string().optional().describe("send with this method instead of the original"),
+      headers: z.array(z.string()).optional().describe(
+        'add or replace headers: "Name: value" (empty removes)',
+      ),
+      set: z.array(z.string()).optional().describe("change fields of the JSON or form body: a.b=value"),
+      set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
+      limit: z.number().int().min(1).max(1000).optional()
+        .describe("bulk: send at most this many of the matching events (default 100); more are refused"),
+      timeout_seconds: z.number().positive().max(300).optional().describe(
+        "longest wait for each answer (default 30)",
+      ),
+    },
+    output: {
+      sent: z.number().int(),
+      ok: z.number().int().describe("answered 2xx"),
+      failed: z.number().int(),
+      results: z.array(RESULT_SCHEMA),
+    },
+    readOnly: false,
+    openWorld: true,
+    async run(o, signal) {
+      const filtered = hasFilterInput(o);
+      if (o.id !== undefined && filtered) {
+        throw new UsageError("Give `id` alone, or filters to replay every event they match, not both.");
+      }
+      if (o.id === undefined && !filtered) {
+        throw new UsageError(
+          "Give an event `id`, or filters to replay many (endpoint, since, type, undelivered, ...). " +
+            "search_events lists the stored events.",
+        );
+      }
+      if (o.method !== undefined) checkMethod(o.method);
+      if (o.set_new && (o.set ?? []).length === 0) throw new UsageError("set_new goes with set.");
+      const config = await configOf(ctx);
+      if (o.to !== undefined) checkSendTo(o.to, config);
+      const overrides: Overrides = {
+        headers: (o.headers ?? []).map(parseHeaderOption),
+        set: o.set ?? [],
+        ...(o.method !== undefined ? { method: o.method } : {}),
+        ...(o.set_new ? { setNew: true } : {}),
+      };
+      const targetOf = _targetOf(config, o.to, (o.timeout_seconds ?? 30) * 1000);
+      let events: CapturedEvent[];
+      if (o.id !== undefined) events = [await lookUp(ctx, o.id)];
+      else events = await _matching(ctx, o, o.limit ?? 100);
+      if (events.length === 0) {
+        return answer({ sent: 0, ok: 0, failed: 0, results: [] }, "No stored events match these filters.");
+      }
+      for (const event of events) targetOf(event); // every URL checked before the first send
+      const log = await openReplayLog(storeOf(ctx));
+      const sent: Sent[] = [];
+      let summary;
+      try {
+        summary = await resendEach(events, {
+          targetOf,
+          overrides,
+          resign: o.resign === true,
+          settingsOf: (endpoint) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
+          signal: AbortSignal.any([signal, ctx.signal]),
+          log,
+          onSend: (s) => void sent.push(s),
+        });
+      } finally {
+        await log.close();
+      }
+      const results = sent.map((s) => replayResult(s));
+      const lines = results.map((r) =>
+        `${r.id} → ${r.url}: ${
+          r.status !== undefined
+            ? `${r.status} ${r.statusText ?? ""}`.trim()
+            : `not answered (${r.error ?? "?"})`
+        }` +
+        (r.warning !== undefined ? `\n  warning: ${r.warning}` : "")
+      );
+      return answer(
+        { sent: summary.sent, ok: summary.ok, failed: summary.failed, results },
+        `Replayed ${summary.sent} event${summary.sent === 1 ? "" : "s"}: ${summary.ok} answered 2xx` +
+          `${summary.failed > 0 ? `, ${summary.failed} not` : ""}.\n${lines.join("\n")}`,
+      );
+    },
+  });
+}
+
+/** The events the filters match, oldest first. @throws {UsageError} when more than `limit` match. */
+async function _matching(
+  ctx: McpContext,
+  o: Parameters<typeof filterOf>[0],
+  limit: number,
+): Promise<CapturedEvent[]> {
+  const filter = filterOf(o);
+  const only = o.undelivered ? await undeliveredIds(storeOf(ctx)) : undefined;
+  const reader = await openStore(ctx);
+  if (reader === null) return [];
+  const found: CapturedEvent[] = [];
+  try {
+    for await (const m of scanBackward(reader, compileFilter(filter))) {
+      if (only !== undefined && !only.has(m.event.id)) continue;
+      if (found.length === limit) {
+        throw new UsageError(
+          `More than ${limit} stored events match these filters: narrow them (since, type, endpoint), or ` +
+            `raise limit (at most 1000) to send them all.`,
+        );
+      }
+      found.push(m.event);
+    }
+  } finally {
+    reader[Symbol.dispose]();
+  }
+  return found.reverse();
+}

@@ -1,0 +1,90 @@
+/**
+ * `search_events`: the stored events the `logs` filters match, newest
+ * first, a compact summary each, paged with an opaque cursor (the byte
+ * offset where the next page's backward scan starts).
+ * @module
+ */
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+import { compileFilter } from "../store/read/filter.ts";
+import { scanBackward } from "../store/read/scan.ts";
+import { readDeliveryRecords } from "./deliveries.ts";
+import { type McpContext, openStore, storeOf } from "./context.ts";
+import { EVENT_SUMMARY_SCHEMA, eventLine, type EventSummary, summaryOf } from "./event_view.ts";
+import { FILTER_SHAPE, filterOf } from "./filters.ts";
+import { answer } from "./result.ts";
+import { defineTool } from "./tool.ts";
+import { undeliveredIds } from "./undelivered.ts";
+
+/** Reads a cursor. @throws {UsageError} when it is not one this tool gave. */
+export function parseCursor(cursor: string, size: number): number {
+  const m = /^c(\d+)$/.exec(cursor);
+  const at = m === null ? NaN : Number(m[1]);
+  if (!(at >= 0) || at > size) {
+    throw new UsageError(
+      `cursor "${cursor}" is not one search_events gave for this log (it may have been pruned since): ` +
+        "search again without a cursor.",
+    );
+  }
+  return at;
+}
+
+/** The tool. */
+export function searchEvents(ctx: McpContext) {
+  return defineTool({
+    name: "search_events",
+    title: "Search stored webhook events",
+    description:
+      "List the webhook events hooktap stored in this project (.hooktap/events.jsonl), newest first, with " +
+      "the `hooktap logs` filters. Each has a compact summary: id, time, endpoint, method, path, provider, " +
+      "type, signature verdict, body size and delivery state per forward target. Pass nextCursor as cursor " +
+      "for the next (older) page. Use get_event for the headers and body.",
+    input: {
+      ...FILTER_SHAPE,
+      limit: z.number().int().min(1).max(200).optional().describe("events per page (default 20)"),
+      cursor: z.string().optional().describe("nextCursor of the previous page"),
+    },
+    output: {
+      events: z.array(EVENT_SUMMARY_SCHEMA).describe("newest first"),
+      nextCursor: z.string().optional().describe("present when older events match: pass it as cursor"),
+    },
+    readOnly: true,
+    async run(args) {
+      const filter = filterOf(args);
+      const limit = args.limit ?? 20;
+      const paths = storeOf(ctx);
+      const only = args.undelivered ? await undeliveredIds(paths) : undefined;
+      const reader = await openStore(ctx);
+      const events: EventSummary[] = [];
+      let nextCursor: string | undefined;
+      if (reader !== null) {
+        try {
+          const end = args.cursor === undefined ? reader.size : parseCursor(args.cursor, reader.size);
+          const records = await readDeliveryRecords(paths);
+          let last = end;
+          for await (const m of scanBackward(reader, compileFilter(filter), { end })) {
+            if (only !== undefined && !only.has(m.event.id)) continue;
+            if (events.length === limit) {
+              nextCursor = `c${last}`; // the next page: the lines that end before this page's oldest
+              break;
+            }
+            events.push(summaryOf(m.event, records.get(m.event.id)));
+            last = m.start;
+          }
+        } finally {
+          reader[Symbol.dispose]();
+        }
+      }
+      const structured = { events, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+      const head = events.length === 0
+        ? (reader === null || reader.size === 0
+          ? "No events stored yet in this project (.hooktap/events.jsonl). Start `hooktap dev` and send one, " +
+            "or use the trigger tool."
+          : "No stored events match these filters.")
+        : `${events.length} event${events.length === 1 ? "" : "s"}, newest first` +
+          `${nextCursor !== undefined ? " (more: pass nextCursor as cursor)" : ""}:\n` +
+          events.map(eventLine).join("\n");
+      return answer(structured, head);
+    },
+  });
+}

@@ -1,0 +1,280 @@
+/**
+ * `trigger`: a provider's event or sequence, signed as the provider signs
+ * it, with the faults asked for, into the running `hooktap dev` (the first
+ * endpoint for the provider, or the one named) or straight to a URL; what
+ * the receiver answered. The same steps as `hooktap trigger`, over the same
+ * modules (src/trigger/: catalog, dev target, keys, signing, run).
+ * @module
+ */
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+import type { Endpoint } from "../config/types.ts";
+import { CATALOG } from "../provider/catalog.ts";
+import { parseHeaderOption } from "../send/overrides.ts";
+import { endpointFor, endpointUrl } from "../trigger/dev_target.ts";
+import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
+import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry.ts";
+import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
+import { signingMode } from "../trigger/sign.ts";
+import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
+import { configOf, devOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
+import { answer } from "./result.ts";
+import { checkSendTo } from "./send_policy.ts";
+import { defineTool } from "./tool.ts";
+
+/** How much of each answer's body is returned. */
+const ANSWER_PREVIEW = 4096;
+
+const DELIVERY_SCHEMA = z.object({
+  event: z.string().describe("the catalog event sent"),
+  fault: z.string().optional().describe("what is wrong with it on purpose"),
+  attempt: z.number().int().describe("0 the first, then retries"),
+  method: z.string(),
+  url: z.string(),
+  signed: z.enum(["secret", "key", "none"]),
+  expectRejection: z.boolean().describe("a stale or bad-signature delivery, meant to be refused"),
+  ok: z.boolean().describe("answered 2xx, or refused when it was meant to be"),
+  status: z.number().int().optional(),
+  error: z.string().optional().describe("why there was no answer"),
+  durationMs: z.number(),
+  storedEventId: z.string().optional().describe("through dev: the id dev stored it under (get_event)"),
+  devVerdict: z.string().optional().describe("through dev, for a fault: the verdict dev gave it"),
+  answer: z.object({
+    headers: HEADERS_SCHEMA,
+    body: z.string().describe(`the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8`),
+    bodySize: z.number().int(),
+  }).optional(),
+});
+
+function _storedId(d: Delivery): string | undefined {
+  if (d.responseBody === undefined) return undefined;
+  try {
+    const id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
+    return typeof id === "string" && id.startsWith("evt_") ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA> {
+  const out: z.infer<typeof DELIVERY_SCHEMA> = {
+    event: d.event,
+    attempt: d.attempt,
+    method: d.method,
+    url: d.url,
+    signed: d.signed,
+    expectRejection: d.expectRejection,
+    ok: d.ok,
+    durationMs: d.durationMs,
+  };
+  if (d.fault !== undefined) out.fault = d.fault;
+  if (d.status !== undefined) out.status = d.status;
+  if (d.error !== undefined) out.error = d.error;
+  if (d.devVerdict !== undefined) out.devVerdict = d.devVerdict;
+  const id = viaDev ? _storedId(d) : undefined;
+  if (id !== undefined) out.storedEventId = id;
+  if (d.status !== undefined) {
+    const body = d.responseBody ?? new Uint8Array();
+    out.answer = {
+      headers: headerList(d.responseHeaders ?? []),
+      body: new TextDecoder().decode(body.subarray(0, ANSWER_PREVIEW)),
+      bodySize: body.length,
+    };
+  }
+  return out;
+}
+
+/** The tool. */
+export function triggerTool(ctx: McpContext) {
+  return defineTool({
+    name: "trigger",
+    title: "Send a provider's webhook event",
+    description:
+      "Send a provider's event (github push, stripe invoice.paid, ...) or sequence, signed as the provider " +
+      "signs it, as `hooktap trigger` does: by default into the `hooktap dev` running in this project (the " +
+      "first endpoint for the provider, or `endpoint`), signed with that endpoint's secret (or `secret`); or " +
+      "straight to `to` (loopback, a forward target, or a URL the config allows in mcp.allowSendTo). " +
+      "Overrides (set, headers) and faults (duplicate, stale, bad_signature, out_of_order, retries) as the " +
+      "CLI's. Returns each delivery and what the receiver answered; through dev, storedEventId is the id " +
+      "to read with get_event. list_triggers shows what can be sent.",
+    input: {
+      provider: z.string().min(1).describe("github, stripe, slack, shopify, ... (list_triggers)"),
+      event: z.string().min(1).describe("an event (push, invoice.paid) or a sequence (checkout)"),
+      endpoint: z.string().optional().describe(
+        "the dev endpoint to send to (default: the first for the provider)",
+      ),
+      to: z.string().optional().describe("send straight to this URL instead of the running dev"),
+      secret: z.string().optional().describe("sign with this secret instead of the endpoint's"),
+      signature_url: z.string().optional().describe(
+        "the URL the signature covers (Twilio), if not where it goes",
+      ),
+      set: z.array(z.string()).optional()
+        .describe("change fields of the JSON or form body: data.object.amount_paid=5000 (signed afresh)"),
+      set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
+      headers: z.array(z.string()).optional()
+        .describe('add or replace headers: "Name: value" (an empty value removes)'),
+      duplicate: z.boolean().optional().describe("fault: send each delivery twice, identical"),
+      out_of_order: z.boolean().optional().describe("fault: a sequence's events shuffled"),
+      seed: z.number().int().min(0).max(2 ** 31).optional().describe("seed of out_of_order's shuffle"),
+      stale: z.boolean().optional().describe("fault: a timestamp beyond the provider's tolerance"),
+      bad_signature: z.boolean().optional().describe("fault: sign with the wrong secret or key"),
+      retries: z.number().int().min(0).max(20).optional()
+        .describe("fault: send each delivery again N times (the provider's schedule, compressed to seconds)"),
+      timeout_seconds: z.number().positive().max(300).optional().describe(
+        "longest wait for each answer (default 30)",
+      ),
+    },
+    output: {
+      provider: z.string(),
+      event: z.string(),
+      sequence: z.string().optional(),
+      seed: z.number().int().optional().describe("the shuffle's seed, to repeat it"),
+      viaDev: z.boolean().describe("sent into the running hooktap dev"),
+      ok: z.boolean().describe("every delivery got a 2xx (a fault meant to be refused: was refused)"),
+      deliveries: z.array(DELIVERY_SCHEMA),
+      warnings: z.array(z.string()),
+    },
+    readOnly: false,
+    openWorld: true,
+    async run(o, signal) {
+      if (o.seed !== undefined && !o.out_of_order) {
+        throw new UsageError("seed orders out_of_order's shuffle: set out_of_order too.");
+      }
+      if (o.set_new && (o.set ?? []).length === 0) throw new UsageError("set_new goes with set.");
+      if (o.stale && o.bad_signature) {
+        throw new UsageError("Give stale or bad_signature, not both: each is its own fault.");
+      }
+      const catalog = await loadCatalog(o.provider); // an unknown provider: its did-you-mean
+      const provider = catalog.provider;
+      const resolved = resolveTrigger(catalog, o.event); // an unknown event: its did-you-mean
+      const headers = (o.headers ?? []).map(parseHeaderOption);
+      const config = await configOf(ctx);
+      const paths = storeOf(ctx);
+      const warnings: string[] = [];
+      let to = o.to;
+      let endpoint: Endpoint | undefined;
+      if (to === undefined) {
+        const dev = await devOf(ctx);
+        if (dev === undefined) {
+          throw new UsageError(
+            noDevMessage("there is nothing to trigger into") +
+              " Or send straight to your app with `to` (http://localhost:3000/webhooks).",
+          );
+        }
+        endpoint = endpointFor(config, provider, o.endpoint);
+        to = endpointUrl(endpoint, dev.port, provider);
+      } else {
+        checkSendTo(to, config);
+        if (config !== null) {
+          endpoint = o.endpoint !== undefined
+            ? endpointFor(config, provider, o.endpoint)
+            : config.endpoints.find((e) => e.signing?.provider === provider);
+        }
+      }
+      const signing = endpoint?.signing;
+      const title = CATALOG[provider]?.title ?? provider;
+      if (signing?.provider !== undefined && signing.provider !== provider) {
+        warnings.push(
+          `endpoint "${
+            endpoint!.name
+          }" declares provider ${signing.provider}, so it will check this ${title} ` +
+            `delivery as ${signing.provider} and find it invalid.`,
+        );
+      }
+      const secret = o.secret ?? signing?.secrets[0];
+      const material = {
+        ...(secret !== undefined ? { secret } : {}),
+        ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
+      };
+      let keys: TriggerKeys | undefined;
+      if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
+        keys = (await loadTriggerKeys(paths.dir)).keys;
+        const pub = publicKeyFor(provider, keys)!;
+        warnings.push(`signed with hooktap's key (.hooktap/trigger-keys.json); the app must trust ${pub}`);
+      }
+      if (signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none") {
+        warnings.push(
+          `sent unsigned: no secret for ${title}; give secret, or set \`secret\` on the endpoint in hooktap.config.ts`,
+        );
+      }
+      const request: TriggerRequest = {
+        provider,
+        event: o.event,
+        to,
+        ...(o.signature_url !== undefined ? { signatureUrl: o.signature_url } : {}),
+        ...material,
+        ...(keys !== undefined ? { keys } : {}),
+        ...(signing?.tolerance !== undefined ? { tolerance: signing.tolerance } : {}),
+        set: o.set ?? [],
+        ...(o.set_new ? { setNew: true } : {}),
+        headers,
+        fault: {
+          ...(o.duplicate ? { duplicate: true } : {}),
+          ...(o.out_of_order ? { outOfOrder: true } : {}),
+          ...(o.stale ? { stale: true } : {}),
+          ...(o.bad_signature ? { badSignature: true } : {}),
+          ...(o.seed !== undefined ? { seed: o.seed } : {}),
+          ...(o.retries !== undefined ? { retries: o.retries } : {}),
+        },
+      };
+      const viaDev = o.to === undefined;
+      let told: boolean | undefined;
+      const outcome = await trigger(request, {
+        timeoutMs: (o.timeout_seconds ?? 30) * 1000,
+        signal: AbortSignal.any([signal, ctx.signal]),
+        beforeSend: async (d) => {
+          if (!viaDev || told === false) return;
+          const { tellDev } = await import("../trigger/side_channel.ts");
+          told = await tellDev(paths, d).then(() => true, (error: Error) => {
+            if (d.fault !== undefined) {
+              warnings.push(`dev was not told which deliveries are faults: ${error.message}`);
+            }
+            return false;
+          });
+        },
+        onDelivery: async (d) => {
+          if (viaDev && d.expectRejection && d.status !== undefined && d.status < 300) {
+            await _devVerdict(ctx, d);
+          }
+        },
+      });
+      const deliveries = outcome.deliveries.map((d) => _delivery(d, viaDev));
+      const ok = deliveries.length > 0 && deliveries.every((d) => d.ok);
+      const structured = {
+        provider,
+        event: o.event,
+        ...(resolved.sequence !== undefined ? { sequence: resolved.sequence } : {}),
+        ...(outcome.seed !== undefined ? { seed: outcome.seed } : {}),
+        viaDev,
+        ok,
+        deliveries,
+        warnings,
+      };
+      const lines = deliveries.map((d) =>
+        `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
+        (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
+        (d.storedEventId ? `, stored as ${d.storedEventId}` : "")
+      );
+      return answer(
+        structured,
+        `${ok ? "Sent" : "Sent, not all answered 2xx"}: ${title} ${o.event}, ${deliveries.length} ` +
+          `deliver${deliveries.length === 1 ? "y" : "ies"}${viaDev ? " into hooktap dev" : ""}.\n` +
+          [...lines, ...warnings.map((w) => `warning: ${w}`)].join("\n"),
+      );
+    },
+  });
+}
+
+/** Through dev (which answers 200 unless the endpoint enforces), a fault is judged by dev's verdict. */
+async function _devVerdict(ctx: McpContext, d: Delivery): Promise<void> {
+  const id = _storedId(d);
+  if (id === undefined) return;
+  try {
+    const { lookUp } = await import("./get_event.ts");
+    const status = (await lookUp(ctx, id)).verdict?.status;
+    if (status !== undefined && status !== "valid") {
+      d.ok = true;
+      d.devVerdict = status;
+    }
+  } catch { /* not found: judged by the answer */ }
+}

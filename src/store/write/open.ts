@@ -1,0 +1,95 @@
+/**
+ * The store's one write-side entry point: {@linkcode openStoreForWriting}
+ * makes the data directory, takes the writer lock, opens the event log and
+ * keeps its endpoint index, as one disposable; the parts a running `dev`
+ * adds beside the log (the unmatched log, the control socket, retention)
+ * start from it, each disposable too. Nothing outside `src/store/` needs the
+ * writer's internals.
+ * @module
+ */
+import type { Retention } from "../../config/retention.ts";
+import type { StorePaths } from "../paths.ts";
+import type { CompactPlan, CompactResult } from "./compact.ts";
+import { startControl } from "./control.ts";
+import { ensureDataDir } from "./data_dir.ts";
+import { keepIndex } from "./index_keeper.ts";
+import { acquireWriterLock, type LockOwner } from "./lock.ts";
+import { compactWhileWriting } from "./prune.ts";
+import { startRetention } from "./retention.ts";
+import { openUnmatchedLog, type UnmatchedLog } from "./unmatched.ts";
+import { type EventWriter, openEventWriter } from "./writer.ts";
+
+export type { CompactResult } from "./compact.ts";
+export type { LockOwner } from "./lock.ts";
+export type { UnmatchedEntry, UnmatchedLog } from "./unmatched.ts";
+
+/** A data directory open for writing: disposing closes the log, writes the index and releases the lock. */
+export interface WritingStore extends AsyncDisposable {
+  readonly paths: StorePaths;
+  /** The event log (the sink events are appended to; `count` and `repairedBytes`). */
+  readonly writer: EventWriter;
+  /** Records who holds the writer lock (shown to a second `hooktap dev`; `doctor` reads its port and run). */
+  describe(owner: LockOwner): Promise<void>;
+  /** Compacts the log with the writer paused (`prune`, `rm`, retention). */
+  compact(plan: CompactPlan): Promise<CompactResult>;
+  /** Opens `.hooktap/unmatched.jsonl` (the 404s and 405s, for `logs --unmatched` and `doctor`). */
+  openUnmatched(): Promise<UnmatchedLog & AsyncDisposable>;
+  /**
+   * Listens on `.hooktap/control.sock` for `prune`/`rm` (compacting through this store) and for notes
+   * (`hooktap trigger`'s faults). Without Unix sockets it starts nothing (prune and rm then say so).
+   */
+  startControl(
+    onNote?: (note: unknown) => void,
+    onNotice?: (message: string) => void,
+  ): Promise<AsyncDisposable>;
+  /** Applies `policy`: a prune now, then one every interval. */
+  startRetention(
+    policy: Retention,
+    report: { onPruned?: (result: CompactResult) => void; onError?: (error: unknown) => void },
+  ): AsyncDisposable;
+}
+
+/** An `AsyncDisposable` that runs `close` once. */
+function disposable<T extends object>(value: T, close: () => Promise<void>): T & AsyncDisposable {
+  let closing: Promise<void> | undefined;
+  return Object.assign(value, { [Symbol.asyncDispose]: () => closing ??= close() });
+}
+
+/**
+ * Makes the data directory, takes its writer lock, opens (and repairs) the log and keeps its index.
+ * @throws {StoreError} when another `hooktap dev` holds the lock or the log cannot be opened; nothing is
+ * left open or locked then.
+ */
+export async function openStoreForWriting(paths: StorePaths): Promise<WritingStore> {
+  await ensureDataDir(paths);
+  await using stack = new AsyncDisposableStack();
+  const lock = await acquireWriterLock(paths);
+  stack.defer(() => lock.release());
+  const writer = await openEventWriter(paths);
+  const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
+  stack.defer(() => index.close()); // after the writer's last batch
+  stack.defer(() => writer.close());
+  const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
+  const owned = stack.move();
+  return disposable({
+    paths,
+    writer,
+    describe: (owner: LockOwner) => lock.describe(owner),
+    compact,
+    async openUnmatched() {
+      const log = await openUnmatchedLog(paths);
+      return disposable(log, () => log.close());
+    },
+    async startControl(onNote?: (note: unknown) => void, onNotice?: (message: string) => void) {
+      const control = await startControl(paths, compact, onNote, onNotice);
+      return disposable({}, async () => await control?.close());
+    },
+    startRetention(
+      policy: Retention,
+      report: { onPruned?: (result: CompactResult) => void; onError?: (error: unknown) => void },
+    ) {
+      const runner = startRetention(policy, compact, report);
+      return disposable({}, () => runner.close());
+    },
+  }, () => owned.disposeAsync());
+}

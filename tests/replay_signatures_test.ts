@@ -1,0 +1,123 @@
+/**
+ * What `hooktap replay` does with signatures, through the real CLI: an event
+ * whose signature was invalid at receipt is never re-signed into a valid one
+ * without `--resign-invalid` (issue 33.4), and the advice for a stale
+ * signature names its true cause when the secret is there (33.9). The app
+ * verifies with Stripe's own library.
+ */
+import assert from "node:assert/strict";
+import Stripe from "stripe";
+import { runCli, withTmpDir } from "./_helpers.ts";
+import { captureEvents } from "./_capture.ts";
+
+const SECRET = "whsec_signatures_test";
+
+const CONFIG = `export default {
+  port: 0,
+  endpoints: [
+    { name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "${SECRET}" },
+  ],
+};
+`;
+
+/** An app that verifies Stripe signatures with the `stripe` library: 200 when accepted, 400 otherwise. */
+function stripeApp() {
+  const got: string[] = [];
+  const stripe = new Stripe("sk_test_x");
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.text();
+    got.push(body);
+    try {
+      await stripe.webhooks.constructEventAsync(body, req.headers.get("stripe-signature") ?? "", SECRET);
+      return new Response("ok");
+    } catch (error) {
+      return new Response(`bad signature: ${(error as Error).message.slice(0, 40)}`, { status: 400 });
+    }
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, got, [Symbol.asyncDispose]: () => server.shutdown() };
+}
+
+/** Stores a Stripe event signed with another secret (verdict invalid) and one signed right an hour ago. */
+async function store(dir: string): Promise<{ invalid: string; stale: string }> {
+  const stripe = new Stripe("sk_test_x");
+  const bad = '{"id":"evt_bad","type":"invoice.paid"}';
+  const old = '{"id":"evt_old","type":"invoice.paid"}';
+  const badHeader = await stripe.webhooks.generateTestHeaderStringAsync({
+    payload: bad,
+    secret: "whsec_someone_else",
+  });
+  const oldHeader = await stripe.webhooks.generateTestHeaderStringAsync({
+    payload: old,
+    secret: SECRET,
+    timestamp: Math.floor(Date.now() / 1000) - 3600,
+  });
+  const json: [string, string] = ["content-type", "application/json"];
+  const [invalid, stale] = await captureEvents(dir, [
+    { path: "/stripe", headers: [json, ["stripe-signature", badHeader]], body: bad },
+    { path: "/stripe", headers: [json, ["stripe-signature", oldHeader]], body: old },
+  ], CONFIG);
+  return { invalid: invalid!, stale: stale! };
+}
+
+Deno.test("`replay --resign` refuses an event whose signature was invalid at receipt, naming --resign-invalid; that option re-signs it", async () => {
+  await using tmp = await withTmpDir();
+  const { invalid } = await store(tmp.path);
+  const logs = await runCli(["logs", "--json", "--verdict", "invalid"], { cwd: tmp.path });
+  assert.equal(JSON.parse(logs.stdout.trim()).id, invalid, "the event is stored as invalid");
+  await using app = stripeApp();
+
+  const refused = await runCli(["replay", invalid, "--to", app.url, "--resign"], { cwd: tmp.path });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /Refusing to re-sign evt_\S+: its signature was invalid when hooktap received it/,
+  );
+  assert.match(refused.stderr, /use --resign-invalid to re-sign it anyway/);
+  assert.equal(app.got.length, 0, "nothing was sent");
+
+  // Without re-signing it goes as it came, and the app refuses it as the sender's bad signature.
+  const plain = await runCli(["replay", invalid, "--to", app.url], { cwd: tmp.path });
+  assert.equal(plain.code, 1, plain.stderr);
+  assert.match(plain.stdout, /^400 /);
+
+  const forced = await runCli(["replay", invalid, "--to", app.url, "--resign-invalid"], { cwd: tmp.path });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.match(forced.stderr, /Re-signed as stripe/);
+  assert.equal(app.got.length, 2);
+});
+
+Deno.test("bulk `replay --resign` re-signs the stale event and refuses the invalid one (not sent)", async () => {
+  await using tmp = await withTmpDir();
+  const { invalid } = await store(tmp.path);
+  await using app = stripeApp();
+  const r = await runCli(["replay", "--endpoint", "stripe", "--to", app.url, "--resign"], { cwd: tmp.path });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /Sent 2 of 2: 1 answered 2xx, 1 failed\. Answers: 1 × 200, 1 × not sent\./);
+  assert.match(r.stderr, new RegExp(`${invalid} → .*Refusing to re-sign`));
+  assert.deepEqual(app.got, ['{"id":"evt_old","type":"invoice.paid"}']);
+});
+
+Deno.test("stale-signature advice of `replay ID` names the old timestamp and --resign when the secret is configured", async () => {
+  await using tmp = await withTmpDir();
+  const { stale } = await store(tmp.path);
+  await using app = stripeApp();
+  // --to and no --resign: the config is not read, and hooktap must not claim the secret is missing.
+  const r = await runCli(["replay", stale, "--to", app.url], { cwd: tmp.path });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /warning: the stored Stripe signature covers its timestamp \(about 60 min ago\)/);
+  assert.match(r.stderr, /send it with --resign to sign it afresh with the endpoint's secret/);
+  assert.doesNotMatch(r.stderr, /add the signing secret/);
+  const fixed = await runCli(["replay", stale, "--to", app.url, "--resign"], { cwd: tmp.path });
+  assert.equal(fixed.code, 0, fixed.stderr);
+});
+
+Deno.test("the advice still says to add the secret when the endpoint truly has none", async () => {
+  await using tmp = await withTmpDir();
+  const { stale } = await store(tmp.path);
+  await Deno.writeTextFile(`${tmp.path}/hooktap.config.ts`, CONFIG.replace(`, secret: "${SECRET}"`, ""));
+  await using app = stripeApp();
+  const r = await runCli(["replay", stale, "--to", app.url, "--resign"], { cwd: tmp.path });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /Cannot re-sign evt_\S+: .*add the signing secret to endpoint "stripe"/);
+  assert.equal(app.got.length, 0);
+});
