@@ -4,7 +4,7 @@
  * side on a generated store; prints a Markdown report on stdout, progress on
  * stderr, and keeps the raw numbers in bench/.data/results.json.
  *
- *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub] [--runs N] [--seconds S] [--events N] [--peer-dir DIR]
+ *     deno run -A bench/main.ts [--smoke] [--only write|read|forward|breakdown|hub|hostile] [--runs N] [--seconds S] [--events N] [--peer-dir DIR]
  *
  * `--peer-dir DIR` (or `BENCH_PEER_DIR=DIR`): a checkout of cmer/localhook,
  * the Node/Express peer (bench/peer.ts), run as (p) in the write side's turns
@@ -14,6 +14,8 @@
  *
  * `--only startup` runs the start-up part alone (bench/startup.ts: each command beside an empty script,
  * from a checkout and from the packed npm package, and the start-up graph's module counts).
+ * `--only hostile` runs the hostile inputs alone (bench/hostile_rss.ts): RSS
+ * growth of dev (both stacks) and the hub under each, beside its bound.
  *
  * `--smoke` runs every part with tiny counts in a temp directory: it asserts
  * that each part works (every request answered 2xx and stored, every command
@@ -33,6 +35,7 @@ import { ensureStore } from "./store_gen.ts";
 import { forwardReport, measureForward } from "./forward.ts";
 import { backlogReport, measureBacklog } from "./forward_backlog.ts";
 import { hubReport, measureHub } from "./hub.ts";
+import { hostileReport, measureHostile } from "./hostile_rss.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 import { measureStoreSide, storeSideReport } from "./store_side.ts";
 import { breakdownReport, measureBreakdown } from "./breakdown.ts";
@@ -63,6 +66,7 @@ const doForward = values.only === undefined || values.only === "forward";
 const doBreakdown = values.only === undefined || values.only === "write" || values.only === "breakdown";
 const doHub = values.only === undefined || values.only === "hub";
 const doStartup = values.only === undefined || values.only === "startup";
+const doHostile = values.only === undefined || values.only === "hostile";
 const CONNECTIONS = 64;
 
 // deno-lint-ignore no-console
@@ -275,8 +279,13 @@ try {
     if (results.rows.some((r) => !(r.ratio > 0))) throw new Error("start-up: a ratio was not measured");
     startupText = "\n" + startupReport(results);
   }
+  let hostileText = "";
+  if (doHostile) {
+    log("hostile inputs: RSS growth beside each bound (dev on both stacks, the hub)");
+    hostileText = "\n" + hostileReport(await measureHostile({ small: smoke, log }));
+  }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + startupText;
+    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + startupText + hostileText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

@@ -86,6 +86,13 @@ export class RequestBudget extends BodyBudget {
     }
     this.#mine += bytes;
   }
+  /** Counted among the hub's bodies being read (its bound of bodies at once). */
+  override enter(): void {
+    this.layers.hub.enter();
+  }
+  override leave(): void {
+    this.layers.hub.leave();
+  }
   override release(bytes: number): void {
     const n = Math.min(bytes, this.#mine);
     this.#mine -= n;

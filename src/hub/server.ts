@@ -7,7 +7,7 @@
  */
 import { BodyTooLargeError, readBody } from "../receiver/body.ts";
 import { BodyBudget, BodyBudgetError } from "../receiver/budget.ts";
-import { BodyStalledError, StallWatch } from "../receiver/stall.ts";
+import { BodyStalledError, BodyTrailerError, StallWatch } from "../receiver/stall.ts";
 import { requestHeaders } from "../receiver/headers.ts";
 import type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
 import {
@@ -241,6 +241,11 @@ export function createHubHandler(options: HubOptions): HubHandler {
         stall,
       });
     } catch (error) {
+      if (error instanceof BodyTrailerError) {
+        return text(431, "Request header fields too large: bytes after the last chunk passed the bound.", {
+          connection: "close",
+        });
+      }
       if (error instanceof BodyStalledError) {
         return text(408, `No body bytes arrived for ${bodyTimeoutMs / 1000} s. Nothing was stored.`, {
           connection: "close",

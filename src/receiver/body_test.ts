@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { BodyTooLargeError, readBody } from "./body.ts";
+import { BodyBytes, BodyTooLargeError, readBody } from "./body.ts";
 import { BodyBudget, BodyBudgetError } from "./budget.ts";
-import { BodyStalledError, StallWatch } from "./stall.ts";
+import { BodyStalledError, BodyTrailerError, StallWatch } from "./stall.ts";
 
 /** A request whose body yields `chunks`, then stays open for ever when `hang`. */
 function streamed(chunks: Uint8Array[], hang = false): Request {
@@ -66,4 +66,75 @@ Deno.test("readBody() fails a small declared body that stalls, and gives its cha
   clearTimeout(alive);
   stall.close();
   assert.equal(budget.used, 0);
+});
+
+Deno.test("BodyBytes keeps the bytes of many tiny chunks, never the chunks' buffers", () => {
+  const kept = new BodyBytes();
+  const big = new Uint8Array(64 * 1024); // a runtime read buffer, one byte of it used per chunk
+  for (let i = 0; i < 10_000; i++) {
+    big[i % big.length] = i & 0xff;
+    kept.add(big.subarray(i % big.length, (i % big.length) + 1));
+  }
+  const body = kept.bytes();
+  assert.equal(body.length, 10_000);
+  assert.equal(body[9_999], 9_999 & 0xff);
+  assert.notEqual(body.buffer, big.buffer, "no view of the reader's buffer is kept");
+});
+
+Deno.test("BodyBytes keeps a large chunk that fills its buffer as it is, and returns a small body in its own buffer", () => {
+  const large = new Uint8Array(32 * 1024).fill(7);
+  const kept = new BodyBytes();
+  kept.add(new Uint8Array([1, 2]));
+  kept.add(large);
+  const body = kept.bytes();
+  assert.equal(body.length, 2 + large.length);
+  assert.deepEqual([body[0], body[1], body[2]], [1, 2, 7]);
+  const small = new BodyBytes();
+  small.add(new Uint8Array([5]));
+  assert.equal(small.bytes().buffer.byteLength, 1, "a one-byte body does not pin a 4 KiB block");
+});
+
+Deno.test("readBody() reads a byte stream into its own blocks (BYOB), one-byte chunks included", async () => {
+  let i = 0;
+  const body = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      if (i++ < 5000) controller.enqueue(new Uint8Array([i & 0xff]));
+      else {
+        controller.close();
+        controller.byobRequest?.respond(0); // a pending BYOB read ends only so
+      }
+    },
+  });
+  const request = new Request("http://localhost/x", { method: "POST", body, duplex: "half" } as RequestInit);
+  const bytes = await readBody(request, 10_000, null, { chunked: true });
+  assert.equal(bytes.length, 5000);
+  assert.equal(bytes[4999], 5000 & 0xff);
+});
+
+Deno.test("readBody() counts the bodies being read and refuses past the bound, counting nothing then", async () => {
+  const budget = new BodyBudget(1024, 1);
+  const stall = new StallWatch(100);
+  const first = readBody(streamed([new Uint8Array([1])], true), 300_000, "200000", { budget, stall });
+  assert.equal(budget.bodies, 1);
+  await assert.rejects(readBody(streamed([new Uint8Array(1)]), 1000, null, { budget }), BodyBudgetError);
+  const alive = setTimeout(() => {}, 10_000);
+  await assert.rejects(first, BodyStalledError);
+  clearTimeout(alive);
+  stall.close();
+  assert.equal(budget.bodies, 0, "a failed read is no longer counted");
+  await readBody(streamed([new Uint8Array(1)]), 1000, null, { budget });
+  assert.equal(budget.bodies, 0);
+});
+
+Deno.test("the stall watch cuts off a chunked body whose data stopped while memory grew past the trailer bound", async () => {
+  let rss = 100;
+  const stall = new StallWatch(60_000, 50, () => rss);
+  const quiet = readBody(streamed([new Uint8Array([1])], true), 1000, null, { chunked: true, stall });
+  const alive = setTimeout(() => {}, 10_000);
+  await new Promise((r) => setTimeout(r, 400)); // quiet for 200 ms: its baseline is taken
+  rss = 200; // grew by 100 > 50
+  await assert.rejects(quiet, BodyTrailerError);
+  clearTimeout(alive);
+  stall.close();
 });

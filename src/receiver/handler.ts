@@ -13,7 +13,8 @@ import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from 
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
 import { BodyBudgetError } from "./budget.ts";
-import { BodyStalledError } from "./stall.ts";
+import { closeAfter } from "./closing.ts";
+import { BodyStalledError, BodyTrailerError } from "./stall.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import { splitUrl } from "./url.ts";
@@ -173,11 +174,22 @@ export function createHandler(options: HandlerOptions): Handler {
       });
     } catch (error) {
       if (error instanceof BodyBudgetError) {
-        const reason = "too many bodies arriving at once (the bound of bytes in flight)";
+        const reason = error.kind === "bytes"
+          ? "too many bodies arriving at once (the bound of bytes in flight)"
+          : `too many requests waiting for their body at once (the bound of ${error.limit})`;
         return outcome(
           { status: 503, size: 0, endpoint, reason },
-          text(503, `hooktap is busy: ${reason}. Nothing was stored; retry in a moment.`, {
+          closeAfter(text(503, `hooktap is busy: ${reason}. Nothing was stored; retry in a moment.`, {
             "retry-after": "2",
+            connection: "close",
+          })),
+        );
+      }
+      if (error instanceof BodyTrailerError) {
+        const reason = "bytes after the chunked body's last chunk (trailer fields) passed hooktap's bound";
+        return outcome(
+          { status: 431, size: 0, endpoint, reason },
+          text(431, `Request header fields too large: ${reason}. Nothing was stored.`, {
             connection: "close",
           }),
         );
@@ -203,25 +215,25 @@ export function createHandler(options: HandlerOptions): Handler {
         const reason = `this server cannot read the body of a ${method} request`;
         return outcome(
           { status: 501, size: 0, endpoint, reason },
-          text(
+          closeAfter(text(
             501,
             `Not implemented: ${reason} (this Deno's Deno.serve hides GET and HEAD bodies). Nothing was stored. ` +
               `Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.`,
             { connection: "close" },
-          ),
+          )),
         );
       }
       if (error instanceof BodyTooLargeError) {
         const reason = `body larger than maxBodySize (${sizeLimit(maxBodySize)})`;
         return outcome(
           { status: 413, size: 0, endpoint, reason },
-          text(
+          closeAfter(text(
             413,
             `Request body too large: this endpoint accepts at most ${
               sizeLimit(maxBodySize)
             }. Raise maxBodySize in hooktap.config.ts to accept more. Nothing was stored.`,
             { connection: "close" },
-          ),
+          )),
         );
       }
       const reason = "the request body could not be read (client disconnected?)";

@@ -13,6 +13,8 @@
  */
 import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
+import { closingAnswer, ConnectionClosedOnPurpose } from "./close.ts";
+import { mustClose } from "../receiver/closing.ts";
 import { unlockDeclaredBody } from "./deno_body.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
@@ -25,12 +27,14 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
       port,
       onListen: () => {},
       onError: (error) => {
-        options.onError?.(error);
+        if (!(error instanceof ConnectionClosedOnPurpose)) options.onError?.(error);
         return new Response(options.errorMessage, { status: 500 });
       },
-    }, (request, info) => {
+    }, async (request, info) => {
       unlockDeclaredBody(request); // a GET or HEAD body: see deno_body.ts
-      return handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall });
+      const response = await handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall });
+      // An answer before the body's end (413, 503...) closes its connection: see close.ts.
+      return mustClose(response) ? await closingAnswer(response) : response;
     });
   let server = start(options.port);
   const port = server.addr.port;

@@ -120,7 +120,12 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
     cutOff: drain.cutOff,
     onError: options.onError,
     errorMessage: INTERNAL_ERROR,
-    budget: new BodyBudget(limits.maxBodyBytesInFlight),
+    // maxConnections also bounds the requests waiting for their body (both stacks; on Deno.serve the only
+    // connection bound there is): past it, 503 with Retry-After.
+    budget: new BodyBudget(
+      limits.maxBodyBytesInFlight,
+      limits.maxConnections > 0 ? limits.maxConnections : Number.POSITIVE_INFINITY,
+    ),
     stall: new StallWatch(limits.bodyTimeoutMs),
     limits,
     onNotice: options.onNotice,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from "node:http";
+import { BodyBytes } from "../receiver/body.ts";
 import type { IncomingRequest } from "../receiver/request.ts";
 
 /** The client went away before the body was complete. */
@@ -21,25 +22,36 @@ function pairs(raw: string[]): [string, string][] {
   return out;
 }
 
-/** Reads the whole body of `req` (node's own buffering; no web stream). */
+/**
+ * Reads the whole body of `req` (node's own buffering; no web stream). The
+ * first chunk is held as it is; from a second one on, chunks are copied into
+ * blocks ({@linkcode BodyBytes}), so a body sent in many tiny pieces costs its
+ * bytes, not an object per piece.
+ */
 function readAll(req: IncomingMessage): Promise<ArrayBuffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
+    let first: Uint8Array | undefined;
+    let kept: BodyBytes | undefined;
     let ended = false;
     req.on("data", (chunk: Uint8Array) => {
-      chunks.push(chunk);
-      size += chunk.length;
+      if (kept !== undefined) kept.add(chunk);
+      else if (first === undefined) first = chunk;
+      else {
+        kept = new BodyBytes();
+        kept.add(first);
+        kept.add(chunk);
+        first = undefined;
+      }
     });
     req.on("end", () => {
       ended = true;
-      const out = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        out.set(c, at);
-        at += c.length;
-      }
-      resolve(out.buffer);
+      const bytes = kept?.bytes() ?? first ?? new Uint8Array(0);
+      // An ArrayBuffer of exactly the body (a chunk or a block may be a view of a larger one).
+      resolve(
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? bytes.buffer as ArrayBuffer
+          : bytes.slice().buffer,
+      );
     });
     req.on("error", reject);
     req.on("close", () => {
@@ -48,35 +60,75 @@ function readAll(req: IncomingMessage): Promise<ArrayBuffer> {
   });
 }
 
-/** The body as a web stream that starts reading only when first read (so `arrayBuffer` can be used instead). */
+/** Bytes gathered from node before the stream stops taking more (pauses `req`) until the next read. */
+const GATHER_MAX = 64 * 1024;
+
+/**
+ * The body as a web stream that starts reading only when first read (so
+ * `arrayBuffer` can be used instead). node's chunks are gathered as they come
+ * (flowing: node's paused mode buffers an object per chunk, and pausing and
+ * resuming per chunk cost more than the chunk) into blocks of their bytes
+ * ({@linkcode BodyBytes}), and each read takes what was gathered in one piece:
+ * a body sent in many tiny chunks costs its bytes, never an object per piece.
+ * `req` is paused while {@linkcode GATHER_MAX} bytes wait for a read.
+ */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let started = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!started) {
-        started = true;
-        let ended = false;
-        req.on("data", (chunk: Uint8Array) => {
-          try {
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          } catch {
-            req.pause(); // cancelled
-            return;
-          }
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.on("end", () => {
-          ended = true;
-          controller.close();
-        });
-        req.on("error", (error) => controller.error(error));
-        req.on("close", () => {
-          if (!ended) controller.error(new BodyAbortedError());
-        });
+  let ended = false;
+  let paused = false;
+  let failed: Error | undefined;
+  let gathered: BodyBytes | undefined;
+  let size = 0;
+  let wake: (() => void) | undefined;
+  const start = () => {
+    started = true;
+    req.on("data", (chunk: Uint8Array) => {
+      (gathered ??= new BodyBytes()).add(chunk);
+      size += chunk.length;
+      if (size >= GATHER_MAX && !paused) {
+        paused = true;
+        req.pause();
       }
-      req.resume();
+      wake?.();
+    });
+    req.on("end", () => {
+      ended = true;
+      wake?.();
+    });
+    req.on("error", (error) => {
+      failed ??= error;
+      wake?.();
+    });
+    req.on("close", () => {
+      if (!ended) failed ??= new BodyAbortedError();
+      wake?.();
+    });
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) start();
+      for (;;) {
+        if (gathered !== undefined) {
+          controller.enqueue(gathered.bytes());
+          gathered = undefined;
+          size = 0;
+          if (paused) {
+            paused = false;
+            req.resume();
+          }
+          return;
+        }
+        if (failed !== undefined) throw failed;
+        if (ended) {
+          controller.close();
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
     },
     cancel() {
+      gathered = undefined;
       req.pause();
     },
   }, { highWaterMark: 0 });
