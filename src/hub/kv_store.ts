@@ -362,156 +362,134 @@ async function deleteChannel(kv: Deno.Kv, channel: string): Promise<boolean> {
   return true;
 }
 
-/** The hub's store on an open KV. */
-export function hubStoreOn(kv: Deno.Kv): HubStore {
-  const queues = new Map<string, { pending: Pending[]; running: boolean }>();
-  const heads = new Map<string, { seq: number; versionstamp: string | null }>();
-  const listeners = new Map<string, Set<() => void>>();
-  const channels = new Map<string, { record: ChannelRecord; until: number }>();
+interface LogState {
+  kv: Deno.Kv;
+  /** The last sequence number known per channel, and the head key's versionstamp. */
+  heads: Map<string, { seq: number; versionstamp: string | null }>;
+  /** Held polls waiting for a channel's next event (in this process). */
+  listeners: Map<string, Set<() => void>>;
+}
 
-  function notify(channel: string): void {
-    for (const wake of listeners.get(channel) ?? []) wake();
+function notify(log: LogState, channel: string): void {
+  for (const wake of log.listeners.get(channel) ?? []) wake();
+}
+
+async function loadHead(log: LogState, channel: string) {
+  const entry = await log.kv.get<number>(["hub", "head", channel]);
+  const head = { seq: entry.value ?? 0, versionstamp: entry.versionstamp };
+  log.heads.set(channel, head);
+  return head;
+}
+
+/** Stores a large body's chunks, in commits of their own (before the event that points at them). */
+async function storeChunks(
+  kv: Deno.Kv,
+  channel: string,
+  body: Uint8Array,
+): Promise<{ blob: string; chunks: number }> {
+  const blob = crypto.randomUUID();
+  const chunks = Math.ceil(body.length / CHUNK);
+  for (let i = 0; i < chunks; i += 8) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(chunks, i + 8); j++) {
+      op.set(["hub", "chunk", channel, blob, j], body.subarray(j * CHUNK, (j + 1) * CHUNK));
+    }
+    const result = await op.commit();
+    if (!result.ok) throw new Error("could not store a body chunk");
   }
+  return { blob, chunks };
+}
 
-  async function loadHead(channel: string) {
-    const entry = await kv.get<number>(["hub", "head", channel]);
-    const head = { seq: entry.value ?? 0, versionstamp: entry.versionstamp };
-    heads.set(channel, head);
-    return head;
-  }
-
-  /** Deletes the body chunks of an event that was not committed (nothing points at them). */
-  async function dropChunks(channel: string, event: Omit<StoredEvent, "seq">): Promise<void> {
-    if (event.blob === undefined) return;
-    try {
-      for (let i = 0; i < (event.chunks ?? 0); i += 8) {
-        const op = kv.atomic();
-        for (let j = i; j < Math.min(event.chunks ?? 0, i + 8); j++) {
-          op.delete(["hub", "chunk", channel, event.blob, j]);
-        }
-        await op.commit();
+/** Deletes the body chunks of an event that was not committed (nothing points at them). */
+async function dropChunks(kv: Deno.Kv, channel: string, event: Omit<StoredEvent, "seq">): Promise<void> {
+  if (event.blob === undefined) return;
+  try {
+    for (let i = 0; i < (event.chunks ?? 0); i += 8) {
+      const op = kv.atomic();
+      for (let j = i; j < Math.min(event.chunks ?? 0, i + 8); j++) {
+        op.delete(["hub", "chunk", channel, event.blob, j]);
       }
-    } catch { /* a busy store: orphaned chunks stay until the channel is deleted */ }
-  }
+      await op.commit();
+    }
+  } catch { /* a busy store: orphaned chunks stay until the channel is deleted */ }
+}
 
-  async function commitLoop(channel: string, queue: { pending: Pending[]; running: boolean }) {
-    while (queue.pending.length > 0) {
-      let bytes = 0;
-      let n = 0;
-      while (
-        n < queue.pending.length && n < COMMIT_EVENTS &&
-        (n === 0 || bytes + queue.pending[n]!.bytes <= COMMIT_BYTES)
-      ) {
-        bytes += queue.pending[n]!.bytes;
-        n++;
-      }
-      let batch = queue.pending.splice(0, n);
-      for (let failures = 0;;) {
-        try {
-          const head = heads.get(channel) ?? await loadHead(channel);
-          // The cap, checked in the commit: the usage as read now, and its versionstamp checked below.
-          const used = await usageEntry(kv, channel);
-          let total = used.bytes;
-          const fits: Pending[] = [];
-          const over: Pending[] = [];
-          for (const p of batch) {
-            if (total + p.cost > p.cap) over.push(p);
-            else {
-              fits.push(p);
-              total += p.cost;
-            }
+/** Commits a channel's pending events, in batches (group commit), each checked against the head and the cap. */
+async function commitLoop(log: LogState, channel: string, queue: { pending: Pending[]; running: boolean }) {
+  while (queue.pending.length > 0) {
+    let bytes = 0;
+    let n = 0;
+    while (
+      n < queue.pending.length && n < COMMIT_EVENTS &&
+      (n === 0 || bytes + queue.pending[n]!.bytes <= COMMIT_BYTES)
+    ) {
+      bytes += queue.pending[n]!.bytes;
+      n++;
+    }
+    let batch = queue.pending.splice(0, n);
+    for (let failures = 0;;) {
+      try {
+        const head = log.heads.get(channel) ?? await loadHead(log, channel);
+        // The cap, checked in the commit: the usage as read now, and its versionstamp checked below.
+        const used = await usageEntry(log.kv, channel);
+        let total = used.bytes;
+        const fits: Pending[] = [];
+        const over: Pending[] = [];
+        for (const p of batch) {
+          if (total + p.cost > p.cap) over.push(p);
+          else {
+            fits.push(p);
+            total += p.cost;
           }
-          for (const p of over) {
-            void dropChunks(channel, p.event);
-            p.reject(new ChannelFullError());
-          }
-          batch = fits;
-          if (fits.length === 0) break;
-          const last = head.seq + fits.length;
-          const op = kv.atomic()
-            .check({ key: ["hub", "head", channel], versionstamp: head.versionstamp })
-            .check({ key: ["hub", "usage", channel], versionstamp: used.versionstamp });
-          fits.forEach((p, i) =>
-            op.set(["hub", "event", channel, head.seq + 1 + i], { seq: head.seq + 1 + i, ...p.event })
-          );
-          op.set(["hub", "head", channel], last);
-          addTo(op, ["hub", "usage", channel], total - used.bytes);
-          const result = await op.commit();
-          if (!result.ok) {
-            await loadHead(channel); // another writer (another process) committed or trimmed: look again
-            continue;
-          }
-          heads.set(channel, { seq: last, versionstamp: result.versionstamp });
-          fits.forEach((p, i) => p.resolve(head.seq + 1 + i));
-          notify(channel);
-          break;
-        } catch (error) {
-          // A busy database (another process on the same KV file) is worth a few more tries.
-          heads.delete(channel);
-          if (++failures < 5) {
-            await new Promise((r) => setTimeout(r, 10 * failures));
-            continue;
-          }
-          for (const p of batch) {
-            void dropChunks(channel, p.event);
-            p.reject(error);
-          }
-          break;
         }
+        for (const p of over) {
+          void dropChunks(log.kv, channel, p.event);
+          p.reject(new ChannelFullError());
+        }
+        batch = fits;
+        if (fits.length === 0) break;
+        const last = head.seq + fits.length;
+        const op = log.kv.atomic()
+          .check({ key: ["hub", "head", channel], versionstamp: head.versionstamp })
+          .check({ key: ["hub", "usage", channel], versionstamp: used.versionstamp });
+        fits.forEach((p, i) =>
+          op.set(["hub", "event", channel, head.seq + 1 + i], { seq: head.seq + 1 + i, ...p.event })
+        );
+        op.set(["hub", "head", channel], last);
+        addTo(op, ["hub", "usage", channel], total - used.bytes);
+        const result = await op.commit();
+        if (!result.ok) {
+          await loadHead(log, channel); // another writer (another process) committed or trimmed: look again
+          continue;
+        }
+        log.heads.set(channel, { seq: last, versionstamp: result.versionstamp });
+        fits.forEach((p, i) => p.resolve(head.seq + 1 + i));
+        notify(log, channel);
+        break;
+      } catch (error) {
+        // A busy database (another process on the same KV file) is worth a few more tries.
+        log.heads.delete(channel);
+        if (++failures < 5) {
+          await new Promise((r) => setTimeout(r, 10 * failures));
+          continue;
+        }
+        for (const p of batch) {
+          void dropChunks(log.kv, channel, p.event);
+          p.reject(error);
+        }
+        break;
       }
     }
   }
+}
 
-  const store: HubStore = {
-    async createChannel(id, tokenHash) {
-      const op = kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
-        .set(["hub", "channel", id], { tokenHash, createdAt: new Date().toISOString() });
-      const result = await addTo(op, ["hub", "channels"], 1).commit();
-      if (!result.ok) throw new Error("channel id already taken");
-    },
-    async channel(id, options = {}) {
-      // Known channels are kept a few seconds: a burst costs one read, not one per request.
-      const cached = channels.get(id);
-      if (!options.fresh && cached !== undefined && cached.until > Date.now()) return cached.record;
-      const record = (await kv.get<ChannelRecord>(["hub", "channel", id])).value;
-      if (record !== null) channels.set(id, { record, until: Date.now() + CHANNEL_CACHE_MS });
-      return record;
-    },
-    forget(id) {
-      channels.delete(id);
-    },
-    async setTokenHash(id, tokenHash) {
-      const entry = await kv.get<ChannelRecord>(["hub", "channel", id]);
-      if (entry.value === null) return false;
-      await kv.atomic().check(entry).set(["hub", "channel", id], { ...entry.value, tokenHash }).commit();
-      channels.delete(id);
-      return true;
-    },
-    async deleteChannel(id) {
-      channels.delete(id);
-      return await deleteChannel(kv, id);
-    },
-    async channelCount() {
-      return u64((await kv.get<Deno.KvU64>(["hub", "channels"])).value);
-    },
-    usage: (channel) => usage(kv, channel),
-    lowMark: (channel) => lowMark(kv, channel),
-    async refused(channel) {
-      return (await kv.get<Refused>(["hub", "refused", channel])).value;
-    },
-    async noteRefused(channel, now) {
-      const key = ["hub", "refused", channel];
-      const before = (await kv.get<Refused>(key)).value;
-      await kv.set(
-        key,
-        { count: (before?.count ?? 0) + 1, at: new Date(now).toISOString() } satisfies Refused,
-      );
-    },
-    clients: (channel) => listClients(kv, channel),
-    touchClient: (channel, name, options) => touchClient(kv, channel, name, options),
-    ackClient: (channel, name, seq, now) => ackClient(kv, channel, name, seq, now),
-    removeClient: (channel, name) => removeClient(kv, channel, name),
-    trim: (channel, options) => trimChannel(kv, store.read, channel, options),
+/** The channel's events: append (group commit under the cap), read, bodies, head, cursors, change waits. */
+function eventLog(
+  kv: Deno.Kv,
+): Pick<HubStore, "append" | "read" | "body" | "head" | "ack" | "cursor" | "changed"> {
+  const log: LogState = { kv, heads: new Map(), listeners: new Map() };
+  const queues = new Map<string, { pending: Pending[]; running: boolean }>();
+  return {
     async append(channel, input, options = {}) {
       if (headSize(input) > MAX_HEAD_BYTES) throw new HeadTooLargeError();
       const cost = storedBytes(input);
@@ -524,17 +502,7 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
         event = { ...rest, body: body.byteLength === body.buffer.byteLength ? body : body.slice() };
       } else {
         // Chunks first, in commits of their own; the event that points at them comes after.
-        const blob = crypto.randomUUID();
-        const chunks = Math.ceil(body.length / CHUNK);
-        for (let i = 0; i < chunks; i += 8) {
-          const op = kv.atomic();
-          for (let j = i; j < Math.min(chunks, i + 8); j++) {
-            op.set(["hub", "chunk", channel, blob, j], body.subarray(j * CHUNK, (j + 1) * CHUNK));
-          }
-          const result = await op.commit();
-          if (!result.ok) throw new Error("could not store a body chunk");
-        }
-        event = { ...rest, blob, chunks };
+        event = { ...rest, ...await storeChunks(kv, channel, body) };
       }
       let queue = queues.get(channel);
       if (queue === undefined) queues.set(channel, queue = { pending: [], running: false });
@@ -550,7 +518,7 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
         });
         if (!q.running) {
           q.running = true;
-          commitLoop(channel, q).finally(() => (q.running = false));
+          commitLoop(log, channel, q).finally(() => (q.running = false));
         }
       });
     },
@@ -584,7 +552,7 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
       return out;
     },
     async head(channel) {
-      const known = heads.get(channel);
+      const known = log.heads.get(channel);
       if (known !== undefined) {
         return Math.max(
           known.seq,
@@ -601,8 +569,8 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
     },
     changed(channel, after, signal) {
       return new Promise<void>((resolve) => {
-        let set = listeners.get(channel);
-        if (set === undefined) listeners.set(channel, set = new Set());
+        let set = log.listeners.get(channel);
+        if (set === undefined) log.listeners.set(channel, set = new Set());
         const s = set;
         const done = () => {
           s.delete(wake);
@@ -612,12 +580,102 @@ export function hubStoreOn(kv: Deno.Kv): HubStore {
         const wake = () => done();
         s.add(wake);
         signal.addEventListener("abort", done, { once: true });
-        if ((heads.get(channel)?.seq ?? 0) > after) done();
+        if ((log.heads.get(channel)?.seq ?? 0) > after) done();
       });
     },
+  };
+}
+
+/** Channels: create, read (cached a few seconds), change the token, delete, count. */
+function channelsOn(
+  kv: Deno.Kv,
+): Pick<
+  HubStore,
+  "createChannel" | "channel" | "forget" | "setTokenHash" | "deleteChannel" | "channelCount"
+> {
+  const channels = new Map<string, { record: ChannelRecord; until: number }>();
+  return {
+    async createChannel(id, tokenHash) {
+      const op = kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
+        .set(["hub", "channel", id], { tokenHash, createdAt: new Date().toISOString() });
+      const result = await addTo(op, ["hub", "channels"], 1).commit();
+      if (!result.ok) throw new Error("channel id already taken");
+    },
+    async channel(id, options = {}) {
+      // Known channels are kept a few seconds: a burst costs one read, not one per request.
+      const cached = channels.get(id);
+      if (!options.fresh && cached !== undefined && cached.until > Date.now()) return cached.record;
+      const record = (await kv.get<ChannelRecord>(["hub", "channel", id])).value;
+      if (record !== null) channels.set(id, { record, until: Date.now() + CHANNEL_CACHE_MS });
+      return record;
+    },
+    forget(id) {
+      channels.delete(id);
+    },
+    async setTokenHash(id, tokenHash) {
+      const entry = await kv.get<ChannelRecord>(["hub", "channel", id]);
+      if (entry.value === null) return false;
+      await kv.atomic().check(entry).set(["hub", "channel", id], { ...entry.value, tokenHash }).commit();
+      channels.delete(id);
+      return true;
+    },
+    async deleteChannel(id) {
+      channels.delete(id);
+      return await deleteChannel(kv, id);
+    },
+    async channelCount() {
+      return u64((await kv.get<Deno.KvU64>(["hub", "channels"])).value);
+    },
+  };
+}
+
+/** A channel's clients, dropped prefix, usage and refusals, and retention's trim. */
+function teamOn(
+  kv: Deno.Kv,
+  read: HubStore["read"],
+): Pick<
+  HubStore,
+  | "usage"
+  | "lowMark"
+  | "refused"
+  | "noteRefused"
+  | "clients"
+  | "touchClient"
+  | "ackClient"
+  | "removeClient"
+  | "trim"
+> {
+  return {
+    usage: (channel) => usage(kv, channel),
+    lowMark: (channel) => lowMark(kv, channel),
+    async refused(channel) {
+      return (await kv.get<Refused>(["hub", "refused", channel])).value;
+    },
+    async noteRefused(channel, now) {
+      const key = ["hub", "refused", channel];
+      const before = (await kv.get<Refused>(key)).value;
+      await kv.set(
+        key,
+        { count: (before?.count ?? 0) + 1, at: new Date(now).toISOString() } satisfies Refused,
+      );
+    },
+    clients: (channel) => listClients(kv, channel),
+    touchClient: (channel, name, options) => touchClient(kv, channel, name, options),
+    ackClient: (channel, name, seq, now) => ackClient(kv, channel, name, seq, now),
+    removeClient: (channel, name) => removeClient(kv, channel, name),
+    trim: (channel, options) => trimChannel(kv, read, channel, options),
+  };
+}
+
+/** The hub's store on an open KV. */
+export function hubStoreOn(kv: Deno.Kv): HubStore {
+  const log = eventLog(kv);
+  return {
+    ...log,
+    ...channelsOn(kv),
+    ...teamOn(kv, log.read),
     close() {
       kv.close();
     },
   };
-  return store;
 }
