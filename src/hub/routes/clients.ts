@@ -49,7 +49,12 @@ export async function removeClient(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  const name = groups.name!;
+  let name: string;
+  try {
+    name = decodeURIComponent(groups.name!); // `hooktap hub clients rm` encodes the name (`@` is `%40`)
+  } catch {
+    return text(404, `No client named ${JSON.stringify(groups.name)} here.`);
+  }
   const refused = await tokenOrAdmin(request, channel, ctx);
   if (refused) return refused;
   if (!(await ctx.store.removeClient(channel, name))) {

@@ -96,3 +96,24 @@ Deno.test("hub routes: every entry is reachable (none hidden behind an earlier o
     assert.ok(found.kind === "found" && found.route === r, `${r.method} ${r.pattern.pathname} (${path})`);
   }
 });
+
+Deno.test("hub routes: a client whose name holds @ is removed by its URL-encoded name", async () => {
+  await withHub(async (h) => {
+    const created = await h(
+      new Request("http://hub/api/channels", { method: "POST", headers: { authorization: "Bearer admin" } }),
+    );
+    const ch = await created.json() as { id: string; token: string };
+    const hello = await h(
+      new Request(`http://hub/api/channels/${ch.id}?client=ana@laptop`, {
+        headers: { authorization: `Bearer ${ch.token}` },
+      }),
+    );
+    assert.equal(hello.status, 200);
+    await hello.arrayBuffer();
+    const path = `/api/channels/${ch.id}/clients/${encodeURIComponent("ana@laptop")}`;
+    const removed = await answer(h, "DELETE", path);
+    assert.equal(removed.status, 200, removed.body);
+    assert.deepEqual(JSON.parse(removed.body), { ok: true, removed: "ana@laptop" });
+    assert.equal((await answer(h, "DELETE", path)).status, 404);
+  });
+});
