@@ -48,8 +48,9 @@ function text(status: number, body: string, headers: Record<string, string> = {}
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
+/** `the hub` starts a sentence as `The hub`; a name (`hooktap`, always lower case) stays as it is. */
 function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  return s.startsWith("the ") ? "T" + s.slice(1) : s;
 }
 
 /** The answer to `error`, thrown while reading a request's body. */
