@@ -27,7 +27,11 @@ function inFlight(error: BodyBudgetError): string {
 }
 
 /** `* /c/:channel:rest`: stores the request and answers its sender. */
-export async function ingest(request: Request, { groups, url, info }: RouteParams, ctx: HubContext) {
+export async function ingest(
+  request: Request,
+  { groups, url, info }: RouteParams,
+  ctx: HubContext,
+): Promise<Response> {
   const channel = groups.channel!;
   const record = CHANNEL_ID.test(channel) ? await ctx.store.channel(channel) : null;
   if (record === null) return text(404, NO_CHANNEL);
