@@ -109,23 +109,27 @@ function requestOf(e: WireEvent, bytes: Uint8Array): IncomingRequest {
   };
 }
 
+/** The channel's endpoints and the client's credentials, as every request of a session uses them. */
+interface Link {
+  /** `https://hub.example.com/api/channels/<id>`. */
+  api: string;
+  /** `client=<name>`, URL-encoded. */
+  who: string;
+  auth: { authorization: string };
+  fetch: typeof fetch;
+}
+
 /**
- * Checks the token, reads the local cursor and starts the poll loop.
- * @throws {HubError} when the hub refuses the token or cannot be reached.
+ * The client's hello: the channel's status for it (registers the client).
+ * @throws {HubError} when the hub refuses the token, answers otherwise than a hub does, or cannot be reached.
  */
-export async function connectHub(options: HubClientOptions): Promise<HubClient> {
-  const { base, channel } = parseChannelUrl(options.url);
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const api = `${base}/api/channels/${channel}`;
-  const who = `client=${encodeURIComponent(options.clientName ?? "default")}`;
-  const auth = { authorization: `Bearer ${options.token}` };
-  let status: WireStatus;
+async function hello(link: Link, url: string, base: string): Promise<WireStatus> {
   try {
-    const response = await doFetch(`${api}?${who}`, { headers: auth });
+    const response = await link.fetch(`${link.api}?${link.who}`, { headers: link.auth });
     if (response.status === 401) {
       await response.body?.cancel();
       throw new HubError(
-        `The hub refused the token for ${options.url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
+        `The hub refused the token for ${url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
           "(the token printed by `hooktap hub channel create`).",
       );
     }
@@ -134,84 +138,116 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
         `The hub answered ${response.status}: ${(await response.text()).trim().slice(0, 500)}`,
       );
     }
-    status = await response.json() as WireStatus;
+    const status = await response.json() as WireStatus;
     if (typeof status !== "object" || status === null || !Number.isSafeInteger(status.head)) {
       throw new HubError(`${base} did not answer as a hooktap hub does.`);
     }
+    return status;
   } catch (error) {
     if (error instanceof HubError) throw error;
     throw new HubError(`Cannot reach the hub at ${base}: ${(error as Error).message}`);
   }
-  const saved = await readHubState(options.paths);
-  let refusedSeen = saved?.channel === channel ? (saved.refusedSeen ?? 0) : 0;
-  const noteRefused = (r: { count: number; at: string } | undefined) => {
-    if (r === undefined || !Number.isSafeInteger(r.count) || r.count <= refusedSeen) return;
-    options.onRefused?.({ count: r.count - refusedSeen, at: String(r.at) });
-    refusedSeen = r.count;
-  };
-  const state: HubState = {
-    v: 1,
-    url: options.url,
-    channel,
-    seq: saved?.channel === channel ? saved.seq : 0,
-    connected: true,
-    waiting: Math.max(0, status.head - (saved?.channel === channel ? saved.seq : 0)),
-    lastReceivedAt: saved?.channel === channel ? saved.lastReceivedAt : null,
-    updatedAt: new Date().toISOString(),
-    ...(options.clientName === undefined ? {} : { client: options.clientName }),
-  };
-  // Away longer than the retention: the hub dropped events this store never got. Said, then skipped.
-  const skipGap = (low: number | undefined, lowAt: string | null | undefined) => {
-    if (low === undefined || !Number.isSafeInteger(low) || low <= state.seq) return;
+}
+
+/** One running client: its state (saved after each change), the poll loop, the batches, the acks. */
+class HubSession {
+  readonly state: HubState;
+  readonly stopping = new AbortController();
+  #refusedSeen: number;
+  #acking = Promise.resolve();
+  /** Whether every event after the cursor is new (else the log says what is already stored). */
+  #trusted = false;
+  #running: Promise<void> | undefined;
+
+  constructor(
+    readonly options: HubClientOptions,
+    readonly link: Link,
+    readonly channel: string,
+    readonly saved: HubState | null | undefined,
+    status: WireStatus,
+  ) {
     const known = saved?.channel === channel;
+    this.#refusedSeen = known ? (saved!.refusedSeen ?? 0) : 0;
+    this.state = {
+      v: 1,
+      url: options.url,
+      channel,
+      seq: known ? saved!.seq : 0,
+      connected: true,
+      waiting: Math.max(0, status.head - (known ? saved!.seq : 0)),
+      lastReceivedAt: known ? saved!.lastReceivedAt : null,
+      updatedAt: new Date().toISOString(),
+      ...(options.clientName === undefined ? {} : { client: options.clientName }),
+    };
+    this.skipGap(status.low, status.lowAt);
+    this.noteRefused(status.refused);
+  }
+
+  /** Reports the requests the hub's storage refused since the last report. */
+  noteRefused(r: { count: number; at: string } | undefined): void {
+    if (r === undefined || !Number.isSafeInteger(r.count) || r.count <= this.#refusedSeen) return;
+    this.options.onRefused?.({ count: r.count - this.#refusedSeen, at: String(r.at) });
+    this.#refusedSeen = r.count;
+  }
+
+  /** Away longer than the retention: the hub dropped events this store never got. Said, then skipped. */
+  skipGap(low: number | undefined, lowAt: string | null | undefined): void {
+    const { state } = this;
+    if (low === undefined || !Number.isSafeInteger(low) || low <= state.seq) return;
+    const known = this.saved?.channel === this.channel;
     if (known || state.seq > 0) {
-      options.onGap?.({ missed: low - state.seq, since: state.lastReceivedAt ?? lowAt ?? null });
+      this.options.onGap?.({ missed: low - state.seq, since: state.lastReceivedAt ?? lowAt ?? null });
     }
     state.seq = low;
-  };
-  skipGap(status.low, status.lowAt);
-  noteRefused(status.refused);
-  /** Saves the state; `tell`: and reports it (not on a stop: a clean stop is no lost connection). */
-  const publish = async (tell = true) => {
-    state.updatedAt = new Date().toISOString();
-    state.refusedSeen = refusedSeen;
-    await writeHubState(options.paths, state);
-    if (tell) options.onState?.({ ...state });
-  };
-  await publish();
-  const stopping = new AbortController();
-  let acking = Promise.resolve();
-  let trusted = false;
-  const pollWait = options.pollWaitMs ?? 25_000;
+  }
 
-  async function handleBatch(events: WireEvent[]): Promise<void> {
+  /** Saves the state; `tell`: and reports it (not on a stop: a clean stop is no lost connection). */
+  async publish(tell = true): Promise<void> {
+    this.state.updatedAt = new Date().toISOString();
+    this.state.refusedSeen = this.#refusedSeen;
+    await writeHubState(this.options.paths, this.state);
+    if (tell) this.options.onState?.({ ...this.state });
+  }
+
+  /** Hands one event to dev's handler (and its answer to a waiting sender): its handler's status. */
+  async #handleEvent(e: WireEvent): Promise<number> {
+    const { link } = this;
+    const bytes = Uint8Array.fromBase64(e.body);
+    const response = await this.options.handle(requestOf(e, bytes), {
+      remoteAddr: { transport: "tcp", hostname: e.remoteAddr, port: 0 },
+      hub: { channel: this.channel, seq: e.seq, receivedAt: e.receivedAt },
+    });
+    if (e.answer) {
+      const answer: WireAnswer = {
+        status: response.status,
+        headers: [...response.headers],
+        body: new Uint8Array(await response.arrayBuffer()).toBase64(),
+      };
+      link.fetch(`${link.api}/answers/${e.seq}`, {
+        method: "POST",
+        headers: { ...link.auth, "content-type": "application/json" },
+        body: JSON.stringify(answer),
+      }).then((r) => r.body?.cancel()).catch(() => {});
+    } else await response.body?.cancel();
+    return response.status;
+  }
+
+  /** Stores a batch through dev's handler, saves the cursor and acknowledges (beside the next poll). */
+  async handleBatch(events: WireEvent[]): Promise<void> {
+    const { options, state } = this;
     const after = state.seq;
     // After a start or a failure the log is the final word on what is already stored; in between,
     // every event after the cursor is new (this client stored and saved each batch before the next).
-    const already = trusted ? new Set<number>() : await storedHubSeqs(options.paths, channel, after);
+    const already = this.#trusted
+      ? new Set<number>()
+      : await storedHubSeqs(options.paths, this.channel, after);
     options.order.reset(after);
     let failed: number | undefined;
     await Promise.all(events.map(async (e) => {
       if (already.has(e.seq)) return options.order.done(e.seq);
       try {
-        const bytes = Uint8Array.fromBase64(e.body);
-        const response = await options.handle(requestOf(e, bytes), {
-          remoteAddr: { transport: "tcp", hostname: e.remoteAddr, port: 0 },
-          hub: { channel, seq: e.seq, receivedAt: e.receivedAt },
-        });
-        if (response.status === 503 || response.status === 500) failed = Math.min(failed ?? e.seq, e.seq);
-        if (e.answer) {
-          const answer: WireAnswer = {
-            status: response.status,
-            headers: [...response.headers],
-            body: new Uint8Array(await response.arrayBuffer()).toBase64(),
-          };
-          doFetch(`${api}/answers/${e.seq}`, {
-            method: "POST",
-            headers: { ...auth, "content-type": "application/json" },
-            body: JSON.stringify(answer),
-          }).then((r) => r.body?.cancel()).catch(() => {});
-        } else await response.body?.cancel();
+        const status = await this.#handleEvent(e);
+        if (status === 503 || status === 500) failed = Math.min(failed ?? e.seq, e.seq);
       } finally {
         options.order.done(e.seq);
       }
@@ -221,25 +257,32 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     if (last > state.seq) {
       state.seq = last;
       state.lastReceivedAt = events.find((e) => e.seq === last)?.receivedAt ?? state.lastReceivedAt;
-      await publish();
-      // The ack runs beside the next poll (which carries the cursor itself), one at a time, in order.
-      acking = acking.then(async () => {
-        const ack = await doFetch(`${api}/ack?${who}`, {
-          method: "POST",
-          headers: { ...auth, "content-type": "application/json" },
-          body: JSON.stringify({ seq: last }),
-        });
-        await ack.body?.cancel();
-      }).catch(() => {});
+      await this.publish();
+      this.#ack(last);
     }
-    trusted = failed === undefined;
+    this.#trusted = failed === undefined;
     if (failed !== undefined) throw new Error("the local store could not save an event; retrying");
   }
 
-  async function fetchPoll(after: number, wait: number): Promise<WirePoll> {
-    const response = await doFetch(`${api}/events?after=${after}&wait=${wait}&${who}`, {
-      headers: auth,
-      signal: stopping.signal,
+  /** The ack runs beside the next poll (which carries the cursor itself), one at a time, in order. */
+  #ack(seq: number): void {
+    const { link } = this;
+    this.#acking = this.#acking.then(async () => {
+      const ack = await link.fetch(`${link.api}/ack?${link.who}`, {
+        method: "POST",
+        headers: { ...link.auth, "content-type": "application/json" },
+        body: JSON.stringify({ seq }),
+      });
+      await ack.body?.cancel();
+    }).catch(() => {});
+  }
+
+  /** One poll: the events after `after`, waiting up to `wait` ms. */
+  async fetchPoll(after: number, wait: number): Promise<WirePoll> {
+    const { link } = this;
+    const response = await link.fetch(`${link.api}/events?after=${after}&wait=${wait}&${link.who}`, {
+      headers: link.auth,
+      signal: this.stopping.signal,
     });
     if (response.status === 401) {
       await response.body?.cancel();
@@ -263,46 +306,64 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     return poll as WirePoll;
   }
 
-  async function loop(): Promise<void> {
+  /**
+   * Takes in one poll's answer: gaps and refusals reported, the new events stored (with a backlog, the next
+   * batch is fetched meanwhile: the prefetch returned), the state saved when it changed.
+   */
+  async #take(poll: WirePoll): Promise<{ after: number; poll: Promise<WirePoll> } | undefined> {
+    const { state } = this;
+    this.noteRefused(poll.refused);
+    if (poll.low !== undefined && poll.low > state.seq) {
+      this.skipGap(poll.low, poll.lowAt);
+      this.#trusted = false;
+      await this.publish();
+    }
+    const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
+    let changed = false;
+    if (!state.connected) {
+      state.connected = true;
+      delete state.error;
+      changed = true;
+    }
+    const last = events.at(-1)?.seq ?? state.seq;
+    const waiting = Math.max(0, poll.head - last);
+    if (waiting !== state.waiting) changed = true;
+    state.waiting = waiting;
+    let prefetched: { after: number; poll: Promise<WirePoll> } | undefined;
+    if (events.length > 0) {
+      if (waiting > 0) prefetched = { after: last, poll: this.fetchPoll(last, 0) };
+      try {
+        await this.handleBatch(events); // publishes
+      } catch (error) {
+        prefetched?.poll.catch(() => {});
+        throw error;
+      }
+    } else if (changed) await this.publish();
+    return prefetched;
+  }
+
+  /** Polls until stopped, backing off after a failure (each one reported as a lost connection). */
+  async loop(): Promise<void> {
+    const { state } = this;
+    const pollWait = this.options.pollWaitMs ?? 25_000;
     let backoff = 500;
     // With a backlog, the next batch is fetched while this one is stored (catch-up).
     let prefetched: { after: number; poll: Promise<WirePoll> } | undefined;
-    while (!stopping.signal.aborted) {
+    while (!this.stopping.signal.aborted) {
       try {
         const ahead = prefetched?.after === state.seq ? prefetched.poll : undefined;
         prefetched?.poll.catch(() => {});
         prefetched = undefined;
-        const poll = await (ahead ?? fetchPoll(state.seq, pollWait));
-        noteRefused(poll.refused);
-        if (poll.low !== undefined && poll.low > state.seq) {
-          skipGap(poll.low, poll.lowAt);
-          trusted = false;
-          await publish();
-        }
-        const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
-        let changed = false;
-        if (!state.connected) {
-          state.connected = true;
-          delete state.error;
-          changed = true;
-        }
-        const last = events.at(-1)?.seq ?? state.seq;
-        const waiting = Math.max(0, poll.head - last);
-        if (waiting !== state.waiting) changed = true;
-        state.waiting = waiting;
-        if (events.length > 0) {
-          if (waiting > 0) prefetched = { after: last, poll: fetchPoll(last, 0) };
-          await handleBatch(events); // publishes
-        } else if (changed) await publish();
+        prefetched = await this.#take(await (ahead ?? this.fetchPoll(state.seq, pollWait)));
         backoff = 500;
       } catch (error) {
-        if (stopping.signal.aborted) break;
+        if (this.stopping.signal.aborted) break;
         prefetched?.poll.catch(() => {});
         prefetched = undefined;
-        trusted = false;
+        this.#trusted = false;
         state.connected = false;
         state.error = (error as Error).message;
-        await publish().catch(() => {});
+        await this.publish().catch(() => {});
         await new Promise((r) => setTimeout(r, backoff));
         backoff = Math.min(backoff * 2, 10_000);
       }
@@ -310,18 +371,42 @@ export async function connectHub(options: HubClientOptions): Promise<HubClient> 
     prefetched?.poll.catch(() => {});
   }
 
-  const running = loop();
+  /** Starts the poll loop. */
+  start(): void {
+    this.#running = this.loop();
+  }
+
+  /** Stops after the batch in hand is stored and acknowledged. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.#running;
+    await this.#acking;
+    this.state.connected = false;
+    delete this.state.error;
+    await this.publish(false).catch(() => {});
+  }
+}
+
+/**
+ * Checks the token, reads the local cursor and starts the poll loop.
+ * @throws {HubError} when the hub refuses the token or cannot be reached.
+ */
+export async function connectHub(options: HubClientOptions): Promise<HubClient> {
+  const { base, channel } = parseChannelUrl(options.url);
+  const link: Link = {
+    api: `${base}/api/channels/${channel}`,
+    who: `client=${encodeURIComponent(options.clientName ?? "default")}`,
+    auth: { authorization: `Bearer ${options.token}` },
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  const status = await hello(link, options.url, base);
+  const session = new HubSession(options, link, channel, await readHubState(options.paths), status);
+  await session.publish();
+  session.start();
   return {
     get state() {
-      return { ...state };
+      return { ...session.state };
     },
-    async stop() {
-      stopping.abort();
-      await running;
-      await acking;
-      state.connected = false;
-      delete state.error;
-      await publish(false).catch(() => {});
-    },
+    stop: () => session.stop(),
   };
 }

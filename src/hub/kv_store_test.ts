@@ -97,3 +97,45 @@ Deno.test("hub store: an event refused by the cap leaves no body chunks behind",
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/**
+ * Code that names a hub KV key (a key of the schema, or one built from a variable) or calls the KV: only
+ * src/hub/kv_store.ts may (comment lines aside); in src/hub/, any `["hub", …]` at all.
+ */
+const KV_USE = [
+  /\[\s*"hub"\s*,\s*("(channel|channels|head|event|chunk|cursor|low|usage|refused)"|[A-Za-z_]\w*\s*[,\]])/,
+  /\bkv\w*\.(get|getMany|set|list|atomic|delete|enqueue|listenQueue|watch)\s*[<(]/,
+  /\.atomic\(\)/,
+  /\bDeno\.openKv\s*\(/,
+];
+
+async function kvUses(path: string): Promise<string[]> {
+  const uses = path.includes("/src/hub/") ? [...KV_USE, /\[\s*"hub"\s*,/] : KV_USE;
+  const out: string[] = [];
+  const lines = (await Deno.readTextFile(path)).split("\n");
+  lines.forEach((line, i) => {
+    const code = line.trim();
+    if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) return;
+    if (uses.some((re) => re.test(code))) out.push(`${path}:${i + 1}: ${code}`);
+  });
+  return out;
+}
+
+Deno.test("hub store: only src/hub/kv_store.ts names a KV key or calls the KV (the rest goes through HubStore)", async () => {
+  const src = new URL("../", import.meta.url);
+  const own = new URL("./kv_store.ts", import.meta.url).pathname;
+  // A test of the test: the scan sees the owner's own keys and calls.
+  assert.ok((await kvUses(own)).length > 20, "the scan finds kv_store.ts's keys");
+  const offenders: string[] = [];
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) await walk(url);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts") && url.pathname !== own) {
+        offenders.push(...await kvUses(url.pathname));
+      }
+    }
+  };
+  await walk(src);
+  assert.deepEqual(offenders, [], "move these behind a named HubStore method in src/hub/kv_store.ts");
+});

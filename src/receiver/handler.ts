@@ -11,10 +11,8 @@ import type { Forwarder } from "../send/forwarder.ts";
 import type { ForwardTarget } from "../send/target.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
-import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError, readBody } from "./body.ts";
-import { BodyBudgetError } from "./budget.ts";
-import { closeAfter } from "./closing.ts";
-import { BodyStalledError, BodyTrailerError } from "./stall.ts";
+import { readBody } from "./body.ts";
+import { bodyErrorAnswer } from "./body_answer.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import { splitUrl } from "./url.ts";
@@ -111,12 +109,6 @@ function peer(info: RequestInfo | undefined): string {
   return addr.transport;
 }
 
-function sizeLimit(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
-
 /**
  * Creates the receiver's handler: give it to `Deno.serve`, or call it with
  * a `Request` in a test.
@@ -173,74 +165,20 @@ export function createHandler(options: HandlerOptions): Handler {
         stall: info?.stall,
       });
     } catch (error) {
-      if (error instanceof BodyBudgetError) {
-        const reason = error.kind === "bytes"
-          ? "too many bodies arriving at once (the bound of bytes in flight)"
-          : `too many requests waiting for their body at once (the bound of ${error.limit})`;
-        return outcome(
-          { status: 503, size: 0, endpoint, reason },
-          closeAfter(text(503, `hooktap is busy: ${reason}. Nothing was stored; retry in a moment.`, {
-            "retry-after": "2",
-            connection: "close",
-          })),
-        );
-      }
-      if (error instanceof BodyTrailerError) {
-        const reason = "bytes after the chunked body's last chunk (trailer fields) passed hooktap's bound";
-        return outcome(
-          { status: 431, size: 0, endpoint, reason },
-          text(431, `Request header fields too large: ${reason}. Nothing was stored.`, {
-            connection: "close",
-          }),
-        );
-      }
-      if (error instanceof BodyStalledError) {
-        const reason = `no body bytes arrived for ${error.ms / 1000} s`;
-        return outcome(
-          { status: 408, size: 0, endpoint, reason },
-          text(408, `Request timeout: ${reason}. Nothing was stored.`, { connection: "close" }),
-        );
-      }
-      if (error instanceof BodyCutOffError) {
-        const reason = "hooktap stopped while the body was still arriving";
-        return outcome(
-          { status: 503, size: 0, endpoint, reason, cutOff: true },
-          text(503, `hooktap is shutting down: ${reason}. Nothing was stored; retry in a moment.`, {
-            "retry-after": "5",
-            connection: "close",
-          }),
-        );
-      }
-      if (error instanceof BodyUnreadableError) {
-        const reason = `this server cannot read the body of a ${method} request`;
-        return outcome(
-          { status: 501, size: 0, endpoint, reason },
-          closeAfter(text(
-            501,
-            `Not implemented: ${reason} (this Deno's Deno.serve hides GET and HEAD bodies). Nothing was stored. ` +
-              `Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.`,
-            { connection: "close" },
-          )),
-        );
-      }
-      if (error instanceof BodyTooLargeError) {
-        const reason = `body larger than maxBodySize (${sizeLimit(maxBodySize)})`;
-        return outcome(
-          { status: 413, size: 0, endpoint, reason },
-          closeAfter(text(
-            413,
-            `Request body too large: this endpoint accepts at most ${
-              sizeLimit(maxBodySize)
-            }. Raise maxBodySize in hooktap.config.ts to accept more. Nothing was stored.`,
-            { connection: "close" },
-          )),
-        );
-      }
-      const reason = "the request body could not be read (client disconnected?)";
-      return outcome(
-        { status: 400, size: 0, endpoint, reason },
-        text(400, `Bad request: ${reason}. Nothing was stored.`),
-      );
+      const { status, reason, response, cutOff } = bodyErrorAnswer(error, {
+        server: "hooktap",
+        taker: "this endpoint",
+        maxBodySize,
+        maxBodySetting: "maxBodySize in hooktap.config.ts",
+        inFlight: (e) =>
+          e.kind === "bytes"
+            ? "the bound of bytes in flight, server.maxBodyBytesInFlight in hooktap.config.ts"
+            : `the bound of ${e.limit} requests waiting for their body, server.maxConnections in hooktap.config.ts`,
+        method,
+        unreadableFix:
+          "Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.",
+      });
+      return outcome({ status, size: 0, endpoint, reason, ...(cutOff ? { cutOff } : {}) }, response);
     }
 
     try {

@@ -1,0 +1,65 @@
+/**
+ * `GET /api/channels/:channel/clients` and `DELETE …/clients/:name`: the
+ * channel's registered clients, for its token's holder or the admin.
+ * @module
+ */
+import type { HubContext } from "../context.ts";
+import { json, text } from "../respond.ts";
+import { clientInfos } from "../team.ts";
+import type { WireClients } from "../wire.ts";
+import { admin, authorized } from "./guard.ts";
+import type { RouteParams } from "./route.ts";
+
+/** The channel's token or the admin's: a response when neither. */
+async function tokenOrAdmin(
+  request: Request,
+  channel: string,
+  ctx: HubContext,
+): Promise<Response | undefined> {
+  if ((await authorized(request, channel, ctx)) !== undefined && (await admin(request, ctx)) !== undefined) {
+    return text(
+      401,
+      "Token refused: pass the channel's token (HOOKTAP_HUB_TOKEN or .hooktap/hub-token) or the admin token.",
+    );
+  }
+  return undefined;
+}
+
+/** Lists the clients. */
+export async function listClients(
+  request: Request,
+  { groups }: RouteParams,
+  ctx: HubContext,
+): Promise<Response> {
+  const channel = groups.channel!;
+  const refused = await tokenOrAdmin(request, channel, ctx);
+  if (refused) return refused;
+  const { store } = ctx;
+  const list = clientInfos(await store.clients(channel), await store.head(channel), {
+    now: ctx.now(),
+    retentionMs: ctx.limits.retentionMs,
+  });
+  return json({ clients: list } satisfies WireClients);
+}
+
+/** Removes a client (what only it pinned may go). */
+export async function removeClient(
+  request: Request,
+  { groups }: RouteParams,
+  ctx: HubContext,
+): Promise<Response> {
+  const channel = groups.channel!;
+  let name: string;
+  try {
+    name = decodeURIComponent(groups.name!); // `hooktap hub clients rm` encodes the name (`@` is `%40`)
+  } catch {
+    return text(404, `No client named ${JSON.stringify(groups.name)} here.`);
+  }
+  const refused = await tokenOrAdmin(request, channel, ctx);
+  if (refused) return refused;
+  if (!(await ctx.store.removeClient(channel, name))) {
+    return text(404, `No client named ${JSON.stringify(name)} here.`);
+  }
+  void ctx.space.trim(channel, true);
+  return json({ ok: true, removed: name });
+}

@@ -1,0 +1,153 @@
+/**
+ * Receiving: any request to `/c/<id>/<path>` is stored in the channel
+ * (within its rate, its bytes in flight and its storage) and answered with
+ * the hub's 200, or with a connected client's own answer.
+ * @module
+ */
+import { readBody } from "../../receiver/body.ts";
+import { bodyErrorResponse } from "../../receiver/body_answer.ts";
+import type { BodyBudgetError } from "../../receiver/budget.ts";
+import { requestHeaders } from "../../receiver/headers.ts";
+import { HubBudgetError, RequestBudget } from "../budgets.ts";
+import type { HubContext } from "../context.ts";
+import { ChannelFullError, HeadTooLargeError, type NewEvent, storedBytes } from "../kv_store.ts";
+import { json, NO_CHANNEL, text } from "../respond.ts";
+import { CHANNEL_ID } from "../token.ts";
+import type { WireAnswer } from "../wire.ts";
+import type { RouteParams } from "./route.ts";
+
+const FLAGS = {
+  channel: "the bound of bytes in flight for this channel, hub serve --max-bytes-in-flight-per-channel",
+  address: "the bound of bytes in flight for your address, hub serve --max-bytes-in-flight-per-address",
+  hub: "the hub's bound of bytes in flight, hub serve --max-bytes-in-flight",
+} as const;
+
+function inFlight(error: BodyBudgetError): string {
+  return FLAGS[error instanceof HubBudgetError ? error.scope : "hub"];
+}
+
+/** `* /c/:channel:rest`: stores the request and answers its sender. */
+export async function ingest(
+  request: Request,
+  { groups, url, info }: RouteParams,
+  ctx: HubContext,
+): Promise<Response> {
+  const channel = groups.channel!;
+  const record = CHANNEL_ID.test(channel) ? await ctx.store.channel(channel) : null;
+  if (record === null) return text(404, NO_CHANNEL);
+  const retry = ctx.rate.take(channel);
+  if (retry !== undefined) {
+    await request.body?.cancel().catch(() => {});
+    return text(
+      429,
+      `Too many requests to this channel: it accepts ${ctx.limits.ratePerMinute} a minute (hub serve --rate-limit). ` +
+        `Nothing was stored; retry after ${retry} s.`,
+      { "retry-after": String(retry), connection: "close" },
+    );
+  }
+  ctx.space.received(channel);
+  const headers = requestHeaders(request);
+  const addr = info?.remoteAddr;
+  const remoteAddr = addr?.transport === "tcp" ? addr.hostname : "";
+  const budget = new RequestBudget(ctx.budgets, channel, remoteAddr);
+  let body: Uint8Array;
+  try {
+    // dev's reader: every body in flight is charged to its channel's, its address's and the hub's byte
+    // budget, and a body that stops arriving is cut off.
+    body = await readBody(request, ctx.limits.maxBodySize, request.headers.get("content-length"), {
+      chunked: request.headers.has("transfer-encoding"),
+      budget,
+      stall: ctx.stall,
+    });
+  } catch (error) {
+    return bodyErrorResponse(error, {
+      server: "the hub",
+      taker: "this hub",
+      maxBodySize: ctx.limits.maxBodySize,
+      maxBodySetting: "hub serve --max-body-size",
+      inFlight,
+      method: request.method,
+    });
+  }
+  try {
+    const rest = groups.rest ?? "";
+    return await keep(channel, {
+      receivedAt: new Date(ctx.now()).toISOString(),
+      method: request.method,
+      path: rest === "" ? "/" : rest,
+      query: url.search.slice(1),
+      headers,
+      remoteAddr,
+      size: body.length,
+      body,
+    }, ctx);
+  } finally {
+    budget.release(body.length);
+  }
+}
+
+/** The 507 of a full channel (counted: dev shows the refusals). */
+async function full(channel: string, ctx: HubContext): Promise<Response> {
+  await ctx.store.noteRefused(channel, ctx.now()).catch(() => {});
+  return text(
+    507,
+    `This channel's storage is full (${ctx.limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
+      "events a client has not acknowledged yet. Nothing was stored; retry later.",
+    { "retry-after": "60" },
+  );
+}
+
+/** Stores a received request (within the channel's storage) and answers the sender. */
+async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<Response> {
+  const { space } = ctx;
+  const cost = storedBytes(event); // what the store adds to the channel's usage
+  const max = ctx.limits.maxChannelBytes;
+  // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
+  // same check. The commit checks the cap again against KV (other hub processes on the same KV).
+  if ((await space.used(channel, false)) + space.reserved(channel) + cost > max) {
+    // Full: drop what every client acknowledged or what passed retention, then look again.
+    await space.trim(channel, true);
+    if ((await space.used(channel, true)) + space.reserved(channel) + cost > max) {
+      return await full(channel, ctx);
+    }
+  }
+  space.reserve(channel, cost);
+  let seq: number;
+  try {
+    seq = await ctx.store.append(channel, event, { maxChannelBytes: max });
+    space.appended(channel, cost);
+  } catch (error) {
+    if (error instanceof ChannelFullError) return await full(channel, ctx);
+    if (error instanceof HeadTooLargeError) {
+      return text(431, "Request headers too large. Nothing was stored.");
+    }
+    return text(503, "The hub could not store this request. Nothing was stored; retry later.", {
+      "retry-after": "5",
+    });
+  } finally {
+    space.reserve(channel, -cost);
+  }
+  if (ctx.presence.connected(channel)) {
+    const answer = await heldAnswer(`${channel}:${seq}`, ctx);
+    if (answer !== undefined) {
+      return new Response(answer.body === "" ? null : Uint8Array.fromBase64(answer.body), {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    }
+  }
+  return json({ ok: true, hub: seq });
+}
+
+/** Waits for a connected client's answer to the event `key` (`channel:seq`), up to the answer timeout. */
+async function heldAnswer(key: string, ctx: HubContext): Promise<WireAnswer | undefined> {
+  const answer = await new Promise<WireAnswer | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ctx.limits.answerTimeoutMs);
+    ctx.waiters.set(key, (a) => {
+      clearTimeout(timer);
+      resolve(a);
+    });
+  });
+  ctx.waiters.delete(key);
+  return answer;
+}

@@ -1,0 +1,50 @@
+/**
+ * `GET /api/channels/:channel?client=NAME`: a client's hello, and the
+ * channel's status for it (registers the client).
+ * @module
+ */
+import type { HubContext } from "../context.ts";
+import { json } from "../respond.ts";
+import type { WireStatus } from "../wire.ts";
+import { channelClient, tooManyClients } from "./guard.ts";
+import type { RouteParams } from "./route.ts";
+
+/** The channel's status for the calling client. */
+export async function status(
+  request: Request,
+  { groups, url }: RouteParams,
+  ctx: HubContext,
+): Promise<Response> {
+  const channel = groups.channel!;
+  const open = await channelClient(request, channel, url, ctx);
+  if ("refused" in open) return open.refused;
+  const { client } = open;
+  const { store } = ctx;
+  const registered = await store.touchClient(channel, client, {
+    now: ctx.now(),
+    maxClients: ctx.limits.maxClients,
+  });
+  if (registered === "full") return tooManyClients(ctx);
+  // A client says hello right before its first poll: from here on it counts as connected, so a sender
+  // arriving in between waits for its answer (served by that poll) instead of getting the blind 200.
+  ctx.presence.seen(channel);
+  await ctx.space.trim(channel); // before the low mark is read: a client coming back learns what it missed now
+  const head = await store.head(channel);
+  const acked = (await store.cursor(channel, client))?.seq ?? 0;
+  const last = head === 0 ? [] : await store.read(channel, head - 1, { limit: 1 });
+  const low = await store.lowMark(channel);
+  const full = await store.refused(channel);
+  return json(
+    {
+      head,
+      acked,
+      waiting: Math.max(0, head - acked),
+      connected: ctx.presence.connected(channel),
+      lastReceivedAt: last[0]?.receivedAt ?? null,
+      client,
+      low: low.seq,
+      lowAt: low.at,
+      ...(full ? { refused: full } : {}),
+    } satisfies WireStatus,
+  );
+}
