@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.ts";
 import { closest } from "../text/suggest.ts";
 import type { CommandContext } from "./context.ts";
-import { commandHelp, programHelp } from "./help.ts";
+import { lazyImport } from "./lazy.ts";
 import { HELP, parseCommand } from "./parse.ts";
 import type { CommandSpec, Input, OptionSpec } from "./spec.ts";
 
@@ -44,16 +44,20 @@ export async function runProgram(
   args: readonly string[],
 ): Promise<void> {
   const [first, ...rest] = args;
-  const help = () => programHelp(program.commands, program, _width());
+  // The help texts load only when asked for (a command's start-up never reads them).
+  const texts = () => lazyImport<typeof import("./help.ts")>("src/cli/help.ts");
+  const help = async () => (await texts()).programHelp(program.commands, program, _width());
   if (first === undefined) {
-    ctx.output.err(help());
+    ctx.output.err(await help());
     ctx.exit(2);
     return;
   }
   if (first === "-V" || first === "--version") return void ctx.output.out(`${program.version}\n`);
-  if (first === "-h" || first === "--help") return void ctx.output.out(help());
+  if (first === "-h" || first === "--help") return void ctx.output.out(await help());
   if (first === "help") {
-    ctx.output.out(rest[0] === undefined ? help() : commandHelp(_find(program, rest[0]), _width()));
+    ctx.output.out(
+      rest[0] === undefined ? await help() : (await texts()).commandHelp(_find(program, rest[0]), _width()),
+    );
     return;
   }
   if (first.startsWith("-")) {
@@ -63,7 +67,7 @@ export async function runProgram(
   }
   const spec = _find(program, first);
   const input = parseCommand(spec, rest);
-  if (input === HELP) return void ctx.output.out(commandHelp(spec, _width()));
+  if (input === HELP) return void ctx.output.out((await texts()).commandHelp(spec, _width()));
   const { run } = await spec.load();
   // The parser filled every declared option with a value of its declared kind.
   await run(ctx, input as Input<Record<string, OptionSpec>>);

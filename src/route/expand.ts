@@ -36,3 +36,28 @@ export function expandTarget(template: string, params: Readonly<Record<string, s
   });
   return origin + filled;
 }
+
+const parsed = new Map<string, URL>();
+
+/**
+ * The URL an event is delivered to: `to` with the route's parameters filled
+ * in (`http://localhost:3000/:provider`), and the event's query when `to`
+ * has none. Treat it as read-only: without a query to add it is shared.
+ */
+export function deliveryUrl(
+  event: { query: string; params?: Record<string, string> | undefined },
+  to: string,
+): URL {
+  if (event.params !== undefined) to = expandTarget(to, event.params);
+  if (event.query === "" || to.includes("?")) {
+    let url = parsed.get(to);
+    if (url === undefined) {
+      if (parsed.size > 64) parsed.clear();
+      parsed.set(to, url = new URL(to));
+    }
+    return url;
+  }
+  const url = new URL(to);
+  if (url.search === "" && !to.includes("?") && event.query !== "") url.search = `?${event.query}`;
+  return url;
+}

@@ -15,7 +15,7 @@
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, markedTargets } from "../event/record.ts";
-import { deliveryUrl } from "./target.ts";
+import { deliveryUrl } from "../route/expand.ts";
 
 /** What the model needs of a record (the inspector keeps only this much per record). */
 export type DeliveryFact = Pick<DeliveryRecord, "target" | "url" | "source" | "outcome"> & {

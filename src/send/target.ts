@@ -4,9 +4,11 @@
  * order, minus hop-by-hop ones and `Host`). Pure.
  * @module
  */
-import { expandTarget } from "../route/expand.ts";
+import { deliveryUrl } from "../route/expand.ts";
+
+/** The URL an event is delivered to (src/route/expand.ts owns it; the readers of deliveries need only that). */
+export { deliveryUrl };
 import type { ResolvedForward } from "../config/forward.ts";
-import type { CapturedEvent } from "../event/record.ts";
 export { targetNameOf } from "../event/delivery.ts";
 
 /** Where one endpoint's events go, every default filled: the config's target with its CA file read. */
@@ -48,26 +50,4 @@ export function isHopHeader(name: string): boolean {
   }
   const n = name.toLowerCase();
   return HOP_BY_HOP.has(n) || n.startsWith("proxy-");
-}
-
-const parsed = new Map<string, URL>();
-
-/**
- * The URL an event is delivered to: `to` with the route's parameters filled
- * in (`http://localhost:3000/:provider`), and the event's query when `to`
- * has none. Treat it as read-only: without a query to add it is shared.
- */
-export function deliveryUrl(event: Pick<CapturedEvent, "query" | "params">, to: string): URL {
-  if (event.params !== undefined) to = expandTarget(to, event.params);
-  if (event.query === "" || to.includes("?")) {
-    let url = parsed.get(to);
-    if (url === undefined) {
-      if (parsed.size > 64) parsed.clear();
-      parsed.set(to, url = new URL(to));
-    }
-    return url;
-  }
-  const url = new URL(to);
-  if (url.search === "" && !to.includes("?") && event.query !== "") url.search = `?${event.query}`;
-  return url;
 }

@@ -69,6 +69,13 @@ export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): 
   };
 }
 
+/** Where a provider's events come from: one source, or a generated source and how many are hand-written. */
+function _sources(list: readonly ListEntry[]): string {
+  const generated = list.filter((e) => e.generated);
+  if (generated.length === 0 || generated.length === list.length) return list[0]!.source;
+  return `${generated.length} ${generated[0]!.source}, ${list.length - generated.length} hand-written`;
+}
+
 /** The `--list` text: providers with their counts, or one provider's events and sequences, with their sources. */
 export function listText(
   entries: readonly ListEntry[],
@@ -85,7 +92,7 @@ export function listText(
       const seqs = list.filter((e) => e.kind === "sequence").map((e) => e.name);
       const sample = events.slice(0, 3).map((e) => e.name).join(", ");
       const generated = events.some((e) => e.generated);
-      if (generated) sources.push(`  ${p}: ${events[0]!.source}`);
+      if (generated) sources.push(`  ${p}: ${events.find((e) => e.generated)!.source}`);
       return `  ${p.padEnd(18)} ${String(events.length).padStart(4)} ${
         events.length === 1 ? "event " : "events"
       }  ${(generated ? "generated" : "hand-written").padEnd(12)}  ${
@@ -103,8 +110,8 @@ export function listText(
   const first = list[0];
   const head = first === undefined
     ? ""
-    : `${list.length} events, ${first.source}.${
-      list.some((e) => e.from !== undefined)
+    : `${list.length} events, ${_sources(list)}.${
+      list.some((e) => e.from === "example" || e.from === "example+schema" || e.from === "schema")
         ? " Each payload is an example (recorded), example+schema (recorded, completed from the schema) " +
           "or schema (built from it)."
         : ""

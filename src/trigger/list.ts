@@ -42,8 +42,9 @@ export async function listCatalog(provider?: string): Promise<ListEntry[]> {
         provider: catalog.provider,
         name: event,
         kind: "event",
-        generated,
-        source: catalog.source,
+        // A catalog generated from a package may keep some entries written by hand.
+        generated: generated && origin?.from !== "hand-written",
+        source: origin?.from === "hand-written" ? "hand-written" : catalog.source,
         ...(origin !== undefined ? { from: origin.from } : {}),
         ...(origin?.alias !== undefined ? { alias: origin.alias } : {}),
       });

@@ -47,3 +47,36 @@ export function retryWaits(schedule: readonly number[], count: number, realTime:
   }
   return waits;
 }
+
+/**
+ * Where each provider signs a timestamp: a header, or (Linear) a field of the body
+ * (`webhookTimestamp`, milliseconds, which @linear/sdk checks within 60 s). A provider not
+ * listed signs none, so `--stale` has nothing to age.
+ */
+export const SIGNED_TIMESTAMP: Readonly<
+  Record<string, { header: string } | { bodyField: string; unit: "ms" }>
+> = {
+  stripe: { header: "Stripe-Signature" },
+  slack: { header: "X-Slack-Request-Timestamp" },
+  "standard-webhooks": { header: "webhook-timestamp" },
+  zoom: { header: "x-zm-request-timestamp" },
+  paddle: { header: "Paddle-Signature" },
+  twitch: { header: "Twitch-Eventsub-Message-Timestamp" },
+  discord: { header: "X-Signature-Timestamp" },
+  sendgrid: { header: "X-Twilio-Email-Event-Webhook-Timestamp" },
+  linear: { bodyField: "webhookTimestamp", unit: "ms" },
+};
+
+/** The providers whose signature covers a timestamp, for messages: "Stripe, Slack, …". */
+export function timestampedProviders(): string[] {
+  return Object.keys(SIGNED_TIMESTAMP);
+}
+
+/**
+ * The time a stale delivery is signed at: past the receiver's tolerance by a minute
+ * (Linear's SDK allows 60 s whatever the endpoint's tolerance).
+ */
+export function staleTime(provider: string, at: Date, tolerance: number): Date {
+  const window = provider === "linear" ? Math.max(tolerance, 60) : tolerance;
+  return new Date(at.getTime() - (window + 60) * 1000);
+}

@@ -21,7 +21,7 @@ import {
   stepMatches,
   unsetJsonField,
 } from "../send/overrides.ts";
-import { retryWaits, shuffled } from "./plan.ts";
+import { retryWaits, shuffled, SIGNED_TIMESTAMP, staleTime, timestampedProviders } from "./plan.ts";
 import { loadCatalog, resolveEvent } from "./registry.ts";
 import { signDelivery, signingMode } from "./sign.ts";
 import type { BuildContext, DraftBody, SequenceStep } from "./types.ts";
@@ -292,10 +292,13 @@ export async function trigger(
   const sets = request.set ?? [];
   const unsets = request.unset ?? [];
   _checkScopes(resolved.steps, sets, unsets, request.body !== undefined);
-  if (fault.stale && !(CATALOG[provider]?.timestamped ?? false)) {
+  const stamp = SIGNED_TIMESTAMP[provider];
+  if (fault.stale && stamp === undefined) {
+    const names = timestampedProviders().map((p) => CATALOG[p]?.title ?? p);
     throw new UsageError(
-      `${title} signs no timestamp, so --stale has nothing to make stale (use it with Stripe, Slack, ` +
-        "Standard Webhooks, Zoom, Paddle or Twitch).",
+      `${title} signs no timestamp, so --stale has nothing to make stale (use it with ${
+        names.slice(0, -1).join(", ")
+      } or ${names.at(-1)}).`,
     );
   }
   if ((fault.stale || fault.badSignature) && mode === "none") {
@@ -326,7 +329,10 @@ export async function trigger(
       if (v === undefined) ids.set(name, v = make());
       return v;
     },
-    ...(request.secret !== undefined ? { secret: request.secret } : {}),
+    // Graph's "signature" is the clientState in the body: a bad one carries the wrong secret.
+    ...(request.secret !== undefined
+      ? { secret: fault.badSignature ? `${request.secret}-not-the-secret` : request.secret }
+      : {}),
     ...(apiVersion !== undefined ? { apiVersion } : {}),
   };
   const tolerance = Math.max(request.tolerance ?? 300, TOLERANCE_FLOOR[provider] ?? 0);
@@ -373,16 +379,33 @@ export async function trigger(
     });
   }
 
-  const signAt = async (d: Built, at: Date, extra: [string, string][] = []) =>
-    await signDelivery(
+  // A timestamp signed in the body (Linear's webhookTimestamp) is the signing time, unless the user
+  // chose the bytes (--body) or the field (--set webhookTimestamp=...).
+  const bodyStamp = stamp !== undefined && "bodyField" in stamp && request.body === undefined &&
+      !sets.some((s) => s.startsWith(`${stamp.bodyField}=`))
+    ? stamp.bodyField
+    : undefined;
+  const signAt = async (d: Built, at: Date, extra: [string, string][] = []) => {
+    const when = fault.stale ? staleTime(provider, at, tolerance) : at;
+    const bytes = bodyStamp === undefined
+      ? d.bytes
+      : applySets(d.bytes, "application/json", [`${bodyStamp}=${when.getTime()}`], true);
+    const signed = await signDelivery(
       provider,
-      { method: d.method, url: signUrl, headers: applyHeaderOverrides(d.headers, extra), body: d.bytes },
+      { method: d.method, url: signUrl, headers: applyHeaderOverrides(d.headers, extra), body: bytes },
       wrong,
-      fault.stale ? new Date(at.getTime() - (tolerance + 60) * 1000) : at,
+      when,
       tolerance,
     );
+    return { ...signed, bytes };
+  };
 
-  const plan: (PlannedDelivery & { headers: [string, string][]; draft: Built; wait: number })[] = [];
+  const plan: (PlannedDelivery & {
+    headers: [string, string][];
+    bytes: Uint8Array;
+    draft: Built;
+    wait: number;
+  })[] = [];
   const waits = retryWaits(catalog.retries, retries, fault.realTime ?? false);
   const base: PlannedDelivery["fault"] = fault.stale
     ? "stale"
@@ -398,6 +421,7 @@ export async function trigger(
       event: d.step.event,
       attempt: 0,
       headers: signed.headers,
+      bytes: signed.bytes,
       draft: d,
       wait: 0,
       ...(base ? { fault: base } : {}),
@@ -410,6 +434,7 @@ export async function trigger(
         headers: signed.headers,
         draft: d,
         wait: 0,
+        bytes: signed.bytes,
         fault: "duplicate",
         ...(match ? { match } : {}),
       });
@@ -419,9 +444,12 @@ export async function trigger(
         event: d.step.event,
         attempt: i,
         headers: [],
+        bytes: signed.bytes,
         draft: d,
         wait: waits[i - 1]!,
         fault: "retry",
+        // A retry is the same delivery: its id stays (Twitch-Eventsub-Message-Id, svix-id, ...).
+        ...(match ? { match } : {}),
       });
     }
   }
@@ -431,18 +459,22 @@ export async function trigger(
     if (effects.signal?.aborted) break;
     if (p.wait > 0) await sleep(p.wait, effects.signal);
     let headers = p.headers;
+    let bytes = p.bytes;
     if (p.attempt > 0) {
-      headers = (await signAt(p.draft, now(), catalog.retryHeaders?.(p.attempt) ?? [])).headers;
+      const keep: [string, string][] = p.match ? [p.match] : [];
+      const again = await signAt(p.draft, now(), [...(catalog.retryHeaders?.(p.attempt) ?? []), ...keep]);
+      headers = again.headers;
+      bytes = again.bytes;
     }
     if (_header(headers, "content-length") === undefined) {
-      headers = [...headers, ["Content-Length", String(p.draft.bytes.length)]];
+      headers = [...headers, ["Content-Length", String(bytes.length)]];
     }
     const match = p.match ?? _match(headers, p.draft.deliveryHeader);
     const expectRejection = fault.stale === true || fault.badSignature === true;
     await effects.beforeSend?.({
       event: p.event,
       attempt: p.attempt,
-      body: p.draft.bytes,
+      body: bytes,
       ...(p.fault ? { fault: p.fault } : {}),
       ...(match ? { match } : {}),
     });
@@ -456,14 +488,14 @@ export async function trigger(
       method: p.draft.method,
       url: url.href,
       headers,
-      body: p.draft.bytes,
+      body: bytes,
       signed: mode,
       expectRejection,
       durationMs: 0,
       ok: false,
     };
     try {
-      const answer = await send(url, { method: p.draft.method, headers, body: p.draft.bytes }, {
+      const answer = await send(url, { method: p.draft.method, headers, body: bytes }, {
         timeoutMs: effects.timeoutMs ?? 30_000,
         ...(effects.signal ? { signal: effects.signal } : {}),
         maxBody: 16 * 1024,

@@ -1,11 +1,15 @@
 /**
- * Discord interactions: PING, a slash command, a button click, an
- * autocomplete and a modal submit, signed Ed25519 (`X-Signature-Ed25519`,
+ * Discord: interactions (PING, a slash command, a button click, an
+ * autocomplete and a modal submit, written by hand) and webhook events
+ * (every event of discord-api-types' APIWebhookEventBody and the webhook
+ * PING, discord/events.gen.ts), signed Ed25519 (`X-Signature-Ed25519`,
  * `X-Signature-Timestamp`) with hooktap's trigger key.
  * @module
  */
 import { digits, randomText } from "../_ids.ts";
-import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
+import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
+import { stampNow } from "./_stamp.ts";
+import { DISCORD_EVENTS, DISCORD_SOURCE } from "./discord/events.gen.ts";
 
 type Obj = Record<string, unknown>;
 const APP = "1011121314151617181";
@@ -75,22 +79,30 @@ const EVENTS: Record<string, (c: BuildContext) => Obj> = {
 };
 
 function build(event: string, ctx: BuildContext): Draft {
+  const webhook = DISCORD_EVENTS[event];
   return {
     headers: [
       ["Content-Type", "application/json"],
-      ["User-Agent", "Discord-Interactions/1.0 (+https://discord.com)"],
+      ["User-Agent", `Discord-${webhook ? "Webhook" : "Interactions"}/1.0 (+https://discord.com)`],
       ["X-Signature-Ed25519", ""],
       ["X-Signature-Timestamp", ""],
     ],
-    body: { kind: "json", value: EVENTS[event]!(ctx) },
+    body: { kind: "json", value: webhook ? stampNow(webhook.body, ctx.now) : EVENTS[event]!(ctx) },
   };
+}
+
+function entryOrigin(event: string): EntryOrigin | undefined {
+  const webhook = DISCORD_EVENTS[event];
+  if (webhook !== undefined) return { from: `discord-api-types ${webhook.data || "APIWebhookEvent"}` };
+  return event in EVENTS ? { from: "hand-written" } : undefined;
 }
 
 /** Discord's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "discord",
-  source: "hand-written",
-  events: Object.keys(EVENTS),
+  source: DISCORD_SOURCE,
+  entryOrigin,
+  events: [...Object.keys(EVENTS), ...Object.keys(DISCORD_EVENTS)],
   sequences: {
     command: {
       description: "a slash command, then a click on the button its answer showed",

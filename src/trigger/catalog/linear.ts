@@ -1,63 +1,35 @@
 /**
- * Linear: issue and comment webhooks (`{action, type, data, url,
- * createdAt, webhookTimestamp, ...}`), `Linear-Event` and
- * `Linear-Delivery` headers, signed `Linear-Signature`.
+ * Linear: every webhook `@linear/sdk` types (linear/events.gen.ts: each
+ * entity's create/update/remove and the other webhook types, a payload
+ * sampled from the SDK's payload type), with this run's ids put in so a
+ * flow's events name the same issue; `Linear-Event` and `Linear-Delivery`
+ * headers, signed `Linear-Signature` over a body whose `webhookTimestamp`
+ * is the signing time (trigger's run re-stamps it, as @linear/sdk checks it
+ * within 60 s).
  * @module
  */
 import { uuid } from "../_ids.ts";
-import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
+import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
+import { stampNow } from "./_stamp.ts";
+import { LINEAR_EVENTS, LINEAR_SOURCE } from "./linear/events.gen.ts";
 
 type Obj = Record<string, unknown>;
 
-function _issue(c: BuildContext, state: string): Obj {
-  const at = c.now.toISOString();
-  return {
-    id: c.id("linear.issue", uuid),
-    identifier: "ENG-123",
-    number: 123,
-    title: "Webhook handler drops retries",
-    priority: 2,
-    state: { id: uuid(), name: state, type: state === "Done" ? "completed" : "unstarted", color: "#e2e2e2" },
-    team: { id: c.id("linear.team", uuid), key: "ENG", name: "Engineering" },
-    teamId: c.id("linear.team", uuid),
-    createdAt: at,
-    updatedAt: at,
-    url: "https://linear.app/hooktap/issue/ENG-123/webhook-handler-drops-retries",
-  };
-}
-
-const EVENTS: Record<string, (c: BuildContext) => { type: string; data: Obj; updatedFrom?: Obj }> = {
-  "Issue.create": (c) => ({ type: "Issue", data: _issue(c, "Todo") }),
-  "Issue.update": (c) => ({ type: "Issue", data: _issue(c, "Done"), updatedFrom: { stateId: uuid() } }),
-  "Issue.remove": (c) => ({ type: "Issue", data: _issue(c, "Todo") }),
-  "Comment.create": (c) => ({
-    type: "Comment",
-    data: {
-      id: uuid(),
-      body: "Reproduced with `hooktap trigger`.",
-      issueId: c.id("linear.issue", uuid),
-      userId: uuid(),
-      createdAt: c.now.toISOString(),
-      updatedAt: c.now.toISOString(),
-    },
-  }),
-};
-
 function build(event: string, ctx: BuildContext): Draft {
-  const [, action] = event.split(".");
-  const { type, data, updatedFrom } = EVENTS[event]!(ctx);
-  const body: Obj = {
-    action,
-    actor: { id: uuid(), name: "Jenny Rosen", type: "user" },
-    createdAt: ctx.now.toISOString(),
-    data,
-    ...(updatedFrom === undefined ? {} : { updatedFrom }),
-    url: (data.url as string | undefined) ?? "https://linear.app/hooktap/issue/ENG-123",
-    type,
-    organizationId: ctx.id("linear.org", uuid),
-    webhookTimestamp: ctx.now.getTime(),
-    webhookId: ctx.id("linear.webhook", uuid),
-  };
+  const type = event.slice(0, event.indexOf("."));
+  const body = stampNow(LINEAR_EVENTS[event]!.body, ctx.now) as Obj;
+  const issue = ctx.id("linear.issue", uuid);
+  const team = ctx.id("linear.team", uuid);
+  const data = body.data as Obj | undefined;
+  if (data !== null && typeof data === "object") {
+    data.id = type === "Issue" ? issue : ctx.id(`linear.${type}`, uuid);
+    if (typeof data.issueId === "string") data.issueId = issue;
+    if (typeof data.teamId === "string") data.teamId = team;
+    if (data.issue !== null && typeof data.issue === "object") (data.issue as Obj).id = issue;
+  }
+  if (typeof body.organizationId === "string") body.organizationId = ctx.id("linear.org", uuid);
+  if (typeof body.webhookId === "string") body.webhookId = ctx.id("linear.webhook", uuid);
+  if ("webhookTimestamp" in body) body.webhookTimestamp = ctx.now.getTime();
   return {
     headers: [
       ["Content-Type", "application/json; charset=utf-8"],
@@ -71,14 +43,20 @@ function build(event: string, ctx: BuildContext): Draft {
   };
 }
 
+function entryOrigin(event: string): EntryOrigin | undefined {
+  const generated = LINEAR_EVENTS[event];
+  return generated === undefined ? undefined : { from: `@linear/sdk ${generated.payload}` };
+}
+
 /** Linear's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "linear",
-  source: "hand-written",
-  events: Object.keys(EVENTS),
+  source: LINEAR_SOURCE,
+  entryOrigin,
+  events: Object.keys(LINEAR_EVENTS),
   sequences: {
     issue: {
-      description: "an issue created, commented on, then updated to Done (same issue)",
+      description: "an issue created, commented on, then updated (same issue)",
       steps: [{ event: "Issue.create" }, { event: "Comment.create" }, { event: "Issue.update" }],
     },
   },

@@ -1,65 +1,37 @@
 /**
- * Twitch EventSub: notifications, the callback verification and a
- * revocation, with the `Twitch-Eventsub-*` headers Twitch sends.
+ * Twitch EventSub: a notification of every subscription type
+ * `@twurple/eventsub-base` handles (twitch/events.gen.ts: type, version and
+ * an event sampled from its data interface), the callback verification and
+ * a revocation, with the `Twitch-Eventsub-*` headers Twitch sends.
  * @module
  */
-import { digits, randomText, uuid } from "../_ids.ts";
-import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
+import { randomText, uuid } from "../_ids.ts";
+import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
+import { stampNow } from "./_stamp.ts";
+import { TWITCH_EVENTS, TWITCH_SOURCE } from "./twitch/events.gen.ts";
 
 type Obj = Record<string, unknown>;
-const BROADCASTER = {
-  broadcaster_user_id: "1337",
-  broadcaster_user_login: "cool_user",
-  broadcaster_user_name: "Cool_User",
-};
 
-const EVENTS: Record<string, { version: string; event?: (c: BuildContext) => Obj }> = {
-  "channel.follow": {
-    version: "2",
-    event: (c) => ({
-      user_id: "1234",
-      user_login: "cool_follower",
-      user_name: "Cool_Follower",
-      ...BROADCASTER,
-      followed_at: c.now.toISOString(),
-    }),
-  },
-  "channel.subscribe": {
-    version: "1",
-    event: () => ({
-      user_id: "1234",
-      user_login: "cool_user2",
-      user_name: "Cool_User2",
-      ...BROADCASTER,
-      tier: "1000",
-      is_gift: false,
-    }),
-  },
-  "channel.cheer": {
-    version: "1",
-    event: () => ({
-      is_anonymous: false,
-      user_id: "1234",
-      user_login: "cheerer",
-      user_name: "Cheerer",
-      ...BROADCASTER,
-      message: "pogchamp",
-      bits: 1000,
-    }),
-  },
-  "stream.online": {
-    version: "1",
-    event: (c) => ({ id: String(digits(10)), ...BROADCASTER, type: "live", started_at: c.now.toISOString() }),
-  },
-  "stream.offline": { version: "1", event: () => ({ ...BROADCASTER }) },
-  "webhook_callback_verification": { version: "2" },
-  "revocation": { version: "2" },
-};
+/** The two messages that are not notifications (written by hand after Twitch's reference). */
+const CONTROL = ["webhook_callback_verification", "revocation"];
+
+/** A notification's condition: the ids its event names (the broadcaster, the moderator for channel.follow). */
+function _condition(type: string, event: Obj | undefined): Obj {
+  const condition: Obj = { broadcaster_user_id: String(event?.broadcaster_user_id ?? "1337") };
+  if (type === "channel.follow") condition.moderator_user_id = "1337";
+  if (type === "channel.raid") return { to_broadcaster_user_id: "1337" };
+  if (type.startsWith("user.")) return { user_id: String(event?.user_id ?? "1234") };
+  if (type.startsWith("drop.") || type.startsWith("extension.")) {
+    return { client_id: "hooktapclientid0000000" };
+  }
+  return condition;
+}
 
 function build(name: string, ctx: BuildContext): Draft {
-  const spec = EVENTS[name]!;
-  const kind = name === "webhook_callback_verification" || name === "revocation" ? name : "notification";
-  const subType = kind === "notification" ? name : "channel.follow";
+  const kind = CONTROL.includes(name) ? name : "notification";
+  const spec = kind === "notification" ? TWITCH_EVENTS[name]! : TWITCH_EVENTS["channel.follow"]!;
+  const subType = kind === "notification" ? name.replace(/\.v\d+$/, "") : "channel.follow";
+  const event = kind === "notification" ? stampNow(spec.event, ctx.now) as Obj : undefined;
   const subscription = {
     id: ctx.id("twitch.sub", uuid),
     status: kind === "revocation"
@@ -70,15 +42,12 @@ function build(name: string, ctx: BuildContext): Draft {
     type: subType,
     version: spec.version,
     cost: 0,
-    condition: {
-      broadcaster_user_id: "1337",
-      ...(subType === "channel.follow" ? { moderator_user_id: "1337" } : {}),
-    },
+    condition: _condition(subType, event),
     transport: { method: "webhook", callback: "https://example.com/webhooks/callback" },
     created_at: ctx.now.toISOString(),
   };
   const body = kind === "notification"
-    ? { subscription, event: spec.event!(ctx) }
+    ? { subscription, event }
     : kind === "webhook_callback_verification"
     ? { challenge: randomText(40), subscription }
     : { subscription };
@@ -99,11 +68,18 @@ function build(name: string, ctx: BuildContext): Draft {
   };
 }
 
+function entryOrigin(event: string): EntryOrigin | undefined {
+  const generated = TWITCH_EVENTS[event];
+  if (generated !== undefined) return { from: `@twurple/eventsub-base ${generated.data}` };
+  return CONTROL.includes(event) ? { from: "hand-written" } : undefined;
+}
+
 /** Twitch's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "twitch",
-  source: "hand-written",
-  events: Object.keys(EVENTS),
+  source: TWITCH_SOURCE,
+  entryOrigin,
+  events: [...Object.keys(TWITCH_EVENTS), ...CONTROL],
   sequences: {
     stream: {
       description: "a stream goes online, gets a follow and a cheer, goes offline",

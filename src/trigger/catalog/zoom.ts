@@ -1,67 +1,42 @@
 /**
- * Zoom: meeting, recording and participant events and the endpoint URL
- * validation, bodies as Zoom's webhook reference shows them.
+ * Zoom: every webhook event `@zoom/rivet` declares (zoom/events.gen.ts, a
+ * payload sampled from each event's declared type, the run's ids put in so a
+ * flow's events name the same meeting), and the endpoint URL validation.
  * @module
  */
-import { digits, randomText, uuid } from "../_ids.ts";
-import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
+import { digits, randomText } from "../_ids.ts";
+import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
+import { stampNow } from "./_stamp.ts";
+import { ZOOM_EVENTS, ZOOM_SOURCE } from "./zoom/events.gen.ts";
 
 type Obj = Record<string, unknown>;
 const ACCOUNT = "AAAAAABBBB";
+const HOST = "z8yCxjabcdefghijklmnop";
 
-function _meeting(c: BuildContext, extra: Obj = {}): Obj {
-  return {
-    id: Number(c.id("zoom.meeting", () => String(digits(11)))),
-    uuid: c.id("zoom.uuid", () => `${randomText(22)}==`),
-    host_id: "z8yCxjabcdefghijklmnop",
-    topic: "Weekly sync",
-    type: 2,
-    start_time: c.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
-    timezone: "America/Los_Angeles",
-    duration: 30,
-    ...extra,
-  };
+/**
+ * The generated payload of `event` with this run's ids: the account, and the object's `id`, `uuid` and
+ * `host_id` (a meeting's, a webinar's, ...), so a flow's events name the same meeting. Each keeps the
+ * JSON type rivet declares for it (a meeting id is a number in some events, a string in others).
+ */
+function _generated(event: string, c: BuildContext): Obj {
+  const body = stampNow(ZOOM_EVENTS[event]!.body, c.now) as Obj;
+  const payload = body.payload as Obj | undefined;
+  if (payload === undefined || typeof payload !== "object") return body;
+  if (typeof payload.account_id === "string") payload.account_id = ACCOUNT;
+  const object = payload.object as Obj | undefined;
+  if (object !== null && typeof object === "object") {
+    const id = c.id("zoom.meeting", () => String(digits(11)));
+    if (typeof object.id === "number") object.id = Number(id);
+    if (typeof object.id === "string" && /^(meeting|webinar|recording)\./.test(event)) object.id = id;
+    if (typeof object.uuid === "string") object.uuid = c.id("zoom.uuid", () => `${randomText(22)}==`);
+    if (typeof object.host_id === "string") object.host_id = HOST;
+  }
+  return body;
 }
 
+/** Events Zoom sends that @zoom/rivet declares no type for. */
 const EVENTS: Record<string, (c: BuildContext) => Obj> = {
   "endpoint.url_validation": () => ({ plainToken: randomText(22) }),
-  "meeting.created": (c) => ({ account_id: ACCOUNT, operator: "jenny@example.com", object: _meeting(c) }),
-  "meeting.started": (c) => ({ account_id: ACCOUNT, object: _meeting(c) }),
-  "meeting.participant_joined": (c) => ({
-    account_id: ACCOUNT,
-    object: _meeting(c, {
-      participant: {
-        user_id: "16778240",
-        user_name: "Jenny Rosen",
-        id: "iFxeBPYun6SAiWUzBcEkX",
-        participant_uuid: uuid(),
-        join_time: c.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
-        email: "jenny@example.com",
-      },
-    }),
-  }),
-  "meeting.ended": (c) => ({
-    account_id: ACCOUNT,
-    object: _meeting(c, { end_time: c.now.toISOString().replace(/\.\d{3}Z$/, "Z") }),
-  }),
-  "recording.completed": (c) => ({
-    account_id: ACCOUNT,
-    object: _meeting(c, {
-      total_size: 529758,
-      recording_count: 1,
-      share_url: "https://example.zoom.us/rec/share/abc",
-      recording_files: [{
-        id: uuid(),
-        meeting_id: c.id("zoom.uuid", () => `${randomText(22)}==`),
-        file_type: "MP4",
-        file_size: 529758,
-        download_url: "https://example.zoom.us/rec/download/abc",
-        status: "completed",
-        recording_type: "shared_screen_with_speaker_view",
-      }],
-    }),
-    download_token: randomText(64),
-  }),
 };
 
 function build(event: string, ctx: BuildContext): Draft {
@@ -73,15 +48,27 @@ function build(event: string, ctx: BuildContext): Draft {
       ["x-zm-signature", ""],
       ["x-zm-trackingid", `v=2.0&s=${randomText(40)}`],
     ],
-    body: { kind: "json", value: { event, payload: EVENTS[event]!(ctx), event_ts: ctx.now.getTime() } },
+    body: {
+      kind: "json",
+      value: EVENTS[event] !== undefined
+        ? { event, payload: EVENTS[event](ctx), event_ts: ctx.now.getTime() }
+        : _generated(event, ctx),
+    },
   };
+}
+
+function entryOrigin(event: string): EntryOrigin | undefined {
+  if (EVENTS[event] !== undefined) return { from: "hand-written" };
+  const generated = ZOOM_EVENTS[event];
+  return generated === undefined ? undefined : { from: `@zoom/rivet ${generated.alias}` };
 }
 
 /** Zoom's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "zoom",
-  source: "hand-written",
-  events: Object.keys(EVENTS),
+  source: ZOOM_SOURCE,
+  entryOrigin,
+  events: [...new Set([...Object.keys(EVENTS), ...Object.keys(ZOOM_EVENTS)])],
   sequences: {
     meeting: {
       description: "a meeting created, started, joined, ended, its recording completed (same meeting)",
