@@ -3,6 +3,8 @@
  * TLS when a certificate is given, over a KV file or the platform's KV.
  * @module
  */
+import { closingAnswer, ConnectionClosedOnPurpose } from "../server/close.ts";
+import { mustClose } from "../receiver/closing.ts";
 import { describeError, ServeError } from "../errors.ts";
 import { chmodSidecars } from "./kv_file.ts";
 import { openHubStore } from "./kv_store.ts";
@@ -52,8 +54,18 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
       hostname: options.hostname,
       port,
       onListen() {},
+      onError: (error) => {
+        if (!(error instanceof ConnectionClosedOnPurpose)) {
+          options.onNotice?.(`error: ${describeError(error)}`);
+        }
+        return new Response("Internal error.", { status: 500 });
+      },
       ...(options.tls ?? {}),
-    }, (request, info) => handler(request, info));
+    }, async (request, info) => {
+      const response = await handler(request, info);
+      // An answer before the body's end (413, 503 of a bound) closes its connection: src/server/close.ts.
+      return mustClose(response) ? await closingAnswer(response) : response;
+    });
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = start(options.port);

@@ -283,3 +283,26 @@ Deno.test("hub: tiny chunks and an endless trailer to a channel URL stay bounded
   );
   assert.ok(trailer.growth < 600 * MB, `hub RSS grew ${(trailer.growth / MB).toFixed(0)} MB`);
 });
+
+Deno.test("hub: a body over the limit gets 413 and its connection is closed (Deno.serve keeps it otherwise)", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-body-size", "64KiB"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const path = new URL(channel.url).pathname;
+  // Declared too large: answered at once, while the sender would still be sending.
+  const declared = await open(
+    hub.port,
+    `POST ${path}/gh HTTP/1.1\r\nhost: x\r\ncontent-length: 900000\r\n\r\n`,
+  );
+  assert.ok(
+    await until(() => declared.closed(), 5000),
+    `the 413 connection stayed open: ${declared.answer()}`,
+  );
+  assert.equal(statusOf(declared.answer()), 413);
+  declared.conn.close();
+  await declared.done;
+  // Still serving.
+  const ok = await fetch(`${channel.url}/gh`, { method: "POST", body: "{}" });
+  await ok.arrayBuffer();
+  assert.equal(ok.status, 200);
+});
