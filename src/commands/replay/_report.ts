@@ -188,7 +188,9 @@ export function printSummary(
     }
     const hint = againCommand(summary, how.opts, how);
     if (hint !== undefined) {
-      const all = summary.ok > 0
+      // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
+      const resendsAll = !(how.undelivered && how.opts.to === undefined);
+      const all = summary.ok > 0 && resendsAll
         ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
         : "";
       out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
