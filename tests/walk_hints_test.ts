@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { startApp, until } from "./_app.ts";
+import { captureEvents } from "./_capture.ts";
 import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 const NPX = { HOOKTAP_INVOKED_AS: "npx hooktap" };
@@ -78,4 +79,40 @@ Deno.test("init's next step starts as the user runs hooktap", async () => {
   const plain = await runCli(["init", "--yes"], { cwd: tmp.path, permissions: INIT_PERMS });
   assert.equal(plain.code, 0, plain.stderr);
   assert.match(plain.stderr, /\nNext: hooktap dev\n/);
+});
+
+Deno.test("a bulk --resign refused for an invalid signature suggests no command that is refused again", async () => {
+  await using tmp = await withTmpDir();
+  const secret = "s3cret";
+  await captureEvents(
+    tmp.path,
+    [{
+      path: "/github",
+      headers: [["content-type", "application/json"], ["x-github-event", "push"], [
+        "x-hub-signature-256",
+        `sha256=${"0".repeat(64)}`,
+      ]],
+      body: '{"ref":"refs/heads/main"}',
+    }],
+    `export default { port: 0, endpoints: [{ name: "github", path: "/github", method: "POST", secret: "${secret}" }] };\n`,
+  );
+  await using app = startApp(0, () => ({ status: 200 }));
+  const r = await runCli(
+    [
+      "replay",
+      "--endpoint",
+      "github",
+      "--verdict",
+      "invalid",
+      "--resign",
+      "--to",
+      `http://127.0.0.1:${app.port}/`,
+    ],
+    { cwd: tmp.path },
+  );
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /Refusing to re-sign evt_\w+: its signature was invalid when hooktap received it/);
+  assert.match(r.stderr, /--resign-invalid to re-sign it anyway/);
+  assert.doesNotMatch(r.stderr, /Send them again once the app is fixed/);
+  assert.equal(app.requests.length, 0, "nothing reached the app");
 });
