@@ -116,3 +116,24 @@ Deno.test("a bulk --resign refused for an invalid signature suggests no command 
   assert.doesNotMatch(r.stderr, /Send them again once the app is fixed/);
   assert.equal(app.requests.length, 0, "nothing reached the app");
 });
+
+Deno.test("dev's start report counts only the given-up events prune left, as the command it prints finds", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 500 }));
+  await writeFile(tmp.path, "hooktap.config.ts", config(app.port));
+  {
+    await using dev = await startDev(tmp.path);
+    for (let n = 0; n < 3; n++) await post(dev.url, n);
+    await until(() => (dev.stdout().match(/gave up/g) ?? []).length === 3, "three gave-up lines");
+    assert.equal(await dev.stop(), 0);
+  }
+  const pruned = await runCli(["prune", "--keep", "1"], { cwd: tmp.path });
+  assert.equal(pruned.code, 0, pruned.stderr);
+  await using dev = await startDev(tmp.path);
+  await until(() => /failed every delivery attempt/.test(dev.stderr()), "the start report");
+  assert.match(dev.stderr(), /\n1 event of endpoint gh failed every delivery attempt/);
+  const command = dev.stderr().match(/earlier: hooktap (replay [^\n]*) sends them again/)![1]!;
+  const again = await runCli(command.split(" "), { cwd: tmp.path });
+  assert.match(again.stderr, /Sent 1 of 1:/);
+  assert.equal(await dev.stop(), 0);
+});
