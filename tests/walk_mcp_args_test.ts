@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cliArgs, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 const PERMISSIONS = ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"];
 
@@ -54,5 +54,57 @@ Deno.test({
     } finally {
       await client.close();
     }
+  },
+});
+
+Deno.test({
+  name: "hooktap mcp: wait_for_event refuses an endpoint the config does not have, naming those it has",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+    );
+    await using dev = await startDev(tmp.path);
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: cliArgs(PERMISSIONS, ["mcp"]),
+      cwd: tmp.path,
+      env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "hooktap-walk", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const started = Date.now();
+      const r = await client.callTool({
+        name: "wait_for_event",
+        arguments: { endpoint: "gh2", timeout_seconds: 20 },
+      });
+      assert.equal(r.isError, true);
+      assert.match(
+        (r.content as { text: string }[])[0]!.text,
+        /endpoint "gh2": the config has no endpoint .*"gh"/,
+      );
+      assert.ok(Date.now() - started < 10_000, "refused at once, not after the wait");
+      // A configured endpoint still waits, and finds what arrives.
+      const waiting = client.callTool({
+        name: "wait_for_event",
+        arguments: { endpoint: "gh", timeout_seconds: 20 },
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      const sent = await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" });
+      assert.equal(sent.status, 200);
+      await sent.body?.cancel();
+      const got = await waiting;
+      assert.notEqual(got.isError, true, JSON.stringify(got.content));
+      assert.equal((got.structuredContent as { found: boolean }).found, true);
+    } finally {
+      await client.close();
+    }
+    assert.equal(await dev.stop(), 0);
   },
 });
