@@ -69,6 +69,8 @@ export function forwardingCallbacks(
     quiet: boolean;
     /** Whether a "gave up" hint needs `--resign` for this endpoint (see `resendNeedsResign`). */
     resignsOf?: (endpoint: string) => boolean;
+    /** How the user runs hooktap (`npx hooktap` through npx): the first words of every hint. */
+    runner?: string;
   },
 ): {
   onDelivery: (record: DeliveryRecord) => void;
@@ -89,12 +91,16 @@ export function forwardingCallbacks(
     onDelivery: (record) => {
       if (options.quiet) return;
       print(
-        options.json
-          ? deliveryJson(record)
-          : formatDelivery(record, out, undefined, options.resignsOf?.(record.endpoint) ?? false),
+        options.json ? deliveryJson(record) : formatDelivery(
+          record,
+          out,
+          undefined,
+          options.resignsOf?.(record.endpoint) ?? false,
+          options.runner,
+        ),
       );
     },
-    onAppState: (state) => out.err(formatAppState(state, out)),
+    onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
     onUnrouted: (event) => {
       if (options.quiet) return;
       print(
@@ -130,9 +136,10 @@ export function ruleText(when: ResolvedForward["when"]): string {
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean; replaced?: number },
+  options: { deliverPending: boolean; replaced?: number; runner?: string },
 ): void {
   const c = out.errColors;
+  const runner = options.runner ?? "hooktap";
   if (options.replaced !== undefined && options.replaced > 0) {
     out.err(
       c.yellow(
@@ -171,7 +178,7 @@ export function reportForwarding(
           `${
             plural(pending, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
-            `hooktap replay --undelivered sends them.\n`,
+            `${runner} replay --undelivered sends them.\n`,
         ),
       );
     }
@@ -182,7 +189,7 @@ export function reportForwarding(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
           `which hooktap.config.ts no longer has; they are kept: ` +
-          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
+          `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
           } --to URL sends them.\n`,
       ),
@@ -194,7 +201,7 @@ export function reportForwarding(
       c.yellow(
         `${plural(group.events.length, "event")} of endpoint ${safeLine(group.endpoint)} failed every ` +
           `delivery attempt to ${safeLine(group.target)} earlier: ` +
-          `${safeLine(undeliveredCommand(group.endpoint, group.target, resign))} sends them again.\n`,
+          `${safeLine(undeliveredCommand(group.endpoint, group.target, resign, runner))} sends them again.\n`,
       ),
     );
   }
@@ -204,13 +211,17 @@ export function reportForwarding(
  * Said when `dev` stops with deliveries still waiting (the app down or slow): they are kept, and the next
  * `dev` sends them. `""` when none wait. Read after the forwarder stopped (in-flight ones had their grace).
  */
-export function waitingNote(out: Output, forwarding: ForwardingSession | undefined): string {
+export function waitingNote(
+  out: Output,
+  forwarding: ForwardingSession | undefined,
+  runner = "hooktap",
+): string {
   const n = forwarding?.forwarder.pending ?? 0;
   if (n === 0) return "";
   return out.errColors.yellow(
     `${n} ${
       n === 1 ? "delivery was" : "deliveries were"
     } still waiting for your app: they are kept, and the ` +
-      `next hooktap dev sends them in order (hooktap replay --undelivered sends them now).\n`,
+      `next ${runner} dev sends them in order (${runner} replay --undelivered sends them now).\n`,
   );
 }

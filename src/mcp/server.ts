@@ -9,6 +9,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import process from "node:process";
+import { z } from "zod";
 import { VERSION } from "../version.ts";
 import type { McpContext } from "./context.ts";
 import { doctorTool } from "./doctor.ts";
@@ -52,7 +53,8 @@ export function createServer(ctx: McpContext): McpServer {
     server.registerTool(tool.name, {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.input,
+      // Strict: an argument the tool does not take (a misspelled `timeout`, `limt`) is refused, not dropped.
+      inputSchema: z.object(tool.input).strict(),
       outputSchema: tool.output,
       annotations: {
         title: tool.title,

@@ -11,7 +11,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { compileFilter } from "../store/read/filter.ts";
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
-import { devOf, type McpContext, noDevMessage, openStore, storeOf } from "./context.ts";
+import { configOf, devOf, type McpContext, noDevMessage, openStore, storeOf } from "./context.ts";
 import { FULL_EVENT_SCHEMA } from "./event_view.ts";
 import { FILTER_SHAPE, filterOf } from "./filters.ts";
 import { BODY_PAGING, eventAnswer } from "./get_event.ts";
@@ -23,6 +23,29 @@ const PROGRESS_MS = 5000;
 
 /** The longest wait one call may ask for, in seconds (clients time requests out too). */
 export const MAX_WAIT_SECONDS = 600;
+
+/**
+ * Refuses to wait for an endpoint the config does not have (dev, which serves the config, stores no event
+ * for it): the CLI refuses an unknown `--endpoint` the same way. Says nothing when the config does not load
+ * (doctor tells why).
+ * @throws {UsageError} naming the endpoints there are.
+ */
+async function refuseUnservedEndpoint(ctx: McpContext, name: string | undefined): Promise<void> {
+  if (name === undefined) return;
+  let names: string[];
+  try {
+    const config = await configOf(ctx);
+    if (config === null) return;
+    names = config.endpoints.map((e) => e.name);
+  } catch {
+    return;
+  }
+  if (names.includes(name)) return;
+  throw new UsageError(
+    `No event can arrive for endpoint ${JSON.stringify(name)}: the config has no endpoint of that name ` +
+      `(it has ${names.map((n) => JSON.stringify(n)).join(", ")}). list_endpoints shows them.`,
+  );
+}
 
 /** The tool. */
 export function waitForEvent(ctx: McpContext) {
@@ -72,6 +95,7 @@ export function waitForEvent(ctx: McpContext) {
         return await eventAnswer(ctx, stored, args, { found: true, waitedMs: waited() }, "Already stored: ");
       }
       if (await devOf(ctx) === undefined) throw new UsageError(noDevMessage("no event can arrive"));
+      await refuseUnservedEndpoint(ctx, args.endpoint);
       const stop = AbortSignal.any([signal, ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
       const keep = compileFilter(filter);
       // A client that asked for progress hears every few seconds that the wait goes on (some reset their

@@ -12,7 +12,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineEndpoint, lineId } from "../store/read/line_key.ts";
 import { type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
-import { openStoreReader } from "../store/read/reader.ts";
+import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import type { Place } from "./backlog.ts";
 import { parseDeliveryLine } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
@@ -117,6 +117,27 @@ async function readFacts(path: string, mark: string | undefined) {
 }
 
 /**
+ * The given-up events still in the store: `prune` and retention remove the oldest events (their lines
+ * in the deliveries log stay), so those older than the first stored event are gone, and reporting them
+ * would suggest a command that finds nothing. (An event removed with `rm ID` from the middle is still
+ * reported; the command then skips it.)
+ */
+async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[]> {
+  if (givenUp.length === 0) return givenUp;
+  let first: string | undefined;
+  for await (const line of scanForward(r.file, 0, r.size, { background: true })) {
+    if (line.torn) break;
+    first = lineId(line.head);
+    if (first !== undefined) break;
+  }
+  if (first === undefined) return [];
+  const oldest = first;
+  return givenUp
+    .map((g) => ({ ...g, events: g.events.filter((id) => id >= oldest) }))
+    .filter((g) => g.events.length > 0);
+}
+
+/**
  * Scans the store after the watermark `mark` for events still to deliver to the targets `targetsOf`
  * gives per endpoint (streaming: one event in memory at a time).
  */
@@ -145,9 +166,13 @@ export async function planResume<T extends ScanTarget>(
     },
   };
   const reader = await openStoreReader(paths);
-  if (reader === null) return plan;
+  if (reader === null) {
+    plan.givenUp = []; // no event left to send again
+    return plan;
+  }
   using r = reader;
   plan.size = r.size;
+  plan.givenUp = await stillStored(r, givenUp);
   let start = 0;
   if (mark !== undefined) {
     start = r.size;

@@ -31,12 +31,14 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
 /**
  * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
  * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
+ * `runner`: how the user runs hooktap (`npx hooktap` through npx), the hint's first words.
  */
 export function formatDelivery(
   record: DeliveryRecord,
   output: Output,
   attempts?: number,
   resign = false,
+  runner = "hooktap",
 ): string {
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
@@ -68,7 +70,9 @@ export function formatDelivery(
     parts.push(
       c.red(
         `gave up: ${
-          safeLine(undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true))
+          safeLine(
+            undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true, runner),
+          )
         } sends it again`,
       ),
     );
@@ -87,10 +91,18 @@ export function formatDelivery(
   return text;
 }
 
-/** The command that sends an endpoint's given-up events to one target again. */
-export function undeliveredCommand(endpoint: string, target: string, resign?: boolean): string {
+/**
+ * The command that sends an endpoint's given-up events to one target again, after `runner` (how the user
+ * runs hooktap: `npx hooktap` through npx).
+ */
+export function undeliveredCommand(
+  endpoint: string,
+  target: string,
+  resign?: boolean,
+  runner = "hooktap",
+): string {
   const quote = (s: string) => (/^[\w.:/@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
-  return `hooktap replay --undelivered --endpoint ${quote(endpoint)} --target ${quote(target)}` +
+  return `${runner} replay --undelivered --endpoint ${quote(endpoint)} --target ${quote(target)}` +
     (resign ? " --resign" : "");
 }
 
@@ -104,13 +116,13 @@ export function deliveryJson(record: DeliveryRecord): string {
  * answer again (stderr). Both are true of the forwarder: while nothing listens no attempt is spent and
  * hooktap checks the port every second; the waiting events go out, in order, once it listens.
  */
-export function formatAppState(state: AppState, output: Output): string {
+export function formatAppState(state: AppState, output: Output, runner = "hooktap"): string {
   const c = output.errColors;
   const host = safeLine(state.host);
   if (!state.up && state.relay) {
     return c.yellow(
       `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
-        `(hooktap replay ID sends it again).\n`,
+        `(${runner} replay ID sends it again).\n`,
     );
   }
   if (!state.up) {

@@ -53,6 +53,7 @@ import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf, uiPlan } from "../_shared/context.ts";
+import { invokedAs } from "../_shared/hints.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
@@ -254,11 +255,12 @@ async function startParts(
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
       resignsOf: (name) => resendNeedsResign(config.endpoints.find((e) => e.name === name)),
+      runner: invokedAs(),
     }),
   });
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
-    parts.defer(() => out.err(waitingNote(out, forwarding)));
+    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs())));
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);
@@ -414,6 +416,10 @@ function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, events
     const replaced = plan.fallback === undefined
       ? 0
       : config.endpoints.reduce((n, e) => n + (e.targets?.length ?? (e.forward ? 1 : 0)), 0);
-    reportForwarding(out, parts.forwarding, { deliverPending: !opts.skipPending, replaced });
+    reportForwarding(out, parts.forwarding, {
+      deliverPending: !opts.skipPending,
+      replaced,
+      runner: invokedAs(),
+    });
   }
 }

@@ -11,6 +11,7 @@ import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf } from "../_shared/context.ts";
+import { suggestCommand } from "../_shared/hints.ts";
 
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
@@ -35,8 +36,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   await writeConfigFile(file, answers, { force: opts.force ?? false, dataDir: storeOf(ctx).dir });
   const a = answers ?? STARTER_ANSWERS;
   ctx.output.err(
-    `Wrote ${
-      relative(ctx.cwd, file) || file
-    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: hooktap dev\n`,
+    `Wrote ${relative(ctx.cwd, file) || file}: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${
+      suggestCommand(["dev"])
+    }\n`,
   );
 }

@@ -186,9 +186,15 @@ export function printSummary(
         c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
       );
     }
-    const hint = againCommand(summary, how.opts, how);
+    // When no failure reached the app (each was refused before sending: an invalid signature to re-sign,
+    // a bad --set path), fixing the app changes nothing and the same command is refused again: the refusal
+    // printed above names the way out.
+    const refusedOnly = (summary.answers["not sent"] ?? 0) === summary.failed;
+    const hint = refusedOnly ? undefined : againCommand(summary, how.opts, how);
     if (hint !== undefined) {
-      const all = summary.ok > 0
+      // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
+      const resendsAll = !(how.undelivered && how.opts.to === undefined);
+      const all = summary.ok > 0 && resendsAll
         ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
         : "";
       out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
