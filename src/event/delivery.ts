@@ -59,6 +59,11 @@ export interface DeliveryRecord {
   truncated?: boolean;
   /** Why there was no answer: refused, timeout, TLS, DNS. */
   error?: string;
+  /**
+   * Nothing listened (the connection was refused): the event waited for the app, and this try is not one of
+   * the retry policy's attempts, nor counted as one by `logs`, `inspect` and the inspector.
+   */
+  refused?: true;
   /** When the next attempt is due, if one is scheduled. */
   retryAt?: string;
   /** Whether the event counts as delivered to this target after this attempt (2xx, or not retried further). */

@@ -125,6 +125,7 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       if (d === undefined) continue;
       const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
       if (d.status !== undefined) fact.status = d.status;
+      if (d.refused === true) fact.refused = true;
       const list = facts.get(d.event);
       if (list === undefined) facts.set(d.event, [fact]);
       else list.push(fact);

@@ -20,6 +20,8 @@ import { deliveryUrl } from "../route/expand.ts";
 /** What the model needs of a record (the inspector keeps only this much per record). */
 export type DeliveryFact = Pick<DeliveryRecord, "target" | "url" | "source" | "outcome"> & {
   status?: number | undefined;
+  /** Nothing listened: a wait for the app, not an attempt (see {@linkcode DeliveryRecord.refused}). */
+  refused?: true | undefined;
 };
 
 /** Where one (event, target) stands. */
@@ -36,7 +38,7 @@ export interface TargetOutcome {
   outcome: TargetState;
   /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
   status?: number;
-  /** Attempts recorded to this target (every source). */
+  /** Attempts recorded to this target (every source), not counting tries nothing listened to. */
   attempts: number;
 }
 
@@ -83,7 +85,7 @@ function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
     name,
     outcome: delivered ? "delivered" : last.outcome,
     ...(shown.status !== undefined ? { status: shown.status } : {}),
-    attempts: mine.length,
+    attempts: mine.filter((r) => r.refused !== true).length,
   };
 }
 

@@ -484,6 +484,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const delivered = outcome.record.outcome === "delivered";
     let delay: number | undefined;
     if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, now().getTime());
+    if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
     if (!delivered && (refused || delay !== undefined)) {
       outcome.record.outcome = "retrying";
       if (delay !== undefined) outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
@@ -494,7 +495,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (lane.retired) return abandon(lane, job);
     const next: Job = {
       ...job,
-      attempt: job.attempt + 1,
+      // A try nothing listened to is not an attempt: the next one keeps its number.
+      attempt: refused ? job.attempt : job.attempt + 1,
       counted,
       early: false,
       free: (job.free ?? 0) + (freeEarly ? 1 : 0),
