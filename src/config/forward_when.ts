@@ -1,6 +1,6 @@
 /**
  * A forward target's `when`: which events it takes, in the filter language
- * of `logs` and `export` (src/store/read/filter.ts). The keys are the CLI
+ * of `logs` and `export` (src/query/filter.ts). The keys are the CLI
  * filters' names in camel case: `type`, `provider`, `verdict`, `path`,
  * `where`, `hasHeader` (`--has-header`) and `filterMethod`
  * (`--filter-method`). For a field with one value per event (type, provider,
@@ -10,7 +10,7 @@
  * field path.
  * @module
  */
-import { compileFilter, type EventFilter, VERDICTS } from "../store/read/filter.ts";
+import { compileFilter, type EventFilter, VERDICTS } from "../query/filter.ts";
 import type { VerdictStatus } from "../event/record.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
 
