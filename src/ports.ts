@@ -1,15 +1,50 @@
 /**
- * The ports the receiver writes and forwards through, defined below both
- * sides: the store implements `EventSink` (src/event/sink.ts, below the
- * store), send/'s forwarder implements {@linkcode Forwarding} (here, above
- * the config whose targets it names and below send/). The receiver knows
- * only these. Interfaces only, nothing runs here.
+ * The ports the receiver writes and forwards through, defined below all
+ * sides: the store implements {@linkcode EventSink}, send/'s forwarder
+ * implements {@linkcode Forwarding}, the config resolves to
+ * {@linkcode ResolvedForward}; the receiver knows only these. Types only,
+ * nothing runs here (a leaf: it imports types of leaves).
  * @module
  */
-import type { ResolvedForward } from "./config/forward.ts";
 import type { CapturedEvent } from "./event/record.ts";
+import type { EventFilter } from "./query/filter.ts";
 
-export type { EventSink } from "./event/sink.ts";
+/** Where the receiver puts events; `append` resolves once the event is durable. */
+export interface EventSink {
+  append(event: CapturedEvent): Promise<void>;
+}
+
+/**
+ * A forward target's `when` resolved: one `EventFilter` per alternative of each
+ * key; an event matches when, for every key, one of its filters matches.
+ */
+export type ResolvedWhen = readonly (readonly EventFilter[])[];
+
+/** `forward` resolved: every default filled. */
+export interface ResolvedForward {
+  /** Unique in its endpoint: the configured `name`, or derived from `to`. */
+  readonly name: string;
+  /** Which events it takes; absent: every event. */
+  readonly when?: ResolvedWhen;
+  /** Target URL as configured (`:name` parameters are filled per event). */
+  readonly to: string;
+  /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
+  readonly mode: "queue" | "relay";
+  /** Longest wait for the app's answer, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Deliveries in flight at once to this target while the app keeps up. */
+  readonly concurrency: number;
+  /** `arrival`: events that wait go one at a time in arrival order; `parallel`: they may pass each other. */
+  readonly order: "arrival" | "parallel";
+  /** Attempts in all, the first included (1: never retry). */
+  readonly attempts: number;
+  /** Waits between attempts, in milliseconds; the last repeats. */
+  readonly backoffMs: readonly number[];
+  /** Accept any TLS certificate (a local self-signed one). */
+  readonly insecure: boolean;
+  /** Path of a CA file to read at start. */
+  readonly caFile?: string;
+}
 
 /**
  * Where one delivery goes: the unit of sending is one event to one named

@@ -18,29 +18,33 @@ export interface Layer {
 
 /** Bottom-up. */
 export const LAYERS: readonly Layer[] = [
-  // Leaves: import no other folder.
+  // Leaves: import no other folder (query and ports.ts only other leaves).
   { unit: "errors.ts", uses: [], what: "typed errors" },
   { unit: "bytes.ts", uses: [], what: "byte helpers" },
   { unit: "names.ts", uses: [], what: "choice names (formats, verdicts)" },
   { unit: "version.ts", uses: [], what: "the version" },
   { unit: "text", uses: [], what: "values, paths, URL paths, escaping, suggestions" },
-  { unit: "event", uses: [], what: "the record, deliveries, ids, EventSink" },
+  { unit: "event", uses: [], what: "the record, deliveries, ids" },
   { unit: "tunnel", uses: [], what: "tunnel detection" },
   { unit: "query", uses: ["errors.ts", "event", "names.ts", "text"], what: "the filter language" },
+  {
+    unit: "ports.ts",
+    uses: ["event", "query"],
+    what: "EventSink, Forwarding, ForwardTarget, ResolvedForward (types)",
+  },
   // The CLI engine (parse, help, the Output port, lazyImport); src/cli.ts, the command list, is near the top.
   { unit: "cli", uses: ["errors.ts", "text"], what: "CLI engine, Output port, lazyImport" },
   { unit: "provider", uses: ["bytes.ts", "event"], what: "verification, challenges, re-signing" },
   {
     unit: "store",
-    uses: ["bytes.ts", "cli", "errors.ts", "event", "query", "text"],
+    uses: ["bytes.ts", "cli", "errors.ts", "event", "ports.ts", "query", "text"],
     what: "events.jsonl: write side, scans",
   },
   {
     unit: "config",
-    uses: ["errors.ts", "event", "provider", "query", "store", "text"],
+    uses: ["errors.ts", "event", "ports.ts", "provider", "query", "store", "text"],
     what: "hooktap.config.*: load, check",
   },
-  { unit: "ports.ts", uses: ["config", "event"], what: "Forwarding, ForwardTarget" },
   { unit: "route", uses: ["config", "store", "text"], what: "router, hints" },
   {
     unit: "receiver",
@@ -53,7 +57,11 @@ export const LAYERS: readonly Layer[] = [
     what: "forwarding, replay, deliveries",
   },
   { unit: "export", uses: ["event", "names.ts", "provider", "send"], what: "export formats" },
-  { unit: "hub", uses: ["errors.ts", "event", "receiver", "store", "text"], what: "the hub: server, client" },
+  {
+    unit: "hub",
+    uses: ["errors.ts", "event", "ports.ts", "receiver", "store", "text"],
+    what: "the hub: server, client",
+  },
   { unit: "server", uses: ["config", "errors.ts", "event", "receiver"], what: "HTTP listeners" },
   {
     unit: "trigger",

@@ -10,6 +10,7 @@
  * field path.
  * @module
  */
+import type { ResolvedWhen } from "../ports.ts";
 import { compileFilter, type EventFilter, VERDICTS } from "../query/filter.ts";
 import type { VerdictStatus } from "../event/record.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
@@ -32,11 +33,8 @@ export interface ForwardWhen {
   hasHeader?: string | readonly string[];
 }
 
-/**
- * `when` resolved: one {@linkcode EventFilter} per alternative of each
- * key; an event matches when, for every key, one of its filters matches.
- */
-export type ResolvedWhen = readonly (readonly EventFilter[])[];
+/** `when` resolved (defined with the ports, src/ports.ts). */
+export type { ResolvedWhen };
 
 /** The keys of `when`. */
 export const WHEN_FIELDS: readonly string[] = [

@@ -7,8 +7,7 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import type { EventSink } from "../event/sink.ts";
-import type { Forwarding, ForwardTarget } from "../ports.ts";
+import type { EventSink, Forwarding, ForwardTarget } from "../ports.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { readBody } from "./body.ts";
@@ -20,7 +19,7 @@ import type { IncomingRequest, RequestInfo } from "./request.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
 
-export type { EventSink } from "../event/sink.ts";
+export type { EventSink } from "../ports.ts";
 
 /** What the receiver did with one request, for the activity log. */
 export interface RequestOutcome {
