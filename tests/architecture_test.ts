@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { LAZY_CALL } from "../src/cli/lazy.ts";
 import { circles, type Edge, type Graph, moduleGraph, pathTo, reach, shippedModules } from "./_graph.ts";
+import { LAYERS, renderLayers, unitOf } from "./_layers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const shipped = await shippedModules();
@@ -91,10 +92,77 @@ Deno.test("a command's declaration loads only the CLI engine (and the shared fil
   assert.deepEqual(problems, []);
 });
 
-Deno.test("no import circle crosses a folder", () => {
+Deno.test("no import circle crosses a folder, type imports counted", () => {
   const dir = (m: string) => m.slice(0, m.lastIndexOf("/") + 1);
-  const crossing = circles(graph, runtime).filter((c) => new Set(c.map(dir)).size > 1);
+  const crossing = circles(graph, () => true).filter((c) => new Set(c.map(dir)).size > 1);
   assert.deepEqual(crossing, []);
+});
+
+/** Every import between two units of the layer table: `from-unit → to-unit: the first module edge seen`. */
+function unitEdges(g: Graph): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [from, edges] of g) {
+    const a = unitOf(from);
+    for (const edge of edges) {
+      const b = unitOf(edge.to);
+      if (a === undefined || b === undefined || a === b) continue;
+      const key = `${a} → ${b}`;
+      if (!out.has(key)) out.set(key, `${from} → ${edge.to}${edge.typeOnly ? " (type)" : ""}`);
+    }
+  }
+  return out;
+}
+
+Deno.test("the layer table names every folder of src/ once, and each row only rows below it", async () => {
+  const units = new Set(["main.ts", "mod.ts"]);
+  for await (const entry of Deno.readDir(new URL("src/", ROOT))) {
+    if (entry.isDirectory || (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts"))) {
+      units.add(entry.name);
+    }
+  }
+  const rows = LAYERS.map((l) => l.unit);
+  assert.deepEqual([...rows].sort(), [...units].sort());
+  const below = new Set<string>();
+  const problems: string[] = [];
+  for (const layer of LAYERS) {
+    for (const use of layer.uses) if (!below.has(use)) problems.push(`${layer.unit} → ${use} points up`);
+    below.add(layer.unit);
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("every import between folders, type imports counted, is one the layer table allows", () => {
+  const allowed = new Map(LAYERS.map((l) => [l.unit, new Set(l.uses)]));
+  const problems = [...unitEdges(graph)].filter(([key]) => {
+    const [a, b] = key.split(" → ") as [string, string];
+    return !allowed.get(a)?.has(b);
+  }).map(([key, why]) => `${key} (${why})`);
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("the layer table allows nothing the code does not use (a row is the truth, not a wish)", () => {
+  const used = new Set(unitEdges(graph).keys());
+  const unused = LAYERS.flatMap((l) => l.uses.map((u) => `${l.unit} → ${u}`)).filter((k) => !used.has(k));
+  assert.deepEqual(unused, []);
+});
+
+Deno.test("the layer checks see an upward type import and a circle of folders (tests of the test)", () => {
+  const t = (to: string): Edge => ({ to, dynamic: false, typeOnly: true });
+  const fake: Graph = new Map([
+    ["src/store/write/writer.ts", [t("src/receiver/handler.ts")]],
+    ["src/receiver/handler.ts", [t("src/store/write/writer.ts")]],
+  ]);
+  assert.deepEqual([...unitEdges(fake).keys()], ["store → receiver", "receiver → store"]);
+  assert.equal(circles(fake, () => true).length, 1);
+  assert.equal(circles(fake, runtime).length, 0);
+});
+
+Deno.test("ARCHITECTURE.md shows the layer table as it is (deno run -A scripts/layers_doc.ts rewrites it)", async () => {
+  const doc = await Deno.readTextFile(new URL("ARCHITECTURE.md", ROOT));
+  assert.ok(
+    doc.includes(renderLayers()),
+    "ARCHITECTURE.md's layer table is stale: deno run -A scripts/layers_doc.ts",
+  );
 });
 
 Deno.test("one place starts a receiver: only src/dev/session.ts imports src/server/listen.ts", () => {

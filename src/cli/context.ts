@@ -2,7 +2,7 @@
  * What every command action receives.
  * @module
  */
-import type { Output } from "../term/output.ts";
+import type { Output } from "./output.ts";
 import type { CommandSpec } from "./spec.ts";
 
 /** What every command action receives. */

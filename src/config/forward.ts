@@ -8,7 +8,8 @@
  */
 import { targetNameOf } from "../event/delivery.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
-import { checkWhen, type ForwardWhen, type ResolvedWhen } from "./forward_when.ts";
+import type { ResolvedForward } from "../ports.ts";
+import { checkWhen, type ForwardWhen } from "./forward_when.ts";
 
 export type { ForwardWhen, ResolvedWhen } from "./forward_when.ts";
 
@@ -60,31 +61,8 @@ export type ForwardTargetConfig = string | {
   ca?: string;
 };
 
-/** `forward` resolved: every default filled. */
-export interface ResolvedForward {
-  /** Unique in its endpoint: the configured `name`, or derived from `to`. */
-  readonly name: string;
-  /** Which events it takes; absent: every event. */
-  readonly when?: ResolvedWhen;
-  /** Target URL as configured (`:name` parameters are filled per event). */
-  readonly to: string;
-  /** `queue`: answer the sender at once and deliver after; `relay`: answer with the app's own answer. */
-  readonly mode: "queue" | "relay";
-  /** Longest wait for the app's answer, in milliseconds. */
-  readonly timeoutMs: number;
-  /** Deliveries in flight at once to this target while the app keeps up. */
-  readonly concurrency: number;
-  /** `arrival`: events that wait go one at a time in arrival order; `parallel`: they may pass each other. */
-  readonly order: "arrival" | "parallel";
-  /** Attempts in all, the first included (1: never retry). */
-  readonly attempts: number;
-  /** Waits between attempts, in milliseconds; the last repeats. */
-  readonly backoffMs: readonly number[];
-  /** Accept any TLS certificate (a local self-signed one). */
-  readonly insecure: boolean;
-  /** Path of a CA file to read at start. */
-  readonly caFile?: string;
-}
+/** `forward` resolved: every default filled (defined with the ports, src/ports.ts). */
+export type { ResolvedForward };
 
 /** Fields of the object form. */
 export const FORWARD_FIELDS: readonly string[] = [

@@ -1,6 +1,6 @@
 /**
  * A forward target's `when`: which events it takes, in the filter language
- * of `logs` and `export` (src/store/read/filter.ts). The keys are the CLI
+ * of `logs` and `export` (src/query/filter.ts). The keys are the CLI
  * filters' names in camel case: `type`, `provider`, `verdict`, `path`,
  * `where`, `hasHeader` (`--has-header`) and `filterMethod`
  * (`--filter-method`). For a field with one value per event (type, provider,
@@ -10,7 +10,8 @@
  * field path.
  * @module
  */
-import { compileFilter, type EventFilter, VERDICTS } from "../store/read/filter.ts";
+import type { ResolvedWhen } from "../ports.ts";
+import { compileFilter, type EventFilter, VERDICTS } from "../query/filter.ts";
 import type { VerdictStatus } from "../event/record.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
 
@@ -32,11 +33,8 @@ export interface ForwardWhen {
   hasHeader?: string | readonly string[];
 }
 
-/**
- * `when` resolved: one {@linkcode EventFilter} per alternative of each
- * key; an event matches when, for every key, one of its filters matches.
- */
-export type ResolvedWhen = readonly (readonly EventFilter[])[];
+/** `when` resolved (defined with the ports, src/ports.ts). */
+export type { ResolvedWhen };
 
 /** The keys of `when`. */
 export const WHEN_FIELDS: readonly string[] = [

@@ -4,8 +4,7 @@
  * Pure; each problem reads after its field path (`endpoints[1].path ...`).
  * @module
  */
-import { matchForm, paramValue } from "../route/normalize.ts";
-import { isPattern } from "../route/router.ts";
+import { isPattern, matchForm, paramValue } from "../text/url_path.ts";
 import { show } from "./_check.ts";
 
 /** Normalises a configured path the way request paths are (dot segments, percent-encoding). */

@@ -4,7 +4,7 @@
  * generic `hmac` scheme. Pure; every problem pushed with its field path.
  * @module
  */
-import { canonicalProvider, CATALOG, PROVIDER_ALIASES } from "../provider/catalog.ts";
+import { canonicalProvider, CATALOG, DEFAULT_TOLERANCE, PROVIDER_ALIASES } from "../provider/catalog.ts";
 import type { GenericHmacSettings, ProviderSettings } from "../provider/types.ts";
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
@@ -36,8 +36,8 @@ export const PROVIDER_FIELDS: readonly string[] = [
 
 const HMAC_FIELDS = ["header", "algorithm", "encoding", "prefix", "signed"];
 
-/** Default `tolerance`, seconds (Stripe's, Slack's and Standard Webhooks'). */
-export const DEFAULT_TOLERANCE = 300;
+/** Default `tolerance`, seconds (defined with the providers' facts). */
+export { DEFAULT_TOLERANCE };
 
 function _hmac(value: unknown, at: string, issues: Issues): GenericHmacSettings | undefined {
   if (value === undefined) return undefined;

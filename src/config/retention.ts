@@ -3,7 +3,8 @@
  * runs (at start, then every 10 minutes). Pure.
  * @module
  */
-import { parseDuration } from "../store/read/filter.ts";
+import { parseDuration } from "../query/filter.ts";
+import type { Retention } from "../store/write/retention.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
 
 /** `retention` as the user writes it. */
@@ -14,12 +15,8 @@ export interface RetentionConfig {
   olderThan?: string;
 }
 
-/** `retention` after validation. */
-export interface Retention {
-  readonly keep?: number;
-  /** Age in milliseconds. */
-  readonly olderThanMs?: number;
-}
+/** `retention` after validation (the store's policy, src/store/write/retention.ts). */
+export type { Retention };
 
 /** Fields of `retention`. */
 export const RETENTION_FIELDS: readonly string[] = ["keep", "olderThan"];

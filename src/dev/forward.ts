@@ -17,9 +17,9 @@ import {
   formatUnrouted,
   undeliveredCommand,
 } from "../term/delivery_line.ts";
-import { plural } from "../term/format.ts";
+import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
-import { safeLine } from "../term/sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 /**
  * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.

@@ -8,7 +8,7 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { unmatchedHints } from "../route/hints.ts";
-import { plural } from "../term/format.ts";
+import { plural } from "../text/format.ts";
 import type { DoctorFacts } from "./facts.ts";
 
 /** The outcome of one check. */

@@ -5,7 +5,7 @@
  * handled concurrently and shares the writer's group commit.
  * @module
  */
-import type { EventSink } from "../receiver/handler.ts";
+import type { EventSink } from "../ports.ts";
 
 /** The turn-keeper. */
 export interface HubOrder {

@@ -3,8 +3,7 @@
  * TLS when a certificate is given, over a KV file or the platform's KV.
  * @module
  */
-import { closingAnswer, ConnectionClosedOnPurpose } from "../server/close.ts";
-import { mustClose } from "../receiver/closing.ts";
+import { closingAnswer, ConnectionClosedOnPurpose, mustClose } from "../receiver/closing.ts";
 import { describeError, ServeError } from "../errors.ts";
 import { chmodSidecars } from "./kv_file.ts";
 import { openHubStore } from "./kv_store.ts";
@@ -63,7 +62,7 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
       ...(options.tls ?? {}),
     }, async (request, info) => {
       const response = await handler(request, info);
-      // An answer before the body's end (413, 503 of a bound) closes its connection: src/server/close.ts.
+      // An answer before the body's end (413, 503 of a bound) closes its connection: src/receiver/closing.ts.
       return mustClose(response) ? await closingAnswer(response) : response;
     });
   let server: Deno.HttpServer<Deno.NetAddr>;

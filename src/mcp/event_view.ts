@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
-import { safeLine } from "../term/sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 import { deliveriesOf, TARGET_DELIVERIES_SCHEMA, TARGET_STATE_SCHEMA, targetStates } from "./deliveries.ts";
 

@@ -1,12 +1,12 @@
 /**
  * The filters of `search_events`, `wait_for_event` and `replay`: the `logs`
  * filters as tool inputs, read into the store's one filter language
- * (src/store/read/filter.ts) with the CLI's checks and messages.
+ * (src/query/filter.ts) with the CLI's checks and messages.
  * @module
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
-import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../store/read/filter.ts";
+import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../query/filter.ts";
 
 /** The filter inputs, as a zod shape (their JSON Schema is derived from it). */
 export const FILTER_SHAPE = {

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { CapturedEvent } from "../event/record.ts";
 import { HooktapError, NotFoundError } from "../errors.ts";
-import { resolveEventLine } from "../commands/_shared/context.ts";
+import { resolveEventLine } from "../store/read/resolve.ts";
 import { readDeliveryRecords } from "./deliveries.ts";
 import { type McpContext, openStore, storeOf } from "./context.ts";
 import { DEFAULT_BODY_LIMIT, eventLine, FULL_EVENT_SCHEMA, fullEvent, MAX_BODY_LIMIT } from "./event_view.ts";

@@ -13,7 +13,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../send/overrides.ts";
 import { openReplayLog, replayResult, resendEach, type ResendTarget, type Sent } from "../send/resend.ts";
 import { deliveryUrl, targetNameOf } from "../send/target.ts";
-import { compileFilter } from "../store/read/filter.ts";
+import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
 import { configOf, type McpContext, openStore, storeOf } from "./context.ts";
 import { FILTER_SHAPE, filterOf, hasFilterInput } from "./filters.ts";

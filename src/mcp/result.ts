@@ -6,7 +6,7 @@
  * @module
  */
 import { ConfigError, describeError, HooktapError } from "../errors.ts";
-import { escapeForTerminal, safeBlock } from "../term/sanitize.ts";
+import { escapeForTerminal, safeBlock } from "../text/sanitize.ts";
 
 /** What a tool handler returns (the SDK's `CallToolResult`, narrowed to what hooktap sends). */
 export interface ToolAnswer {
@@ -20,7 +20,7 @@ export interface ToolAnswer {
  * A tool's answer: `summary` (one or a few lines for a person) above the
  * structured result as JSON. Payload bytes never reach a terminal as control
  * sequences: JSON escapes C0 controls, and C1, bidi and invisible format
- * characters are written as `\u` escapes (src/term/sanitize.ts); the summary
+ * characters are written as `\u` escapes (src/text/sanitize.ts); the summary
  * has every control character escaped.
  */
 export function answer(structured: Record<string, unknown>, summary: string): ToolAnswer {

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
-import { compileFilter } from "../store/read/filter.ts";
+import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
 import { readDeliveryRecords } from "./deliveries.ts";
 import { type McpContext, openStore, storeOf } from "./context.ts";

@@ -84,6 +84,47 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   return out;
 }
 
+/** The tool's arguments. */
+const TRIGGER_INPUT = {
+  provider: z.string().min(1).describe("github, stripe, slack, shopify, ... (list_triggers)"),
+  event: z.string().min(1).describe("an event (push, invoice.paid) or a sequence (checkout)"),
+  endpoint: z.string().optional().describe(
+    "the dev endpoint to send to (default: the first for the provider)",
+  ),
+  to: z.string().optional().describe("send straight to this URL instead of the running dev"),
+  secret: z.string().optional().describe("sign with this secret instead of the endpoint's"),
+  signature_url: z.string().optional().describe(
+    "the URL the signature covers (Twilio), if not where it goes",
+  ),
+  set: z.array(z.string()).optional()
+    .describe("change fields of the JSON or form body: data.object.amount_paid=5000 (signed afresh)"),
+  set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
+  headers: z.array(z.string()).optional()
+    .describe('add or replace headers: "Name: value" (an empty value removes)'),
+  duplicate: z.boolean().optional().describe("fault: send each delivery twice, identical"),
+  out_of_order: z.boolean().optional().describe("fault: a sequence's events shuffled"),
+  seed: z.number().int().min(0).max(2 ** 31).optional().describe("seed of out_of_order's shuffle"),
+  stale: z.boolean().optional().describe("fault: a timestamp beyond the provider's tolerance"),
+  bad_signature: z.boolean().optional().describe("fault: sign with the wrong secret or key"),
+  retries: z.number().int().min(0).max(20).optional()
+    .describe("fault: send each delivery again N times (the provider's schedule, compressed to seconds)"),
+  timeout_seconds: z.number().positive().max(300).optional().describe(
+    "longest wait for each answer (default 30)",
+  ),
+};
+
+/** What it returns. */
+const TRIGGER_OUTPUT = {
+  provider: z.string(),
+  event: z.string(),
+  sequence: z.string().optional(),
+  seed: z.number().int().optional().describe("the shuffle's seed, to repeat it"),
+  viaDev: z.boolean().describe("sent into the running hooktap dev"),
+  ok: z.boolean().describe("every delivery got a 2xx (a fault meant to be refused: was refused)"),
+  deliveries: z.array(DELIVERY_SCHEMA),
+  warnings: z.array(z.string()),
+};
+
 /** The tool. */
 export function triggerTool(ctx: McpContext) {
   return defineTool({
@@ -97,43 +138,8 @@ export function triggerTool(ctx: McpContext) {
       "Overrides (set, headers) and faults (duplicate, stale, bad_signature, out_of_order, retries) as the " +
       "CLI's. Returns each delivery and what the receiver answered; through dev, storedEventId is the id " +
       "to read with get_event. list_triggers shows what can be sent.",
-    input: {
-      provider: z.string().min(1).describe("github, stripe, slack, shopify, ... (list_triggers)"),
-      event: z.string().min(1).describe("an event (push, invoice.paid) or a sequence (checkout)"),
-      endpoint: z.string().optional().describe(
-        "the dev endpoint to send to (default: the first for the provider)",
-      ),
-      to: z.string().optional().describe("send straight to this URL instead of the running dev"),
-      secret: z.string().optional().describe("sign with this secret instead of the endpoint's"),
-      signature_url: z.string().optional().describe(
-        "the URL the signature covers (Twilio), if not where it goes",
-      ),
-      set: z.array(z.string()).optional()
-        .describe("change fields of the JSON or form body: data.object.amount_paid=5000 (signed afresh)"),
-      set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
-      headers: z.array(z.string()).optional()
-        .describe('add or replace headers: "Name: value" (an empty value removes)'),
-      duplicate: z.boolean().optional().describe("fault: send each delivery twice, identical"),
-      out_of_order: z.boolean().optional().describe("fault: a sequence's events shuffled"),
-      seed: z.number().int().min(0).max(2 ** 31).optional().describe("seed of out_of_order's shuffle"),
-      stale: z.boolean().optional().describe("fault: a timestamp beyond the provider's tolerance"),
-      bad_signature: z.boolean().optional().describe("fault: sign with the wrong secret or key"),
-      retries: z.number().int().min(0).max(20).optional()
-        .describe("fault: send each delivery again N times (the provider's schedule, compressed to seconds)"),
-      timeout_seconds: z.number().positive().max(300).optional().describe(
-        "longest wait for each answer (default 30)",
-      ),
-    },
-    output: {
-      provider: z.string(),
-      event: z.string(),
-      sequence: z.string().optional(),
-      seed: z.number().int().optional().describe("the shuffle's seed, to repeat it"),
-      viaDev: z.boolean().describe("sent into the running hooktap dev"),
-      ok: z.boolean().describe("every delivery got a 2xx (a fault meant to be refused: was refused)"),
-      deliveries: z.array(DELIVERY_SCHEMA),
-      warnings: z.array(z.string()),
-    },
+    input: TRIGGER_INPUT,
+    output: TRIGGER_OUTPUT,
     readOnly: false,
     openWorld: true,
     async run(o, signal) {

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { compileFilter } from "../store/read/filter.ts";
+import { compileFilter } from "../query/filter.ts";
 import { followEvents } from "../store/read/follow.ts";
 import { tail } from "../store/read/tail.ts";
 import { configOf, devOf, type McpContext, noDevMessage, openStore, storeOf } from "./context.ts";

@@ -2,7 +2,7 @@
  * Test helpers for provider tests: a view of a request and settings.
  * @module
  */
-import { DEFAULT_TOLERANCE } from "../config/provider.ts";
+import { DEFAULT_TOLERANCE } from "./catalog.ts";
 import { examineRequest } from "./examine.ts";
 import type { ProviderSettings, RequestView } from "./types.ts";
 import { createView } from "./view.ts";

@@ -6,6 +6,9 @@
  * @module
  */
 
+/** Default `tolerance`, seconds (Stripe's, Slack's and Standard Webhooks'). */
+export const DEFAULT_TOLERANCE = 300;
+
 /** One provider's facts. */
 export interface ProviderFacts {
   readonly title: string;

@@ -7,8 +7,7 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
-import type { Forwarder } from "../send/forwarder.ts";
-import type { ForwardTarget } from "../send/target.ts";
+import type { EventSink, Forwarding, ForwardTarget } from "../ports.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { readBody } from "./body.ts";
@@ -20,10 +19,7 @@ import type { IncomingRequest, RequestInfo } from "./request.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
 
-/** Where the receiver puts events; `append` resolves once the event is durable. */
-export interface EventSink {
-  append(event: CapturedEvent): Promise<void>;
-}
+export type { EventSink } from "../ports.ts";
 
 /** What the receiver did with one request, for the activity log. */
 export interface RequestOutcome {
@@ -80,7 +76,7 @@ export interface HandlerOptions {
     targetsOf(endpoint: string): readonly ForwardTarget[];
     /** Chooses the targets of an event whose provider, type and verdict are known; sets its forward mark. */
     route(event: CapturedEvent): readonly ForwardTarget[] | undefined;
-    forwarder: Pick<Forwarder, "enqueue" | "relay">;
+    forwarder: Forwarding;
   };
 }
 

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
-import { matchForm, paramValue } from "./normalize.ts";
+import { isPattern, matchForm, paramValue } from "../text/url_path.ts";
 
 /** The outcome of matching one request. */
 export type Match =
@@ -29,10 +29,7 @@ export interface Router {
   readonly endpoints: readonly Endpoint[];
 }
 
-/** Whether a configured path is a URL pattern (has `:name`, `*`, `(`, `{` or `\`) rather than an exact path. */
-export function isPattern(path: string): boolean {
-  return /:[\p{ID_Start}_$]|[*({\\]/u.test(path);
-}
+export { isPattern };
 
 interface Table {
   endpoints: readonly Endpoint[];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { validateConfig } from "../config/validate.ts";
 import { expandTarget } from "./expand.ts";
-import { matchForm, paramValue } from "./normalize.ts";
+import { matchForm, paramValue } from "../text/url_path.ts";
 import { createMatcher, createRouter } from "./router.ts";
 
 const { endpoints } = validateConfig({

@@ -1,13 +1,13 @@
 /**
  * Choosing targets: which of an endpoint's targets an event goes to, by
  * each target's `when` (src/config/forward_when.ts) compiled once with the
- * one filter language (src/store/read/filter.ts). Run on the record after
+ * one filter language (src/query/filter.ts). Run on the record after
  * its provider, type and verdict are known. Pure.
  * @module
  */
 import type { ResolvedWhen } from "../config/forward_when.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { compileFilter } from "../store/read/filter.ts";
+import { compileFilter } from "../query/filter.ts";
 
 /** An event test: `true` when the event is taken. */
 export type EventTest = (event: CapturedEvent) => boolean;

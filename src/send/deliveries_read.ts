@@ -7,7 +7,7 @@
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import type { DeliveryState } from "../store/read/filter.ts";
+import type { DeliveryState } from "../query/filter.ts";
 import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
 import { type Line, readLine, scanForward } from "../store/read/lines.ts";
 import type { StorePaths } from "../store/paths.ts";

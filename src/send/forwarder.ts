@@ -23,6 +23,7 @@
  * Every attempt is appended to the deliveries log.
  * @module
  */
+import type { Forwarding } from "../ports.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { Backlog, Place } from "./backlog.ts";
@@ -110,7 +111,7 @@ async function _connect(hostname: string, port: number): Promise<void> {
 }
 
 /** A running forwarder. */
-export interface Forwarder {
+export interface Forwarder extends Forwarding {
   /**
    * Queue mode: delivers `event` in the background, retrying as the target allows. Returns whether it
    * entered memory now (`onTake` was called); `false` when it waits in the store (or the forwarder stopped).

@@ -20,7 +20,7 @@ import { loopProblem } from "./loop_check.ts";
 import { readForwardState, Watermark, writeForwardState } from "./state.ts";
 import type { ForwardTarget } from "./target.ts";
 import { storeBacklog } from "./backlog.ts";
-import { planResume, type WaitingLane } from "./resume_scan.ts";
+import { planResume, type ResumePlan, type WaitingLane } from "./resume_scan.ts";
 import type { GivenUp } from "./undelivered.ts";
 
 /** What the last run left, found at start (events are read back from the store, not held). */
@@ -158,6 +158,73 @@ const sameTarget = (a: RoutedTarget, b: RoutedTarget) => {
   return strip(a) === strip(b);
 };
 
+/** Every target once, by mode, URL and (for a ruled one) name. */
+function _allTargets(byEndpoint: ReadonlyMap<string, RoutedTarget[]>): Map<string, RoutedTarget> {
+  const targets = new Map<string, RoutedTarget>();
+  for (const list of byEndpoint.values()) {
+    for (const t of list) targets.set(`${t.mode} ${t.to}${t.ruled ? ` ${t.name}` : ""}`, t);
+  }
+  return targets;
+}
+
+/** What a reload changes: targets added and changed (`removed` is filled once they are retired), and the gone ones. */
+function _targetChanges(
+  before: ReadonlyMap<string, RoutedTarget[]>,
+  after: ReadonlyMap<string, RoutedTarget[]>,
+): { changes: TargetChanges; gone: Set<string> } {
+  const changes: TargetChanges = { added: [], changed: [], removed: [] };
+  const gone = new Set<string>();
+  for (const [endpoint, list] of before) {
+    const now = after.get(endpoint) ?? [];
+    for (const t of list) {
+      const same = now.find((n) => n.name === t.name);
+      if (same === undefined) gone.add(`${endpoint}\n${t.name}`);
+      else if (!sameTarget(same, t)) changes.changed.push(`${endpoint} ${t.name}`);
+    }
+  }
+  for (const [endpoint, list] of after) {
+    const was = before.get(endpoint) ?? [];
+    for (const t of list) {
+      if (!was.some((b) => b.name === t.name)) changes.added.push(`${endpoint} ${t.name}`);
+    }
+  }
+  return { changes, gone };
+}
+
+/**
+ * Each target's waiting events of the last run, set up (paused) on the forwarder before any live event can
+ * arrive: events received before the resume (a hub's catch-up, a fast sender) wait in the store behind them
+ * instead of going first and being read back a second time.
+ */
+function _resumeLanes(
+  plan: ResumePlan,
+  byEndpoint: ReadonlyMap<string, RoutedTarget[]>,
+  forwarder: Forwarder,
+): { resuming: Resuming[]; resumingLanes: WaitingLane[]; resumeCount: number } {
+  const resuming: Resuming[] = [];
+  const resumingLanes: WaitingLane[] = [];
+  let resumeCount = 0;
+  for (const lane of plan.lanes.values()) {
+    const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
+    if (target === undefined) continue;
+    const relay = target.mode === "relay";
+    // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
+    // of their own that stops where the last run's events end (later ones were relayed).
+    resuming.push(forwarder.resumeFrom(
+      relay ? { ...target, mode: "queue" } : target,
+      lane.first,
+      plan.admit(lane.endpoint, lane.name),
+      {
+        count: lane.count,
+        ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
+      },
+    ));
+    resumingLanes.push(lane);
+    resumeCount += lane.count;
+  }
+  return { resuming, resumingLanes, resumeCount };
+}
+
 /**
  * Starts forwarding, or returns `undefined` when no endpoint forwards.
  * @throws {UsageError} when a CA file cannot be read.
@@ -166,14 +233,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   const baseDir = options.baseDir ?? Deno.cwd();
   let byEndpoint = await targetsByEndpoint(options.endpoints, options.fallback, baseDir);
   let endpoints = options.endpoints;
-  const allTargets = () => {
-    const targets = new Map<string, RoutedTarget>();
-    for (const list of byEndpoint.values()) {
-      for (const t of list) targets.set(`${t.mode} ${t.to}${t.ruled ? ` ${t.name}` : ""}`, t);
-    }
-    return targets;
-  };
-  let targets = allTargets();
+  let targets = _allTargets(byEndpoint);
   if (byEndpoint.size === 0) return undefined;
   const watermark = new Watermark((await readForwardState(options.paths.forwardState))?.settledThrough);
   // Streaming: no event is held; each target's waiting events are read back in order as it drains.
@@ -242,27 +302,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   // Each target's waiting events, set up before any live event can arrive: events received before the
   // resume (a hub's catch-up, a fast sender) wait in the store behind them instead of going first and being
   // read back a second time.
-  const resuming: Resuming[] = [];
-  const resumingLanes: WaitingLane[] = [];
-  let resumeCount = 0;
-  for (const lane of plan.lanes.values()) {
-    const target = byEndpoint.get(lane.endpoint)?.find((t) => t.name === lane.name);
-    if (target === undefined) continue;
-    const relay = target.mode === "relay";
-    // Relay events whose sender is long gone are delivered in the background like queued ones, in a lane
-    // of their own that stops where the last run's events end (later ones were relayed).
-    resuming.push(forwarder.resumeFrom(
-      relay ? { ...target, mode: "queue" } : target,
-      lane.first,
-      plan.admit(lane.endpoint, lane.name),
-      {
-        count: lane.count,
-        ...(relay ? { key: `${lane.endpoint}\n${lane.name}\nresume`, until: plan.size } : {}),
-      },
-    ));
-    resumingLanes.push(lane);
-    resumeCount += lane.count;
-  }
+  const { resuming, resumingLanes, resumeCount } = _resumeLanes(plan, byEndpoint, forwarder);
   let listening: { hostname: string; port: number } | undefined;
   return {
     targetsOf: (name) => byEndpoint.get(name) ?? [],
@@ -315,25 +355,10 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
           if (problem) throw new UsageError(problem); // a reload must not make hooktap send to itself
         }
       }
-      const changes: TargetChanges = { added: [], changed: [], removed: [] };
-      const gone = new Set<string>();
-      for (const [endpoint, list] of byEndpoint) {
-        const now = nextBy.get(endpoint) ?? [];
-        for (const t of list) {
-          const same = now.find((n) => n.name === t.name);
-          if (same === undefined) gone.add(`${endpoint}\n${t.name}`);
-          else if (!sameTarget(same, t)) changes.changed.push(`${endpoint} ${t.name}`);
-        }
-      }
-      for (const [endpoint, list] of nextBy) {
-        const before = byEndpoint.get(endpoint) ?? [];
-        for (const t of list) {
-          if (!before.some((b) => b.name === t.name)) changes.added.push(`${endpoint} ${t.name}`);
-        }
-      }
+      const { changes, gone } = _targetChanges(byEndpoint, nextBy);
       byEndpoint = nextBy;
       endpoints = next;
-      targets = allTargets();
+      targets = _allTargets(byEndpoint);
       if (gone.size > 0) {
         const dropped = forwarder.retire((t) => gone.has(`${t.endpoint}\n${t.name}`));
         for (const key of gone) {

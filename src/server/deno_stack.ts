@@ -13,8 +13,7 @@
  */
 import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
-import { closingAnswer, ConnectionClosedOnPurpose } from "./close.ts";
-import { mustClose } from "../receiver/closing.ts";
+import { closingAnswer, ConnectionClosedOnPurpose, mustClose } from "../receiver/closing.ts";
 import { unlockDeclaredBody } from "./deno_body.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
@@ -33,7 +32,7 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
     }, async (request, info) => {
       unlockDeclaredBody(request); // a GET or HEAD body: see deno_body.ts
       const response = await handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall });
-      // An answer before the body's end (413, 503...) closes its connection: see close.ts.
+      // An answer before the body's end (413, 503...) closes its connection: src/receiver/closing.ts.
       return mustClose(response) ? await closingAnswer(response) : response;
     });
   let server = start(options.port);

@@ -8,19 +8,9 @@
  * @module
  */
 
-/** Colour functions; identity when colours are off. */
-export interface Colors {
-  readonly enabled: boolean;
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  blue(s: string): string;
-  magenta(s: string): string;
-  cyan(s: string): string;
-  gray(s: string): string;
-}
+import type { Colors } from "../cli/output.ts";
+
+export type { Colors };
 
 function paint(enabled: boolean, open: number, close: number): (s: string) => string {
   return enabled ? (s) => `\x1b[${open}m${s}\x1b[${close}m` : (s) => s;

@@ -9,9 +9,9 @@
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { formatClock } from "./format.ts";
+import { formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 /** Lines of the app's body shown under a non-2xx answer. */
 export const BODY_LINES = 6;

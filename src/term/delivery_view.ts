@@ -8,9 +8,9 @@ import type { DeliveryRecord } from "../event/delivery.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
-import { formatBytes, formatLocalTime } from "./format.ts";
+import { formatBytes, formatLocalTime } from "../text/format.ts";
 import { prettyJson } from "./json_pretty.ts";
-import { safeBlock, safeLine } from "./sanitize.ts";
+import { safeBlock, safeLine } from "../text/sanitize.ts";
 
 /** Said of an event whose endpoint forwards but whose targets' rules all passed it by. */
 export const NO_RULE_MATCHED = "not forwarded (no rule matched)";

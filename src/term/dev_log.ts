@@ -8,9 +8,9 @@
 import { cutMarked } from "../text/cut.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
-import { formatBytes, formatClock } from "./format.ts";
+import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
 import { paintVerdict, senderCell } from "./verdict.ts";
 import { padTo } from "./width.ts";

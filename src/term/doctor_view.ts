@@ -4,7 +4,7 @@
  */
 import type { Check } from "../doctor/checks.ts";
 import type { Colors } from "./colors.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 const TITLES: Record<Check["id"], string> = {
   dev: "receiver running",

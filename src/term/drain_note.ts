@@ -3,7 +3,7 @@
  * and what happened to requests it had to cut off.
  * @module
  */
-import { plural } from "./format.ts";
+import { plural } from "../text/format.ts";
 import type { Colors } from "./colors.ts";
 
 /** Printed at Ctrl-C when requests are still being received or saved. */

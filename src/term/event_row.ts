@@ -7,8 +7,8 @@
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
-import { formatBytes, formatLocalTime } from "./format.ts";
-import { safeLine } from "./sanitize.ts";
+import { formatBytes, formatLocalTime } from "../text/format.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
 import { paintVerdict, senderText, VERDICT_MARKS, verdictWord } from "./verdict.ts";
 

@@ -8,9 +8,9 @@
  */
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
-import { formatBytes, formatLocalTime } from "./format.ts";
+import { formatBytes, formatLocalTime } from "../text/format.ts";
 import { prettyJson } from "./json_pretty.ts";
-import { safeBlock, safeLine } from "./sanitize.ts";
+import { safeBlock, safeLine } from "../text/sanitize.ts";
 import { responseSection, signatureSection } from "./verdict.ts";
 
 /** The kind of body, by content type and content. */

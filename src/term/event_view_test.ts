@@ -3,7 +3,7 @@ import { buildEvent } from "../event/record.ts";
 import { createColors } from "./colors.ts";
 import { bodyKind, headerText, hexPreview, renderEvent } from "./event_view.ts";
 import { prettyJson } from "./json_pretty.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 const plain = createColors(false);
 

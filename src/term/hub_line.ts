@@ -5,7 +5,7 @@
  */
 import type { HubState } from "../hub/cursor_file.ts";
 import type { Colors } from "./colors.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 function channelShown(url: string): string {
   return safeLine(url);

@@ -3,26 +3,11 @@
  * machines goes to stdout; banners, progress, warnings and errors to stderr.
  * @module
  */
-import { type Colors, createColors } from "./colors.ts";
-import { escapeForTerminal } from "./sanitize.ts";
+import type { Output } from "../cli/output.ts";
+import { createColors } from "./colors.ts";
+import { escapeForTerminal } from "../text/sanitize.ts";
 
-/** Where a command prints. Tests may pass their own. */
-export interface Output {
-  /** Writes text (add your own newline) to stdout. */
-  out(text: string): void;
-  /** Writes raw bytes to stdout. */
-  outBytes(bytes: Uint8Array): void;
-  /** Writes text to stderr. */
-  err(text: string): void;
-  /** Whether stdout is a terminal (pretty output) or a pipe (plain). */
-  readonly stdoutIsTerminal: boolean;
-  /** Columns of stdout's terminal (read at each call: the window may be resized); undefined for a pipe. */
-  columns(): number | undefined;
-  /** Colours for stdout. */
-  readonly colors: Colors;
-  /** Colours for stderr. */
-  readonly errColors: Colors;
-}
+export type { Output };
 
 const encoder = new TextEncoder();
 

@@ -9,7 +9,7 @@ import type { Endpoint } from "../config/types.ts";
 import type { TargetChanges } from "../send/session.ts";
 import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
 

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Colors } from "./colors.ts";
-import { formatBytes, plural } from "./format.ts";
+import { formatBytes, plural } from "../text/format.ts";
 
 /** What `dev` prints after a retention prune (or its failure). */
 export function retentionLine(

@@ -7,7 +7,7 @@
  */
 import type { SchemaCheck } from "../schema/check.ts";
 import type { Colors } from "./colors.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 /** The section's text (empty when there was nothing to check), ending with a newline. */
 export function schemaText(check: SchemaCheck | undefined, colors: Colors): string {

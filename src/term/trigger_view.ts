@@ -7,8 +7,8 @@
 import type { ListEntry } from "../trigger/list.ts";
 import type { Delivery } from "../trigger/run.ts";
 import type { Colors } from "./colors.ts";
-import { formatBytes } from "./format.ts";
-import { safeLine } from "./sanitize.ts";
+import { formatBytes } from "../text/format.ts";
+import { safeLine } from "../text/sanitize.ts";
 
 const decoder = new TextDecoder();
 

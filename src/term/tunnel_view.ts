@@ -6,7 +6,7 @@
 import type { Endpoint } from "../config/types.ts";
 import type { Tunnel } from "../tunnel/detect.ts";
 import type { Colors } from "./colors.ts";
-import { safeLine } from "./sanitize.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { padTo } from "./width.ts";
 
 /** Whether a tunnel is known to forward to another port than `port`. */

@@ -7,8 +7,8 @@
 import type { UnmatchedHint } from "../route/hints.ts";
 import type { UnmatchedEntry } from "../store/write/unmatched.ts";
 import type { Colors } from "./colors.ts";
-import { formatLocalTime } from "./format.ts";
-import { safeLine } from "./sanitize.ts";
+import { formatLocalTime } from "../text/format.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { layoutRows } from "./table.ts";
 
 /** One line per unmatched request, fitted to `width`. */

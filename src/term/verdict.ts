@@ -8,7 +8,7 @@
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
 import { providerFacts } from "../provider/catalog.ts";
 import type { Colors } from "./colors.ts";
-import { safeBlock, safeLine } from "./sanitize.ts";
+import { safeBlock, safeLine } from "../text/sanitize.ts";
 
 /** The mark of each verdict. */
 export const VERDICT_MARKS: Readonly<Record<VerdictStatus, string>> = {

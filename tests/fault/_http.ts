@@ -151,7 +151,7 @@ export class HttpConn {
           }
         } catch (error) {
           // hooktap on Deno.serve closes a connection after an error answer by dropping it before the
-          // last chunk (src/server/close.ts): an answer that says `connection: close` is taken as it came.
+          // last chunk (src/receiver/closing.ts): an answer that says `connection: close` is taken as it came.
           if (!(error instanceof ConnectionClosed) || !/\bclose\b/i.test(headers.get("connection") ?? "")) {
             throw error;
           }

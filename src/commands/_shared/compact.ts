@@ -4,7 +4,7 @@
  */
 import type { CompactPlan } from "../../store/write/compact.ts";
 import { compactStore } from "../../store/write/prune.ts";
-import { formatBytes, plural } from "../../term/format.ts";
+import { formatBytes, plural } from "../../text/format.ts";
 import { type CommandContext, storeOf } from "./context.ts";
 
 /** Compacts the store with `plan` and prints what happened. */

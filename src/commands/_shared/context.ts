@@ -4,14 +4,11 @@
  * @module
  */
 import { lazyImport } from "../../cli/lazy.ts";
-import { HooktapError, NotFoundError, UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
-import type { CapturedEvent } from "../../event/record.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../../store/paths.ts";
-import { readLine, scanForward } from "../../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../../store/read/reader.ts";
-import { plural } from "../../term/format.ts";
-import { safeLine } from "../../term/sanitize.ts";
+import { plural } from "../../text/format.ts";
 import { joinPath } from "../../text/path.ts";
 import type { CommandContext } from "../../cli/context.ts";
 
@@ -64,55 +61,6 @@ export function warnSkipped(ctx: CommandContext, reader: StoreReader | null | un
         `(torn by a crash, or edited by hand); the other events are shown.\n`,
     ),
   );
-}
-
-/**
- * The one event whose id starts with `text` (a whole id, a prefix, or a
- * prefix of its ULID part).
- * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
- */
-export async function resolveEvent(reader: StoreReader | null, text: string): Promise<CapturedEvent> {
-  return (await resolveEventLine(reader, text)).event;
-}
-
-/**
- * Like {@linkcode resolveEvent}, with the event's exact stored line (without its newline).
- * @throws {NotFoundError} when none matches; {@linkcode HooktapError} listing the matches when several do.
- */
-export async function resolveEventLine(
-  reader: StoreReader | null,
-  text: string,
-): Promise<{ event: CapturedEvent; line: string }> {
-  // The id lookup is imported when an id is looked up: `logs` and the other listings never load it.
-  const { findByIdPrefix, parseIdQuery } = await lazyImport<typeof import("../../store/read/lookup.ts")>(
-    "src/store/read/lookup.ts",
-  );
-  const query = parseIdQuery(text);
-  const notFound = () =>
-    new NotFoundError(
-      `No event with id ${
-        safeLine(text)
-      } in .hooktap/events.jsonl. Run \`hooktap logs\` to list the stored events.`,
-    );
-  if (reader === null) throw notFound();
-  const found = await findByIdPrefix(reader, query, { max: 10 });
-  if (found.matches.length === 0) throw notFound();
-  if (found.matches.length > 1) {
-    const more = found.matches.length > 10 ? "\n  ... and more" : "";
-    throw new HooktapError(
-      `The id prefix ${safeLine(text)} is ambiguous; it matches:\n` +
-        found.matches.slice(0, 10).map((m) => `  ${m.id}`).join("\n") + more +
-        "\nType more characters of the id.",
-    );
-  }
-  if (found.event === undefined) {
-    throw new NotFoundError(`The line of event ${found.matches[0]!.id} is damaged and cannot be read.`);
-  }
-  const start = found.matches[0]!.start;
-  for await (const line of scanForward(reader.file, start, reader.size)) {
-    return { event: found.event, line: new TextDecoder().decode(await readLine(reader.file, line)) };
-  }
-  return { event: found.event, line: JSON.stringify(found.event) };
 }
 
 /**

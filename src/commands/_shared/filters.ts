@@ -8,7 +8,7 @@
 import { lazyImport } from "../../cli/lazy.ts";
 import { choice, defineOptions, type OptionsOf, time } from "../../cli/spec.ts";
 import { VERDICT_NAMES } from "../../names.ts";
-import type { EventFilter } from "../../store/read/filter.ts";
+import type { EventFilter } from "../../query/filter.ts";
 
 /**
  * `--endpoint`, `--filter-method`, `--since`, `--until`, `--grep`, `--where`, `--has-header`, `--provider`,
@@ -76,8 +76,8 @@ export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
  */
 export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
   const { compileFilter } = await lazyImport<
-    typeof import("../../store/read/filter.ts")
-  >("src/store/read/filter.ts");
+    typeof import("../../query/filter.ts")
+  >("src/query/filter.ts");
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;

@@ -9,7 +9,7 @@ import { lazyImport } from "../../cli/lazy.ts";
 import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
-import { safeLine } from "../../term/sanitize.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
 import { pathInside } from "../../text/path.ts";
 import { didYouMean } from "../../text/suggest.ts";

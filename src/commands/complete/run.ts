@@ -10,7 +10,7 @@ import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { candidates, type CompletionData, type RecentEvent } from "../../completion/candidates.ts";
-import { safeLine } from "../../term/sanitize.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
 
 function _data(ctx: CommandContext): CompletionData {
@@ -51,7 +51,7 @@ function _data(ctx: CommandContext): CompletionData {
       return await triggerCandidates(provider);
     },
     async recentEvents(): Promise<RecentEvent[]> {
-      const { formatClock } = await lazyImport<typeof import("../../term/format.ts")>("src/term/format.ts");
+      const { formatClock } = await lazyImport<typeof import("../../text/format.ts")>("src/text/format.ts");
       return (await events()).slice(-20).reverse().map((e) => ({
         id: e.id,
         description: safeLine(`${e.endpoint} ${e.method} ${e.path} ${formatClock(new Date(e.receivedAt))}`),

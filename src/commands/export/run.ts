@@ -11,22 +11,17 @@ import { VERSION } from "../../version.ts";
 import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
 import { formatNamed } from "../../export/registry.ts";
-import { compileFilter } from "../../store/read/filter.ts";
+import { compileFilter } from "../../query/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward, scanForward } from "../../store/read/scan.ts";
-import { plural } from "../../term/format.ts";
-import { terminalRisk, unsafeForTerminal } from "../../term/sanitize.ts";
+import { plural } from "../../text/format.ts";
+import { terminalRisk, unsafeForTerminal } from "../../text/sanitize.ts";
 import { filterFrom, hasFilter } from "../_shared/filters.ts";
 import { checkEndpointName } from "../_shared/hints.ts";
-import {
-  type CommandContext,
-  openStore,
-  resolveEventLine,
-  storeOf,
-  warnSkipped,
-} from "../_shared/context.ts";
+import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 import { openUserFile, refuseInsideStore, type UserFile } from "../../store/write/user_file.ts";
 import { resolvePath } from "../../text/path.ts";
+import { resolveEventLine } from "../../store/read/resolve.ts";
 
 type Item = { event: CapturedEvent; line: string };
 

@@ -6,7 +6,7 @@
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import type { WireClients } from "../../hub/wire.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV as TOKEN_ENV, tokenFromFile } from "../../hub/token_source.ts";
-import { safeLine } from "../../term/sanitize.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
 
 const ID = /^[A-Za-z0-9_-]{22}$/;

@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import type { HubLimits } from "../../hub/limits.ts";
-import { parseDuration } from "../../store/read/filter.ts";
+import { parseDuration } from "../../query/filter.ts";
 
 const UNITS: Record<string, number> = {
   "": 1,

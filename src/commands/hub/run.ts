@@ -44,73 +44,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if (sub !== undefined || input.args[2] !== undefined) {
       throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
     }
-    refuse(opts, ["hub", "json", "channel", "token"], "serve");
-    const limits = limitsFrom(opts);
-    if ((opts.cert === undefined) !== (opts.key === undefined)) {
-      throw new UsageError("TLS needs both --cert and --key (PEM files).");
-    }
-    const port = parsePort(opts.port ?? String(DEFAULT_HUB_PORT));
-    const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
-    let publicUrl: string | undefined;
-    if (opts.publicUrl !== undefined) {
-      try {
-        const u = new URL(opts.publicUrl);
-        if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
-        publicUrl = u.href.replace(/\/+$/, "");
-      } catch {
-        throw new UsageError(
-          `--public-url must be an http(s) URL like https://hub.example.com, got "${opts.publicUrl}".`,
-        );
-      }
-    }
-    let tls: { cert: string; key: string } | undefined;
-    if (opts.cert !== undefined && opts.key !== undefined) {
-      try {
-        tls = {
-          cert: await Deno.readTextFile(resolve(ctx.cwd, opts.cert)),
-          key: await Deno.readTextFile(resolve(ctx.cwd, opts.key)),
-        };
-      } catch (error) {
-        throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
-      }
-    }
-    try {
-      // Private: the directory 0700 when created here (the default one always), the files 0600.
-      await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
-    } catch (error) {
-      // Deno refusing a permission is said as such by main.ts (exit 77, which flag to add).
-      if (error instanceof Deno.errors.NotCapable) throw error;
-      throw new ServeError(
-        `Cannot create the hub's KV file ${kvPath}: ${describeError(error)}. Pick another with --kv.`,
-        { cause: error },
-      );
-    }
-    const { serveHub } = await import("../../hub/serve.ts");
-    const c = ctx.output.errColors;
-    const hub = await serveHub({
-      onNotice: (message) => ctx.output.err(c.yellow(`${message}\n`)),
-      hostname: opts.host ?? "127.0.0.1",
-      port,
-      kvPath,
-      adminToken,
-      publicUrl,
-      limits,
-      ...(tls ? { tls } : {}),
-    });
-    ctx.output.err(
-      `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
-        publicUrl ?? hub.url
-      }/c/<id>\n` +
-        (adminToken === undefined
-          ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
-          : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
-        `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
-    );
-    if (ctx.signal.aborted) await hub.stop();
-    ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
-    await hub.finished;
-    ctx.output.err("hub stopped.\n");
-    return;
+    return await _serve(ctx, opts, adminToken);
   }
   refuse(opts, [
     "port",
@@ -141,6 +75,88 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       opts,
     });
   }
+  return await _createChannel(ctx, input, adminToken);
+}
+
+type Options = Input<typeof options>["options"];
+
+/** `hooktap hub serve`: checks its options, prepares the KV file, serves until Ctrl-C. */
+async function _serve(ctx: CommandContext, opts: Options, adminToken: string | undefined): Promise<void> {
+  refuse(opts, ["hub", "json", "channel", "token"], "serve");
+  const limits = limitsFrom(opts);
+  if ((opts.cert === undefined) !== (opts.key === undefined)) {
+    throw new UsageError("TLS needs both --cert and --key (PEM files).");
+  }
+  const port = parsePort(opts.port ?? String(DEFAULT_HUB_PORT));
+  const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
+  let publicUrl: string | undefined;
+  if (opts.publicUrl !== undefined) {
+    try {
+      const u = new URL(opts.publicUrl);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+      publicUrl = u.href.replace(/\/+$/, "");
+    } catch {
+      throw new UsageError(
+        `--public-url must be an http(s) URL like https://hub.example.com, got "${opts.publicUrl}".`,
+      );
+    }
+  }
+  let tls: { cert: string; key: string } | undefined;
+  if (opts.cert !== undefined && opts.key !== undefined) {
+    try {
+      tls = {
+        cert: await Deno.readTextFile(resolve(ctx.cwd, opts.cert)),
+        key: await Deno.readTextFile(resolve(ctx.cwd, opts.key)),
+      };
+    } catch (error) {
+      throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
+    }
+  }
+  try {
+    // Private: the directory 0700 when created here (the default one always), the files 0600.
+    await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
+  } catch (error) {
+    // Deno refusing a permission is said as such by main.ts (exit 77, which flag to add).
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    throw new ServeError(
+      `Cannot create the hub's KV file ${kvPath}: ${describeError(error)}. Pick another with --kv.`,
+      { cause: error },
+    );
+  }
+  const { serveHub } = await import("../../hub/serve.ts");
+  const c = ctx.output.errColors;
+  const hub = await serveHub({
+    onNotice: (message) => ctx.output.err(c.yellow(`${message}\n`)),
+    hostname: opts.host ?? "127.0.0.1",
+    port,
+    kvPath,
+    adminToken,
+    publicUrl,
+    limits,
+    ...(tls ? { tls } : {}),
+  });
+  ctx.output.err(
+    `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
+      publicUrl ?? hub.url
+    }/c/<id>\n` +
+      (adminToken === undefined
+        ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
+        : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
+      `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
+  );
+  if (ctx.signal.aborted) await hub.stop();
+  ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
+  await hub.finished;
+  ctx.output.err("hub stopped.\n");
+}
+
+/** `hooktap hub channel create`: asks the hub's admin API for a channel, prints its URL and token. */
+async function _createChannel(
+  ctx: CommandContext,
+  input: Input<typeof options>,
+  adminToken: string | undefined,
+): Promise<void> {
+  const opts = input.options;
   refuse(opts, ["channel", "token"], "channel create");
   if (input.args[2] !== undefined) {
     throw new UsageError(`\`hooktap hub channel create\` takes no "${input.args[2]}".`);

@@ -16,9 +16,10 @@ import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { schemaText } from "../../term/schema_view.ts";
 import { checkSchema } from "../../schema/check.ts";
-import { safeLine, terminalRisk } from "../../term/sanitize.ts";
+import { safeLine, terminalRisk } from "../../text/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
-import { type CommandContext, openStore, resolveEvent, storeOf, warnSkipped } from "../_shared/context.ts";
+import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
+import { resolveEvent } from "../../store/read/resolve.ts";
 import { didYouMean } from "../../text/suggest.ts";
 
 async function _newestOfEndpoint(

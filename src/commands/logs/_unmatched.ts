@@ -7,7 +7,7 @@ import { starterConfig } from "../../config/load.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { unmatchedHints } from "../../route/hints.ts";
-import type { EventFilter } from "../../store/read/filter.ts";
+import type { EventFilter } from "../../query/filter.ts";
 import { readUnmatched } from "../../store/read/unmatched.ts";
 import { hintLines, unmatchedLines } from "../../term/unmatched_view.ts";
 import { type CommandContext, optionalConfig, storeOf } from "../_shared/context.ts";

@@ -7,7 +7,7 @@ import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { compileFilter } from "../../store/read/filter.ts";
+import { compileFilter } from "../../query/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
 import { tail } from "../../store/read/tail.ts";
 import { deliveriesByEvent, readDeliveries } from "../../send/deliveries_read.ts";

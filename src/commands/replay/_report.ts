@@ -7,13 +7,13 @@
  */
 import type { ResendSummary, Sent } from "../../send/resend.ts";
 import { answeredOk, replayResult } from "../../send/resend.ts";
-import { formatBytes } from "../../term/format.ts";
+import { formatBytes } from "../../text/format.ts";
 import { progressBar } from "../../term/progress.ts";
-import { safeBlock, safeLine } from "../../term/sanitize.ts";
+import { safeBlock, safeLine } from "../../text/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
 import { suggestCommand } from "../_shared/hints.ts";
 import type { Input } from "../../cli/spec.ts";
-import type { EventFilter } from "../../store/read/filter.ts";
+import type { EventFilter } from "../../query/filter.ts";
 import type { options } from "./command.ts";
 
 const PREVIEW_CHARS = 1000;

@@ -11,7 +11,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
-import { compileFilter, matchesFilter } from "../../store/read/filter.ts";
+import { compileFilter, matchesFilter } from "../../query/filter.ts";
 import { countMatches, scanForward } from "../../store/read/scan.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -21,11 +21,11 @@ import {
   openStore,
   optionalConfig,
   readBodyFile,
-  resolveEvent,
   storeOf,
   warnSkipped,
 } from "../_shared/context.ts";
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
+import { resolveEvent } from "../../store/read/resolve.ts";
 import { printSent, printSingle, printSummary } from "./_report.ts";
 
 type Opts = Input<typeof options>["options"];

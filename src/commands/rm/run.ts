@@ -6,9 +6,10 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { HooktapError, UsageError } from "../../errors.ts";
 import { askYesNo, canAsk } from "../../term/confirm.ts";
-import { plural } from "../../term/format.ts";
+import { plural } from "../../text/format.ts";
 import { compactAndReport } from "../_shared/compact.ts";
-import { type CommandContext, openStore, resolveEvent } from "../_shared/context.ts";
+import { type CommandContext, openStore } from "../_shared/context.ts";
+import { resolveEvent } from "../../store/read/resolve.ts";
 
 /** `hooktap rm`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {

@@ -254,7 +254,8 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     return;
   }
   if (typeof id !== "string") return;
-  const { openStore, resolveEvent } = await import("../_shared/context.ts");
+  const { openStore } = await import("../_shared/context.ts");
+  const { resolveEvent } = await import("../../store/read/resolve.ts");
   const reader = await openStore(ctx);
   try {
     const event = await resolveEvent(reader, id);

@@ -9,7 +9,7 @@
  * @module
  */
 import type { DeliveryIndex } from "../../send/deliveries_read.ts";
-import { compileFilter, type EventFilter } from "../../store/read/filter.ts";
+import { compileFilter, type EventFilter } from "../../query/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward } from "../../store/read/scan.ts";
 import { type EventSummary, summarize } from "./summary.ts";

@@ -14,7 +14,7 @@ import {
   parseDeliveryState,
   parseSince,
   parseVerdict,
-} from "../../store/read/filter.ts";
+} from "../../query/filter.ts";
 
 /** A filter value in a query string is wrong (the API answers 400 with its message). */
 export class FilterError extends Error {

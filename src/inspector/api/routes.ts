@@ -21,7 +21,7 @@ import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
 import { deliveryIndex } from "../../send/deliveries_read.ts";
 import { eventDelivery } from "../../send/delivery_state.ts";
-import { compileFilter } from "../../store/read/filter.ts";
+import { compileFilter } from "../../query/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
 import {

@@ -4,7 +4,7 @@
  * @module
  */
 import { type CapturedEvent, headerValue } from "../../event/record.ts";
-import type { DeliveryState } from "../../store/read/filter.ts";
+import type { DeliveryState } from "../../query/filter.ts";
 
 /** What the list shows of an event. */
 export interface EventSummary {

@@ -11,7 +11,7 @@
  */
 import { concatBytes } from "../../bytes.ts";
 import { type CapturedEvent, parseEventLine } from "../../event/record.ts";
-import type { CompiledFilter } from "./filter.ts";
+import type { CompiledFilter } from "../../query/filter.ts";
 import { ID_LENGTH, idTime } from "./line_key.ts";
 import { readAt } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";

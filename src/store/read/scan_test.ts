@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildEvent, type CapturedEvent, eventLine } from "../../event/record.ts";
 import { createIdFactory } from "../../event/id.ts";
-import { compileFilter, type EventFilter } from "./filter.ts";
+import { compileFilter, type EventFilter } from "../../query/filter.ts";
 import { countMatches, scanBackward, scanForward } from "./scan.ts";
 import { tail } from "./tail.ts";
 import { countingReader, logText, tempStore } from "../../../tests/_store_fixture.ts";

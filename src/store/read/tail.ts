@@ -5,7 +5,7 @@
  * @module
  */
 import type { CapturedEvent } from "../../event/record.ts";
-import { compileFilter, type EventFilter } from "./filter.ts";
+import { compileFilter, type EventFilter } from "../../query/filter.ts";
 import type { StoreReader } from "./reader.ts";
 import { scanBackward } from "./scan.ts";
 

@@ -7,7 +7,7 @@
  * writer's internals.
  * @module
  */
-import type { Retention } from "../../config/retention.ts";
+import type { Retention } from "./retention.ts";
 import type { StorePaths } from "../paths.ts";
 import type { CompactPlan, CompactResult } from "./compact.ts";
 import { startControl } from "./control.ts";

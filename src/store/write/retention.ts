@@ -3,8 +3,14 @@
  * one every interval, each through the same compaction as `hooktap prune`.
  * @module
  */
-import type { Retention } from "../../config/retention.ts";
 import type { CompactPlan, CompactResult } from "./compact.ts";
+
+/** What to keep: the config's `retention` after validation (src/config/retention.ts). */
+export interface Retention {
+  readonly keep?: number;
+  /** Age in milliseconds. */
+  readonly olderThanMs?: number;
+}
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {

@@ -12,7 +12,7 @@
  */
 import { describeError, StoreError } from "../../errors.ts";
 import { type CapturedEvent, eventLine } from "../../event/record.ts";
-import type { EventSink } from "../../receiver/handler.ts";
+import type { EventSink } from "../../ports.ts";
 import { ensureDataDir } from "./data_dir.ts";
 import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";

@@ -9,10 +9,10 @@
  * times and durations lives here too. Pure.
  * @module
  */
-import { UsageError } from "../../errors.ts";
-import { parseDuration, parseWhen } from "../../text/values.ts";
-import { VERDICT_NAMES } from "../../names.ts";
-import type { CapturedEvent, VerdictStatus } from "../../event/record.ts";
+import { UsageError } from "../errors.ts";
+import { parseDuration, parseWhen } from "../text/values.ts";
+import { VERDICT_NAMES } from "../names.ts";
+import type { CapturedEvent, VerdictStatus } from "../event/record.ts";
 import { grepOnLine } from "./_grep_line.ts";
 import { bodyText, compileHeader, compileWhere, esc1, type FieldTest, reEscape } from "./_match.ts";
 

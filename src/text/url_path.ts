@@ -1,7 +1,8 @@
 /**
  * The form request paths are matched in. Senders and proxies encode paths
  * differently (`/hooks/café`, `/hooks/caf%C3%A9`, `/hooks/caf%c3%a9`,
- * `/%77ebhook`); they are one path. Pure.
+ * `/%77ebhook`); they are one path. Also whether a configured path is a
+ * pattern. Pure: below both the config (which checks paths) and the router.
  * @module
  */
 
@@ -17,7 +18,7 @@ const KEEP_ENCODED = new Set([...'"#%/<>?`{}'].map((c) => c.charCodeAt(0)));
  *
  * @example
  * ```ts
- * import { matchForm } from "./normalize.ts";
+ * import { matchForm } from "./url_path.ts";
  * matchForm("/%77ebhook"); // "/webhook"
  * matchForm(new URL("http://x/hooks/café").pathname); // "/hooks/caf%C3%A9"
  * ```
@@ -46,4 +47,9 @@ export function paramValue(raw: string): string {
       }
     });
   });
+}
+
+/** Whether a configured path is a URL pattern (has `:name`, `*`, `(`, `{` or `\`) rather than an exact path. */
+export function isPattern(path: string): boolean {
+  return /:[\p{ID_Start}_$]|[*({\\]/u.test(path);
 }

@@ -19,7 +19,7 @@ Deno.test("parseSince() takes a duration back from now or an ISO time, and rejec
   assert.throws(() => parseSince("yesterday", now), /--since must be/);
 });
 
-import { buildEvent, type CapturedEvent } from "../../event/record.ts";
+import { buildEvent, type CapturedEvent } from "../event/record.ts";
 import { compileFilter, type EventFilter, parseDeliveryState } from "./filter.ts";
 
 function ev(body: string | Uint8Array, headers: [string, string][] = [], query = ""): CapturedEvent {

@@ -5,8 +5,8 @@
  * line's text must hold. Pure.
  * @module
  */
-import { UsageError } from "../../errors.ts";
-import { type CapturedEvent, decodeBody } from "../../event/record.ts";
+import { UsageError } from "../errors.ts";
+import { type CapturedEvent, decodeBody } from "../event/record.ts";
 
 /** `text` as it stands inside a JSON string: escaping is per character, so a part of a value escapes to a part of the escaped value. */
 export function esc1(text: string): string {
