@@ -66,6 +66,17 @@ export const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   variants: "ProductVariant",
 };
 
+/**
+ * The node a payload's id names (`admin_graphql_api_id`) where the resource's type has no id of its own:
+ * a customer's marketing consent is the customer's, a code discount is its `DiscountCodeNode`. Other types
+ * without an id (a publication, a locale, a setting) get no id.
+ */
+export const NODE_OF: Readonly<Record<string, string>> = {
+  CustomerEmailMarketingConsentState: "Customer",
+  CustomerSmsMarketingConsentState: "Customer",
+  DiscountCodeBasic: "DiscountCodeNode",
+};
+
 /** `<name>@<version>` and the directory of an npm package as Deno resolved it. */
 function _npmPackage(specifier: string): { id: string; root: string } {
   const resolved = new URL(import.meta.resolve(specifier)).pathname;
@@ -204,7 +215,7 @@ const ENUMS: Readonly<Record<string, string>> = {
   CurrencyCode: "USD",
   LanguageCode: "EN",
 };
-const COMMON_ENUM = ["ACTIVE", "OPEN", "ENABLED", "SUCCESS", "PAID", "COMPLETED", "PENDING"];
+const COMMON_ENUM = ["ACTIVE", "OPEN", "ENABLED", "SUCCESS", "PAID", "COMPLETED", "PENDING", "MAIN"];
 
 /** Fields no REST payload carries (GraphQL plumbing, connections, per-call lookups). */
 const SKIP =
@@ -257,11 +268,15 @@ export function restPayload(types: Map<string, GqlType>, name: string, depth = 0
 /** Each topic, its resource's type and the payload of each type used. */
 export async function shopifyTopics(): Promise<{
   id: string;
-  topics: { topic: string; value: string; type: string; deprecated: boolean }[];
+  topics: { topic: string; value: string; type: string; node: string; deprecated: boolean }[];
   payloads: Map<string, Record<string, unknown>>;
 }> {
   const { id, types } = await adminSchema();
-  const topics = webhookTopics(types).map((t) => ({ ...t, type: resourceType(t.topic, types) }));
+  const topics = webhookTopics(types).map((t) => {
+    const type = resourceType(t.topic, types);
+    const own = types.get(type)?.fields?.some((f) => f.name === "id") === true;
+    return { ...t, type, node: own ? type : NODE_OF[type] ?? "" };
+  });
   const payloads = new Map<string, Record<string, unknown>>();
   for (const t of topics) {
     if (t.type !== "" && !payloads.has(t.type)) payloads.set(t.type, restPayload(types, t.type));
@@ -279,12 +294,13 @@ export async function generateShopifyCatalog(): Promise<string> {
     };\n\n` +
     `/** The Admin API version of the schema the topics were read from (X-Shopify-API-Version). */\n` +
     `export const SHOPIFY_API_VERSION = ${JSON.stringify(SHOPIFY_API_VERSION)};\n\n` +
-    '/** Every WebhookSubscriptionTopic: the topic, its enum value, its resource\'s GraphQL type ("": none). */\n' +
-    "export const SHOPIFY_TOPICS: Readonly<\n  Record<string, { value: string; type: string; deprecated: boolean }>\n> = {\n" +
+    "/**\n * Every WebhookSubscriptionTopic: the topic, its enum value, its resource's GraphQL type and the\n" +
+    ' * node its id names (`gid://shopify/<node>/<id>`) ("": none).\n */\n' +
+    "export const SHOPIFY_TOPICS: Readonly<\n" +
+    "  Record<string, { value: string; type: string; node: string; deprecated: boolean }>\n> = {\n" +
     topics.map((t) =>
-      `  ${JSON.stringify(t.topic)}: { value: ${JSON.stringify(t.value)}, type: ${
-        JSON.stringify(t.type)
-      }, deprecated: ${t.deprecated} },\n`
+      `  ${JSON.stringify(t.topic)}: { value: ${JSON.stringify(t.value)}, type: ${JSON.stringify(t.type)}, ` +
+      `node: ${JSON.stringify(t.node)}, deprecated: ${t.deprecated} },\n`
     ).join("") + "};\n\n" +
     "/** A REST-shaped payload built from each resource's GraphQL object type. */\n" +
     "export const SHOPIFY_PAYLOADS: Readonly<Record<string, Record<string, unknown>>> = {\n" +

@@ -9,7 +9,7 @@
  */
 import { digits, uuid } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
-import { stampNow } from "./_stamp.ts";
+import { NOW } from "./_stamp.ts";
 import {
   SHOPIFY_API_VERSION,
   SHOPIFY_PAYLOADS,
@@ -34,10 +34,13 @@ function _customer(id: number): Obj {
   };
 }
 
+/** The trigger's time as Shopify writes times: seconds and an offset (`2024-07-01T12:00:00-00:00`). */
+const _at = (c: BuildContext) => c.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+
 function _order(ctx: BuildContext, status: string | null, fulfillment: string | null): Obj {
   const id = Number(ctx.id("shopify.order", () => String(digits(13))));
   const customer = Number(ctx.id("shopify.customer", () => String(digits(13))));
-  const at = ctx.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+  const at = _at(ctx);
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
@@ -77,7 +80,7 @@ function _order(ctx: BuildContext, status: string | null, fulfillment: string | 
 
 function _product(ctx: BuildContext): Obj {
   const id = Number(ctx.id("shopify.product", () => String(digits(13))));
-  const at = ctx.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+  const at = _at(ctx);
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Product/${id}`,
@@ -147,19 +150,29 @@ const TOPICS: Record<string, (ctx: BuildContext) => Obj> = {
 
 const _pascal = (s: string) => s.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 
+/** The run's id named `name`: `shopify.order`, `shopify.fulfillmentorder`, ... (shared by a flow's topics). */
+const _runId = (c: BuildContext, node: string) =>
+  Number(c.id(`shopify.${node.toLowerCase()}`, () => String(digits(13))));
+
 /**
- * A topic's body built from its resource's GraphQL type: that payload with this run's id (so a flow's
- * topics name the same resource), or the id alone for a deletion as Shopify sends it; a topic whose
- * resource the schema has no object type for gets the resource's id and times.
+ * A topic's body built from its resource's GraphQL type: that payload with this run's ids (its own, and
+ * the order, customer and product it names, so a flow's topics agree) and times as Shopify writes them,
+ * or the id alone for a deletion as Shopify sends it. A resource whose type has no id (a publication, a
+ * setting) gets none; one the schema has no object type for gets the resource's id and times.
  */
 function _fromSchema(topic: string, c: BuildContext): Obj {
-  const { type } = SHOPIFY_TOPICS[topic]!;
-  const gid = type || _pascal(topic.split(/[/.]/)[0]!.replace(/s$/, ""));
-  const id = Number(c.id(`shopify.${gid}`, () => String(digits(13))));
+  const { type, node } = SHOPIFY_TOPICS[topic]!;
+  const gid = node || _pascal(topic.split(/[/.]/)[0]!.replace(/s$/, ""));
+  const id = _runId(c, gid);
   if (/\/(delete|destroy)$/.test(topic)) return { id };
-  const base = type === "" ? { created_at: c.now.toISOString(), updated_at: c.now.toISOString() } : {};
-  const body = { ...base, ...stampNow(SHOPIFY_PAYLOADS[type] ?? {}, c.now) as Obj };
-  return { ...body, id, admin_graphql_api_id: `gid://shopify/${gid}/${id}` };
+  const at = JSON.stringify(_at(c));
+  const body = JSON.parse(JSON.stringify(SHOPIFY_PAYLOADS[type] ?? {}).replaceAll(`"${NOW}"`, at)) as Obj;
+  for (const [key, ref] of [["order_id", "Order"], ["customer_id", "Customer"], ["product_id", "Product"]]) {
+    if (typeof body[key!] === "number") body[key!] = _runId(c, ref!);
+  }
+  if (type !== "" && node === "") return body;
+  const base = type === "" ? { created_at: _at(c), updated_at: _at(c) } : {};
+  return { ...base, ...body, id, admin_graphql_api_id: `gid://shopify/${gid}/${id}` };
 }
 
 function build(topic: string, ctx: BuildContext): Draft {
