@@ -1,10 +1,21 @@
 /**
- * Shopify: ten topics, bodies shaped as Shopify's webhook reference shows
- * them (Admin API 2024-07), with the `X-Shopify-*` headers it sends.
+ * Shopify: every webhook topic of the Admin API's `WebhookSubscriptionTopic`
+ * (shopify/topics.gen.ts, from the schema `@shopify/dev-mcp` ships), with
+ * the `X-Shopify-*` headers it sends. Orders, products, customers and the app
+ * and compliance topics keep bodies written by hand as Shopify's webhook
+ * reference shows them; every other topic's body is built from its
+ * resource's GraphQL object type, REST-shaped (origin `schema`).
  * @module
  */
 import { digits, uuid } from "../_ids.ts";
-import type { BuildContext, Draft, TriggerCatalog } from "../types.ts";
+import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../types.ts";
+import { NOW } from "./_stamp.ts";
+import {
+  SHOPIFY_API_VERSION,
+  SHOPIFY_PAYLOADS,
+  SHOPIFY_SOURCE,
+  SHOPIFY_TOPICS,
+} from "./shopify/topics.gen.ts";
 
 type Obj = Record<string, unknown>;
 const SHOP = "hooktap-dev.myshopify.com";
@@ -23,10 +34,13 @@ function _customer(id: number): Obj {
   };
 }
 
+/** The trigger's time as Shopify writes times: seconds and an offset (`2024-07-01T12:00:00-00:00`). */
+const _at = (c: BuildContext) => c.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+
 function _order(ctx: BuildContext, status: string | null, fulfillment: string | null): Obj {
   const id = Number(ctx.id("shopify.order", () => String(digits(13))));
   const customer = Number(ctx.id("shopify.customer", () => String(digits(13))));
-  const at = ctx.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+  const at = _at(ctx);
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
@@ -66,7 +80,7 @@ function _order(ctx: BuildContext, status: string | null, fulfillment: string | 
 
 function _product(ctx: BuildContext): Obj {
   const id = Number(ctx.id("shopify.product", () => String(digits(13))));
-  const at = ctx.now.toISOString().replace(/\.\d{3}Z$/, "-00:00");
+  const at = _at(ctx);
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Product/${id}`,
@@ -89,15 +103,26 @@ function _product(ctx: BuildContext): Obj {
   };
 }
 
+const _customerOf = (c: BuildContext) =>
+  _customer(Number(c.id("shopify.customer", () => String(digits(13)))));
+
+/** Topics written by hand (the rest are built from the schema). */
 const TOPICS: Record<string, (ctx: BuildContext) => Obj> = {
   "orders/create": (c) => _order(c, null, null),
   "orders/paid": (c) => _order(c, null, null),
   "orders/updated": (c) => _order(c, null, null),
   "orders/fulfilled": (c) => _order(c, null, "fulfilled"),
+  "orders/partially_fulfilled": (c) => _order(c, null, "partial"),
   "orders/cancelled": (c) => _order(c, "cancelled", null),
+  "orders/delete": (c) => ({ id: Number(c.id("shopify.order", () => String(digits(13)))) }),
   "products/create": (c) => _product(c),
   "products/update": (c) => _product(c),
-  "customers/create": (c) => _customer(Number(c.id("shopify.customer", () => String(digits(13))))),
+  "products/delete": (c) => ({ id: Number(c.id("shopify.product", () => String(digits(13)))) }),
+  "customers/create": _customerOf,
+  "customers/update": _customerOf,
+  "customers/enable": _customerOf,
+  "customers/disable": (c) => ({ ..._customerOf(c), state: "disabled" }),
+  "customers/delete": (c) => ({ id: Number(c.id("shopify.customer", () => String(digits(13)))) }),
   "app/uninstalled": () => ({
     id: 548380009,
     name: "Super Toys",
@@ -113,15 +138,50 @@ const TOPICS: Record<string, (ctx: BuildContext) => Obj> = {
     customer: { id: 191167, email: "john@example.com", phone: "555-625-1199" },
     data_request: { id: 9999 },
   }),
+  // The mandatory compliance topics are subscribed in the app's configuration, not by the enum.
+  "customers/redact": (c) => ({
+    shop_id: 954889,
+    shop_domain: SHOP,
+    customer: { id: 191167, email: "john@example.com", phone: "555-625-1199" },
+    orders_to_redact: [Number(c.id("shopify.order", () => String(digits(13))))],
+  }),
+  "shop/redact": () => ({ shop_id: 954889, shop_domain: SHOP }),
 };
 
+const _pascal = (s: string) => s.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+
+/** The run's id named `name`: `shopify.order`, `shopify.fulfillmentorder`, ... (shared by a flow's topics). */
+const _runId = (c: BuildContext, node: string) =>
+  Number(c.id(`shopify.${node.toLowerCase()}`, () => String(digits(13))));
+
+/**
+ * A topic's body built from its resource's GraphQL type: that payload with this run's ids (its own, and
+ * the order, customer and product it names, so a flow's topics agree) and times as Shopify writes them,
+ * or the id alone for a deletion as Shopify sends it. A resource whose type has no id (a publication, a
+ * setting) gets none; one the schema has no object type for gets the resource's id and times.
+ */
+function _fromSchema(topic: string, c: BuildContext): Obj {
+  const { type, node } = SHOPIFY_TOPICS[topic]!;
+  const gid = node || _pascal(topic.split(/[/.]/)[0]!.replace(/s$/, ""));
+  const id = _runId(c, gid);
+  if (/\/(delete|destroy)$/.test(topic)) return { id };
+  const at = JSON.stringify(_at(c));
+  const body = JSON.parse(JSON.stringify(SHOPIFY_PAYLOADS[type] ?? {}).replaceAll(`"${NOW}"`, at)) as Obj;
+  for (const [key, ref] of [["order_id", "Order"], ["customer_id", "Customer"], ["product_id", "Product"]]) {
+    if (typeof body[key!] === "number") body[key!] = _runId(c, ref!);
+  }
+  if (type !== "" && node === "") return body;
+  const base = type === "" ? { created_at: _at(c), updated_at: _at(c) } : {};
+  return { ...base, ...body, id, admin_graphql_api_id: `gid://shopify/${gid}/${id}` };
+}
+
 function build(topic: string, ctx: BuildContext): Draft {
-  const make = TOPICS[topic]!;
+  const make = TOPICS[topic];
   return {
     headers: [
       ["Content-Type", "application/json"],
       ["User-Agent", "Shopify-Captain-Hook"],
-      ["X-Shopify-Api-Version", "2024-07"],
+      ["X-Shopify-API-Version", SHOPIFY_API_VERSION],
       ["X-Shopify-Event-Id", uuid()],
       ["X-Shopify-Hmac-Sha256", ""],
       ["X-Shopify-Shop-Domain", SHOP],
@@ -129,16 +189,24 @@ function build(topic: string, ctx: BuildContext): Draft {
       ["X-Shopify-Triggered-At", ctx.now.toISOString()],
       ["X-Shopify-Webhook-Id", uuid()],
     ],
-    body: { kind: "json", value: make(ctx) },
+    body: { kind: "json", value: make !== undefined ? make(ctx) : _fromSchema(topic, ctx) },
     deliveryHeader: "X-Shopify-Webhook-Id",
   };
+}
+
+function entryOrigin(topic: string): EntryOrigin | undefined {
+  if (TOPICS[topic] !== undefined) return { from: "hand-written" };
+  const generated = SHOPIFY_TOPICS[topic];
+  if (generated === undefined) return undefined;
+  return generated.type === "" ? { from: "schema (topic only)" } : { from: `schema ${generated.type}` };
 }
 
 /** Shopify's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "shopify",
-  source: "hand-written",
-  events: Object.keys(TOPICS),
+  source: SHOPIFY_SOURCE,
+  entryOrigin,
+  events: [...new Set([...Object.keys(SHOPIFY_TOPICS), ...Object.keys(TOPICS)])],
   sequences: {
     order: {
       description: "an order created, paid, then fulfilled",
