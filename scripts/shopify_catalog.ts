@@ -77,18 +77,61 @@ export const NODE_OF: Readonly<Record<string, string>> = {
   DiscountCodeBasic: "DiscountCodeNode",
 };
 
-/** `<name>@<version>` and the directory of an npm package as Deno resolved it. */
-function _npmPackage(specifier: string): { id: string; root: string } {
-  const resolved = new URL(import.meta.resolve(specifier)).pathname;
-  const match = resolved.match(/^(.*\/registry\.npmjs\.org\/(@[^/]+\/[^/]+|[^@/][^/]*)\/([^/]+))\//);
-  if (match === null) throw new Error(`cannot find the npm package of ${specifier} (${resolved})`);
-  return { id: `${match[2]}@${match[3]}`, root: match[1]! };
+/**
+ * The source package, pinned by version and by the registry's integrity. It is read as data only, so it is
+ * not a dependency in deno.json (its own dependency tree, Shopify's whole CLI, is ~300 packages): `npm pack`
+ * fetches its one tarball (npm's cache keeps it), which is checked against the integrity before use.
+ */
+export const SOURCE = {
+  name: "@shopify/dev-mcp",
+  version: "1.16.0",
+  integrity:
+    "sha512-tqgRnK7sQhjew+htxtleTH23nXB5fZcsrhWgEkomsorGXvLOB2mh2upwZm8uzuTDNTZnqtLMe64yIwh6s2awtw==",
+} as const;
+
+async function _run(cmd: string, args: string[], cwd?: string): Promise<Uint8Array<ArrayBuffer>> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    ...(cwd ? { cwd } : {}),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed (${out.code}): ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return out.stdout;
+}
+
+/** The pinned tarball's path (fetched once into a temp directory per process), its integrity checked. */
+let tarball: Promise<string> | undefined;
+function _tarball(): Promise<string> {
+  tarball ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "hooktap_shopify_source_" });
+    const npm = Deno.build.os === "windows" ? "npm.cmd" : "npm";
+    const name = new TextDecoder().decode(
+      await _run(npm, ["pack", "--silent", "--pack-destination", dir, `${SOURCE.name}@${SOURCE.version}`]),
+    ).trim().split("\n").at(-1)!;
+    const path = `${dir}/${name}`;
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-512", await Deno.readFile(path)));
+    const integrity = `sha512-${digest.toBase64()}`;
+    if (integrity !== SOURCE.integrity) {
+      throw new Error(`${SOURCE.name}@${SOURCE.version}: integrity ${integrity}, pinned ${SOURCE.integrity}`);
+    }
+    return path;
+  })();
+  return tarball;
 }
 
 /** The Admin GraphQL schema's types, by name, from the pinned `@shopify/dev-mcp`. */
 export async function adminSchema(): Promise<{ id: string; types: Map<string, GqlType> }> {
-  const { id, root } = _npmPackage("@shopify/dev-mcp");
-  const gz = await Deno.readFile(`${root}/dist/data/admin_${SHOPIFY_API_VERSION}.json.gz`);
+  const id = `${SOURCE.name}@${SOURCE.version}`;
+  const gz = await _run("tar", [
+    "-xzOf",
+    await _tarball(),
+    `package/dist/data/admin_${SHOPIFY_API_VERSION}.json.gz`,
+  ]);
   const text = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")))
     .text();
   const schema = JSON.parse(text).data.__schema as { types: GqlType[] };
