@@ -234,3 +234,38 @@ Deno.test("a gave-up Stripe event's hint carries --resign (its signature is stal
   assert.equal(app.requests.length, 2);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("the gave-up hint of an event stored invalid has no --resign (replay would refuse it) and works as printed", async () => {
+  await using tmp = await withTmpDir();
+  let status = 500;
+  await using app = startApp(0, () => ({ status }));
+  // A secret and no provider: hooktap detects the sender per event; this one is GitHub's, badly signed.
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", secret: "s3cret", ` +
+      `forward: { to: "http://127.0.0.1:${app.port}/hook", retry: { attempts: 1 } } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const r = await fetch(`${dev.url}/gh`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "push",
+      "x-github-delivery": crypto.randomUUID(),
+      "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+    },
+    body: JSON.stringify({ ref: "refs/heads/main" }),
+  });
+  await r.arrayBuffer();
+  await until(() => /gave up/.test(dev.stdout()), "the gave-up line");
+  const logs = JSON.parse((await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim());
+  assert.equal(logs.verdict?.status, "invalid", "stored with the invalid verdict");
+  const hint = dev.stdout().match(/gave up: (hooktap [^\n]*?) sends it again/)![1]!;
+  assert.doesNotMatch(hint, /--resign/);
+  status = 200;
+  const result = await runCli(hint.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(app.requests.length, 2);
+  assert.equal(await dev.stop(), 0);
+});

@@ -67,13 +67,16 @@ export function forwardingCallbacks(
   options: {
     json: boolean;
     quiet: boolean;
-    /** Whether a "gave up" hint needs `--resign` for this endpoint (see `resendNeedsResign`). */
-    resignsOf?: (endpoint: string) => boolean;
+    /**
+     * Whether a "gave up" hint needs `--resign` for this endpoint (see `resendNeedsResign`); `event`, when
+     * known, refines it: an event stored `invalid` is never re-signed (replay refuses), so no `--resign`.
+     */
+    resignsOf?: (endpoint: string, event?: CapturedEvent) => boolean;
     /** How the user runs hooktap (`npx hooktap` through npx): the first words of every hint. */
     runner?: string;
   },
 ): {
-  onDelivery: (record: DeliveryRecord) => void;
+  onDelivery: (record: DeliveryRecord, event?: CapturedEvent) => void;
   onAppState: (s: AppState) => void;
   onError: (e: unknown) => void;
   onUnrouted: (event: CapturedEvent) => void;
@@ -88,14 +91,14 @@ export function forwardingCallbacks(
     }
   };
   return {
-    onDelivery: (record) => {
+    onDelivery: (record, event) => {
       if (options.quiet) return;
       print(
         options.json ? deliveryJson(record) : formatDelivery(
           record,
           out,
           undefined,
-          options.resignsOf?.(record.endpoint) ?? false,
+          options.resignsOf?.(record.endpoint, event) ?? false,
           options.runner,
         ),
       );

@@ -63,7 +63,7 @@ export interface ForwarderOptions {
     target: ForwardTarget,
   ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
   /** Called after each attempt is recorded. */
-  onDelivery?: (record: DeliveryRecord) => void;
+  onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
   onAppState?: (state: AppState) => void;
   /** Called when an event's forwarding to one target has settled (delivered, or given up). */
@@ -376,13 +376,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     return outcome;
   }
 
-  async function record(record: DeliveryRecord): Promise<void> {
+  async function record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await options.log.append(record);
     } catch (error) {
       if (!stopped) options.onError?.(error); // after stop the log is closed: the next start redelivers
     }
-    options.onDelivery?.(record);
+    options.onDelivery?.(record, event);
   }
 
   /** One lane per target: an endpoint's targets each have their own queue and retries. */
@@ -490,7 +490,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       outcome.record.outcome = "retrying";
       if (delay !== undefined) outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
     }
-    await record(outcome.record);
+    await record(outcome.record, job.event);
     if (outcome.record.outcome !== "retrying") return settle(lane, job);
     if (stopped) return; // left for the next start
     if (lane.retired) return abandon(lane, job);

@@ -110,10 +110,12 @@ export interface ForwardingSession {
  * signatures carry a timestamp (Stripe, Slack, Standard Webhooks, …), so a stored one is stale by then. An
  * endpoint whose provider is detected per event counts when it has a secret.
  */
-export function resendNeedsResign(endpoint: Endpoint | undefined): boolean {
+export function resendNeedsResign(endpoint: Endpoint | undefined, detected?: string): boolean {
   const signing = endpoint?.signing;
   if (signing === undefined || signing.secrets.length === 0) return false;
-  return signing.provider === undefined || providerFacts(signing.provider)?.timestamped === true;
+  // The endpoint's provider, else the one detected on the event (when known): does it sign a timestamp?
+  const provider = signing.provider ?? detected;
+  return provider === undefined || providerFacts(provider)?.timestamped === true;
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {

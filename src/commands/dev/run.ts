@@ -254,7 +254,9 @@ async function startParts(
     ...forwardingCallbacks(out, {
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
-      resignsOf: (name) => resendNeedsResign(config.endpoints.find((e) => e.name === name)),
+      resignsOf: (name, event) =>
+        event?.verdict?.status !== "invalid" &&
+        resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
     }),
   });
