@@ -137,3 +137,26 @@ Deno.test("dev's start report counts only the given-up events prune left, as the
   assert.match(again.stderr, /Sent 1 of 1:/);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("dev's start report leaves out a given-up event removed with rm from the middle of the log", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 500 }));
+  await writeFile(tmp.path, "hooktap.config.ts", config(app.port));
+  {
+    await using dev = await startDev(tmp.path);
+    for (let n = 0; n < 3; n++) await post(dev.url, n);
+    await until(() => (dev.stdout().match(/gave up/g) ?? []).length === 3, "three gave-up lines");
+    assert.equal(await dev.stop(), 0);
+  }
+  const ids = (await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim().split("\n")
+    .map((l) => JSON.parse(l).id as string).sort();
+  const removed = await runCli(["rm", ids[1]!, "--yes"], { cwd: tmp.path });
+  assert.equal(removed.code, 0, removed.stderr);
+  await using dev = await startDev(tmp.path);
+  await until(() => /failed every delivery attempt/.test(dev.stderr()), "the start report");
+  assert.match(dev.stderr(), /\n2 events of endpoint gh failed every delivery attempt/);
+  const command = dev.stderr().match(/earlier: hooktap (replay [^\n]*) sends them again/)![1]!;
+  const again = await runCli(command.split(" "), { cwd: tmp.path });
+  assert.match(again.stderr, /Sent 2 of 2:/);
+  assert.equal(await dev.stop(), 0);
+});

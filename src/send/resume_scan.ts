@@ -117,23 +117,22 @@ async function readFacts(path: string, mark: string | undefined) {
 }
 
 /**
- * The given-up events still in the store: `prune` and retention remove the oldest events (their lines
- * in the deliveries log stay), so those older than the first stored event are gone, and reporting them
- * would suggest a command that finds nothing. (An event removed with `rm ID` from the middle is still
- * reported; the command then skips it.)
+ * The given-up events still in the store: `prune`, retention and `rm` remove events (their lines in the
+ * deliveries log stay), and reporting those would suggest a command that finds nothing. One pass over the
+ * lines' heads (ids only), made only when an earlier run gave something up.
  */
 async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[]> {
   if (givenUp.length === 0) return givenUp;
-  let first: string | undefined;
+  const wanted = new Set(givenUp.flatMap((g) => g.events));
+  const found = new Set<string>();
   for await (const line of scanForward(r.file, 0, r.size, { background: true })) {
     if (line.torn) break;
-    first = lineId(line.head);
-    if (first !== undefined) break;
+    const id = lineId(line.head);
+    if (id !== undefined && wanted.has(id)) found.add(id);
+    if (found.size === wanted.size) break;
   }
-  if (first === undefined) return [];
-  const oldest = first;
   return givenUp
-    .map((g) => ({ ...g, events: g.events.filter((id) => id >= oldest) }))
+    .map((g) => ({ ...g, events: g.events.filter((id) => found.has(id)) }))
     .filter((g) => g.events.length > 0);
 }
 
