@@ -128,7 +128,10 @@ Deno.test("--set, --set-new and -H mean what they mean for replay, on every even
   assert.match(missing.stderr, /--set repository\.nope: .*no field "repository\.nope".*add --set-new/);
   const alone = await run("--set-new");
   assert.equal(alone.code, 2);
-  assert.match(alone.stderr, /--set-new goes with --set <\[step:\]path=value>: give both, or leave --set-new out/);
+  assert.match(
+    alone.stderr,
+    /--set-new goes with --set <\[step:\]path=value>: give both, or leave --set-new out/,
+  );
   assert.equal(server.requests.length, 0, "nothing is sent when an override is refused");
   const sent = await run(
     "--set",
@@ -261,4 +264,21 @@ Deno.test("endpoints named github and stripe without a provider field: each trig
     ["Stripe", "valid"],
     ["github", "valid"],
   ]);
+});
+
+Deno.test("trigger --to dev's URL of an endpoint with a secret (no provider declared) signs with that secret", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "stripe2", path: "/stripe2", method: "POST", secret: "whsec_two" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const r = await runCli(["trigger", "stripe", "invoice.paid", "--to", `${dev.url}/stripe2`], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /sending unsigned/);
+  const [event] = await readEvents(tmp.path) as { verdict?: { status: string } }[];
+  assert.equal(event?.verdict?.status, "valid", JSON.stringify(event?.verdict));
 });

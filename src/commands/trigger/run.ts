@@ -77,6 +77,22 @@ function _checkFlags(o: Opts): void {
 }
 
 /** The warning for a delivery sent unsigned: what the provider needed, and where to give it. */
+/**
+ * The endpoint whose exact path `to` names, when it has a secret and declares no other provider (`--to`
+ * pointed at dev's own URL for it): its secret signs, as `--endpoint NAME` would.
+ */
+function _endpointAt(config: ResolvedConfig, to: string) {
+  let path: string;
+  try {
+    path = new URL(to).pathname;
+  } catch {
+    return undefined;
+  }
+  return config.endpoints.find((e) =>
+    e.path === path && (e.signing?.secrets.length ?? 0) > 0 && e.signing?.provider === undefined
+  );
+}
+
 function _unsignedText(provider: string): string {
   return provider === "msgraph"
     ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
@@ -142,7 +158,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   } else if (config !== null) {
     endpoint = o.endpoint !== undefined
       ? endpointFor(config, provider, o.endpoint)
-      : config.endpoints.find((e) => e.signing?.provider === provider);
+      : config.endpoints.find((e) => e.signing?.provider === provider) ?? _endpointAt(config, to);
   }
   const signing = endpoint?.signing;
   if (signing?.provider !== undefined && signing.provider !== provider) {
