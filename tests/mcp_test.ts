@@ -233,6 +233,9 @@ Deno.test({
       const bad = await mcp.call("search_events", { where: ["a==b=="], since: "yesterday" });
       assert.equal(bad.isError, true);
       assert.match(bad.text, /since must be a duration/);
+      const typo = await mcp.call("search_events", { endpoint: "githb" });
+      assert.equal(typo.isError, true, "an endpoint the config does not have is refused, as logs does");
+      assert.match(typo.text, /no endpoint of that name/);
 
       // A hostile payload: its bytes come back exact in structuredContent, inert in the text.
       const hostile = '{"x":"\x1b[2J\x1b]0;pwned\x07\u202egnp.exe\u009b31m\x7f"}';

@@ -15,6 +15,7 @@ import { FILTER_SHAPE, filterOf } from "./filters.ts";
 import { answer } from "./result.ts";
 import { defineTool } from "./tool.ts";
 import { undeliveredIds } from "./undelivered.ts";
+import { refuseUnservedEndpoint } from "./wait_for_event.ts";
 
 /** Reads a cursor. @throws {UsageError} when it is not one this tool gave. */
 export function parseCursor(cursor: string, size: number): number {
@@ -75,6 +76,9 @@ export function searchEvents(ctx: McpContext) {
           reader[Symbol.dispose]();
         }
       }
+      // Nothing found for an endpoint the config does not have: a typo, refused as `logs --endpoint` does
+      // (an endpoint removed from the config still lists the events it stored).
+      if (events.length === 0 && args.cursor === undefined) await refuseUnservedEndpoint(ctx, args.endpoint);
       const structured = { events, ...(nextCursor !== undefined ? { nextCursor } : {}) };
       const head = events.length === 0
         ? (reader === null || reader.size === 0

@@ -30,7 +30,7 @@ export const MAX_WAIT_SECONDS = 600;
  * (doctor tells why).
  * @throws {UsageError} naming the endpoints there are.
  */
-async function refuseUnservedEndpoint(ctx: McpContext, name: string | undefined): Promise<void> {
+export async function refuseUnservedEndpoint(ctx: McpContext, name: string | undefined): Promise<void> {
   if (name === undefined) return;
   let names: string[];
   try {
