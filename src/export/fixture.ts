@@ -6,7 +6,7 @@
  * @module
  */
 import { type CapturedEvent, eventLine } from "../event/record.ts";
-import { secretHeaderNames } from "../provider/secret_headers.ts";
+import { secretHeaderNames } from "../providers/secret_headers.ts";
 import type { ExportFormat } from "./format.ts";
 
 /**

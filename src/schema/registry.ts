@@ -25,5 +25,7 @@ export type SchemaHook = () => Promise<PayloadSchema>;
 
 /** Each provider's schema hook, by canonical provider name; a provider without one has no published schema. */
 export const PAYLOAD_SCHEMAS: Readonly<Record<string, SchemaHook>> = {
-  github: async () => (await lazyImport<typeof import("./github.ts")>("src/schema/github.ts")).githubSchema,
+  github: async () =>
+    (await lazyImport<typeof import("../providers/github/schema.ts")>("src/providers/github/schema.ts"))
+      .githubSchema,
 };

@@ -9,8 +9,8 @@
  */
 import { HooktapError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
-import { providerFacts } from "../provider/catalog.ts";
-import type { ProviderSettings } from "../provider/types.ts";
+import { providerFacts } from "../providers/catalog.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
 import { staleSignatureWarning } from "./signatures.ts";
 import { isHopHeader } from "./target.ts";
@@ -161,7 +161,7 @@ export async function prepareRequest(
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
     // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).
-    const { resignRequest } = await import("../provider/resign.ts");
+    const { resignRequest } = await import("../providers/resign.ts");
     const signed = await resignRequest(
       event.provider!,
       { method, url: url.href, headers, body: body ?? new Uint8Array() },

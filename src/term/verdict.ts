@@ -6,7 +6,7 @@
  * @module
  */
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
-import { providerFacts } from "../provider/catalog.ts";
+import { providerFacts } from "../providers/catalog.ts";
 import type { Colors } from "./colors.ts";
 import { safeBlock, safeLine } from "./sanitize.ts";
 

@@ -5,7 +5,7 @@
  * GitHub's events come from its generated index, never its payloads.
  * @module
  */
-import { CATALOG } from "../provider/catalog.ts";
+import { CATALOG } from "../providers/catalog.ts";
 import { loadCatalog, TRIGGER_CATALOGS } from "./registry.ts";
 import { isGenerated } from "./types.ts";
 

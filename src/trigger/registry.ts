@@ -6,7 +6,7 @@
  */
 import { lazyImport } from "../cli/lazy.ts";
 import { UsageError } from "../errors.ts";
-import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
+import { canonicalProvider, CATALOG } from "../providers/catalog.ts";
 import { closest } from "../text/suggest.ts";
 import type { SequenceStep, TriggerCatalog } from "./types.ts";
 
@@ -14,25 +14,39 @@ type Loader = () => Promise<{ catalog: TriggerCatalog }>;
 
 /** Every triggerable provider's catalog module, in the registry's order. */
 export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = {
-  github: () => lazyImport<typeof import("./catalog/github.ts")>("src/trigger/catalog/github.ts"),
-  stripe: () => lazyImport<typeof import("./catalog/stripe.ts")>("src/trigger/catalog/stripe.ts"),
-  shopify: () => lazyImport<typeof import("./catalog/shopify.ts")>("src/trigger/catalog/shopify.ts"),
-  slack: () => lazyImport<typeof import("./catalog/slack.ts")>("src/trigger/catalog/slack.ts"),
+  github: () =>
+    lazyImport<typeof import("../providers/github/catalog.ts")>("src/providers/github/catalog.ts"),
+  stripe: () =>
+    lazyImport<typeof import("../providers/stripe/catalog.ts")>("src/providers/stripe/catalog.ts"),
+  shopify: () =>
+    lazyImport<typeof import("../providers/shopify/catalog.ts")>("src/providers/shopify/catalog.ts"),
+  slack: () => lazyImport<typeof import("../providers/slack/catalog.ts")>("src/providers/slack/catalog.ts"),
   "standard-webhooks": () =>
-    lazyImport<typeof import("./catalog/standard_webhooks.ts")>("src/trigger/catalog/standard_webhooks.ts"),
-  twilio: () => lazyImport<typeof import("./catalog/twilio.ts")>("src/trigger/catalog/twilio.ts"),
-  zoom: () => lazyImport<typeof import("./catalog/zoom.ts")>("src/trigger/catalog/zoom.ts"),
-  paddle: () => lazyImport<typeof import("./catalog/paddle.ts")>("src/trigger/catalog/paddle.ts"),
-  linear: () => lazyImport<typeof import("./catalog/linear.ts")>("src/trigger/catalog/linear.ts"),
-  discord: () => lazyImport<typeof import("./catalog/discord.ts")>("src/trigger/catalog/discord.ts"),
-  sendgrid: () => lazyImport<typeof import("./catalog/sendgrid.ts")>("src/trigger/catalog/sendgrid.ts"),
-  telegram: () => lazyImport<typeof import("./catalog/telegram.ts")>("src/trigger/catalog/telegram.ts"),
-  twitch: () => lazyImport<typeof import("./catalog/twitch.ts")>("src/trigger/catalog/twitch.ts"),
-  meta: () => lazyImport<typeof import("./catalog/meta.ts")>("src/trigger/catalog/meta.ts"),
-  msgraph: () => lazyImport<typeof import("./catalog/msgraph.ts")>("src/trigger/catalog/msgraph.ts"),
-  x: () => lazyImport<typeof import("./catalog/x.ts")>("src/trigger/catalog/x.ts"),
-  dropbox: () => lazyImport<typeof import("./catalog/dropbox.ts")>("src/trigger/catalog/dropbox.ts"),
-  hmac: () => lazyImport<typeof import("./catalog/hmac.ts")>("src/trigger/catalog/hmac.ts"),
+    lazyImport<typeof import("../providers/standard_webhooks/catalog.ts")>(
+      "src/providers/standard_webhooks/catalog.ts",
+    ),
+  twilio: () =>
+    lazyImport<typeof import("../providers/twilio/catalog.ts")>("src/providers/twilio/catalog.ts"),
+  zoom: () => lazyImport<typeof import("../providers/zoom/catalog.ts")>("src/providers/zoom/catalog.ts"),
+  paddle: () =>
+    lazyImport<typeof import("../providers/paddle/catalog.ts")>("src/providers/paddle/catalog.ts"),
+  linear: () =>
+    lazyImport<typeof import("../providers/linear/catalog.ts")>("src/providers/linear/catalog.ts"),
+  discord: () =>
+    lazyImport<typeof import("../providers/discord/catalog.ts")>("src/providers/discord/catalog.ts"),
+  sendgrid: () =>
+    lazyImport<typeof import("../providers/sendgrid/catalog.ts")>("src/providers/sendgrid/catalog.ts"),
+  telegram: () =>
+    lazyImport<typeof import("../providers/telegram/catalog.ts")>("src/providers/telegram/catalog.ts"),
+  twitch: () =>
+    lazyImport<typeof import("../providers/twitch/catalog.ts")>("src/providers/twitch/catalog.ts"),
+  meta: () => lazyImport<typeof import("../providers/meta/catalog.ts")>("src/providers/meta/catalog.ts"),
+  msgraph: () =>
+    lazyImport<typeof import("../providers/msgraph/catalog.ts")>("src/providers/msgraph/catalog.ts"),
+  x: () => lazyImport<typeof import("../providers/x/catalog.ts")>("src/providers/x/catalog.ts"),
+  dropbox: () =>
+    lazyImport<typeof import("../providers/dropbox/catalog.ts")>("src/providers/dropbox/catalog.ts"),
+  hmac: () => lazyImport<typeof import("../providers/hmac/catalog.ts")>("src/providers/hmac/catalog.ts"),
 };
 
 /** The names `trigger` takes for a provider (canonical names and aliases). */

@@ -9,8 +9,8 @@
  */
 import { UsageError } from "../errors.ts";
 import { sendRaw } from "../send/client.ts";
-import { CATALOG } from "../provider/catalog.ts";
-import type { GenericHmacSettings } from "../provider/types.ts";
+import { CATALOG } from "../providers/catalog.ts";
+import type { GenericHmacSettings } from "../providers/types.ts";
 import type { TriggerKeys } from "./keys.ts";
 import {
   applyHeaderOverrides,

@@ -1,51 +1,68 @@
 /**
  * Signing a triggered delivery through its provider's own code
- * (src/provider/): `resign` with the endpoint's secret for shared-secret
+ * (src/providers/): `resign` with the endpoint's secret for shared-secret
  * schemes, `sign` with hooktap's trigger key for key-pair schemes. The
  * signed headers take the places the draft keeps for them, so names, case
  * and order are the provider's.
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";
-import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../provider/types.ts";
+import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../providers/types.ts";
 import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
 
 /** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
 const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
   github: async () =>
-    (await lazyImport<typeof import("../provider/github.ts")>("src/provider/github.ts")).github,
+    (await lazyImport<typeof import("../providers/github/verify.ts")>("src/providers/github/verify.ts"))
+      .github,
   stripe: async () =>
-    (await lazyImport<typeof import("../provider/stripe.ts")>("src/provider/stripe.ts")).stripe,
+    (await lazyImport<typeof import("../providers/stripe/verify.ts")>("src/providers/stripe/verify.ts"))
+      .stripe,
   shopify: async () =>
-    (await lazyImport<typeof import("../provider/shopify.ts")>("src/provider/shopify.ts")).shopify,
-  slack: async () => (await lazyImport<typeof import("../provider/slack.ts")>("src/provider/slack.ts")).slack,
+    (await lazyImport<typeof import("../providers/shopify/verify.ts")>("src/providers/shopify/verify.ts"))
+      .shopify,
+  slack: async () =>
+    (await lazyImport<typeof import("../providers/slack/verify.ts")>("src/providers/slack/verify.ts")).slack,
   "standard-webhooks": async () =>
-    (await lazyImport<typeof import("../provider/standard_webhooks.ts")>("src/provider/standard_webhooks.ts"))
+    (await lazyImport<typeof import("../providers/standard_webhooks/verify.ts")>(
+      "src/providers/standard_webhooks/verify.ts",
+    ))
       .standardWebhooks,
   twilio: async () =>
-    (await lazyImport<typeof import("../provider/twilio.ts")>("src/provider/twilio.ts")).twilio,
-  zoom: async () => (await lazyImport<typeof import("../provider/zoom.ts")>("src/provider/zoom.ts")).zoom,
+    (await lazyImport<typeof import("../providers/twilio/verify.ts")>("src/providers/twilio/verify.ts"))
+      .twilio,
+  zoom: async () =>
+    (await lazyImport<typeof import("../providers/zoom/verify.ts")>("src/providers/zoom/verify.ts")).zoom,
   paddle: async () =>
-    (await lazyImport<typeof import("../provider/paddle.ts")>("src/provider/paddle.ts")).paddle,
+    (await lazyImport<typeof import("../providers/paddle/verify.ts")>("src/providers/paddle/verify.ts"))
+      .paddle,
   linear: async () =>
-    (await lazyImport<typeof import("../provider/linear.ts")>("src/provider/linear.ts")).linear,
+    (await lazyImport<typeof import("../providers/linear/verify.ts")>("src/providers/linear/verify.ts"))
+      .linear,
   discord: async () =>
-    (await lazyImport<typeof import("../provider/discord.ts")>("src/provider/discord.ts")).discord,
+    (await lazyImport<typeof import("../providers/discord/verify.ts")>("src/providers/discord/verify.ts"))
+      .discord,
   sendgrid: async () =>
-    (await lazyImport<typeof import("../provider/sendgrid.ts")>("src/provider/sendgrid.ts")).sendgrid,
+    (await lazyImport<typeof import("../providers/sendgrid/verify.ts")>("src/providers/sendgrid/verify.ts"))
+      .sendgrid,
   telegram: async () =>
-    (await lazyImport<typeof import("../provider/telegram.ts")>("src/provider/telegram.ts")).telegram,
+    (await lazyImport<typeof import("../providers/telegram/verify.ts")>("src/providers/telegram/verify.ts"))
+      .telegram,
   twitch: async () =>
-    (await lazyImport<typeof import("../provider/twitch.ts")>("src/provider/twitch.ts")).twitch,
-  meta: async () => (await lazyImport<typeof import("../provider/meta.ts")>("src/provider/meta.ts")).meta,
+    (await lazyImport<typeof import("../providers/twitch/verify.ts")>("src/providers/twitch/verify.ts"))
+      .twitch,
+  meta: async () =>
+    (await lazyImport<typeof import("../providers/meta/verify.ts")>("src/providers/meta/verify.ts")).meta,
   msgraph: async () =>
-    (await lazyImport<typeof import("../provider/msgraph.ts")>("src/provider/msgraph.ts")).msgraph,
+    (await lazyImport<typeof import("../providers/msgraph/verify.ts")>("src/providers/msgraph/verify.ts"))
+      .msgraph,
   x: async () =>
-    (await lazyImport<typeof import("../provider/twitter.ts")>("src/provider/twitter.ts")).twitter,
+    (await lazyImport<typeof import("../providers/x/verify.ts")>("src/providers/x/verify.ts")).twitter,
   dropbox: async () =>
-    (await lazyImport<typeof import("../provider/dropbox.ts")>("src/provider/dropbox.ts")).dropbox,
+    (await lazyImport<typeof import("../providers/dropbox/verify.ts")>("src/providers/dropbox/verify.ts"))
+      .dropbox,
   hmac: async () =>
-    (await lazyImport<typeof import("../provider/generic_hmac.ts")>("src/provider/generic_hmac.ts"))
+    (await lazyImport<typeof import("../providers/hmac/verify.ts")>("src/providers/hmac/verify.ts"))
       .genericHmac,
 };
 
@@ -124,8 +141,8 @@ export async function signDelivery(
       ...(material.hmac ? { hmac: material.hmac } : {}),
     };
     // The provider's own code, its digests computed with WebCrypto: trigger never loads node:crypto.
-    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../provider/hmac.ts")>(
-      "src/provider/hmac.ts",
+    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../providers/hmac.ts")>(
+      "src/providers/hmac.ts",
     );
     const resign = p.resign;
     signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));

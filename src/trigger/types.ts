@@ -71,7 +71,7 @@ export function isGenerated(source: string): boolean {
 
 /** A provider's part of the catalog. */
 export interface TriggerCatalog {
-  /** The provider's canonical name (src/provider/catalog.ts). */
+  /** The provider's canonical name (src/providers/catalog.ts). */
   readonly provider: string;
   /**
    * Where the events' payloads come from, shown by `trigger --list`: `"hand-written"`, or

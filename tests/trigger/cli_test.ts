@@ -128,7 +128,10 @@ Deno.test("--set, --set-new and -H mean what they mean for replay, on every even
   assert.match(missing.stderr, /--set repository\.nope: .*no field "repository\.nope".*add --set-new/);
   const alone = await run("--set-new");
   assert.equal(alone.code, 2);
-  assert.match(alone.stderr, /--set-new goes with --set <\[step:\]path=value>: give both, or leave --set-new out/);
+  assert.match(
+    alone.stderr,
+    /--set-new goes with --set <\[step:\]path=value>: give both, or leave --set-new out/,
+  );
   assert.equal(server.requests.length, 0, "nothing is sent when an override is refused");
   const sent = await run(
     "--set",

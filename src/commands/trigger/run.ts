@@ -8,7 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { canonicalProvider, CATALOG } from "../../provider/catalog.ts";
+import { canonicalProvider, CATALOG } from "../../providers/catalog.ts";
 import { parseHeaderOption } from "../../send/overrides.ts";
 import { endpointFor, endpointUrl, runningDev } from "../../trigger/dev_target.ts";
 import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../../trigger/keys.ts";
