@@ -5,7 +5,8 @@
  * @module
  */
 import type { Verdict } from "../event/record.ts";
-import { generic, genericHmac } from "./hmac/verify.ts";
+import { generic } from "./generic/verify.ts";
+import { genericHmac } from "./hmac/verify.ts";
 import { providerNamed, PROVIDERS } from "./registry.ts";
 import type { ChallengeAnswer, Provider, ProviderSettings, RequestView } from "./types.ts";
 

@@ -1,9 +1,11 @@
 /**
  * The headers that carry a provider's signature or secret token: a fixture
  * export masks them so that no reusable secret-derived value is shared.
+ * From the providers' facts (src/providers/<folder>/meta.ts).
  * @module
  */
-import { providerNamed, PROVIDERS } from "./registry.ts";
+import { providerFacts } from "./catalog.ts";
+import { PROVIDER_METAS } from "./metas.gen.ts";
 
 /**
  * The signature headers (lower case) of `provider`, or of every known
@@ -16,7 +18,7 @@ import { providerNamed, PROVIDERS } from "./registry.ts";
  * ```
  */
 export function secretHeaderNames(provider?: string): string[] {
-  const one = provider === undefined ? undefined : providerNamed(provider);
-  const list = one === undefined ? PROVIDERS : [one];
+  const one = provider === undefined ? undefined : providerFacts(provider);
+  const list = one === undefined ? Object.values(PROVIDER_METAS) : [one];
   return [...new Set(list.flatMap((p) => p.signatureHeaders))];
 }

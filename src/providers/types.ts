@@ -5,6 +5,7 @@
  * @module
  */
 import type { Verdict } from "../event/record.ts";
+import type { Schema } from "../schema/validate.ts";
 
 /** A request as providers see it: the exact body bytes and the raw header list. */
 export interface RequestView {
@@ -106,4 +107,15 @@ export interface Provider {
    * `hooktap trigger` signs with a key pair of its own.
    */
   sign?(request: ResignRequest, privateKey: CryptoKey, now: Date): Promise<[string, string][]>;
+}
+
+/** A provider's published payload schema. */
+export interface PayloadSchema {
+  /** Where it comes from, with its exact version: `@octokit/openapi-webhooks@12.1.0`. */
+  readonly source: string;
+  /**
+   * The schema of one event type (as hooktap types it: `issues.closed`) and the document its `$ref`s point
+   * into, or undefined when none is published. May load it (GitHub's: one module per event).
+   */
+  schemaOf(type: string): Promise<{ schema: Schema; root: Record<string, unknown> } | undefined>;
 }

@@ -10,6 +10,7 @@
 import { HooktapError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import { providerFacts } from "../providers/catalog.ts";
+import { TIMESTAMP_HEADERS } from "../providers/signing.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
 import { staleSignatureWarning } from "./signatures.ts";
@@ -17,17 +18,12 @@ import { isHopHeader } from "./target.ts";
 
 /** The time (ms) a timestamped signature in `headers` was made, when one is there. */
 export function signedTime(headers: readonly [string, string][]): number | undefined {
-  const unix = (
-    v: string | undefined,
-  ) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
-  const iso = headerValue(headers, "twitch-eventsub-message-timestamp");
-  return unix(headerValue(headers, "stripe-signature")?.match(/(?:^|,)\s*t=(\d+)/)?.[1]) ??
-    unix(headerValue(headers, "x-slack-request-timestamp")) ??
-    unix(headerValue(headers, "webhook-timestamp")) ??
-    unix(headerValue(headers, "svix-timestamp")) ??
-    unix(headerValue(headers, "x-zm-request-timestamp")) ??
-    unix(headerValue(headers, "paddle-signature")?.match(/(?:^|;)ts=(\d+)/)?.[1]) ??
-    (iso === undefined ? undefined : Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
+  for (const t of TIMESTAMP_HEADERS) {
+    const value = headerValue(headers, t.header);
+    const at = value === undefined ? undefined : t.read(value);
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 function _ago(ms: number): string {

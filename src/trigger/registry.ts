@@ -4,50 +4,21 @@
  * sequence of events), with did-you-mean for a typo.
  * @module
  */
-import { lazyImport } from "../cli/lazy.ts";
 import { UsageError } from "../errors.ts";
 import { canonicalProvider, CATALOG } from "../providers/catalog.ts";
+import { PROVIDER_INDEX } from "../providers/index.ts";
+import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import { closest } from "../text/suggest.ts";
 import type { SequenceStep, TriggerCatalog } from "./types.ts";
 
 type Loader = () => Promise<{ catalog: TriggerCatalog }>;
 
-/** Every triggerable provider's catalog module, in the registry's order. */
-export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = {
-  github: () =>
-    lazyImport<typeof import("../providers/github/catalog.ts")>("src/providers/github/catalog.ts"),
-  stripe: () =>
-    lazyImport<typeof import("../providers/stripe/catalog.ts")>("src/providers/stripe/catalog.ts"),
-  shopify: () =>
-    lazyImport<typeof import("../providers/shopify/catalog.ts")>("src/providers/shopify/catalog.ts"),
-  slack: () => lazyImport<typeof import("../providers/slack/catalog.ts")>("src/providers/slack/catalog.ts"),
-  "standard-webhooks": () =>
-    lazyImport<typeof import("../providers/standard_webhooks/catalog.ts")>(
-      "src/providers/standard_webhooks/catalog.ts",
-    ),
-  twilio: () =>
-    lazyImport<typeof import("../providers/twilio/catalog.ts")>("src/providers/twilio/catalog.ts"),
-  zoom: () => lazyImport<typeof import("../providers/zoom/catalog.ts")>("src/providers/zoom/catalog.ts"),
-  paddle: () =>
-    lazyImport<typeof import("../providers/paddle/catalog.ts")>("src/providers/paddle/catalog.ts"),
-  linear: () =>
-    lazyImport<typeof import("../providers/linear/catalog.ts")>("src/providers/linear/catalog.ts"),
-  discord: () =>
-    lazyImport<typeof import("../providers/discord/catalog.ts")>("src/providers/discord/catalog.ts"),
-  sendgrid: () =>
-    lazyImport<typeof import("../providers/sendgrid/catalog.ts")>("src/providers/sendgrid/catalog.ts"),
-  telegram: () =>
-    lazyImport<typeof import("../providers/telegram/catalog.ts")>("src/providers/telegram/catalog.ts"),
-  twitch: () =>
-    lazyImport<typeof import("../providers/twitch/catalog.ts")>("src/providers/twitch/catalog.ts"),
-  meta: () => lazyImport<typeof import("../providers/meta/catalog.ts")>("src/providers/meta/catalog.ts"),
-  msgraph: () =>
-    lazyImport<typeof import("../providers/msgraph/catalog.ts")>("src/providers/msgraph/catalog.ts"),
-  x: () => lazyImport<typeof import("../providers/x/catalog.ts")>("src/providers/x/catalog.ts"),
-  dropbox: () =>
-    lazyImport<typeof import("../providers/dropbox/catalog.ts")>("src/providers/dropbox/catalog.ts"),
-  hmac: () => lazyImport<typeof import("../providers/hmac/catalog.ts")>("src/providers/hmac/catalog.ts"),
-};
+/** Every triggerable provider's catalog module by canonical name, in detection order (src/providers/index.ts). */
+export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = Object.fromEntries(
+  Object.entries(PROVIDER_INDEX).flatMap(([folder, parts]) =>
+    parts.catalog === undefined ? [] : [[PROVIDER_METAS[folder]!.name, parts.catalog]]
+  ),
+);
 
 /** The names `trigger` takes for a provider (canonical names and aliases). */
 export function triggerProviderNames(): string[] {

@@ -84,3 +84,6 @@ export const discord: Provider = {
     return { status: 200, headers: [["content-type", "application/json"]], body: '{"type":1}' };
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = discord;

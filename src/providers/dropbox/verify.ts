@@ -49,3 +49,6 @@ export const dropbox: Provider = {
     };
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = dropbox;

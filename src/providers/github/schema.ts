@@ -6,7 +6,7 @@
  * @module
  */
 import { SCHEMA_LOADERS, SCHEMA_SOURCE } from "./schema/index.gen.ts";
-import type { PayloadSchema } from "../../schema/registry.ts";
+import type { PayloadSchema } from "../types.ts";
 
 /** GitHub's payload schema: `push`, `issues.closed`; `repository_dispatch.<any action>`. */
 export const githubSchema: PayloadSchema = {
@@ -25,3 +25,6 @@ export const githubSchema: PayloadSchema = {
     };
   },
 };
+
+/** This folder's schema, for the index (src/providers/index.ts). */
+export const schema: PayloadSchema = githubSchema;

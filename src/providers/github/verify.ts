@@ -60,3 +60,6 @@ export const github: Provider = {
     return headers;
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = github;

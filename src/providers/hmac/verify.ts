@@ -1,8 +1,7 @@
 /**
  * A generic HMAC scheme described in the endpoint's `hmac` config: which
  * header, algorithm, encoding and prefix, and what is signed (a template of
- * `{body}`, `{method}`, `{url}`, `{header:Name}`). Also the fallback for
- * requests no provider claims (verdict `unsigned`).
+ * `{body}`, `{method}`, `{url}`, `{header:Name}`).
  * @module
  */
 import type { Verdict } from "../../event/record.ts";
@@ -78,13 +77,5 @@ export const genericHmac: Provider = {
   },
 };
 
-/** The fallback: a sender hooktap does not know. */
-export const generic: Provider = {
-  name: "generic",
-  title: "Unknown sender",
-  signatureHeaders: [],
-  timestamped: false,
-  detect: () => true,
-  eventType: () => undefined,
-  verify: () => ({ status: "unsigned", scheme: "none", reason: "no known signature scheme on the request" }),
-};
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = genericHmac;

@@ -40,3 +40,6 @@ export const linear: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = linear;

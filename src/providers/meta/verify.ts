@@ -64,3 +64,6 @@ export const meta: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = meta;

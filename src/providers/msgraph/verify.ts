@@ -61,3 +61,6 @@ export const msgraph: Provider = {
     return { status: 200, headers: [["content-type", "text/plain; charset=utf-8"]], body: token };
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = msgraph;

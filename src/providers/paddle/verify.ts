@@ -46,3 +46,6 @@ export const paddle: Provider = {
     ]];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = paddle;

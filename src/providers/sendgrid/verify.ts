@@ -61,3 +61,6 @@ export const sendgrid: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = sendgrid;

@@ -33,3 +33,6 @@ export const shopify: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = shopify;

@@ -123,3 +123,6 @@ export const standardWebhooks: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = standardWebhooks;

@@ -59,3 +59,6 @@ export const stripe: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = stripe;

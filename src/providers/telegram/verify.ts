@@ -43,3 +43,6 @@ export const telegram: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = telegram;

@@ -114,3 +114,6 @@ export const twilio: Provider = {
     ]];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = twilio;

@@ -79,3 +79,6 @@ export const twitch: Provider = {
     ];
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = twitch;

@@ -57,3 +57,6 @@ export const twitter: Provider = {
     };
   },
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = twitter;

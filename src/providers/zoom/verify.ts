@@ -42,3 +42,6 @@ export const zoom: Provider = {
   },
   resign: (request, settings, now) => resignV0(request, settings, now, NAMES),
 };
+
+/** This folder's provider, for the index (src/providers/index.ts). */
+export const provider: Provider = zoom;

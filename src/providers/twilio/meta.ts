@@ -1,0 +1,16 @@
+/**
+ * Twilio's facts (pure data: src/providers/facts.ts).
+ * @module
+ */
+import type { ProviderMeta } from "../facts.ts";
+
+/** Twilio's facts. */
+export const meta: ProviderMeta = {
+  name: "twilio",
+  aliases: [],
+  title: "Twilio",
+  timestamped: false,
+  resigns: true,
+  signatureHeaders: ["x-twilio-signature"],
+  triggerable: true,
+};
