@@ -40,6 +40,8 @@ export interface ProviderMeta {
   readonly aliases: readonly string[];
   /** Name for people: `GitHub`. */
   readonly title: string;
+  /** Short name for tables (docs/trigger.md): `Twitch`, `X`. */
+  readonly short: string;
   /** It signs a timestamp that receivers check: an old replay is refused unless re-signed. */
   readonly timestamped: boolean;
   /** hooktap can re-sign its requests with the endpoint's secret. */

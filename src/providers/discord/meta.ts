@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "discord",
   aliases: [],
   title: "Discord",
+  short: "Discord",
   timestamped: false,
   resigns: false,
   signedTimestamp: { header: "X-Signature-Timestamp", read: "seconds" },

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "dropbox",
   aliases: [],
   title: "Dropbox",
+  short: "Dropbox",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-dropbox-signature"],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "generic",
   aliases: [],
   title: "Unknown sender",
+  short: "Unknown sender",
   timestamped: false,
   resigns: false,
   signatureHeaders: [],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "github",
   aliases: [],
   title: "GitHub",
+  short: "GitHub",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-hub-signature-256", "x-hub-signature"],

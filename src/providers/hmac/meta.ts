@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "hmac",
   aliases: [],
   title: "HMAC (configured)",
+  short: "generic HMAC",
   timestamped: false,
   resigns: true,
   signatureHeaders: [],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "linear",
   aliases: [],
   title: "Linear",
+  short: "Linear",
   timestamped: false,
   resigns: true,
   signedTimestamp: { bodyField: "webhookTimestamp", unit: "ms", toleranceFloor: 60 },

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "meta",
   aliases: ["facebook", "whatsapp", "instagram"],
   title: "Meta",
+  short: "Meta",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-hub-signature-256", "x-hub-signature"],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "msgraph",
   aliases: ["microsoft-graph", "graph"],
   title: "Microsoft Graph",
+  short: "Microsoft Graph",
   timestamped: false,
   resigns: false,
   signatureHeaders: [],

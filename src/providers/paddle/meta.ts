@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "paddle",
   aliases: [],
   title: "Paddle",
+  short: "Paddle",
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "Paddle-Signature", read: { pattern: "(?:^|;)ts=(\\d+)" } },

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "sendgrid",
   aliases: [],
   title: "SendGrid",
+  short: "SendGrid",
   timestamped: false,
   resigns: false,
   signedTimestamp: { header: "X-Twilio-Email-Event-Webhook-Timestamp", read: "seconds" },

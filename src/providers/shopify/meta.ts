@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "shopify",
   aliases: [],
   title: "Shopify",
+  short: "Shopify",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-shopify-hmac-sha256"],

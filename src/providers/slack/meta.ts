@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "slack",
   aliases: [],
   title: "Slack",
+  short: "Slack",
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "X-Slack-Request-Timestamp", read: "seconds" },

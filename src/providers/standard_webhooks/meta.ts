@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "standard-webhooks",
   aliases: ["svix", "standardwebhooks"],
   title: "Standard Webhooks / Svix",
+  short: "Standard Webhooks",
   timestamped: true,
   resigns: true,
   signedTimestamp: {

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "stripe",
   aliases: [],
   title: "Stripe",
+  short: "Stripe",
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "Stripe-Signature", read: { pattern: "(?:^|,)\\s*t=(\\d+)" } },

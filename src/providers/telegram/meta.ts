@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "telegram",
   aliases: [],
   title: "Telegram",
+  short: "Telegram",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-telegram-bot-api-secret-token"],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "twilio",
   aliases: [],
   title: "Twilio",
+  short: "Twilio",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-twilio-signature"],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "twitch",
   aliases: [],
   title: "Twitch EventSub",
+  short: "Twitch",
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "Twitch-Eventsub-Message-Timestamp", read: "iso" },

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "x",
   aliases: ["twitter"],
   title: "X (Twitter)",
+  short: "X",
   timestamped: false,
   resigns: true,
   signatureHeaders: ["x-twitter-webhooks-signature"],

@@ -9,6 +9,7 @@ export const meta: ProviderMeta = {
   name: "zoom",
   aliases: [],
   title: "Zoom",
+  short: "Zoom",
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "x-zm-request-timestamp", read: "seconds" },
