@@ -7,68 +7,22 @@
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";
+import { PROVIDER_INDEX } from "../providers/index.ts";
+import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../providers/types.ts";
 import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
 
-/** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
-const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
-  github: async () =>
-    (await lazyImport<typeof import("../providers/github/verify.ts")>("src/providers/github/verify.ts"))
-      .github,
-  stripe: async () =>
-    (await lazyImport<typeof import("../providers/stripe/verify.ts")>("src/providers/stripe/verify.ts"))
-      .stripe,
-  shopify: async () =>
-    (await lazyImport<typeof import("../providers/shopify/verify.ts")>("src/providers/shopify/verify.ts"))
-      .shopify,
-  slack: async () =>
-    (await lazyImport<typeof import("../providers/slack/verify.ts")>("src/providers/slack/verify.ts")).slack,
-  "standard-webhooks": async () =>
-    (await lazyImport<typeof import("../providers/standard_webhooks/verify.ts")>(
-      "src/providers/standard_webhooks/verify.ts",
-    ))
-      .standardWebhooks,
-  twilio: async () =>
-    (await lazyImport<typeof import("../providers/twilio/verify.ts")>("src/providers/twilio/verify.ts"))
-      .twilio,
-  zoom: async () =>
-    (await lazyImport<typeof import("../providers/zoom/verify.ts")>("src/providers/zoom/verify.ts")).zoom,
-  paddle: async () =>
-    (await lazyImport<typeof import("../providers/paddle/verify.ts")>("src/providers/paddle/verify.ts"))
-      .paddle,
-  linear: async () =>
-    (await lazyImport<typeof import("../providers/linear/verify.ts")>("src/providers/linear/verify.ts"))
-      .linear,
-  discord: async () =>
-    (await lazyImport<typeof import("../providers/discord/verify.ts")>("src/providers/discord/verify.ts"))
-      .discord,
-  sendgrid: async () =>
-    (await lazyImport<typeof import("../providers/sendgrid/verify.ts")>("src/providers/sendgrid/verify.ts"))
-      .sendgrid,
-  telegram: async () =>
-    (await lazyImport<typeof import("../providers/telegram/verify.ts")>("src/providers/telegram/verify.ts"))
-      .telegram,
-  twitch: async () =>
-    (await lazyImport<typeof import("../providers/twitch/verify.ts")>("src/providers/twitch/verify.ts"))
-      .twitch,
-  meta: async () =>
-    (await lazyImport<typeof import("../providers/meta/verify.ts")>("src/providers/meta/verify.ts")).meta,
-  msgraph: async () =>
-    (await lazyImport<typeof import("../providers/msgraph/verify.ts")>("src/providers/msgraph/verify.ts"))
-      .msgraph,
-  x: async () =>
-    (await lazyImport<typeof import("../providers/x/verify.ts")>("src/providers/x/verify.ts")).twitter,
-  dropbox: async () =>
-    (await lazyImport<typeof import("../providers/dropbox/verify.ts")>("src/providers/dropbox/verify.ts"))
-      .dropbox,
-  hmac: async () =>
-    (await lazyImport<typeof import("../providers/hmac/verify.ts")>("src/providers/hmac/verify.ts"))
-      .genericHmac,
-};
+/** Each provider's verification module by canonical name, imported only for the provider triggered (src/providers/index.ts). */
+const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = Object.fromEntries(
+  Object.entries(PROVIDER_INDEX).map(([folder, parts]) => [
+    PROVIDER_METAS[folder]!.name,
+    async () => (await parts.verify()).provider,
+  ]),
+);
 
-/** Providers that sign with a shared secret (their file has `resign`), besides Graph's clientState. */
+/** Providers that sign with a shared secret (hooktap can re-sign them), besides Graph's clientState. */
 const SECRET_SIGNED = new Set(
-  Object.keys(PROVIDER_MODULES).filter((p) => !["discord", "sendgrid", "msgraph"].includes(p)),
+  Object.values(PROVIDER_METAS).filter((m) => m.resigns && m.triggerable).map((m) => m.name),
 );
 
 /** What a delivery is signed with. */
