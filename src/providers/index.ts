@@ -4,10 +4,11 @@
  * lazy loaders for its verification, trigger samples and payload schema
  * (src/cli/lazy.ts: out of the start-up graph). The folders' facts
  * (`meta.ts`) are gathered, in this order, into `metas.gen.ts` (cheap, for
- * start-up) by `deno task providers`; everything that needs a provider's
- * name or facts derives from these two. Adding a sender: its folder
+ * start-up) and their verifications into `verifiers.gen.ts` (the receiver's
+ * detection order) by `deno task providers`; everything that needs a
+ * provider's name, facts or code derives from these. Adding a sender: its folder
  * (meta.ts, verify.ts, catalog.ts, tests), one entry here, `deno task
- * providers`; tests/providers/index_test.ts fails when a part is missing.
+ * providers`; src/providers/index_test.ts fails when a part is missing.
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateMetas } from "../../scripts/provider_metas.ts";
+import { generateMetas, generateVerifiers } from "../../scripts/provider_metas.ts";
 import { PROVIDER_INDEX } from "./index.ts";
 import { PROVIDER_METAS } from "./metas.gen.ts";
 
@@ -46,10 +46,11 @@ Deno.test("every provider folder has an index entry and every entry a folder wit
   }
 });
 
-Deno.test("src/providers/metas.gen.ts is what `deno task providers` writes, each entry equal to its folder's meta.ts", async () => {
+Deno.test("src/providers/{metas,verifiers}.gen.ts are what `deno task providers` writes, each entry its folder's", async () => {
   const text = await Deno.readTextFile(new URL("src/providers/metas.gen.ts", ROOT));
-  // `deno task providers` formats what it writes; the formatter leaves this text as it is.
+  // `deno task providers` formats what it writes; the formatter leaves these texts as they are.
   assert.equal(text, await generateMetas(ROOT));
+  assert.equal(await Deno.readTextFile(new URL("src/providers/verifiers.gen.ts", ROOT)), generateVerifiers());
   for (const folder of Object.keys(PROVIDER_INDEX)) {
     const { meta } = await import(new URL(`src/providers/${folder}/meta.ts`, ROOT).href);
     assert.deepEqual(PROVIDER_METAS[folder], meta, folder);

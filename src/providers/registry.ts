@@ -1,18 +1,15 @@
 /**
  * Every known provider's verification, in detection order (the most
  * specific first; the generic fallback last): each folder's `verify.ts`,
- * loaded through src/providers/index.ts when this module is first imported
- * (it is not in the start-up graph of commands that only need names).
+ * in src/providers/index.ts's order (gathered in verifiers.gen.ts).
  * @module
  */
 import { canonicalProvider } from "./catalog.ts";
-import { PROVIDER_INDEX } from "./index.ts";
 import type { Provider } from "./types.ts";
+import { VERIFIERS } from "./verifiers.gen.ts";
 
 /** The providers, in the order they are tried. */
-export const PROVIDERS: readonly Provider[] = await Promise.all(
-  Object.values(PROVIDER_INDEX).map(async (parts) => (await parts.verify()).provider),
-);
+export const PROVIDERS: readonly Provider[] = VERIFIERS;
 
 /** The provider of a name or alias, or `undefined`. */
 export function providerNamed(name: string): Provider | undefined {
