@@ -20,6 +20,8 @@ const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = Obje
   ]),
 );
 
+const PROVIDER_METAS_BY_NAME = new Map(Object.values(PROVIDER_METAS).map((m) => [m.name, m]));
+
 /** Providers that sign with a shared secret (hooktap can re-sign them), besides Graph's clientState. */
 const SECRET_SIGNED = new Set(
   Object.values(PROVIDER_METAS).filter((m) => m.resigns && m.triggerable).map((m) => m.name),
@@ -100,8 +102,8 @@ export async function signDelivery(
     );
     const resign = p.resign;
     signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
-    if (provider === "meta" || provider === "github") {
-      // Both send the legacy SHA-1 header beside the SHA-256 one.
+    if (PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature")) {
+      // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one.
       const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
       signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
     }

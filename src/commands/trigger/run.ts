@@ -163,7 +163,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const pub = publicKeyFor(provider, keys)!;
     if (!o.json) {
       out.err(out.errColors.dim(
-        `Signed with hooktap's ${provider === "sendgrid" ? "ECDSA P-256" : "Ed25519"} key ` +
+        `Signed with hooktap's ${
+          CATALOG[provider]?.keyPair?.kind === "p256" ? "ECDSA P-256" : "Ed25519"
+        } key ` +
           `(${
             loaded.created ? "made now, " : ""
           }kept in .hooktap/trigger-keys.json). Your app must trust its ` +
