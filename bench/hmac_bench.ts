@@ -5,8 +5,8 @@
  * @module
  */
 import { createHmac } from "node:crypto";
-import { examineRequest } from "../src/provider/examine.ts";
-import { createView } from "../src/provider/view.ts";
+import { examineRequest } from "../src/providers/examine.ts";
+import { createView } from "../src/providers/view.ts";
 
 const secret = "It's a Secret to Everybody";
 const small = new TextEncoder().encode(

@@ -3,33 +3,33 @@
  * GitHub and Stripe from their official packages on npm, pinned in deno.json:
  * - Paddle: every `EventName` of `@paddle/paddle-node-sdk` and the type of
  *   each event's `data` (read from the SDK's declarations of its event
- *   classes), into src/trigger/catalog/paddle/events.gen.ts.
- *   The payload builders stay hand-written (src/trigger/catalog/paddle.ts),
+ *   classes), into src/providers/paddle/samples/events.gen.ts.
+ *   The payload builders stay hand-written (src/providers/paddle/catalog.ts),
  *   typed after those declarations; tests/trigger/paddle_catalog_test.ts runs
  *   every entry through the SDK and type-checks it against them.
  * - Zoom: every webhook event `@zoom/rivet` declares (`Event<"name"> & {...}`
  *   in each product's declarations), a payload sampled from its declared type
- *   (scripts/ts_sample.ts), into src/trigger/catalog/zoom/events.gen.ts.
+ *   (scripts/ts_sample.ts), into src/providers/zoom/samples/events.gen.ts.
  * - Slack: every member of `@slack/types`' `SlackEvent` union (Events API
  *   types; `message` as Slack lists it, per channel type), sampled from its
- *   interface, into src/trigger/catalog/slack/events.gen.ts.
+ *   interface, into src/providers/slack/samples/events.gen.ts.
  * - Twitch: every EventSub subscription `@twurple/eventsub-base` handles,
  *   its type and version from `@twurple/api`'s `subscribeTo...` methods and
  *   its `event` sampled from the event's data interface, into
- *   src/trigger/catalog/twitch/events.gen.ts.
+ *   src/providers/twitch/samples/events.gen.ts.
  * - Linear: every webhook type of `@linear/sdk`'s `LinearWebhookEventTypeMap`
  *   (entities with Linear's create/update/remove actions), sampled from the
- *   payload type, into src/trigger/catalog/linear/events.gen.ts.
+ *   payload type, into src/providers/linear/samples/events.gen.ts.
  * - Discord: every webhook event of `discord-api-types`' `APIWebhookEventBody`
  *   (and the webhook PING), sampled into Discord's webhook envelope, into
- *   src/trigger/catalog/discord/events.gen.ts (interactions stay hand-written).
+ *   src/providers/discord/samples/events.gen.ts (interactions stay hand-written).
  * `deno task trigger:providers` writes the files;
  * tests/trigger/provider_catalog_gen_test.ts fails when they are stale.
  * @module
  */
 import { EventName } from "@paddle/paddle-node-sdk";
 import { loadDeclarations, sample } from "./ts_sample.ts";
-import { NOW_MS } from "../src/trigger/catalog/_stamp.ts";
+import { NOW_MS } from "../src/providers/_stamp.ts";
 
 /** `<name>@<version>` and the directory of an npm package as Deno resolved it. */
 export function npmPackage(specifier: string): { id: string; root: string } {
@@ -357,7 +357,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   const files = new Map<string, string>();
   const paddle = paddleEvents();
   files.set(
-    "src/trigger/catalog/paddle/events.gen.ts",
+    "src/providers/paddle/samples/events.gen.ts",
     HEADER(paddle.id) +
       `/** Where Paddle's catalog comes from. */\nexport const PADDLE_SOURCE = ${
         JSON.stringify(`generated from ${paddle.id}`)
@@ -368,7 +368,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   );
   const zoom = zoomEvents();
   files.set(
-    "src/trigger/catalog/zoom/events.gen.ts",
+    "src/providers/zoom/samples/events.gen.ts",
     HEADER(zoom.id) +
       `/** Where Zoom's catalog comes from. */\nexport const ZOOM_SOURCE = ${
         JSON.stringify(`generated from ${zoom.id}`)
@@ -383,7 +383,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   );
   const slack = slackEvents();
   files.set(
-    "src/trigger/catalog/slack/events.gen.ts",
+    "src/providers/slack/samples/events.gen.ts",
     HEADER(slack.id) +
       `/** Where Slack's Events API types come from. */\nexport const SLACK_SOURCE = ${
         JSON.stringify(`generated from ${slack.id}`)
@@ -398,7 +398,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   );
   const twitch = twitchEvents();
   files.set(
-    "src/trigger/catalog/twitch/events.gen.ts",
+    "src/providers/twitch/samples/events.gen.ts",
     HEADER(twitch.id) +
       `/** Where Twitch's catalog comes from. */\nexport const TWITCH_SOURCE = ${
         JSON.stringify(`generated from ${twitch.id}`)
@@ -413,7 +413,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   );
   const linear = linearEvents();
   files.set(
-    "src/trigger/catalog/linear/events.gen.ts",
+    "src/providers/linear/samples/events.gen.ts",
     HEADER(linear.id) +
       `/** Where Linear's catalog comes from. */\nexport const LINEAR_SOURCE = ${
         JSON.stringify(`generated from ${linear.id}`)
@@ -428,7 +428,7 @@ export function generateProviderCatalogs(): Map<string, string> {
   );
   const discord = discordEvents();
   files.set(
-    "src/trigger/catalog/discord/events.gen.ts",
+    "src/providers/discord/samples/events.gen.ts",
     HEADER(discord.id) +
       `/** Where Discord's webhook events come from. */\nexport const DISCORD_SOURCE = ${
         JSON.stringify(`generated from ${discord.id}`)

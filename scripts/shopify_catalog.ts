@@ -1,5 +1,5 @@
 /**
- * Generates Shopify's trigger catalog (src/trigger/catalog/shopify/topics.gen.ts)
+ * Generates Shopify's trigger catalog (src/providers/shopify/samples/topics.gen.ts)
  * from Shopify's Admin GraphQL schema as the pinned `@shopify/dev-mcp` ships
  * it (`dist/data/admin_<version>.json.gz`, an introspection result):
  * - every topic: each value of the `WebhookSubscriptionTopic` enum, named as
@@ -9,19 +9,19 @@
  *   that type: fields in snake_case, the id an integer beside
  *   `admin_graphql_api_id`, references as `<name>_id`, enums in lower case,
  *   times as the trigger's time.
- * Webhook bodies are REST JSON, not GraphQL shapes: src/trigger/catalog/shopify.ts
+ * Webhook bodies are REST JSON, not GraphQL shapes: src/providers/shopify/catalog.ts
  * keeps its hand-written orders, products and customers and uses these for the rest.
  * `deno task trigger:catalog:shopify` writes the file;
  * tests/trigger/shopify_catalog_test.ts fails when it is stale.
  * @module
  */
-import { NOW } from "../src/trigger/catalog/_stamp.ts";
+import { NOW } from "../src/providers/_stamp.ts";
 
 /** The Admin API version whose schema the catalog is read from. */
 export const SHOPIFY_API_VERSION = "2026-10";
 
 /** The output file, from the repository's root. */
-export const SHOPIFY_GEN_PATH = "src/trigger/catalog/shopify/topics.gen.ts";
+export const SHOPIFY_GEN_PATH = "src/providers/shopify/samples/topics.gen.ts";
 
 interface TypeRef {
   kind: string;
@@ -352,6 +352,6 @@ export async function generateShopifyCatalog(): Promise<string> {
 
 if (import.meta.main) {
   const root = new URL("../", import.meta.url);
-  await Deno.mkdir(new URL("src/trigger/catalog/shopify", root), { recursive: true });
+  await Deno.mkdir(new URL("src/providers/shopify/samples", root), { recursive: true });
   await Deno.writeTextFile(new URL(SHOPIFY_GEN_PATH, root), await generateShopifyCatalog());
 }

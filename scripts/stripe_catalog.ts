@@ -6,7 +6,7 @@
  * literals. The TypeScript compiler API reads them (dev-time only), and each
  * event's object is built with every required field, values chosen to agree
  * with the event (invoice.paid is paid, charge.refunded has its refund), ids
- * with Stripe's prefixes. Writes src/trigger/catalog/stripe/: one module per
+ * with Stripe's prefixes. Writes src/providers/stripe/samples/: one module per
  * group of event types (`invoice`, `charge`, ...), loaded only when one of its
  * events is sent, and index.gen.ts (event types, groups, the template ids a
  * trigger run replaces with its own). `deno task trigger:catalog:stripe` writes
@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** Directory of the generated modules, relative to the repository root. */
-export const STRIPE_DIR = "src/trigger/catalog/stripe";
+export const STRIPE_DIR = "src/providers/stripe/samples";
 
 /** The time every generated timestamp is relative to; a trigger run shifts them to its own clock. */
 export const BASE_TIME = 1_750_000_000;

@@ -3,7 +3,7 @@
  * OpenAPI description (`@octokit/openapi-webhooks`: every event and action
  * GitHub documents, with its schema) and the community's recorded payloads
  * (`@octokit/webhooks-examples`), both pinned in deno.json:
- * - one module per event under src/trigger/catalog/github/, one payload per
+ * - one module per event under src/providers/github/samples/, one payload per
  *   action: the first real example of that event.action, completed with the
  *   fields GitHub's schema has made required since it was recorded; or, where
  *   no example exists, a payload built from the schema (objects reused from
@@ -29,7 +29,10 @@ import { settle, Synth } from "./github_synth.ts";
 import { differences } from "../src/schema/validate.ts";
 
 /** Directory of the generated modules, relative to the repository root. */
-export const GITHUB_DIR = "src/trigger/catalog/github";
+/** GitHub's folder: its payloads under samples/, its schemas under schema/. */
+export const GITHUB_DIR = "src/providers/github";
+/** Where the payload modules go. */
+export const SAMPLES_DIR = `${GITHUB_DIR}/samples`;
 
 /** Where the GitHub catalog comes from (shown by `trigger --list`). */
 export const GITHUB_SOURCE = `generated from ${SPEC_ID} (GitHub's webhook schemas) and ${EXAMPLES_ID}`;
@@ -196,7 +199,7 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
       `  ${JSON.stringify(e.action)}: { from: ${JSON.stringify(e.from)}, body: ${JSON.stringify(e.body)} },`
     );
     files.set(
-      `${GITHUB_DIR}/${event}.gen.ts`,
+      `${SAMPLES_DIR}/${event}.gen.ts`,
       HEADER +
         `/** GitHub's \`${event}\` event: one payload per action ("" when it has none). */\n` +
         `export const EXAMPLES: Readonly<Record<string, { from: string; body: unknown }>> = {\n` +
@@ -207,10 +210,10 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
       const m = { from: e.from, schema: e.schema, ...(e.alias !== undefined ? { alias: e.alias } : {}) };
       meta.push(`  ${JSON.stringify(entryName(e))}: ${JSON.stringify(m)},`);
     }
-    loaders.push(`  ${JSON.stringify(event)}: () => lazyImport("${GITHUB_DIR}/${event}.gen.ts"),`);
+    loaders.push(`  ${JSON.stringify(event)}: () => lazyImport("${SAMPLES_DIR}/${event}.gen.ts"),`);
   }
   files.set(
-    `${GITHUB_DIR}/index.gen.ts`,
+    `${SAMPLES_DIR}/index.gen.ts`,
     HEADER + 'import { lazyImport } from "../../../cli/lazy.ts";\n\n' +
       `/** Where this catalog comes from. */\nexport const GITHUB_SOURCE = ${
         JSON.stringify(GITHUB_SOURCE)
@@ -254,7 +257,7 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
   }
   files.set(
     `${GITHUB_DIR}/schema/index.gen.ts`,
-    HEADER + 'import { lazyImport } from "../../../../cli/lazy.ts";\n\n' +
+    HEADER + 'import { lazyImport } from "../../../cli/lazy.ts";\n\n' +
       `/** Where the schemas come from. */\nexport const SCHEMA_SOURCE = ${JSON.stringify(SPEC_ID)};\n\n` +
       "/** Loads one event's schemas when asked (each module holds only what its webhooks use; src/cli/lazy.ts). */\n" +
       "export const SCHEMA_LOADERS: Readonly<\n" +
@@ -269,7 +272,7 @@ export function generateGithubCatalog(entries: GeneratedEntry[] = githubEntries(
 /** The generated files now on disk (paths relative to the repository root). */
 export async function generatedOnDisk(root: URL): Promise<string[]> {
   const out: string[] = [];
-  for (const dir of [GITHUB_DIR, `${GITHUB_DIR}/schema`]) {
+  for (const dir of [SAMPLES_DIR, `${GITHUB_DIR}/schema`]) {
     try {
       for await (const entry of Deno.readDir(new URL(`${dir}/`, root))) {
         if (entry.isFile && entry.name.endsWith(".gen.ts")) out.push(`${dir}/${entry.name}`);
@@ -301,6 +304,7 @@ if (import.meta.main) {
   const entries = githubEntries();
   const files = generateGithubCatalog(entries);
   await Deno.mkdir(new URL(`${GITHUB_DIR}/schema/`, root), { recursive: true });
+  await Deno.mkdir(new URL(`${SAMPLES_DIR}/`, root), { recursive: true });
   for (const path of await generatedOnDisk(root)) {
     if (!files.has(path)) await Deno.remove(new URL(path, root));
   }

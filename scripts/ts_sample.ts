@@ -4,13 +4,13 @@
  * (optional ones too: providers send them), the first literal of a union,
  * one element of an array, and for a bare `string` or `number` a value
  * chosen by the property's name (`*_id`, `email`, `*_time`, `url`, ...).
- * Times are written as placeholders (src/trigger/catalog/_stamp.ts the catalog replaces with
+ * Times are written as placeholders (src/providers/_stamp.ts the catalog replaces with
  * the trigger's time). Used by scripts/provider_catalogs.ts.
  * @module
  */
 import ts from "typescript";
 
-import { NOW, NOW_MS, NOW_S } from "../src/trigger/catalog/_stamp.ts";
+import { NOW, NOW_MS, NOW_S } from "../src/providers/_stamp.ts";
 
 /** A loaded declaration file: its checker and its type aliases and interfaces by name. */
 export interface Declarations {

@@ -56,7 +56,7 @@ for (const name of ["logs", "inspect", "complete"]) {
 Deno.test("`hooktap trigger` never loads node:crypto (it signs with WebCrypto; loading it costs ~20 ms)", () => {
   const follow = loadedBy("trigger");
   const loaded = [...reach(graph, ["main.ts"], follow)];
-  assert.ok(loaded.includes("src/provider/hmac.ts"), "trigger signs through src/provider/hmac.ts");
+  assert.ok(loaded.includes("src/providers/hmac.ts"), "trigger signs through src/providers/hmac.ts");
   const path = pathTo(graph, "main.ts", (m) => m === "node:crypto" || m === "node:buffer", follow);
   assert.equal(path, undefined, path?.join(" → "));
 });
@@ -221,7 +221,7 @@ for (
     // No command's action and no trigger catalog but the command's own.
     const others = loaded.filter((m) =>
       (/^src\/commands\/[^/]+\/run\.ts$/.test(m) && m !== `src/commands/${command}/run.ts`) ||
-      m.startsWith("src/trigger/catalog/")
+      /^src\/providers\/[^/]+\/(catalog\.ts|samples\/)/.test(m)
     );
     assert.deepEqual(others, []);
   });

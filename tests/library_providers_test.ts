@@ -2,7 +2,7 @@
  * The library with providers: signature verdicts on received events,
  * custom answers, and a Stripe fixture re-signed for the app under test,
  * checked with the providers' official libraries. Verdicts, custom
- * responses and re-signing come from src/provider/ (the providers issue);
+ * responses and re-signing come from src/providers/ (the providers issue);
  * these tests are skipped, and say so, in a build without it.
  */
 import assert from "node:assert/strict";
@@ -20,7 +20,7 @@ import {
 import { withTmpDir } from "./_helpers.ts";
 
 /** Whether this build has the providers (verdicts, custom responses, re-signing). */
-const PROVIDERS_AVAILABLE = await Deno.stat(new URL("../src/provider/examine.ts", import.meta.url)).then(
+const PROVIDERS_AVAILABLE = await Deno.stat(new URL("../src/providers/examine.ts", import.meta.url)).then(
   (s) => s.isFile,
   () => false,
 );

@@ -22,8 +22,8 @@
 import { buildEvent, type CapturedEvent, eventLine } from "../../src/event/record.ts";
 import { createIdFactory } from "../../src/event/id.ts";
 import { requestHeaders } from "../../src/receiver/headers.ts";
-import { examineRequest, NO_SETTINGS } from "../../src/provider/examine.ts";
-import { createView } from "../../src/provider/view.ts";
+import { examineRequest, NO_SETTINGS } from "../../src/providers/examine.ts";
+import { createView } from "../../src/providers/view.ts";
 
 /** The parts of the honest ceiling, in the order they build on each other. */
 const HONEST_PARTS = ["headers", "record", "verdict", "answer"] as const;

@@ -4,8 +4,8 @@
  * generic `hmac` scheme. Pure; every problem pushed with its field path.
  * @module
  */
-import { canonicalProvider, CATALOG, DEFAULT_TOLERANCE, PROVIDER_ALIASES } from "../provider/catalog.ts";
-import type { GenericHmacSettings, ProviderSettings } from "../provider/types.ts";
+import { canonicalProvider, CATALOG, DEFAULT_TOLERANCE, PROVIDER_ALIASES } from "../providers/catalog.ts";
+import type { GenericHmacSettings, ProviderSettings } from "../providers/types.ts";
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
 

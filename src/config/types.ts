@@ -7,7 +7,7 @@ import type { ForwardConfig, ResolvedForward } from "./forward.ts";
 
 import type { ResolvedUi, UiConfig } from "./ui.ts";
 import type { ResolvedServer, ServerConfig } from "./server.ts";
-import type { ProviderSettings } from "../provider/types.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
 import type { Retention, RetentionConfig } from "./retention.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { providerNamed } from "../provider/registry.ts";
-import { createView } from "../provider/view.ts";
+import { providerNamed } from "../providers/registry.ts";
+import { createView } from "../providers/view.ts";
 import { buildEvent, parseEventLine } from "./record.ts";
 
 const payload = JSON.stringify({ action: "assigned", issue: { number: 1 } });

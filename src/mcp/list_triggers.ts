@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { canonicalProvider } from "../provider/catalog.ts";
+import { canonicalProvider } from "../providers/catalog.ts";
 import { listCatalog } from "../trigger/list.ts";
 import { loadCatalog } from "../trigger/registry.ts";
 import { answer } from "./result.ts";

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import type { Endpoint } from "../config/types.ts";
-import { CATALOG } from "../provider/catalog.ts";
+import { CATALOG } from "../providers/catalog.ts";
 import { parseHeaderOption } from "../send/overrides.ts";
 import { endpointFor, endpointUrl } from "../trigger/dev_target.ts";
 import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";

@@ -11,8 +11,8 @@ import type { ResolvedResponse, ResponseFunction } from "../config/response.ts";
 import { resolveResponse } from "../config/response.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { CapturedEvent, StoredResponse } from "../event/record.ts";
-import { type Examination, examineRequest, NO_SETTINGS } from "../provider/examine.ts";
-import { createView, type ViewParts } from "../provider/view.ts";
+import { type Examination, examineRequest, NO_SETTINGS } from "../providers/examine.ts";
+import { createView, type ViewParts } from "../providers/view.ts";
 
 /** Examines a request for its endpoint and puts provider, type and verdict on its record. */
 export async function examineFor(

@@ -9,7 +9,7 @@ import { validateConfig } from "../config/validate.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { createHandler } from "./handler.ts";
 import { mayAnswer, planAnswer } from "./answer.ts";
-import type { Examination } from "../provider/examine.ts";
+import type { Examination } from "../providers/examine.ts";
 
 function setup(endpoint: Record<string, unknown>) {
   const events: CapturedEvent[] = [];

@@ -9,25 +9,21 @@
  */
 import { HooktapError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
-import { providerFacts } from "../provider/catalog.ts";
-import type { ProviderSettings } from "../provider/types.ts";
+import { providerFacts } from "../providers/catalog.ts";
+import { TIMESTAMP_HEADERS } from "../providers/signing.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
 import { staleSignatureWarning } from "./signatures.ts";
 import { isHopHeader } from "./target.ts";
 
 /** The time (ms) a timestamped signature in `headers` was made, when one is there. */
 export function signedTime(headers: readonly [string, string][]): number | undefined {
-  const unix = (
-    v: string | undefined,
-  ) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
-  const iso = headerValue(headers, "twitch-eventsub-message-timestamp");
-  return unix(headerValue(headers, "stripe-signature")?.match(/(?:^|,)\s*t=(\d+)/)?.[1]) ??
-    unix(headerValue(headers, "x-slack-request-timestamp")) ??
-    unix(headerValue(headers, "webhook-timestamp")) ??
-    unix(headerValue(headers, "svix-timestamp")) ??
-    unix(headerValue(headers, "x-zm-request-timestamp")) ??
-    unix(headerValue(headers, "paddle-signature")?.match(/(?:^|;)ts=(\d+)/)?.[1]) ??
-    (iso === undefined ? undefined : Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
+  for (const t of TIMESTAMP_HEADERS) {
+    const value = headerValue(headers, t.header);
+    const at = value === undefined ? undefined : t.read(value);
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 function _ago(ms: number): string {
@@ -161,7 +157,7 @@ export async function prepareRequest(
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
     // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).
-    const { resignRequest } = await import("../provider/resign.ts");
+    const { resignRequest } = await import("../providers/resign.ts");
     const signed = await resignRequest(
       event.provider!,
       { method, url: url.href, headers, body: body ?? new Uint8Array() },

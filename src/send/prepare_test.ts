@@ -10,7 +10,7 @@ import Stripe from "stripe";
 import { Webhook as SvixWebhook } from "svix";
 import twilioLib from "twilio";
 import { buildEvent, type CapturedEvent } from "../event/record.ts";
-import type { ProviderSettings } from "../provider/types.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import { type OutgoingRequest, prepareRequest, rejectionReason } from "./prepare.ts";
 import { deliverOnce } from "./deliver.ts";
 

@@ -11,7 +11,7 @@
 import { describeError, NetworkError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import type { ProviderSettings } from "../provider/types.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import type { StorePaths } from "../store/paths.ts";
 import type { RawResponse, SendError } from "./client.ts";
 import { deliverOnce } from "./deliver.ts";

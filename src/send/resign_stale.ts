@@ -7,8 +7,8 @@
  */
 import type { Endpoint } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { providerFacts } from "../provider/catalog.ts";
-import { resignRequest } from "../provider/resign.ts";
+import { providerFacts } from "../providers/catalog.ts";
+import { resignRequest } from "../providers/resign.ts";
 import { type PreparedRequest, storedRequest } from "./deliver.ts";
 import { keepPlaces } from "./overrides.ts";
 import { deliveryUrl, type ForwardTarget } from "./target.ts";

@@ -12,7 +12,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { chooseTargets, compileWhen, type EventTest } from "./choose.ts";
 import { describeError, UsageError } from "../errors.ts";
 import type { StorePaths } from "../store/paths.ts";
-import { providerFacts } from "../provider/catalog.ts";
+import { providerFacts } from "../providers/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";

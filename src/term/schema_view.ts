@@ -5,7 +5,7 @@
  * with. Paths and values come from the payload: sanitized. Pure.
  * @module
  */
-import type { SchemaCheck } from "../schema/check.ts";
+import type { SchemaCheck } from "../providers/schema_check.ts";
 import type { Colors } from "./colors.ts";
 import { safeLine } from "../text/sanitize.ts";
 

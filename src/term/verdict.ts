@@ -6,7 +6,7 @@
  * @module
  */
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
-import { providerFacts } from "../provider/catalog.ts";
+import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import type { Colors } from "./colors.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
 
@@ -75,7 +75,7 @@ export function signatureSection(event: CapturedEvent, colors: Colors): string[]
   const paint = paintVerdict(colors);
   const title = event.provider === undefined
     ? "unknown"
-    : providerFacts(event.provider)?.title ?? event.provider;
+    : Object.values(PROVIDER_METAS).find((m) => m.name === event.provider)?.title ?? event.provider;
   const pairs: [string, string][] = [
     [
       "sender",

@@ -1,10 +1,10 @@
 /**
  * Re-signing for `replayEvent(..., { resign })`: the providers' own signing
- * (src/provider/resign.ts) with the test's secret and the current time.
+ * (src/providers/resign.ts) with the test's secret and the current time.
  * @module
  */
-import { NO_SETTINGS, providerOf } from "../provider/examine.ts";
-import { ResignError, resignRequest, viewOfRequest } from "../provider/resign.ts";
+import { NO_SETTINGS, providerOf } from "../providers/examine.ts";
+import { ResignError, resignRequest, viewOfRequest } from "../providers/resign.ts";
 
 /** A request to sign afresh. */
 export interface ResignInput {

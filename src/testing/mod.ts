@@ -52,11 +52,11 @@ export { type StorePaths, storePaths } from "../store/paths.ts";
 export type { DeliveryRecord } from "../event/delivery.ts";
 export { forwardEvent, type ForwardEventOptions } from "../send/forward_event.ts";
 export { parseDeliveryLine } from "../send/deliveries_read.ts";
-export { type Examination, examineRequest } from "../provider/examine.ts";
-export { createView } from "../provider/view.ts";
-export { ResignError, resignRequest } from "../provider/resign.ts";
-export { secretHeaderNames } from "../provider/secret_headers.ts";
-export type { ProviderSettings, RequestView, ResignRequest } from "../provider/types.ts";
+export { type Examination, examineRequest } from "../providers/examine.ts";
+export { createView } from "../providers/view.ts";
+export { ResignError, resignRequest } from "../providers/resign.ts";
+export { secretHeaderNames } from "../providers/secret_headers.ts";
+export type { ProviderSettings, RequestView, ResignRequest } from "../providers/types.ts";
 export {
   ConfigError,
   HooktapError,

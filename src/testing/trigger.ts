@@ -5,6 +5,8 @@
  * real senders make. Returns what was sent and the app's answer.
  * @module
  */
+import { canonicalProvider } from "../providers/catalog.ts";
+import { KEYED_PROVIDERS } from "../providers/signing.ts";
 import { makeTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
 import { type Delivery, type Faults, trigger as run } from "../trigger/run.ts";
 
@@ -119,7 +121,7 @@ export async function trigger(
   const to = typeof options.to === "string"
     ? options.to
     : options.to.urls[Object.keys(options.to.urls)[0] ?? ""] ?? options.to.urlOf("default");
-  const keyed = ["discord", "sendgrid", "standard-webhooks"].includes(provider);
+  const keyed = KEYED_PROVIDERS.has(canonicalProvider(provider) ?? provider);
   const keys = options.keys ?? (keyed && options.secret === undefined ? await makeTriggerKeys() : undefined);
   const outcome = await run({
     provider,

@@ -6,7 +6,7 @@
  */
 import { NotFoundError, UsageError } from "../errors.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
-import { CATALOG } from "../provider/catalog.ts";
+import { CATALOG } from "../providers/catalog.ts";
 import { expandTarget } from "../route/expand.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { closest } from "../text/suggest.ts";

@@ -7,6 +7,7 @@
  * @module
  */
 import { describeError, StoreError } from "../errors.ts";
+import { KEYED_PROVIDERS, keyPairOf } from "../providers/signing.ts";
 import { storePaths } from "../store/paths.ts";
 import { ensureDataDir } from "../store/write/data_dir.ts";
 import { createFileOnce, readNoFollow } from "../store/write/no_follow.ts";
@@ -129,20 +130,27 @@ export async function loadTriggerKeys(dataDir: string): Promise<{ keys: TriggerK
   return { keys: winner, created: false };
 }
 
-/** Providers signed with a key pair rather than a shared secret. */
-export const KEYED_PROVIDERS: ReadonlySet<string> = new Set(["discord", "sendgrid", "standard-webhooks"]);
+/** Providers signed with a key pair rather than a shared secret (their facts: src/providers/). */
+export { KEYED_PROVIDERS };
 
 /** The public key as `provider`'s `publicKey` config field takes it, or `undefined` for other providers. */
 export function publicKeyFor(provider: string, keys: TriggerKeys): string | undefined {
-  if (provider === "discord") return toHex(keys.ed25519.publicKey);
-  if (provider === "standard-webhooks") return `whpk_${toBase64(keys.ed25519.publicKey)}`;
-  if (provider === "sendgrid") return toBase64(keys.p256.publicKey);
-  return undefined;
+  const pair = keyPairOf(provider);
+  if (pair === undefined) return undefined;
+  const key = pair.kind === "ed25519" ? keys.ed25519.publicKey : keys.p256.publicKey;
+  return pair.publicKey === "hex"
+    ? toHex(key)
+    : pair.publicKey === "whpk"
+    ? `whpk_${toBase64(key)}`
+    : toBase64(key);
 }
 
 /** The private key `provider` signs with. */
 export function privateKeyFor(provider: string, keys: TriggerKeys): CryptoKey | undefined {
-  if (provider === "discord" || provider === "standard-webhooks") return keys.ed25519.privateKey;
-  if (provider === "sendgrid") return keys.p256.privateKey;
-  return undefined;
+  const pair = keyPairOf(provider);
+  return pair === undefined
+    ? undefined
+    : pair.kind === "ed25519"
+    ? keys.ed25519.privateKey
+    : keys.p256.privateKey;
 }

@@ -5,9 +5,9 @@
  * GitHub's events come from its generated index, never its payloads.
  * @module
  */
-import { CATALOG } from "../provider/catalog.ts";
+import { CATALOG } from "../providers/catalog.ts";
 import { loadCatalog, TRIGGER_CATALOGS } from "./registry.ts";
-import { isGenerated } from "./types.ts";
+import { isGenerated } from "../providers/catalog_types.ts";
 
 /** One listed entry. */
 export interface ListEntry {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { SIGNED_TIMESTAMP, toleranceFloor } from "../providers/signing.ts";
+
 /** A seeded random number generator (mulberry32): the same seed, the same order. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -53,19 +55,7 @@ export function retryWaits(schedule: readonly number[], count: number, realTime:
  * (`webhookTimestamp`, milliseconds, which @linear/sdk checks within 60 s). A provider not
  * listed signs none, so `--stale` has nothing to age.
  */
-export const SIGNED_TIMESTAMP: Readonly<
-  Record<string, { header: string } | { bodyField: string; unit: "ms" }>
-> = {
-  stripe: { header: "Stripe-Signature" },
-  slack: { header: "X-Slack-Request-Timestamp" },
-  "standard-webhooks": { header: "webhook-timestamp" },
-  zoom: { header: "x-zm-request-timestamp" },
-  paddle: { header: "Paddle-Signature" },
-  twitch: { header: "Twitch-Eventsub-Message-Timestamp" },
-  discord: { header: "X-Signature-Timestamp" },
-  sendgrid: { header: "X-Twilio-Email-Event-Webhook-Timestamp" },
-  linear: { bodyField: "webhookTimestamp", unit: "ms" },
-};
+export { SIGNED_TIMESTAMP };
 
 /** The providers whose signature covers a timestamp, for messages: "Stripe, Slack, …". */
 export function timestampedProviders(): string[] {
@@ -77,6 +67,7 @@ export function timestampedProviders(): string[] {
  * (Linear's SDK allows 60 s whatever the endpoint's tolerance).
  */
 export function staleTime(provider: string, at: Date, tolerance: number): Date {
-  const window = provider === "linear" ? Math.max(tolerance, 60) : tolerance;
+  const floor = toleranceFloor(provider);
+  const window = floor === undefined ? tolerance : Math.max(tolerance, floor);
   return new Date(at.getTime() - (window + 60) * 1000);
 }

@@ -4,36 +4,21 @@
  * sequence of events), with did-you-mean for a typo.
  * @module
  */
-import { lazyImport } from "../cli/lazy.ts";
 import { UsageError } from "../errors.ts";
-import { canonicalProvider, CATALOG } from "../provider/catalog.ts";
+import { canonicalProvider, CATALOG } from "../providers/catalog.ts";
+import { PROVIDER_INDEX } from "../providers/index.ts";
+import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import { closest } from "../text/suggest.ts";
-import type { SequenceStep, TriggerCatalog } from "./types.ts";
+import type { SequenceStep, TriggerCatalog } from "../providers/catalog_types.ts";
 
 type Loader = () => Promise<{ catalog: TriggerCatalog }>;
 
-/** Every triggerable provider's catalog module, in the registry's order. */
-export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = {
-  github: () => lazyImport<typeof import("./catalog/github.ts")>("src/trigger/catalog/github.ts"),
-  stripe: () => lazyImport<typeof import("./catalog/stripe.ts")>("src/trigger/catalog/stripe.ts"),
-  shopify: () => lazyImport<typeof import("./catalog/shopify.ts")>("src/trigger/catalog/shopify.ts"),
-  slack: () => lazyImport<typeof import("./catalog/slack.ts")>("src/trigger/catalog/slack.ts"),
-  "standard-webhooks": () =>
-    lazyImport<typeof import("./catalog/standard_webhooks.ts")>("src/trigger/catalog/standard_webhooks.ts"),
-  twilio: () => lazyImport<typeof import("./catalog/twilio.ts")>("src/trigger/catalog/twilio.ts"),
-  zoom: () => lazyImport<typeof import("./catalog/zoom.ts")>("src/trigger/catalog/zoom.ts"),
-  paddle: () => lazyImport<typeof import("./catalog/paddle.ts")>("src/trigger/catalog/paddle.ts"),
-  linear: () => lazyImport<typeof import("./catalog/linear.ts")>("src/trigger/catalog/linear.ts"),
-  discord: () => lazyImport<typeof import("./catalog/discord.ts")>("src/trigger/catalog/discord.ts"),
-  sendgrid: () => lazyImport<typeof import("./catalog/sendgrid.ts")>("src/trigger/catalog/sendgrid.ts"),
-  telegram: () => lazyImport<typeof import("./catalog/telegram.ts")>("src/trigger/catalog/telegram.ts"),
-  twitch: () => lazyImport<typeof import("./catalog/twitch.ts")>("src/trigger/catalog/twitch.ts"),
-  meta: () => lazyImport<typeof import("./catalog/meta.ts")>("src/trigger/catalog/meta.ts"),
-  msgraph: () => lazyImport<typeof import("./catalog/msgraph.ts")>("src/trigger/catalog/msgraph.ts"),
-  x: () => lazyImport<typeof import("./catalog/x.ts")>("src/trigger/catalog/x.ts"),
-  dropbox: () => lazyImport<typeof import("./catalog/dropbox.ts")>("src/trigger/catalog/dropbox.ts"),
-  hmac: () => lazyImport<typeof import("./catalog/hmac.ts")>("src/trigger/catalog/hmac.ts"),
-};
+/** Every triggerable provider's catalog module by canonical name, in detection order (src/providers/index.ts). */
+export const TRIGGER_CATALOGS: Readonly<Record<string, Loader>> = Object.fromEntries(
+  Object.entries(PROVIDER_INDEX).flatMap(([folder, parts]) =>
+    parts.catalog === undefined ? [] : [[PROVIDER_METAS[folder]!.name, parts.catalog]]
+  ),
+);
 
 /** The names `trigger` takes for a provider (canonical names and aliases). */
 export function triggerProviderNames(): string[] {

@@ -9,8 +9,8 @@
  */
 import { UsageError } from "../errors.ts";
 import { sendRaw } from "../send/client.ts";
-import { CATALOG } from "../provider/catalog.ts";
-import type { GenericHmacSettings } from "../provider/types.ts";
+import { CATALOG } from "../providers/catalog.ts";
+import type { GenericHmacSettings } from "../providers/types.ts";
 import type { TriggerKeys } from "./keys.ts";
 import {
   applyHeaderOverrides,
@@ -24,7 +24,7 @@ import {
 import { retryWaits, shuffled, SIGNED_TIMESTAMP, staleTime, timestampedProviders } from "./plan.ts";
 import { loadCatalog, resolveEvent } from "./registry.ts";
 import { signDelivery, signingMode } from "./sign.ts";
-import type { BuildContext, DraftBody, SequenceStep } from "./types.ts";
+import type { BuildContext, DraftBody, SequenceStep } from "../providers/catalog_types.ts";
 import { closest } from "../text/suggest.ts";
 
 /** The delivery faults a trigger can make. */

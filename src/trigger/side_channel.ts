@@ -6,7 +6,7 @@
  * the fault while the app sees exactly what the provider would send.
  * @module
  */
-import { sha256Hex, toHex } from "../provider/hmac.ts";
+import { sha256Hex, toHex } from "../providers/hmac.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { sendControlNote } from "../store/write/control.ts";
 import type { TriggerMark } from "../event/record.ts";

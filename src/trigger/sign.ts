@@ -1,57 +1,30 @@
 /**
  * Signing a triggered delivery through its provider's own code
- * (src/provider/): `resign` with the endpoint's secret for shared-secret
+ * (src/providers/): `resign` with the endpoint's secret for shared-secret
  * schemes, `sign` with hooktap's trigger key for key-pair schemes. The
  * signed headers take the places the draft keeps for them, so names, case
  * and order are the provider's.
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";
-import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../provider/types.ts";
+import { PROVIDER_INDEX } from "../providers/index.ts";
+import { PROVIDER_METAS } from "../providers/metas.gen.ts";
+import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../providers/types.ts";
 import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
 
-/** Each provider's module, imported only for the provider triggered (start-up: one file, not all). */
-const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = {
-  github: async () =>
-    (await lazyImport<typeof import("../provider/github.ts")>("src/provider/github.ts")).github,
-  stripe: async () =>
-    (await lazyImport<typeof import("../provider/stripe.ts")>("src/provider/stripe.ts")).stripe,
-  shopify: async () =>
-    (await lazyImport<typeof import("../provider/shopify.ts")>("src/provider/shopify.ts")).shopify,
-  slack: async () => (await lazyImport<typeof import("../provider/slack.ts")>("src/provider/slack.ts")).slack,
-  "standard-webhooks": async () =>
-    (await lazyImport<typeof import("../provider/standard_webhooks.ts")>("src/provider/standard_webhooks.ts"))
-      .standardWebhooks,
-  twilio: async () =>
-    (await lazyImport<typeof import("../provider/twilio.ts")>("src/provider/twilio.ts")).twilio,
-  zoom: async () => (await lazyImport<typeof import("../provider/zoom.ts")>("src/provider/zoom.ts")).zoom,
-  paddle: async () =>
-    (await lazyImport<typeof import("../provider/paddle.ts")>("src/provider/paddle.ts")).paddle,
-  linear: async () =>
-    (await lazyImport<typeof import("../provider/linear.ts")>("src/provider/linear.ts")).linear,
-  discord: async () =>
-    (await lazyImport<typeof import("../provider/discord.ts")>("src/provider/discord.ts")).discord,
-  sendgrid: async () =>
-    (await lazyImport<typeof import("../provider/sendgrid.ts")>("src/provider/sendgrid.ts")).sendgrid,
-  telegram: async () =>
-    (await lazyImport<typeof import("../provider/telegram.ts")>("src/provider/telegram.ts")).telegram,
-  twitch: async () =>
-    (await lazyImport<typeof import("../provider/twitch.ts")>("src/provider/twitch.ts")).twitch,
-  meta: async () => (await lazyImport<typeof import("../provider/meta.ts")>("src/provider/meta.ts")).meta,
-  msgraph: async () =>
-    (await lazyImport<typeof import("../provider/msgraph.ts")>("src/provider/msgraph.ts")).msgraph,
-  x: async () =>
-    (await lazyImport<typeof import("../provider/twitter.ts")>("src/provider/twitter.ts")).twitter,
-  dropbox: async () =>
-    (await lazyImport<typeof import("../provider/dropbox.ts")>("src/provider/dropbox.ts")).dropbox,
-  hmac: async () =>
-    (await lazyImport<typeof import("../provider/generic_hmac.ts")>("src/provider/generic_hmac.ts"))
-      .genericHmac,
-};
+/** Each provider's verification module by canonical name, imported only for the provider triggered (src/providers/index.ts). */
+const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = Object.fromEntries(
+  Object.entries(PROVIDER_INDEX).map(([folder, parts]) => [
+    PROVIDER_METAS[folder]!.name,
+    async () => (await parts.verify()).provider,
+  ]),
+);
 
-/** Providers that sign with a shared secret (their file has `resign`), besides Graph's clientState. */
+const PROVIDER_METAS_BY_NAME = new Map(Object.values(PROVIDER_METAS).map((m) => [m.name, m]));
+
+/** Providers that sign with a shared secret (hooktap can re-sign them), besides Graph's clientState. */
 const SECRET_SIGNED = new Set(
-  Object.keys(PROVIDER_MODULES).filter((p) => !["discord", "sendgrid", "msgraph"].includes(p)),
+  Object.values(PROVIDER_METAS).filter((m) => m.resigns && m.triggerable).map((m) => m.name),
 );
 
 /** What a delivery is signed with. */
@@ -124,13 +97,13 @@ export async function signDelivery(
       ...(material.hmac ? { hmac: material.hmac } : {}),
     };
     // The provider's own code, its digests computed with WebCrypto: trigger never loads node:crypto.
-    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../provider/hmac.ts")>(
-      "src/provider/hmac.ts",
+    const { hmac, toHex, withWebCrypto } = await lazyImport<typeof import("../providers/hmac.ts")>(
+      "src/providers/hmac.ts",
     );
     const resign = p.resign;
     signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
-    if (provider === "meta" || provider === "github") {
-      // Both send the legacy SHA-1 header beside the SHA-256 one.
+    if (PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature")) {
+      // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one.
       const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
       signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
     }

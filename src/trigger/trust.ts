@@ -6,9 +6,8 @@
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
+import { KEYED_PROVIDERS as KEYED } from "../providers/signing.ts";
 import { loadTriggerKeys, publicKeyFor } from "./keys.ts";
-
-const KEYED = new Set(["discord", "sendgrid", "standard-webhooks"]);
 
 /** `endpoints`, those that need it given the trigger key's public key. */
 export async function trustTriggerKeys(dataDir: string, endpoints: readonly Endpoint[]): Promise<Endpoint[]> {

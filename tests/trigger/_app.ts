@@ -12,9 +12,9 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { Webhook as SvixWebhook } from "svix";
 import twilioLib from "twilio";
-import { examineRequest } from "../../src/provider/examine.ts";
-import type { GenericHmacSettings, ProviderSettings } from "../../src/provider/types.ts";
-import { createView } from "../../src/provider/view.ts";
+import { examineRequest } from "../../src/providers/examine.ts";
+import type { GenericHmacSettings, ProviderSettings } from "../../src/providers/types.ts";
+import { createView } from "../../src/providers/view.ts";
 
 /** What the app saw of one request. */
 export interface Seen {

@@ -3,7 +3,7 @@
  * official library where one exists (Stripe, Octokit, Svix/Standard
  * Webhooks, Twilio, discord-interactions, SendGrid, Paddle's SDK, Linear's
  * SDK), else the scheme as the provider documents it, written here
- * independently of src/provider/ (Slack, Shopify, Zoom, Twitch, Meta, X,
+ * independently of src/providers/ (Slack, Shopify, Zoom, Twitch, Meta, X,
  * Dropbox, Telegram, Microsoft Graph's clientState, the generic HMAC).
  * Each answers whether a receiver would accept the request, age included
  * where the library or the provider's docs check it.

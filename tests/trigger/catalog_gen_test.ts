@@ -2,7 +2,7 @@
 import { assertEquals } from "../inspector/_assert.ts";
 import { generatedOnDisk, generateGithubCatalog } from "../../scripts/trigger_catalog.ts";
 
-Deno.test("src/trigger/catalog/github/**/*.gen.ts are up to date (else run `deno task trigger:catalog`)", async () => {
+Deno.test("src/providers/github/{samples,schema}/*.gen.ts are up to date (else run `deno task trigger:catalog`)", async () => {
   const root = new URL("../../", import.meta.url);
   const fresh = generateGithubCatalog();
   const onDisk = await generatedOnDisk(root);

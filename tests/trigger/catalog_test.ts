@@ -60,8 +60,8 @@ Deno.test("every catalog entry is accepted by the provider's official library an
 
 Deno.test("Standard Webhooks without a secret is signed v1a (Ed25519) with hooktap's key, which the verdict accepts", async () => {
   const keys = await makeTriggerKeys();
-  const { examineRequest } = await import("../../src/provider/examine.ts");
-  const { createView } = await import("../../src/provider/view.ts");
+  const { examineRequest } = await import("../../src/providers/examine.ts");
+  const { createView } = await import("../../src/providers/view.ts");
   const { startRawServer } = await import("./_raw.ts");
   await using server = startRawServer();
   for (const event of ["user.created", "svix:user.created"]) {

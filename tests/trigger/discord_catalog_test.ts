@@ -5,8 +5,8 @@
  * (a generated file run through `deno check`).
  */
 import assert from "node:assert/strict";
-import { catalog } from "../../src/trigger/catalog/discord.ts";
-import { DISCORD_EVENTS } from "../../src/trigger/catalog/discord/events.gen.ts";
+import { catalog } from "../../src/providers/discord/catalog.ts";
+import { DISCORD_EVENTS } from "../../src/providers/discord/samples/events.gen.ts";
 import { makeTriggerKeys, publicKeyFor } from "../../src/trigger/keys.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";

@@ -14,7 +14,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { loadCatalog } from "../../src/trigger/registry.ts";
 import { trigger } from "../../src/trigger/run.ts";
-import { GITHUB_ENTRIES, GITHUB_EVENTS } from "../../src/trigger/catalog/github/index.gen.ts";
+import { GITHUB_ENTRIES, GITHUB_EVENTS } from "../../src/providers/github/samples/index.gen.ts";
 import { differences } from "../../src/schema/validate.ts";
 import { startRawServer } from "./_raw.ts";
 
@@ -179,7 +179,7 @@ Deno.test("GitHub entries agree with their action: closed is closed, merged is m
 
 Deno.test("hooktap's schema checker and Ajv agree on broken payloads too (a required field gone, a type changed)", async () => {
   const schemaOf = githubSchemas();
-  const { GITHUB_LOADERS } = await import("../../src/trigger/catalog/github/index.gen.ts");
+  const { GITHUB_LOADERS } = await import("../../src/providers/github/samples/index.gen.ts");
   const disagreements: string[] = [];
   let broken = 0;
   for (const [name, entry] of Object.entries(GITHUB_ENTRIES)) {

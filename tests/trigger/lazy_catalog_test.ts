@@ -9,41 +9,41 @@ import { type Edge, type Graph, moduleGraph, pathTo, shippedModules } from "../_
 const graph: Graph = await moduleGraph(await shippedModules());
 const staticOnly = (_from: string, edge: Edge) => !edge.typeOnly && !edge.dynamic;
 const anyRuntime = (_from: string, edge: Edge) => !edge.typeOnly && edge.to !== "src/cli.ts";
-const generated = (m: string) => m.startsWith("src/trigger/catalog/") && m.endsWith(".gen.ts");
+const generated = (m: string) => /^src\/providers\/[^/]+\/(samples|schema)\/.*\.gen\.ts$/.test(m);
 
 Deno.test("no static import reaches a generated catalog module or a provider's schema from main.ts or mod.ts", () => {
   assert.ok([...graph.keys()].some(generated), "the graph holds the generated modules (a test of the test)");
   for (const start of ["main.ts", "mod.ts"]) {
     // Nor a dynamic import Deno can see ahead: those it loads at start-up too (src/cli/lazy.ts).
     const seen = (_from: string, edge: Edge) => !edge.typeOnly && !edge.lazy;
-    const path = pathTo(graph, start, (m) => generated(m) || m === "src/schema/github.ts", seen);
+    const path = pathTo(graph, start, (m) => generated(m) || m === "src/providers/github/schema.ts", seen);
     assert.equal(path, undefined, path?.join(" → "));
   }
 });
 
 Deno.test("GitHub's schemas load only through the schema hook's dynamic import, and `logs` cannot reach them", () => {
   const importers = [...graph].filter(([, edges]) =>
-    edges.some((e) => e.to.startsWith("src/trigger/catalog/github/schema/"))
+    edges.some((e) => e.to.startsWith("src/providers/github/schema/"))
   ).map(([m]) => m);
   assert.deepEqual(importers.sort(), [
-    "src/schema/github.ts",
-    "src/trigger/catalog/github/schema/index.gen.ts",
+    "src/providers/github/schema.ts",
+    "src/providers/github/schema/index.gen.ts",
   ]);
-  const perEvent = graph.get("src/trigger/catalog/github/schema/index.gen.ts")!.filter((e) =>
+  const perEvent = graph.get("src/providers/github/schema/index.gen.ts")!.filter((e) =>
     e.to !== "src/cli/lazy.ts"
   );
   assert.ok(
     perEvent.length > 70 && perEvent.every((e) => e.lazy),
     "each event's schemas load on their own",
   );
-  const hook = graph.get("src/schema/registry.ts")?.find((e) =>
-    e.to === "src/schema/github.ts" && !e.typeOnly
+  const hook = graph.get("src/providers/index.ts")?.find((e) =>
+    e.to === "src/providers/github/schema.ts" && !e.typeOnly
   );
-  assert.equal(hook?.lazy, true, "the registry imports GitHub's schema lazily (src/cli/lazy.ts)");
+  assert.equal(hook?.lazy, true, "the index imports GitHub's schema lazily (src/cli/lazy.ts)");
   const fromInspect = pathTo(
     graph,
     "src/commands/inspect/run.ts",
-    (m) => m === "src/schema/github.ts",
+    (m) => m === "src/providers/github/schema.ts",
     staticOnly,
   );
   assert.equal(fromInspect, undefined, fromInspect?.join(" → "));

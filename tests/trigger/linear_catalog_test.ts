@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { LinearWebhookClient } from "@linear/sdk/webhooks";
-import { catalog } from "../../src/trigger/catalog/linear.ts";
-import { LINEAR_EVENTS } from "../../src/trigger/catalog/linear/events.gen.ts";
+import { catalog } from "../../src/providers/linear/catalog.ts";
+import { LINEAR_EVENTS } from "../../src/providers/linear/samples/events.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";
 

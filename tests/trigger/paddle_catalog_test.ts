@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { Paddle } from "@paddle/paddle-node-sdk";
-import { catalog } from "../../src/trigger/catalog/paddle.ts";
-import { PADDLE_EVENTS } from "../../src/trigger/catalog/paddle/events.gen.ts";
+import { catalog } from "../../src/providers/paddle/catalog.ts";
+import { PADDLE_EVENTS } from "../../src/providers/paddle/samples/events.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateProviderCatalogs } from "../../scripts/provider_catalogs.ts";
 
-Deno.test("src/trigger/catalog/<provider>/*.gen.ts are up to date (else run `deno task trigger:providers`)", async () => {
+Deno.test("src/providers/<provider>/samples/*.gen.ts are up to date (else run `deno task trigger:providers`)", async () => {
   const root = new URL("../../", import.meta.url);
   const fresh = generateProviderCatalogs();
   assert.ok(fresh.size > 0);

@@ -9,11 +9,11 @@
 import "@shopify/shopify-api/adapters/web-api";
 import assert from "node:assert/strict";
 import { ApiVersion, LogSeverity, shopifyApi } from "@shopify/shopify-api";
-import { catalog } from "../../src/trigger/catalog/shopify.ts";
+import { catalog } from "../../src/providers/shopify/catalog.ts";
 import {
   SHOPIFY_API_VERSION as GEN_VERSION,
   SHOPIFY_TOPICS,
-} from "../../src/trigger/catalog/shopify/topics.gen.ts";
+} from "../../src/providers/shopify/samples/topics.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import {
   adminSchema,

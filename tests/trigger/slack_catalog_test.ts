@@ -5,8 +5,8 @@
  * `@slack/types` interface (a generated file run through `deno check`).
  */
 import assert from "node:assert/strict";
-import { catalog } from "../../src/trigger/catalog/slack.ts";
-import { SLACK_EVENTS } from "../../src/trigger/catalog/slack/events.gen.ts";
+import { catalog } from "../../src/providers/slack/catalog.ts";
+import { SLACK_EVENTS } from "../../src/providers/slack/samples/events.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";
 import { verify } from "./_verifiers.ts";

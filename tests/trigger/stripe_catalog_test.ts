@@ -14,7 +14,7 @@ import Stripe from "stripe";
 import { join } from "node:path";
 import { loadCatalog } from "../../src/trigger/registry.ts";
 import { trigger } from "../../src/trigger/run.ts";
-import { STRIPE_API_VERSION, STRIPE_EVENTS } from "../../src/trigger/catalog/stripe/index.gen.ts";
+import { STRIPE_API_VERSION, STRIPE_EVENTS } from "../../src/providers/stripe/samples/index.gen.ts";
 import { render, STRIPE_DIR, stripePackage } from "../../scripts/stripe_catalog.ts";
 import { startRawServer } from "./_raw.ts";
 

@@ -7,8 +7,8 @@
  * `deno check`).
  */
 import assert from "node:assert/strict";
-import { catalog } from "../../src/trigger/catalog/twitch.ts";
-import { TWITCH_EVENTS } from "../../src/trigger/catalog/twitch/events.gen.ts";
+import { catalog } from "../../src/providers/twitch/catalog.ts";
+import { TWITCH_EVENTS } from "../../src/providers/twitch/samples/events.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";
 import { verify } from "./_verifiers.ts";

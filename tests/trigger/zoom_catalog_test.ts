@@ -5,8 +5,8 @@
  * `emit(event, payload)`, in a generated file run through `deno check`).
  */
 import assert from "node:assert/strict";
-import { catalog } from "../../src/trigger/catalog/zoom.ts";
-import { ZOOM_EVENTS } from "../../src/trigger/catalog/zoom/events.gen.ts";
+import { catalog } from "../../src/providers/zoom/catalog.ts";
+import { ZOOM_EVENTS } from "../../src/providers/zoom/samples/events.gen.ts";
 import { trigger } from "../../src/trigger/run.ts";
 import { startRawServer } from "./_raw.ts";
 import { verify } from "./_verifiers.ts";

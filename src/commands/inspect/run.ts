@@ -15,7 +15,7 @@ import { deliveryJsonOf, eventDelivery } from "../../send/delivery_state.ts";
 import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
 import { schemaText } from "../../term/schema_view.ts";
-import { checkSchema } from "../../schema/check.ts";
+import { checkSchema } from "../../providers/schema_check.ts";
 import { safeLine, terminalRisk } from "../../text/sanitize.ts";
 import { configOrProblem, noEventsText } from "../_shared/hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";

@@ -8,7 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import { canonicalProvider, CATALOG } from "../../provider/catalog.ts";
+import { canonicalProvider, CATALOG } from "../../providers/catalog.ts";
 import { parseHeaderOption } from "../../send/overrides.ts";
 import { endpointFor, endpointUrl, runningDev } from "../../trigger/dev_target.ts";
 import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../../trigger/keys.ts";
@@ -77,6 +77,32 @@ function _checkFlags(o: Opts): void {
 }
 
 /** The warning for a delivery sent unsigned: what the provider needed, and where to give it. */
+/** Where the trigger goes (`--to`, else the running dev's endpoint) and the endpoint whose secret signs. */
+async function _destination(
+  o: Opts,
+  config: ResolvedConfig | null,
+  provider: string,
+  paths: ReturnType<typeof storePaths>,
+) {
+  if (o.to === undefined) {
+    const dev = await runningDev(paths);
+    if (dev === undefined) {
+      throw new UsageError(
+        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
+          "or send straight to your app with --to http://localhost:3000/webhooks.",
+      );
+    }
+    const endpoint = endpointFor(config, provider, o.endpoint);
+    return { to: endpointUrl(endpoint, dev.port, provider), endpoint };
+  }
+  const endpoint = config === null
+    ? undefined
+    : o.endpoint !== undefined
+    ? endpointFor(config, provider, o.endpoint)
+    : config.endpoints.find((e) => e.signing?.provider === provider) ?? _endpointAt(config, o.to);
+  return { to: o.to, endpoint };
+}
+
 /**
  * The endpoint whose exact path `to` names, when it has a secret and declares no other provider (`--to`
  * pointed at dev's own URL for it): its secret signs, as `--endpoint NAME` would.
@@ -143,23 +169,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
   const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
-  let to = o.to;
-  let endpoint;
-  if (to === undefined) {
-    const dev = await runningDev(paths);
-    if (dev === undefined) {
-      throw new UsageError(
-        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
-          "or send straight to your app with --to http://localhost:3000/webhooks.",
-      );
-    }
-    endpoint = endpointFor(config, provider, o.endpoint);
-    to = endpointUrl(endpoint, dev.port, provider);
-  } else if (config !== null) {
-    endpoint = o.endpoint !== undefined
-      ? endpointFor(config, provider, o.endpoint)
-      : config.endpoints.find((e) => e.signing?.provider === provider) ?? _endpointAt(config, to);
-  }
+  const { to, endpoint } = await _destination(o, config, provider, paths);
   const signing = endpoint?.signing;
   if (signing?.provider !== undefined && signing.provider !== provider) {
     warn(
@@ -179,7 +189,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const pub = publicKeyFor(provider, keys)!;
     if (!o.json) {
       out.err(out.errColors.dim(
-        `Signed with hooktap's ${provider === "sendgrid" ? "ECDSA P-256" : "Ed25519"} key ` +
+        `Signed with hooktap's ${
+          CATALOG[provider]?.keyPair?.kind === "p256" ? "ECDSA P-256" : "Ed25519"
+        } key ` +
           `(${
             loaded.created ? "made now, " : ""
           }kept in .hooktap/trigger-keys.json). Your app must trust its ` +

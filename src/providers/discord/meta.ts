@@ -1,0 +1,19 @@
+/**
+ * Discord's facts (pure data: src/providers/facts.ts).
+ * @module
+ */
+import type { ProviderMeta } from "../facts.ts";
+
+/** Discord's facts. */
+export const meta: ProviderMeta = {
+  name: "discord",
+  aliases: [],
+  title: "Discord",
+  short: "Discord",
+  timestamped: false,
+  resigns: false,
+  signedTimestamp: { header: "X-Signature-Timestamp", read: "seconds" },
+  keyPair: { kind: "ed25519", publicKey: "hex" },
+  signatureHeaders: ["x-signature-ed25519"],
+  triggerable: true,
+};

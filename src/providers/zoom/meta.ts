@@ -1,0 +1,18 @@
+/**
+ * Zoom's facts (pure data: src/providers/facts.ts).
+ * @module
+ */
+import type { ProviderMeta } from "../facts.ts";
+
+/** Zoom's facts. */
+export const meta: ProviderMeta = {
+  name: "zoom",
+  aliases: [],
+  title: "Zoom",
+  short: "Zoom",
+  timestamped: true,
+  resigns: true,
+  signedTimestamp: { header: "x-zm-request-timestamp", read: "seconds" },
+  signatureHeaders: ["x-zm-signature"],
+  triggerable: true,
+};
