@@ -10,7 +10,7 @@ import { StallWatch } from "../receiver/stall.ts";
 import type { HubStore } from "./kv_store.ts";
 import { type HubBudgets, KeyedBudget } from "./budgets.ts";
 import { createRateLimiter, DEFAULT_LIMITS, type HubLimits, type RateLimiter } from "./limits.ts";
-import { Presence } from "./presence.ts";
+import { CONNECTED_MS, Presence } from "./presence.ts";
 import { ChannelSpace } from "./space.ts";
 import { hashToken } from "./token.ts";
 import type { WireAnswer } from "./wire.ts";
@@ -111,7 +111,8 @@ export function createHubContext(options: HubOptions): HubContext {
     },
     stall,
     rate: createRateLimiter(limits.ratePerMinute, now),
-    presence: new Presence(),
+    // A longer wait for answers (--answer-timeout) also lets a client be slower between two polls.
+    presence: new Presence(Math.max(CONNECTED_MS, limits.answerTimeoutMs - 2000)),
     space,
     waiters: new Map(),
     stopping: stopping.signal,

@@ -5,14 +5,20 @@
  * @module
  */
 
-/** A client seen this recently (or a poll held now) counts as connected. */
-const CONNECTED_MS = 3000;
+/** A client seen this recently (or a poll held now) counts as connected, by default. */
+export const CONNECTED_MS = 3000;
 
 /** The polls and contacts of every channel, in this process. */
 export class Presence {
   /** Polls held open per channel (one token per channel: connections per token). */
   readonly #open = new Map<string, Set<AbortController>>();
   readonly #polls = new Map<string, { active: number; lastSeen: number }>();
+
+  /**
+   * @param windowMs how long after its last call a client still counts as connected (between two polls it
+   * handles the events it got: a loaded machine can take seconds).
+   */
+  constructor(readonly windowMs: number = CONNECTED_MS) {}
 
   /** Marks `channel` as seen now (a client's call); its record is created on a client's first call. */
   seen(channel: string): { active: number; lastSeen: number } {
@@ -25,7 +31,7 @@ export class Presence {
   /** Whether a client polls `channel` now or did a moment ago. */
   connected(channel: string): boolean {
     const p = this.#polls.get(channel);
-    return p !== undefined && (p.active > 0 || Date.now() - p.lastSeen < CONNECTED_MS);
+    return p !== undefined && (p.active > 0 || Date.now() - p.lastSeen < this.windowMs);
   }
 
   /** Polls held open on `channel` now. */
