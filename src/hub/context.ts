@@ -76,6 +76,12 @@ export interface HubContext {
   readonly space: ChannelSpace;
   /** Senders held for a connected client's answer, by `channel:seq`. */
   readonly waiters: Map<string, (answer: WireAnswer) => void>;
+  /**
+   * Per channel, the senders being stored that will wait for an answer: each settles once its waiter is
+   * registered (or it failed). A poll waits for them before it tells the client which events want an answer,
+   * so an event stored a moment before its waiter exists is not sent as one nobody waits for.
+   */
+  readonly answering: Map<string, Set<Promise<void>>>;
   /** Aborts on shutdown: held polls end. */
   readonly stopping: AbortSignal;
   /** Stops the timers and held polls. */
@@ -115,6 +121,7 @@ export function createHubContext(options: HubOptions): HubContext {
     presence: new Presence(Math.max(CONNECTED_MS, limits.answerTimeoutMs - 2000)),
     space,
     waiters: new Map(),
+    answering: new Map(),
     stopping: stopping.signal,
     close() {
       space.close();

@@ -112,11 +112,14 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
     }
   }
   space.reserve(channel, cost);
+  // A sender held for a connected client's answer: polls wait until its waiter exists (context.ts).
+  const held = ctx.presence.connected(channel) ? announce(channel, ctx) : undefined;
   let seq: number;
   try {
     seq = await ctx.store.append(channel, event, { maxChannelBytes: max });
     space.appended(channel, cost);
   } catch (error) {
+    held?.done();
     if (error instanceof ChannelFullError) return await full(channel, ctx);
     if (error instanceof HeadTooLargeError) {
       return text(431, "Request headers too large. Nothing was stored.");
@@ -127,8 +130,8 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
   } finally {
     space.reserve(channel, -cost);
   }
-  if (ctx.presence.connected(channel)) {
-    const answer = await heldAnswer(`${channel}:${seq}`, ctx);
+  if (held !== undefined) {
+    const answer = await heldAnswer(`${channel}:${seq}`, ctx, held.done);
     if (answer !== undefined) {
       return new Response(answer.body === "" ? null : Uint8Array.fromBase64(answer.body), {
         status: answer.status,
@@ -139,14 +142,34 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
   return json({ ok: true, hub: seq });
 }
 
+/** Marks a sender of `channel` as one that will wait for an answer; `done` once its waiter is set. */
+function announce(channel: string, ctx: HubContext): { done(): void } {
+  let set = ctx.answering.get(channel);
+  if (set === undefined) ctx.answering.set(channel, set = new Set());
+  const { promise, resolve } = Promise.withResolvers<void>();
+  set.add(promise);
+  return {
+    done() {
+      resolve();
+      set.delete(promise);
+      if (set.size === 0 && ctx.answering.get(channel) === set) ctx.answering.delete(channel);
+    },
+  };
+}
+
 /** Waits for a connected client's answer to the event `key` (`channel:seq`), up to the answer timeout. */
-async function heldAnswer(key: string, ctx: HubContext): Promise<WireAnswer | undefined> {
+async function heldAnswer(
+  key: string,
+  ctx: HubContext,
+  registered: () => void,
+): Promise<WireAnswer | undefined> {
   const answer = await new Promise<WireAnswer | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), ctx.limits.answerTimeoutMs);
     ctx.waiters.set(key, (a) => {
       clearTimeout(timer);
       resolve(a);
     });
+    registered();
   });
   ctx.waiters.delete(key);
   return answer;

@@ -163,6 +163,9 @@ async function batch(
   ctx: HubContext,
 ): Promise<WirePoll> {
   const { store } = ctx;
+  // Senders stored a moment ago may not have set their waiter yet: wait for them (ingest.ts `announce`).
+  const answering = ctx.answering.get(channel);
+  if (answering !== undefined && answering.size > 0) await Promise.all(answering);
   const wire: WireEvent[] = [];
   for (const e of events) {
     wire.push({
