@@ -38,7 +38,16 @@ Deno.test("a 100-second app outage: every waiting event once, in order, when the
   assert.doesNotMatch(dev.stdout(), /gave up/, "nothing is given up while the app is down");
   await using app = startApp(appPort, () => ({ status: 200 }));
   // "Within seconds": the bound is generous for a busy machine; the bench is where speed is measured.
-  await until(() => app.requests.length >= n, `${n} deliveries`, 60_000);
+  try {
+    await until(() => app.requests.length >= n, `${n} deliveries`, 120_000);
+  } catch (error) {
+    // What dev said about the target, for the reader of a failure (the machine may be loaded by other tests).
+    const tail = (text: string) => text.split("\n").slice(-25).join("\n");
+    throw new Error(
+      `${(error as Error).message}: the app got ${app.requests.length}.\n` +
+        `dev's stderr:\n${tail(dev.stderr())}\ndev's stdout:\n${tail(dev.stdout())}`,
+    );
+  }
   await new Promise((res) => setTimeout(res, 1000));
   const got = app.requests.map((r) => (JSON.parse(new TextDecoder().decode(r.body)) as { n: number }).n);
   assert.deepEqual(got, [...Array(n).keys()], "every event once, in the order received");
