@@ -198,7 +198,8 @@ const ALLOWED: Record<string, string> = {
   "src/store/write/user_file.ts": "files the user names (export -o, --ready-file, init --force), outside it",
   "src/config/write.ts": "init's config, created exclusively (createNew) in the project",
   "src/commands/hub/run.ts": "the hub's KV directory (.hooktap-hub), not the data directory",
-  "src/hub/kv_file.ts": "the hub's KV directory and its SQLite files made owner-only (not the data directory)",
+  "src/hub/kv_file.ts":
+    "the hub's KV directory and its SQLite files made owner-only (not the data directory)",
   "src/testing/fixtures.ts": "the test library's fixture file, a path the caller names",
   "src/doctor/facts.ts": "opens the existing lock only to test it: no create, no truncate, no byte written",
 };
