@@ -21,13 +21,17 @@
  *   (entities with Linear's create/update/remove actions), sampled from the
  *   payload type, into src/providers/linear/samples/events.gen.ts.
  * - Discord: every webhook event of `discord-api-types`' `APIWebhookEventBody`
- *   (and the webhook PING), sampled into Discord's webhook envelope, into
- *   src/providers/discord/samples/events.gen.ts (interactions stay hand-written).
+ *   (and the webhook PING), sampled into Discord's webhook envelope, and the
+ *   list of events of `discord-interactions`' `WebhookEventType` (whose
+ *   payloads discord-api-types does not declare are written by hand in
+ *   src/providers/discord/catalog.ts, as are the interactions), into
+ *   src/providers/discord/samples/events.gen.ts.
  * `deno task trigger:providers` writes the files;
  * tests/trigger/provider_catalog_gen_test.ts fails when they are stale.
  * @module
  */
 import { EventName } from "@paddle/paddle-node-sdk";
+import { WebhookEventType } from "discord-interactions";
 import { loadDeclarations, sample } from "./ts_sample.ts";
 import { NOW_MS } from "../src/providers/_stamp.ts";
 
@@ -352,6 +356,12 @@ export function discordEvents(): { id: string; events: { event: string; data: st
   return { id, events };
 }
 
+/** Every webhook event `discord-interactions` lists (its `WebhookEventType`), in its order. */
+export function discordListedEvents(): { id: string; events: string[] } {
+  const { id } = npmPackage("discord-interactions");
+  return { id, events: Object.values(WebhookEventType) as string[] };
+}
+
 /** Every generated file, by path from the repository root. */
 export function generateProviderCatalogs(): Map<string, string> {
   const files = new Map<string, string>();
@@ -427,9 +437,10 @@ export function generateProviderCatalogs(): Map<string, string> {
       ).join("") + "};\n",
   );
   const discord = discordEvents();
+  const listed = discordListedEvents();
   files.set(
     "src/providers/discord/samples/events.gen.ts",
-    HEADER(discord.id) +
+    HEADER(`${discord.id} and ${listed.id}`) +
       `/** Where Discord's webhook events come from. */\nexport const DISCORD_SOURCE = ${
         JSON.stringify(`generated from ${discord.id}`)
       };\n\n` +
@@ -439,7 +450,13 @@ export function generateProviderCatalogs(): Map<string, string> {
         `  ${JSON.stringify(e.event)}: { data: ${JSON.stringify(e.data)}, body: ${
           JSON.stringify(e.body)
         } },\n`
-      ).join("") + "};\n",
+      ).join("") + "};\n\n" +
+      `/** Where Discord's list of webhook events comes from. */\nexport const DISCORD_LISTED_SOURCE = ${
+        JSON.stringify(listed.id)
+      };\n\n` +
+      "/** Every value of discord-interactions' WebhookEventType, in its order. */\n" +
+      "export const DISCORD_LISTED_EVENTS: readonly string[] = [\n" +
+      listed.events.map((e) => `  ${JSON.stringify(e)},\n`).join("") + "];\n",
   );
   return files;
 }

@@ -2,14 +2,21 @@
  * Discord: interactions (PING, a slash command, a button click, an
  * autocomplete and a modal submit, written by hand) and webhook events
  * (every event of discord-api-types' APIWebhookEventBody and the webhook
- * PING, discord/events.gen.ts), signed Ed25519 (`X-Signature-Ed25519`,
+ * PING, discord/events.gen.ts; the Social SDK events discord-interactions'
+ * WebhookEventType lists and discord-api-types does not declare, written by
+ * hand after Discord's webhook events reference), signed Ed25519 (`X-Signature-Ed25519`,
  * `X-Signature-Timestamp`) with hooktap's trigger key.
  * @module
  */
 import { digits, randomText } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../catalog_types.ts";
 import { stampNow } from "../_stamp.ts";
-import { DISCORD_EVENTS, DISCORD_SOURCE } from "./samples/events.gen.ts";
+import {
+  DISCORD_EVENTS,
+  DISCORD_LISTED_EVENTS,
+  DISCORD_LISTED_SOURCE,
+  DISCORD_SOURCE,
+} from "./samples/events.gen.ts";
 
 type Obj = Record<string, unknown>;
 const APP = "1011121314151617181";
@@ -78,8 +85,100 @@ const EVENTS: Record<string, (c: BuildContext) => Obj> = {
   }),
 };
 
+const LOBBY = "1397729744753266719";
+const DM = "1405604229820715098";
+const AUTHOR = {
+  id: "80351110224678912",
+  username: "jenny",
+  avatar: "8342729096ea3675442027381ff50dfe",
+  discriminator: "0",
+  global_name: "Jenny",
+  public_flags: 0,
+};
+const FRIEND = {
+  id: "1019653849998299136",
+  username: "rosen",
+  avatar: null,
+  discriminator: "0",
+  global_name: "Rosen",
+};
+
+/** The envelope of a webhook event (type 1), as Discord's webhook events reference shows it. */
+function _webhook(c: BuildContext, type: string, data: Obj): Obj {
+  return { version: 1, application_id: APP, type: 1, event: { type, timestamp: c.now.toISOString(), data } };
+}
+
+/** A Lobby Message object: one id per run, so its create, update and delete name the same message. */
+function _lobbyMessage(c: BuildContext): Obj {
+  return {
+    id: c.id("discord.lobby_message", () => String(digits(19))),
+    type: 0,
+    content: "welcome to the party!",
+    lobby_id: LOBBY,
+    channel_id: LOBBY,
+    author: AUTHOR,
+    metadata: { team: "red" },
+    flags: 0,
+    application_id: APP,
+  };
+}
+
+/** A Message object in a DM during a Social SDK session, with its `channel` (recipients). */
+function _directMessage(c: BuildContext, sent: Date): Obj {
+  return {
+    id: c.id("discord.direct_message", () => String(digits(19))),
+    type: 0,
+    content: "get in friend, we're going raiding",
+    channel_id: DM,
+    author: AUTHOR,
+    timestamp: sent.toISOString().replace("Z", "+00:00"),
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    components: [],
+    pinned: false,
+    flags: 0,
+    application_id: APP,
+    channel: { id: DM, type: 1, recipients: [FRIEND] },
+  };
+}
+
+/** The webhook events discord-interactions lists that discord-api-types declares no payload for. */
+const SOCIAL: Record<string, (c: BuildContext) => Obj> = {
+  LOBBY_MESSAGE_CREATE: (c) => _webhook(c, "LOBBY_MESSAGE_CREATE", _lobbyMessage(c)),
+  LOBBY_MESSAGE_UPDATE: (c) =>
+    _webhook(c, "LOBBY_MESSAGE_UPDATE", {
+      ..._lobbyMessage(c),
+      content: "welcome to the party! (edited)",
+      timestamp: new Date(c.now.getTime() - 60_000).toISOString().replace("Z", "+00:00"),
+      edited_timestamp: c.now.toISOString().replace("Z", "+00:00"),
+    }),
+  LOBBY_MESSAGE_DELETE: (c) =>
+    _webhook(c, "LOBBY_MESSAGE_DELETE", {
+      id: c.id("discord.lobby_message", () => String(digits(19))),
+      lobby_id: LOBBY,
+    }),
+  GAME_DIRECT_MESSAGE_CREATE: (c) => _webhook(c, "GAME_DIRECT_MESSAGE_CREATE", _directMessage(c, c.now)),
+  GAME_DIRECT_MESSAGE_UPDATE: (c) =>
+    _webhook(c, "GAME_DIRECT_MESSAGE_UPDATE", {
+      ..._directMessage(c, new Date(c.now.getTime() - 60_000)),
+      content: "almost ready to queue?",
+      edited_timestamp: c.now.toISOString().replace("Z", "+00:00"),
+    }),
+  // Discord sends the deleted message whole.
+  GAME_DIRECT_MESSAGE_DELETE: (c) =>
+    _webhook(c, "GAME_DIRECT_MESSAGE_DELETE", _directMessage(c, new Date(c.now.getTime() - 60_000))),
+};
+
+/** The webhook events discord-interactions lists beyond discord-api-types' (those with a payload here). */
+const LISTED_ONLY = DISCORD_LISTED_EVENTS.filter((e) => DISCORD_EVENTS[e] === undefined && e in SOCIAL);
+
 function build(event: string, ctx: BuildContext): Draft {
-  const webhook = DISCORD_EVENTS[event];
+  const webhook = DISCORD_EVENTS[event] ?? (event in SOCIAL ? { body: SOCIAL[event]!(ctx) } : undefined);
   return {
     headers: [
       ["Content-Type", "application/json"],
@@ -94,15 +193,15 @@ function build(event: string, ctx: BuildContext): Draft {
 function entryOrigin(event: string): EntryOrigin | undefined {
   const webhook = DISCORD_EVENTS[event];
   if (webhook !== undefined) return { from: `discord-api-types ${webhook.data || "APIWebhookEvent"}` };
-  return event in EVENTS ? { from: "hand-written" } : undefined;
+  return event in EVENTS || event in SOCIAL ? { from: "hand-written" } : undefined;
 }
 
 /** Discord's catalog. */
 export const catalog: TriggerCatalog = {
   provider: "discord",
-  source: DISCORD_SOURCE,
+  source: `${DISCORD_SOURCE} and ${DISCORD_LISTED_SOURCE}`,
   entryOrigin,
-  events: [...Object.keys(EVENTS), ...Object.keys(DISCORD_EVENTS)],
+  events: [...Object.keys(EVENTS), ...Object.keys(DISCORD_EVENTS), ...LISTED_ONLY],
   sequences: {
     command: {
       description: "a slash command, then a click on the button its answer showed",
