@@ -25,7 +25,15 @@ export function hex(n: number): string {
 
 /** A number of `n` digits (no leading zero). */
 export function digits(n: number): number {
-  return Number(randomText(1, "123456789") + randomText(n - 1, "0123456789"));
+  return Number(digitString(n));
+}
+
+/**
+ * `n` random digits, not starting with 0, as text: ids longer than a double holds exactly (Discord's and
+ * X's 19-digit snowflakes) keep every digit.
+ */
+export function digitString(n: number): string {
+  return randomText(1, "123456789") + randomText(n - 1, "0123456789");
 }
 
 /** A random UUID v4. */

@@ -8,7 +8,7 @@
  * `X-Signature-Timestamp`) with hooktap's trigger key.
  * @module
  */
-import { digits, randomText } from "../_ids.ts";
+import { digitString, randomText } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../catalog_types.ts";
 import { stampNow } from "../_stamp.ts";
 import {
@@ -31,7 +31,7 @@ function _base(c: BuildContext, type: number): Obj {
     entitlements: [],
     guild_id: "1234567890123456781",
     guild_locale: "en-US",
-    id: String(digits(19)),
+    id: digitString(19),
     locale: "en-US",
     member: {
       user: { id: "80351110224678912", username: "jenny", global_name: "Jenny", discriminator: "0" },
@@ -43,7 +43,7 @@ function _base(c: BuildContext, type: number): Obj {
     type,
     version: 1,
     ...(type === 3 || type === 5
-      ? { message: { id: c.id("discord.message", () => String(digits(19))), content: "Approve the deploy?" } }
+      ? { message: { id: c.id("discord.message", () => digitString(19)), content: "Approve the deploy?" } }
       : {}),
   };
 }
@@ -51,7 +51,7 @@ function _base(c: BuildContext, type: number): Obj {
 const EVENTS: Record<string, (c: BuildContext) => Obj> = {
   PING: () => ({
     application_id: APP,
-    id: String(digits(19)),
+    id: digitString(19),
     token: `aW50ZXJhY3Rpb246${randomText(120)}`,
     type: 1,
     version: 1,
@@ -111,7 +111,7 @@ function _webhook(c: BuildContext, type: string, data: Obj): Obj {
 /** A Lobby Message object: one id per run, so its create, update and delete name the same message. */
 function _lobbyMessage(c: BuildContext): Obj {
   return {
-    id: c.id("discord.lobby_message", () => String(digits(19))),
+    id: c.id("discord.lobby_message", () => digitString(19)),
     type: 0,
     content: "welcome to the party!",
     lobby_id: LOBBY,
@@ -126,7 +126,7 @@ function _lobbyMessage(c: BuildContext): Obj {
 /** A Message object in a DM during a Social SDK session, with its `channel` (recipients). */
 function _directMessage(c: BuildContext, sent: Date): Obj {
   return {
-    id: c.id("discord.direct_message", () => String(digits(19))),
+    id: c.id("discord.direct_message", () => digitString(19)),
     type: 0,
     content: "get in friend, we're going raiding",
     channel_id: DM,
@@ -159,7 +159,7 @@ const SOCIAL: Record<string, (c: BuildContext) => Obj> = {
     }),
   LOBBY_MESSAGE_DELETE: (c) =>
     _webhook(c, "LOBBY_MESSAGE_DELETE", {
-      id: c.id("discord.lobby_message", () => String(digits(19))),
+      id: c.id("discord.lobby_message", () => digitString(19)),
       lobby_id: LOBBY,
     }),
   GAME_DIRECT_MESSAGE_CREATE: (c) => _webhook(c, "GAME_DIRECT_MESSAGE_CREATE", _directMessage(c, c.now)),

@@ -3,7 +3,7 @@
  * the endpoint's secret (the `secret_token` given to setWebhook).
  * @module
  */
-import { digits, unix } from "../_ids.ts";
+import { digits, digitString, unix } from "../_ids.ts";
 import type { BuildContext, Draft, TriggerCatalog } from "../catalog_types.ts";
 
 const FROM = { id: 111222333, is_bot: false, first_name: "Jenny", username: "jenny", language_code: "en" };
@@ -19,7 +19,7 @@ const EVENTS: Record<string, (c: BuildContext) => Record<string, unknown>> = {
     entities: [{ offset: 0, length: 6, type: "bot_command" }],
   }),
   callback_query: (c) => ({
-    id: String(digits(19)),
+    id: digitString(19),
     from: FROM,
     message: {
       message_id: Number(c.id("telegram.message", () => String(digits(4)))),
@@ -27,7 +27,7 @@ const EVENTS: Record<string, (c: BuildContext) => Record<string, unknown>> = {
       date: unix(c.now),
       text: "Approve?",
     },
-    chat_instance: String(digits(19)),
+    chat_instance: digitString(19),
     data: "approve",
   }),
 };

@@ -3,7 +3,7 @@
  * `x-twitter-webhooks-signature: sha256=<base64>` with the consumer secret.
  * @module
  */
-import { digits } from "../_ids.ts";
+import { digitString } from "../_ids.ts";
 import type { BuildContext, Draft, TriggerCatalog } from "../catalog_types.ts";
 
 const USER = { id: "3001969357", name: "Jenny", screen_name: "jenny", followers_count: 42 };
@@ -13,7 +13,7 @@ const EVENTS: Record<string, (c: BuildContext) => Record<string, unknown>> = {
     for_user_id: "2244994945",
     tweet_create_events: [{
       created_at: c.now.toUTCString(),
-      id_str: String(digits(19)),
+      id_str: digitString(19),
       text: "@hooktap hello",
       user: USER,
     }],
@@ -21,10 +21,10 @@ const EVENTS: Record<string, (c: BuildContext) => Record<string, unknown>> = {
   favorite_events: (c) => ({
     for_user_id: "2244994945",
     favorite_events: [{
-      id: String(digits(19)),
+      id: digitString(19),
       created_at: c.now.toUTCString(),
       timestamp_ms: c.now.getTime(),
-      favorited_status: { id_str: String(digits(19)), text: "Webhooks!" },
+      favorited_status: { id_str: digitString(19), text: "Webhooks!" },
       user: USER,
     }],
   }),
