@@ -22,10 +22,6 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
     "one closure (~530 lines) over the lanes' shared state (windows, retries, read-back, probes); splitting " +
     "it means lanes as objects of their own, a rewrite of the delivery engine, not a move (issue 34)",
   ],
-  [
-    "src/trigger/run.ts:trigger",
-    "being reworked with the providers' folders (issue 34.1); split there, not under that work",
-  ],
 ]);
 
 /** A readable name for a function node: its own, or what it is assigned to, or `<anonymous>`. */
