@@ -270,98 +270,118 @@ export class Fifo<T> {
   }
 }
 
-/** Creates a forwarder. */
-export function createForwarder(options: ForwarderOptions): Forwarder {
-  const now = options.now ?? (() => new Date());
-  const window = Math.max(1, options.window ?? WINDOW);
-  const windowBytes = options.windowBytes ?? 8 * 1024 * 1024;
-  const backlog = options.backlog;
-  const lanes = new Map<string, Lane>();
-  const down = new Map<string, boolean>();
-  const inFlight = new Set<Promise<unknown>>();
-  let pending = 0;
-  let inMemory = 0;
-  let stopped = false;
-  let idleWaiters: (() => void)[] = [];
+/**
+ * The delivery engine behind {@linkcode createForwarder}: the lanes' shared state (private fields) and the
+ * steps over it (private methods); its public methods are the {@linkcode Forwarder}'s.
+ */
+class ForwarderEngine {
+  readonly #options: ForwarderOptions;
+  readonly #now: () => Date;
+  readonly #window: number;
+  readonly #windowBytes: number;
+  readonly #backlog: Backlog | undefined;
+  readonly #lanes = new Map<string, Lane>();
+  readonly #down = new Map<string, boolean>();
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #pending = 0;
+  #inMemory = 0;
+  #stopped = false;
+  #idleWaiters: (() => void)[] = [];
+  readonly #hosts = new Map<string, string>();
+  readonly #probing = new Set<string>();
+  readonly #probeTimers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #probeMs: number;
+  readonly #connect: (hostname: string, port: number) => Promise<void>;
 
-  const done = (n = 1) => {
-    pending -= n;
-    if (pending <= 0) {
-      pending = 0;
-      for (const w of idleWaiters) w();
-      idleWaiters = [];
+  constructor(options: ForwarderOptions) {
+    this.#options = options;
+    this.#now = this.#options.now ?? (() => new Date());
+    this.#window = Math.max(1, this.#options.window ?? WINDOW);
+    this.#windowBytes = this.#options.windowBytes ?? 8 * 1024 * 1024;
+    this.#backlog = this.#options.backlog;
+    this.#probeMs = this.#options.probeMs ?? 1000;
+    this.#connect = this.#options.connect ?? _connect;
+  }
+
+  #done(n = 1) {
+    this.#pending -= n;
+    if (this.#pending <= 0) {
+      this.#pending = 0;
+      for (const w of this.#idleWaiters) w();
+      this.#idleWaiters = [];
     }
-  };
+  }
   /** A job leaves memory. */
-  const release = (lane: Lane, job: Job) => {
+  #release(lane: Lane, job: Job) {
     lane.jobs--;
-    inMemory--;
+    this.#inMemory--;
     lane.bytes -= job.size;
     lane.ids.delete(job.event.id);
-  };
-  const settle = (lane: Lane, job: Job) => {
-    release(lane, job);
-    options.onSettled?.(job.event, job.target);
-    done();
-  };
+  }
+  #settle(lane: Lane, job: Job) {
+    this.#release(lane, job);
+    this.#options.onSettled?.(job.event, job.target);
+    this.#done();
+  }
   /** A job of a retired lane: not settled (it stays undelivered), no longer pending here. */
-  const abandon = (lane: Lane, job: Job) => {
-    release(lane, job);
+  #abandon(lane: Lane, job: Job) {
+    this.#release(lane, job);
     const ids = lane.retired!.get(job.target.name) ?? new Set<string>();
     lane.retired!.set(job.target.name, ids.add(job.event.id));
-    done();
-  };
+    this.#done();
+  }
 
-  const hosts = new Map<string, string>();
-  const hostOf = (to: string) => {
-    let host = hosts.get(to);
-    if (host === undefined) hosts.set(to, host = new URL(to).host);
+  #hostOf(to: string) {
+    let host = this.#hosts.get(to);
+    if (host === undefined) this.#hosts.set(to, host = new URL(to).host);
     return host;
-  };
-  const ordered = (target: ForwardTarget) => target.order !== "parallel";
-  const waitingFor = (host: string) => {
+  }
+  #ordered(target: ForwardTarget) {
+    return target.order !== "parallel";
+  }
+  #waitingFor(host: string) {
     let n = 0;
-    for (const lane of lanes.values()) {
-      if (lane.sample !== undefined && hostOf(lane.sample.to) === host) {
+    for (const lane of this.#lanes.values()) {
+      if (lane.sample !== undefined && this.#hostOf(lane.sample.to) === host) {
         n += lane.jobs + (lane.spill?.count ?? 0);
       }
     }
     return n;
-  };
+  }
 
-  const noteState = (target: ForwardTarget, outcome: AttemptOutcome) => {
-    const host = hostOf(target.to);
+  #noteState(target: ForwardTarget, outcome: AttemptOutcome) {
+    const host = this.#hostOf(target.to);
     const isDown = outcome.error?.kind === "refused";
     if (!isDown && outcome.response === undefined) return; // no answer in time: not "answers again"
-    const wasDown = down.get(host) ?? false;
+    const wasDown = this.#down.get(host) ?? false;
     if (isDown === wasDown) return;
-    down.set(host, isDown);
+    this.#down.set(host, isDown);
     if (isDown) {
-      return options.onAppState?.({
+      return this.#options.onAppState?.({
         host,
         up: false,
         reason: outcome.error!.message,
         ...(target.mode === "relay" ? { relay: true } : {}),
       });
     }
-    for (const lane of lanes.values()) {
+    for (const lane of this.#lanes.values()) {
       if (lane.hold?.host === host) {
         if (lane.hold.timer !== undefined) clearTimeout(lane.hold.timer);
         lane.hold = undefined;
-        pump(lane);
+        this.#pump(lane);
       }
     }
     // The events still to go: every waiting one, but this one when it was delivered.
-    const waiting = waitingFor(host) - (outcome.record.outcome === "delivered" ? 1 : 0);
-    options.onAppState?.({ host, up: true, waiting: Math.max(0, waiting) });
-  };
+    const waiting = this.#waitingFor(host) - (outcome.record.outcome === "delivered" ? 1 : 0);
+    this.#options.onAppState?.({ host, up: true, waiting: Math.max(0, waiting) });
+  }
 
-  async function attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
+  async #attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
     const { event, target } = job;
-    const prepared = options.prepare?.(event, job.attempt, target);
+    const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
     const outcome = await deliverOnce(event, target, {
-      id: options.log.newId(now()),
+      id: this.#options.log.newId(this.#now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,
       ...(job.resumed ? { resumed: true } : {}),
@@ -370,26 +390,28 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       ...(target.ca !== undefined ? { ca: target.ca } : {}),
       ...(request !== undefined ? { request } : {}),
       ...(maxBody !== undefined ? { maxBody } : {}),
-      now,
+      now: this.#now,
     });
-    noteState(target, outcome);
+    this.#noteState(target, outcome);
     return outcome;
   }
 
-  async function record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
+  async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
-      await options.log.append(record);
+      await this.#options.log.append(record);
     } catch (error) {
-      if (!stopped) options.onError?.(error); // after stop the log is closed: the next start redelivers
+      if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
     }
-    options.onDelivery?.(record, event);
+    this.#options.onDelivery?.(record, event);
   }
 
   /** One lane per target: an endpoint's targets each have their own queue and retries. */
-  const keyOf = (target: ForwardTarget) => `${target.endpoint ?? ""}\n${target.name}\n${target.to}`;
+  #keyOf(target: ForwardTarget) {
+    return `${target.endpoint ?? ""}\n${target.name}\n${target.to}`;
+  }
 
-  function laneOf(target: ForwardTarget, key = keyOf(target)): Lane {
-    let lane = lanes.get(key);
+  #laneOf(target: ForwardTarget, key = this.#keyOf(target)): Lane {
+    let lane = this.#lanes.get(key);
     if (lane === undefined) {
       lane = {
         key,
@@ -404,14 +426,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         side: new Map(),
         once: new Set(),
       };
-      lanes.set(key, lane);
+      this.#lanes.set(key, lane);
     }
     lane.sample = target;
     return lane;
   }
 
   /** Notes that `lane` took event `id` (see {@linkcode Lane.once}). */
-  const remember = (lane: Lane, id: string) => {
+  #remember(lane: Lane, id: string) {
     lane.once.add(id);
     if (lane.once.size > READ_BACK_IDS) {
       for (const old of lane.once) {
@@ -419,63 +441,67 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         break;
       }
     }
-  };
-  const full = (lane: Lane) => lane.jobs >= window || (lane.jobs > 0 && lane.bytes >= windowBytes);
-  const sizeOf = (event: CapturedEvent) => event.bodySize + 512;
+  }
+  #full(lane: Lane) {
+    return lane.jobs >= this.#window || (lane.jobs > 0 && lane.bytes >= this.#windowBytes);
+  }
+  #sizeOf(event: CapturedEvent) {
+    return event.bodySize + 512;
+  }
 
   /** Puts an event in memory, at the end of its lane. */
-  function admitJob(
+  #admitJob(
     lane: Lane,
     event: CapturedEvent,
     target: ForwardTarget,
     attempt: number,
     resumed: boolean,
   ) {
-    const job: Job = { event, target, seq: lane.seq++, attempt, counted: 0, size: sizeOf(event) };
+    const job: Job = { event, target, seq: lane.seq++, attempt, counted: 0, size: this.#sizeOf(event) };
     if (resumed) job.resumed = true;
     // Events that waited (the last run's, or a hub's catch-up: the channel kept them) go one at a time, in order.
     if (resumed || event.hub !== undefined) lane.serial = true;
     lane.jobs++;
-    inMemory++;
+    this.#inMemory++;
     lane.bytes += job.size;
     lane.ids.add(event.id);
     lane.queue.push(job);
   }
 
-  function insertRetry(lane: Lane, job: Job): void {
+  #insertRetry(lane: Lane, job: Job): void {
     const list = lane.retries;
     let i = list.length;
     while (i > 0 && list[i - 1]!.seq > job.seq) i--;
     list.splice(i, 0, job);
   }
 
-  function pump(lane: Lane): void {
-    if (stopped || lane.retired) return;
+  #pump(lane: Lane): void {
+    if (this.#stopped || lane.retired) return;
     const target = lane.sample;
     if (target !== undefined && lane.hold === undefined) {
-      const limit = ordered(target) && lane.serial ? 1 : Math.max(1, target.concurrency || 1);
+      const limit = this.#ordered(target) && lane.serial ? 1 : Math.max(1, target.concurrency || 1);
       while (lane.running < limit) {
         const job = lane.retries.length > 0 ? lane.retries.shift() : lane.queue.shift();
         if (job === undefined) break;
-        start(lane, job);
+        this.#start(lane, job);
       }
     }
-    refill(lane);
+    this.#refill(lane);
     if (lane.jobs === 0 && lane.spill === undefined) lane.serial = false;
   }
 
-  function start(lane: Lane, job: Job): void {
+  #start(lane: Lane, job: Job): void {
     lane.running++;
-    const run = runJob(lane, job).catch((error) => options.onError?.(error)).finally(() => {
-      inFlight.delete(run);
+    const run = this.#runJob(lane, job).catch((error) => this.#options.onError?.(error)).finally(() => {
+      this.#inFlight.delete(run);
       lane.running--;
-      pump(lane);
+      this.#pump(lane);
     });
-    inFlight.add(run);
+    this.#inFlight.add(run);
   }
 
-  async function runJob(lane: Lane, job: Job): Promise<void> {
-    const outcome = await attempt(job);
+  async #runJob(lane: Lane, job: Job): Promise<void> {
+    const outcome = await this.#attempt(job);
     const target = job.target;
     const refused = outcome.error?.kind === "refused";
     // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
@@ -484,16 +510,16 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const counted = job.counted + (refused || freeEarly ? 0 : 1);
     const delivered = outcome.record.outcome === "delivered";
     let delay: number | undefined;
-    if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, now().getTime());
+    if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, this.#now().getTime());
     if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
     if (!delivered && (refused || delay !== undefined)) {
       outcome.record.outcome = "retrying";
-      if (delay !== undefined) outcome.record.retryAt = new Date(now().getTime() + delay).toISOString();
+      if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
     }
-    await record(outcome.record, job.event);
-    if (outcome.record.outcome !== "retrying") return settle(lane, job);
-    if (stopped) return; // left for the next start
-    if (lane.retired) return abandon(lane, job);
+    await this.#record(outcome.record, job.event);
+    if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
+    if (this.#stopped) return; // left for the next start
+    if (lane.retired) return this.#abandon(lane, job);
     const next: Job = {
       ...job,
       // A try nothing listened to is not an attempt: the next one keeps its number.
@@ -505,47 +531,49 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     lane.serial = true;
     if (refused) {
       // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
-      insertRetry(lane, next);
-      const host = hostOf(target.to);
-      if (down.get(host) !== true) {
+      this.#insertRetry(lane, next);
+      const host = this.#hostOf(target.to);
+      if (this.#down.get(host) !== true) {
         // It was back up meanwhile (another attempt got an answer): go again at once.
         return;
       }
       if (lane.hold === undefined) lane.hold = { host };
-      probe(host);
+      this.#probe(host);
       return;
     }
-    if (ordered(target)) {
+    if (this.#ordered(target)) {
       // Arrival order: the lane waits with this event at its head.
-      insertRetry(lane, next);
+      this.#insertRetry(lane, next);
       if (lane.hold === undefined) {
         // The connection closed without an answer (an app still starting): the connect check may end the wait
         // early. Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
-        const host = outcome.error?.kind === "reset" ? hostOf(target.to) : undefined;
+        const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
         const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host };
         hold.timer = setTimeout(() => {
           if (lane.hold === hold) lane.hold = undefined;
-          pump(lane);
+          this.#pump(lane);
         }, delay);
         lane.hold = hold;
-        if (host !== undefined) probe(host);
+        if (host !== undefined) this.#probe(host);
       }
       return;
     }
     const timer = setTimeout(() => {
       lane.side.delete(timer);
-      insertRetry(lane, next);
-      pump(lane);
+      this.#insertRetry(lane, next);
+      this.#pump(lane);
     }, delay);
     lane.side.set(timer, next);
   }
 
   /** Reads a spilled lane's next events back from the store when its memory has room. */
-  function refill(lane: Lane): void {
+  #refill(lane: Lane): void {
     const spill = lane.spill;
-    if (spill === undefined || spill.reading || spill.paused || backlog === undefined || stopped) return;
+    if (
+      spill === undefined || spill.reading || spill.paused || this.#backlog === undefined || this.#stopped
+    ) return;
     if (lane.retired) return;
-    if (spill.place === undefined || lane.jobs > window / 2) return;
+    if (spill.place === undefined || lane.jobs > this.#window / 2) return;
     spill.reading = true;
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
@@ -553,45 +581,45 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       if (lane.ids.has(event.id) || lane.once.has(event.id)) return "pass" as const;
       const admitted = spill.admit(event);
       if (admitted === undefined) return "pass" as const;
-      if (full(lane)) return "stop" as const;
-      admitJob(lane, event, target, admitted.attempt, admitted.resumed);
-      if (event.id !== spill.pin) options.onTake?.(event, target);
+      if (this.#full(lane)) return "stop" as const;
+      this.#admitJob(lane, event, target, admitted.attempt, admitted.resumed);
+      if (event.id !== spill.pin) this.#options.onTake?.(event, target);
       // Counted when it was enqueued (or resumed); a read can come first: then it is counted now.
       if (spill.count > 0) spill.count--;
-      else pending++;
-      remember(lane, event.id);
+      else this.#pending++;
+      this.#remember(lane, event.id);
       return "take" as const;
     };
-    backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
+    this.#backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
       spill.reading = false;
-      if (lane.spill !== spill || stopped) return;
+      if (lane.spill !== spill || this.#stopped) return;
       if (end.stopped !== undefined) {
         spill.place = end.stopped;
         if (end.stopped.id !== spill.pin) {
           spill.pin = end.stopped.id;
-          options.onPin?.(spill.pin);
+          this.#options.onPin?.(spill.pin);
         }
       } else {
         spill.place = end.next;
         if (spill.until !== undefined || spill.ignores === ignoresBefore) {
           // Caught up: every event left in the store has been read; new ones stay in memory again.
           lane.spill = undefined;
-          if (spill.count > 0) done(spill.count);
+          if (spill.count > 0) this.#done(spill.count);
         }
       }
-      pump(lane);
+      this.#pump(lane);
     }, (error) => {
       spill.reading = false;
-      options.onError?.(error);
+      this.#options.onError?.(error);
       const timer = setTimeout(() => {
-        probeTimers.delete(timer);
-        pump(lane);
+        this.#probeTimers.delete(timer);
+        this.#pump(lane);
       }, 1000);
-      probeTimers.add(timer);
+      this.#probeTimers.add(timer);
     });
   }
 
-  function startSpill(lane: Lane, event: CapturedEvent, target: ForwardTarget): void {
+  #startSpill(lane: Lane, event: CapturedEvent, target: ForwardTarget): void {
     const spill: Spill = {
       pin: event.id,
       admit: (e) => {
@@ -606,56 +634,51 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       endpoint: target.endpoint ?? event.endpoint,
     };
     lane.spill = spill;
-    options.onPin?.(event.id);
-    backlog!.locate(event.id).then((place) => {
+    this.#options.onPin?.(event.id);
+    this.#backlog!.locate(event.id).then((place) => {
       if (lane.spill !== spill) return;
       spill.place = place ?? { offset: 0, id: "" };
-      pump(lane);
-    }, (error) => options.onError?.(error));
+      this.#pump(lane);
+    }, (error) => this.#options.onError?.(error));
   }
 
-  const probing = new Set<string>();
-  const probeTimers = new Set<ReturnType<typeof setTimeout>>();
-  const probeMs = options.probeMs ?? 1000;
-  const connect = options.connect ?? _connect;
-
   /** While lanes wait for `host` to listen: a connect about every `probeMs`; sends their events when it opens. */
-  function probe(host: string): void {
-    if (probeMs <= 0 || probing.has(host) || stopped) return;
-    probing.add(host);
+  #probe(host: string): void {
+    if (this.#probeMs <= 0 || this.#probing.has(host) || this.#stopped) return;
+    this.#probing.add(host);
     const url = new URL(`http://${host}`);
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
     const port = url.port === "" ? 80 : Number(url.port);
-    const held = () => [...lanes.values()].filter((lane) => lane.hold?.host === host);
+    const held = () => [...this.#lanes.values()].filter((lane) => lane.hold?.host === host);
     const tick = async () => {
-      if (stopped || held().length === 0) return void probing.delete(host);
+      if (this.#stopped || held().length === 0) return void this.#probing.delete(host);
       let open = false;
       try {
-        await connect(hostname, port);
+        await this.#connect(hostname, port);
         open = true;
       } catch { /* still down */ }
-      if (stopped) return void probing.delete(host);
+      if (this.#stopped) return void this.#probing.delete(host);
       if (open) {
         for (const lane of held()) {
           if (lane.hold?.timer !== undefined) clearTimeout(lane.hold.timer);
           lane.hold = undefined;
           for (const job of lane.retries) job.early = true;
-          pump(lane);
+          this.#pump(lane);
         }
       }
       schedule();
     };
     const schedule = () => {
       const handle = setTimeout(() => {
-        probeTimers.delete(handle);
+        this.#probeTimers.delete(handle);
         tick();
-      }, probeMs);
-      probeTimers.add(handle);
+      }, this.#probeMs);
+      this.#probeTimers.add(handle);
     };
     schedule();
   }
 
-  function dropWaiting(lane: Lane, each: (job: Job) => void): void {
+  #dropWaiting(lane: Lane, each: (job: Job) => void): void {
     if (lane.hold?.timer !== undefined) clearTimeout(lane.hold.timer);
     lane.hold = undefined;
     for (const job of lane.queue.drain()) each(job);
@@ -667,140 +690,167 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     lane.side.clear();
   }
 
-  return {
-    enqueue(event, target, resume) {
-      if (stopped) return false;
-      const lane = laneOf(target);
-      if (lane.once.has(event.id)) return true; // read back from the store before this call: taken
-      pending++;
-      if (lane.spill !== undefined) {
-        lane.spill.count++;
-        lane.spill.ignores++;
-        return false;
-      }
-      if (backlog !== undefined && !resume && full(lane) && (options.spills?.(target) ?? true)) {
-        startSpill(lane, event, target);
-        return false;
-      }
-      options.onTake?.(event, target);
-      remember(lane, event.id);
-      admitJob(lane, event, target, resume?.attempt ?? 1, resume !== undefined);
-      pump(lane);
-      return true;
-    },
-    resumeFrom(target, from, admit, o) {
-      const none: Resuming = { start() {}, skip() {} };
-      if (stopped || backlog === undefined || o.count <= 0) return none;
-      const lane = laneOf(target, o.key);
-      pending += o.count;
-      lane.serial = true;
-      const spill: Spill = {
-        place: from,
-        pin: from.id,
-        admit,
-        count: o.count,
-        ignores: 0,
-        reading: false,
-        paused: true,
-        endpoint: target.endpoint ?? "",
-        ...(o.until !== undefined ? { until: o.until } : {}),
-      };
-      lane.spill = spill;
-      options.onPin?.(from.id);
-      return {
-        start() {
-          spill.paused = false;
-          pump(lane);
+  enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): boolean {
+    if (this.#stopped) return false;
+    const lane = this.#laneOf(target);
+    if (lane.once.has(event.id)) return true; // read back from the store before this call: taken
+    this.#pending++;
+    if (lane.spill !== undefined) {
+      lane.spill.count++;
+      lane.spill.ignores++;
+      return false;
+    }
+    if (
+      this.#backlog !== undefined && !resume && this.#full(lane) && (this.#options.spills?.(target) ?? true)
+    ) {
+      this.#startSpill(lane, event, target);
+      return false;
+    }
+    this.#options.onTake?.(event, target);
+    this.#remember(lane, event.id);
+    this.#admitJob(lane, event, target, resume?.attempt ?? 1, resume !== undefined);
+    this.#pump(lane);
+    return true;
+  }
+  resumeFrom(
+    target: ForwardTarget,
+    from: Place,
+    admit: Admit,
+    o: { count: number; until?: number; key?: string },
+  ): Resuming {
+    const none: Resuming = { start() {}, skip() {} };
+    if (this.#stopped || this.#backlog === undefined || o.count <= 0) return none;
+    const lane = this.#laneOf(target, o.key);
+    this.#pending += o.count;
+    lane.serial = true;
+    const spill: Spill = {
+      place: from,
+      pin: from.id,
+      admit,
+      count: o.count,
+      ignores: 0,
+      reading: false,
+      paused: true,
+      endpoint: target.endpoint ?? "",
+      ...(o.until !== undefined ? { until: o.until } : {}),
+    };
+    lane.spill = spill;
+    this.#options.onPin?.(from.id);
+    return {
+      start: () => {
+        spill.paused = false;
+        this.#pump(lane);
+      },
+      skip: (next: Place, take: Admit) => {
+        if (lane.spill !== spill) return;
+        this.#done(o.count); // left in the store: the pin keeps the watermark before them
+        spill.count -= o.count;
+        spill.place = next;
+        spill.admit = take;
+        spill.paused = false;
+        if (spill.until !== undefined) lane.spill = undefined; // a relay target's: nothing enqueued meanwhile
+        this.#pump(lane);
+      },
+    };
+  }
+  async relay(event: CapturedEvent, target: ForwardTarget): Promise<Response> {
+    this.#pending++;
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.#attempt(
+        { event, target, seq: 0, attempt: 1, counted: 0, size: 0 },
+        RELAY_BODY_MAX,
+      );
+      await this.#record(outcome.record);
+    } finally {
+      this.#options.onSettled?.(event, target);
+      this.#done();
+    }
+    const response = outcome.response;
+    if (response === undefined) {
+      const why = outcome.error?.message ?? "no answer";
+      return new Response(
+        `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
+          `The event is stored as ${event.id}.\n`,
+        {
+          status: 502,
+          headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
         },
-        skip(next, take) {
-          if (lane.spill !== spill) return;
-          done(o.count); // left in the store: the pin keeps the watermark before them
-          spill.count -= o.count;
-          spill.place = next;
-          spill.admit = take;
-          spill.paused = false;
-          if (spill.until !== undefined) lane.spill = undefined; // a relay target's: nothing enqueued meanwhile
-          pump(lane);
-        },
-      };
-    },
-    async relay(event, target) {
-      pending++;
-      let outcome: AttemptOutcome;
+      );
+    }
+    const headers = new Headers();
+    for (const [name, value] of response.headers) {
+      if (isHopHeader(name) || name.toLowerCase() === "content-length") continue;
       try {
-        outcome = await attempt({ event, target, seq: 0, attempt: 1, counted: 0, size: 0 }, RELAY_BODY_MAX);
-        await record(outcome.record);
-      } finally {
-        options.onSettled?.(event, target);
-        done();
-      }
-      const response = outcome.response;
-      if (response === undefined) {
-        const why = outcome.error?.message ?? "no answer";
-        return new Response(
-          `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
-            `The event is stored as ${event.id}.\n`,
-          {
-            status: 502,
-            headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
-          },
-        );
-      }
-      const headers = new Headers();
-      for (const [name, value] of response.headers) {
-        if (isHopHeader(name) || name.toLowerCase() === "content-length") continue;
-        try {
-          headers.append(name, value);
-        } catch { /* a header Deno refuses to send back */ }
-      }
-      headers.set("x-hooktap-event-id", event.id);
-      const nullBody = response.status === 204 || response.status === 304 || event.method === "HEAD";
-      return new Response(nullBody ? null : response.body as Uint8Array<ArrayBuffer>, {
-        status: response.status < 200 || response.status > 599 ? 502 : response.status,
-        statusText: response.statusText,
-        headers,
-      });
-    },
-    get pending() {
-      return pending;
-    },
-    get inMemory() {
-      return inMemory;
-    },
-    retire(retired) {
-      const dropped = new Map<string, Set<string>>();
-      for (const [key, lane] of lanes) {
-        const target = lane.sample;
-        if (target === undefined || !retired(target)) continue;
-        lanes.delete(key);
-        lane.retired = dropped;
-        dropWaiting(lane, (job) => abandon(lane, job));
-        if (lane.spill !== undefined) {
-          done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
-          lane.spill = undefined;
-        }
-      }
-      return dropped;
-    },
-    idle() {
-      if (pending === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
-    async stop(graceMs = 3000) {
-      stopped = true;
-      for (const t of probeTimers) clearTimeout(t);
-      probeTimers.clear();
-      for (const lane of lanes.values()) {
-        dropWaiting(lane, (job) => release(lane, job));
+        headers.append(name, value);
+      } catch { /* a header Deno refuses to send back */ }
+    }
+    headers.set("x-hooktap-event-id", event.id);
+    const nullBody = response.status === 204 || response.status === 304 || event.method === "HEAD";
+    return new Response(nullBody ? null : response.body as Uint8Array<ArrayBuffer>, {
+      status: response.status < 200 || response.status > 599 ? 502 : response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  }
+  get pending(): number {
+    return this.#pending;
+  }
+  get inMemory(): number {
+    return this.#inMemory;
+  }
+  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
+    const dropped = new Map<string, Set<string>>();
+    for (const [key, lane] of this.#lanes) {
+      const target = lane.sample;
+      if (target === undefined || !retired(target)) continue;
+      this.#lanes.delete(key);
+      lane.retired = dropped;
+      this.#dropWaiting(lane, (job) => this.#abandon(lane, job));
+      if (lane.spill !== undefined) {
+        this.#done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
         lane.spill = undefined;
       }
-      if (inFlight.size === 0) return;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
-      ]);
-      clearTimeout(timer);
+    }
+    return dropped;
+  }
+  idle(): Promise<void> {
+    if (this.#pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+  async stop(graceMs = 3000): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#probeTimers) clearTimeout(t);
+    this.#probeTimers.clear();
+    for (const lane of this.#lanes.values()) {
+      this.#dropWaiting(lane, (job) => this.#release(lane, job));
+      lane.spill = undefined;
+    }
+    if (this.#inFlight.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.#inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
+/** Creates a forwarder. */
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const engine = new ForwarderEngine(options);
+  return {
+    enqueue: (event, target, resume) => engine.enqueue(event, target, resume),
+    resumeFrom: (target, from, admit, o) => engine.resumeFrom(target, from, admit, o),
+    relay: (event, target) => engine.relay(event, target),
+    get pending() {
+      return engine.pending;
     },
+    get inMemory() {
+      return engine.inMemory;
+    },
+    retire: (retired) => engine.retire(retired),
+    idle: () => engine.idle(),
+    stop: (graceMs) => engine.stop(graceMs),
   };
 }

@@ -23,8 +23,8 @@ import {
 } from "../send/overrides.ts";
 import { retryWaits, shuffled, SIGNED_TIMESTAMP, staleTime, timestampedProviders } from "./plan.ts";
 import { loadCatalog, resolveEvent } from "./registry.ts";
-import { signDelivery, signingMode } from "./sign.ts";
-import type { BuildContext, DraftBody, SequenceStep } from "../providers/catalog_types.ts";
+import { signDelivery, type Signed, type SigningMaterial, signingMode } from "./sign.ts";
+import type { BuildContext, DraftBody, SequenceStep, TriggerCatalog } from "../providers/catalog_types.ts";
 import { closest } from "../text/suggest.ts";
 
 /** The delivery faults a trigger can make. */
@@ -254,21 +254,26 @@ function _encode(body: DraftBody): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(body.value, null, body.indent || undefined));
 }
 
+/** A delivery of the plan: signed (or to be signed again, a retry), and how long to wait before it. */
+type Planned = PlannedDelivery & {
+  headers: [string, string][];
+  bytes: Uint8Array;
+  draft: Built;
+  wait: number;
+};
+
+/** Signs a built delivery at a time, with extra headers; returns the signed headers and the bytes sent. */
+type SignAt = (d: Built, at: Date, extra?: [string, string][]) => Promise<Signed & { bytes: Uint8Array }>;
+
 /**
- * Triggers `request.event` of `request.provider` at `request.to`.
- * @throws {UsageError} for an unknown provider or event, a bad override, or a fault that cannot apply.
+ * The steps to send: the fixture's, or the event's or the sequence's of the catalog.
+ * @throws {UsageError} for an unknown event, an empty fixture, or a fixture step that is a sequence.
  */
-export async function trigger(
+function _resolveSteps(
+  catalog: TriggerCatalog,
   request: TriggerRequest,
-  effects: TriggerEffects = {},
-): Promise<TriggerOutcome> {
-  const now = effects.now ?? (() => new Date());
-  const sleep = effects.sleep ?? _sleep;
-  const send = effects.send ?? sendRaw;
-  const fault = request.fault ?? {};
-  const catalog = await loadCatalog(request.provider);
-  const provider = catalog.provider;
-  const title = CATALOG[provider]?.title ?? provider;
+  provider: string,
+): { sequence?: string; steps: readonly TriggerStep[] } {
   const resolved: { sequence?: string; steps: readonly TriggerStep[] } = request.steps !== undefined
     ? { steps: request.steps }
     : resolveEvent(catalog, request.event);
@@ -281,17 +286,22 @@ export async function trigger(
         `(hooktap trigger --list ${provider} shows them).`,
     );
   }
-  const apiVersion = _apiVersion(catalog.apiVersions, request.apiVersion, title);
-  const url = new URL(request.to);
-  const material = {
-    ...(request.secret !== undefined ? { secret: request.secret } : {}),
-    ...(request.hmac !== undefined ? { hmac: request.hmac } : {}),
-    ...(request.keys !== undefined ? { keys: request.keys } : {}),
-  };
-  const mode = signingMode(provider, material);
-  const sets = request.set ?? [];
-  const unsets = request.unset ?? [];
-  _checkScopes(resolved.steps, sets, unsets, request.body !== undefined);
+  return resolved;
+}
+
+/**
+ * Refuses a fault that cannot apply (--stale without a signed timestamp, --stale or --bad-signature unsigned,
+ * --out-of-order on one event, --retries out of range); returns the number of retries.
+ * @throws {UsageError} naming the fault and the fix.
+ */
+function _checkFaults(
+  fault: Faults,
+  request: TriggerRequest,
+  provider: string,
+  title: string,
+  mode: Signed["with"],
+  stepCount: number,
+): number {
   const stamp = SIGNED_TIMESTAMP[provider];
   if (fault.stale && stamp === undefined) {
     const names = timestampedProviders().map((p) => CATALOG[p]?.title ?? p);
@@ -308,7 +318,7 @@ export async function trigger(
       } needs a signed delivery: give --secret or set the endpoint's \`secret\`.`,
     );
   }
-  if (fault.outOfOrder && resolved.steps.length < 2) {
+  if (fault.outOfOrder && stepCount < 2) {
     throw new UsageError(
       `--out-of-order shuffles a sequence, and ${request.event} is one event: name a sequence ` +
         `(hooktap trigger --list ${provider} shows them).`,
@@ -318,11 +328,18 @@ export async function trigger(
   if (!Number.isInteger(retries) || retries < 0 || retries > 20) {
     throw new UsageError(`--retries must be a whole number from 0 to 20, got ${retries}.`);
   }
-  const seed = fault.outOfOrder ? fault.seed ?? Math.floor(Math.random() * 2 ** 31) : undefined;
-  const steps = seed === undefined ? resolved.steps : shuffled(resolved.steps, seed);
+  return retries;
+}
+
+/** The context the catalog builds each event in: the start time, ids shared across steps, the secret, the API version. */
+function _buildContext(
+  request: TriggerRequest,
+  fault: Faults,
+  start: Date,
+  apiVersion: string | undefined,
+): BuildContext {
   const ids = new Map<string, string>();
-  const start = now();
-  const ctx: BuildContext = {
+  return {
     now: start,
     id: (name, make) => {
       let v = ids.get(name);
@@ -335,17 +352,23 @@ export async function trigger(
       : {}),
     ...(apiVersion !== undefined ? { apiVersion } : {}),
   };
-  const tolerance = Math.max(request.tolerance ?? 300, TOLERANCE_FLOOR[provider] ?? 0);
-  const wrong = fault.badSignature
-    ? {
-      ...material,
-      ...(material.secret !== undefined ? { secret: `${material.secret}-not-the-secret` } : {}),
-      ...(mode === "key" ? { keys: await (await import("./keys.ts")).makeTriggerKeys() } : {}),
-    }
-    : material;
-  const signUrl = request.signatureUrl ?? url.href;
+}
 
-  // Build every delivery first (so a bad --set fails before anything is sent).
+/**
+ * Builds every delivery (so a bad --set fails before anything is sent): the catalog's draft, the step's own
+ * changes, then the user's --set, --unset, body and -H.
+ */
+async function _buildDrafts(
+  catalog: TriggerCatalog,
+  request: TriggerRequest,
+  resolved: { steps: readonly TriggerStep[] },
+  steps: readonly TriggerStep[],
+  seed: number | undefined,
+  ctx: BuildContext,
+  start: Date,
+): Promise<Built[]> {
+  const sets = request.set ?? [];
+  const unsets = request.unset ?? [];
   const drafts: Built[] = [];
   for (const [index, step] of steps.entries()) {
     const draft = await catalog.build(step.event, { ...ctx, now: start });
@@ -378,14 +401,30 @@ export async function trigger(
       deliveryHeader: draft.deliveryHeader,
     });
   }
+  return drafts;
+}
 
+/**
+ * The signer of the deliveries: at a time (stale when asked), with the material (the wrong one for
+ * --bad-signature), a timestamp in the body set to the signing time.
+ */
+function _signer(
+  provider: string,
+  request: TriggerRequest,
+  fault: Faults,
+  wrong: SigningMaterial,
+  tolerance: number,
+  signUrl: string,
+): SignAt {
+  const stamp = SIGNED_TIMESTAMP[provider];
+  const sets = request.set ?? [];
   // A timestamp signed in the body (Linear's webhookTimestamp) is the signing time, unless the user
   // chose the bytes (--body) or the field (--set webhookTimestamp=...).
   const bodyStamp = stamp !== undefined && "bodyField" in stamp && request.body === undefined &&
       !sets.some((s) => s.startsWith(`${stamp.bodyField}=`))
     ? stamp.bodyField
     : undefined;
-  const signAt = async (d: Built, at: Date, extra: [string, string][] = []) => {
+  return async (d: Built, at: Date, extra: [string, string][] = []) => {
     const when = fault.stale ? staleTime(provider, at, tolerance) : at;
     const bytes = bodyStamp === undefined
       ? d.bytes
@@ -399,14 +438,18 @@ export async function trigger(
     );
     return { ...signed, bytes };
   };
+}
 
-  const plan: (PlannedDelivery & {
-    headers: [string, string][];
-    bytes: Uint8Array;
-    draft: Built;
-    wait: number;
-  })[] = [];
-  const waits = retryWaits(catalog.retries, retries, fault.realTime ?? false);
+/** The plan: each delivery signed at `start`, then its duplicate and its retries (the faults asked for). */
+async function _plan(
+  drafts: readonly Built[],
+  signAt: SignAt,
+  start: Date,
+  fault: Faults,
+  waits: readonly number[],
+  retries: number,
+): Promise<Planned[]> {
+  const plan: Planned[] = [];
   const base: PlannedDelivery["fault"] = fault.stale
     ? "stale"
     : fault.badSignature
@@ -453,7 +496,26 @@ export async function trigger(
       });
     }
   }
+  return plan;
+}
 
+/** What sending the plan needs: where, how it was signed, and the effects. */
+interface Sending {
+  provider: string;
+  catalog: TriggerCatalog;
+  url: URL;
+  mode: Signed["with"];
+  fault: Faults;
+  signAt: SignAt;
+  now: () => Date;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  send: typeof sendRaw;
+  effects: TriggerEffects;
+}
+
+/** Sends the plan in order (a retry waits and is signed again), and collects what each got. */
+async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery[]> {
+  const { provider, catalog, url, mode, fault, signAt, now, sleep, send, effects } = s;
   const deliveries: Delivery[] = [];
   for (const p of plan) {
     if (effects.signal?.aborted) break;
@@ -513,6 +575,64 @@ export async function trigger(
     deliveries.push(delivery);
     await effects.onDelivery?.(delivery);
   }
+  return deliveries;
+}
+
+/**
+ * Triggers `request.event` of `request.provider` at `request.to`.
+ * @throws {UsageError} for an unknown provider or event, a bad override, or a fault that cannot apply.
+ */
+export async function trigger(
+  request: TriggerRequest,
+  effects: TriggerEffects = {},
+): Promise<TriggerOutcome> {
+  const now = effects.now ?? (() => new Date());
+  const sleep = effects.sleep ?? _sleep;
+  const send = effects.send ?? sendRaw;
+  const fault = request.fault ?? {};
+  const catalog = await loadCatalog(request.provider);
+  const provider = catalog.provider;
+  const title = CATALOG[provider]?.title ?? provider;
+  const resolved = _resolveSteps(catalog, request, provider);
+  const apiVersion = _apiVersion(catalog.apiVersions, request.apiVersion, title);
+  const url = new URL(request.to);
+  const material = {
+    ...(request.secret !== undefined ? { secret: request.secret } : {}),
+    ...(request.hmac !== undefined ? { hmac: request.hmac } : {}),
+    ...(request.keys !== undefined ? { keys: request.keys } : {}),
+  };
+  const mode = signingMode(provider, material);
+  _checkScopes(resolved.steps, request.set ?? [], request.unset ?? [], request.body !== undefined);
+  const retries = _checkFaults(fault, request, provider, title, mode, resolved.steps.length);
+  const seed = fault.outOfOrder ? fault.seed ?? Math.floor(Math.random() * 2 ** 31) : undefined;
+  const steps = seed === undefined ? resolved.steps : shuffled(resolved.steps, seed);
+  const start = now();
+  const ctx = _buildContext(request, fault, start, apiVersion);
+  const tolerance = Math.max(request.tolerance ?? 300, TOLERANCE_FLOOR[provider] ?? 0);
+  const wrong = fault.badSignature
+    ? {
+      ...material,
+      ...(material.secret !== undefined ? { secret: `${material.secret}-not-the-secret` } : {}),
+      ...(mode === "key" ? { keys: await (await import("./keys.ts")).makeTriggerKeys() } : {}),
+    }
+    : material;
+  const signUrl = request.signatureUrl ?? url.href;
+  const drafts = await _buildDrafts(catalog, request, resolved, steps, seed, ctx, start);
+  const signAt = _signer(provider, request, fault, wrong, tolerance, signUrl);
+  const waits = retryWaits(catalog.retries, retries, fault.realTime ?? false);
+  const plan = await _plan(drafts, signAt, start, fault, waits, retries);
+  const deliveries = await _sendPlan(plan, {
+    provider,
+    catalog,
+    url,
+    mode,
+    fault,
+    signAt,
+    now,
+    sleep,
+    send,
+    effects,
+  });
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;
   if (seed !== undefined) outcome.seed = seed;
