@@ -23,6 +23,7 @@ export const LAYERS: readonly Layer[] = [
   { unit: "bytes.ts", uses: [], what: "byte helpers" },
   { unit: "names.ts", uses: [], what: "choice names (formats, verdicts)" },
   { unit: "version.ts", uses: [], what: "the version" },
+  { unit: "timer.ts", uses: [], what: "a sleep that can be woken" },
   { unit: "text", uses: [], what: "values, paths, URL paths, escaping, suggestions" },
   { unit: "event", uses: [], what: "the record, deliveries, ids" },
   { unit: "tunnel", uses: [], what: "tunnel detection" },
@@ -42,7 +43,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     unit: "store",
-    uses: ["bytes.ts", "cli", "errors.ts", "event", "ports.ts", "query", "text"],
+    uses: ["bytes.ts", "cli", "errors.ts", "event", "ports.ts", "query", "text", "timer.ts"],
     what: "events.jsonl: write side, scans",
   },
   {
@@ -62,12 +63,12 @@ export const LAYERS: readonly Layer[] = [
     what: "forwarding, replay, deliveries",
   },
   { unit: "export", uses: ["event", "names.ts", "providers", "send"], what: "export formats" },
+  { unit: "server", uses: ["config", "errors.ts", "event", "receiver", "timer.ts"], what: "HTTP listeners" },
   {
     unit: "hub",
-    uses: ["errors.ts", "event", "ports.ts", "receiver", "store", "text"],
+    uses: ["errors.ts", "event", "ports.ts", "receiver", "server", "store", "text"],
     what: "the hub: server, client",
   },
-  { unit: "server", uses: ["config", "errors.ts", "event", "receiver"], what: "HTTP listeners" },
   {
     unit: "trigger",
     uses: ["cli", "config", "errors.ts", "event", "providers", "route", "send", "store", "text"],

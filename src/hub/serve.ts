@@ -4,6 +4,7 @@
  * @module
  */
 import { closingAnswer, ConnectionClosedOnPurpose, mustClose } from "../receiver/closing.ts";
+import { serveAgain } from "../server/serve_again.ts";
 import { describeError, ServeError } from "../errors.ts";
 import { chmodSidecars } from "./kv_file.ts";
 import { openHubStore } from "./kv_store.ts";
@@ -65,7 +66,7 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
       // An answer before the body's end (413, 503 of a bound) closes its connection: src/receiver/closing.ts.
       return mustClose(response) ? await closingAnswer(response) : response;
     });
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: Deno.HttpServer<Deno.NetAddr>; // the first; serveAgain keeps the current one
   try {
     server = start(options.port);
   } catch (error) {
@@ -82,50 +83,21 @@ export async function serveHub(options: HubServeOptions): Promise<RunningHub> {
   const { port, hostname } = server.addr;
   const scheme = options.tls ? "https" : "http";
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  let closing = false;
-  let wake = () => {};
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  // Deno.serve ends its server on an accept error (EMFILE: out of descriptors). The hub serves again on the
-  // same port, backing off until the bind succeeds: a descriptor flood costs the connections open at the
-  // time, never the hub (the same as dev's receiver, src/server/deno_stack.ts).
-  const serving = (async () => {
-    for (;;) {
-      try {
-        await server.finished;
-        return;
-      } catch (error) {
-        if (closing) return;
-        options.onNotice?.(`The hub stopped accepting connections (${describeError(error)}); serving again.`);
-      }
-      for (let delay = 50; !closing; delay = Math.min(delay * 2, 1000)) {
-        await sleep(delay);
-        if (closing) return;
-        try {
-          server = start(port);
-          options.onNotice?.(`The hub accepts connections again on port ${port}.`);
-          break;
-        } catch { /* still no descriptor (or the port is busy): wait more */ }
-      }
-      if (closing) return;
-    }
-  })();
-  const finished = serving.finally(() => store.close());
+  // Deno.serve ends its server on an accept error (EMFILE: out of descriptors): the hub serves again on the
+  // same port, as dev's receiver does (src/server/serve_again.ts).
+  const serving = serveAgain(server, () => start(port), {
+    onStop: (error) =>
+      options.onNotice?.(`The hub stopped accepting connections (${describeError(error)}); serving again.`),
+    onBack: () => options.onNotice?.(`The hub accepts connections again on port ${port}.`),
+  });
+  const finished = serving.finished.finally(() => store.close());
   return {
     port,
     hostname,
     url: `${scheme}://${host}:${port}`,
     async stop() {
-      closing = true;
-      wake();
       handler.close();
-      await server.shutdown().catch(() => {});
+      await serving.close();
       await finished;
     },
     finished,

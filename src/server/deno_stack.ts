@@ -15,6 +15,7 @@ import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
 import { closingAnswer, ConnectionClosedOnPurpose, mustClose } from "../receiver/closing.ts";
 import { unlockDeclaredBody } from "./deno_body.ts";
+import { serveAgain } from "./serve_again.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
 
 /** Serves `handler` with Deno.serve. Throws Deno's own error when the port cannot be bound. */
@@ -35,48 +36,16 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
       // An answer before the body's end (413, 503...) closes its connection: src/receiver/closing.ts.
       return mustClose(response) ? await closingAnswer(response) : response;
     });
-  let server = start(options.port);
-  const port = server.addr.port;
-  let closing = false;
-  let wake = () => {};
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  const finished = (async () => {
-    for (;;) {
-      try {
-        await server.finished;
-        return;
-      } catch (error) {
-        if (closing) return;
-        options.onNotice?.(`The receiver stopped accepting (${describeError(error)}); serving again.`);
-      }
-      // Out of descriptors, binding fails too until connections close: back off and retry.
-      for (let delay = 50; !closing; delay = Math.min(delay * 2, 1000)) {
-        await sleep(delay);
-        if (closing) return;
-        try {
-          server = start(port);
-          break;
-        } catch { /* still no descriptor (or the port is busy): wait more */ }
-      }
-      if (closing) return;
-    }
-  })();
+  const first = start(options.port);
+  const port = first.addr.port;
+  const serving = serveAgain(first, () => start(port), {
+    onStop: (error) =>
+      options.onNotice?.(`The receiver stopped accepting (${describeError(error)}); serving again.`),
+  });
   return Promise.resolve({
     port,
-    hostname: server.addr.hostname,
-    close: async () => {
-      closing = true;
-      wake();
-      await server.shutdown().catch(() => {});
-      await finished;
-    },
-    finished,
+    hostname: first.addr.hostname,
+    close: () => serving.close(),
+    finished: serving.finished,
   });
 }

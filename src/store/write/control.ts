@@ -17,6 +17,7 @@
  * (Ctrl-C, SIGTERM).
  * @module
  */
+import { wakeableSleep } from "../../timer.ts";
 import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
 import type { CompactPlan, CompactResult } from "./compact.ts";
@@ -173,15 +174,7 @@ export async function startControl(
       _close(conn);
     }
   };
-  let wake = () => {};
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { sleep, wake } = wakeableSleep();
   const accepting = (async () => {
     let backoff = 50;
     while (!closed) {
