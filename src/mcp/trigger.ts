@@ -8,16 +8,13 @@
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
-import type { Endpoint } from "../config/types.ts";
 import { CATALOG } from "../providers/catalog.ts";
 import { parseHeaderOption } from "../send/overrides.ts";
-import { endpointFor, endpointUrl } from "../trigger/dev_target.ts";
-import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry.ts";
 import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
-import { signingMode } from "../trigger/sign.ts";
+import { setUpTrigger } from "../trigger/setup.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
-import { configOf, devOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
+import { configOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
 import { answer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
@@ -156,53 +153,31 @@ export function triggerTool(ctx: McpContext) {
       const headers = (o.headers ?? []).map(parseHeaderOption);
       const config = await configOf(ctx);
       const paths = storeOf(ctx);
-      const warnings: string[] = [];
-      let to = o.to;
-      let endpoint: Endpoint | undefined;
-      if (to === undefined) {
-        const dev = await devOf(ctx);
-        if (dev === undefined) {
-          throw new UsageError(
+      if (o.to !== undefined) checkSendTo(o.to, config);
+      const setup = await setUpTrigger({
+        config,
+        provider,
+        endpoint: o.endpoint,
+        to: o.to,
+        secret: o.secret,
+        paths,
+        secretOption: "secret",
+        noDev: () =>
+          new UsageError(
             noDevMessage("there is nothing to trigger into") +
               " Or send straight to your app with `to` (http://localhost:3000/webhooks).",
-          );
-        }
-        endpoint = endpointFor(config, provider, o.endpoint);
-        to = endpointUrl(endpoint, dev.port, provider);
-      } else {
-        checkSendTo(to, config);
-        if (config !== null) {
-          endpoint = o.endpoint !== undefined
-            ? endpointFor(config, provider, o.endpoint)
-            : config.endpoints.find((e) => e.signing?.provider === provider);
-        }
+          ),
+      });
+      const { to, material, keys } = setup;
+      const signing = setup.endpoint?.signing;
+      const warnings = [...setup.warnings];
+      if (setup.key !== undefined) {
+        warnings.unshift(
+          `signed with hooktap's ${setup.key.kind} key (.hooktap/trigger-keys.json); the app must trust ` +
+            setup.key.publicKey,
+        );
       }
-      const signing = endpoint?.signing;
       const title = CATALOG[provider]?.title ?? provider;
-      if (signing?.provider !== undefined && signing.provider !== provider) {
-        warnings.push(
-          `endpoint "${
-            endpoint!.name
-          }" declares provider ${signing.provider}, so it will check this ${title} ` +
-            `delivery as ${signing.provider} and find it invalid.`,
-        );
-      }
-      const secret = o.secret ?? signing?.secrets[0];
-      const material = {
-        ...(secret !== undefined ? { secret } : {}),
-        ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
-      };
-      let keys: TriggerKeys | undefined;
-      if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
-        keys = (await loadTriggerKeys(paths.dir)).keys;
-        const pub = publicKeyFor(provider, keys)!;
-        warnings.push(`signed with hooktap's key (.hooktap/trigger-keys.json); the app must trust ${pub}`);
-      }
-      if (signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none") {
-        warnings.push(
-          `sent unsigned: no secret for ${title}; give secret, or set \`secret\` on the endpoint in hooktap.config.ts`,
-        );
-      }
       const request: TriggerRequest = {
         provider,
         event: o.event,

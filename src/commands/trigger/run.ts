@@ -10,12 +10,10 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../../providers/catalog.ts";
 import { parseHeaderOption } from "../../send/overrides.ts";
-import { endpointFor, endpointUrl, runningDev } from "../../trigger/dev_target.ts";
-import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "../../trigger/keys.ts";
 import { listCatalog } from "../../trigger/list.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
 import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
-import { signingMode } from "../../trigger/sign.ts";
+import { setUpTrigger } from "../../trigger/setup.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
 import { joinPath } from "../../text/path.ts";
@@ -77,61 +75,6 @@ function _checkFlags(o: Opts): void {
 }
 
 /** The warning for a delivery sent unsigned: what the provider needed, and where to give it. */
-/** Where the trigger goes (`--to`, else the running dev's endpoint) and the endpoint whose secret signs. */
-async function _destination(
-  o: Opts,
-  config: ResolvedConfig | null,
-  provider: string,
-  paths: ReturnType<typeof storePaths>,
-) {
-  if (o.to === undefined) {
-    const dev = await runningDev(paths);
-    if (dev === undefined) {
-      throw new UsageError(
-        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
-          "or send straight to your app with --to http://localhost:3000/webhooks.",
-      );
-    }
-    const endpoint = endpointFor(config, provider, o.endpoint);
-    return { to: endpointUrl(endpoint, dev.port, provider), endpoint };
-  }
-  const endpoint = config === null
-    ? undefined
-    : o.endpoint !== undefined
-    ? endpointFor(config, provider, o.endpoint)
-    : config.endpoints.find((e) => e.signing?.provider === provider) ?? _endpointAt(config, o.to);
-  return { to: o.to, endpoint };
-}
-
-/**
- * The endpoint whose exact path `to` names, when it has a secret and declares no other provider (`--to`
- * pointed at dev's own URL for it): its secret signs, as `--endpoint NAME` would.
- */
-function _endpointAt(config: ResolvedConfig, to: string) {
-  let path: string;
-  try {
-    path = new URL(to).pathname;
-  } catch {
-    return undefined;
-  }
-  return config.endpoints.find((e) =>
-    e.path === path && (e.signing?.secrets.length ?? 0) > 0 && e.signing?.provider === undefined
-  );
-}
-
-function _unsignedText(provider: string): string {
-  return provider === "msgraph"
-    ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
-      "give --secret, or set `secret` on the endpoint in hooktap.config.ts"
-    : provider === "hmac"
-    ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
-      "and `secret` to the endpoint (hooktap.config.ts), or give --endpoint NAME of one that has them"
-    : `sending unsigned: no secret for ${
-      CATALOG[provider]?.title
-    }; give --secret, or set \`secret\` on the ` +
-      "endpoint in hooktap.config.ts";
-}
-
 /** `hooktap trigger`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const o = input.options;
@@ -169,43 +112,28 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
   const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
-  const { to, endpoint } = await _destination(o, config, provider, paths);
-  const signing = endpoint?.signing;
-  if (signing?.provider !== undefined && signing.provider !== provider) {
-    warn(
-      `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
-        `${CATALOG[provider]?.title} delivery as ${signing.provider} and find it invalid.`,
-    );
+  const setup = await setUpTrigger({
+    config,
+    provider,
+    endpoint: o.endpoint,
+    to: o.to,
+    secret: o.secret,
+    paths,
+    secretOption: "--secret",
+    noDev: () =>
+      new UsageError(
+        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
+          "or send straight to your app with --to http://localhost:3000/webhooks.",
+      ),
+  });
+  const { to, material, keys } = setup;
+  if (setup.key !== undefined && !o.json) {
+    out.err(out.errColors.dim(
+      `Signed with hooktap's ${setup.key.kind} key (${setup.key.created ? "made now, " : ""}kept in ` +
+        `.hooktap/trigger-keys.json). Your app must trust its public key: ${setup.key.publicKey}\n`,
+    ));
   }
-  const secret = o.secret ?? signing?.secrets[0];
-  const material = {
-    ...(secret !== undefined ? { secret } : {}),
-    ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
-  };
-  let keys: TriggerKeys | undefined;
-  if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
-    const loaded = await loadTriggerKeys(paths.dir);
-    keys = loaded.keys;
-    const pub = publicKeyFor(provider, keys)!;
-    if (!o.json) {
-      out.err(out.errColors.dim(
-        `Signed with hooktap's ${
-          CATALOG[provider]?.keyPair?.kind === "p256" ? "ECDSA P-256" : "Ed25519"
-        } key ` +
-          `(${
-            loaded.created ? "made now, " : ""
-          }kept in .hooktap/trigger-keys.json). Your app must trust its ` +
-          `public key: ${pub}\n`,
-      ));
-    }
-    if (signing?.publicKey !== undefined && signing.publicKey !== pub) {
-      warn(
-        `endpoint "${endpoint!.name}" has its own publicKey, so its verdict will be invalid: only ${
-          CATALOG[provider]?.title
-        } holds that key's private half. Set publicKey to "${pub}" while you trigger.`,
-      );
-    }
-  }
+  for (const w of setup.warnings) warn(w);
   const faults = {
     ...(o.duplicate ? { duplicate: true } : {}),
     ...(o.outOfOrder ? { outOfOrder: true } : {}),
@@ -224,7 +152,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(o.signatureUrl !== undefined ? { signatureUrl: o.signatureUrl } : {}),
     ...material,
     ...(keys !== undefined ? { keys } : {}),
-    ...(signing?.tolerance !== undefined ? { tolerance: signing.tolerance } : {}),
+    ...(setup.endpoint?.signing?.tolerance !== undefined
+      ? { tolerance: setup.endpoint.signing.tolerance }
+      : {}),
     set: o.set,
     ...(o.setNew ? { setNew: true } : {}),
     ...(body !== undefined ? { body } : {}),
@@ -237,9 +167,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   const viaDev = o.to === undefined;
   let told: boolean | undefined;
-  if (signingMode(provider, { ...material, ...(keys ? { keys } : {}) }) === "none") {
-    warn(_unsignedText(provider));
-  }
   const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
   const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
   const outcome = await trigger(request, {

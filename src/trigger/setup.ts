@@ -1,0 +1,126 @@
+/**
+ * What a trigger needs before it builds anything, for `hooktap trigger` and
+ * the mcp `trigger` tool alike: where it goes (`to`, else the running dev's
+ * endpoint for the provider), the endpoint whose secret, `hmac` scheme or
+ * trusted key signs it, hooktap's own key pair for the senders that sign with
+ * one, and the warnings a user needs (a mismatched provider, a key the
+ * endpoint does not trust, an unsigned send), worded without a flag so each
+ * caller names its own option.
+ * @module
+ */
+import type { Endpoint, ResolvedConfig } from "../config/types.ts";
+import { CATALOG } from "../providers/catalog.ts";
+import type { GenericHmacSettings } from "../providers/types.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { endpointFor, endpointUrl, runningDev } from "./dev_target.ts";
+import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "./keys.ts";
+import { signingMode } from "./sign.ts";
+
+/** What {@linkcode setUpTrigger} takes. */
+export interface SetupInput {
+  config: ResolvedConfig | null;
+  /** The canonical provider. */
+  provider: string;
+  /** The endpoint asked for by name, if any. */
+  endpoint?: string | undefined;
+  /** Where to send, if not into the running dev. */
+  to?: string | undefined;
+  /** A secret given for this send, over the endpoint's. */
+  secret?: string | undefined;
+  paths: StorePaths;
+  /** The error when no dev runs and no `to` was given. */
+  noDev: () => Error;
+  /** How the caller names the secret option in a warning: `--secret`, `secret`. */
+  secretOption: string;
+}
+
+/** What {@linkcode setUpTrigger} found. */
+export interface TriggerSetup {
+  to: string;
+  /** The endpoint whose settings sign it (none when none applies). */
+  endpoint?: Endpoint;
+  material: { secret?: string; hmac?: GenericHmacSettings };
+  keys?: TriggerKeys;
+  /** hooktap's key pair signs it: the public key the app must trust, its kind, whether it was made now. */
+  key?: { publicKey: string; kind: string; created: boolean };
+  /** Plain sentences, without "warning:". */
+  warnings: string[];
+}
+
+/**
+ * The endpoint whose exact path `to` names, when it has a secret and declares no other provider (`to`
+ * pointed at dev's own URL for it): its secret signs, as naming the endpoint would.
+ */
+function endpointAt(config: ResolvedConfig, to: string): Endpoint | undefined {
+  let path: string;
+  try {
+    path = new URL(to).pathname;
+  } catch {
+    return undefined;
+  }
+  return config.endpoints.find((e) =>
+    e.path === path && (e.signing?.secrets.length ?? 0) > 0 && e.signing?.provider === undefined
+  );
+}
+
+function unsignedText(provider: string, secretOption: string): string {
+  return provider === "msgraph"
+    ? "sending without a clientState: Microsoft Graph carries the subscription's clientState in the body; " +
+      `give ${secretOption}, or set \`secret\` on the endpoint in hooktap.config.ts`
+    : provider === "hmac"
+    ? "sending unsigned: the generic HMAC scheme is described by an endpoint's `hmac` config; add `hmac` " +
+      "and `secret` to the endpoint (hooktap.config.ts), or name an endpoint that has them"
+    : `sending unsigned: no secret for ${
+      CATALOG[provider]?.title
+    }; give ${secretOption}, or set \`secret\` ` +
+      "on the endpoint in hooktap.config.ts";
+}
+
+/** Where a trigger goes and what signs it. @throws the caller's `noDev()` error when nothing can take it. */
+export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
+  const { config, provider } = input;
+  let to = input.to;
+  let endpoint: Endpoint | undefined;
+  if (to === undefined) {
+    const dev = await runningDev(input.paths);
+    if (dev === undefined) throw input.noDev();
+    endpoint = endpointFor(config, provider, input.endpoint);
+    to = endpointUrl(endpoint, dev.port, provider);
+  } else if (config !== null) {
+    endpoint = input.endpoint !== undefined
+      ? endpointFor(config, provider, input.endpoint)
+      : config.endpoints.find((e) => e.signing?.provider === provider) ?? endpointAt(config, to);
+  }
+  const warnings: string[] = [];
+  const title = CATALOG[provider]?.title ?? provider;
+  const signing = endpoint?.signing;
+  if (signing?.provider !== undefined && signing.provider !== provider) {
+    warnings.push(
+      `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
+        `${title} delivery as ${signing.provider} and find it invalid.`,
+    );
+  }
+  const secret = input.secret ?? signing?.secrets[0];
+  const material = {
+    ...(secret !== undefined ? { secret } : {}),
+    ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
+  };
+  const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings };
+  if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
+    const loaded = await loadTriggerKeys(input.paths.dir);
+    setup.keys = loaded.keys;
+    const publicKey = publicKeyFor(provider, loaded.keys)!;
+    const kind = CATALOG[provider]?.keyPair?.kind === "p256" ? "ECDSA P-256" : "Ed25519";
+    setup.key = { publicKey, kind, created: loaded.created };
+    if (signing?.publicKey !== undefined && signing.publicKey !== publicKey) {
+      warnings.push(
+        `endpoint "${endpoint!.name}" has its own publicKey, so its verdict will be invalid: only ${title} ` +
+          `holds that key's private half. Set publicKey to "${publicKey}" while you trigger.`,
+      );
+    }
+  }
+  if (signingMode(provider, { ...material, ...(setup.keys ? { keys: setup.keys } : {}) }) === "none") {
+    warnings.push(unsignedText(provider, input.secretOption));
+  }
+  return setup;
+}
