@@ -158,7 +158,7 @@ async function trailerFlood(
     }
   } catch { /* the server closed it */ }
   peak = Math.max(peak, await rss(pid));
-  await until(() => c.closed(), 5000);
+  await until(() => c.closed(), 15_000);
   const closed = c.closed();
   c.conn.close();
   await c.done;
@@ -198,7 +198,8 @@ for (const stack of ["deno", "node"] as const) {
       for (let i = 0; i < 30; i++) held.push(await open(port, head));
       // Past the cap: 503 with Retry-After and the connection closed (node:http closes the excess
       // connections at once, before any request: its own maxConnections).
-      await until(() => held.filter((c) => c.closed()).length >= 10, 1000);
+      // (Generous waits: on a machine loaded by the whole suite, timers and accepts lag; speed is the bench's.)
+      await until(() => held.filter((c) => c.closed()).length >= 10, 10_000);
       const refused = held.filter((c) => c.closed());
       assert.ok(refused.length >= 10, `${refused.length} of 30 stalled bodies refused (cap 20)`);
       for (const c of refused) {
@@ -210,11 +211,11 @@ for (const stack of ["deno", "node"] as const) {
       // The rest are cut off by the body timeout with 408 (on node:http, their connections close).
       const waiting = held.filter((c) => !c.closed());
       assert.ok(
-        await until(() => waiting.every((c) => c.answer() !== ""), 5000),
+        await until(() => waiting.every((c) => c.answer() !== ""), 30_000),
         "every stalled body answered",
       );
       for (const c of waiting) assert.equal(statusOf(c.answer()), 408);
-      if (stack === "node") assert.ok(await until(() => waiting.every((c) => c.closed()), 3000));
+      if (stack === "node") assert.ok(await until(() => waiting.every((c) => c.closed()), 15_000));
       for (const c of held) c.conn.close();
       await Promise.all(held.map((c) => c.done));
 
@@ -234,7 +235,7 @@ for (const stack of ["deno", "node"] as const) {
       }
       for (const c of [declared, chunked]) {
         assert.ok(
-          await until(() => c.closed(), 3000),
+          await until(() => c.closed(), 15_000),
           `a 413 connection still open: ${c.answer().slice(0, 40)}`,
         );
         assert.equal(statusOf(c.answer()), 413);
@@ -255,7 +256,7 @@ Deno.test("1,500 stalled bodies stay within the cap and a bounded memory (deno s
     const head = "POST /webhook HTTP/1.1\r\nhost: x\r\ncontent-length: 100000\r\n\r\n{";
     const held: Watched[] = [];
     for (let i = 0; i < 1500; i++) held.push(await open(port, head));
-    await until(() => held.filter((c) => c.closed()).length >= 500, 5000);
+    await until(() => held.filter((c) => c.closed()).length >= 500, 15_000);
     const growth = (await rss(pid)) - before;
     const refused = held.filter((c) => c.closed() && statusOf(c.answer()) === 503).length;
     for (const c of held) c.conn.close();
@@ -295,7 +296,7 @@ Deno.test("hub: a body over the limit gets 413 and its connection is closed (Den
     `POST ${path}/gh HTTP/1.1\r\nhost: x\r\ncontent-length: 900000\r\n\r\n`,
   );
   assert.ok(
-    await until(() => declared.closed(), 5000),
+    await until(() => declared.closed(), 15_000),
     `the 413 connection stayed open: ${declared.answer()}`,
   );
   assert.equal(statusOf(declared.answer()), 413);
