@@ -7,8 +7,9 @@
  */
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { type CapturedEvent, markedTargets } from "../event/record.ts";
+import type { CapturedEvent } from "../event/record.ts";
 import { deliveriesByEvent, readDeliveries } from "../send/deliveries_read.ts";
+import { eventDelivery, isForwardRecord } from "../send/delivery_state.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 
@@ -56,7 +57,6 @@ export const TARGET_STATE_SCHEMA = z.object({
 });
 
 type Attempt = z.infer<typeof ATTEMPT_SCHEMA>;
-type State = z.infer<typeof TARGET_STATE_SCHEMA>["state"];
 
 function _attempt(d: DeliveryRecord): Attempt {
   const a: Attempt = {
@@ -81,38 +81,41 @@ function _attempt(d: DeliveryRecord): Attempt {
   return a;
 }
 
-/** The targets of `event` (its forward mark's, then any other it was sent to) with their attempts. */
+/**
+ * The targets of `event` (its forward mark's, then any other it was sent to) with their attempts and
+ * states, as the one delivery-state model (src/send/delivery_state.ts) groups and judges them: a resend to
+ * another URL is its own target, a try nothing listened to is no attempt, delivered stays delivered.
+ */
 export function deliveriesOf(
   event: CapturedEvent,
   records: readonly DeliveryRecord[] | undefined,
 ): z.infer<typeof TARGET_DELIVERIES_SCHEMA>[] {
-  const by = new Map<string, DeliveryRecord[]>();
-  for (const name of event.forward === undefined ? [] : markedTargets(event.forward)) by.set(name, []);
-  for (const d of records ?? []) {
-    const list = by.get(d.target) ?? [];
-    list.push(d);
-    by.set(d.target, list);
-  }
-  return [...by].map(([target, list]) => {
-    const last = list.at(-1);
-    const delivered = list.some((d) => d.outcome === "delivered");
-    const state: State = delivered ? "delivered" : last === undefined ? "pending" : last.outcome;
-    return { target, state, attempts: list.map(_attempt) };
+  const all = records ?? [];
+  const model = eventDelivery(event, all);
+  const taken = new Set<DeliveryRecord>();
+  const forward = model.targets.map((t) => {
+    const mine = all.filter((r) => !taken.has(r) && isForwardRecord(event, t.name, r));
+    for (const r of mine) taken.add(r);
+    return { target: t.name, state: t.outcome, attempts: mine.map(_attempt) };
   });
+  const others = model.others.map((t) => ({
+    target: t.name,
+    state: t.outcome,
+    attempts: all.filter((r) => !taken.has(r) && r.target === t.name).map(_attempt),
+  }));
+  return [...forward, ...others];
 }
 
-/** Each target's state, for a summary. */
+/** Each target's state, for a summary: the model's (src/send/delivery_state.ts). */
 export function targetStates(
   event: CapturedEvent,
   records: readonly DeliveryRecord[] | undefined,
 ): z.infer<typeof TARGET_STATE_SCHEMA>[] {
-  return deliveriesOf(event, records).map((t) => {
-    const last = t.attempts.at(-1);
-    return {
-      target: t.target,
-      state: t.state,
-      ...(last?.status !== undefined ? { status: last.status } : {}),
-      attempts: t.attempts.length,
-    };
-  });
+  const model = eventDelivery(event, records ?? []);
+  return [...model.targets, ...model.others].map((t) => ({
+    target: t.name,
+    state: t.outcome,
+    ...(t.status !== undefined ? { status: t.status } : {}),
+    attempts: t.attempts,
+  }));
 }
