@@ -221,7 +221,9 @@ export function report(
     }
     out.push("");
   }
-  out.push("| Target | Result | Measured |", "|---|---|---|");
-  for (const [name, ok, measured] of targets) out.push(`| ${name} | ${verdict(ok)} | ${measured} |`);
+  if (targets.length > 0) {
+    out.push("| Target | Result | Measured |", "|---|---|---|");
+    for (const [name, ok, measured] of targets) out.push(`| ${name} | ${verdict(ok)} | ${measured} |`);
+  }
   return out.join("\n") + "\n";
 }
