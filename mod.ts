@@ -20,12 +20,19 @@
  * @module
  */
 export { defineConfig } from "./src/config/define.ts";
-export type { Config, Endpoint, EndpointConfig, ResolvedConfig } from "./src/config/types.ts";
-export type { ForwardConfig, ForwardTargetConfig, ForwardWhen } from "./src/config/forward.ts";
+export type {
+  Config,
+  Endpoint,
+  EndpointConfig,
+  ForwardConfig,
+  ForwardTargetConfig,
+  ForwardWhen,
+  HmacConfig,
+  ResolvedConfig,
+  RetentionConfig,
+} from "./src/config/types.ts";
 export type { ResponseConfig, ResponseFunction } from "./src/config/response.ts";
-export type { RetentionConfig } from "./src/config/retention.ts";
 export type { UiConfig } from "./src/config/ui.ts";
-export type { HmacConfig } from "./src/config/provider.ts";
 export type { CapturedEvent, StoredResponse, Verdict, VerdictStatus } from "./src/event/record.ts";
 export {
   ConfigError,

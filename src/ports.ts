@@ -2,12 +2,13 @@
  * The ports the receiver writes and forwards through, defined below all
  * sides: the store implements {@linkcode EventSink}, send/'s forwarder
  * implements {@linkcode Forwarding}, the config resolves to
- * {@linkcode ResolvedForward}; the receiver knows only these. Types only,
- * nothing runs here (a leaf: it imports types of leaves).
+ * {@linkcode ResolvedForward} (and {@linkcode Retention}, which the store
+ * applies); the receiver knows only these. Types only, nothing runs here (a
+ * leaf: it imports types of leaves).
  * @module
  */
 import type { CapturedEvent } from "./event/record.ts";
-import type { EventFilter } from "./query/filter.ts";
+import type { EventFilter } from "./query/event_filter.ts";
 
 /** Where the receiver puts events; `append` resolves once the event is durable. */
 export interface EventSink {
@@ -44,6 +45,16 @@ export interface ResolvedForward {
   readonly insecure: boolean;
   /** Path of a CA file to read at start. */
   readonly caFile?: string;
+}
+
+/**
+ * What `hooktap dev` keeps: the config's `retention` after validation
+ * (src/config/retention.ts), applied by the store (src/store/write/retention.ts).
+ */
+export interface Retention {
+  readonly keep?: number;
+  /** Age in milliseconds. */
+  readonly olderThanMs?: number;
 }
 
 /**

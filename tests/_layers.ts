@@ -31,7 +31,7 @@ export const LAYERS: readonly Layer[] = [
   {
     unit: "ports.ts",
     uses: ["event", "query"],
-    what: "EventSink, Forwarding, ForwardTarget, ResolvedForward (types)",
+    what: "EventSink, Forwarding, ForwardTarget, ResolvedForward, Retention (types)",
   },
   // The CLI engine (parse, help, the Output port, lazyImport); src/cli.ts, the command list, is near the top.
   { unit: "cli", uses: ["errors.ts", "text"], what: "CLI engine, Output port, lazyImport" },

@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type * as Npm from "../npm/index.d.ts";
-import type { Config, EndpointConfig } from "../src/config/types.ts";
-import type { ForwardConfig } from "../src/config/forward.ts";
+import type { Config, EndpointConfig, ForwardConfig } from "../src/config/types.ts";
 import type { ResponseConfig } from "../src/config/response.ts";
 import type { HubConfig } from "../src/config/hub.ts";
 import type { ServerConfig } from "../src/config/server.ts";

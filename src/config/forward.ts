@@ -3,15 +3,16 @@
  * `"http://localhost:3000/hook"`, `{ name, to, when, mode, timeout,
  * concurrency, retry, insecure, ca }`, or a list of those (several targets,
  * each taking the events its `when` selects). Pure; every problem is pushed
- * with its field path.
+ * with its field path. `forward` as a user writes it is `ForwardConfig`, in
+ * src/config/types.ts (which a config file's types reach without this code).
  * @module
  */
 import { targetNameOf } from "../event/delivery.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
 import type { ResolvedForward } from "../ports.ts";
-import { checkWhen, type ForwardWhen } from "./forward_when.ts";
+import { checkWhen } from "./forward_when.ts";
 
-export type { ForwardWhen, ResolvedWhen } from "./forward_when.ts";
+export type { ResolvedWhen } from "./forward_when.ts";
 
 /** Defaults of a target. */
 export const FORWARD_DEFAULTS = {
@@ -24,42 +25,6 @@ export const FORWARD_DEFAULTS = {
   attempts: 20,
   backoffMs: [1000, 5000, 30_000, 60_000, 120_000, 300_000],
 } as const;
-
-/** `forward` as a user writes it: one target, or a list of targets (each event goes to every one whose `when` matches). */
-export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
-
-/** One forward target as a user writes it. */
-export type ForwardTargetConfig = string | {
-  /** Unique in the endpoint; names the target in every view and in `replay --undelivered --target`. @default derived from `to` (`localhost:3000/hook`) */
-  name?: string;
-  /** Which events it takes (the filters of `logs`: type, provider, verdict, path, filterMethod, where, hasHeader). @default every event */
-  when?: ForwardWhen;
-  /** Target URL, `http://` or `https://`. The original query string is added when it has none. */
-  to: string;
-  /** `queue` answers the sender at once and delivers after; `relay` answers with the app's answer. @default "queue" */
-  mode?: "queue" | "relay";
-  /** Longest wait for the app's answer, in milliseconds. @default 30000 */
-  timeout?: number;
-  /** Deliveries in flight at once while the app keeps up. @default 8 */
-  concurrency?: number;
-  /**
-   * `"arrival"`: events that wait (the app down, a retry, a resume after a restart, a hub catch-up) go one at
-   * a time in the order hooktap received them, a retry holding the line (live events start in arrival order,
-   * up to `concurrency` in flight); `"parallel"`: up to `concurrency` at once and a retry lets later events
-   * pass. @default "arrival"
-   */
-  order?: "arrival" | "parallel";
-  /**
-   * Retries in queue mode, for answers (5xx, 429, 408) and attempts without an answer in time: `false` for
-   * none. An app that is down (nothing listens) spends no attempt. The last wait repeats.
-   * @default { attempts: 20, backoff: [1000, 5000, 30000, 60000, 120000, 300000] } (about 74 minutes)
-   */
-  retry?: false | { attempts?: number; backoff?: readonly number[] };
-  /** Accept any TLS certificate (a local self-signed one). @default false */
-  insecure?: boolean;
-  /** A PEM file of a CA to trust for this https target (relative to the config file's folder). */
-  ca?: string;
-};
 
 /** `forward` resolved: every default filled (defined with the ports, src/ports.ts). */
 export type { ResolvedForward };

@@ -7,31 +7,14 @@
  * verdict, filterMethod, path) a list means any of them; for `where` and
  * `hasHeader` a list means all of them, as repeating the CLI option does;
  * several keys mean all of them. Pure; every problem is pushed with its
- * field path.
+ * field path. `when` as a user writes it is `ForwardWhen`, in
+ * src/config/types.ts.
  * @module
  */
 import type { ResolvedWhen } from "../ports.ts";
 import { compileFilter, type EventFilter, VERDICTS } from "../query/filter.ts";
 import type { VerdictStatus } from "../event/record.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
-
-/** `when` as a user writes it. */
-export interface ForwardWhen {
-  /** Event type, exact or a prefix up to a `.` (`issues` takes `issues.opened`); a list: any of them. */
-  type?: string | readonly string[];
-  /** Sender (`github`, `stripe`, ...); a list: any of them. */
-  provider?: string | readonly string[];
-  /** Signature verdict (`valid`, `invalid`, `expired`, `unsigned`, `no-secret`); a list: any of them. */
-  verdict?: VerdictStatus | readonly VerdictStatus[];
-  /** Request path, exact or a prefix ending in `*` (`/hooks/*`); a list: any of them. */
-  path?: string | readonly string[];
-  /** HTTP method (`--filter-method`); a list: any of them. */
-  filterMethod?: string | readonly string[];
-  /** `a.b=v`, `a.b!=v` or `a.b` over the JSON body (`--where`); a list: all of them. */
-  where?: string | readonly string[];
-  /** `Name=value` or `Name` (`--has-header`); a list: all of them. */
-  hasHeader?: string | readonly string[];
-}
 
 /** `when` resolved (defined with the ports, src/ports.ts). */
 export type { ResolvedWhen };

@@ -9,20 +9,6 @@ import type { GenericHmacSettings, ProviderSettings } from "../providers/types.t
 import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
 
-/** The generic HMAC scheme as written in the config. */
-export interface HmacConfig {
-  /** Header carrying the signature, like `"X-Signature"`. */
-  header: string;
-  /** @default "sha256" */
-  algorithm?: "sha1" | "sha256" | "sha512";
-  /** @default "hex" */
-  encoding?: "hex" | "base64";
-  /** Text before the signature, like `"sha256="`. @default "" */
-  prefix?: string;
-  /** What is signed: `{body}`, `{method}`, `{url}`, `{header:Name}` and literal text. @default "{body}" */
-  signed?: string;
-}
-
 /** Endpoint fields read here. */
 export const PROVIDER_FIELDS: readonly string[] = [
   "provider",

@@ -1,22 +1,13 @@
 /**
  * The `retention` field of the config: what `hooktap dev` prunes while it
- * runs (at start, then every 10 minutes). Pure.
+ * runs (at start, then every 10 minutes). Pure. As the user writes it:
+ * `RetentionConfig` (src/config/types.ts); after validation: `Retention`
+ * (src/ports.ts), which the store applies.
  * @module
  */
 import { parseDuration } from "../query/filter.ts";
-import type { Retention } from "../store/write/retention.ts";
+import type { Retention } from "../ports.ts";
 import { checkKeys, isRecord, type Issues, show } from "./_check.ts";
-
-/** `retention` as the user writes it. */
-export interface RetentionConfig {
-  /** Keep only the newest N events. */
-  keep?: number;
-  /** Remove events older than this age: `"7d"`, `"12h"`. */
-  olderThan?: string;
-}
-
-/** `retention` after validation (the store's policy, src/store/write/retention.ts). */
-export type { Retention };
 
 /** Fields of `retention`. */
 export const RETENTION_FIELDS: readonly string[] = ["keep", "olderThan"];

@@ -1,16 +1,21 @@
 /**
  * The config's two shapes: what a user writes (`Config`) and what the
  * loader hands to the rest of hooktap (`ResolvedConfig`, every field filled).
+ *
+ * `mod.ts` exports these, so what this module imports is what a config file
+ * that imports the types downloads and analyses (at most 25 modules, a test
+ * holds it). It imports types from leaves and from the small checkers of
+ * src/config/ (ui, server, hub, mcp, response); the shapes whose checker
+ * imports more (`forward` and its `when`, `retention`, `hmac`) are defined
+ * here and the checkers import them.
  * @module
  */
-import type { ForwardConfig, ResolvedForward } from "./forward.ts";
-
+import type { ResolvedForward, Retention } from "../ports.ts";
+import type { VerdictStatus } from "../event/record.ts";
 import type { ResolvedUi, UiConfig } from "./ui.ts";
 import type { ResolvedServer, ServerConfig } from "./server.ts";
 import type { ProviderSettings } from "../providers/types.ts";
-import type { HmacConfig } from "./provider.ts";
 import type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./response.ts";
-import type { Retention, RetentionConfig } from "./retention.ts";
 import type { HubConfig, ResolvedHub } from "./hub.ts";
 import type { McpConfig, ResolvedMcp } from "./mcp.ts";
 
@@ -52,6 +57,82 @@ export interface EndpointConfig {
   hmac?: HmacConfig;
   /** What to answer instead of the plain 200, or a function of the captured event. */
   response?: ResponseConfig | ResponseFunction;
+}
+
+/** `forward` as a user writes it: one target, or a list of targets (each event goes to every one whose `when` matches). */
+export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
+
+/** One forward target as a user writes it. */
+export type ForwardTargetConfig = string | {
+  /** Unique in the endpoint; names the target in every view and in `replay --undelivered --target`. @default derived from `to` (`localhost:3000/hook`) */
+  name?: string;
+  /** Which events it takes (the filters of `logs`: type, provider, verdict, path, filterMethod, where, hasHeader). @default every event */
+  when?: ForwardWhen;
+  /** Target URL, `http://` or `https://`. The original query string is added when it has none. */
+  to: string;
+  /** `queue` answers the sender at once and delivers after; `relay` answers with the app's answer. @default "queue" */
+  mode?: "queue" | "relay";
+  /** Longest wait for the app's answer, in milliseconds. @default 30000 */
+  timeout?: number;
+  /** Deliveries in flight at once while the app keeps up. @default 8 */
+  concurrency?: number;
+  /**
+   * `"arrival"`: events that wait (the app down, a retry, a resume after a restart, a hub catch-up) go one at
+   * a time in the order hooktap received them, a retry holding the line (live events start in arrival order,
+   * up to `concurrency` in flight); `"parallel"`: up to `concurrency` at once and a retry lets later events
+   * pass. @default "arrival"
+   */
+  order?: "arrival" | "parallel";
+  /**
+   * Retries in queue mode, for answers (5xx, 429, 408) and attempts without an answer in time: `false` for
+   * none. An app that is down (nothing listens) spends no attempt. The last wait repeats.
+   * @default { attempts: 20, backoff: [1000, 5000, 30000, 60000, 120000, 300000] } (about 74 minutes)
+   */
+  retry?: false | { attempts?: number; backoff?: readonly number[] };
+  /** Accept any TLS certificate (a local self-signed one). @default false */
+  insecure?: boolean;
+  /** A PEM file of a CA to trust for this https target (relative to the config file's folder). */
+  ca?: string;
+};
+
+/** `when` as a user writes it. */
+export interface ForwardWhen {
+  /** Event type, exact or a prefix up to a `.` (`issues` takes `issues.opened`); a list: any of them. */
+  type?: string | readonly string[];
+  /** Sender (`github`, `stripe`, ...); a list: any of them. */
+  provider?: string | readonly string[];
+  /** Signature verdict (`valid`, `invalid`, `expired`, `unsigned`, `no-secret`); a list: any of them. */
+  verdict?: VerdictStatus | readonly VerdictStatus[];
+  /** Request path, exact or a prefix ending in `*` (`/hooks/*`); a list: any of them. */
+  path?: string | readonly string[];
+  /** HTTP method (`--filter-method`); a list: any of them. */
+  filterMethod?: string | readonly string[];
+  /** `a.b=v`, `a.b!=v` or `a.b` over the JSON body (`--where`); a list: all of them. */
+  where?: string | readonly string[];
+  /** `Name=value` or `Name` (`--has-header`); a list: all of them. */
+  hasHeader?: string | readonly string[];
+}
+
+/** `retention` as the user writes it. */
+export interface RetentionConfig {
+  /** Keep only the newest N events. */
+  keep?: number;
+  /** Remove events older than this age: `"7d"`, `"12h"`. */
+  olderThan?: string;
+}
+
+/** The generic HMAC scheme as written in the config. */
+export interface HmacConfig {
+  /** Header carrying the signature, like `"X-Signature"`. */
+  header: string;
+  /** @default "sha256" */
+  algorithm?: "sha1" | "sha256" | "sha512";
+  /** @default "hex" */
+  encoding?: "hex" | "base64";
+  /** Text before the signature, like `"sha256="`. @default "" */
+  prefix?: string;
+  /** What is signed: `{body}`, `{method}`, `{url}`, `{header:Name}` and literal text. @default "{body}" */
+  signed?: string;
 }
 
 /** The default export of `hooktap.config.ts`. */

@@ -14,46 +14,11 @@ import { parseDuration, parseWhen } from "../text/values.ts";
 import { VERDICT_NAMES } from "../names.ts";
 import type { CapturedEvent, VerdictStatus } from "../event/record.ts";
 import { grepOnLine } from "./_grep_line.ts";
+import type { DeliveryState, EventFilter } from "./event_filter.ts";
 import { bodyText, compileHeader, compileWhere, esc1, type FieldTest, reEscape } from "./_match.ts";
 
-/** Filters of `hooktap logs`, `export`, `replay` and the inspector; every field that is set must match. */
-export interface EventFilter {
-  /** Endpoint name, exact. */
-  endpoint?: string;
-  /** HTTP method, any case. */
-  method?: string;
-  /** Only events received at or after this time. */
-  since?: Date;
-  /** Only events received before this time. */
-  until?: Date;
-  /**
-   * Text in the body (base64 bodies: in the bytes they stand for), a header
-   * value, or the path and query. Smart case: any case unless it holds an
-   * upper-case letter.
-   */
-  grep?: string;
-  /** `a.b=v`, `a.b!=v` or `a.b` (present) over the body parsed as JSON; all must hold. */
-  where?: string[];
-  /** `Name=value` (name any case, any of its repeats) or `Name` (present); all must hold. */
-  header?: string[];
-  /** Sender (`github`, `stripe`, ...), any case. */
-  provider?: string;
-  /** Event type: exact, or a prefix up to a `.` or space (`issues` matches `issues.opened`). */
-  type?: string;
-  /** Request path: exact, or a prefix when it ends in `*` (`/hooks/*` matches `/hooks/github`). */
-  path?: string;
-  /** Signature verdict; an event without one counts as `unsigned`. */
-  verdict?: VerdictStatus;
-  /** Delivery state (see {@linkcode DeliveryState}); needs `deliveryOf` in {@linkcode compileFilter}. */
-  delivery?: DeliveryState;
-}
-
-/**
- * Where an event's delivery stands: the outcome of its latest attempt
- * (`delivered`, `retrying`, `failed`), `pending` when it was stored with
- * forwarding on and no attempt is recorded yet, `none` when it was never sent.
- */
-export type DeliveryState = "none" | "pending" | "delivered" | "retrying" | "failed";
+/** The filter and the delivery states (defined in a leaf of types, src/query/event_filter.ts). */
+export type { DeliveryState, EventFilter };
 
 /** The delivery states a filter accepts. */
 export const DELIVERY_STATES: readonly DeliveryState[] = [

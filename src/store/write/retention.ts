@@ -4,13 +4,10 @@
  * @module
  */
 import type { CompactPlan, CompactResult } from "./compact.ts";
+import type { Retention } from "../../ports.ts";
 
-/** What to keep: the config's `retention` after validation (src/config/retention.ts). */
-export interface Retention {
-  readonly keep?: number;
-  /** Age in milliseconds. */
-  readonly olderThanMs?: number;
-}
+/** What to keep: the config's `retention` after validation (defined with the ports, src/ports.ts). */
+export type { Retention };
 
 /** Options of {@linkcode startRetention}. */
 export interface RetentionOptions {
