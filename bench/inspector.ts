@@ -39,9 +39,22 @@ function rssKiB(pid: number, field = "VmRSS"): number {
   return m ? Number(m[1]) : NaN;
 }
 
-/** The session token of the inspector on `port` started in `dir` (its API wants it). */
+/**
+ * The session token of the inspector on `port` started in `dir` (its API wants it). The inspector writes
+ * the file (by rename, whole) just after it starts listening, so a loaded machine can see the port first:
+ * wait for the file, up to 20 s.
+ */
 async function tokenOf(dir: string, port: number): Promise<string> {
-  return (await Deno.readTextFile(join(dir, ".hooktap", `inspector-${port}.token`))).trim();
+  const path = join(dir, ".hooktap", `inspector-${port}.token`);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return (await Deno.readTextFile(path)).trim();
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }
 
 async function timed(url: string, token: string, check: (body: unknown) => void): Promise<number> {
