@@ -10,7 +10,8 @@ import { lazyImport } from "../cli/lazy.ts";
 import { PROVIDER_INDEX } from "../providers/index.ts";
 import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../providers/types.ts";
-import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
+import { KEYED_PROVIDERS } from "../providers/signing.ts";
+import type { TriggerKeys } from "./keys.ts";
 
 /** Each provider's verification module by canonical name, imported only for the provider triggered (src/providers/index.ts). */
 const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = Object.fromEntries(
@@ -108,6 +109,7 @@ export async function signDelivery(
       signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
     }
   } else if (mode === "key" && p?.sign !== undefined) {
+    const { privateKeyFor } = await lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
     signed = await p.sign({ ...request, headers: filled }, privateKeyFor(provider, material.keys!)!, now);
   }
   return { headers: placeHeaders(request.headers, signed), with: mode };
