@@ -102,12 +102,19 @@ export async function signDelivery(
       "src/providers/hmac.ts",
     );
     const resign = p.resign;
-    signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
-    if (PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature")) {
-      // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one.
-      const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
-      signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
-    }
+    // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one: its digest is asked for in the
+    // same pass, so both are computed side by side.
+    const legacy = PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature");
+    const [headers, sha1] = await withWebCrypto(() =>
+      [
+        resign({ ...request, headers: filled }, settings, now),
+        legacy ? `sha1=${toHex(hmac("sha1", material.secret!, request.body))}` : undefined,
+      ] as const
+    );
+    const resigned = await headers;
+    signed = sha1 === undefined
+      ? resigned
+      : [...resigned.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
   } else if (mode === "key" && p?.sign !== undefined) {
     const { privateKeyFor } = await lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
     signed = await p.sign({ ...request, headers: filled }, privateKeyFor(provider, material.keys!)!, now);
