@@ -237,6 +237,28 @@ for (
   });
 }
 
+// Issue 36: one `hooktap trigger <provider> <event> --to URL --secret S` read 69 project files ahead. What it
+// does not need is imported when asked for: a config, dev's endpoint and side channel, hooktap's key pair,
+// a fixture, a body file, the list, the store's reader and writer.
+Deno.test("`hooktap trigger` loads at most 50 project modules before it runs, and no node: module but https's", () => {
+  const roots = ["main.ts", "src/commands/trigger/run.ts"];
+  const loaded = [...reach(graph, roots, eager)];
+  const project = loaded.filter((m) => !m.includes(":")).sort();
+  assert.ok(project.length <= 50, `${project.length} modules:\n${project.join("\n")}`);
+  const asked = project.filter((m) =>
+    /^src\/(store\/(read|write)\/|commands\/_shared\/context\.ts|config\/load)/.test(m) ||
+    /^src\/trigger\/(keys|dev_target|side_channel|fixture|list)\.ts$/.test(m) ||
+    /^src\/providers\/[^/]+\/(catalog|verify)\.ts$/.test(m)
+  );
+  assert.deepEqual(asked, []);
+  // node:https sends to an https target: imported when one is sent to, never ahead of an http one.
+  assert.deepEqual(loaded.filter((m) => m.startsWith("node:")), ["node:https"]);
+  const ahead = (from: string, edge: Edge) => eager(from, edge) && !edge.dynamic;
+  const path = pathTo(graph, "main.ts", (m) => m.startsWith("node:"), ahead);
+  assert.equal(path, undefined, path?.join(" → "));
+  assert.equal(pathTo(graph, "src/commands/trigger/run.ts", (m) => m.startsWith("node:"), ahead), undefined);
+});
+
 Deno.test("every lazyImport names a module that exists, the one its type names (src/cli/lazy.ts)", async () => {
   const problems: string[] = [];
   for (const [from, edges] of graph) {

@@ -141,7 +141,8 @@ export async function withWebCrypto<T>(compute: () => T): Promise<T> {
     }
     const missing = asked.filter((a) => a.digest === undefined);
     if (missing.length === 0) return result;
-    for (const a of missing) {
+    // Side by side: each is a round trip to Deno's crypto threads.
+    await Promise.all(missing.map(async (a) => {
       if (a.key === undefined) {
         a.digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(a.data)));
       } else {
@@ -151,7 +152,7 @@ export async function withWebCrypto<T>(compute: () => T): Promise<T> {
         ]);
         a.digest = new Uint8Array(await crypto.subtle.sign("HMAC", k, new Uint8Array(a.data)));
       }
-    }
+    }));
   }
   throw new Error("a signature asked for digests that never settled");
 }

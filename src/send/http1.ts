@@ -7,7 +7,8 @@
  * host:port; a kept-alive connection the server had closed is retried once on
  * a fresh one, only when nothing of the answer had arrived. Redirects are
  * never followed. It costs a fraction of `node:http`'s CPU per request (see
- * docs/forwarding.md). Timeouts are checked by one ticker per pool, every 50 ms.
+ * docs/forwarding.md). Timeouts of kept-alive requests are checked by one ticker per pool, every
+ * 50 ms; a one-shot request (`reuse: false`) has a timer of its own (AbortSignal.timeout).
  * @module
  */
 
@@ -235,6 +236,9 @@ function indexOf(hay: Uint8Array, needle: number[], from: number, to: number): n
 /** How often a pool looks for requests past their time, ms: a timeout fires up to this much late. */
 const TICK_MS = 50;
 
+/** The longest delay a timer keeps (2^31 - 1 ms): Deno fires a longer one at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** When a request in flight times out. */
 interface Deadline {
   /** `performance.now()` time. */
@@ -315,7 +319,15 @@ export class Http1Pool {
       at: performance.now() + options.timeoutMs,
       fire: () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
     };
-    this.#watch(deadline);
+    // A one-shot request (its connection closed after the answer: `trigger`, the test library) times out
+    // with AbortSignal.timeout, which costs nothing to set up, where the first setInterval of a process
+    // loads Deno's timers (~5 ms of a `hooktap trigger`); requests on kept-alive connections (dev's
+    // forwarder, many a second) share the ticker. Past MAX_TIMER_MS AbortSignal.timeout fires at once.
+    const timer = options.reuse === false && options.timeoutMs >= 0 && options.timeoutMs <= MAX_TIMER_MS
+      ? AbortSignal.timeout(options.timeoutMs)
+      : undefined;
+    if (timer === undefined) this.#watch(deadline);
+    else timer.addEventListener("abort", deadline.fire, { once: true });
     const onAbort = () => stop(new Http1Error("aborted", "cancelled"));
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -361,7 +373,8 @@ export class Http1Pool {
     } catch (error) {
       throw why ?? error;
     } finally {
-      this.#unwatch(deadline);
+      if (timer === undefined) this.#unwatch(deadline);
+      else timer.removeEventListener("abort", deadline.fire);
       options.signal?.removeEventListener("abort", onAbort);
     }
   }

@@ -259,6 +259,35 @@ Deno.test("a slow server: timeout, and the connection is not reused", async () =
   }
 });
 
+Deno.test("a one-shot request (reuse: false) times out on its own timer; one past the longest timer waits", async () => {
+  const server = rawServer(async (conn, request) => {
+    if (request.includes("\r\n\r\nslow")) await new Promise((r) => setTimeout(r, 300));
+    else if (request.includes("\r\n\r\nsilent")) return; // never answers
+    await conn.write(enc.encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  const once = { ...OPTS, reuse: false };
+  try {
+    const began = performance.now();
+    await assert.rejects(
+      pool.request(origin, post(server.port, "silent"), { ...once, timeoutMs: 150 }),
+      (e: unknown) => e instanceof Http1Error && e.kind === "timeout" && /150 ms/.test(e.message),
+    );
+    const waited = performance.now() - began;
+    assert.ok(waited >= 140 && waited < 4000, `timed out after ${waited} ms`);
+    // A timeout longer than a timer can hold (2^31 ms) must not fire at once: the answer comes in 300 ms.
+    const late = await pool.request(origin, post(server.port, "slow"), { ...once, timeoutMs: 2 ** 32 });
+    assert.equal(late.status, 200);
+    // Answered in time: the timer does not cut it, and nothing is pooled.
+    assert.equal((await pool.request(origin, post(server.port, "a"), once)).status, 200);
+    assert.equal(pool.idleCount(origin), 0);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
 Deno.test("redirects are answers, never followed; refused connections throw the runtime's error", async () => {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },

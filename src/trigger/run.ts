@@ -7,6 +7,7 @@
  * are injected.
  * @module
  */
+import { lazyImport } from "../cli/lazy.ts";
 import { UsageError } from "../errors.ts";
 import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../providers/catalog.ts";
@@ -613,7 +614,11 @@ export async function trigger(
     ? {
       ...material,
       ...(material.secret !== undefined ? { secret: `${material.secret}-not-the-secret` } : {}),
-      ...(mode === "key" ? { keys: await (await import("./keys.ts")).makeTriggerKeys() } : {}),
+      ...(mode === "key"
+        ? {
+          keys: await (await lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts")).makeTriggerKeys(),
+        }
+        : {}),
     }
     : material;
   const signUrl = request.signatureUrl ?? url.href;

@@ -8,13 +8,19 @@
  * caller names its own option.
  * @module
  */
+import { lazyImport } from "../cli/lazy.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import { CATALOG } from "../providers/catalog.ts";
+import { KEYED_PROVIDERS } from "../providers/signing.ts";
 import type { GenericHmacSettings } from "../providers/types.ts";
 import type { StorePaths } from "../store/paths.ts";
-import { endpointFor, endpointUrl, runningDev } from "./dev_target.ts";
-import { KEYED_PROVIDERS, loadTriggerKeys, publicKeyFor, type TriggerKeys } from "./keys.ts";
+import type { TriggerKeys } from "./keys.ts";
 import { signingMode } from "./sign.ts";
+
+// Finding dev and hooktap's key pair are imported when a trigger needs them: `--to URL --secret S` needs
+// neither, and its start-up reads fewer modules (issue 36).
+const devTarget = () => lazyImport<typeof import("./dev_target.ts")>("src/trigger/dev_target.ts");
+const triggerKeys = () => lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
 
 /** What {@linkcode setUpTrigger} takes. */
 export interface SetupInput {
@@ -82,13 +88,14 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   let to = input.to;
   let endpoint: Endpoint | undefined;
   if (to === undefined) {
+    const { endpointFor, endpointUrl, runningDev } = await devTarget();
     const dev = await runningDev(input.paths);
     if (dev === undefined) throw input.noDev();
     endpoint = endpointFor(config, provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);
   } else if (config !== null) {
     endpoint = input.endpoint !== undefined
-      ? endpointFor(config, provider, input.endpoint)
+      ? (await devTarget()).endpointFor(config, provider, input.endpoint)
       : config.endpoints.find((e) => e.signing?.provider === provider) ?? endpointAt(config, to);
   }
   const warnings: string[] = [];
@@ -107,6 +114,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   };
   const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings };
   if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
+    const { loadTriggerKeys, publicKeyFor } = await triggerKeys();
     const loaded = await loadTriggerKeys(input.paths.dir);
     setup.keys = loaded.keys;
     const publicKey = publicKeyFor(provider, loaded.keys)!;

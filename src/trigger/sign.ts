@@ -10,7 +10,8 @@ import { lazyImport } from "../cli/lazy.ts";
 import { PROVIDER_INDEX } from "../providers/index.ts";
 import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import type { GenericHmacSettings, Provider, ProviderSettings, ResignRequest } from "../providers/types.ts";
-import { KEYED_PROVIDERS, privateKeyFor, type TriggerKeys } from "./keys.ts";
+import { KEYED_PROVIDERS } from "../providers/signing.ts";
+import type { TriggerKeys } from "./keys.ts";
 
 /** Each provider's verification module by canonical name, imported only for the provider triggered (src/providers/index.ts). */
 const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Provider>>> = Object.fromEntries(
@@ -101,13 +102,21 @@ export async function signDelivery(
       "src/providers/hmac.ts",
     );
     const resign = p.resign;
-    signed = await withWebCrypto(() => resign({ ...request, headers: filled }, settings, now));
-    if (PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature")) {
-      // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one.
-      const sha1 = `sha1=${await withWebCrypto(() => toHex(hmac("sha1", material.secret!, request.body)))}`;
-      signed = [...signed.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
-    }
+    // GitHub and Meta send the legacy SHA-1 header beside the SHA-256 one: its digest is asked for in the
+    // same pass, so both are computed side by side.
+    const legacy = PROVIDER_METAS_BY_NAME.get(provider)?.signatureHeaders.includes("x-hub-signature");
+    const [headers, sha1] = await withWebCrypto(() =>
+      [
+        resign({ ...request, headers: filled }, settings, now),
+        legacy ? `sha1=${toHex(hmac("sha1", material.secret!, request.body))}` : undefined,
+      ] as const
+    );
+    const resigned = await headers;
+    signed = sha1 === undefined
+      ? resigned
+      : [...resigned.filter(([k]) => k.toLowerCase() !== "x-hub-signature"), ["X-Hub-Signature", sha1]];
   } else if (mode === "key" && p?.sign !== undefined) {
+    const { privateKeyFor } = await lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
     signed = await p.sign({ ...request, headers: filled }, privateKeyFor(provider, material.keys!)!, now);
   }
   return { headers: placeHeaders(request.headers, signed), with: mode };

@@ -4,25 +4,30 @@
  * dev` (or `--to`), with the faults asked for, and shows the answers.
  * @module
  */
+import { lazyImport } from "../../cli/lazy.ts";
 import { UsageError } from "../../errors.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../../providers/catalog.ts";
 import { parseHeaderOption } from "../../send/overrides.ts";
-import { listCatalog } from "../../trigger/list.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
 import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
 import { setUpTrigger } from "../../trigger/setup.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
 import { joinPath } from "../../text/path.ts";
-import { type CommandContext, readBodyFile } from "../_shared/context.ts";
+import type { CommandContext } from "../_shared/context.ts";
+
+// What one `hooktap trigger <provider> <event> --to URL --secret S` does not need is imported when asked
+// for (a list, a fixture, a body file, dev's side channel, a config): its start-up reads fewer modules.
+const shared = () => lazyImport<typeof import("../_shared/context.ts")>("src/commands/_shared/context.ts");
 
 type Opts = Input<typeof options>["options"];
 
 async function _list(ctx: CommandContext, provider: string | undefined, json: boolean): Promise<void> {
   if (provider !== undefined) await loadCatalog(provider); // did-you-mean for a typo
+  const { listCatalog } = await lazyImport<typeof import("../../trigger/list.ts")>("src/trigger/list.ts");
   const entries = await listCatalog(
     provider === undefined ? undefined : canonicalProvider(provider) ?? provider,
   );
@@ -43,7 +48,9 @@ async function _fixture(ctx: CommandContext, file: string) {
       `--fixture ${file} cannot be read: ${error instanceof Error ? error.message : error}`,
     );
   }
-  const { parseFixture } = await import("../../trigger/fixture.ts");
+  const { parseFixture } = await lazyImport<typeof import("../../trigger/fixture.ts")>(
+    "src/trigger/fixture.ts",
+  );
   return parseFixture(text, file);
 }
 
@@ -141,7 +148,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     ...(o.badSignature ? { badSignature: true } : {}),
     ...(o.realTime ? { realTime: true } : {}),
   };
-  const body = o.bodyFile === undefined ? undefined : await readBodyFile(ctx, o.bodyFile);
+  const body = o.bodyFile === undefined ? undefined : await (await shared()).readBodyFile(ctx, o.bodyFile);
   const request: TriggerRequest = {
     provider,
     event,
@@ -174,7 +181,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     signal: ctx.signal,
     beforeSend: async (d) => {
       if (!viaDev || told === false) return;
-      const { tellDev } = await import("../../trigger/side_channel.ts");
+      const { tellDev } = await lazyImport<typeof import("../../trigger/side_channel.ts")>(
+        "src/trigger/side_channel.ts",
+      );
       told = await tellDev(paths, d).then(() => true, (error: Error) => {
         if (d.fault !== undefined) warn(`dev was not told which deliveries are faults: ${error.message}`);
         return false;
@@ -209,8 +218,10 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     return;
   }
   if (typeof id !== "string") return;
-  const { openStore } = await import("../_shared/context.ts");
-  const { resolveEvent } = await import("../../store/read/resolve.ts");
+  const { openStore } = await shared();
+  const { resolveEvent } = await lazyImport<typeof import("../../store/read/resolve.ts")>(
+    "src/store/read/resolve.ts",
+  );
   const reader = await openStore(ctx);
   try {
     const event = await resolveEvent(reader, id);
@@ -236,6 +247,6 @@ async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | n
     const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
     if (!exists) return null;
   }
-  const { optionalConfig } = await import("../_shared/context.ts");
+  const { optionalConfig } = await shared();
   return await optionalConfig(ctx, o.config);
 }
