@@ -70,6 +70,27 @@ function _unwatchCutOff(signal: AbortSignal, fail: (error: Error) => void): void
   cutOffReads.get(signal)?.delete(fail);
 }
 
+/**
+ * The buffers of bodies {@linkcode readBody} read into memory of their own
+ * (the runtime's `arrayBuffer()` of a web `Request`, the blocks of a BYOB
+ * read): nothing else holds them, so {@linkcode releaseBody} may free them.
+ */
+const owned = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Frees the memory of a body {@linkcode readBody} returned, once the request
+ * is done with it (its bytes are then gone: the view reads as empty). A body
+ * buffer is native memory V8 frees only at its next collection of the young
+ * generation: under a burst of requests thousands of them wait for it, and
+ * the allocator keeps the high-water mark for the life of the process.
+ * A buffer `readBody` does not own alone (a chunk node:http handed over) is
+ * left as it is.
+ */
+export function releaseBody(body: Uint8Array): void {
+  const buffer = body.buffer;
+  if (owned.delete(buffer)) (buffer as ArrayBuffer).transfer(0);
+}
+
 /** Options of {@linkcode readBody}. */
 export interface ReadBodyOptions {
   /** A `Transfer-Encoding` header is present. */
@@ -107,7 +128,13 @@ export async function readBody(
   options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
-  if (request.body === null) {
+  const n = declared === null || options.chunked ? NaN : Number(declared);
+  // A small declared body goes to `arrayBuffer()` without `request.body` being asked first: on Deno.serve
+  // the getter makes the body's stream, and `arrayBuffer()` then reads through it chunk by chunk instead
+  // of in one op; under a burst that garbage alone kept ~20 MB more of dev's RSS (issue 36.5). A hidden
+  // body (`body` null) reads as empty there and is told apart after the read (`_readWhole`).
+  const whole = Number.isInteger(n) && n >= 0 && n <= WHOLE_READ_MAX;
+  if ((!whole || n === 0) && request.body === null) {
     if (options.chunked || (declared !== null && Number(declared) !== 0)) throw new BodyUnreadableError();
     return EMPTY;
   }
@@ -115,13 +142,8 @@ export async function readBody(
   if (cutOff?.aborted) throw new BodyCutOffError();
   budget?.enter();
   try {
-    if (declared !== null && !options.chunked) {
-      const n = Number(declared);
-      if (Number.isInteger(n) && n >= 0 && n <= WHOLE_READ_MAX) {
-        return await _readWhole(request, n, limit, options);
-      }
-    }
-    return await _readStream(request.body, limit, options);
+    if (whole) return await _readWhole(request, n, limit, options);
+    return await _readStream(request.body!, limit, options);
   } finally {
     budget?.leave();
   }
@@ -186,7 +208,10 @@ async function _readStream(
       reader.releaseLock();
     } catch { /* already released */ }
   }
-  return kept.bytes();
+  const bytes = kept.bytes();
+  // A BYOB read's blocks are this reader's own; a default reader's chunk may share its buffer.
+  if (byob !== undefined && bytes.buffer.byteLength > 0) owned.add(bytes.buffer);
+  return bytes;
 }
 
 /** A chunk at least this long that fills at least half its buffer is kept as it is, not copied. */
@@ -301,6 +326,10 @@ async function _readWhole(
   if (watched !== undefined) stall!.add(watched);
   try {
     const bytes = new Uint8Array(await done);
+    // Nothing where a body was announced: the runtime hides it (`body` is null), never an empty body stored.
+    if (bytes.length === 0 && declared !== 0 && request.body === null) throw new BodyUnreadableError();
+    // A web Request's arrayBuffer() is a new buffer of its own; another source's may be shared.
+    if (request instanceof Request && bytes.byteLength > 0) owned.add(bytes.buffer);
     if (bytes.length !== declared) {
       // A body longer or shorter than it declared (the runtime's framing should not let one through).
       if (bytes.length > limit) throw new BodyTooLargeError(limit);

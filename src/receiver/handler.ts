@@ -10,7 +10,7 @@ import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { EventSink, Forwarding, ForwardTarget } from "../ports.ts";
 import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
-import { readBody } from "./body.ts";
+import { readBody, releaseBody } from "./body.ts";
 import { bodyErrorAnswer } from "./body_answer.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
@@ -268,6 +268,7 @@ export function createHandler(options: HandlerOptions): Handler {
       return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
     } finally {
       info?.budget?.release(body.length);
+      releaseBody(body);
     }
   };
 }

@@ -1,0 +1,43 @@
+/**
+ * Every way to start `dev` gives V8 the flags `deno task dev` gives it: the
+ * memory bound of a backlog (issue 36.5, tests/fault/backlog_test.ts,
+ * bench/forward_backlog.ts) holds with the young generation capped
+ * (`--max-semi-space-size`); V8's default young generation alone takes
+ * ~15 MB more under a burst. The paths: `deno task dev`, `deno task install`'s
+ * shim, `deno task compile`'s binary (flags baked in), and the npm package's
+ * launcher.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const tasks = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks as Record<
+  string,
+  string | { command: string }
+>;
+const command = (name: string) => {
+  const task = tasks[name];
+  return typeof task === "string" ? task : task?.command ?? "";
+};
+const v8Flags = (text: string) => text.match(/--v8-flags=[^\s"',\]]+(?:,[^\s"',\]]+)*/g) ?? [];
+
+Deno.test("deno task dev caps V8's young generation", () => {
+  assert.deepEqual(v8Flags(command("dev")), ["--v8-flags=--max-semi-space-size=8"]);
+});
+
+for (const name of ["install", "compile"]) {
+  Deno.test(`deno task ${name} gives dev the V8 flags of deno task dev`, () => {
+    assert.deepEqual(v8Flags(command(name)), v8Flags(command("dev")), command(name));
+  });
+}
+
+Deno.test("the npm package's launcher gives dev the V8 flags of deno task dev", async () => {
+  const flags = new Set<string>();
+  for await (const entry of Deno.readDir(join(ROOT, "npm"))) {
+    if (!entry.isFile || entry.name.includes("_test.")) continue;
+    for (const f of v8Flags(await Deno.readTextFile(join(ROOT, "npm", entry.name)))) flags.add(f);
+  }
+  assert.deepEqual([...flags], v8Flags(command("dev")));
+});
