@@ -14,7 +14,7 @@
  *     deno run -A bench/breakdown.ts [--seconds 5] [--smoke] [--peer-dir DIR] [--only c,c2,b,node] [--base DIR/main.ts]
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { LoadGenerator } from "./load.ts";
 import { hasCommand } from "./proc.ts";
 import { fileURLToPath } from "node:url";
@@ -303,7 +303,11 @@ export function chooseConfigs(only: string, base?: string): BreakdownConfig[] {
       out.push({
         ...config,
         label: `${config.label} (base)`,
-        argv: (port, dir) => config.argv(port, dir).map((a) => (a === main ? base : a)),
+        // The other checkout imports its own modules as it needs them: it may read its src/ too.
+        argv: (port, dir) =>
+          config.argv(port, dir).flatMap((
+            a,
+          ) => (a === main ? [`--allow-read=${join(dirname(base), "src")}`, base] : [a])),
       });
     }
     out.push(config);

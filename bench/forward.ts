@@ -6,7 +6,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type LoadGenerator, runLoad } from "./load.ts";
 import { freePort, onCore, PINNED, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
@@ -92,6 +92,8 @@ async function startDev(
       Deno.execPath(),
       "run",
       ...devFlags(),
+      // Another checkout (BENCH_FORWARD_BASELINE) imports its own modules as it needs them.
+      ...(main === MAIN ? [] : [`--allow-read=${join(dirname(main), "src")}`]),
       main,
       "dev",
       "--quiet",

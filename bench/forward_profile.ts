@@ -9,7 +9,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pickLoadGenerator, runLoad } from "./load.ts";
 import { BODY, githubHeaders } from "./payload.ts";
@@ -73,6 +73,7 @@ try {
       Deno.execPath(),
       "run",
       ...devFlags(),
+      `--allow-read=${join(dirname(MAIN), "src")}`, // --main: another checkout reads its own modules
       ...prof,
       MAIN,
       "dev",

@@ -30,14 +30,22 @@ export interface StoreReader extends Disposable {
 const decoder = new TextDecoder();
 
 /**
- * Opens the event log for reading.
+ * Opens the event log for reading (with `sync`, by synchronous calls: for a
+ * server's frequent small reads of the log's recent tail).
  * @returns `null` when there is no log yet.
  * @throws {StoreError} when it exists but cannot be read.
  */
-export async function openStoreReader(paths: StorePaths): Promise<StoreReader | null> {
+export async function openStoreReader(
+  paths: StorePaths,
+  options: { sync?: boolean } = {},
+): Promise<StoreReader | null> {
   let file: Deno.FsFile;
+  let size: number;
   try {
-    file = await Deno.open(paths.events, { read: true });
+    // Sync: an open and an fstat without two hand-offs to a worker thread each (~30 µs of CPU against ~6).
+    file = options.sync
+      ? Deno.openSync(paths.events, { read: true })
+      : await Deno.open(paths.events, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw new StoreError(
@@ -46,7 +54,12 @@ export async function openStoreReader(paths: StorePaths): Promise<StoreReader | 
       { cause: error },
     );
   }
-  const size = (await file.stat()).size;
+  try {
+    size = (options.sync ? file.statSync() : await file.stat()).size;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
   const skippedAt = new Set<number>();
   const skip = (line: Line) => void skippedAt.add(line.start);
   return {

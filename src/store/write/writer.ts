@@ -11,7 +11,8 @@
  * @module
  */
 import { describeError, StoreError } from "../../errors.ts";
-import { type CapturedEvent, eventLine } from "../../event/record.ts";
+import type { CapturedEvent } from "../../event/record.ts";
+import { LineBuffer } from "../../event/record_line.ts";
 import type { EventSink } from "../../ports.ts";
 import { ensureDataDir } from "./data_dir.ts";
 import { openNoFollow } from "./no_follow.ts";
@@ -49,8 +50,6 @@ export interface EventWriter extends EventSink {
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
 }
-
-const encoder = new TextEncoder();
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let off = 0;
@@ -104,7 +103,8 @@ export async function openEventWriter(
     );
   }
 
-  let pending: string[] = [];
+  // Each line is encoded as it is appended, into the batch's buffer (reused batch after batch).
+  const lines = new LineBuffer();
   let pendingEvents: CapturedEvent[] = [];
   // Every append of a batch waits on the batch's one promise (settled once the batch is durable or failed):
   // no promise or callback of its own per event.
@@ -117,14 +117,12 @@ export async function openEventWriter(
   const latest = new Map<string, string>();
 
   async function flushLoop(): Promise<void> {
-    while (pending.length > 0) {
-      const lines = pending;
+    while (pendingEvents.length > 0) {
       const events = pendingEvents;
       const batch = waiting!;
-      pending = [];
       pendingEvents = [];
       waiting = null;
-      const bytes = encoder.encode(lines.length === 1 ? lines[0]! : lines.join(""));
+      const bytes = lines.take();
       try {
         if (dirty) {
           await file.truncate(size);
@@ -158,7 +156,7 @@ export async function openEventWriter(
     if (flushing !== null || paused) return;
     flushing = flushLoop().finally(() => {
       flushing = null;
-      if (pending.length > 0) kick();
+      if (pendingEvents.length > 0) kick();
     });
   }
 
@@ -176,7 +174,7 @@ export async function openEventWriter(
     latest,
     append(event) {
       if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
-      pending.push(eventLine(event));
+      lines.add(event);
       pendingEvents.push(event);
       waiting ??= Promise.withResolvers<void>();
       const durable = waiting.promise;

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { buildEvent, type CapturedEvent, eventLine } from "../event/record.ts";
+import { createIdFactory } from "../event/id.ts";
+import { storePaths } from "../store/paths.ts";
+import { type Place, storeBacklog } from "./backlog.ts";
+
+/** `n` records of endpoints `hook` and (every third) `other`, bodies of `size` bytes. */
+function records(n: number, size = 20): CapturedEvent[] {
+  const ids = createIdFactory();
+  return Array.from({ length: n }, (_, i) =>
+    buildEvent({
+      id: ids(new Date()),
+      endpoint: i % 3 === 2 ? "other" : "hook",
+      receivedAt: new Date(),
+      method: "POST",
+      path: "/hook",
+      query: "",
+      headers: [["x-n", String(i)]],
+      body: new TextEncoder().encode(`{"n":${i},"pad":"${"é".repeat(size)}"}`),
+      remoteAddr: "127.0.0.1",
+    }));
+}
+
+/** Every event of `hook` from `from` on, read `take` at a time as the forwarder's refills do. */
+async function readAll(dir: string, from: Place, take: number): Promise<string[]> {
+  const backlog = storeBacklog(storePaths(dir));
+  const got: string[] = [];
+  let place = from;
+  for (;;) {
+    let n = 0;
+    const end = await backlog.read(place, "hook", (event) => {
+      if (n === take) return "stop";
+      n++;
+      got.push(event.id);
+      return "take";
+    });
+    if (end.stopped === undefined) return got;
+    place = end.stopped;
+  }
+}
+
+Deno.test("read-back: every event of the endpoint once, in order, across refills and lines of any size", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_read_" });
+  try {
+    // Ordinary lines, and lines past the scan's whole-line views (64 KiB) and its first read (256 KiB).
+    const events = [...records(300), ...records(6, 40_000), ...records(3, 150_000), ...records(200)];
+    await Deno.writeTextFile(storePaths(dir).events, events.map(eventLine).join(""));
+    const want = events.filter((e) => e.endpoint === "hook").map((e) => e.id);
+    for (const take of [1, 7, 32, 1000]) {
+      assert.deepEqual(await readAll(dir, { offset: 0, id: "" }, take), want, `${take} at a time`);
+    }
+    // From a place found by locate (the spill's start).
+    const backlog = storeBacklog(storePaths(dir));
+    const place = await backlog.locate(want[100]!);
+    assert.ok(place !== undefined);
+    assert.deepEqual(await readAll(dir, place, 32), want.slice(100));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("read-back: a place the log no longer has (rewritten by prune, or cut shorter) is found again by id", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_refind_" });
+  try {
+    const events = records(90);
+    const path = storePaths(dir).events;
+    await Deno.writeTextFile(path, events.map(eventLine).join(""));
+    const hook = events.filter((e) => e.endpoint === "hook");
+    const place = await storeBacklog(storePaths(dir)).locate(hook[40]!.id);
+    assert.ok(place !== undefined);
+    // Pruned: the first 30 records gone, so the place's offset now falls inside another line.
+    await Deno.writeTextFile(path, events.slice(30).map(eventLine).join(""));
+    assert.deepEqual(await readAll(dir, place, 5), hook.slice(40).map((e) => e.id));
+    // Cut shorter than the place: the place's id is found again (here: nothing at or after it is left).
+    await Deno.writeTextFile(path, events.slice(0, 20).map(eventLine).join(""));
+    assert.deepEqual(await readAll(dir, place, 5), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
