@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js) on the Deno binary of the
-// exact `deno` npm package hooktap depends on. Kept to Node built-ins and one file, so it adds little more
-// than Node's own start-up. It resolves the binary from the platform package itself (`deno`'s postinstall
-// copy is skipped under --ignore-scripts and pnpm), runs Deno as a child, forwards SIGINT, SIGTERM and
-// SIGHUP, and exits with the child's code or dies of its signal.
+// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js, or a bundle of its own for
+// `logs` and the help: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap depends on. Kept
+// to Node built-ins and one file, so it adds little more than Node's own start-up. It resolves the binary
+// from the platform package itself (`deno`'s postinstall copy is skipped under --ignore-scripts and pnpm),
+// runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the child's code or dies of its
+// signal.
 //
 // It is the slow way (Node, then Deno): where npm runs hooktap's postinstall on Linux or macOS,
 // npm/postinstall.cjs writes a shell launcher over this file that execs Deno directly, built from the
@@ -63,6 +64,26 @@ const WIDENINGS = [
  */
 const CONTROL_SOCKET = ["prune", "rm"];
 const CONTROL_SOCKET_PATH = ".hooktap/control.sock";
+
+/**
+ * Single-file bundles (scripts/pack.ts), by the first argument: `hooktap logs` and the help start from one
+ * file that carries every module they load, lazily loaded ones included, where the other commands load
+ * lib/main.js, its shared chunks and their own modules. Any other first argument runs lib/main.js.
+ */
+const ENTRIES = {
+  logs: "main_logs.js",
+  "": "main_help.js",
+  "-h": "main_help.js",
+  "--help": "main_help.js",
+  help: "main_help.js",
+  "-V": "main_help.js",
+  "--version": "main_help.js",
+};
+
+/** The script in lib/ that runs `args`: its first word's bundle of ENTRIES, else main.js. */
+function scriptOf(args) {
+  return Object.hasOwn(ENTRIES, args[0] ?? "") ? ENTRIES[args[0] ?? ""] : "main.js";
+}
 
 /** The first word that is not an option: the command. */
 function commandOf(args) {
@@ -141,7 +162,7 @@ function denoArgs(lib, args, cwd = process.cwd()) {
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
     `--allow-read=${lib}`,
     ...permissionFlags(args, cwd),
-    path.join(lib, "main.js"),
+    path.join(lib, scriptOf(args)),
     ...args,
   ];
 }
@@ -237,6 +258,8 @@ else {
     CONTROL_SOCKET,
     CONTROL_SOCKET_PATH,
     READ,
+    ENTRIES,
+    scriptOf,
     permissionFlags,
     denoArgs,
     denoBinary,

@@ -107,6 +107,21 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   }
   add(`  *) reads=${quote(READ.map((f) => f.slice(13)).join(","))} ;;`);
   add("esac");
+  // The script: the first argument's own bundle (the Node launcher's ENTRIES), else main.js.
+  add("script=main.js");
+  const entries = launcher.ENTRIES ?? {};
+  const byScript = new Map();
+  for (const [word, script] of Object.entries(entries)) {
+    byScript.set(script, [...(byScript.get(script) ?? []), word]);
+  }
+  if (byScript.size > 0) {
+    add('case "${1-}" in');
+    for (const [script, words] of byScript) {
+      if (/[^\w.-]/.test(script)) throw new Error(`a script name sh would split: ${script}`);
+      add(`  ${words.map(quote).join(" | ")}) script=${script} ;;`);
+    }
+    add("esac");
+  }
   add("export DENO_NO_UPDATE_CHECK=1");
   add(
     'if [ "${npm_command-}" = exec ]; then HOOKTAP_INVOKED_AS="npx hooktap"; else HOOKTAP_INVOKED_AS=hooktap; fi',
@@ -116,7 +131,7 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   add(
     'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --no-npm ' +
       '"--import-map=$lib/import_map.json" "--allow-read=$lib" $flags ${reads:+"--allow-read=$reads"} ' +
-      '${writes:+"--allow-write=$writes"} ${net:+"$net"} "$lib/main.js" "$@"',
+      '${writes:+"--allow-write=$writes"} ${net:+"$net"} "$lib/$script" "$@"',
   );
   if (lines.some((line) => line.includes("*/"))) throw new Error("the shell part would end Node's comment");
   // For sh, what follows is a here-document it never runs; for Node, the end of the comment, then code.

@@ -11,9 +11,11 @@
  * directly (docs/install.md).
  * @module
  */
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { fileURLToPath as fromFileUrl, pathToFileURL } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
+import { LAZY_CALL } from "../src/cli/lazy.ts";
 import { lazyModules } from "./lazy_modules.ts";
 
 /** The Deno version the package depends on: the one that runs this script (CI tests with it). */
@@ -31,6 +33,113 @@ async function run(cmd: string, args: string[], cwd: string): Promise<string> {
     );
   }
   return text;
+}
+
+/** Project files (paths from `root`) that `entry` imports as code, itself included: `deno info`'s graph. */
+async function codeGraph(root: string, entry: string): Promise<string[]> {
+  const info = JSON.parse(
+    await run(
+      Deno.execPath(),
+      ["info", "--json", `--config=${join(root, "deno.json")}`, join(root, entry)],
+      root,
+    ),
+  ) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: { code?: { specifier?: string } }[] }[];
+    redirects: Record<string, string>;
+  };
+  const base = pathToFileURL(join(root, "/")).href;
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const files = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    const specifier = info.redirects[next] ?? next;
+    if (files.has(specifier) || !specifier.startsWith(base)) continue;
+    files.add(specifier);
+    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (d.code?.specifier) stack.push(d.code.specifier);
+    }
+  }
+  return [...files].map((f) => decodeURIComponent(f.slice(base.length)));
+}
+
+/**
+ * The lazily loaded modules a single-file bundle of `roots` (paths from `root`) carries: every
+ * `lazyImport` reachable from them through code imports and other lazily loaded modules, except the
+ * actions of other commands (src/commands/<name>/run.ts) and the providers' parts (the loaders in
+ * src/providers/: a provider's verification, trigger samples and schema, which the receiver, `trigger` and
+ * `replay` load and these commands do not). Sorted.
+ */
+export async function carriedModules(root: string, roots: readonly string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const carried = new Set<string>();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    for (const file of await codeGraph(root, todo.pop()!)) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (file === "src/cli/lazy.ts" || file.startsWith("src/providers/")) continue;
+      for (const [, path] of (await Deno.readTextFile(join(root, file))).matchAll(LAZY_CALL)) {
+        const action = /^src\/commands\/[^/]+\/run\.ts$/.test(path!) && !roots.includes(path!);
+        if (action || carried.has(path!) || roots.includes(path!)) continue;
+        carried.add(path!);
+        todo.push(path!);
+      }
+    }
+  }
+  for (const path of roots) if (path !== "main.ts") carried.add(path);
+  return [...carried].sort();
+}
+
+/**
+ * Writes `lib/<script>` into `stage`: one file (no chunks) that runs main.ts with the lazily loaded
+ * modules of `roots` inside it, registered with `preloadLazy` (src/cli/lazy.ts) before main.ts runs, so
+ * the command starts from this file alone. A lazy module it does not carry loads from its lib/ file.
+ */
+async function singleFileEntry(
+  root: string,
+  lib: string,
+  script: string,
+  roots: string[],
+  scratch: string,
+): Promise<void> {
+  const carried = await carriedModules(root, roots);
+  const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
+  const name = script.replace(/\.js$/, "");
+  const preload = join(scratch, `${name}_preload.ts`);
+  const entry = join(scratch, `${name}.ts`);
+  await Deno.writeTextFile(
+    preload,
+    [
+      `import { preloadLazy } from ${url("src/cli/lazy.ts")};`,
+      ...carried.map((path, i) => `import * as m${i} from ${url(path)};`),
+      `preloadLazy({ ${carried.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(", ")} });`,
+      "",
+    ].join("\n"),
+  );
+  // The preloads first: a module's imports run in order, so they are registered before main.ts runs.
+  await Deno.writeTextFile(
+    entry,
+    `import ${JSON.stringify(`./${name}_preload.ts`)};\nimport { run } from ${
+      url("main.ts")
+    };\nawait run(Deno.args);\n`,
+  );
+  const out = join(lib, script);
+  await run(Deno.execPath(), [
+    "bundle",
+    "--quiet",
+    "--platform=deno",
+    `--config=${join(root, "deno.json")}`,
+    "--output",
+    out,
+    entry,
+  ], root);
+  // main.ts runs once: from the entry (its own `if (import.meta.main)` is false inside a bundle).
+  const text = await Deno.readTextFile(out);
+  if (text.includes("import.meta.main")) {
+    throw new Error(`${script}: main.ts would run twice (import.meta.main)`);
+  }
 }
 
 /** The package.json of the npm package. */
@@ -87,6 +196,22 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
       }
     }
     if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
+    // `hooktap logs` and the help start from one file each (npm/hooktap.cjs's ENTRIES, by first argument).
+    const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
+      ENTRIES: Record<string, string>;
+    };
+    const entries = await Deno.makeTempDir({ prefix: "hooktap_pack_entries_" });
+    try {
+      for (const script of new Set(Object.values(ENTRIES))) {
+        const commands = Object.entries(ENTRIES)
+          .filter(([word, s]) => s === script && /^[a-z]+$/.test(word))
+          .map(([word]) => `src/commands/${word}/run.ts`)
+          .filter((path) => lazy.includes(path));
+        await singleFileEntry(root, join(stage, "lib"), script, ["main.ts", ...commands], entries);
+      }
+    } finally {
+      await Deno.remove(entries, { recursive: true });
+    }
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "hooktap.cjs"));
     await Deno.chmod(join(stage, "bin", "hooktap.cjs"), 0o755);
     // The postinstall keeps the Node launcher beside the shell one it writes over bin/hooktap.cjs.
