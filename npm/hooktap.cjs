@@ -80,6 +80,13 @@ const ENTRIES = {
   "--version": "main_help.js",
 };
 
+/**
+ * Deno flags of a bundle of ENTRIES. `logs` runs most of its bundle's functions: V8 compiles them all at
+ * once (--no-lazy) and Deno's code cache keeps them, where by default each one is compiled again at its
+ * first call in every run; the help runs few of its functions and is faster without.
+ */
+const ENTRY_FLAGS = { "main_logs.js": ["--v8-flags=--no-lazy"] };
+
 /** The script in lib/ that runs `args`: its first word's bundle of ENTRIES, else main.js. */
 function scriptOf(args) {
   return Object.hasOwn(ENTRIES, args[0] ?? "") ? ENTRIES[args[0] ?? ""] : "main.js";
@@ -162,6 +169,7 @@ function denoArgs(lib, args, cwd = process.cwd()) {
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
     `--allow-read=${lib}`,
     ...permissionFlags(args, cwd),
+    ...(ENTRY_FLAGS[scriptOf(args)] ?? []),
     path.join(lib, scriptOf(args)),
     ...args,
   ];
@@ -259,6 +267,7 @@ else {
     CONTROL_SOCKET_PATH,
     READ,
     ENTRIES,
+    ENTRY_FLAGS,
     scriptOf,
     permissionFlags,
     denoArgs,

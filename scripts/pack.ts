@@ -119,11 +119,19 @@ async function singleFileEntry(
     ].join("\n"),
   );
   // The preloads first: a module's imports run in order, so they are registered before main.ts runs.
+  // The process ends when its event loop is done, with main's exit code, not by Deno.exit (main.ts's run):
+  // Deno writes a module's V8 code cache on the loop after the module is compiled (the first run of a
+  // file), and a command that never waits on the loop (the help, `logs`: their reads are synchronous) would
+  // exit before it, so every run would compile the whole file again. With the cache there, the loop is
+  // done at once.
   await Deno.writeTextFile(
     entry,
-    `import ${JSON.stringify(`./${name}_preload.ts`)};\nimport { run } from ${
-      url("main.ts")
-    };\nawait run(Deno.args);\n`,
+    [
+      `import ${JSON.stringify(`./${name}_preload.ts`)};`,
+      `import { main } from ${url("main.ts")};`,
+      "Deno.exitCode = await main(Deno.args);",
+      "",
+    ].join("\n"),
   );
   const out = join(lib, script);
   await run(Deno.execPath(), [
