@@ -35,8 +35,17 @@ async function run(cmd: string, args: string[], cwd: string): Promise<string> {
   return text;
 }
 
+/** `deno info` graphs already walked, by root and entry: each pack asks for some of them twice. */
+const GRAPHS = new Map<string, Promise<string[]>>();
+
 /** Project files (paths from `root`) that `entry` imports as code, itself included: `deno info`'s graph. */
-async function codeGraph(root: string, entry: string): Promise<string[]> {
+function codeGraph(root: string, entry: string): Promise<string[]> {
+  const key = `${root}\0${entry}`;
+  if (!GRAPHS.has(key)) GRAPHS.set(key, _codeGraph(root, entry));
+  return GRAPHS.get(key)!;
+}
+
+async function _codeGraph(root: string, entry: string): Promise<string[]> {
   const info = JSON.parse(
     await run(
       Deno.execPath(),
