@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { freePort, startApp, until } from "./_app.ts";
 import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
@@ -27,14 +28,14 @@ interface Out {
   stderr: string;
 }
 
-async function output(args: string[], cwd: string): Promise<Out> {
+async function output(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Out> {
   const out = await new Deno.Command(Deno.execPath(), {
     args,
     cwd,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOOKTAP_INVOKED_AS: "hooktap", DENO_NO_UPDATE_CHECK: "1" },
+    env: { NO_COLOR: "1", HOOKTAP_INVOKED_AS: "hooktap", DENO_NO_UPDATE_CHECK: "1", ...env },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
@@ -117,11 +118,13 @@ Deno.test("the packed package prints byte for byte what the checkout prints for 
     [empty, ["logs"]],
     [tmp.path, ["logs"]],
   ];
+  // The packed runs keep their code cache in a Deno directory of their own (checked below).
+  const denoDir = join(tmp.path, "deno_dir");
   let bundled = 0;
   for (const [cwd, args] of cases) {
     if (launcher.scriptOf(args) !== "main.js") bundled++;
     const checkout = await output(cliArgs(["-A"], args), cwd);
-    const packed = await output(launcher.denoArgs(lib, args, cwd), cwd);
+    const packed = await output(launcher.denoArgs(lib, args, cwd), cwd, { DENO_DIR: denoDir });
     const what = `hooktap ${args.join(" ")} in ${cwd}`;
     assert.equal(packed.stderr, checkout.stderr, what);
     assert.equal(packed.stdout, checkout.stdout, what);
@@ -136,4 +139,22 @@ Deno.test("the packed package prints byte for byte what the checkout prints for 
   assert.match(unmatched.stdout, /nosuch/);
   const hint = await output(launcher.denoArgs(lib, ["logs"], empty), empty);
   assert.match(hint.stderr, /curl -X PUT http:\/\/localhost:9999\/x/);
+
+  // Deno kept each single-file bundle's compiled code: they turn the event loop once, where Deno writes it
+  // (a command that never waits on the loop exits first, and every run would compile the file again).
+  const cacheFile = join(denoDir, "v8_code_cache_v2");
+  assert.ok(
+    (await Deno.stat(cacheFile).catch(() => null))?.isFile,
+    `Deno's code cache is not at ${cacheFile} (Deno moved it? update this check)`,
+  );
+  const db = new DatabaseSync(cacheFile, { readOnly: true });
+  try {
+    const cached = (db.prepare("SELECT specifier FROM codecache").all() as { specifier: string }[])
+      .map((row) => row.specifier);
+    for (const script of ["main_logs.js", "main_help.js"]) {
+      assert.ok(cached.includes(pathToFileURL(join(lib, script)).href), `${script} is not in the code cache`);
+    }
+  } finally {
+    db.close();
+  }
 });
