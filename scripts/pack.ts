@@ -5,6 +5,10 @@
  * it runs: `lib/main.js`, one entry `lib/<path>.js` for each module the CLI
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
+ * `hooktap logs` and the help run single-file bundles of their own instead
+ * (`lib/main_logs.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES), which
+ * carry main.ts and every module the command loads lazily, so they start
+ * from one file.
  * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
  * exact `deno` npm package this checkout is tested with; its postinstall
  * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
@@ -102,7 +106,7 @@ export async function carriedModules(root: string, roots: readonly string[]): Pr
 }
 
 /**
- * Writes `lib/<script>` into `stage`: one file (no chunks) that runs main.ts with the lazily loaded
+ * Writes `<lib>/<script>`: one file (no chunks) that runs main.ts with the lazily loaded
  * modules of `roots` inside it, registered with `preloadLazy` (src/cli/lazy.ts) before main.ts runs, so
  * the command starts from this file alone. A lazy module it does not carry loads from its lib/ file.
  */
@@ -139,7 +143,7 @@ async function singleFileEntry(
       `import { run } from ${url("main.ts")};`,
       // Not a literal: the bundler would put the module inside the file, and importing it would not wait.
       'const empty = ["data:text/javascript", ""].join(",");',
-      "await import(empty);",
+      "await import(empty).catch(() => {});",
       "await run(Deno.args);",
       "",
     ].join("\n"),
