@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js) on the Deno binary of the
-// exact `deno` npm package hooktap depends on. Kept to Node built-ins and one file, so it adds little more
-// than Node's own start-up. It resolves the binary from the platform package itself (`deno`'s postinstall
-// copy is skipped under --ignore-scripts and pnpm), runs Deno as a child, forwards SIGINT, SIGTERM and
-// SIGHUP, and exits with the child's code or dies of its signal.
+// hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js, or a bundle of its own for
+// `logs` and the help: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap depends on. Kept
+// to Node built-ins and one file, so it adds little more than Node's own start-up. It resolves the binary
+// from the platform package itself (`deno`'s postinstall copy is skipped under --ignore-scripts and pnpm),
+// runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the child's code or dies of its
+// signal.
 //
 // It is the slow way (Node, then Deno): where npm runs hooktap's postinstall on Linux or macOS,
 // npm/postinstall.cjs writes a shell launcher over this file that execs Deno directly, built from the
@@ -63,6 +64,33 @@ const WIDENINGS = [
  */
 const CONTROL_SOCKET = ["prune", "rm"];
 const CONTROL_SOCKET_PATH = ".hooktap/control.sock";
+
+/**
+ * Single-file bundles (scripts/pack.ts), by the first argument: `hooktap logs` and the help start from one
+ * file that carries every module they load, lazily loaded ones included, where the other commands load
+ * lib/main.js, its shared chunks and their own modules. Any other first argument runs lib/main.js.
+ */
+const ENTRIES = {
+  logs: "main_logs.js",
+  "": "main_help.js",
+  "-h": "main_help.js",
+  "--help": "main_help.js",
+  help: "main_help.js",
+  "-V": "main_help.js",
+  "--version": "main_help.js",
+};
+
+/**
+ * Deno flags of a bundle of ENTRIES. `logs` runs most of its bundle's functions: V8 compiles them all at
+ * once (--no-lazy) and Deno's code cache keeps them, where by default each one is compiled again at its
+ * first call in every run. The help runs few of its functions and measured no faster with it.
+ */
+const ENTRY_FLAGS = { "main_logs.js": ["--v8-flags=--no-lazy"] };
+
+/** The script in lib/ that runs `args`: its first word's bundle of ENTRIES, else main.js. */
+function scriptOf(args) {
+  return Object.hasOwn(ENTRIES, args[0] ?? "") ? ENTRIES[args[0] ?? ""] : "main.js";
+}
 
 /** The first word that is not an option: the command. */
 function commandOf(args) {
@@ -141,7 +169,8 @@ function denoArgs(lib, args, cwd = process.cwd()) {
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
     `--allow-read=${lib}`,
     ...permissionFlags(args, cwd),
-    path.join(lib, "main.js"),
+    ...(ENTRY_FLAGS[scriptOf(args)] ?? []),
+    path.join(lib, scriptOf(args)),
     ...args,
   ];
 }
@@ -237,6 +266,9 @@ else {
     CONTROL_SOCKET,
     CONTROL_SOCKET_PATH,
     READ,
+    ENTRIES,
+    ENTRY_FLAGS,
+    scriptOf,
     permissionFlags,
     denoArgs,
     denoBinary,

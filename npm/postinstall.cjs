@@ -107,16 +107,36 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   }
   add(`  *) reads=${quote(READ.map((f) => f.slice(13)).join(","))} ;;`);
   add("esac");
+  // The script: the first argument's own bundle (the Node launcher's ENTRIES), else main.js.
+  add("script=main.js script_flags=");
+  const entries = launcher.ENTRIES ?? {};
+  const byScript = new Map();
+  for (const [word, script] of Object.entries(entries)) {
+    byScript.set(script, [...(byScript.get(script) ?? []), word]);
+  }
+  if (byScript.size > 0) {
+    add('case "${1-}" in');
+    for (const [script, words] of byScript) {
+      const flags = (launcher.ENTRY_FLAGS ?? {})[script] ?? [];
+      if ([script, ...flags].some((w) => /[^\w.=-]/.test(w))) {
+        throw new Error(`a word sh would split: ${script}`);
+      }
+      add(`  ${words.map(quote).join(" | ")}) script=${script} script_flags=${quote(flags.join(" "))} ;;`);
+    }
+    add("esac");
+  }
   add("export DENO_NO_UPDATE_CHECK=1");
   add(
     'if [ "${npm_command-}" = exec ]; then HOOKTAP_INVOKED_AS="npx hooktap"; else HOOKTAP_INVOKED_AS=hooktap; fi',
   );
   add("export HOOKTAP_INVOKED_AS");
-  add("# $flags holds no space, quote or $ (checked when this file was written): it splits into its flags.");
+  add(
+    "# $flags and $script_flags hold no space, quote or $ (checked when this file was written): they split.",
+  );
   add(
     'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --no-npm ' +
       '"--import-map=$lib/import_map.json" "--allow-read=$lib" $flags ${reads:+"--allow-read=$reads"} ' +
-      '${writes:+"--allow-write=$writes"} ${net:+"$net"} "$lib/main.js" "$@"',
+      '${writes:+"--allow-write=$writes"} ${net:+"$net"} $script_flags "$lib/$script" "$@"',
   );
   if (lines.some((line) => line.includes("*/"))) throw new Error("the shell part would end Node's comment");
   // For sh, what follows is a here-document it never runs; for Node, the end of the comment, then code.

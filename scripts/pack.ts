@@ -5,15 +5,21 @@
  * it runs: `lib/main.js`, one entry `lib/<path>.js` for each module the CLI
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
+ * `hooktap logs` and the help run single-file bundles of their own instead
+ * (`lib/main_logs.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES), which
+ * carry main.ts and every module the command loads lazily, so they start
+ * from one file.
  * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
  * exact `deno` npm package this checkout is tested with; its postinstall
  * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
  * directly (docs/install.md).
  * @module
  */
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { fileURLToPath as fromFileUrl, pathToFileURL } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
+import { LAZY_CALL } from "../src/cli/lazy.ts";
 import { lazyModules } from "./lazy_modules.ts";
 
 /** The Deno version the package depends on: the one that runs this script (CI tests with it). */
@@ -31,6 +37,132 @@ async function run(cmd: string, args: string[], cwd: string): Promise<string> {
     );
   }
   return text;
+}
+
+/** `deno info` graphs already walked, by root and entry: each pack asks for some of them twice. */
+const GRAPHS = new Map<string, Promise<string[]>>();
+
+/** Project files (paths from `root`) that `entry` imports as code, itself included: `deno info`'s graph. */
+function codeGraph(root: string, entry: string): Promise<string[]> {
+  const key = `${root}\0${entry}`;
+  if (!GRAPHS.has(key)) GRAPHS.set(key, _codeGraph(root, entry));
+  return GRAPHS.get(key)!;
+}
+
+async function _codeGraph(root: string, entry: string): Promise<string[]> {
+  const info = JSON.parse(
+    await run(
+      Deno.execPath(),
+      ["info", "--json", `--config=${join(root, "deno.json")}`, join(root, entry)],
+      root,
+    ),
+  ) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: { code?: { specifier?: string } }[] }[];
+    redirects: Record<string, string>;
+  };
+  const base = pathToFileURL(join(root, "/")).href;
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const files = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    const specifier = info.redirects[next] ?? next;
+    if (files.has(specifier) || !specifier.startsWith(base)) continue;
+    files.add(specifier);
+    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (d.code?.specifier) stack.push(d.code.specifier);
+    }
+  }
+  return [...files].map((f) => decodeURIComponent(f.slice(base.length)));
+}
+
+/**
+ * The lazily loaded modules a single-file bundle of `roots` (paths from `root`) carries: every
+ * `lazyImport` reachable from them through code imports and other lazily loaded modules, except the
+ * actions of other commands (src/commands/<name>/run.ts) and the providers' parts (the loaders in
+ * src/providers/: a provider's verification, trigger samples and schema, which the receiver, `trigger` and
+ * `replay` load and these commands do not). Sorted.
+ */
+export async function carriedModules(root: string, roots: readonly string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const carried = new Set<string>();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    for (const file of await codeGraph(root, todo.pop()!)) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (file === "src/cli/lazy.ts" || file.startsWith("src/providers/")) continue;
+      for (const [, path] of (await Deno.readTextFile(join(root, file))).matchAll(LAZY_CALL)) {
+        const action = /^src\/commands\/[^/]+\/run\.ts$/.test(path!) && !roots.includes(path!);
+        if (action || carried.has(path!) || roots.includes(path!)) continue;
+        carried.add(path!);
+        todo.push(path!);
+      }
+    }
+  }
+  for (const path of roots) if (path !== "main.ts") carried.add(path);
+  return [...carried].sort();
+}
+
+/**
+ * Writes `<lib>/<script>`: one file (no chunks) that runs main.ts with the lazily loaded
+ * modules of `roots` inside it, registered with `preloadLazy` (src/cli/lazy.ts) before main.ts runs, so
+ * the command starts from this file alone. A lazy module it does not carry loads from its lib/ file.
+ */
+async function singleFileEntry(
+  root: string,
+  lib: string,
+  script: string,
+  roots: string[],
+  scratch: string,
+): Promise<void> {
+  const carried = await carriedModules(root, roots);
+  const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
+  const name = script.replace(/\.js$/, "");
+  const preload = join(scratch, `${name}_preload.ts`);
+  const entry = join(scratch, `${name}.ts`);
+  await Deno.writeTextFile(
+    preload,
+    [
+      `import { preloadLazy } from ${url("src/cli/lazy.ts")};`,
+      ...carried.map((path, i) => `import * as m${i} from ${url(path)};`),
+      `preloadLazy({ ${carried.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(", ")} });`,
+      "",
+    ].join("\n"),
+  );
+  // The preloads first: a module's imports run in order, so they are registered before main.ts runs.
+  // Then one turn of Deno's event loop before the command, by importing an empty module: Deno writes a
+  // file's V8 code cache on that loop once the file is compiled (its first run), and a command that never
+  // waits on the loop (the help, `logs`: their reads are synchronous) would exit first, so every run would
+  // compile the whole file again. A timer would cost a wait; this import costs ~0.2 ms.
+  await Deno.writeTextFile(
+    entry,
+    [
+      `import ${JSON.stringify(`./${name}_preload.ts`)};`,
+      `import { run } from ${url("main.ts")};`,
+      // Not a literal: the bundler would put the module inside the file, and importing it would not wait.
+      'const empty = ["data:text/javascript", ""].join(",");',
+      "await import(empty).catch(() => {});",
+      "await run(Deno.args);",
+      "",
+    ].join("\n"),
+  );
+  const out = join(lib, script);
+  await run(Deno.execPath(), [
+    "bundle",
+    "--quiet",
+    "--platform=deno",
+    `--config=${join(root, "deno.json")}`,
+    "--output",
+    out,
+    entry,
+  ], root);
+  // main.ts runs once: from the entry (its own `if (import.meta.main)` is false inside a bundle).
+  const text = await Deno.readTextFile(out);
+  if (text.includes("import.meta.main")) {
+    throw new Error(`${script}: main.ts would run twice (import.meta.main)`);
+  }
 }
 
 /** The package.json of the npm package. */
@@ -87,6 +219,22 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
       }
     }
     if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
+    // `hooktap logs` and the help start from one file each (npm/hooktap.cjs's ENTRIES, by first argument).
+    const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
+      ENTRIES: Record<string, string>;
+    };
+    const entries = await Deno.makeTempDir({ prefix: "hooktap_pack_entries_" });
+    try {
+      for (const script of new Set(Object.values(ENTRIES))) {
+        const commands = Object.entries(ENTRIES)
+          .filter(([word, s]) => s === script && /^[a-z]+$/.test(word))
+          .map(([word]) => `src/commands/${word}/run.ts`)
+          .filter((path) => lazy.includes(path));
+        await singleFileEntry(root, join(stage, "lib"), script, ["main.ts", ...commands], entries);
+      }
+    } finally {
+      await Deno.remove(entries, { recursive: true });
+    }
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "hooktap.cjs"));
     await Deno.chmod(join(stage, "bin", "hooktap.cjs"), 0o755);
     // The postinstall keeps the Node launcher beside the shell one it writes over bin/hooktap.cjs.

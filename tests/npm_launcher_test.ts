@@ -15,6 +15,8 @@ const launcher = require("../npm/hooktap.cjs") as {
   PERMISSIONS: Record<string, string[]>;
   permissionFlags(args: string[], cwd?: string): string[];
   denoArgs(lib: string, args: string[], cwd?: string): string[];
+  scriptOf(args: string[]): string;
+  ENTRIES: Record<string, string>;
   invokedAs(env: Record<string, string>): string;
 };
 
@@ -56,7 +58,15 @@ Deno.test({
     );
     await Deno.chmod(shell, 0o755);
     const cases = [
+      [],
       ["--help"],
+      ["-h", "logs"],
+      ["help", "logs"],
+      ["--version"],
+      ["logs"],
+      [""],
+      ["logsx"],
+      ["--", "logs"],
       ["logs", "-n", "5"],
       ["nosuch"],
       ...PROGRAM.commands.map((c) => [c.name]),
@@ -77,9 +87,11 @@ Deno.test({
       const words = new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
       const node = launcher.denoArgs("/pkg/lib", args, cwd);
       // The same flags (Deno reads them in any order), the same script and arguments.
-      const flags = (list: string[]) => list.slice(0, list.indexOf("/pkg/lib/main.js")).sort();
+      const script = `/pkg/lib/${launcher.scriptOf(args)}`;
+      assert.equal(node.at(-1 - args.length), script, args.join(" "));
+      const flags = (list: string[]) => list.slice(0, list.indexOf(script)).sort();
       assert.deepEqual(flags(words), flags(node), args.join(" "));
-      assert.deepEqual(words.slice(words.indexOf("/pkg/lib/main.js")), ["/pkg/lib/main.js", ...args]);
+      assert.deepEqual(words.slice(words.indexOf(script)), [script, ...args]);
     }
   },
 });
@@ -100,4 +112,18 @@ Deno.test("npm launcher: HOOKTAP_INVOKED_AS is `npx hooktap` under npx / npm exe
   assert.equal(launcher.invokedAs({ npm_command: "exec", npm_lifecycle_event: "npx" }), "npx hooktap");
   assert.equal(launcher.invokedAs({ npm_command: "run-script", npm_lifecycle_event: "dev" }), "hooktap");
   assert.equal(launcher.invokedAs({}), "hooktap");
+});
+
+Deno.test("npm launcher: logs and the help run their single-file bundles, every other command lib/main.js", () => {
+  assert.equal(launcher.scriptOf(["logs", "-n", "5"]), "main_logs.js");
+  for (const args of [[], ["--help"], ["-h"], ["help", "logs"], ["--version"], ["-V"]]) {
+    assert.equal(launcher.scriptOf(args), "main_help.js", args.join(" "));
+  }
+  for (
+    const args of [["dev"], ["inspect", "logs"], ["--config", "x", "logs"], ["constructor"], ["toString"]]
+  ) {
+    assert.equal(launcher.scriptOf(args), "main.js", args.join(" "));
+  }
+  const scripts = new Set(Object.values(launcher.ENTRIES));
+  assert.deepEqual([...scripts].sort(), ["main_help.js", "main_logs.js"]);
 });

@@ -28,11 +28,26 @@ export function lazyUrl(path: string): string {
   return new URL(FROM_SOURCE ? path : path.replace(/\.ts$/, ".js"), ROOT).href;
 }
 
+/** Modules a single-file bundle carries in itself, by path: {@linkcode preloadLazy}. */
+const PRELOADED = new Map<string, unknown>();
+
+/**
+ * Registers modules that are already loaded, by their path from the repository's root, so
+ * {@linkcode lazyImport} returns them instead of importing their file. Only the npm package's single-file
+ * bundles call it (scripts/pack.ts: `hooktap logs` and the help start from one file, their lazily loaded
+ * modules inside); from source nothing is registered.
+ */
+export function preloadLazy(modules: Readonly<Record<string, unknown>>): void {
+  for (const [path, module] of Object.entries(modules)) PRELOADED.set(path, module);
+}
+
 /**
  * Imports `path` (from the repository's root, a string literal) when called. Type the result with the
  * module's own type: `lazyImport<typeof import("./run.ts")>("src/commands/logs/run.ts")`.
  */
 export async function lazyImport<T>(path: string): Promise<T> {
+  const preloaded = PRELOADED.get(path);
+  if (preloaded !== undefined) return preloaded as T;
   const url = lazyUrl(path);
   try {
     return await import(url) as T;

@@ -90,7 +90,7 @@ export function storeBacklog(paths: StorePaths): Backlog {
       }
     },
     async read(from, endpoint, visit, until) {
-      const reader = await openStoreReader(paths, { sync: true });
+      const reader = await openStoreReader(paths);
       if (reader === null) return { next: from };
       using r = reader;
       let start = from;

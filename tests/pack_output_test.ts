@@ -1,0 +1,160 @@
+/**
+ * The packed npm package prints what the checkout prints: `hooktap logs` (every form: table, JSON Lines,
+ * counts, filters, the delivery column, the unmatched requests, the hints of an empty store, errors) and
+ * the help, byte for byte with the same exit code, run from the package's own files (lib/, extracted
+ * from the tgz `deno task pack` writes) with the flags and script the Node launcher picks for each
+ * (npm/hooktap.cjs: `logs` and the help run single-file bundles of their own, scripts/pack.ts). The npm
+ * install itself is tested end to end in tests/install_test.ts.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { freePort, startApp, until } from "./_app.ts";
+import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { logText, makeEvents } from "./_store_fixture.ts";
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const launcher = createRequire(import.meta.url)("../npm/hooktap.cjs") as {
+  denoArgs(lib: string, args: string[], cwd?: string): string[];
+  scriptOf(args: string[]): string;
+};
+
+interface Out {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function output(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Out> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", HOOKTAP_INVOKED_AS: "hooktap", DENO_NO_UPDATE_CHECK: "1", ...env },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** `deno task pack` into `dir`, the tgz extracted there; resolves to the package's lib/. */
+async function packedLib(dir: string): Promise<string> {
+  const pack = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "pack", "--out-dir", dir],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(pack.success, new TextDecoder().decode(pack.stderr));
+  const tgz = new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+  const tar = await new Deno.Command("tar", { args: ["-xzf", tgz, "-C", dir], stderr: "piped" }).output();
+  assert.ok(tar.success, new TextDecoder().decode(tar.stderr));
+  return join(dir, "package", "lib");
+}
+
+/** A project whose store holds generated events, forwarded ones (delivered and refused) and unmatched requests. */
+async function project(dir: string): Promise<void> {
+  await Deno.mkdir(join(dir, ".hooktap"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir, ".hooktap", "events.jsonl"),
+    logText(makeEvents(40, { endpoints: ["default", "gh"] })),
+  );
+  const appPort = freePort();
+  await writeFile(
+    dir,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [` +
+      `{ name: "default", path: "/webhook", method: "POST" }, ` +
+      `{ name: "gh", path: "/gh", method: "POST", forward: { to: "http://127.0.0.1:${appPort}/hooks" } }` +
+      `] };\n`,
+  );
+  await using app = startApp(appPort, (_req, n) => ({ status: n === 1 ? 500 : 200 }));
+  await using dev = await startDev(dir);
+  const post = async (path: string, body: BodyInit, type = "application/json") => {
+    const r = await fetch(`${dev.url}${path}`, { method: "POST", headers: { "content-type": type }, body });
+    await r.body?.cancel();
+  };
+  await post("/gh?x=1", '{"zen":"Ünïcödé \\u202e ✓","n":1}');
+  await post("/gh", new Uint8Array([0xff, 0x00, 0x7b, 0x0d, 0x0a, 0x80]), "application/octet-stream");
+  await post("/webhook/%E2%80%AEevil", "text with \x1b[31mescapes\x1b[0m", "text/plain");
+  await post("/nosuch", "{}");
+  await until(() => app.requests.length >= 2, "2 deliveries");
+  assert.equal(await dev.stop(), 0);
+}
+
+Deno.test("the packed package prints byte for byte what the checkout prints for logs and the help", async () => {
+  await using tmp = await withTmpDir("hooktap_pack_output_");
+  const lib = await packedLib(tmp.path);
+  const app = join(tmp.path, "app");
+  await project(app);
+  const empty = join(tmp.path, "empty");
+  await Deno.mkdir(empty);
+  await writeFile(
+    empty,
+    "hooktap.config.ts",
+    'export default { port: 9999, endpoints: [{ name: "x", path: "/x", method: "PUT" }] };\n',
+  );
+  const cases: [string, string[]][] = [
+    [app, ["logs"]],
+    [app, ["logs", "--json"]],
+    [app, ["logs", "-n", "3"]],
+    [app, ["logs", "--limit", "0"]],
+    [app, ["logs", "--count"]],
+    [app, ["logs", "--endpoint", "gh"]],
+    [app, ["logs", "--endpoint", "nosuch"]],
+    [app, ["logs", "--filter-method", "PUT", "--json"]],
+    [app, ["logs", "--since", "1d"]],
+    [app, ["logs", "--unmatched"]],
+    [app, ["logs", "--bogus"]],
+    [app, ["logs", "--help"]],
+    [app, ["--help"]],
+    [app, []],
+    [app, ["--version"]],
+    [app, ["help", "logs"]],
+    [empty, ["logs"]],
+    [tmp.path, ["logs"]],
+  ];
+  // The packed runs keep their code cache in a Deno directory of their own (checked below).
+  const denoDir = join(tmp.path, "deno_dir");
+  let bundled = 0;
+  for (const [cwd, args] of cases) {
+    if (launcher.scriptOf(args) !== "main.js") bundled++;
+    const checkout = await output(cliArgs(["-A"], args), cwd);
+    const packed = await output(launcher.denoArgs(lib, args, cwd), cwd, { DENO_DIR: denoDir });
+    const what = `hooktap ${args.join(" ")} in ${cwd}`;
+    assert.equal(packed.stderr, checkout.stderr, what);
+    assert.equal(packed.stdout, checkout.stdout, what);
+    assert.equal(packed.code, checkout.code, what);
+  }
+  assert.equal(bundled, cases.length, "every case runs a single-file bundle");
+  // The cases are not empty: a table with the delivery column, the unmatched request, the empty-store hint.
+  const logs = await output(launcher.denoArgs(lib, ["logs"], app), app);
+  assert.match(logs.stdout, /evt_.*gh/);
+  assert.equal(logs.stdout.trim().split("\n").length, 20);
+  const unmatched = await output(launcher.denoArgs(lib, ["logs", "--unmatched"], app), app);
+  assert.match(unmatched.stdout, /nosuch/);
+  const hint = await output(launcher.denoArgs(lib, ["logs"], empty), empty);
+  assert.match(hint.stderr, /curl -X PUT http:\/\/localhost:9999\/x/);
+
+  // Deno kept each single-file bundle's compiled code: they turn the event loop once, where Deno writes it
+  // (a command that never waits on the loop exits first, and every run would compile the file again).
+  const cacheFile = join(denoDir, "v8_code_cache_v2");
+  assert.ok(
+    (await Deno.stat(cacheFile).catch(() => null))?.isFile,
+    `Deno's code cache is not at ${cacheFile} (Deno moved it? update this check)`,
+  );
+  const db = new DatabaseSync(cacheFile, { readOnly: true });
+  try {
+    const cached = (db.prepare("SELECT specifier FROM codecache").all() as { specifier: string }[])
+      .map((row) => row.specifier);
+    for (const script of ["main_logs.js", "main_help.js"]) {
+      assert.ok(cached.includes(pathToFileURL(join(lib, script)).href), `${script} is not in the code cache`);
+    }
+  } finally {
+    db.close();
+  }
+});
