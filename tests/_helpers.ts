@@ -239,3 +239,13 @@ export async function sha256(bytes: Uint8Array | ArrayBuffer): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes as BufferSource);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * The flags `deno task dev` runs `dev` with (deno.json's dev task: its permissions and V8 flags), for tests
+ * that measure dev as users run it.
+ */
+export function devTaskFlags(): string[] {
+  const deno = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  const words: string[] = deno.tasks.dev.command.split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.findIndex((w) => w.endsWith("main.ts")));
+}

@@ -9,23 +9,15 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { freePort, until } from "../_app.ts";
-import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { devTaskFlags, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 
 const MB = 1024 * 1024;
 const EVENTS = 3_000;
 const BODY_BYTES = 32 * 1024;
 /** ~94 MB of bodies wait; the queue that held them all in memory grew dev by more than that. */
 const BOUND_MB = 80;
-
-/** The flags `deno task dev` runs `dev` with (deno.json), its V8 flags included. */
-function devTaskFlags(): string[] {
-  const deno = JSON.parse(Deno.readTextFileSync(fileURLToPath(new URL("../../deno.json", import.meta.url))));
-  const words: string[] = deno.tasks.dev.command.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.findIndex((w) => w.endsWith("main.ts")));
-}
 
 async function rss(pid: number): Promise<number> {
   const m = (await Deno.readTextFile(`/proc/${pid}/status`)).match(/^VmRSS:\s+(\d+)\s+kB/m);
