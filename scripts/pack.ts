@@ -87,10 +87,11 @@ const CATALOG_PART = /^src\/providers\/[^/]+\/(catalog\.ts|schema\.ts|samples\/)
 /**
  * Single-file bundles that carry the providers' verification modules (src/providers/<name>/verify.ts and
  * src/providers/hmac.ts) where their command reaches them; the others leave them files of lib/, loaded
- * for the one provider a run needs. `trigger` signs with them: carried, one `trigger` reads 6 files of lib/
- * (its bundle, the provider's catalog and 3 small chunks, the sample) instead of 13. `inspect` reaches every
- * verifier but a run needs at most one: carrying all 20 made each run evaluate them all, and measured
- * slower than lib/main.js (1.66× against 1.47× the empty script, 15 pairs).
+ * for the one provider a run needs. `trigger` must carry them: its own modules import hmac.ts (the check in
+ * {@linkcode singleFileEntry} refuses a second copy), and one `trigger` then reads 6 files of lib/ (its
+ * bundle, the provider's catalog and 3 small chunks, the sample). `inspect` reaches every verifier but a
+ * run needs at most one: carrying all 20 made each run evaluate them all (1.46× the empty script against
+ * 1.16× without them, and 1.64× from lib/main.js: 20 pairs, each file with its own code cache).
  */
 const CARRIES_VERIFIERS = new Set(["main_trigger.js"]);
 
