@@ -41,8 +41,8 @@ async function output(args: string[], cwd: string, env: Record<string, string> =
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** `deno task pack` into `dir`, the tgz extracted there; resolves to the package's lib/. */
-async function packedLib(dir: string): Promise<string> {
+/** `deno task pack` into `dir`; resolves to the tgz's path. */
+async function packTgz(dir: string): Promise<string> {
   const pack = await new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "pack", "--out-dir", dir],
     cwd: ROOT,
@@ -50,7 +50,12 @@ async function packedLib(dir: string): Promise<string> {
     stderr: "piped",
   }).output();
   assert.ok(pack.success, new TextDecoder().decode(pack.stderr));
-  const tgz = new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+  return new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+}
+
+/** `deno task pack` into `dir`, the tgz extracted there; resolves to the package's lib/. */
+async function packedLib(dir: string, tgz?: string): Promise<string> {
+  tgz ??= await packTgz(dir);
   const tar = await new Deno.Command("tar", { args: ["-xzf", tgz, "-C", dir], stderr: "piped" }).output();
   assert.ok(tar.success, new TextDecoder().decode(tar.stderr));
   return join(dir, "package", "lib");
@@ -191,9 +196,12 @@ function requestLines(r: { method: string; target: string; headers: [string, str
 
 Deno.test("the packed package's trigger, inspect, replay and export match the checkout's (output, exit code, requests sent)", async () => {
   await using tmp = await withTmpDir("hooktap_pack_output_");
-  const lib = await packedLib(tmp.path);
   const app = join(tmp.path, "app");
-  await project(app);
+  await Deno.mkdir(join(tmp.path, "again"));
+  const [tgz, again] = await Promise.all([packTgz(tmp.path), packTgz(join(tmp.path, "again")), project(app)]);
+  // Two packs of one checkout are the same bytes (no temp path, time or order of their own).
+  assert.deepEqual(await Deno.readFile(again), await Deno.readFile(tgz), "two packs differ");
+  const lib = await packedLib(tmp.path, tgz);
   const sinkPort = freePort();
   await using sink = startApp(sinkPort, (req) => ({ status: req.target.includes("fail") ? 500 : 200 }));
   const to = `http://127.0.0.1:${sinkPort}/hook`;
