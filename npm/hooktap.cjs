@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js, or a bundle of its own for
-// `logs` and the help: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap depends on. Kept
-// to Node built-ins and one file, so it adds little more than Node's own start-up. It resolves the binary
-// from the platform package itself (`deno`'s postinstall copy is skipped under --ignore-scripts and pnpm),
-// runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the child's code or dies of its
-// signal.
+// the help and the commands run most: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap
+// depends on. Kept to Node built-ins and one file, so it adds little more than Node's own start-up. It
+// resolves the binary from the platform package itself (`deno`'s postinstall copy is skipped under
+// --ignore-scripts and pnpm), runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the
+// child's code or dies of its signal.
 //
 // It is the slow way (Node, then Deno): where npm runs hooktap's postinstall on Linux or macOS,
 // npm/postinstall.cjs writes a shell launcher over this file that execs Deno directly, built from the
@@ -91,7 +91,9 @@ const ENTRIES = {
 /**
  * Deno flags of a bundle of ENTRIES. `logs` runs most of its bundle's functions: V8 compiles them all at
  * once (--no-lazy) and Deno's code cache keeps them, where by default each one is compiled again at its
- * first call in every run. The help runs few of its functions and measured no faster with it.
+ * first call in every run. The help runs few of its functions and measured no faster with it; nor did
+ * `trigger`, `inspect` and `replay` (each measured with its own code cache: the cache V8 keeps for a file
+ * under one set of flags is refused under another, so alternating both on one file compiles every run).
  */
 const ENTRY_FLAGS = { "main_logs.js": ["--v8-flags=--no-lazy"] };
 

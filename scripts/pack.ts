@@ -5,10 +5,12 @@
  * it runs: `lib/main.js`, one entry `lib/<path>.js` for each module the CLI
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
- * `hooktap logs` and the help run single-file bundles of their own instead
- * (`lib/main_logs.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES), which
- * carry main.ts and every module the command loads lazily, so they start
- * from one file.
+ * The help and the commands run most (`logs`, `trigger`, `inspect`,
+ * `replay`, `export`) run single-file bundles of their own instead
+ * (`lib/main_<command>.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES),
+ * which carry main.ts and every module the command loads lazily but the
+ * providers' catalogs, so they start from one file. Two packs of one
+ * checkout are the same bytes.
  * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
  * exact `deno` npm package this checkout is tested with; its postinstall
  * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
@@ -302,7 +304,7 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
       }
     }
     if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
-    // `hooktap logs` and the help start from one file each (npm/hooktap.cjs's ENTRIES, by first argument).
+    // The help and the commands of npm/hooktap.cjs's ENTRIES start from one file each (by first argument).
     const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
       ENTRIES: Record<string, string>;
     };
