@@ -2,9 +2,9 @@
  * Start-up (issue 36): each command beside `deno run --quiet empty.ts`, run in turns (A B A B ...) so
  * each ratio is taken pair by pair on the same machine state, and the module counts of the start-up
  * graph. From a checkout: `--help`, `logs`, `complete`, one `trigger` (to a local sink). From the packed
- * npm package installed with npm (when npm is on the PATH): `hooktap --help` and `hooktap logs` through
- * the bin npm links, against the same Deno binary the package runs on. Each figure is printed beside its
- * target.
+ * npm package installed with npm (when npm is on the PATH): `hooktap --help`, `hooktap logs`, one
+ * `hooktap trigger` (to the same sink) and `hooktap inspect <id>` through the bin npm links, against the
+ * same Deno binary the package runs on. Each figure is printed beside its target.
  *
  *     deno run -A bench/startup.ts [--runs N]
  * @module
@@ -230,41 +230,52 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
     await request.arrayBuffer();
     return new Response("ok");
   });
+  let npmSkipped: string | undefined = o.npm === false ? "not part of this run (--smoke)" : undefined;
   try {
     const to = `http://127.0.0.1:${sink.addr.port}/hook`;
+    const trigger = ["trigger", "github", "push", "--to", to, "--secret", "s"];
     row(
       "checkout: one hooktap trigger github push (signed) / empty script",
-      await paired(hooktap("trigger", "github", "push", "--to", to, "--secret", "s"), floor, {
-        ...t,
-        check: expect("trigger", "200"),
-      }),
+      await paired(hooktap(...trigger), floor, { ...t, check: expect("trigger", "200") }),
       1.6,
     );
+
+    if (o.npm !== false) {
+      log("start-up: the npm package (deno task pack, npm install -g into a temp prefix)");
+      const installed = await npmInstall(dir);
+      if (typeof installed === "string") npmSkipped = installed;
+      else {
+        const npmFloor = [installed.deno, "run", "--quiet", EMPTY];
+        row(
+          "npm: hooktap --help / deno run --quiet empty.ts",
+          await paired([installed.bin, "--help"], npmFloor, {
+            ...t,
+            check: expect("npm --help", "Usage: hooktap"),
+          }),
+          1.35,
+        );
+        row(
+          "npm: hooktap logs / deno run --quiet empty.ts",
+          await paired([installed.bin, "logs"], npmFloor, { ...t, check: expect("npm logs", "evt_") }),
+          1.35,
+        );
+        row(
+          "npm: one hooktap trigger github push (signed) / deno run --quiet empty.ts",
+          await paired([installed.bin, ...trigger], npmFloor, { ...t, check: expect("npm trigger", "200") }),
+          1.6,
+        );
+        // The newest event of the store: `inspect` reads the index and one line.
+        const lines = (await Deno.readTextFile(join(project, ".hooktap", "events.jsonl"))).trim().split("\n");
+        const id = (JSON.parse(lines.at(-1)!) as { id: string }).id;
+        row(
+          "npm: hooktap inspect <id> / deno run --quiet empty.ts",
+          await paired([installed.bin, "inspect", id], npmFloor, { ...t, check: expect("npm inspect", id) }),
+          1.35,
+        );
+      }
+    }
   } finally {
     await sink.shutdown();
-  }
-
-  let npmSkipped: string | undefined = o.npm === false ? "not part of this run (--smoke)" : undefined;
-  if (o.npm !== false) {
-    log("start-up: the npm package (deno task pack, npm install -g into a temp prefix)");
-    const installed = await npmInstall(dir);
-    if (typeof installed === "string") npmSkipped = installed;
-    else {
-      const npmFloor = [installed.deno, "run", "--quiet", EMPTY];
-      row(
-        "npm: hooktap --help / deno run --quiet empty.ts",
-        await paired([installed.bin, "--help"], npmFloor, {
-          ...t,
-          check: expect("npm --help", "Usage: hooktap"),
-        }),
-        1.35,
-      );
-      row(
-        "npm: hooktap logs / deno run --quiet empty.ts",
-        await paired([installed.bin, "logs"], npmFloor, { ...t, check: expect("npm logs", "evt_") }),
-        1.35,
-      );
-    }
   }
 
   log("start-up: module counts");

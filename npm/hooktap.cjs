@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // hooktap's npm launcher (bin `hooktap`): runs the bundled CLI (../lib/main.js, or a bundle of its own for
-// `logs` and the help: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap depends on. Kept
-// to Node built-ins and one file, so it adds little more than Node's own start-up. It resolves the binary
-// from the platform package itself (`deno`'s postinstall copy is skipped under --ignore-scripts and pnpm),
-// runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the child's code or dies of its
-// signal.
+// the help and the commands run most: ENTRIES) on the Deno binary of the exact `deno` npm package hooktap
+// depends on. Kept to Node built-ins and one file, so it adds little more than Node's own start-up. It
+// resolves the binary from the platform package itself (`deno`'s postinstall copy is skipped under
+// --ignore-scripts and pnpm), runs Deno as a child, forwards SIGINT, SIGTERM and SIGHUP, and exits with the
+// child's code or dies of its signal.
 //
 // It is the slow way (Node, then Deno): where npm runs hooktap's postinstall on Linux or macOS,
 // npm/postinstall.cjs writes a shell launcher over this file that execs Deno directly, built from the
@@ -66,12 +66,20 @@ const CONTROL_SOCKET = ["prune", "rm"];
 const CONTROL_SOCKET_PATH = ".hooktap/control.sock";
 
 /**
- * Single-file bundles (scripts/pack.ts), by the first argument: `hooktap logs` and the help start from one
- * file that carries every module they load, lazily loaded ones included, where the other commands load
- * lib/main.js, its shared chunks and their own modules. Any other first argument runs lib/main.js.
+ * Single-file bundles (scripts/pack.ts), by the first argument: the help and the commands run most
+ * (`logs`, `trigger`, `inspect`, `replay`, `export`) start from one file that carries every module they
+ * load, lazily loaded ones included, but the providers' catalogs (`trigger` reads the one provider's
+ * catalog and the one sample it sends). The other commands (`dev`, `doctor`, `complete`, ...) load
+ * lib/main.js, its shared chunks and their own modules; so does a first argument that is an option
+ * (`hooktap -c x.ts logs`). `complete` measured no faster from a bundle of its own (2.93× the empty script
+ * against 2.90×, 20 pairs); `doctor` waits on the network (its probes), not on start-up.
  */
 const ENTRIES = {
   logs: "main_logs.js",
+  trigger: "main_trigger.js",
+  inspect: "main_inspect.js",
+  replay: "main_replay.js",
+  export: "main_export.js",
   "": "main_help.js",
   "-h": "main_help.js",
   "--help": "main_help.js",
@@ -83,7 +91,9 @@ const ENTRIES = {
 /**
  * Deno flags of a bundle of ENTRIES. `logs` runs most of its bundle's functions: V8 compiles them all at
  * once (--no-lazy) and Deno's code cache keeps them, where by default each one is compiled again at its
- * first call in every run. The help runs few of its functions and measured no faster with it.
+ * first call in every run. The help runs few of its functions and measured no faster with it; nor did
+ * `trigger`, `inspect` and `replay` (each measured with its own code cache: the cache V8 keeps for a file
+ * under one set of flags is refused under another, so alternating both on one file compiles every run).
  */
 const ENTRY_FLAGS = { "main_logs.js": ["--v8-flags=--no-lazy"] };
 

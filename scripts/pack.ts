@@ -5,10 +5,12 @@
  * it runs: `lib/main.js`, one entry `lib/<path>.js` for each module the CLI
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
- * `hooktap logs` and the help run single-file bundles of their own instead
- * (`lib/main_logs.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES), which
- * carry main.ts and every module the command loads lazily, so they start
- * from one file.
+ * The help and the commands run most (`logs`, `trigger`, `inspect`,
+ * `replay`, `export`) run single-file bundles of their own instead
+ * (`lib/main_<command>.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES),
+ * which carry main.ts and every module the command loads lazily but the
+ * providers' catalogs, so they start from one file. Two packs of one
+ * checkout are the same bytes.
  * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
  * exact `deno` npm package this checkout is tested with; its postinstall
  * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
@@ -16,7 +18,7 @@
  * @module
  */
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath as fromFileUrl, pathToFileURL } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
 import { LAZY_CALL } from "../src/cli/lazy.ts";
@@ -78,13 +80,37 @@ async function _codeGraph(root: string, entry: string): Promise<string[]> {
 }
 
 /**
- * The lazily loaded modules a single-file bundle of `roots` (paths from `root`) carries: every
- * `lazyImport` reachable from them through code imports and other lazily loaded modules, except the
- * actions of other commands (src/commands/<name>/run.ts) and the providers' parts (the loaders in
- * src/providers/: a provider's verification, trigger samples and schema, which the receiver, `trigger` and
- * `replay` load and these commands do not). Sorted.
+ * Lazily loaded modules no single-file bundle carries: each provider's trigger catalog (its samples, one
+ * generated module per event, hundreds in all) and its webhook schema. They stay files of lib/, so
+ * `trigger` reads the one provider's catalog and the one sample it sends.
  */
-export async function carriedModules(root: string, roots: readonly string[]): Promise<string[]> {
+const CATALOG_PART = /^src\/providers\/[^/]+\/(catalog\.ts|schema\.ts|samples\/)/;
+
+/**
+ * Single-file bundles that carry the providers' verification modules (src/providers/<name>/verify.ts and
+ * src/providers/hmac.ts) where their command reaches them; the others leave them files of lib/, loaded
+ * for the one provider a run needs. `trigger` must carry them: its own modules import hmac.ts (the check in
+ * {@linkcode singleFileEntry} refuses a second copy), and one `trigger` then reads 6 files of lib/ (its
+ * bundle, the provider's catalog and 3 small chunks, the sample). `inspect` reaches every verifier but a
+ * run needs at most one: carrying all 20 made each run evaluate them all (1.46× the empty script against
+ * 1.16× without them, and 1.64× from lib/main.js: 20 pairs, each file with its own code cache).
+ */
+const CARRIES_VERIFIERS = new Set(["main_trigger.js"]);
+
+/**
+ * The lazily loaded modules a single-file bundle of `roots` carries: every `lazyImport` reachable from
+ * them through code imports and other lazily loaded modules, except the actions of other commands
+ * (src/commands/<name>/run.ts), the providers' catalogs and schemas ({@linkcode CATALOG_PART}) and, unless
+ * `verifiers`, anything else of src/providers/ ({@linkcode CARRIES_VERIFIERS}). Sorted.
+ */
+export async function carriedModules(
+  root: string,
+  roots: readonly string[],
+  verifiers = false,
+  /** Filled with the lazily loaded modules of src/providers/ it reaches and leaves files of lib/. */
+  leaves: Set<string> = new Set(),
+): Promise<string[]> {
+  const left = (path: string) => verifiers ? CATALOG_PART.test(path) : path.startsWith("src/providers/");
   const seen = new Set<string>();
   const carried = new Set<string>();
   const todo = [...roots];
@@ -92,10 +118,11 @@ export async function carriedModules(root: string, roots: readonly string[]): Pr
     for (const file of await codeGraph(root, todo.pop()!)) {
       if (seen.has(file)) continue;
       seen.add(file);
-      if (file === "src/cli/lazy.ts" || file.startsWith("src/providers/")) continue;
+      if (file === "src/cli/lazy.ts") continue;
       for (const [, path] of (await Deno.readTextFile(join(root, file))).matchAll(LAZY_CALL)) {
         const action = /^src\/commands\/[^/]+\/run\.ts$/.test(path!) && !roots.includes(path!);
-        if (action || carried.has(path!) || roots.includes(path!)) continue;
+        if (left(path!)) leaves.add(path!);
+        if (action || left(path!) || carried.has(path!) || roots.includes(path!)) continue;
         carried.add(path!);
         todo.push(path!);
       }
@@ -103,6 +130,46 @@ export async function carriedModules(root: string, roots: readonly string[]): Pr
   }
   for (const path of roots) if (path !== "main.ts") carried.add(path);
   return [...carried].sort();
+}
+
+/**
+ * Modules both a single-file bundle and the files of lib/ it leaves (the providers' modules) may hold, each
+ * a copy of its own: they keep no state the two share. lazy.ts's preloads are the bundle's own (a
+ * catalog's copy imports its samples from their files); _ids.ts makes random ids; the event record's
+ * modules and bytes.ts (the verifiers' chunk) are functions and constant tables, no class an `instanceof`
+ * could tell apart. Any other module in both fails the pack: src/providers/hmac.ts, for one, holds the
+ * WebCrypto switch `trigger` sets for the provider's own signing code, so the two must be one instance.
+ */
+const SHARED_WITH_LEFT = new Set([
+  "src/cli/lazy.ts",
+  "src/providers/_ids.ts",
+  "src/event/delivery.ts",
+  "src/event/form_type.ts",
+  "src/event/record.ts",
+  "src/bytes.ts",
+]);
+
+/** The source modules in a file esbuild wrote: its `// <path>` comments. */
+function bundledModules(text: string): Set<string> {
+  return new Set([...text.matchAll(/^\/\/ (\S+\.ts)$/gm)].map((m) => m[1]!));
+}
+
+/** Source modules in the files of `lib` for the lazily loaded `paths`, with the chunks they import. */
+async function libModules(lib: string, paths: readonly string[]): Promise<Set<string>> {
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const todo = paths.map((path) => join(lib, path.replace(/\.ts$/, ".js")));
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = await Deno.readTextFile(file);
+    for (const m of bundledModules(text)) modules.add(m);
+    for (const [, spec] of text.matchAll(/(?:from|import) "(\.[^"]+\.js)"/g)) {
+      todo.push(join(dirname(file), spec!));
+    }
+  }
+  return modules;
 }
 
 /**
@@ -116,8 +183,10 @@ async function singleFileEntry(
   script: string,
   roots: string[],
   scratch: string,
+  lazy: readonly string[],
 ): Promise<void> {
-  const carried = await carriedModules(root, roots);
+  const leaves = new Set<string>();
+  const carried = await carriedModules(root, roots, CARRIES_VERIFIERS.has(script), leaves);
   const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
   const name = script.replace(/\.js$/, "");
   const preload = join(scratch, `${name}_preload.ts`);
@@ -158,10 +227,26 @@ async function singleFileEntry(
     out,
     entry,
   ], root);
+  // esbuild names each module in a comment by its path from the checkout: the scratch entries' temp
+  // directory would make every pack differ.
+  const text = (await Deno.readTextFile(out)).replaceAll(`// ${relative(root, scratch)}/`, "// ");
+  await Deno.writeTextFile(out, text);
   // main.ts runs once: from the entry (its own `if (import.meta.main)` is false inside a bundle).
-  const text = await Deno.readTextFile(out);
   if (text.includes("import.meta.main")) {
     throw new Error(`${script}: main.ts would run twice (import.meta.main)`);
+  }
+  const leftFiles = await libModules(
+    lib,
+    // What the files it leaves load in turn: their provider's other lazily loaded modules (the samples).
+    lazy.filter((path) =>
+      !carried.includes(path) && [...leaves].some((l) => path.startsWith(l.slice(0, l.lastIndexOf("/") + 1)))
+    ),
+  );
+  const twice = [...bundledModules(text)].filter((m) => leftFiles.has(m) && !SHARED_WITH_LEFT.has(m));
+  if (twice.length > 0) {
+    throw new Error(
+      `${script}: the providers' files of lib/ would load a second copy of ${twice.join(", ")}`,
+    );
   }
 }
 
@@ -219,7 +304,7 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
       }
     }
     if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
-    // `hooktap logs` and the help start from one file each (npm/hooktap.cjs's ENTRIES, by first argument).
+    // The help and the commands of npm/hooktap.cjs's ENTRIES start from one file each (by first argument).
     const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
       ENTRIES: Record<string, string>;
     };
@@ -230,7 +315,7 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
           .filter(([word, s]) => s === script && /^[a-z]+$/.test(word))
           .map(([word]) => `src/commands/${word}/run.ts`)
           .filter((path) => lazy.includes(path));
-        await singleFileEntry(root, join(stage, "lib"), script, ["main.ts", ...commands], entries);
+        await singleFileEntry(root, join(stage, "lib"), script, ["main.ts", ...commands], entries, lazy);
       }
     } finally {
       await Deno.remove(entries, { recursive: true });

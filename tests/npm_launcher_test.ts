@@ -79,6 +79,11 @@ Deno.test({
       ["hub", "serve", "--kv", "/srv/hub/hub.kv", "--cert=/etc/c.pem", "--key", "k.pem", "--kv", "local.kv"],
       ["prune", "--older-than", "1d"],
       ["rm", "ID"],
+      ["inspect", "ID"],
+      ["doctor"],
+      ["complete", "--", "logs", "--endpoint", ""],
+      ["trigger", "--list"],
+      ["triggers"],
     ];
     const cwd = await Deno.realPath(tmp.path);
     for (const args of cases) {
@@ -114,16 +119,46 @@ Deno.test("npm launcher: HOOKTAP_INVOKED_AS is `npx hooktap` under npx / npm exe
   assert.equal(launcher.invokedAs({}), "hooktap");
 });
 
-Deno.test("npm launcher: logs and the help run their single-file bundles, every other command lib/main.js", () => {
+Deno.test("npm launcher: the help and the commands run most run their single-file bundles, others lib/main.js", () => {
   assert.equal(launcher.scriptOf(["logs", "-n", "5"]), "main_logs.js");
   for (const args of [[], ["--help"], ["-h"], ["help", "logs"], ["--version"], ["-V"]]) {
     assert.equal(launcher.scriptOf(args), "main_help.js", args.join(" "));
   }
+  const own: [string[], string][] = [
+    [["trigger", "github", "push", "--to", "http://127.0.0.1:1/x"], "main_trigger.js"],
+    [["trigger", "--list"], "main_trigger.js"],
+    [["inspect", "logs"], "main_inspect.js"],
+    [["replay", "ID", "--to", "http://127.0.0.1:1/x"], "main_replay.js"],
+    [["export", "-o", "x.jsonl"], "main_export.js"],
+  ];
+  for (const [args, script] of own) assert.equal(launcher.scriptOf(args), script, args.join(" "));
   for (
-    const args of [["dev"], ["inspect", "logs"], ["--config", "x", "logs"], ["constructor"], ["toString"]]
+    const args of [
+      ["dev"],
+      ["ui"],
+      ["mcp"],
+      ["hub", "serve"],
+      ["--config", "x", "trigger"],
+      ["constructor"],
+      [
+        "toString",
+      ],
+      ["triggers"],
+    ]
   ) {
     assert.equal(launcher.scriptOf(args), "main.js", args.join(" "));
   }
   const scripts = new Set(Object.values(launcher.ENTRIES));
-  assert.deepEqual([...scripts].sort(), ["main_help.js", "main_logs.js"]);
+  assert.deepEqual([...scripts].sort(), [
+    "main_export.js",
+    "main_help.js",
+    "main_inspect.js",
+    "main_logs.js",
+    "main_replay.js",
+    "main_trigger.js",
+  ]);
+  // Each bundle is named after its command: scripts/pack.ts bundles src/commands/<word>/run.ts into it.
+  for (const [word, script] of Object.entries(launcher.ENTRIES)) {
+    if (/^[a-z]+$/.test(word) && word !== "help") assert.equal(script, `main_${word}.js`, word);
+  }
 });

@@ -41,8 +41,8 @@ async function output(args: string[], cwd: string, env: Record<string, string> =
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** `deno task pack` into `dir`, the tgz extracted there; resolves to the package's lib/. */
-async function packedLib(dir: string): Promise<string> {
+/** `deno task pack` into `dir`; resolves to the tgz's path. */
+async function packTgz(dir: string): Promise<string> {
   const pack = await new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "pack", "--out-dir", dir],
     cwd: ROOT,
@@ -50,7 +50,12 @@ async function packedLib(dir: string): Promise<string> {
     stderr: "piped",
   }).output();
   assert.ok(pack.success, new TextDecoder().decode(pack.stderr));
-  const tgz = new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+  return new TextDecoder().decode(pack.stdout).trim().split(" ")[0]!;
+}
+
+/** `deno task pack` into `dir`, the tgz extracted there; resolves to the package's lib/. */
+async function packedLib(dir: string, tgz?: string): Promise<string> {
+  tgz ??= await packTgz(dir);
   const tar = await new Deno.Command("tar", { args: ["-xzf", tgz, "-C", dir], stderr: "piped" }).output();
   assert.ok(tar.success, new TextDecoder().decode(tar.stderr));
   return join(dir, "package", "lib");
@@ -157,4 +162,111 @@ Deno.test("the packed package prints byte for byte what the checkout prints for 
   } finally {
     db.close();
   }
+});
+
+/**
+ * The lines, headers or JSON leaves of `p` (the packed run) equal those of `a` and `b` (two checkout runs)
+ * wherever `a` and `b` agree; where they differ, the value is made per run (an id, a random sample field).
+ */
+function sameWhereStable(what: string, a: string[], b: string[], p: string[]): void {
+  assert.equal(p.length, a.length, `${what}: ${JSON.stringify(p)} against ${JSON.stringify(a)}`);
+  assert.equal(b.length, a.length, `${what}: two checkout runs differ in shape`);
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) assert.equal(p[i], a[i], `${what}, item ${i}`);
+  }
+}
+
+/** A JSON document's leaves as `path=value` lines, in order (ids and timestamps differ per run). */
+function leaves(value: unknown, path = ""): string[] {
+  if (value === null || typeof value !== "object") return [`${path}=${JSON.stringify(value)}`];
+  return Object.entries(value).flatMap(([k, v]) => [`${path}/${k}:`, ...leaves(v, `${path}/${k}`)]);
+}
+
+/** What a sink received, as comparable lines: request line, each header, and the body (its JSON leaves). */
+function requestLines(r: { method: string; target: string; headers: [string, string][]; body: Uint8Array }) {
+  const text = new TextDecoder().decode(r.body);
+  let body: string[];
+  try {
+    body = leaves(JSON.parse(text));
+  } catch {
+    body = [text];
+  }
+  return [`${r.method} ${r.target}`, ...r.headers.map(([n, v]) => `${n}: ${v}`), "", ...body];
+}
+
+Deno.test("the packed package's trigger, inspect, replay and export match the checkout's (output, exit code, requests sent)", async () => {
+  await using tmp = await withTmpDir("hooktap_pack_output_");
+  const app = join(tmp.path, "app");
+  await Deno.mkdir(join(tmp.path, "again"));
+  const [tgz, again] = await Promise.all([packTgz(tmp.path), packTgz(join(tmp.path, "again")), project(app)]);
+  // Two packs of one checkout are the same bytes (no temp path, time or order of their own).
+  assert.deepEqual(await Deno.readFile(again), await Deno.readFile(tgz), "two packs differ");
+  const lib = await packedLib(tmp.path, tgz);
+  const sinkPort = freePort();
+  await using sink = startApp(sinkPort, (req) => ({ status: req.target.includes("fail") ? 500 : 200 }));
+  const to = `http://127.0.0.1:${sinkPort}/hook`;
+  await Deno.writeTextFile(join(app, "body.json"), '{"ref":"refs/heads/main","zen":"Ünïcödé"}');
+  const ids = (await Deno.readTextFile(join(app, ".hooktap", "events.jsonl"))).trim().split("\n")
+    .map((line) => (JSON.parse(line) as { id: string }).id);
+  const [first, , , last] = [ids[0]!, ids.at(-3)!, ids.at(-2)!, ids.at(-1)!];
+  const cases: string[][] = [
+    ["trigger", "github", "push", "--to", to, "--secret", "s"],
+    ["trigger", "github", "push", "--to", to, "--secret", "s", "--body-file", "body.json"],
+    ["trigger", "github", "pull_request.opened", "--to", `${to}/fail`, "--secret", "s", "--json"],
+    ["trigger", "stripe", "payment_intent.succeeded", "--to", to, "--secret", "whsec_c2VjcmV0"],
+    ["trigger", "shopify", "orders/create", "--to", to, "--secret", "s"],
+    ["trigger", "github", "nosuch", "--to", to],
+    ["trigger", "nosuch", "push", "--to", to],
+    ["trigger", "--list", "github"],
+    ["trigger", "--help"],
+    ["inspect", first],
+    ["inspect", last],
+    ["inspect", ids.at(-2)!, "--json"],
+    ["inspect", ids.at(-3)!],
+    ["inspect", "evt_nosuch"],
+    ["inspect"],
+    ["replay", first, "--to", to],
+    ["replay", last, "--to", `${to}/fail`, "--json"],
+    ["replay", "evt_nosuch", "--to", to],
+    ["export"],
+    ["export", "--endpoint", "gh", "--format", "har"],
+    ["export", "--bogus"],
+  ];
+  const denoDir = join(tmp.path, "deno_dir");
+  const msFree = (text: string) => text.replace(/\b\d+(\.\d+)? ?ms\b/g, "N ms").split("\n");
+  let bundled = 0;
+  for (const args of cases) {
+    if (launcher.scriptOf(args) !== "main.js") bundled++;
+    const what = `hooktap ${args.join(" ")}`;
+    const runs: Out[] = [];
+    const sent: string[][][] = [];
+    // The packed run between the two checkout runs: a value of the clock (seconds, in a body and in the
+    // signature over it) the two agree on is the packed run's too.
+    for (const packed of [false, true, false]) {
+      const before = sink.requests.length;
+      runs.push(
+        packed
+          ? await output(launcher.denoArgs(lib, args, app), app, { DENO_DIR: denoDir })
+          : await output(cliArgs(["-A"], args), app),
+      );
+      sent.push(sink.requests.slice(before).map(requestLines));
+    }
+    const [a, p, b] = runs as [Out, Out, Out];
+    assert.equal(p.code, a.code, `${what}: exit code\n${p.stderr}`);
+    sameWhereStable(`${what}: stdout`, msFree(a.stdout), msFree(b.stdout), msFree(p.stdout));
+    sameWhereStable(`${what}: stderr`, msFree(a.stderr), msFree(b.stderr), msFree(p.stderr));
+    assert.equal(sent[1]!.length, sent[0]!.length, `${what}: requests sent`);
+    for (let i = 0; i < sent[0]!.length; i++) {
+      sameWhereStable(`${what}: request ${i}`, sent[0]![i]!, sent[2]![i]!, sent[1]![i]!);
+    }
+  }
+  assert.equal(bundled, cases.length, "every case runs a single-file bundle");
+  // The cases are not empty: deliveries reached the sink, signed; a stored event printed; errors named.
+  const github = sink.requests.filter((r) => r.headers.some(([n]) => n === "X-Hub-Signature-256"));
+  assert.ok(github.length >= 6, `signed GitHub deliveries: ${github.length}`);
+  const inspected = await output(launcher.denoArgs(lib, ["inspect", last], app), app);
+  assert.match(inspected.stdout, new RegExp(last));
+  const missing = await output(launcher.denoArgs(lib, ["trigger", "github", "nosuch", "--to", to], app), app);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /nosuch/);
 });
