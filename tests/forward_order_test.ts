@@ -51,8 +51,13 @@ Deno.test("an app down for a while: every waiting event once, in arrival order, 
   const whileDown = await deliveries(tmp.path);
   assert.ok(whileDown.length <= 8, `at most one attempt per event in flight, got ${whileDown.length}`);
   assert.ok(whileDown.every((d) => d.outcome === "retrying" && d.retryAt === undefined));
-  assert.match(dev.stdout(), /waits for the app to listen/);
+  assert.match(dev.stdout(), /no attempt spent nothing listens on [^\n]* waits for the app to listen/);
+  assert.doesNotMatch(dev.stdout(), /attempt \d+ nothing listens/, "a try nothing listened to is no attempt");
   assert.doesNotMatch(dev.stdout(), /gave up/);
+  // What waits reads as waiting in logs, not as an error.
+  const waitingLogs = await runCli(["logs", "-n", String(COUNT)], { cwd: tmp.path });
+  assert.match(waitingLogs.stdout, /→ waiting for the app/);
+  assert.doesNotMatch(waitingLogs.stdout, /→ err/);
   await using app = startApp(appPort, () => ({ status: 200 }));
   await until(() => app.requests.length >= COUNT, `${COUNT} deliveries`, 60_000);
   await new Promise((r) => setTimeout(r, 500));

@@ -33,13 +33,16 @@ export interface TargetOutcome {
   name: string;
   /**
    * `delivered` when some attempt got a 2xx; else its latest attempt's
-   * outcome (`retrying`, `failed`); `pending` when none is recorded yet.
+   * outcome (`retrying`, `failed`); `pending` when none is recorded yet, or
+   * only tries nothing listened to ({@linkcode TargetOutcome.waiting}).
    */
   outcome: TargetState;
   /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
   status?: number;
   /** Attempts recorded to this target (every source), not counting tries nothing listened to. */
   attempts: number;
+  /** The latest try found nothing listening: the event waits for the app to listen (no attempt spent). */
+  waiting?: true;
 }
 
 /** An event's delivery summary, over its forward targets. */
@@ -80,12 +83,21 @@ function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
   const last = mine[mine.length - 1];
   if (last === undefined) return { name, outcome: "pending", attempts: 0 };
   const delivered = mine.find((r) => r.outcome === "delivered");
-  const shown = delivered ?? last;
+  const attempts = mine.filter((r) => r.refused !== true);
+  // The latest try found nothing listening: the event waits for the app, no attempt spent. It stays
+  // `pending` while no real attempt was made (`retrying` after one), and shows the last real answer.
+  const waiting = delivered === undefined && last.refused === true && last.outcome !== "failed";
+  const shown = delivered ?? (waiting ? attempts[attempts.length - 1] : last);
   return {
     name,
-    outcome: delivered ? "delivered" : last.outcome,
-    ...(shown.status !== undefined ? { status: shown.status } : {}),
-    attempts: mine.filter((r) => r.refused !== true).length,
+    outcome: delivered
+      ? "delivered"
+      : waiting
+      ? (attempts.length > 0 ? "retrying" : "pending")
+      : last.outcome,
+    ...(shown?.status !== undefined ? { status: shown.status } : {}),
+    attempts: attempts.length,
+    ...(waiting ? { waiting: true as const } : {}),
   };
 }
 

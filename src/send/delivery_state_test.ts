@@ -62,3 +62,41 @@ Deno.test("several targets: the event's state and no rule matched", () => {
   assert.equal(eventDelivery({ query: "" }, [rec("x", "http://x/", "replay", "delivered")]).state, "none");
   assert.equal(combined([]), "none");
 });
+
+Deno.test("tries nothing listened to: the event waits (pending, then retrying after a real attempt), never an error", () => {
+  const refused = (): DeliveryFact => ({
+    ...rec("t", "http://localhost:3000/hook", "forward", "retrying"),
+    refused: true,
+  });
+  const only = eventDelivery(PLAIN, [refused(), refused()]);
+  assert.equal(only.state, "pending");
+  assert.deepEqual(only.targets, [{
+    name: "localhost:3000/hook",
+    outcome: "pending",
+    attempts: 0,
+    waiting: true,
+  }]);
+  // A 503 earlier, then the app went away: still retrying, with the last real answer and one attempt.
+  const after = eventDelivery(PLAIN, [
+    rec("t", "http://localhost:3000/hook", "forward", "retrying", 503),
+    refused(),
+  ]);
+  assert.deepEqual(after.targets, [{
+    name: "localhost:3000/hook",
+    outcome: "retrying",
+    status: 503,
+    attempts: 1,
+    waiting: true,
+  }]);
+  // Once it listens and takes it: delivered, the wait forgotten.
+  const done = eventDelivery(PLAIN, [
+    refused(),
+    rec("t", "http://localhost:3000/hook", "forward", "delivered", 200),
+  ]);
+  assert.deepEqual(done.targets, [{
+    name: "localhost:3000/hook",
+    outcome: "delivered",
+    status: 200,
+    attempts: 1,
+  }]);
+});

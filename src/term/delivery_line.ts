@@ -56,7 +56,8 @@ export function formatDelivery(
   ];
   if (record.source === "relay") parts.push(c.dim("(relayed)"));
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
-  if (record.attempt > 1 || record.outcome !== "delivered") {
+  if (record.refused) parts.push(c.dim("no attempt spent")); // a try nothing listened to is not one
+  else if (record.attempt > 1 || record.outcome !== "delivered") {
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
   if (record.error !== undefined) parts.push(c.red(safeLine(record.error)));

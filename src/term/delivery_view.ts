@@ -23,9 +23,9 @@ export function targetsCell(targets: readonly TargetOutcome[]): string {
   if (targets.length === 0) return NO_RULE_MATCHED;
   return targets.map((t) => {
     const status = t.outcome === "pending"
-      ? "pending"
+      ? t.waiting ? "waiting for the app" : "pending"
       : `${t.status ?? "err"}${t.attempts > 1 ? ` (${t.attempts} tries)` : ""}${
-        t.outcome === "retrying" ? " …" : ""
+        t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
       }`;
     return `${safeLine(t.name)} → ${status}`;
   }).join(", ");
@@ -48,7 +48,8 @@ export function renderTargets(
       : colors.yellow;
     const tries = `${t.attempts} attempt${t.attempts === 1 ? "" : "s"}`;
     const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${tries})`;
-    return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}`;
+    const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
+    return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
   let text = "";
   if (targets !== undefined && targets.length === 0) {
@@ -65,7 +66,7 @@ export function renderTargets(
 
 /**
  * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying),
- * `→ pending`, `-` when not forwarded; with several targets or rules, {@linkcode targetsCell}. The count
+ * `→ pending`, `→ waiting for the app` (nothing listened, no attempt spent), `-` when not forwarded; with several targets or rules, {@linkcode targetsCell}. The count
  * says attempts, not repeats of the status (`×3` read as "200 three times"). Only the forward targets
  * count: a send to another URL (`replay --to`) is its own delivery (src/send/delivery_state.ts).
  */
@@ -73,9 +74,12 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   if (mark === undefined) return "-";
   if (mark.targets !== undefined) return targetsCell(delivery.targets);
   const t = delivery.targets[0];
-  if (t === undefined || t.outcome === "pending") return "→ pending";
+  if (t === undefined) return "→ pending";
+  if (t.outcome === "pending") return t.waiting ? "→ waiting for the app" : "→ pending";
   const times = t.attempts > 1 ? ` (${t.attempts} tries)` : "";
-  return `→ ${t.status ?? "err"}${times}${t.outcome === "retrying" ? " …" : ""}`;
+  return `→ ${t.status ?? "err"}${times}${
+    t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
+  }`;
 }
 
 function body(record: DeliveryRecord, colors: Colors): string[] {
@@ -101,18 +105,22 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
   // A blank line first: the event's view ends right under its body.
   const out = ["", colors.bold(`Deliveries (${records.length})`)];
   for (const r of records) {
-    const status = r.status === undefined
-      ? colors.red("no answer")
+    // A try nothing listened to is no attempt (it costs none): the event waits for the app.
+    const status = r.refused
+      ? "nothing listened"
+      : r.status === undefined
+      ? "no answer"
       : `${r.status} ${safeLine(r.statusText ?? "")}`.trim();
     const paint = r.outcome === "delivered"
       ? colors.green
       : r.outcome === "retrying"
       ? colors.yellow
       : colors.red;
+    const outcome = r.refused ? "no attempt spent, waits for the app" : r.outcome;
     out.push(
-      `  #${r.attempt} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
+      `  ${r.refused ? "-" : `#${r.attempt}`} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
         colors.dim(
-          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${r.outcome}`,
+          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${outcome}`,
         ) +
         (r.resigned ? colors.dim(", re-signed") : ""),
     );

@@ -56,3 +56,18 @@ Deno.test("inspect's Deliveries section starts after a blank line", () => {
   assert.match(text, /^\nDeliveries \(1\)\n/);
   assert.equal(renderDeliveries([], plain), "");
 });
+
+Deno.test("a try nothing listened to reads as a wait for the app, not an error or an attempt", () => {
+  const refused = { ...attempt(1, undefined, "retrying"), refused: true } as DeliveryRecord;
+  assert.equal(deliveryCell(eventDelivery(EVENT, [refused]), MARK), "→ waiting for the app");
+  assert.equal(
+    deliveryCell(eventDelivery(EVENT, [attempt(1, 500, "retrying"), refused]), MARK),
+    "→ 500 … waiting for the app",
+  );
+  const text = renderDeliveries([refused], plain);
+  assert.match(
+    text,
+    /- nothing listened {2}POST http:\/\/localhost:3000\/hook {2}forward, .*no attempt spent/,
+  );
+  assert.doesNotMatch(text, /#1|no answer/);
+});
