@@ -97,6 +97,26 @@ Deno.test("bulk `replay --resign` re-signs the stale event and refuses the inval
   assert.deepEqual(app.got, ['{"id":"evt_old","type":"invoice.paid"}']);
 });
 
+Deno.test("bulk `replay` of an event stored invalid: the app's refusal is called right, and no 'send again' hint", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  await using app = stripeApp();
+  const one = await runCli(["replay", "--verdict", "invalid", "--to", app.url], { cwd: tmp.path });
+  assert.equal(one.code, 1, one.stderr);
+  assert.match(one.stderr, /Replaying 1 event to /);
+  assert.match(
+    one.stderr,
+    /1 of them was stored with an invalid signature and sent as received: your app refusing/,
+  );
+  assert.doesNotMatch(one.stderr, /Send them again once the app is fixed/);
+  // With the stale one beside it: that one the hint can help (--resign).
+  const both = await runCli(["replay", "--endpoint", "stripe", "--to", app.url], { cwd: tmp.path });
+  assert.match(both.stderr, /Replaying 2 events to /);
+  assert.match(both.stderr, /1 of them was stored with an invalid signature/);
+  assert.match(both.stderr, /Send them again once the app is fixed: .*--resign/);
+  assert.equal(app.got.length, 3, "each was sent as received");
+});
+
 Deno.test("stale-signature advice of `replay ID` names the old timestamp and --resign when the secret is configured", async () => {
   await using tmp = await withTmpDir();
   const { stale } = await store(tmp.path);

@@ -122,6 +122,11 @@ export interface ResendSummary {
   firstFailure?: Sent;
   /** Failed sends whose signature was stale and not made anew (`--resign` would help). */
   stale: number;
+  /**
+   * Failed sends of events stored with an invalid signature, sent as received: an app that refuses them
+   * is right, and fixing it changes nothing.
+   */
+  invalid: number;
   /** Sends that could not be recorded. */
   unrecorded: number;
   /** Stopped before the end. */
@@ -204,6 +209,7 @@ export async function resendEach(
     failed: 0,
     answers: {},
     stale: 0,
+    invalid: 0,
     unrecorded: 0,
     interrupted: false,
   };
@@ -224,6 +230,7 @@ export async function resendEach(
       summary.failed++;
       summary.firstFailure ??= sent;
       if (sent.request?.warning !== undefined && sent.request.resigned === undefined) summary.stale++;
+      if (event.verdict?.status === "invalid" && sent.request?.resigned === undefined) summary.invalid++;
     }
     if (sent.unrecorded) summary.unrecorded++;
     await options.onSend?.(sent);

@@ -75,7 +75,7 @@ export function printSent(
   if (!json) {
     out.err(
       c.dim(
-        `Replaying ${total} events to ${
+        `Replaying ${total} event${total === 1 ? "" : "s"} to ${
           to === undefined ? "their endpoints' forward targets" : safeLine(to)
         } in arrival order...\n`,
       ),
@@ -186,10 +186,22 @@ export function printSummary(
         c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
       );
     }
+    if (summary.invalid > 0) {
+      out.err(
+        c.yellow(
+          `${summary.invalid} of them ${summary.invalid === 1 ? "was" : "were"} stored with an invalid ` +
+            `signature and sent as received: your app refusing ${
+              summary.invalid === 1 ? "it" : "them"
+            } is right (\`--resign-invalid\` signs them anew, which a real sender never would).\n`,
+        ),
+      );
+    }
     // When no failure reached the app (each was refused before sending: an invalid signature to re-sign,
     // a bad --set path), fixing the app changes nothing and the same command is refused again: the refusal
     // printed above names the way out.
-    const refusedOnly = (summary.answers["not sent"] ?? 0) === summary.failed;
+    // Nor when every failure was an event stored invalid (the app rightly refuses it).
+    const refusedOnly = (summary.answers["not sent"] ?? 0) === summary.failed ||
+      summary.invalid === summary.failed;
     const hint = refusedOnly ? undefined : againCommand(summary, how.opts, how);
     if (hint !== undefined) {
       // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
