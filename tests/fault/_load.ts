@@ -7,6 +7,7 @@
 import { decodeBody } from "../../src/event/record.ts";
 import { sha256 } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
+import { seededRandom } from "../../src/trigger/plan.ts";
 
 /** The config the load tests run with: the starter endpoint. */
 export const LOAD_CONFIG = `export default {
@@ -34,16 +35,7 @@ const MiB = 1024 * 1024;
 const encoder = new TextEncoder();
 
 /** A small seeded PRNG (mulberry32), so every run sends the same bytes. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 function randomBytes(rand: () => number, n: number): Uint8Array {
   const out = new Uint8Array(n);
