@@ -48,7 +48,7 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
       cause: error,
     });
   }
-  const ids = createIdFactory();
+  const ids = createIdFactory("dlv");
   let pending: string[] = [];
   /** The lines of one batch share one promise (a promise and two functions per line were ~0.3 KB of heap). */
   let batch: PromiseWithResolvers<void> | undefined;
@@ -80,7 +80,7 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
   }
 
   return {
-    newId: (date) => "dlv" + ids(date).slice(3),
+    newId: ids,
     append(record) {
       if (closed) return Promise.reject(new StoreError("the deliveries log is closed"));
       pending.push(JSON.stringify(record));

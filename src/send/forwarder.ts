@@ -28,7 +28,7 @@ import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { Backlog, Place } from "./backlog.ts";
 import type { DeliveriesLog } from "./deliveries_log.ts";
-import { type AttemptOutcome, deliverOnce, type PreparedRequest } from "./deliver.ts";
+import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import { type ForwardTarget, isHopHeader } from "./target.ts";
 
@@ -380,18 +380,20 @@ class ForwarderEngine {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
-    const outcome = await deliverOnce(event, target, {
+    // Set field by field: a spread of a conditional object is one more object per delivery.
+    const options: DeliverOptions = {
       id: this.#options.log.newId(this.#now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,
-      ...(job.resumed ? { resumed: true } : {}),
       timeoutMs: target.timeoutMs,
       insecure: target.insecure,
-      ...(target.ca !== undefined ? { ca: target.ca } : {}),
-      ...(request !== undefined ? { request } : {}),
-      ...(maxBody !== undefined ? { maxBody } : {}),
       now: this.#now,
-    });
+    };
+    if (job.resumed) options.resumed = true;
+    if (target.ca !== undefined) options.ca = target.ca;
+    if (request !== undefined) options.request = request;
+    if (maxBody !== undefined) options.maxBody = maxBody;
+    const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome);
     return outcome;
   }

@@ -114,6 +114,14 @@ Deno.test("encodeRequest: exactly the request line, the headers as given (latin-
   assert.deepEqual([...bytes], [...expected].map((c) => c.charCodeAt(0)));
   const bare = encodeRequest({ method: "GET", target: "/", headers: [], body: null });
   assert.equal(new TextDecoder().decode(bare), "GET / HTTP/1.1\r\n\r\n");
+  const hosted = encodeRequest({
+    method: "GET",
+    target: "/",
+    host: "b:2",
+    headers: [["X-A", "1"]],
+    body: null,
+  });
+  assert.equal(new TextDecoder().decode(hosted), "GET / HTTP/1.1\r\nHost: b:2\r\nX-A: 1\r\n\r\n");
 });
 
 Deno.test("refuses header injection", () => {
