@@ -124,11 +124,10 @@ export async function sendRaw(
   if (url.protocol === "https:") return await sendHttps(url, request, options);
   let route = routes.get(url);
   if (route === undefined) {
+    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    const port = url.port === "" ? 80 : Number(url.port);
     route = {
-      origin: {
-        hostname: url.hostname.replace(/^\[|\]$/g, ""),
-        port: url.port === "" ? 80 : Number(url.port),
-      },
+      origin: { hostname, port, key: `${hostname}:${port}` },
       target: `${url.pathname}${url.search}`,
       host: url.host,
     };

@@ -17,6 +17,8 @@ export interface Http1Origin {
   /** Host name or IP (IPv6 without brackets). */
   hostname: string;
   port: number;
+  /** `hostname:port`, when the caller keeps one origin object from request to request (./client.ts). */
+  key?: string;
 }
 
 /** One request: the header list is sent as is (the caller puts `Host` in it, or gives `host`). */
@@ -428,13 +430,7 @@ function isClosedError(error: unknown): boolean {
     error instanceof Deno.errors.NotConnected;
 }
 
-/** The pool's key of each origin object seen (an origin is one object from request to request: ./client.ts). */
-const keys = new WeakMap<Http1Origin, string>();
-const key = (o: Http1Origin) => {
-  let k = keys.get(o);
-  if (k === undefined) keys.set(o, k = `${o.hostname}:${o.port}`);
-  return k;
-};
+const key = (o: Http1Origin) => o.key ?? `${o.hostname}:${o.port}`;
 
 /** White space as `String.prototype.trim` removes it from a header value (latin-1 text). */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
