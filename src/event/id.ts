@@ -18,6 +18,9 @@ export function utcDay(date: Date): string {
 
 /** Crockford's base32, the ULID alphabet. */
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/** Its character codes. */
+const CODES = Uint8Array.from(CROCKFORD, (c) => c.charCodeAt(0));
+const DAY_MS = 86_400_000;
 /** Largest time a ULID holds (48 bits of milliseconds). */
 const TIME_MAX = 2 ** 48 - 1;
 
@@ -40,11 +43,15 @@ function ulidTime(ms: number): string {
  * package, which start-up and each id paid for). A new millisecond gets 80
  * fresh random bits; within one millisecond, or if the clock steps back, the
  * previous random part is incremented and the previous time is kept.
+ * `prefix` names the kind (`evt`, the deliveries log's `dlv`).
  */
-export function createIdFactory(): IdFactory {
+export function createIdFactory(prefix = "evt"): IdFactory {
   let lastTime = 0;
   let timePart = "";
   const random = new Uint8Array(16); // 16 base32 digits, 0..31 each
+  /** `<prefix>_<YYYYMMDD>_` of the last day an id was made for (the day of each id is read once a day). */
+  let day = NaN;
+  let head = "";
   return (date) => {
     const t = date.getTime();
     const seed = !t || Number.isNaN(t) ? Date.now() : t;
@@ -59,8 +66,32 @@ export function createIdFactory(): IdFactory {
       if (i < 0) throw new RangeError("ULID random part overflowed within one millisecond");
       random[i]!++;
     }
-    let suffix = timePart;
-    for (let i = 0; i < 16; i++) suffix += CROCKFORD[random[i]!]!;
-    return `evt_${utcDay(date)}_${suffix}`;
+    // The random part made as one string (16 one-character appends were 16 strings per id).
+    const r = random;
+    const suffix = timePart + String.fromCharCode(
+      CODES[r[0]!]!,
+      CODES[r[1]!]!,
+      CODES[r[2]!]!,
+      CODES[r[3]!]!,
+      CODES[r[4]!]!,
+      CODES[r[5]!]!,
+      CODES[r[6]!]!,
+      CODES[r[7]!]!,
+      CODES[r[8]!]!,
+      CODES[r[9]!]!,
+      CODES[r[10]!]!,
+      CODES[r[11]!]!,
+      CODES[r[12]!]!,
+      CODES[r[13]!]!,
+      CODES[r[14]!]!,
+      CODES[r[15]!]!,
+    );
+    const today = Math.floor(t / DAY_MS);
+    if (today !== day) {
+      // A date that is not a time (NaN) is never kept: its day is read again each time, as it was.
+      day = today;
+      head = `${prefix}_${utcDay(date)}_`;
+    }
+    return head + suffix;
   };
 }

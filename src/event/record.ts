@@ -143,6 +143,7 @@ export interface RequestParts {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf8Encoder = new TextEncoder();
 
 /** Short bodies (an app's `ok` or `{"received":true}`) checked for ASCII in JS before any call to the decoder. */
 const SHORT = 256;
@@ -184,7 +185,7 @@ export function decodeBody(event: Pick<CapturedEvent, "body" | "bodyEncoding">):
     const clean = event.body.replace(/[^A-Za-z0-9+/]/g, "");
     return Uint8Array.fromBase64(clean, { lastChunkHandling: "loose" });
   }
-  return new TextEncoder().encode(event.body);
+  return utf8Encoder.encode(event.body);
 }
 
 /** Builds the record of a request. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildEvent, type CapturedEvent, eventLine } from "../event/record.ts";
 import { createIdFactory } from "../event/id.ts";
 import { storePaths } from "../store/paths.ts";
-import { type Place, storeBacklog } from "./backlog.ts";
+import { linesSync, type Place, storeBacklog } from "./backlog.ts";
 
 /** `n` records of endpoints `hook` and (every third) `other`, bodies of `size` bytes. */
 function records(n: number, size = 20): CapturedEvent[] {
@@ -74,6 +74,32 @@ Deno.test("read-back: a place the log no longer has (rewritten by prune, or cut 
     // Cut shorter than the place: the place's id is found again (here: nothing at or after it is left).
     await Deno.writeTextFile(path, events.slice(0, 20).map(eventLine).join(""));
     assert.deepEqual(await readAll(dir, place, 5), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("linesSync: whole lines of any length in order, empty ones skipped, a last piece without newline torn", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_lines_" });
+  try {
+    const long = "x".repeat(300 * 1024); // longer than two reads
+    const text = `a\n\n${long}\nbc\n\n\nd\ntor`;
+    const path = `${dir}/log`;
+    await Deno.writeTextFile(path, text);
+    using file = Deno.openSync(path);
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    const all = [...linesSync(file, 0, text.length)].map((l) => [l.start, decode(l.bytes), l.torn]);
+    const at = (s: string) => text.indexOf(s);
+    assert.deepEqual(all, [
+      [0, "a", false],
+      [3, long, false],
+      [at("bc"), "bc", false],
+      [at("d\n"), "d", false],
+      [at("tor"), "tor", true],
+    ]);
+    // A range that ends inside a line: that line is torn; from a line start in the middle.
+    const cut = [...linesSync(file, at("bc"), at("d\n") + 1)].map((l) => [decode(l.bytes), l.torn]);
+    assert.deepEqual(cut, [["bc", false], ["d", true]]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -15,7 +15,7 @@
  */
 import type http from "node:http";
 import type https from "node:https";
-import { Http1Error, Http1Pool, type Http1Response } from "./http1.ts";
+import { Http1Error, type Http1Origin, Http1Pool, type Http1Response } from "./http1.ts";
 
 /** What the target answered: status, headers in order (repeats kept), the body up to a cap. */
 export type RawResponse = Http1Response;
@@ -48,6 +48,12 @@ export interface SendOptions {
 }
 
 const pool = new Http1Pool();
+/**
+ * Where a URL sends to, read once per URL object (a target's URL is one object from delivery to delivery:
+ * src/route/expand.ts keeps them), and the headers not copied to put `Host` first.
+ * The URL must not change after it was first sent to.
+ */
+const routes = new WeakMap<URL, { origin: Http1Origin; target: string; host: string }>();
 /** `node:https` and its keep-alive agents by trust settings, loaded on first use. */
 let tls: { https: typeof https; agents: Map<string, https.Agent> } | undefined;
 
@@ -116,19 +122,31 @@ export async function sendRaw(
 ): Promise<RawResponse> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (url.protocol === "https:") return await sendHttps(url, request, options);
-  const headers: [string, string][] = [["Host", url.host]];
-  for (const h of request.headers) headers.push(h);
+  let route = routes.get(url);
+  if (route === undefined) {
+    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    const port = url.port === "" ? 80 : Number(url.port);
+    route = {
+      origin: { hostname, port, key: `${hostname}:${port}` },
+      target: `${url.pathname}${url.search}`,
+      host: url.host,
+    };
+    routes.set(url, route);
+  }
   try {
     return await pool.request(
+      route.origin,
       {
-        hostname: url.hostname.replace(/^\[|\]$/g, ""),
-        port: url.port === "" ? 80 : Number(url.port),
+        method: request.method,
+        target: route.target,
+        host: route.host,
+        headers: request.headers,
+        body: request.body,
       },
-      { method: request.method, target: `${url.pathname}${url.search}`, headers, body: request.body },
       {
         timeoutMs,
         maxBody: options.maxBody ?? 64 * 1024,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
         reuse: options.keepAlive ?? true,
       },
     );

@@ -48,19 +48,18 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
       cause: error,
     });
   }
-  const ids = createIdFactory();
+  const ids = createIdFactory("dlv");
   let pending: string[] = [];
-  let waiters: { resolve(): void; reject(e: Error): void }[] = [];
-  let scheduled = false;
+  /** The lines of one batch share one promise (a promise and two functions per line were ~0.3 KB of heap). */
+  let batch: PromiseWithResolvers<void> | undefined;
   let closed = false;
 
   function flush(): void {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const text = (needsNewline ? "\n" : "") + pending.join("");
-    const batch = waiters;
+    const waiting = batch;
+    batch = undefined;
+    if (pending.length === 0) return waiting?.resolve();
+    const text = (needsNewline ? "\n" : "") + pending.join("\n") + "\n";
     pending = [];
-    waiters = [];
     try {
       file.lockSync(true);
       try {
@@ -71,27 +70,25 @@ export async function openDeliveriesLog(path: string): Promise<DeliveriesLog> {
         file.unlockSync();
       }
       needsNewline = false;
-      for (const w of batch) w.resolve();
+      waiting?.resolve();
     } catch (error) {
       const failure = new StoreError(`cannot write the deliveries log: ${describeError(error)}`, {
         cause: error,
       });
-      for (const w of batch) w.reject(failure);
+      waiting?.reject(failure);
     }
   }
 
   return {
-    newId: (date) => "dlv" + ids(date).slice(3),
+    newId: ids,
     append(record) {
       if (closed) return Promise.reject(new StoreError("the deliveries log is closed"));
-      return new Promise<void>((resolve, reject) => {
-        pending.push(JSON.stringify(record) + "\n");
-        waiters.push({ resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          queueMicrotask(flush);
-        }
-      });
+      pending.push(JSON.stringify(record));
+      if (batch === undefined) {
+        batch = Promise.withResolvers<void>();
+        queueMicrotask(flush);
+      }
+      return batch.promise;
     },
     close() {
       closed = true;

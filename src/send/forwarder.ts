@@ -28,7 +28,7 @@ import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { Backlog, Place } from "./backlog.ts";
 import type { DeliveriesLog } from "./deliveries_log.ts";
-import { type AttemptOutcome, deliverOnce, type PreparedRequest } from "./deliver.ts";
+import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import { type ForwardTarget, isHopHeader } from "./target.ts";
 
@@ -225,6 +225,9 @@ interface Lane {
    * and a read must not take one an enqueue took.
    */
   once: Set<string>;
+  /** The ids of `once` in the order taken, a ring: the next to forget is at `onceAt`. */
+  onceRing: string[];
+  onceAt: number;
 }
 
 const RELAY_BODY_MAX = 64 * 1024 * 1024;
@@ -282,7 +285,8 @@ class ForwarderEngine {
   readonly #backlog: Backlog | undefined;
   readonly #lanes = new Map<string, Lane>();
   readonly #down = new Map<string, boolean>();
-  readonly #inFlight = new Set<Promise<unknown>>();
+  /** Jobs in flight and their runs. */
+  readonly #inFlight = new Map<Job, Promise<void>>();
   #pending = 0;
   #inMemory = 0;
   #stopped = false;
@@ -380,18 +384,20 @@ class ForwarderEngine {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
-    const outcome = await deliverOnce(event, target, {
+    // Set field by field: a spread of a conditional object is one more object per delivery.
+    const options: DeliverOptions = {
       id: this.#options.log.newId(this.#now()),
       source: target.mode === "relay" ? "relay" : "forward",
       attempt: job.attempt,
-      ...(job.resumed ? { resumed: true } : {}),
       timeoutMs: target.timeoutMs,
       insecure: target.insecure,
-      ...(target.ca !== undefined ? { ca: target.ca } : {}),
-      ...(request !== undefined ? { request } : {}),
-      ...(maxBody !== undefined ? { maxBody } : {}),
       now: this.#now,
-    });
+    };
+    if (job.resumed) options.resumed = true;
+    if (target.ca !== undefined) options.ca = target.ca;
+    if (request !== undefined) options.request = request;
+    if (maxBody !== undefined) options.maxBody = maxBody;
+    const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome);
     return outcome;
   }
@@ -425,6 +431,8 @@ class ForwarderEngine {
         serial: false,
         side: new Map(),
         once: new Set(),
+        onceRing: [],
+        onceAt: 0,
       };
       this.#lanes.set(key, lane);
     }
@@ -434,13 +442,15 @@ class ForwarderEngine {
 
   /** Notes that `lane` took event `id` (see {@linkcode Lane.once}). */
   #remember(lane: Lane, id: string) {
+    if (lane.once.has(id)) return;
     lane.once.add(id);
-    if (lane.once.size > READ_BACK_IDS) {
-      for (const old of lane.once) {
-        lane.once.delete(old);
-        break;
-      }
-    }
+    // The oldest is forgotten through a ring of the ids (finding it by iterating the set cost an iterator
+    // and its results per event).
+    const at = lane.onceAt;
+    const old = lane.onceRing[at];
+    if (old !== undefined) lane.once.delete(old);
+    lane.onceRing[at] = id;
+    lane.onceAt = at + 1 === READ_BACK_IDS ? 0 : at + 1;
   }
   #full(lane: Lane) {
     return lane.jobs >= this.#window || (lane.jobs > 0 && lane.bytes >= this.#windowBytes);
@@ -492,12 +502,20 @@ class ForwarderEngine {
 
   #start(lane: Lane, job: Job): void {
     lane.running++;
-    const run = this.#runJob(lane, job).catch((error) => this.#options.onError?.(error)).finally(() => {
-      this.#inFlight.delete(run);
+    this.#inFlight.set(job, this.#run(lane, job));
+  }
+
+  /** Runs a job to its end (one async frame where `.catch().finally()` made two more promises and closures). */
+  async #run(lane: Lane, job: Job): Promise<void> {
+    try {
+      await this.#runJob(lane, job);
+    } catch (error) {
+      this.#options.onError?.(error);
+    } finally {
+      this.#inFlight.delete(job);
       lane.running--;
       this.#pump(lane);
-    });
-    this.#inFlight.add(run);
+    }
   }
 
   async #runJob(lane: Lane, job: Job): Promise<void> {
@@ -829,7 +847,7 @@ class ForwarderEngine {
     if (this.#inFlight.size === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      Promise.allSettled([...this.#inFlight]),
+      Promise.allSettled([...this.#inFlight.values()]),
       new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
     ]);
     clearTimeout(timer);

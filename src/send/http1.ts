@@ -17,13 +17,17 @@ export interface Http1Origin {
   /** Host name or IP (IPv6 without brackets). */
   hostname: string;
   port: number;
+  /** `hostname:port`, when the caller keeps one origin object from request to request (./client.ts). */
+  key?: string;
 }
 
-/** One request: the header list is sent as is (the caller puts `Host` in it). */
+/** One request: the header list is sent as is (the caller puts `Host` in it, or gives `host`). */
 export interface Http1Request {
   method: string;
   /** Path and query, `/hooks?x=1`. */
   target: string;
+  /** When given, sent first as `Host: <host>`, before `headers`. */
+  host?: string;
   headers: readonly (readonly [string, string])[];
   body: Uint8Array | null;
 }
@@ -34,7 +38,7 @@ export interface Http1Options {
   timeoutMs: number;
   /** Body bytes kept; the rest is read and counted. */
   maxBody: number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Close the connection after this answer instead of pooling it. @default true */
   reuse?: boolean;
 }
@@ -74,38 +78,77 @@ function putLatin1(s: string, out: Uint8Array, at: number): number {
   return at;
 }
 
-/** The request's head (request line, header lines, blank line), checked: latin-1 text. */
-function requestHead(request: Http1Request): string {
+/**
+ * The size in bytes of the request's head (request line, header lines, blank line), checked. Header text
+ * is latin-1, one byte a character.
+ */
+function headSize(request: Http1Request): number {
   if (!TOKEN.test(request.method)) throw new Http1Error("invalid", `invalid method ${request.method}`);
   if (/[\s\0]/.test(request.target)) throw new Http1Error("invalid", `invalid request target`);
-  let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
+  let size = request.method.length + request.target.length + 12; // "M T HTTP/1.1\r\n"
+  if (request.host !== undefined) {
+    if (BAD_VALUE.test(request.host)) throw new Http1Error("invalid", `invalid value of header Host`);
+    size += request.host.length + 8; // "Host: " and CRLF
+  }
   for (const [name, value] of request.headers) {
     if (!TOKEN.test(name)) throw new Http1Error("invalid", `invalid header name ${JSON.stringify(name)}`);
     if (BAD_VALUE.test(value)) throw new Http1Error("invalid", `invalid value of header ${name}`);
-    head += `${name}: ${value}\r\n`;
+    size += name.length + value.length + 4; // ": " and CRLF
   }
-  return head + "\r\n";
+  return size + 2;
 }
 
 /** The request as one buffer. */
 export function encodeRequest(request: Http1Request): Uint8Array {
-  return encodeWithHead(requestHead(request), request.body);
+  return encodeWithHead(request, headSize(request));
 }
 
 /**
- * `head` and `body` as one buffer: written into `into` when it is large enough (a connection's own write
- * buffer, reused from request to request: a fresh ArrayBuffer per request is memory outside the heap that
- * the garbage collector must track and free), else a new one.
+ * The request (its head of `headBytes` bytes, then the body) as one buffer: written into `into` when it is
+ * large enough (a connection's own write buffer, reused from request to request: a fresh ArrayBuffer per
+ * request is memory outside the heap that the garbage collector must track and free), else a new one. The
+ * head is written piece by piece, never built as one string (the string and its pieces were ~3 KB of the
+ * heap per delivery, issue 36).
  */
-function encodeWithHead(head: string, body: Uint8Array | null, into?: Uint8Array): Uint8Array {
-  const size = head.length + (body?.length ?? 0);
+function encodeWithHead(request: Http1Request, headBytes: number, into?: Uint8Array): Uint8Array {
+  const body = request.body;
+  const size = headBytes + (body?.length ?? 0);
   const out = into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
-  const at = putLatin1(head, out, 0);
+  let at = putLatin1(request.method, out, 0);
+  out[at++] = 32;
+  at = putLatin1(request.target, out, at);
+  at = putLatin1(" HTTP/1.1\r\n", out, at);
+  if (request.host !== undefined) {
+    at = putLatin1("Host: ", out, at);
+    at = putLatin1(request.host, out, at);
+    out[at++] = 13;
+    out[at++] = 10;
+  }
+  for (const [name, value] of request.headers) {
+    at = putLatin1(name, out, at);
+    out[at++] = 58; // ":"
+    out[at++] = 32;
+    at = putLatin1(value, out, at);
+    out[at++] = 13;
+    out[at++] = 10;
+  }
+  out[at++] = 13;
+  out[at++] = 10;
   if (body !== null) out.set(body, at);
   return out;
 }
 
+const ascii = new TextDecoder();
 const latin1 = (bytes: Uint8Array): string => {
+  // An answer's head is ASCII nearly always: decoded by the runtime, without `apply`'s list of every byte.
+  let high = false;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! > 0x7f) {
+      high = true;
+      break;
+    }
+  }
+  if (!high) return ascii.decode(bytes);
   let s = "";
   for (let i = 0; i < bytes.length; i += 8192) {
     s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
@@ -306,8 +349,8 @@ export class Http1Pool {
    * the runtime's own errors when connecting fails (refused, DNS, TLS).
    */
   async request(origin: Http1Origin, request: Http1Request, options: Http1Options): Promise<Http1Response> {
-    const head = requestHead(request);
-    const size = head.length + (request.body?.length ?? 0);
+    const headBytes = headSize(request);
+    const size = headBytes + (request.body?.length ?? 0);
     const k = key(origin);
     let current: Connection | undefined;
     let why: Http1Error | undefined;
@@ -328,8 +371,8 @@ export class Http1Pool {
       : undefined;
     if (timer === undefined) this.#watch(deadline);
     else timer.addEventListener("abort", deadline.fire, { once: true });
-    const onAbort = () => stop(new Http1Error("aborted", "cancelled"));
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const onAbort = options.signal && (() => stop(new Http1Error("aborted", "cancelled")));
+    if (onAbort) options.signal!.addEventListener("abort", onAbort, { once: true });
     try {
       if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
       for (let tries = 0;; tries++) {
@@ -346,7 +389,7 @@ export class Http1Pool {
           if (current.wbuf.length < size && size <= MAX_WBUF) {
             current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
-          await current.write(encodeWithHead(head, request.body, current.wbuf));
+          await current.write(encodeWithHead(request, headBytes, current.wbuf));
           const response = await readResponse(current, request.method, options.maxBody);
           if (response.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
@@ -375,7 +418,7 @@ export class Http1Pool {
     } finally {
       if (timer === undefined) this.#unwatch(deadline);
       else timer.removeEventListener("abort", deadline.fire);
-      options.signal?.removeEventListener("abort", onAbort);
+      if (onAbort) options.signal!.removeEventListener("abort", onAbort);
     }
   }
 }
@@ -387,7 +430,10 @@ function isClosedError(error: unknown): boolean {
     error instanceof Deno.errors.NotConnected;
 }
 
-const key = (o: Http1Origin) => `${o.hostname}:${o.port}`;
+const key = (o: Http1Origin) => o.key ?? `${o.hostname}:${o.port}`;
+
+/** White space as `String.prototype.trim` removes it from a header value (latin-1 text). */
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 
 const NO_BODY_STATUS = (status: number) =>
   status === 204 || status === 304 || (status >= 100 && status < 200);
@@ -399,23 +445,32 @@ async function readResponse(
 ): Promise<{ response: Http1Response; keep: boolean }> {
   let status: number, statusText: string, version: string, headers: [string, string][];
   while (true) {
-    const head = (await c.readHead()).split("\r\n");
-    const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(head[0] ?? "");
+    const head = await c.readHead();
+    const eol = head.indexOf("\r\n");
+    const first = eol === -1 ? head : head.slice(0, eol);
+    const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(first);
     if (!m) {
-      throw new Http1Error(
-        "protocol",
-        `not an HTTP/1.x answer: ${JSON.stringify((head[0] ?? "").slice(0, 80))}`,
-      );
+      throw new Http1Error("protocol", `not an HTTP/1.x answer: ${JSON.stringify(first.slice(0, 80))}`);
     }
     version = m[1]!;
     status = Number(m[2]);
     statusText = m[3] ?? "";
     headers = [];
-    for (let i = 1; i < head.length; i++) {
-      const line = head[i]!;
-      const colon = line.indexOf(":");
-      if (colon <= 0) throw new Http1Error("protocol", `a malformed header line in the answer`);
-      headers.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+    // Each header line sliced once from the head, the value without its surrounding white space (as trim()).
+    for (let at = eol; at !== -1;) {
+      const start = at + 2;
+      const next = head.indexOf("\r\n", start);
+      const end = next === -1 ? head.length : next;
+      const colon = head.indexOf(":", start);
+      if (colon <= start || colon >= end) {
+        throw new Http1Error("protocol", `a malformed header line in the answer`);
+      }
+      let from = colon + 1;
+      let to = end;
+      while (from < to && isSpace(head.charCodeAt(from))) from++;
+      while (to > from && isSpace(head.charCodeAt(to - 1))) to--;
+      headers.push([head.slice(start, colon), head.slice(from, to)]);
+      at = next;
     }
     if (status === 101) throw new Http1Error("protocol", "the app switched protocols");
     if (status >= 100 && status < 200) continue; // interim (100 Continue, 103): the real answer follows
@@ -425,6 +480,9 @@ async function readResponse(
   let chunked = false;
   let close = version === "1.0";
   for (const [name, value] of headers) {
+    // Only names of these lengths can be one of the three: the others are not lower-cased.
+    const size = name.length;
+    if (size !== 14 && size !== 17 && size !== 10) continue;
     const n = name.toLowerCase();
     if (n === "content-length") {
       if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) {
@@ -438,6 +496,19 @@ async function readResponse(
       if (tokens.includes("close")) close = true;
       else if (tokens.includes("keep-alive")) close = version === "1.0" ? false : close;
     }
+  }
+  if (
+    length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status) &&
+    c.end - c.start >= length
+  ) {
+    // The whole body is in the buffer already (a small answer): one copy, no reads.
+    const kept = Math.min(length, maxBody);
+    const body = c.buf.slice(c.start, c.start + kept);
+    c.start += length;
+    return {
+      response: { status, statusText, headers, body, bodySize: length, truncated: length > kept },
+      keep: !close,
+    };
   }
   const parts: Uint8Array[] = [];
   let kept = 0;

@@ -101,6 +101,29 @@ Deno.test("sends header case, order and repeats exactly, nothing added; one buff
   }
 });
 
+Deno.test("encodeRequest: exactly the request line, the headers as given (latin-1), the blank line and the body", () => {
+  const bytes = encodeRequest({
+    method: "POST",
+    target: "/hook?x=1",
+    headers: [["Host", "a:1"], ["X-Name", "caf\u00e9"], ["x-dup", "1"], ["X-Dup", "2"]],
+    body: new TextEncoder().encode("{}"),
+  });
+  const expected =
+    "POST /hook?x=1 HTTP/1.1\r\nHost: a:1\r\nX-Name: caf\u00e9\r\nx-dup: 1\r\nX-Dup: 2\r\n\r\n{}";
+  assert.equal(bytes.length, expected.length);
+  assert.deepEqual([...bytes], [...expected].map((c) => c.charCodeAt(0)));
+  const bare = encodeRequest({ method: "GET", target: "/", headers: [], body: null });
+  assert.equal(new TextDecoder().decode(bare), "GET / HTTP/1.1\r\n\r\n");
+  const hosted = encodeRequest({
+    method: "GET",
+    target: "/",
+    host: "b:2",
+    headers: [["X-A", "1"]],
+    body: null,
+  });
+  assert.equal(new TextDecoder().decode(hosted), "GET / HTTP/1.1\r\nHost: b:2\r\nX-A: 1\r\n\r\n");
+});
+
 Deno.test("refuses header injection", () => {
   assert.throws(
     () => encodeRequest({ method: "POST", target: "/", headers: [["X-A", "1\r\nX-B: 2"]], body: null }),

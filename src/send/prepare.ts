@@ -176,25 +176,26 @@ export async function prepareRequest(
   return warning === undefined ? { method, headers, body } : { method, headers, body, warning };
 }
 
+/** Whether a header name is `Content-Length`, any case (names of other lengths are not lower-cased). */
+const isContentLength = (name: string) => name.length === 14 && name.toLowerCase() === "content-length";
+
 /** `Content-Length` right for `body`: its value changed in place, dropped without a body, added when missing. */
 export function withLength(
   headers: [string, string][],
   body: Uint8Array | null,
   method: string,
 ): [string, string][] {
-  const at = headers.findIndex(([n]) => n.toLowerCase() === "content-length");
+  const at = headers.findIndex(([n]) => isContentLength(n));
   if (body === null) {
-    return at === -1 ? headers : headers.filter(([n]) => n.toLowerCase() !== "content-length");
+    return at === -1 ? headers : headers.filter(([n]) => !isContentLength(n));
   }
   const value = String(body.length);
   if (at !== -1) {
-    if (
-      headers[at]![1] === value && headers.filter(([n]) => n.toLowerCase() === "content-length").length === 1
-    ) {
+    if (headers[at]![1] === value && headers.findIndex(([n], i) => i > at && isContentLength(n)) === -1) {
       return headers;
     }
     const name = headers[at]![0];
-    const out = headers.filter(([n], i) => i === at || n.toLowerCase() !== "content-length");
+    const out = headers.filter(([n], i) => i === at || !isContentLength(n));
     out[out.findIndex(([n]) => n === name)] = [name, value];
     return out;
   }

@@ -29,6 +29,10 @@ export function isHopHeader(name: string): boolean {
   if (first !== 99 && first !== 104 && first !== 107 && first !== 112 && first !== 116 && first !== 117) {
     return false;
   }
-  const n = name.toLowerCase();
-  return HOP_BY_HOP.has(n) || n.startsWith("proxy-");
+  // And is as long as one of them (connection, keep-alive 10; transfer-encoding 17; te 2; host 4; trailer,
+  // upgrade 7), or is `Proxy-*`: content-type, for one, is not lower-cased.
+  const size = name.length;
+  if (first === 112) return size >= 6 && name.slice(0, 6).toLowerCase() === "proxy-";
+  if (size !== 10 && size !== 17 && size !== 2 && size !== 4 && size !== 7) return false;
+  return HOP_BY_HOP.has(name.toLowerCase());
 }
