@@ -177,6 +177,7 @@ try {
     cpuModel: cpuModel(),
     deno: Deno.version.deno,
     loadGenerator: generator === "wrk" ? "wrk (Debian package)" : "autocannon 8 (npm, under Deno)",
+    loads: doWrite || doForward || doBreakdown || doHub || doHostile,
     devCommand: `deno run ${devFlags().join(" ")} main.ts dev --quiet --port PORT`,
     peer: peer
       ? `(p) the Node/Express peer: cmer/localhook ${peer.commit} (${peer.versions}), ` +

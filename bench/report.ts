@@ -18,6 +18,8 @@ export interface RunInfo {
   cpuModel: string;
   deno: string;
   loadGenerator: string;
+  /** The run loads a server (write side, forwarding, hub, hostile inputs): say how. */
+  loads: boolean;
   /** How (b) started hooktap. */
   devCommand: string;
   /** How (p) the Node/Express peer ran, or why it did not. */
@@ -56,15 +58,19 @@ export function report(
     `- Command: \`${info.command}\``,
     `- Date: ${info.date}`,
     `- Machine: ${info.cpus} CPUs, ${info.cpuModel}; Deno ${info.deno}`,
-    `- Load generator: ${info.loadGenerator}, ${info.connections} keep-alive connections, ` +
-      `${info.runs} run${info.runs === 1 ? "" : "s"} of ${info.seconds} s per configuration in turns; ` +
-      (info.pinned
-        ? "server on CPU 0, load generator on CPU 1 (taskset)"
-        : "not pinned (no taskset or one CPU)"),
-    `- (b) runs \`${info.devCommand}\` (the flags of \`deno task dev\`) in a fresh directory each run`,
-    `- ${info.peer}`,
-    "",
   );
+  if (info.loads) {
+    out.push(
+      `- Load generator: ${info.loadGenerator}, ${info.connections} keep-alive connections, ` +
+        `${info.runs} run${info.runs === 1 ? "" : "s"} of ${info.seconds} s per configuration in turns; ` +
+        (info.pinned
+          ? "server on CPU 0, load generator on CPU 1 (taskset)"
+          : "not pinned (no taskset or one CPU)"),
+      `- (b) runs \`${info.devCommand}\` (the flags of \`deno task dev\`) in a fresh directory each run`,
+      `- ${info.peer}`,
+    );
+  }
+  out.push("");
   const targets: [string, boolean | undefined, string][] = [];
   let floorOfRun = NaN;
   if (write !== undefined) {
