@@ -89,13 +89,18 @@ const ENTRIES = {
 };
 
 /**
- * Deno flags of a bundle of ENTRIES. `logs` runs most of its bundle's functions: V8 compiles them all at
- * once (--no-lazy) and Deno's code cache keeps them, where by default each one is compiled again at its
- * first call in every run. The help runs few of its functions and measured no faster with it; nor did
- * `trigger`, `inspect` and `replay` (each measured with its own code cache: the cache V8 keeps for a file
- * under one set of flags is refused under another, so alternating both on one file compiles every run).
+ * Deno flags of a bundle of ENTRIES. `logs`, `trigger` and `inspect` run most of their bundle's functions:
+ * V8 compiles them all at once (--no-lazy) and Deno's code cache keeps them, where by default each one is
+ * compiled again at its first call in every run (one `trigger` ~1.5 ms less, one `inspect` ~2.5 ms: 100
+ * pairs). The help runs few of its functions and measured no faster with it; `replay` is not measured
+ * (each file measured with its own code cache: the cache V8 keeps for a file under one set of flags is
+ * refused under another, so alternating both on one file compiles every run).
  */
-const ENTRY_FLAGS = { "main_logs.js": ["--v8-flags=--no-lazy"] };
+const ENTRY_FLAGS = {
+  "main_logs.js": ["--v8-flags=--no-lazy"],
+  "main_trigger.js": ["--v8-flags=--no-lazy"],
+  "main_inspect.js": ["--v8-flags=--no-lazy"],
+};
 
 /** The script in lib/ that runs `args`: its first word's bundle of ENTRIES, else main.js. */
 function scriptOf(args) {

@@ -102,7 +102,9 @@ async function build(name: string, ctx: BuildContext): Promise<Draft> {
   const load = GITHUB_LOADERS[event];
   const example = load === undefined ? undefined : (await load()).EXAMPLES[action];
   if (example === undefined) throw new Error(`no GitHub example for ${name}`);
-  const body = structuredClone(example.body) as Record<string, unknown>;
+  // A copy to change: the example is JSON, and a JSON round trip copies it in a fraction of
+  // structuredClone's first call (~0.3 ms of a one-shot `trigger`).
+  const body = JSON.parse(JSON.stringify(example.body)) as Record<string, unknown>;
   if (event === "pull_request" || event.startsWith("pull_request_review")) _pullRequest(body, ctx);
   if (event === "issues" || event === "issue_comment") _issue(body, ctx);
   const hook = _hook(body, ctx);
