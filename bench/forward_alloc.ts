@@ -11,7 +11,7 @@ import inspector from "node:inspector";
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BODY, githubHeaders } from "./payload.ts";
+import { githubHeaders, pushRecord } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import type { ForwardTarget } from "../src/send/target.ts";
@@ -36,25 +36,13 @@ const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", 
   port,
 });
 const headers = await githubHeaders();
-const bodySize = new TextEncoder().encode(BODY).length;
 let seq = 0;
-const event = (): CapturedEvent => ({
-  v: 1,
-  id: `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
-  endpoint: "github",
-  receivedAt: new Date().toISOString(),
-  method: "POST",
-  path: "/webhook",
-  query: "",
-  headers: [["Host", "127.0.0.1:8787"], ...headers],
-  body: BODY,
-  bodyEncoding: "utf8",
-  bodySize,
-  remoteAddr: "127.0.0.1",
-  provider: "github",
-  type: "push",
-  forward: { to: `http://127.0.0.1:${port}/`, mode: "queue" },
-});
+const event = (): CapturedEvent =>
+  pushRecord(
+    `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
+    headers,
+    `http://127.0.0.1:${port}/`,
+  );
 const target: ForwardTarget = {
   name: `127.0.0.1:${port}`,
   to: `http://127.0.0.1:${port}/`,

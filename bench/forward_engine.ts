@@ -15,7 +15,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BODY, githubHeaders } from "./payload.ts";
+import { BODY, githubHeaders, pushRecord } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import type { ForwardTarget } from "../src/send/target.ts";
@@ -60,23 +60,12 @@ const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", 
 });
 const headers = await githubHeaders();
 let seq = 0;
-const event = (): CapturedEvent => ({
-  v: 1,
-  id: `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
-  endpoint: "github",
-  receivedAt: new Date().toISOString(),
-  method: "POST",
-  path: "/webhook",
-  query: "",
-  headers: [["Host", "127.0.0.1:8787"], ...headers],
-  body: BODY,
-  bodyEncoding: "utf8",
-  bodySize: new TextEncoder().encode(BODY).length,
-  remoteAddr: "127.0.0.1",
-  provider: "github",
-  type: "push",
-  forward: { to: `http://127.0.0.1:${port}/`, mode: "queue" },
-});
+const event = (): CapturedEvent =>
+  pushRecord(
+    `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
+    headers,
+    `http://127.0.0.1:${port}/`,
+  );
 const target: ForwardTarget = {
   name: `127.0.0.1:${port}`,
   to: `http://127.0.0.1:${port}/`,
@@ -87,6 +76,7 @@ const target: ForwardTarget = {
   backoffMs: [1000, 3000, 9000, 27000, 30000],
   insecure: false,
   endpoint: "github",
+  order: "arrival", // what the engine did with no order given (dev's default)
 };
 
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_engine_" });

@@ -10,7 +10,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BODY, githubHeaders } from "./payload.ts";
+import { githubHeaders, pushRecord } from "./payload.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -31,27 +31,16 @@ const trees = await Promise.all(roots.map(async ([name, root]) => {
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_readback_" });
 try {
   const headers = await githubHeaders();
-  const bodySize = new TextEncoder().encode(BODY).length;
   const lines: string[] = [];
   for (let i = 0; i < N; i++) {
     lines.push(
-      JSON.stringify({
-        v: 1,
-        id: `evt_20261125_01M84MVMHQ2YM5SN${String(i).padStart(10, "0")}`,
-        endpoint: "github",
-        receivedAt: new Date().toISOString(),
-        method: "POST",
-        path: "/webhook",
-        query: "",
-        headers: [["Host", "127.0.0.1:8787"], ...headers],
-        body: BODY,
-        bodyEncoding: "utf8",
-        bodySize,
-        remoteAddr: "127.0.0.1",
-        provider: "github",
-        type: "push",
-        forward: { to: "http://127.0.0.1:9/", mode: "queue" },
-      }) + "\n",
+      JSON.stringify(
+        pushRecord(
+          `evt_20261125_01M84MVMHQ2YM5SN${String(i).padStart(10, "0")}`,
+          headers,
+          "http://127.0.0.1:9/",
+        ),
+      ) + "\n",
     );
   }
   await Deno.writeTextFile(join(dir, "events.jsonl"), lines.join(""));

@@ -73,3 +73,33 @@ export async function githubHeaders(body: string = BODY): Promise<[string, strin
     ["X-Hub-Signature-256", `sha256=${await hmacSha256Hex(SECRET, body)}`],
   ];
 }
+
+/**
+ * The record `dev` stores for the push delivery ({@linkcode BODY} with GitHub's {@linkcode githubHeaders}),
+ * marked for a forward target at `to`: what the send engine's benches queue and read back.
+ */
+export function pushRecord(
+  id: string,
+  headers: [string, string][],
+  to: string,
+): import("../src/event/record.ts").CapturedEvent {
+  return {
+    v: 1,
+    id,
+    endpoint: "github",
+    receivedAt: new Date().toISOString(),
+    method: "POST",
+    path: "/webhook",
+    query: "",
+    headers: [["Host", "127.0.0.1:8787"], ...headers],
+    body: BODY,
+    bodyEncoding: "utf8",
+    bodySize: BODY_BYTES,
+    remoteAddr: "127.0.0.1",
+    provider: "github",
+    type: "push",
+    forward: { to, mode: "queue" },
+  };
+}
+
+const BODY_BYTES = new TextEncoder().encode(BODY).length;
