@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { freePort, spawnUntil } from "./proc.ts";
+import { freePort, rssKiB, spawnUntil } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -31,11 +31,6 @@ export interface BacklogMeasure {
   deliveredInOrder: number;
   duplicates: number;
   drainS: number;
-}
-
-function rssKiB(pid: number, field = "VmRSS"): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-  return m ? Number(m[1]) : NaN;
 }
 
 async function send(port: number, events: number, body: string): Promise<void> {

@@ -17,15 +17,12 @@
  * it with `--only hostile`, or as its last part.
  * @module
  */
-import { spawnUntil } from "./proc.ts";
+import { rssKiB, spawnUntil } from "./proc.ts";
 
 const MB = 1024 * 1024;
+/** Resident memory of `pid`, in bytes. */
+const rss = (pid: number): number => rssKiB(pid) * 1024;
 const enc = new TextEncoder();
-
-async function rss(pid: number): Promise<number> {
-  const m = (await Deno.readTextFile(`/proc/${pid}/status`)).match(/^VmRSS:\s+(\d+)\s+kB/m);
-  return Number(m![1]) * 1024;
-}
 
 /** One hostile input's measure. */
 export interface HostileRow {

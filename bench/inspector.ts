@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { freePort, type Server, startServer } from "./proc.ts";
+import { freePort, rssKiB, type Server, startServer } from "./proc.ts";
 import { type Spread, spread } from "./stats.ts";
 import type { StoreMeta } from "./store_gen.ts";
 
@@ -32,11 +32,6 @@ export interface InspectorResults {
   sendToRowMs?: Spread;
   /** Resident memory of `hooktap ui` after the first page and after paging deep, MB; pages read. */
   memory: { firstMB: number; deepMB: number; peakMB: number; pages: number; eventsPaged: number };
-}
-
-function rssKiB(pid: number, field = "VmRSS"): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-  return m ? Number(m[1]) : NaN;
 }
 
 /**

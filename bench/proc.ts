@@ -54,15 +54,19 @@ export async function waitForPort(port: number, child: Deno.ChildProcess, timeou
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
 }
 
-/** Peak resident memory of a live process in KiB (`VmHWM`), or NaN when unknown. */
-export function peakRssKiB(pid: number): number {
+/** A memory figure of a live process from `/proc/PID/status`, in KiB (`VmRSS`: resident now), or NaN. */
+export function rssKiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(Deno.readTextFileSync(`/proc/${pid}/status`));
     return m ? Number(m[1]) : NaN;
   } catch {
     return NaN;
   }
+}
+
+/** Peak resident memory of a live process in KiB (`VmHWM`), or NaN when unknown. */
+export function peakRssKiB(pid: number): number {
+  return rssKiB(pid, "VmHWM");
 }
 
 /** A server started by {@linkcode startServer}. */

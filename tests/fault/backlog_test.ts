@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freePort, until } from "../_app.ts";
 import { devTaskFlags, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { rssKiB } from "./_load.ts";
 
 const MB = 1024 * 1024;
 const EVENTS = 3_000;
@@ -19,10 +20,8 @@ const BODY_BYTES = 32 * 1024;
 /** ~94 MB of bodies wait; the queue that held them all in memory grew dev by more than that. */
 const BOUND_MB = 80;
 
-async function rss(pid: number): Promise<number> {
-  const m = (await Deno.readTextFile(`/proc/${pid}/status`)).match(/^VmRSS:\s+(\d+)\s+kB/m);
-  return Number(m![1]) * 1024;
-}
+/** Resident memory of `pid`, in bytes. */
+const rss = async (pid: number): Promise<number> => (await rssKiB(pid)) * 1024;
 
 Deno.test({
   name:

@@ -11,15 +11,13 @@
 import assert from "node:assert/strict";
 import { LEAST_PRIVILEGE, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { createChannel, startHub } from "../_hub.ts";
+import { rssKiB } from "./_load.ts";
 
 const enc = new TextEncoder();
 const MB = 1024 * 1024;
 
 /** Resident memory of `pid`, in bytes. */
-async function rss(pid: number): Promise<number> {
-  const m = (await Deno.readTextFile(`/proc/${pid}/status`)).match(/^VmRSS:\s+(\d+)\s+kB/m);
-  return Number(m![1]) * 1024;
-}
+const rss = async (pid: number): Promise<number> => (await rssKiB(pid)) * 1024;
 
 /** A raw connection: its answer text so far, and whether the server closed it. */
 interface Watched {
