@@ -11,7 +11,7 @@
 import { type CapturedEvent, parseEventLine } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { endpointMatcher, lineId } from "../store/read/line_key.ts";
-import { scanBackward, scanForward } from "../store/read/lines.ts";
+import { readAtSync, scanBackward, scanForward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 
 /** A place in the event log: the start of the line of event `id` (`""`: the end of the log as it was read). */
@@ -67,18 +67,6 @@ interface WholeLine {
   start: number;
   bytes: Uint8Array;
   torn: boolean;
-}
-
-/** `buf.length` bytes of `file` from `pos` (fewer at its end). */
-function readAtSync(file: Deno.FsFile, pos: number, buf: Uint8Array): number {
-  file.seekSync(pos, Deno.SeekMode.Start);
-  let got = 0;
-  while (got < buf.length) {
-    const n = file.readSync(buf.subarray(got));
-    if (n === null) break;
-    got += n;
-  }
-  return got;
 }
 
 /**

@@ -45,6 +45,18 @@ export interface ScanOptions {
   background?: boolean;
 }
 
+/** Reads up to `buf.length` bytes at `pos` by synchronous calls; returns how many were read. */
+export function readAtSync(file: Deno.FsFile, pos: number, buf: Uint8Array): number {
+  file.seekSync(pos, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = file.readSync(buf.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  return got;
+}
+
 /** Reads up to `buf.length` bytes at `pos`; resolves to how many were read. */
 export async function readAt(
   file: Deno.FsFile,
@@ -52,16 +64,8 @@ export async function readAt(
   buf: Uint8Array,
   background = false,
 ): Promise<number> {
+  if (!background) return readAtSync(file, pos, buf);
   let got = 0;
-  if (!background) {
-    file.seekSync(pos, Deno.SeekMode.Start);
-    while (got < buf.length) {
-      const n = file.readSync(buf.subarray(got));
-      if (n === null) break;
-      got += n;
-    }
-    return got;
-  }
   await file.seek(pos, Deno.SeekMode.Start);
   while (got < buf.length) {
     const n = await file.read(buf.subarray(got));
