@@ -8,14 +8,17 @@
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { deliveriesByEvent, readDeliveries } from "../send/deliveries_read.ts";
+import { readDeliveriesOf } from "../send/deliveries_read.ts";
 import { eventDelivery, isForwardRecord } from "../send/delivery_state.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 
-/** Every delivery record of the store, by event id. */
-export async function readDeliveryRecords(paths: StorePaths): Promise<Map<string, DeliveryRecord[]>> {
-  return deliveriesByEvent(await readDeliveries(paths.deliveries));
+/** The delivery records of `events`, by event id (only theirs are read: ../send/deliveries_read.ts). */
+export function readDeliveryRecords(
+  paths: StorePaths,
+  events: readonly CapturedEvent[],
+): Promise<Map<string, DeliveryRecord[]>> {
+  return readDeliveriesOf(paths.deliveries, events);
 }
 
 /** One attempt, as a tool shows it. */

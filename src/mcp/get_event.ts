@@ -64,7 +64,7 @@ export async function eventAnswer(
   extra: Record<string, unknown> = {},
   head = "",
 ): Promise<ToolAnswer> {
-  const records = (await readDeliveryRecords(storeOf(ctx))).get(event.id);
+  const records = (await readDeliveryRecords(storeOf(ctx), [event])).get(event.id);
   const full = fullEvent(event, records, paging.body_offset ?? 0, paging.body_limit ?? DEFAULT_BODY_LIMIT);
   const cut = full.body.truncated
     ? `\nThe body is cut: ${full.body.length} of ${full.body.size} bytes from ${full.body.offset}; ` +

@@ -138,7 +138,7 @@ export function replayTool(ctx: McpContext) {
         return answer({ sent: 0, ok: 0, failed: 0, results: [] }, "No stored events match these filters.");
       }
       for (const event of events) targetOf(event); // every URL checked before the first send
-      const log = await openReplayLog(storeOf(ctx));
+      const log = await openReplayLog(storeOf(ctx), events);
       const sent: Sent[] = [];
       let summary;
       try {

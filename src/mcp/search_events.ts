@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import type { CapturedEvent } from "../event/record.ts";
 import { UsageError } from "../errors.ts";
 import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
@@ -56,22 +57,25 @@ export function searchEvents(ctx: McpContext) {
       const paths = storeOf(ctx);
       const only = args.undelivered ? await undeliveredIds(paths) : undefined;
       const reader = await openStore(ctx);
-      const events: EventSummary[] = [];
+      let events: EventSummary[] = [];
       let nextCursor: string | undefined;
       if (reader !== null) {
         try {
           const end = args.cursor === undefined ? reader.size : parseCursor(args.cursor, reader.size);
-          const records = await readDeliveryRecords(paths);
+          const found: CapturedEvent[] = [];
           let last = end;
           for await (const m of scanBackward(reader, compileFilter(filter), { end })) {
             if (only !== undefined && !only.has(m.event.id)) continue;
-            if (events.length === limit) {
+            if (found.length === limit) {
               nextCursor = `c${last}`; // the next page: the lines that end before this page's oldest
               break;
             }
-            events.push(summaryOf(m.event, records.get(m.event.id)));
+            found.push(m.event);
             last = m.start;
           }
+          // The deliveries of this page's events only (read back to the oldest of them).
+          const records = await readDeliveryRecords(paths, found);
+          events = found.map((e) => summaryOf(e, records.get(e.id)));
         } finally {
           reader[Symbol.dispose]();
         }

@@ -9,7 +9,8 @@ import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryState } from "../query/filter.ts";
 import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
-import { type Line, readLine, scanForward } from "../store/read/lines.ts";
+import { eachLineBackwardSync, type Line, readLine, scanForward } from "../store/read/lines.ts";
+import { idTime } from "../store/read/line_key.ts";
 import type { StorePaths } from "../store/paths.ts";
 
 /**
@@ -44,20 +45,143 @@ export function parseDeliveryLine(line: string): DeliveryRecord | undefined {
   return d as DeliveryRecord;
 }
 
-/** Every record of the deliveries log at `path`, in file order; `[]` when there is none. */
+/** Delivery records are small (a response body is capped at 64 KiB): read whole in the scan. */
+const LINES = { headBytes: 256 * 1024 };
+/** The same, for a server's background reads. */
+const WHOLE = { ...LINES, background: true };
+const decoder = new TextDecoder();
+
+async function _text(file: Deno.FsFile, line: Line): Promise<string> {
+  return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
+}
+
+/**
+ * Every record of the deliveries log at `path`, in file order; `[]` when there is none. Read line by line,
+ * never as one string (a log past V8's longest string, ~512 MiB, is still read); what it returns grows with
+ * the log: commands that show some events read only theirs ({@linkcode readDeliveriesOf}).
+ */
 export async function readDeliveries(path: string): Promise<DeliveryRecord[]> {
-  let text: string;
+  const out: DeliveryRecord[] = [];
+  await eachDelivery(path, (record) => void out.push(record));
+  return out;
+}
+
+/** Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log). */
+export async function eachDelivery(path: string, visit: (record: DeliveryRecord) => void): Promise<void> {
+  let file: Deno.FsFile;
   try {
-    text = await Deno.readTextFile(path);
+    file = await Deno.open(path, { read: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
+    if (error instanceof Deno.errors.NotFound) return;
     throw error;
   }
-  const out: DeliveryRecord[] = [];
-  for (const line of text.split("\n")) {
-    const record = parseDeliveryLine(line);
-    if (record !== undefined) out.push(record);
+  using f = file;
+  for await (const line of scanForward(f, 0, (await f.stat()).size, LINES)) {
+    const record = parseDeliveryLine(await _text(f, line));
+    if (record !== undefined) visit(record);
   }
+}
+
+/**
+ * How far before the oldest event asked about a backward read of the log looks. A record is appended when
+ * its attempt ends, so it may follow records of attempts that started after it, by at most the longest
+ * attempt (a target's timeout); a day is far past any timeout, and the margin for a clock set back.
+ */
+export const RECORD_LAG_MS = 24 * 60 * 60 * 1000;
+
+const ascii = new TextEncoder();
+/** `{"v":2,"id":"`: every record starts so (`v` 1 or 2), then `dlv_YYYYMMDD_<ULID>` (JSON.stringify keeps the order). */
+const RECORD_HEAD = ascii.encode('{"v":2,"id":"dlv_');
+/** Between the delivery's id and its event's id. */
+const EVENT_KEY = ascii.encode('","event":"evt_');
+/** Both ids are 39 bytes (`dlv_`/`evt_`, 8 digits, `_`, a 26-character ULID). */
+const ID_BYTES = 39;
+const EVENT_AT = RECORD_HEAD.length - 4 + ID_BYTES + EVENT_KEY.length - 4;
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < CROCKFORD.length; i++) DIGIT[CROCKFORD.charCodeAt(i)] = i;
+
+/** What {@linkcode recordKeys} read: the event's id, and when the attempt started (ms). */
+export interface RecordKeys {
+  event: string;
+  time: number;
+}
+
+/**
+ * Reads the event id and the start time (ms, from the delivery id's ULID) of the record in
+ * `data[start, end)` in place, from its first bytes, into `into`; `false` for a line of another shape (it is
+ * then parsed whole).
+ */
+export function recordKeys(data: Uint8Array, start: number, end: number, into: RecordKeys): boolean {
+  if (end - start < EVENT_AT + ID_BYTES + 1 || data[start + EVENT_AT + ID_BYTES] !== 0x22 /* " */) {
+    return false;
+  }
+  for (let i = 0; i < RECORD_HEAD.length; i++) {
+    if (data[start + i] !== RECORD_HEAD[i] && !(i === 5 && data[start + i] === 0x31 /* v1 */)) return false;
+  }
+  const keyAt = start + RECORD_HEAD.length - 4 + ID_BYTES;
+  for (let i = 0; i < EVENT_KEY.length; i++) if (data[keyAt + i] !== EVENT_KEY[i]) return false;
+  let time = 0;
+  const ulidAt = start + RECORD_HEAD.length - 4 + 13; // `dlv_YYYYMMDD_`: the ULID's 10 time characters follow
+  for (let i = ulidAt; i < ulidAt + 10; i++) {
+    const digit = data[i]! < 128 ? DIGIT[data[i]!]! : -1;
+    if (digit === -1) return false;
+    time = time * 32 + digit;
+  }
+  into.time = time;
+  into.event = decoder.decode(data.subarray(start + EVENT_AT, start + EVENT_AT + ID_BYTES));
+  return true;
+}
+
+/** When an event was stored (the earlier of its `receivedAt` and its id's time), ms; `NaN` when neither reads. */
+function _storedAt(event: { id: string; receivedAt?: string }): number {
+  const times = [idTime(event.id), event.receivedAt === undefined ? NaN : Date.parse(event.receivedAt)]
+    .filter((t) => !Number.isNaN(t));
+  return times.length === 0 ? NaN : Math.min(...times);
+}
+
+/**
+ * The records of `events` by event id, each in file order: what `logs`, `inspect` and the tools need for
+ * the events they show. Read from the log's end backward, a line is parsed only when its event is one of
+ * them (told by its first bytes), and the read stops at the first record that started
+ * {@linkcode RECORD_LAG_MS} before the oldest of them was stored: no attempt of an event starts before
+ * the event arrived, so one event costs the records written since it arrived, not the whole history, and
+ * memory holds only its records.
+ */
+export async function readDeliveriesOf(
+  path: string,
+  events: readonly { id: string; receivedAt?: string }[],
+): Promise<Map<string, DeliveryRecord[]>> {
+  const out = new Map<string, DeliveryRecord[]>();
+  if (events.length === 0) return out;
+  const wanted = new Set(events.map((e) => e.id));
+  let oldest = Infinity;
+  for (const e of events) {
+    const t = _storedAt(e);
+    oldest = Number.isNaN(t) ? -Infinity : Math.min(oldest, t); // a time that cannot be read: read it all
+  }
+  const floor = oldest - RECORD_LAG_MS;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return out;
+    throw error;
+  }
+  using f = file;
+  const keys: RecordKeys = { event: "", time: 0 };
+  eachLineBackwardSync(f, (await f.stat()).size, (data, start, end) => {
+    const known = recordKeys(data, start, end, keys);
+    if (known && keys.time < floor) return true; // written before the oldest event arrived
+    if (known && !wanted.has(keys.event)) return false;
+    const record = parseDeliveryLine(decoder.decode(data.subarray(start, end)));
+    if (record === undefined || !wanted.has(record.event)) return false;
+    const list = out.get(record.event);
+    if (list === undefined) out.set(record.event, [record]);
+    else list.push(record);
+    return false;
+  });
+  for (const list of out.values()) list.reverse();
   return out;
 }
 
@@ -82,14 +206,6 @@ export interface DeliveryIndex {
   deliveryOf(event: CapturedEvent): EventDelivery;
   /** Every attempt for one event, in order. */
   attemptsOf(id: string): Promise<DeliveryRecord[]>;
-}
-
-/** Delivery records are small (a response body is capped at 64 KiB): read whole in the scan. */
-const WHOLE = { headBytes: 256 * 1024, background: true };
-const decoder = new TextDecoder();
-
-async function _text(file: Deno.FsFile, line: Line): Promise<string> {
-  return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
 }
 
 async function _size(path: string): Promise<number> {
@@ -143,19 +259,7 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return eventDelivery(event, facts.get(event.id));
     },
     async attemptsOf(id) {
-      const size = await _size(path);
-      if (size === 0) return [];
-      const needle = `"event":${JSON.stringify(id)}`;
-      const found: DeliveryRecord[] = [];
-      using file = await Deno.open(path, { read: true });
-      for await (const line of scanForward(file, 0, size, WHOLE)) {
-        if (line.torn) break;
-        const text = await _text(file, line);
-        if (!text.includes(needle)) continue;
-        const d = parseDeliveryLine(text);
-        if (d?.event === id) found.push(d);
-      }
-      return found;
+      return (await readDeliveriesOf(path, [{ id }])).get(id) ?? [];
     },
   };
 }

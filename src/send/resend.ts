@@ -16,7 +16,7 @@ import type { StorePaths } from "../store/paths.ts";
 import type { RawResponse, SendError } from "./client.ts";
 import { deliverOnce } from "./deliver.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
-import { readDeliveries } from "./deliveries_read.ts";
+import { eachDelivery, readDeliveriesOf } from "./deliveries_read.ts";
 import type { Overrides } from "./overrides.ts";
 import { type OutgoingRequest, prepareRequest } from "./prepare.ts";
 import { deliveryUrl, type SendTarget } from "./target.ts";
@@ -40,8 +40,15 @@ export interface ReplayLog {
   close(): Promise<void>;
 }
 
-/** Opens the deliveries log of the store `paths` for replay sends. */
-export async function openReplayLog(paths: StorePaths): Promise<ReplayLog> {
+/**
+ * Opens the deliveries log of the store `paths` for replay sends of `events`: their earlier replay sends
+ * are counted (only theirs are read: ./deliveries_read.ts), so each new one is numbered after them.
+ * Without `events` (a bulk replay streamed from the store), every replay send of the log is counted.
+ */
+export async function openReplayLog(
+  paths: StorePaths,
+  events?: readonly Pick<CapturedEvent, "id" | "receivedAt">[],
+): Promise<ReplayLog> {
   const file = paths.deliveries;
   const counts = new Map<string, number>();
   const next = (event: string, target: string) => {
@@ -50,7 +57,11 @@ export async function openReplayLog(paths: StorePaths): Promise<ReplayLog> {
     counts.set(key, n);
     return n;
   };
-  for (const d of await readDeliveries(file)) if (d.source === "replay") next(d.event, d.target);
+  const count = (d: DeliveryRecord) => {
+    if (d.source === "replay") next(d.event, d.target);
+  };
+  if (events === undefined) await eachDelivery(file, count);
+  else for (const records of (await readDeliveriesOf(file, events)).values()) records.forEach(count);
   const log = await openDeliveriesLog(file);
   return {
     newId: (d) => log.newId(d),

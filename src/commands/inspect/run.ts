@@ -10,7 +10,7 @@ import { type CapturedEvent, decodeBody, headerValue } from "../../event/record.
 import { latestOfEndpoint } from "../../store/read/latest.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { tail } from "../../store/read/tail.ts";
-import { readDeliveries } from "../../send/deliveries_read.ts";
+import { readDeliveriesOf } from "../../send/deliveries_read.ts";
 import { deliveryJsonOf, eventDelivery } from "../../send/delivery_state.ts";
 import { renderDeliveries, renderTargets } from "../../term/delivery_view.ts";
 import { renderEvent } from "../../term/event_view.ts";
@@ -88,7 +88,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     return;
   }
   const id_ = event.id;
-  const deliveries = (await readDeliveries(storeOf(ctx).deliveries)).filter((d) => d.event === id_);
+  const deliveries = (await readDeliveriesOf(storeOf(ctx).deliveries, [event])).get(id_) ?? [];
   // One model (src/send/delivery_state.ts): each forward target's state; sends elsewhere are their own.
   const summary = eventDelivery(event, deliveries);
   const targets = event.forward !== undefined ? summary.targets : undefined;

@@ -10,7 +10,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { compileFilter } from "../../query/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
 import { tail } from "../../store/read/tail.ts";
-import { deliveriesByEvent, readDeliveries } from "../../send/deliveries_read.ts";
+import { readDeliveriesOf } from "../../send/deliveries_read.ts";
 import { deliveryJsonOf, eventDelivery } from "../../send/delivery_state.ts";
 import { deliveryCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
@@ -50,7 +50,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   // Forwarding: a delivery column when any listed event was forwarded (read once; --follow shows pending).
   // One model (src/send/delivery_state.ts) says where each event stands with each of its targets.
   const byEvent = events.some((e) => e.forward !== undefined)
-    ? deliveriesByEvent(await readDeliveries(storeOf(ctx).deliveries))
+    ? await readDeliveriesOf(storeOf(ctx).deliveries, events)
     : undefined;
   const cell = byEvent &&
     ((e: CapturedEvent) => deliveryCell(eventDelivery(e, byEvent.get(e.id)), e.forward));

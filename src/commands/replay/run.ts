@@ -149,7 +149,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       warnSkipped(ctx, reader);
     }
     targetOf(event); // no target: a usage error before sending
-    const log = await openReplayLog(storeOf(ctx));
+    const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
     try {
       await resendEach([event], { ...base, log, onSend: (s) => void (sent = s) });
@@ -221,7 +221,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       targetOf({ id: "these events", endpoint: probe.name, path: "/" } as CapturedEvent);
     }
   }
-  const log = await openReplayLog(storeOf(ctx));
+  const log = await openReplayLog(storeOf(ctx), Array.isArray(events) ? events : undefined);
   const report = printSent(ctx, total, opts.json ?? false, opts.to);
   let summary;
   try {

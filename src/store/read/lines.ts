@@ -57,6 +57,51 @@ export function readAtSync(file: Deno.FsFile, pos: number, buf: Uint8Array): num
   return got;
 }
 
+/** Bytes of each read of {@linkcode linesBackwardSync}. */
+const BACKWARD_READ = 1024 * 1024;
+
+/**
+ * Calls `visit` with each complete line of a file of `size` bytes, last first: the read that holds it and
+ * where the line is in it (`start` to `end`, without its newline), empty ones skipped, until `visit` returns
+ * `true`. A last piece without a newline (still being written) is not a line. Synchronous, reads of
+ * `readBytes` (a MiB), nothing made per line: for a command that reads a log back from its end and stops early.
+ * @throws {Error} when the file is shorter than `size`.
+ */
+export function eachLineBackwardSync(
+  file: Deno.FsFile,
+  size: number,
+  visit: (data: Uint8Array, start: number, end: number) => boolean,
+  readBytes: number = BACKWARD_READ,
+): void {
+  let pos = size;
+  let tail: Uint8Array = new Uint8Array(0); // the bytes after `pos` of a line whose start is not read yet
+  let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
+  while (pos > 0) {
+    const n = Math.min(readBytes, pos);
+    pos -= n;
+    const data = new Uint8Array(n + tail.length);
+    if (readAtSync(file, pos, data.subarray(0, n)) < n) throw new Error(`the log shrank while being read`);
+    data.set(tail, n);
+    let end = data.length; // the end (exclusive) of the line being looked for
+    let nl = data.lastIndexOf(0x0a);
+    if (torn) {
+      if (nl === -1) {
+        tail = new Uint8Array(0); // all of it is the torn line
+        continue;
+      }
+      torn = false;
+      end = nl;
+      nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
+    }
+    for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
+      if (end > nl + 1 && visit(data, nl + 1, end) === true) return;
+      end = nl;
+    }
+    tail = data.subarray(0, end);
+  }
+  if (!torn && tail.length > 0) visit(tail, 0, tail.length);
+}
+
 /** Reads up to `buf.length` bytes at `pos`; resolves to how many were read. */
 export async function readAt(
   file: Deno.FsFile,

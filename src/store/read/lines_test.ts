@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { type Line, lineStartAtOrAfter, readLine, scanBackward, scanForward } from "./lines.ts";
+import {
+  eachLineBackwardSync,
+  type Line,
+  lineStartAtOrAfter,
+  readLine,
+  scanBackward,
+  scanForward,
+} from "./lines.ts";
 import { tempStore } from "../../../tests/_store_fixture.ts";
 
 const dec = new TextDecoder();
@@ -79,4 +86,40 @@ Deno.test("lineStartAtOrAfter() finds the next line start from any offset", asyn
   assert.deepEqual(await lineStartAtOrAfter(file, 6, TEXT.length), 6);
   assert.deepEqual(await lineStartAtOrAfter(file, 7, TEXT.length, 4), 57);
   assert.deepEqual(await lineStartAtOrAfter(file, 65, TEXT.length), TEXT.length);
+});
+
+Deno.test("eachLineBackwardSync() visits every whole line last first, across read borders, never the torn tail", async () => {
+  const whole = "alpha\n" + "b".repeat(50) + "\n\ngamma\n";
+  for (
+    const [text, expected] of [
+      [TEXT, ["gamma", "b".repeat(50), "alpha"]],
+      [whole, ["gamma", "b".repeat(50), "alpha"]],
+      ["no newline yet", []],
+      ["\n\n", []],
+      ["x\n", ["x"]],
+    ] as const
+  ) {
+    await using store = await tempStore(text);
+    using file = await Deno.open(store.events);
+    for (const readBytes of [1, 2, 3, 7, 64, 1 << 20]) {
+      const seen: string[] = [];
+      eachLineBackwardSync(file, text.length, (data, start, end) => {
+        seen.push(dec.decode(data.subarray(start, end)));
+        return false;
+      }, readBytes);
+      assert.deepEqual(seen, expected, `${JSON.stringify(text)}, reads of ${readBytes}`);
+    }
+  }
+});
+
+Deno.test("eachLineBackwardSync() stops when the visitor says so, and refuses a log that shrank", async () => {
+  await using store = await tempStore(TEXT);
+  using file = await Deno.open(store.events);
+  const seen: string[] = [];
+  eachLineBackwardSync(file, TEXT.length, (data, start, end) => {
+    seen.push(dec.decode(data.subarray(start, end)));
+    return seen.length === 2;
+  }, 4);
+  assert.deepEqual(seen, ["gamma", "b".repeat(50)]);
+  assert.throws(() => eachLineBackwardSync(file, TEXT.length + 10, () => false), /shrank/);
 });
