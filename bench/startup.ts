@@ -12,6 +12,8 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { median } from "./stats.ts";
+import { buildEvent, eventLine } from "../src/event/record.ts";
+import { createIdFactory } from "../src/event/id.ts";
 import { runOnce, type RunOutput } from "./timing.ts";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -161,6 +163,69 @@ async function smallStore(dir: string, count: number): Promise<void> {
   await child.stdout.cancel().catch(() => {});
 }
 
+/**
+ * A project that forwarded for a month: `events` forwarded events of today, each delivered once, after
+ * `history` older attempts (spread over the 30 days before) in `.hooktap/deliveries.jsonl`, as `dev` writes
+ * them. `logs` shows today's events with their delivery state.
+ */
+export async function forwardedStore(dir: string, events: number, history: number): Promise<void> {
+  await Deno.mkdir(join(dir, ".hooktap"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir, "hooktap.config.ts"),
+    `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST", ` +
+      `forward: { to: "http://127.0.0.1:3000/hook" } }] };\n`,
+  );
+  const now = Date.now();
+  const attempt = (event: string, at: number) =>
+    JSON.stringify({
+      v: 2,
+      id: createIdFactory("dlv")(new Date(at)),
+      event,
+      endpoint: "github",
+      source: "forward",
+      target: "127.0.0.1:3000",
+      url: "http://127.0.0.1:3000/hook",
+      method: "POST",
+      attempt: 1,
+      startedAt: new Date(at).toISOString(),
+      durationMs: 3.2,
+      outcome: "delivered",
+      status: 200,
+      statusText: "OK",
+      headers: [["content-type", "application/json"], ["content-length", "11"]],
+      body: '{"ok":true}',
+      bodyEncoding: "utf8",
+      bodySize: 11,
+    }) + "\n";
+  const month = 30 * 24 * 3600_000;
+  const lines: string[] = [];
+  for (let i = 0; i < history; i++) {
+    const at = now - month + Math.floor((i / history) * (month - 3600_000));
+    lines.push(attempt(createIdFactory("evt")(new Date(at - 5)), at));
+  }
+  const stored: string[] = [];
+  for (let i = 0; i < events; i++) {
+    const at = now - 600_000 + i * 1000;
+    const id = createIdFactory("evt")(new Date(at));
+    const event = buildEvent({
+      id,
+      endpoint: "github",
+      receivedAt: new Date(at),
+      method: "POST",
+      path: "/webhook",
+      query: "",
+      headers: [["content-type", "application/json"], ["x-github-event", "push"]],
+      body: new TextEncoder().encode(JSON.stringify({ n: i })),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://127.0.0.1:3000/hook", mode: "queue" };
+    stored.push(eventLine(event));
+    lines.push(attempt(id, at + 20));
+  }
+  await Deno.writeTextFile(join(dir, ".hooktap", "events.jsonl"), stored.join(""));
+  await Deno.writeTextFile(join(dir, ".hooktap", "deliveries.jsonl"), lines.join(""));
+}
+
 /** Packs the npm package and installs it with npm into `dir`; resolves to its bin and its Deno binary. */
 async function npmInstall(dir: string): Promise<{ bin: string; deno: string } | string> {
   const npm = await new Deno.Command("npm", { args: ["--version"], stdout: "null", stderr: "null" }).output()
@@ -217,6 +282,13 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
   row(
     "checkout: hooktap logs / empty script",
     await paired(hooktap("logs"), floor, { ...t, check: expect("logs", "evt_") }),
+  );
+  // A month of forwarding behind today's events: logs reads only their deliveries (src/send/deliveries_read.ts).
+  const forwarded = join(dir, "forwarded");
+  await forwardedStore(forwarded, 50, 50_000);
+  row(
+    "checkout: hooktap logs, 50,000 older deliveries in the log / empty script",
+    await paired(hooktap("logs"), floor, { ...t, cwd: forwarded, check: expect("logs", "→ 200") }),
   );
   row(
     "checkout: hooktap complete -- logs --endpoint '' / empty script",

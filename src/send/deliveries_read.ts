@@ -90,10 +90,13 @@ export async function eachDelivery(path: string, visit: (record: DeliveryRecord)
 export const RECORD_LAG_MS = 24 * 60 * 60 * 1000;
 
 const ascii = new TextEncoder();
-/** `{"v":2,"id":"`: every record starts so (`v` 1 or 2), then `dlv_YYYYMMDD_<ULID>` (JSON.stringify keeps the order). */
-const RECORD_HEAD = ascii.encode('{"v":2,"id":"dlv_');
+/** Every record starts so (`v` 1 or 2), then `dlv_YYYYMMDD_<ULID>` (JSON.stringify keeps the record's order). */
+const RECORD_HEAD_TEXT = '{"v":2,"id":"dlv_';
+const RECORD_HEAD_V1 = '{"v":1,"id":"dlv_';
 /** Between the delivery's id and its event's id. */
-const EVENT_KEY = ascii.encode('","event":"evt_');
+const EVENT_KEY_TEXT = '","event":"evt_';
+const RECORD_HEAD = ascii.encode(RECORD_HEAD_TEXT);
+const EVENT_KEY = ascii.encode(EVENT_KEY_TEXT);
 /** Both ids are 39 bytes (`dlv_`/`evt_`, 8 digits, `_`, a 26-character ULID). */
 const ID_BYTES = 39;
 const EVENT_AT = RECORD_HEAD.length - 4 + ID_BYTES + EVENT_KEY.length - 4;
@@ -131,6 +134,16 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
   into.time = time;
   into.event = decoder.decode(data.subarray(start + EVENT_AT, start + EVENT_AT + ID_BYTES));
   return true;
+}
+
+/** The event id of a record's line read as text, in place (see {@linkcode recordKeys}), or `undefined`. */
+export function recordEvent(line: string): string | undefined {
+  if (line.length < EVENT_AT + ID_BYTES + 1 || line.charCodeAt(EVENT_AT + ID_BYTES) !== 0x22 /* " */) {
+    return undefined;
+  }
+  if (!line.startsWith(RECORD_HEAD_TEXT) && !line.startsWith(RECORD_HEAD_V1)) return undefined;
+  if (!line.startsWith(EVENT_KEY_TEXT, RECORD_HEAD.length - 4 + ID_BYTES)) return undefined;
+  return line.slice(EVENT_AT, EVENT_AT + ID_BYTES);
 }
 
 /** When an event was stored (the earlier of its `receivedAt` and its id's time), ms; `NaN` when neither reads. */

@@ -8,13 +8,14 @@
  * deliveries after the watermark.
  * @module
  */
+import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineEndpoint, lineId } from "../store/read/line_key.ts";
-import { type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
+import { eachTextLineSync, scanBackward, scanForward } from "../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import type { Place } from "./backlog.ts";
-import { parseDeliveryLine } from "./deliveries_read.ts";
+import { parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
 import type { GivenUp } from "./undelivered.ts";
 
@@ -55,13 +56,6 @@ export interface ResumePlan {
   ): (event: CapturedEvent) => { attempt: number; resumed: boolean } | undefined;
 }
 
-const WHOLE = { headBytes: 256 * 1024, background: true };
-const decoder = new TextDecoder();
-
-async function text(file: Deno.FsFile, line: Line): Promise<string> {
-  return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
-}
-
 /** The configured target that a marked name stands for (a plain mark: the endpoint's one target). */
 function laneTarget<T extends ScanTarget>(
   event: CapturedEvent,
@@ -73,48 +67,73 @@ function laneTarget<T extends ScanTarget>(
   return list.length === 1 ? list[0] : undefined;
 }
 
-/** Reads the deliveries log: the records of events after `mark`, and the given-up pairs of the whole log. */
-async function readFacts(path: string, mark: string | undefined) {
+/**
+ * Reads the deliveries log: the records of events after `mark`, and the given-up pairs of the whole log.
+ * One synchronous pass over the log as text (dev is not listening yet): a line is parsed only when its
+ * event is after the mark or it says `"outcome":"failed"` (JSON.stringify writes the field so; inside a
+ * string value its quotes would be escaped); a second pass, only when something failed, looks for a
+ * delivery of those events that makes up for it. A long history costs a text search, not a parse a line.
+ */
+export function readFacts(path: string, mark: string | undefined): {
+  facts: Map<string, DeliveryFact[]>;
+  givenUp: GivenUp[];
+} {
   const facts = new Map<string, DeliveryFact[]>();
-  const pairs = new Map<
-    string,
-    { endpoint: string; target: string; event: string; ok: boolean; failed: boolean }
-  >();
+  /** Pairs, `event target`, with a failed attempt that was not a replay's, and those delivered. */
+  const failed = new Map<string, { endpoint: string; target: string; event: string }>();
+  const delivered = new Set<string>();
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    file = Deno.openSync(path, { read: true });
   } catch {
     return { facts, givenUp: [] };
   }
   using f = file;
-  const size = (await f.stat()).size;
-  for await (const line of scanForward(f, 0, size, WHOLE)) {
-    if (line.torn) break;
-    const d = parseDeliveryLine(await text(f, line));
-    if (d === undefined) continue;
+  const size = f.statSync().size;
+  const note = (d: DeliveryRecord) => {
     const key = `${d.event} ${d.target}`;
-    const p = pairs.get(key) ??
-      { endpoint: d.endpoint, target: d.target, event: d.event, ok: false, failed: false };
-    if (d.outcome === "delivered") p.ok = true;
-    if (d.outcome === "failed" && d.source !== "replay") p.failed = true;
-    pairs.set(key, p);
-    if (mark !== undefined && d.event <= mark) continue;
+    if (d.outcome === "delivered") delivered.add(key);
+    if (d.outcome === "failed" && d.source !== "replay") {
+      failed.set(key, { endpoint: d.endpoint, target: d.target, event: d.event });
+    }
+  };
+  eachTextLineSync(f, size, (line) => {
+    const event = recordEvent(line);
+    const after = mark === undefined || event === undefined || event > mark;
+    if (!after && !line.includes(FAILED)) return;
+    const d = parseDeliveryLine(line);
+    if (d === undefined) return;
+    note(d);
+    if (mark !== undefined && d.event <= mark) return;
     const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
     if (d.status !== undefined) fact.status = d.status;
     const list = facts.get(d.event);
     if (list === undefined) facts.set(d.event, [fact]);
     else list.push(fact);
+  });
+  const open = new Set([...failed].filter(([key]) => !delivered.has(key)).map(([, p]) => p.event));
+  if (open.size > 0) {
+    // Was any of them delivered after all, in a line the first pass skipped (before the mark)?
+    eachTextLineSync(f, size, (line) => {
+      const event = recordEvent(line);
+      if (event !== undefined && (!open.has(event) || !line.includes(DELIVERED))) return;
+      const d = parseDeliveryLine(line);
+      if (d !== undefined && open.has(d.event)) note(d);
+    });
   }
   const groups = new Map<string, GivenUp>();
-  for (const p of pairs.values()) {
-    if (p.ok || !p.failed) continue;
-    const key = `${p.endpoint} ${p.target}`;
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, g = { endpoint: p.endpoint, target: p.target, events: [] });
+  for (const [key, p] of failed) {
+    if (delivered.has(key)) continue;
+    const group = `${p.endpoint} ${p.target}`;
+    let g = groups.get(group);
+    if (g === undefined) groups.set(group, g = { endpoint: p.endpoint, target: p.target, events: [] });
     g.events.push(p.event);
   }
   return { facts, givenUp: [...groups.values()] };
 }
+
+const FAILED = '"outcome":"failed"';
+const DELIVERED = '"outcome":"delivered"';
 
 /**
  * The given-up events still in the store: `prune`, retention and `rm` remove events (their lines in the
@@ -145,7 +164,7 @@ export async function planResume<T extends ScanTarget>(
   mark: string | undefined,
   targetsOf: (endpoint: string) => readonly T[] | undefined,
 ): Promise<ResumePlan> {
-  const { facts, givenUp } = await readFacts(paths.deliveries, mark);
+  const { facts, givenUp } = readFacts(paths.deliveries, mark);
   const plan: ResumePlan = {
     lanes: new Map(),
     events: 0,

@@ -102,6 +102,46 @@ export function eachLineBackwardSync(
   if (!torn && tail.length > 0) visit(tail, 0, tail.length);
 }
 
+/**
+ * Calls `visit` with each complete line of a file of `size` bytes as text, first first, empty ones skipped;
+ * a last piece without a newline (still being written) is not a line. Synchronous, reads of `readBytes`
+ * (a MiB) decoded whole (a newline byte never falls inside a UTF-8 character), no promise per line: for
+ * a pass over a whole log where the runtime's string search picks the lines worth parsing.
+ * @throws {Error} when the file is shorter than `size`.
+ */
+export function eachTextLineSync(
+  file: Deno.FsFile,
+  size: number,
+  visit: (line: string) => void,
+  readBytes: number = BACKWARD_READ,
+): void {
+  const text = new TextDecoder();
+  let pos = 0;
+  let head: Uint8Array = new Uint8Array(0); // the start of a line whose end is not read yet
+  while (pos < size) {
+    const n = Math.min(readBytes, size - pos);
+    const data = new Uint8Array(head.length + n);
+    data.set(head);
+    if (readAtSync(file, pos, data.subarray(head.length)) < n) {
+      throw new Error(`the log shrank while being read`);
+    }
+    pos += n;
+    const last = data.lastIndexOf(0x0a);
+    if (last === -1) {
+      head = data;
+      continue;
+    }
+    const chunk = text.decode(data.subarray(0, last));
+    let from = 0;
+    for (let nl = chunk.indexOf("\n"); from <= chunk.length; nl = chunk.indexOf("\n", from)) {
+      const end = nl === -1 ? chunk.length : nl;
+      if (end > from) visit(chunk.slice(from, end));
+      from = end + 1;
+    }
+    head = data.subarray(last + 1);
+  }
+}
+
 /** Reads up to `buf.length` bytes at `pos`; resolves to how many were read. */
 export async function readAt(
   file: Deno.FsFile,

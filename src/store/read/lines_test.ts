@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   eachLineBackwardSync,
+  eachTextLineSync,
   type Line,
   lineStartAtOrAfter,
   readLine,
@@ -122,4 +123,17 @@ Deno.test("eachLineBackwardSync() stops when the visitor says so, and refuses a 
   }, 4);
   assert.deepEqual(seen, ["gamma", "b".repeat(50)]);
   assert.throws(() => eachLineBackwardSync(file, TEXT.length + 10, () => false), /shrank/);
+});
+
+Deno.test("eachTextLineSync() visits every whole line as text, first first, across read borders and UTF-8", async () => {
+  const text = "é🙂a\n" + "b".repeat(50) + "\n\nγγ\n" + "torn 🙂";
+  const size = new TextEncoder().encode(text).length;
+  await using store = await tempStore(text);
+  using file = await Deno.open(store.events);
+  for (const readBytes of [1, 2, 3, 7, 64, 1 << 20]) {
+    const seen: string[] = [];
+    eachTextLineSync(file, size, (line) => void seen.push(line), readBytes);
+    assert.deepEqual(seen, ["é🙂a", "b".repeat(50), "γγ"], `reads of ${readBytes}`);
+  }
+  assert.throws(() => eachTextLineSync(file, size + 5, () => {}), /shrank/);
 });

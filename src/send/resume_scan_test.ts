@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import { createIdFactory } from "../event/id.ts";
+import { readDeliveries } from "./deliveries_read.ts";
+import { readFacts } from "./resume_scan.ts";
+import { givenUpOf } from "./undelivered.ts";
+
+const T0 = Date.parse("2026-11-20T10:00:00.000Z");
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+
+function attempt(event: string, minutes: number, o: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  return {
+    v: DELIVERY_VERSION,
+    id: createIdFactory("dlv")(at(minutes)),
+    event,
+    endpoint: "github",
+    source: "forward",
+    target: "app",
+    url: "http://127.0.0.1:3000/hook",
+    method: "POST",
+    attempt: 1,
+    startedAt: at(minutes).toISOString(),
+    durationMs: 2,
+    outcome: "delivered",
+    status: 200,
+    // An answer that quotes the field the first pass searches for: escaped in the record, never a match.
+    body: '{"outcome":"failed"}',
+    bodyEncoding: "utf8",
+    bodySize: 20,
+    ...o,
+  };
+}
+
+const sorted = (groups: { endpoint: string; target: string; events: string[] }[]) =>
+  groups.map((g) => ({ ...g, events: [...g.events].sort() })).sort((a, b) =>
+    `${a.endpoint} ${a.target}`.localeCompare(`${b.endpoint} ${b.target}`)
+  );
+
+Deno.test("readFacts(): the given-up pairs of the whole log and the facts after the mark, as a whole read finds them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "deliveries.jsonl");
+    const ids = Array.from({ length: 60 }, (_, i) => createIdFactory("evt")(at(i)));
+    const lines: DeliveryRecord[] = [];
+    for (const [i, e] of ids.entries()) {
+      const target = i % 4 === 0 ? "audit" : "app";
+      if (i % 5 === 0) {
+        lines.push(attempt(e, i + 0.1, { target, outcome: "retrying", status: 503 }));
+        lines.push(attempt(e, i + 0.2, { target, outcome: "failed", status: 503, attempt: 2 })); // given up
+      } else if (i % 7 === 0) {
+        lines.push(attempt(e, i + 0.1, { target, source: "replay", outcome: "failed", error: "refused" }));
+      } else lines.push(attempt(e, i + 0.1, { target }));
+    }
+    // Two given-up events sent again later and delivered: no longer given up (one by a replay).
+    lines.push(attempt(ids[10]!, 70, { source: "replay" }));
+    lines.push(attempt(ids[40]!, 71, { target: "audit" }));
+    // Delivered before its given-up attempt (a pair can only be judged on the whole log).
+    lines.splice(3, 0, attempt(ids[45]!, 1, { target: "app" }));
+    const v1 = { v: 1, event: ids[20]!, id: "dlv_x", attempt: 1, target: "http://127.0.0.1:3000/hook" };
+    const text = lines.map((r) => JSON.stringify(r) + "\n").join("") +
+      `${JSON.stringify({ ...v1, outcome: "failed", source: "forward", endpoint: "github" })}\nnot json\n` +
+      JSON.stringify(attempt(ids[55]!, 80, { outcome: "failed" })).slice(0, 40); // torn: not a record yet
+    await Deno.writeTextFile(path, text);
+    const all = await readDeliveries(path);
+    for (const mark of [undefined, ids[0]!, ids[30]!, ids[59]!, "evt_99999999_"]) {
+      const { facts, givenUp } = readFacts(path, mark);
+      assert.deepEqual(sorted(givenUp), sorted(givenUpOf(all)), `given up, mark ${mark}`);
+      const expected = new Map<string, unknown[]>();
+      for (const d of all) {
+        if (mark !== undefined && d.event <= mark) continue;
+        const fact: Record<string, unknown> = {
+          target: d.target,
+          url: d.url,
+          source: d.source,
+          outcome: d.outcome,
+        };
+        if (d.status !== undefined) fact.status = d.status;
+        expected.set(d.event, [...(expected.get(d.event) ?? []), fact]);
+      }
+      assert.deepEqual(facts, expected, `facts after mark ${mark}`);
+    }
+    assert.ok(givenUpOf(all).length > 0 && givenUpOf(all).some((g) => g.events.includes(ids[5]!)));
+    assert.ok(!givenUpOf(all).some((g) => g.events.includes(ids[10]!) || g.events.includes(ids[45]!)));
+    assert.deepEqual(readFacts(join(dir, "none.jsonl"), undefined), { facts: new Map(), givenUp: [] });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
