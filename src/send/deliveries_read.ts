@@ -66,6 +66,14 @@ export async function readDeliveries(path: string): Promise<DeliveryRecord[]> {
   return out;
 }
 
+/** The part of a record the delivery-state model reads (./delivery_state.ts). */
+export function factOf(d: DeliveryRecord): DeliveryFact {
+  const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
+  if (d.status !== undefined) fact.status = d.status;
+  if (d.refused === true) fact.refused = true;
+  return fact;
+}
+
 /** Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log). */
 export async function eachDelivery(path: string, visit: (record: DeliveryRecord) => void): Promise<void> {
   let file: Deno.FsFile;
@@ -252,9 +260,7 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       pos = line.start + line.length + 1;
       const d = parseDeliveryLine(await _text(file, line));
       if (d === undefined) continue;
-      const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
-      if (d.status !== undefined) fact.status = d.status;
-      if (d.refused === true) fact.refused = true;
+      const fact = factOf(d);
       const list = facts.get(d.event);
       if (list === undefined) facts.set(d.event, [fact]);
       else list.push(fact);

@@ -15,7 +15,7 @@ import { lineEndpoint, lineId } from "../store/read/line_key.ts";
 import { eachTextLineSync, scanBackward, scanForward } from "../store/read/lines.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import type { Place } from "./backlog.ts";
-import { parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
+import { factOf, parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
 import type { GivenUp } from "./undelivered.ts";
 
@@ -105,8 +105,7 @@ export function readFacts(path: string, mark: string | undefined): {
     if (d === undefined) return;
     note(d);
     if (mark !== undefined && d.event <= mark) return;
-    const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
-    if (d.status !== undefined) fact.status = d.status;
+    const fact = factOf(d); // a try nothing listened to stays no attempt (`refused`) in the resumed count
     const list = facts.get(d.event);
     if (list === undefined) facts.set(d.event, [fact]);
     else list.push(fact);

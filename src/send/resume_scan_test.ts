@@ -50,6 +50,10 @@ Deno.test("readFacts(): the given-up pairs of the whole log and the facts after 
         lines.push(attempt(e, i + 0.2, { target, outcome: "failed", status: 503, attempt: 2 })); // given up
       } else if (i % 7 === 0) {
         lines.push(attempt(e, i + 0.1, { target, source: "replay", outcome: "failed", error: "refused" }));
+      } else if (i % 11 === 0) {
+        // Nothing listened, then delivered: the try is kept as no attempt.
+        lines.push(attempt(e, i + 0.1, { target, outcome: "retrying", refused: true, error: "refused" }));
+        lines.push(attempt(e, i + 0.2, { target }));
       } else lines.push(attempt(e, i + 0.1, { target }));
     }
     // Two given-up events sent again later and delivered: no longer given up (one by a replay).
@@ -76,6 +80,7 @@ Deno.test("readFacts(): the given-up pairs of the whole log and the facts after 
           outcome: d.outcome,
         };
         if (d.status !== undefined) fact.status = d.status;
+        if (d.refused === true) fact.refused = true;
         expected.set(d.event, [...(expected.get(d.event) ?? []), fact]);
       }
       assert.deepEqual(facts, expected, `facts after mark ${mark}`);

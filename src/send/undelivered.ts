@@ -10,7 +10,7 @@ import type { StorePaths } from "../store/paths.ts";
 import { lineId } from "../store/read/line_key.ts";
 import { scanBackward } from "../store/read/lines.ts";
 import { openStoreReader } from "../store/read/reader.ts";
-import { deliveriesByEvent, readDeliveries } from "./deliveries_read.ts";
+import { readFacts } from "./resume_scan.ts";
 import { readForwardState } from "./state.ts";
 import { eventDelivery } from "./delivery_state.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
@@ -79,7 +79,10 @@ export interface FindUndeliveredOptions {
   unmarked?: boolean;
 }
 
-/** Finds forwarded events that have no successful delivery. */
+/**
+ * Finds forwarded events that have no successful delivery. Memory holds what the delivery-state model
+ * reads of each attempt (./deliveries_read.ts `factOf`) and the events found, not every stored event.
+ */
 export async function findUndelivered(
   paths: StorePaths,
   options: FindUndeliveredOptions = {},
@@ -87,34 +90,29 @@ export async function findUndelivered(
   const mark = options.afterWatermark
     ? (await readForwardState(paths.forwardState))?.settledThrough
     : undefined;
-  const reader = await openStoreReader(paths);
-  const events: CapturedEvent[] = [];
-  if (reader !== null) {
-    using r = reader;
-    for await (const line of scanBackward(r.file, r.size)) {
-      if (mark !== undefined) {
-        const id = lineId(line.head); // the id is near the line's start: no need to read it whole
-        if (id !== undefined && id <= mark) break;
-      }
-      const event = await r.parse(line);
-      if (event === undefined) continue;
-      if (mark !== undefined && event.id <= mark) break;
-      if (event.forward !== undefined || options.unmarked) events.push(event);
-    }
-  }
-  events.reverse();
-  const all = await readDeliveries(paths.deliveries);
-  const byEvent = deliveriesByEvent(all);
+  // Every attempt's facts (of the events after the mark) and the given-up pairs of the whole log.
+  const { facts, givenUp } = readFacts(paths.deliveries, mark);
   const result: Undelivered = {
     pending: [],
     failed: [],
     attempts: new Map(),
     due: new Map(),
     failedTargets: new Map(),
-    givenUp: givenUpOf(all),
+    givenUp,
   };
-  for (const event of events) {
-    const records = byEvent.get(event.id) ?? [];
+  const reader = await openStoreReader(paths);
+  if (reader === null) return result;
+  using r = reader;
+  for await (const line of scanBackward(r.file, r.size)) {
+    if (mark !== undefined) {
+      const id = lineId(line.head); // the id is near the line's start: no need to read it whole
+      if (id !== undefined && id <= mark) break;
+    }
+    const event = await r.parse(line);
+    if (event === undefined) continue;
+    if (mark !== undefined && event.id <= mark) break;
+    if (event.forward === undefined && !options.unmarked) continue;
+    const records = facts.get(event.id) ?? [];
     const due: string[] = [];
     const failed: string[] = [];
     if (event.forward === undefined) {
@@ -138,5 +136,8 @@ export async function findUndelivered(
       result.failedTargets.set(event.id, failed);
     }
   }
+  // Read last first: oldest first, as documented.
+  result.pending.reverse();
+  result.failed.reverse();
   return result;
 }
