@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
-import { createIdFactory } from "../event/id.ts";
+import { at, attempt as attemptOf, T0 } from "../../tests/_delivery_fixture.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
+import { createIdFactory } from "../event/id.ts";
 import {
   deliveriesByEvent,
   readDeliveries,
@@ -12,44 +13,15 @@ import {
   recordKeys,
 } from "./deliveries_read.ts";
 
-const T0 = Date.parse("2026-11-20T10:00:00.000Z");
-// A factory per id: one factory's ids are monotonic, and these are made for times out of order.
-const newEvent = (at: Date) => createIdFactory("evt")(at);
-const newDelivery = (at: Date) => createIdFactory("dlv")(at);
+const newDelivery = (date: Date) => createIdFactory("dlv")(date);
 
 /** An event of the store: its id and arrival, `minutes` after T0. */
 function event(minutes: number) {
-  const at = new Date(T0 + minutes * 60_000);
-  return { id: newEvent(at), receivedAt: at.toISOString() };
+  return { id: createIdFactory("evt")(at(minutes)), receivedAt: at(minutes).toISOString() };
 }
 
-function attempt(
-  e: { id: string },
-  minutes: number,
-  o: Partial<DeliveryRecord> = {},
-): DeliveryRecord {
-  const at = new Date(T0 + minutes * 60_000);
-  return {
-    v: DELIVERY_VERSION,
-    id: newDelivery(at),
-    event: e.id,
-    endpoint: "github",
-    source: "forward",
-    target: "app",
-    url: "http://127.0.0.1:3000/hook",
-    method: "POST",
-    attempt: 1,
-    startedAt: at.toISOString(),
-    durationMs: 2,
-    outcome: "delivered",
-    status: 200,
-    statusText: "OK",
-    headers: [["content-type", "text/plain"]],
-    body: "ok",
-    bodyEncoding: "utf8",
-    bodySize: 2,
-    ...o,
-  };
+function attempt(e: { id: string }, minutes: number, o: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  return attemptOf(e.id, minutes, o);
 }
 
 /** What the whole-log reader (the oracle) has for `ids`. */

@@ -1,36 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import { at, attempt } from "../../tests/_delivery_fixture.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
 import { createIdFactory } from "../event/id.ts";
 import { readDeliveries } from "./deliveries_read.ts";
 import { readFacts } from "./resume_scan.ts";
 import { givenUpOf } from "./undelivered.ts";
-
-const T0 = Date.parse("2026-11-20T10:00:00.000Z");
-const at = (minutes: number) => new Date(T0 + minutes * 60_000);
-
-function attempt(event: string, minutes: number, o: Partial<DeliveryRecord> = {}): DeliveryRecord {
-  return {
-    v: DELIVERY_VERSION,
-    id: createIdFactory("dlv")(at(minutes)),
-    event,
-    endpoint: "github",
-    source: "forward",
-    target: "app",
-    url: "http://127.0.0.1:3000/hook",
-    method: "POST",
-    attempt: 1,
-    startedAt: at(minutes).toISOString(),
-    durationMs: 2,
-    outcome: "delivered",
-    status: 200,
-    // An answer that quotes the field the first pass searches for: escaped in the record, never a match.
-    body: '{"outcome":"failed"}',
-    bodyEncoding: "utf8",
-    bodySize: 20,
-    ...o,
-  };
-}
 
 const sorted = (groups: { endpoint: string; target: string; events: string[] }[]) =>
   groups.map((g) => ({ ...g, events: [...g.events].sort() })).sort((a, b) =>
