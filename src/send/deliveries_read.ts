@@ -9,7 +9,7 @@ import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryState } from "../query/filter.ts";
 import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
-import { eachLineBackwardSync, type Line, readLine, scanForward } from "../store/read/lines.ts";
+import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
 import { idTime } from "../store/read/line_key.ts";
 import type { StorePaths } from "../store/paths.ts";
 
@@ -167,11 +167,13 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
  * them (told by its first bytes), and the read stops at the first record that started
  * {@linkcode RECORD_LAG_MS} before the oldest of them was stored: no attempt of an event starts before
  * the event arrived, so one event costs the records written since it arrived, not the whole history, and
- * memory holds only its records.
+ * memory holds only its records. Read synchronously (a command has nothing else to do), or with
+ * `background` by reads that let a server's event loop run between them (the inspector inside `dev`).
  */
 export async function readDeliveriesOf(
   path: string,
   events: readonly { id: string; receivedAt?: string }[],
+  options: { background?: boolean } = {},
 ): Promise<Map<string, DeliveryRecord[]>> {
   const out = new Map<string, DeliveryRecord[]>();
   if (events.length === 0) return out;
@@ -190,18 +192,35 @@ export async function readDeliveriesOf(
     throw error;
   }
   using f = file;
+  const size = (await f.stat()).size;
   const keys: RecordKeys = { event: "", time: 0 };
-  eachLineBackwardSync(f, (await f.stat()).size, (data, start, end) => {
+  /** `"stop"` at the first record from before the oldest event; the line's text when it is to be parsed. */
+  const look = (data: Uint8Array, start: number, end: number): "stop" | "skip" | "parse" => {
     const known = recordKeys(data, start, end, keys);
-    if (known && keys.time < floor) return true; // written before the oldest event arrived
-    if (known && !wanted.has(keys.event)) return false;
-    const record = parseDeliveryLine(decoder.decode(data.subarray(start, end)));
-    if (record === undefined || !wanted.has(record.event)) return false;
+    if (known && keys.time < floor) return "stop"; // started a day before the oldest event arrived
+    return known && !wanted.has(keys.event) ? "skip" : "parse";
+  };
+  const take = (text: string) => {
+    const record = parseDeliveryLine(text);
+    if (record === undefined || !wanted.has(record.event)) return;
     const list = out.get(record.event);
     if (list === undefined) out.set(record.event, [record]);
     else list.push(record);
-    return false;
-  });
+  };
+  if (options.background) {
+    for await (const line of scanBackward(f, size, WHOLE)) {
+      if (line.torn) continue; // still being written: not a record yet
+      const step = look(line.head, 0, line.head.length);
+      if (step === "stop") break;
+      if (step === "parse") take(await _text(f, line));
+    }
+  } else {
+    eachLineBackwardSync(f, size, (data, start, end) => {
+      const step = look(data, start, end);
+      if (step === "parse") take(decoder.decode(data.subarray(start, end)));
+      return step === "stop";
+    });
+  }
   for (const list of out.values()) list.reverse();
   return out;
 }
@@ -278,7 +297,7 @@ export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIn
       return eventDelivery(event, facts.get(event.id));
     },
     async attemptsOf(id) {
-      return (await readDeliveriesOf(path, [{ id }])).get(id) ?? [];
+      return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
     },
   };
 }

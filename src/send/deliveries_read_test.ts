@@ -93,7 +93,14 @@ Deno.test("readDeliveriesOf(): the records of the events asked about, the same a
       ]
     ) {
       const ids = ask.map((e) => e.id);
-      assert.deepEqual(await readDeliveriesOf(path, ask), await oracle(path, ids), ids.join(","));
+      const expected = await oracle(path, ids);
+      assert.deepEqual(await readDeliveriesOf(path, ask), expected, ids.join(","));
+      // The same by reads that let a server's event loop run (the inspector inside dev).
+      assert.deepEqual(
+        await readDeliveriesOf(path, ask, { background: true }),
+        expected,
+        `${ids} (background)`,
+      );
     }
     assert.equal((await readDeliveriesOf(path, [events[0]!])).get(events[0]!.id)?.length, 3);
     assert.deepEqual(await readDeliveriesOf(join(dir, "none.jsonl"), [events[0]!]), new Map());
@@ -116,8 +123,10 @@ Deno.test("readDeliveriesOf() stops at the records that started a day before the
     await log.append(attempt(e, -1, { status: 201 })); // a clock a minute behind: inside the margin
     await log.append(attempt(e, 1));
     await log.close();
-    const found = (await readDeliveriesOf(path, [e])).get(e.id)?.map((r) => r.status);
-    assert.deepEqual(found, [201, 200]);
+    for (const background of [false, true]) {
+      const found = (await readDeliveriesOf(path, [e], { background })).get(e.id)?.map((r) => r.status);
+      assert.deepEqual(found, [201, 200], `background: ${background}`);
+    }
     // The whole log has the first one too: the stop is what left it out.
     assert.deepEqual((await oracle(path, [e.id])).get(e.id)?.map((r) => r.status), [599, 201, 200]);
   } finally {

@@ -44,10 +44,12 @@ export interface ReplayLog {
  * Opens the deliveries log of the store `paths` for replay sends of `events`: their earlier replay sends
  * are counted (only theirs are read: ./deliveries_read.ts), so each new one is numbered after them.
  * Without `events` (a bulk replay streamed from the store), every replay send of the log is counted.
+ * `background`: read without holding a server's event loop (the inspector inside `dev`).
  */
 export async function openReplayLog(
   paths: StorePaths,
   events?: readonly Pick<CapturedEvent, "id" | "receivedAt">[],
+  options: { background?: boolean } = {},
 ): Promise<ReplayLog> {
   const file = paths.deliveries;
   const counts = new Map<string, number>();
@@ -61,7 +63,7 @@ export async function openReplayLog(
     if (d.source === "replay") next(d.event, d.target);
   };
   if (events === undefined) await eachDelivery(file, count);
-  else for (const records of (await readDeliveriesOf(file, events)).values()) records.forEach(count);
+  else for (const records of (await readDeliveriesOf(file, events, options)).values()) records.forEach(count);
   const log = await openDeliveriesLog(file);
   return {
     newId: (d) => log.newId(d),

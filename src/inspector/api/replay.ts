@@ -156,7 +156,7 @@ export async function replayFromApi(
   }
   const log = options.paths === undefined
     ? undefined
-    : await openReplayLog(options.paths, [event]).catch(() => undefined);
+    : await openReplayLog(options.paths, [event], { background: true }).catch(() => undefined);
   let sent;
   try {
     sent = await sendOne(edited, {
