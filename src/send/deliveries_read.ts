@@ -139,9 +139,29 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
     if (digit === -1) return false;
     time = time * 32 + digit;
   }
+  // The id's date must be the ULID's day (a hand-made id: the line is parsed, never a reason to stop).
+  const dateAt = start + RECORD_HEAD.length; // `dlv_` then YYYYMMDD
+  let ymd = 0;
+  for (let i = dateAt; i < dateAt + 8; i++) {
+    const d = data[i]! - 0x30;
+    if (d < 0 || d > 9) return false;
+    ymd = ymd * 10 + d;
+  }
+  const day = _daysFromCivil(Math.floor(ymd / 10000), Math.floor(ymd / 100) % 100, ymd % 100);
+  if (Math.abs(Math.floor(time / 86_400_000) - day) > 1) return false;
   into.time = time;
   into.event = decoder.decode(data.subarray(start + EVENT_AT, start + EVENT_AT + ID_BYTES));
   return true;
+}
+
+/** Days from 1970-01-01 to the civil date `y-m-d` (H. Hinnant's algorithm). */
+function _daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 /** The event id of a record's line read as text, in place (see {@linkcode recordKeys}), or `undefined`. */

@@ -37,9 +37,16 @@ Deno.test("recordKeys() reads a record's event and start time in place, as the l
   const keys: RecordKeys = { event: "", time: 0 };
   assert.equal(recordKeys(line, 2, line.length - 2, keys), true);
   assert.deepEqual(keys, { event: e.id, time: T0 + 3 * 60_000 });
-  // Another shape (a v1 line led by `event`, junk, a line cut short): parsed whole instead.
+  // Another shape (a v1 line led by `event`, junk, a line cut short, a hand-made id whose ULID is not of
+  // its date): parsed whole instead, never a reason to stop.
+  const handMade = JSON.stringify({ ...r, id: `dlv_${r.id.slice(4, 12)}_${"0".repeat(25)}1` });
   for (
-    const other of [`{"v":1,"event":"${e.id}","id":"${r.id}"}`, "not json", JSON.stringify(r).slice(0, 60)]
+    const other of [
+      `{"v":1,"event":"${e.id}","id":"${r.id}"}`,
+      "not json",
+      JSON.stringify(r).slice(0, 60),
+      handMade,
+    ]
   ) {
     const bytes = new TextEncoder().encode(other);
     assert.equal(recordKeys(bytes, 0, bytes.length, keys), false, other);
@@ -121,6 +128,8 @@ Deno.test("readDeliveriesOf() stops at the records that started a day before the
     await log.append(attempt(e, -before - 60, { status: 599 }));
     await log.append(attempt(event(-before - 30), -before - 30));
     await log.append(attempt(e, -1, { status: 201 })); // a clock a minute behind: inside the margin
+    // A hand-made id (its ULID's time is 1970): read whole, not taken for a record from before the event.
+    await log.append({ ...attempt(event(5), 5), id: `dlv_${e.id.slice(4, 12)}_${"0".repeat(26)}` });
     await log.append(attempt(e, 1));
     await log.close();
     for (const background of [false, true]) {
