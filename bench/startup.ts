@@ -61,7 +61,14 @@ export interface StartupOptions {
 async function paired(
   a: string[],
   b: string[],
-  o: { cwd: string; runs: number; scratch: string; check?: (out: RunOutput) => void },
+  o: {
+    cwd: string;
+    /** Where `b` runs (default `cwd`). */
+    floorCwd?: string;
+    runs: number;
+    scratch: string;
+    check?: (out: RunOutput) => void;
+  },
 ): Promise<{ ratio: number; ms: number; floorMs: number }> {
   const ratios: number[] = [];
   const as: number[] = [];
@@ -69,7 +76,7 @@ async function paired(
   for (let i = 0; i <= o.runs; i++) {
     const ra = await runOnce(a, o.cwd, o.scratch);
     if (i === 0) o.check?.(ra);
-    const rb = await runOnce(b, o.cwd, o.scratch);
+    const rb = await runOnce(b, o.floorCwd ?? o.cwd, o.scratch);
     if (i === 0) continue; // warm-up pair
     ratios.push(ra.ms / rb.ms);
     as.push(ra.ms);
@@ -283,12 +290,21 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
     "checkout: hooktap logs / empty script",
     await paired(hooktap("logs"), floor, { ...t, check: expect("logs", "evt_") }),
   );
-  // A month of forwarding behind today's events: logs reads only their deliveries (src/send/deliveries_read.ts).
+  // A month of forwarding behind today's events: logs reads only their deliveries (src/send/deliveries_read.ts),
+  // so it costs what the same events cost without that history (our own aim: ≤ 1.2×; it was ~5.7×).
   const forwarded = join(dir, "forwarded");
+  const fresh = join(dir, "forwarded-fresh");
   await forwardedStore(forwarded, 50, 50_000);
+  await forwardedStore(fresh, 50, 0);
   row(
-    "checkout: hooktap logs, 50,000 older deliveries in the log / empty script",
-    await paired(hooktap("logs"), floor, { ...t, cwd: forwarded, check: expect("logs", "→ 200") }),
+    "checkout: hooktap logs, 50 forwarded events after 50,000 older deliveries / without them",
+    await paired(hooktap("logs"), hooktap("logs"), {
+      ...t,
+      cwd: forwarded,
+      floorCwd: fresh,
+      check: expect("logs", "→ 200"),
+    }),
+    1.2,
   );
   row(
     "checkout: hooktap complete -- logs --endpoint '' / empty script",

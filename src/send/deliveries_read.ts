@@ -114,14 +114,29 @@ for (let i = 0; i < CROCKFORD.length; i++) DIGIT[CROCKFORD.charCodeAt(i)] = i;
 
 /** What {@linkcode recordKeys} read: the event's id, and when the attempt started (ms). */
 export interface RecordKeys {
-  event: string;
+  /** When the attempt started (its delivery id's time), ms. */
   time: number;
+  /** When its event arrived (the event id's time), ms: most lines are told apart by it, undecoded. */
+  eventTime: number;
+  /** Where the event's id is in the line's bytes (39 bytes), to decode when its time is one asked about. */
+  eventAt: number;
+}
+
+/** The ULID time (ms) of the 10 characters at `at`, or `-1`. */
+function _ulidTime(data: Uint8Array, at: number): number {
+  let time = 0;
+  for (let i = at; i < at + 10; i++) {
+    const digit = data[i]! < 128 ? DIGIT[data[i]!]! : -1;
+    if (digit === -1) return -1;
+    time = time * 32 + digit;
+  }
+  return time;
 }
 
 /**
- * Reads the event id and the start time (ms, from the delivery id's ULID) of the record in
- * `data[start, end)` in place, from its first bytes, into `into`; `false` for a line of another shape (it is
- * then parsed whole).
+ * Reads where the event id is, when the event arrived and when the attempt started (ms, from the ids' ULIDs)
+ * of the record in `data[start, end)` in place, from its first bytes, into `into`; `false` for a line of
+ * another shape (it is then parsed whole).
  */
 export function recordKeys(data: Uint8Array, start: number, end: number, into: RecordKeys): boolean {
   if (end - start < EVENT_AT + ID_BYTES + 1 || data[start + EVENT_AT + ID_BYTES] !== 0x22 /* " */) {
@@ -132,14 +147,21 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
   }
   const keyAt = start + RECORD_HEAD.length - 4 + ID_BYTES;
   for (let i = 0; i < EVENT_KEY.length; i++) if (data[keyAt + i] !== EVENT_KEY[i]) return false;
-  let time = 0;
-  const ulidAt = start + RECORD_HEAD.length - 4 + 13; // `dlv_YYYYMMDD_`: the ULID's 10 time characters follow
-  for (let i = ulidAt; i < ulidAt + 10; i++) {
-    const digit = data[i]! < 128 ? DIGIT[data[i]!]! : -1;
-    if (digit === -1) return false;
-    time = time * 32 + digit;
-  }
-  // The id's date must be the ULID's day (a hand-made id: the line is parsed, never a reason to stop).
+  // `dlv_YYYYMMDD_` and `evt_YYYYMMDD_`: each ULID's 10 time characters follow.
+  const time = _ulidTime(data, start + RECORD_HEAD.length - 4 + 13);
+  const eventTime = _ulidTime(data, start + EVENT_AT + 13);
+  if (time === -1 || eventTime === -1) return false;
+  into.time = time;
+  into.eventTime = eventTime;
+  into.eventAt = start + EVENT_AT;
+  return true;
+}
+
+/**
+ * Whether the delivery id of the record in `data` at `start` (read by {@linkcode recordKeys}) has the date of
+ * its ULID's time `time` (a day either way): a hand-made id is not a time to trust (never a reason to stop).
+ */
+function _idDated(data: Uint8Array, start: number, time: number): boolean {
   const dateAt = start + RECORD_HEAD.length; // `dlv_` then YYYYMMDD
   let ymd = 0;
   for (let i = dateAt; i < dateAt + 8; i++) {
@@ -148,10 +170,7 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
     ymd = ymd * 10 + d;
   }
   const day = _daysFromCivil(Math.floor(ymd / 10000), Math.floor(ymd / 100) % 100, ymd % 100);
-  if (Math.abs(Math.floor(time / 86_400_000) - day) > 1) return false;
-  into.time = time;
-  into.event = decoder.decode(data.subarray(start + EVENT_AT, start + EVENT_AT + ID_BYTES));
-  return true;
+  return Math.abs(Math.floor(time / 86_400_000) - day) <= 1;
 }
 
 /** Days from 1970-01-01 to the civil date `y-m-d` (H. Hinnant's algorithm). */
@@ -198,6 +217,13 @@ export async function readDeliveriesOf(
   const out = new Map<string, DeliveryRecord[]>();
   if (events.length === 0) return out;
   const wanted = new Set(events.map((e) => e.id));
+  // The ids' own times: a line whose event time is outside them is not theirs (no id to decode).
+  let first = Infinity, last = -Infinity;
+  for (const e of events) {
+    const t = idTime(e.id);
+    first = Number.isNaN(t) ? -Infinity : Math.min(first, t);
+    last = Number.isNaN(t) ? Infinity : Math.max(last, t);
+  }
   let oldest = Infinity;
   for (const e of events) {
     const t = _storedAt(e);
@@ -213,12 +239,15 @@ export async function readDeliveriesOf(
   }
   using f = file;
   const size = (await f.stat()).size;
-  const keys: RecordKeys = { event: "", time: 0 };
+  const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
   /** `"stop"` at the first record from before the oldest event; the line's text when it is to be parsed. */
   const look = (data: Uint8Array, start: number, end: number): "stop" | "skip" | "parse" => {
-    const known = recordKeys(data, start, end, keys);
-    if (known && keys.time < floor) return "stop"; // started a day before the oldest event arrived
-    return known && !wanted.has(keys.event) ? "skip" : "parse";
+    if (!recordKeys(data, start, end, keys)) return "parse";
+    if (keys.time < floor) return _idDated(data, start, keys.time) ? "stop" : "parse"; // a day before them
+    if (keys.eventTime < first || keys.eventTime > last) return "skip";
+    return wanted.has(decoder.decode(data.subarray(keys.eventAt, keys.eventAt + ID_BYTES)))
+      ? "parse"
+      : "skip";
   };
   const take = (text: string) => {
     const record = parseDeliveryLine(text);
