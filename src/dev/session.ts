@@ -22,6 +22,7 @@ import { checkRawHeaders } from "../receiver/header_check.ts";
 import type { Router } from "../route/router.ts";
 import type { StorePaths } from "../store/paths.ts";
 import type { UnmatchedLog, WritingStore } from "../store/write/open.ts";
+import type { EventWriter } from "../store/write/writer.ts";
 import { type TriggerNotes, triggerNotes } from "../trigger/side_channel.ts";
 import { trustTriggerKeys } from "../trigger/trust.ts";
 
@@ -118,7 +119,7 @@ export async function startForwardingPart(
 /** Options of {@linkcode sinkFor}. */
 export interface SinkOptions {
   /** The log (its `count` is the session's); without it events are counted and kept nowhere. */
-  writer?: EventSink & { readonly count: number } | undefined;
+  writer?: ObservableSink & { readonly count: number } | undefined;
   /** Called with each event once it is durable, before the sender's 200 (the inspector's live feed). */
   onStored?: ((event: CapturedEvent) => void) | undefined;
   /** `hooktap trigger`'s notes, which mark the events they describe (format v2). */
@@ -131,7 +132,7 @@ export interface SinkOptions {
 export function sinkFor(options: SinkOptions): { sink: EventSink; count(): number } {
   let stored = 0;
   const writer = options.writer;
-  const counted: EventSink = writer ?? { append: () => Promise.resolve().then(() => void stored++) };
+  const counted: ObservableSink = writer ?? { append: () => Promise.resolve().then(() => void stored++) };
   const sink = options.onStored ? publishing(counted, options.onStored) : counted;
   const marked = options.notes ? marking(sink, options.notes) : sink;
   return { sink: options.wrap ? options.wrap(marked) : marked, count: () => writer?.count ?? stored };
@@ -267,12 +268,24 @@ function marking(sink: EventSink, notes: TriggerNotes): EventSink {
   };
 }
 
-/** A sink that appends, then tells `onStored` (whose errors never reach the sender). */
-function publishing(sink: EventSink, onStored: (event: CapturedEvent) => void): EventSink {
+/**
+ * A sink that appends, then tells `onStored` (whose errors never reach the sender): the event log tells it a
+ * batch at a time once durable (before the appends resolve), another sink after each append.
+ */
+function publishing(sink: ObservableSink, onStored: (event: CapturedEvent) => void): EventSink {
   const tell = (event: CapturedEvent) => {
     try {
       onStored(event);
     } catch { /* a listener's failure is not the sender's */ }
   };
+  if (sink.observe !== undefined) {
+    sink.observe((events) => {
+      for (const event of events) tell(event);
+    });
+    return sink;
+  }
   return { append: (event) => sink.append(event).then(() => tell(event)) };
 }
+
+/** A sink that may tell when its events are durable ({@linkcode EventWriter.observe}). */
+type ObservableSink = EventSink & Partial<Pick<EventWriter, "observe">>;

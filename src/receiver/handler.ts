@@ -12,6 +12,7 @@ import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from 
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { readBody, releaseBody } from "./body.ts";
 import { bodyErrorAnswer } from "./body_answer.ts";
+import { mustClose } from "./closing.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import { splitUrl } from "./url.ts";
@@ -174,7 +175,11 @@ export function createHandler(options: HandlerOptions): Handler {
         unreadableFix:
           "Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.",
       });
-      return outcome({ status, size: 0, endpoint, reason, ...(cutOff ? { cutOff } : {}) }, response);
+      // An answer before the body's end closes its connection, as the listener does it (./closing.ts).
+      const answer = info?.closing !== undefined && mustClose(response)
+        ? await info.closing(response)
+        : response;
+      return outcome({ status, size: 0, endpoint, reason, ...(cutOff ? { cutOff } : {}) }, answer);
     }
 
     try {

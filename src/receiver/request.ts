@@ -37,4 +37,9 @@ export interface RequestInfo {
   budget?: BodyBudget;
   /** The body-inactivity watch (the listener's). */
   stall?: StallWatch;
+  /**
+   * How this listener sends an answer given before the body's end, after which it must close the connection
+   * (Deno.serve's: ./closing.ts `closingAnswer`); without it the answer is returned as it is.
+   */
+  closing?: (response: Response) => Promise<Response>;
 }

@@ -13,7 +13,7 @@
  */
 import { describeError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
-import { closingAnswer, ConnectionClosedOnPurpose, mustClose } from "../receiver/closing.ts";
+import { closingAnswer, ConnectionClosedOnPurpose } from "../receiver/closing.ts";
 import { unlockDeclaredBody } from "./deno_body.ts";
 import { serveAgain } from "./serve_again.ts";
 import type { ServingStack, StackOptions } from "./_types.ts";
@@ -30,11 +30,11 @@ export function serveDeno(handler: Handler, options: StackOptions): Promise<Serv
         if (!(error instanceof ConnectionClosedOnPurpose)) options.onError?.(error);
         return new Response(options.errorMessage, { status: 500 });
       },
-    }, async (request, info) => {
+    }, (request, info) => {
       unlockDeclaredBody(request); // a GET or HEAD body: see deno_body.ts
-      const response = await handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall });
-      // An answer before the body's end (413, 503...) closes its connection: src/receiver/closing.ts.
-      return mustClose(response) ? await closingAnswer(response) : response;
+      // An answer before the body's end (413, 503...) closes its connection: the handler answers it through
+      // `closing` (src/receiver/closing.ts), so that every other request goes without a frame of its own here.
+      return handler(request, { remoteAddr: info.remoteAddr, cutOff, budget, stall, closing: closingAnswer });
     });
   const first = start(options.port);
   const port = first.addr.port;

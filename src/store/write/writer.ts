@@ -49,6 +49,11 @@ export interface EventWriter extends EventSink {
   pause<T>(work: () => Promise<T>): Promise<T>;
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
+  /**
+   * Calls `listener` with each batch's events once they are durable, before their appends resolve (one call a
+   * batch, where a `.then` on each append cost a promise and a closure per event).
+   */
+  observe(listener: (events: readonly CapturedEvent[]) => void): void;
 }
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
@@ -115,6 +120,7 @@ export async function openEventWriter(
   let batches = 0;
   let closed = false;
   const latest = new Map<string, string>();
+  const observers: ((events: readonly CapturedEvent[]) => void)[] = [];
 
   async function flushLoop(): Promise<void> {
     while (pendingEvents.length > 0) {
@@ -146,6 +152,11 @@ export async function openEventWriter(
       count += events.length;
       batches++;
       for (const e of events) latest.set(e.endpoint, e.id);
+      for (const listener of observers) {
+        try {
+          listener(events);
+        } catch { /* a listener's failure is not the sender's */ }
+      }
       batch.resolve();
     }
   }
@@ -203,6 +214,9 @@ export async function openEventWriter(
           kick();
         }
       }
+    },
+    observe(listener) {
+      observers.push(listener);
     },
     async close() {
       closed = true;
