@@ -41,7 +41,12 @@ export interface DeliveryRecord {
   startedAt: string;
   /** From sending to the end of the answer (or the error), in milliseconds. */
   durationMs: number;
-  /** Sent again at a new start of `dev` because the last run stopped before this event's delivery settled (the app may have seen it already). */
+  /**
+   * Sent again at a new start of `dev` (the last run stopped before this event's delivery settled) when the
+   * app may have seen it already: the last run did not stop cleanly (an attempt of it may have gone
+   * unrecorded), or an earlier attempt to this target reached something listening (not `refused`). An
+   * event whose every try found nothing listening, after a clean stop, is sent without it.
+   */
   resumed?: boolean;
   /** The signature headers were made anew for this attempt (timestamped schemes). */
   resigned?: boolean;

@@ -48,6 +48,14 @@ export interface AppState {
 /** Which events of the store a lane reads back, and as which attempt; `undefined`: not this lane's. */
 export type Admit = (event: CapturedEvent) => { attempt: number; resumed: boolean } | undefined;
 
+/** What {@linkcode Forwarder.stop} left behind: attempts the app may have seen that no record tells. */
+export interface StopReport {
+  /** Attempts still in flight when the grace ended: abandoned, never recorded. */
+  abandoned: number;
+  /** Attempts of this run whose record could not be written (the deliveries log failed). */
+  unrecorded: number;
+}
+
 /** Options of {@linkcode createForwarder}. */
 export interface ForwarderOptions {
   /** Where attempts are recorded. */
@@ -145,9 +153,10 @@ export interface Forwarder extends Forwarding {
   retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>>;
   /**
    * Stops taking new attempts (waiting events are dropped, to be found
-   * undelivered at the next start) and waits up to `graceMs` for in-flight ones.
+   * undelivered at the next start) and waits up to `graceMs` for in-flight
+   * ones (queued and relayed); says which attempts no record tells.
    */
-  stop(graceMs?: number): Promise<void>;
+  stop(graceMs?: number): Promise<StopReport>;
 }
 
 /**
@@ -287,6 +296,11 @@ class ForwarderEngine {
   readonly #down = new Map<string, boolean>();
   /** Jobs in flight and their runs. */
   readonly #inFlight = new Map<Job, Promise<void>>();
+  /** Relay attempts running (to their record), and the runs to wait for at stop. */
+  #relaying = 0;
+  readonly #relays = new Set<Promise<unknown>>();
+  /** Attempts whose record could not be appended. */
+  #unrecorded = 0;
   #pending = 0;
   #inMemory = 0;
   #stopped = false;
@@ -406,6 +420,7 @@ class ForwarderEngine {
     try {
       await this.#options.log.append(record);
     } catch (error) {
+      this.#unrecorded++;
       if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
     }
     this.#options.onDelivery?.(record, event);
@@ -774,13 +789,24 @@ class ForwarderEngine {
   async relay(event: CapturedEvent, target: ForwardTarget): Promise<Response> {
     this.#pending++;
     let outcome: AttemptOutcome;
+    this.#relaying++;
+    const run = (async () => {
+      try {
+        const o = await this.#attempt(
+          { event, target, seq: 0, attempt: 1, counted: 0, size: 0 },
+          RELAY_BODY_MAX,
+        );
+        await this.#record(o.record);
+        return o;
+      } finally {
+        this.#relaying--; // before `run` settles: a stop waiting for it sees it done
+      }
+    })();
+    this.#relays.add(run);
     try {
-      outcome = await this.#attempt(
-        { event, target, seq: 0, attempt: 1, counted: 0, size: 0 },
-        RELAY_BODY_MAX,
-      );
-      await this.#record(outcome.record);
+      outcome = await run;
     } finally {
+      this.#relays.delete(run);
       this.#options.onSettled?.(event, target);
       this.#done();
     }
@@ -836,7 +862,7 @@ class ForwarderEngine {
     if (this.#pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
-  async stop(graceMs = 3000): Promise<void> {
+  async stop(graceMs = 3000): Promise<StopReport> {
     this.#stopped = true;
     for (const t of this.#probeTimers) clearTimeout(t);
     this.#probeTimers.clear();
@@ -844,13 +870,17 @@ class ForwarderEngine {
       this.#dropWaiting(lane, (job) => this.#release(lane, job));
       lane.spill = undefined;
     }
-    if (this.#inFlight.size === 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.#inFlight.values()]),
-      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
-    ]);
-    clearTimeout(timer);
+    const running = [...this.#inFlight.values(), ...this.#relays];
+    if (running.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled(running),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    // A run leaves `#inFlight` (and `#relaying`) once its record is appended, before its promise settles.
+    return { abandoned: this.#inFlight.size + this.#relaying, unrecorded: this.#unrecorded };
   }
 }
 

@@ -308,3 +308,105 @@ Deno.test("an event read back before its own enqueue (stored first, enqueued aft
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** An app on loopback that holds every request until `release()` (then answers 200), counting them. */
+function holdingApp() {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let seen = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    seen++;
+    await released;
+    return new Response(null, { status: 200 });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/in`,
+    get seen() {
+      return seen;
+    },
+    async close() {
+      release();
+      await server.shutdown();
+    },
+  };
+}
+
+function targetTo(to: string, mode: "queue" | "relay" = "queue"): ForwardTarget {
+  return {
+    name: "app",
+    endpoint: "hook",
+    to,
+    mode,
+    timeoutMs: 10_000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+}
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+Deno.test("stop() reports an attempt still in flight when the grace ends as abandoned (queued and relayed), none when it ended in time", async () => {
+  for (const mode of ["queue", "relay"] as const) {
+    const app = holdingApp();
+    const records: DeliveryRecord[] = [];
+    const forwarder = createForwarder({
+      log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+    });
+    const target = targetTo(app.url, mode);
+    const relayed = mode === "relay" ? forwarder.relay(EVENT, target) : undefined;
+    if (mode === "queue") forwarder.enqueue(EVENT, target);
+    try {
+      await waitFor(() => app.seen === 1, "the attempt in flight");
+      assert.deepEqual(await forwarder.stop(50), { abandoned: 1, unrecorded: 0 }, mode);
+      assert.equal(records.length, 0);
+    } finally {
+      await app.close();
+      await relayed;
+      await waitFor(() => records.length === 1, "the late record"); // the log of this test still takes it
+      closeIdleConnections();
+    }
+  }
+  // The same attempt answered within the grace: recorded, nothing abandoned.
+  const app = holdingApp();
+  const records: DeliveryRecord[] = [];
+  const forwarder = createForwarder({
+    log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+  });
+  forwarder.enqueue(EVENT, targetTo(app.url));
+  try {
+    await waitFor(() => app.seen === 1, "the attempt in flight");
+    const stopping = forwarder.stop(5000);
+    setTimeout(() => app.close(), 50);
+    assert.deepEqual(await stopping, { abandoned: 0, unrecorded: 0 });
+    assert.deepEqual(records.map((r) => r.outcome), ["delivered"]);
+  } finally {
+    await app.close();
+    closeIdleConnections();
+  }
+});
+
+Deno.test("stop() reports attempts whose record could not be written", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  const errors: unknown[] = [];
+  const forwarder = createForwarder({
+    log: { append: () => Promise.reject(new Error("disk full")), newId: () => "dlv_x" },
+    onError: (error) => void errors.push(error),
+  });
+  try {
+    forwarder.enqueue(EVENT, targetTo(`http://127.0.0.1:${server.addr.port}/in`));
+    await waitFor(() => errors.length === 1, "the failed append");
+    assert.deepEqual(await forwarder.stop(1000), { abandoned: 0, unrecorded: 1 });
+  } finally {
+    closeIdleConnections();
+    await server.shutdown();
+  }
+});

@@ -49,7 +49,10 @@ export interface ResumePlan {
   lastId?: string;
   /** The event log's size when scanned. */
   size: number;
-  /** Which of the lanes' events to deliver, and as which attempt (for the forwarder's read-back). */
+  /**
+   * Which of the lanes' events to deliver, and as which attempt (for the forwarder's read-back); `resumed`
+   * when the app may have seen an event of the last run already (see {@linkcode planResume}).
+   */
   admit(
     endpoint: string,
     name: string,
@@ -157,11 +160,16 @@ async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[
 /**
  * Scans the store after the watermark `mark` for events still to deliver to the targets `targetsOf`
  * gives per endpoint (streaming: one event in memory at a time).
+ *
+ * A waiting event of the last run is sent `resumed` (the app may have seen it) when that run did not stop
+ * cleanly (`lastRunClean` false: an attempt of it may have gone unrecorded), or when a recorded attempt of
+ * it to that target reached something listening (any but a `refused` try). Else it is a plain delivery.
  */
 export async function planResume<T extends ScanTarget>(
   paths: StorePaths,
   mark: string | undefined,
   targetsOf: (endpoint: string) => readonly T[] | undefined,
+  lastRunClean = false,
 ): Promise<ResumePlan> {
   const { facts, givenUp } = readFacts(paths.deliveries, mark);
   const plan: ResumePlan = {
@@ -177,7 +185,8 @@ export async function planResume<T extends ScanTarget>(
         if (laneTarget(event, t.name, list)?.name !== name) continue;
         if (t.outcome === "delivered" || t.outcome === "failed") return undefined;
         const old = plan.lastId !== undefined && event.id <= plan.lastId;
-        return { attempt: t.attempts + 1, resumed: old };
+        // `attempts` counts the recorded attempts that found something listening (refused tries are none).
+        return { attempt: t.attempts + 1, resumed: old && (!lastRunClean || t.attempts > 0) };
       }
       return undefined;
     },

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { at, attempt } from "../../tests/_delivery_fixture.ts";
+import { at, attempt, eventIdAt } from "../../tests/_delivery_fixture.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { createIdFactory } from "../event/id.ts";
+import { buildEvent, eventLine } from "../event/record.ts";
+import { storePaths } from "../store/paths.ts";
 import { readDeliveries } from "./deliveries_read.ts";
-import { readFacts } from "./resume_scan.ts";
+import { planResume, readFacts } from "./resume_scan.ts";
 import { givenUpOf } from "./undelivered.ts";
 
 const sorted = (groups: { endpoint: string; target: string; events: string[] }[]) =>
@@ -63,6 +65,68 @@ Deno.test("readFacts(): the given-up pairs of the whole log and the facts after 
     assert.ok(givenUpOf(all).length > 0 && givenUpOf(all).some((g) => g.events.includes(ids[5]!)));
     assert.ok(!givenUpOf(all).some((g) => g.events.includes(ids[10]!) || g.events.includes(ids[45]!)));
     assert.deepEqual(readFacts(join(dir, "none.jsonl"), undefined), { facts: new Map(), givenUp: [] });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("planResume(): a waiting event is sent `resumed` only when the app may have seen it (an unclean last run, or an attempt that reached it)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const paths = storePaths(dir);
+    const events = [0, 1, 2, 3, 4].map((i) => {
+      const event = buildEvent({
+        id: eventIdAt(i),
+        endpoint: "github",
+        receivedAt: at(i),
+        method: "POST",
+        path: "/hook",
+        query: "",
+        headers: [],
+        body: new TextEncoder().encode(`{"n":${i}}`),
+        remoteAddr: "127.0.0.1",
+      });
+      event.forward = { to: "http://127.0.0.1:3000/hook", mode: "queue" };
+      return event;
+    });
+    const [e0, e1, , e3, e4] = events.map((e) => e.id) as [string, string, string, string, string];
+    /** An attempt with no answer from the app: no status. */
+    const unanswered = (r: DeliveryRecord): DeliveryRecord => {
+      const { status: _, statusText: _t, ...rest } = r;
+      return rest;
+    };
+    const records: DeliveryRecord[] = [
+      unanswered(attempt(e0, 10, { outcome: "retrying", refused: true, error: "refused" })), // nothing listened
+      unanswered(attempt(e0, 11, { outcome: "retrying", refused: true, error: "refused" })), // twice
+      unanswered(attempt(e1, 12, { outcome: "retrying", refused: true, error: "refused" })),
+      attempt(e1, 13, { outcome: "retrying", status: 503 }), // it answered: it saw it
+      // e2: never tried (it waited behind the others)
+      unanswered(attempt(e3, 14, { outcome: "retrying", error: "timeout" })), // accepted, no answer in time
+      attempt(e4, 15), // delivered: not waiting
+    ];
+    await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+    await Deno.writeTextFile(paths.deliveries, records.map((r) => JSON.stringify(r) + "\n").join(""));
+    const targets = [{ name: "app" }];
+    const admitted = async (clean: boolean | undefined) => {
+      const plan = await (clean === undefined
+        ? planResume(paths, undefined, () =>
+          targets)
+        : planResume(paths, undefined, () => targets, clean));
+      assert.equal(plan.lanes.get("github\napp")?.count, 4);
+      const admit = plan.admit("github", "app");
+      return events.map((e) => admit(e));
+    };
+    const seen = { attempt: 2, resumed: true };
+    assert.deepEqual(await admitted(true), [
+      { attempt: 1, resumed: false },
+      seen,
+      { attempt: 1, resumed: false },
+      seen,
+      undefined,
+    ]);
+    const unclean = [{ attempt: 1, resumed: true }, seen, { attempt: 1, resumed: true }, seen, undefined];
+    assert.deepEqual(await admitted(false), unclean);
+    assert.deepEqual(await admitted(undefined), unclean, "by default the last run is not taken as clean");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

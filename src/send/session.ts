@@ -17,7 +17,14 @@ import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
-import { readForwardState, Watermark, writeForwardState } from "./state.ts";
+import {
+  type ForwardRun,
+  type ForwardState,
+  readForwardState,
+  stoppedCleanly,
+  Watermark,
+  writeForwardState,
+} from "./state.ts";
 import type { ForwardTarget } from "./target.ts";
 import { storeBacklog } from "./backlog.ts";
 import { planResume, type ResumePlan, type WaitingLane } from "./resume_scan.ts";
@@ -101,7 +108,11 @@ export interface ForwardingSession {
    * @throws {UsageError} when a CA file cannot be read (nothing changes then).
    */
   update(endpoints: readonly Endpoint[]): Promise<TargetChanges>;
-  /** Stops: in-flight deliveries get `graceMs`, the rest stay for the next start. */
+  /**
+   * Stops: in-flight deliveries get `graceMs`, the rest stay for the next start. Marks the run clean in
+   * `.hooktap/forward_state.json` when every attempt it started was recorded and nothing an unclean last
+   * run left waits still (else it stays `running`, as a crash leaves it).
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -237,22 +248,35 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   let endpoints = options.endpoints;
   let targets = _allTargets(byEndpoint);
   if (byEndpoint.size === 0) return undefined;
-  const watermark = new Watermark((await readForwardState(options.paths.forwardState))?.settledThrough);
+  const last = await readForwardState(options.paths.forwardState);
+  const watermark = new Watermark(last?.settledThrough);
+  // The last run stopped cleanly: a waiting event's records tell whether the app may have seen it.
+  const lastClean = stoppedCleanly(last);
   // Streaming: no event is held; each target's waiting events are read back in order as it drains.
-  const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name));
+  const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name), lastClean);
   const leftOver: LeftOver = { pending: plan.events, givenUp: plan.givenUp };
   const log = await openDeliveriesLog(options.paths.deliveries);
-  let saving: Promise<void> = Promise.resolve();
-  let dirty = false;
-  const save = () => {
-    const mark = watermark.mark;
-    if (mark === undefined) return;
-    dirty = false;
-    saving = saving.then(() => writeForwardState(options.paths.forwardState, { v: 1, settledThrough: mark }))
-      .catch(
-        (error) => options.onError?.(error),
-      );
+  const stateOf = (run: ForwardRun): ForwardState => {
+    const mark = watermark.mark; // none while no event has settled: older hooktap reads "no watermark"
+    return { v: 1, ...(mark !== undefined ? { settledThrough: mark } : {}), run };
   };
+  let saving: Promise<void> = Promise.resolve();
+  const save = (run: ForwardRun) => {
+    const state = stateOf(run);
+    saving = saving.then(() => writeForwardState(options.paths.forwardState, state))
+      .catch((error) => options.onError?.(error));
+  };
+  // Marked running before any attempt: a crash or kill leaves it so, and the next start takes the app as
+  // maybe having seen what waits. When it cannot be written, this run is never marked clean either.
+  let marked = true;
+  try {
+    await writeForwardState(options.paths.forwardState, stateOf("running"));
+  } catch (error) {
+    marked = false;
+    options.onError?.(error);
+  }
+  /** Deliveries of the last run's waiting events settled (delivered or given up) by this run. */
+  let resumedSettled = 0;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** Deliveries taken and not settled, per event: the mark passes an event once all its targets settle. */
   const open = new Map<string, number>();
@@ -276,14 +300,14 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     ...(options.onAppState ? { onAppState: options.onAppState } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     onSettled: (event) => {
+      if (plan.lastId !== undefined && event.id <= plan.lastId) resumedSettled++;
       const left = (open.get(event.id) ?? 1) - 1;
       if (left > 0) return void open.set(event.id, left);
       open.delete(event.id);
       if (!watermark.settle(event.id)) return;
-      dirty = true;
       saveTimer ??= setTimeout(() => {
         saveTimer = undefined;
-        save();
+        save("running");
       }, 500);
     },
   });
@@ -371,12 +395,16 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       return changes;
     },
     async stop(graceMs) {
-      await forwarder.stop(graceMs);
+      const report = await forwarder.stop(graceMs);
       closeIdleConnections();
       clearTimeout(saveTimer);
-      if (dirty) save();
-      await saving;
       await log.close();
+      // An unclean last run's waiting events keep their "may have seen it" until they settle: while some
+      // wait (left by --skip-pending, a reload, the stop, or a target no longer configured), not clean.
+      const inherited = !lastClean && (resumedSettled < resumeCount || plan.orphaned.size > 0);
+      const clean = marked && report.abandoned === 0 && report.unrecorded === 0 && !inherited;
+      save(clean ? "clean" : "running");
+      await saving;
     },
   };
 }

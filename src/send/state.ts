@@ -1,30 +1,63 @@
 /**
  * `.hooktap/forward_state.json`: the id of the newest event up to which
  * every forwarded event has settled, so the next `dev` only looks at the
- * events after it for undelivered ones. Settling order differs from arrival
- * order under concurrency; the watermark moves only past events with no
- * earlier one still pending.
+ * events after it for undelivered ones, and whether the last run stopped
+ * cleanly (so the next knows whether the app may have seen what waits).
+ * Settling order differs from arrival order under concurrency; the
+ * watermark moves only past events with no earlier one still pending.
  * @module
  */
 import { writeFileReplacing } from "../store/write/no_follow.ts";
 
+/**
+ * How the run that wrote the file left forwarding: `running` from the start
+ * of `dev`'s forwarding on (a crash or kill leaves it so); `clean` once it
+ * stopped with every attempt it started recorded (none abandoned in flight)
+ * and nothing it resumed from an earlier unclean run still waiting.
+ */
+export type ForwardRun = "running" | "clean";
+
 /** The file's content. */
 export interface ForwardState {
   v: 1;
-  /** Every forwarded event with an id ≤ this one has settled. */
-  settledThrough: string;
+  /**
+   * Every forwarded event with an id ≤ this one has settled. Absent while
+   * none has (older hooktap reads a file without it as no watermark).
+   */
+  settledThrough?: string;
+  /**
+   * How the last run left forwarding; absent in files of hooktap before it
+   * was written (read as not clean: the app may have seen what waits).
+   */
+  run?: ForwardRun;
 }
 
-/** Reads the watermark, or `undefined` when there is none (or it is unreadable: look at everything). */
+/**
+ * Reads the file, or `undefined` when there is none (or it is unreadable: look at everything and take the
+ * last run as not clean). A `run` this version does not know is left out (not clean).
+ */
 export async function readForwardState(path: string): Promise<ForwardState | undefined> {
   try {
-    const value = JSON.parse(await Deno.readTextFile(path)) as Partial<ForwardState>;
-    if (value.v === 1 && typeof value.settledThrough === "string") return value as ForwardState;
+    const value = JSON.parse(await Deno.readTextFile(path)) as Partial<Record<keyof ForwardState, unknown>>;
+    if (typeof value !== "object" || value === null || value.v !== 1) return undefined;
+    const mark = value.settledThrough;
+    if (mark !== undefined && typeof mark !== "string") return undefined;
+    const run = value.run === "running" || value.run === "clean" ? value.run : undefined;
+    return {
+      v: 1,
+      ...(mark !== undefined ? { settledThrough: mark } : {}),
+      ...(run !== undefined ? { run } : {}),
+    };
   } catch { /* none yet, or torn: scan everything */ }
   return undefined;
 }
 
-/** Writes the watermark atomically (temp file, rename). */
+/** Whether the run that wrote `state` stopped cleanly for forwarding (see {@linkcode ForwardRun}). */
+export function stoppedCleanly(state: ForwardState | undefined): boolean {
+  return state?.run === "clean";
+}
+
+/** Writes the file atomically (temp file, rename). */
 export async function writeForwardState(path: string, state: ForwardState): Promise<void> {
   // An exclusive temp file with an unpredictable name, renamed over the path: never through a link.
   await writeFileReplacing(path, JSON.stringify(state) + "\n");

@@ -1,5 +1,58 @@
 import assert from "node:assert/strict";
-import { Watermark } from "./state.ts";
+import { join } from "node:path";
+import { readForwardState, stoppedCleanly, Watermark, writeForwardState } from "./state.ts";
+
+/** How hooktap before the `run` field read the file: a watermark only when `v` is 1 and `settledThrough` a string. */
+function olderReader(text: string): string | undefined {
+  try {
+    const value = JSON.parse(text);
+    if (value.v === 1 && typeof value.settledThrough === "string") return value.settledThrough;
+  } catch { /* none */ }
+  return undefined;
+}
+
+Deno.test("forward_state.json: old files without `run`, new files without a watermark, and what older hooktap reads", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "forward_state.json");
+    assert.equal(await readForwardState(path), undefined, "no file");
+    assert.equal(stoppedCleanly(undefined), false);
+    // A file of older hooktap: its watermark, and the run taken as not clean.
+    await Deno.writeTextFile(path, '{"v":1,"settledThrough":"evt_a"}\n');
+    const old = await readForwardState(path);
+    assert.deepEqual(old, { v: 1, settledThrough: "evt_a" });
+    assert.equal(stoppedCleanly(old), false);
+    // Written now, before any event settled: no watermark, which older hooktap reads as none.
+    for (const run of ["running", "clean"] as const) {
+      await writeForwardState(path, { v: 1, run });
+      const text = await Deno.readTextFile(path);
+      assert.deepEqual(await readForwardState(path), { v: 1, run });
+      assert.equal(stoppedCleanly(await readForwardState(path)), run === "clean");
+      assert.equal(olderReader(text), undefined);
+    }
+    // With a watermark: both read it.
+    await writeForwardState(path, { v: 1, settledThrough: "evt_b", run: "clean" });
+    assert.deepEqual(await readForwardState(path), { v: 1, settledThrough: "evt_b", run: "clean" });
+    assert.equal(olderReader(await Deno.readTextFile(path)), "evt_b");
+    // A `run` this version does not know is not clean; the watermark stays.
+    await Deno.writeTextFile(path, '{"v":1,"settledThrough":"evt_c","run":"paused"}');
+    assert.deepEqual(await readForwardState(path), { v: 1, settledThrough: "evt_c" });
+    // Unreadable files: no watermark, not clean.
+    for (
+      const text of [
+        '{"v":1,"settledThrough":7,"run":"clean"}',
+        '{"v":2,"run":"clean"}',
+        '{"v":1,"run":"cl',
+        "null",
+      ]
+    ) {
+      await Deno.writeTextFile(path, text);
+      assert.equal(await readForwardState(path), undefined, text);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("Watermark moves only past events with no earlier one pending", () => {
   const w = new Watermark();
