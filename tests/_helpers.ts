@@ -249,3 +249,13 @@ export function devTaskFlags(): string[] {
   const words: string[] = deno.tasks.dev.command.split(/\s+/);
   return words.slice(words.indexOf("run") + 1, words.findIndex((w) => w.endsWith("main.ts")));
 }
+
+/** The records of `dir`'s `.hooktap/deliveries.jsonl`, parsed as they are (`[]` when there is no log yet). */
+export async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
+  try {
+    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
+    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}

@@ -8,20 +8,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freePort, startApp, until } from "./_app.ts";
-import { startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { deliveries, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 function config(appPort: number): string {
   return `export default { port: 0, endpoints: [{ name: "gh", path: "/hook", method: "POST", ` +
     `forward: { to: "http://127.0.0.1:${appPort}/in" } }] };\n`;
-}
-
-async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
-  try {
-    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
-    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
-  } catch {
-    return [];
-  }
 }
 
 async function forwardState(dir: string): Promise<Record<string, unknown>> {

@@ -6,22 +6,12 @@
  * true, and the "gave up" hint is a command that works.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { freePort, startApp, until } from "./_app.ts";
-import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { deliveries, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { createChannel, send, startHub } from "./_hub.ts";
 
 function config(forward: string): string {
   return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ${forward} }] };\n`;
-}
-
-async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
-  try {
-    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
-    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
-  } catch {
-    return [];
-  }
 }
 
 /** Posts `n` events one after the other (arrival order = n order); returns their ids. */

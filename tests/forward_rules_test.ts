@@ -5,23 +5,13 @@
  * config edits while `dev` runs.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { freePort, startApp, until } from "./_app.ts";
-import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { deliveries, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 const enc = new TextEncoder();
 
 function config(forward: string): string {
   return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", provider: "github", forward: ${forward} }] };\n`;
-}
-
-async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
-  try {
-    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
-    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
-  } catch {
-    return [];
-  }
 }
 
 /** A GitHub-style delivery: `X-GitHub-Event` and a JSON body with its action. */

@@ -2,21 +2,20 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sign, verify } from "@octokit/webhooks-methods";
 import { freePort, startApp, until } from "./_app.ts";
-import { LEAST_PRIVILEGE, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import {
+  deliveries,
+  LEAST_PRIVILEGE,
+  readEvents,
+  runCli,
+  startDev,
+  withTmpDir,
+  writeFile,
+} from "./_helpers.ts";
 
 const SECRET = "it's a secret to everybody";
 
 function config(forward: string): string {
   return `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ${forward} }] };\n`;
-}
-
-async function deliveries(dir: string): Promise<Record<string, unknown>[]> {
-  try {
-    const text = await Deno.readTextFile(join(dir, ".hooktap", "deliveries.jsonl"));
-    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
-  } catch {
-    return [];
-  }
 }
 
 /** Sends raw bytes over TCP so header case, order and repeats are exactly ours. */

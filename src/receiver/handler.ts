@@ -106,6 +106,22 @@ function peer(info: RequestInfo | undefined): string {
   return addr.transport;
 }
 
+/** The answer to a body that could not be read (too large, over a bound, stalled, cut off, hidden). */
+function _bodyRefusal(error: unknown, maxBodySize: number, method: string) {
+  return bodyErrorAnswer(error, {
+    server: "hooktap",
+    taker: "this endpoint",
+    maxBodySize,
+    maxBodySetting: "maxBodySize in hooktap.config.ts",
+    inFlight: (e) =>
+      e.kind === "bytes"
+        ? "the bound of bytes in flight, server.maxBodyBytesInFlight in hooktap.config.ts"
+        : `the bound of ${e.limit} requests waiting for their body, server.maxConnections in hooktap.config.ts`,
+    method,
+    unreadableFix: "Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.",
+  });
+}
+
 /**
  * Creates the receiver's handler: give it to `Deno.serve`, or call it with
  * a `Request` in a test.
@@ -162,19 +178,7 @@ export function createHandler(options: HandlerOptions): Handler {
         stall: info?.stall,
       });
     } catch (error) {
-      const { status, reason, response, cutOff } = bodyErrorAnswer(error, {
-        server: "hooktap",
-        taker: "this endpoint",
-        maxBodySize,
-        maxBodySetting: "maxBodySize in hooktap.config.ts",
-        inFlight: (e) =>
-          e.kind === "bytes"
-            ? "the bound of bytes in flight, server.maxBodyBytesInFlight in hooktap.config.ts"
-            : `the bound of ${e.limit} requests waiting for their body, server.maxConnections in hooktap.config.ts`,
-        method,
-        unreadableFix:
-          "Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.",
-      });
+      const { status, reason, response, cutOff } = _bodyRefusal(error, maxBodySize, method);
       // An answer before the body's end closes its connection, as the listener does it (./closing.ts).
       const answer = info?.closing !== undefined && mustClose(response)
         ? await info.closing(response)

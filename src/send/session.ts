@@ -239,6 +239,38 @@ function _resumeLanes(
 }
 
 /**
+ * `.hooktap/forward_state.json` for this run: marked `running` at once, before any attempt (a crash or kill
+ * leaves it so, and the next start takes the app as maybe having seen what waits; when that write fails,
+ * `marked` is false and the run is never marked clean), then saved in order with the watermark.
+ */
+async function _stateFile(
+  path: string,
+  watermark: Watermark,
+  onError: ((error: unknown) => void) | undefined,
+): Promise<{ marked: boolean; save(run: ForwardRun): void; saved(): Promise<void> }> {
+  const stateOf = (run: ForwardRun): ForwardState => {
+    const mark = watermark.mark; // none while no event has settled: older hooktap reads "no watermark"
+    return { v: 1, ...(mark !== undefined ? { settledThrough: mark } : {}), run };
+  };
+  let saving: Promise<void> = Promise.resolve();
+  let marked = true;
+  try {
+    await writeForwardState(path, stateOf("running"));
+  } catch (error) {
+    marked = false;
+    onError?.(error);
+  }
+  return {
+    marked,
+    save(run) {
+      const state = stateOf(run);
+      saving = saving.then(() => writeForwardState(path, state)).catch((error) => onError?.(error));
+    },
+    saved: () => saving,
+  };
+}
+
+/**
  * Starts forwarding, or returns `undefined` when no endpoint forwards.
  * @throws {UsageError} when a CA file cannot be read.
  */
@@ -256,25 +288,8 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name), lastClean);
   const leftOver: LeftOver = { pending: plan.events, givenUp: plan.givenUp };
   const log = await openDeliveriesLog(options.paths.deliveries);
-  const stateOf = (run: ForwardRun): ForwardState => {
-    const mark = watermark.mark; // none while no event has settled: older hooktap reads "no watermark"
-    return { v: 1, ...(mark !== undefined ? { settledThrough: mark } : {}), run };
-  };
-  let saving: Promise<void> = Promise.resolve();
-  const save = (run: ForwardRun) => {
-    const state = stateOf(run);
-    saving = saving.then(() => writeForwardState(options.paths.forwardState, state))
-      .catch((error) => options.onError?.(error));
-  };
-  // Marked running before any attempt: a crash or kill leaves it so, and the next start takes the app as
-  // maybe having seen what waits. When it cannot be written, this run is never marked clean either.
-  let marked = true;
-  try {
-    await writeForwardState(options.paths.forwardState, stateOf("running"));
-  } catch (error) {
-    marked = false;
-    options.onError?.(error);
-  }
+  const state = await _stateFile(options.paths.forwardState, watermark, options.onError);
+  const save = state.save;
   /** Deliveries of the last run's waiting events settled (delivered or given up) by this run. */
   let resumedSettled = 0;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -402,9 +417,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       // An unclean last run's waiting events keep their "may have seen it" until they settle: while some
       // wait (left by --skip-pending, a reload, the stop, or a target no longer configured), not clean.
       const inherited = !lastClean && (resumedSettled < resumeCount || plan.orphaned.size > 0);
-      const clean = marked && report.abandoned === 0 && report.unrecorded === 0 && !inherited;
+      const clean = state.marked && report.abandoned === 0 && report.unrecorded === 0 && !inherited;
       save(clean ? "clean" : "running");
-      await saving;
+      await state.saved();
     },
   };
 }
