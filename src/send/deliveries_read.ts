@@ -10,7 +10,8 @@ import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryState } from "../query/filter.ts";
 import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
 import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
-import { idTime } from "../store/read/line_key.ts";
+import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
+import { utcDay } from "../event/id.ts";
 import type { StorePaths } from "../store/paths.ts";
 
 /**
@@ -108,9 +109,6 @@ const EVENT_KEY = ascii.encode(EVENT_KEY_TEXT);
 /** Both ids are 39 bytes (`dlv_`/`evt_`, 8 digits, `_`, a 26-character ULID). */
 const ID_BYTES = 39;
 const EVENT_AT = RECORD_HEAD.length - 4 + ID_BYTES + EVENT_KEY.length - 4;
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-const DIGIT = new Int8Array(128).fill(-1);
-for (let i = 0; i < CROCKFORD.length; i++) DIGIT[CROCKFORD.charCodeAt(i)] = i;
 
 /** What {@linkcode recordKeys} read: the event's id, and when the attempt started (ms). */
 export interface RecordKeys {
@@ -120,17 +118,6 @@ export interface RecordKeys {
   eventTime: number;
   /** Where the event's id is in the line's bytes (39 bytes), to decode when its time is one asked about. */
   eventAt: number;
-}
-
-/** The ULID time (ms) of the 10 characters at `at`, or `-1`. */
-function _ulidTime(data: Uint8Array, at: number): number {
-  let time = 0;
-  for (let i = at; i < at + 10; i++) {
-    const digit = data[i]! < 128 ? DIGIT[data[i]!]! : -1;
-    if (digit === -1) return -1;
-    time = time * 32 + digit;
-  }
-  return time;
 }
 
 /**
@@ -148,9 +135,9 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
   const keyAt = start + RECORD_HEAD.length - 4 + ID_BYTES;
   for (let i = 0; i < EVENT_KEY.length; i++) if (data[keyAt + i] !== EVENT_KEY[i]) return false;
   // `dlv_YYYYMMDD_` and `evt_YYYYMMDD_`: each ULID's 10 time characters follow.
-  const time = _ulidTime(data, start + RECORD_HEAD.length - 4 + 13);
-  const eventTime = _ulidTime(data, start + EVENT_AT + 13);
-  if (time === -1 || eventTime === -1) return false;
+  const time = ulidTimeAt(data, start + RECORD_HEAD.length - 4 + 13);
+  const eventTime = ulidTimeAt(data, start + EVENT_AT + 13);
+  if (Number.isNaN(time) || Number.isNaN(eventTime)) return false;
   into.time = time;
   into.eventTime = eventTime;
   into.eventAt = start + EVENT_AT;
@@ -162,25 +149,10 @@ export function recordKeys(data: Uint8Array, start: number, end: number, into: R
  * its ULID's time `time` (a day either way): a hand-made id is not a time to trust (never a reason to stop).
  */
 function _idDated(data: Uint8Array, start: number, time: number): boolean {
-  const dateAt = start + RECORD_HEAD.length; // `dlv_` then YYYYMMDD
-  let ymd = 0;
-  for (let i = dateAt; i < dateAt + 8; i++) {
-    const d = data[i]! - 0x30;
-    if (d < 0 || d > 9) return false;
-    ymd = ymd * 10 + d;
-  }
-  const day = _daysFromCivil(Math.floor(ymd / 10000), Math.floor(ymd / 100) % 100, ymd % 100);
-  return Math.abs(Math.floor(time / 86_400_000) - day) <= 1;
-}
-
-/** Days from 1970-01-01 to the civil date `y-m-d` (H. Hinnant's algorithm). */
-function _daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
+  const dateAt = start + RECORD_HEAD.length; // `dlv_` then YYYYMMDD, as the id factory writes it
+  const day = decoder.decode(data.subarray(dateAt, dateAt + 8));
+  const dayMs = 86_400_000;
+  return [time - dayMs, time, time + dayMs].some((t) => utcDay(new Date(t)) === day);
 }
 
 /** The event id of a record's line read as text, in place (see {@linkcode recordKeys}), or `undefined`. */

@@ -80,14 +80,31 @@ export function lineEndpoint(line: Uint8Array): string | undefined {
 }
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/** The Crockford base-32 digit of each ASCII code, `-1` for none. */
+const DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < CROCKFORD.length; i++) DIGIT[CROCKFORD.charCodeAt(i)] = i;
 
 /** The time (ms since the epoch) encoded in an id's ULID, or `NaN`. */
 export function idTime(id: string): number {
-  const ulid = id.slice(13, 23);
-  if (ulid.length !== 10) return NaN;
+  if (id.length < 23) return NaN;
   let ms = 0;
-  for (const ch of ulid) {
-    const digit = CROCKFORD.indexOf(ch);
+  for (let i = 13; i < 23; i++) {
+    const code = id.charCodeAt(i);
+    const digit = code < 128 ? DIGIT[code]! : -1;
+    if (digit === -1) return NaN;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}
+
+/**
+ * The time (ms since the epoch) of the ULID whose 10 time characters start at byte `at` of `bytes` (an id
+ * read in place, `<prefix>_YYYYMMDD_` before it), or `NaN`.
+ */
+export function ulidTimeAt(bytes: Uint8Array, at: number): number {
+  let ms = 0;
+  for (let i = at; i < at + 10; i++) {
+    const digit = bytes[i]! < 128 ? DIGIT[bytes[i]!]! : -1;
     if (digit === -1) return NaN;
     ms = ms * 32 + digit;
   }
