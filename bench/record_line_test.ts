@@ -5,7 +5,14 @@ import { createHandler } from "../src/receiver/handler.ts";
 import { openEventWriter } from "../src/store/write/writer.ts";
 import { storePaths } from "../src/store/paths.ts";
 import { validateConfig } from "../src/config/validate.ts";
-import { assertSameBytes, decoder, encoder, recordCorpus, send } from "../tests/_record_corpus.ts";
+import {
+  assertSameBytes,
+  decoder,
+  encoder,
+  largeRecords,
+  recordCorpus,
+  send,
+} from "../tests/_record_corpus.ts";
 
 Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for 6,000 generated records", () => {
   for (const seed of [1, 2, 3]) {
@@ -131,22 +138,9 @@ Deno.test("records the receiver made from real requests: the candidate writes th
 });
 
 Deno.test("a line past a megabyte (a large body, text or binary) is the same bytes", () => {
-  const text = encoder.encode('{"big":"' + 'é"\\\t'.repeat(400_000) + '"}');
-  const binary = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) & 0xff);
   const lines = new LineBuffer();
   const expected: string[] = [];
-  for (const body of [text, binary, encoder.encode("small")]) {
-    const event = buildEvent({
-      id: "evt_20260101_01J00000000000000000000000",
-      endpoint: "e",
-      receivedAt: new Date(0),
-      method: "POST",
-      path: "/",
-      query: "",
-      headers: [["X-A", "b"]],
-      body,
-      remoteAddr: "",
-    });
+  for (const { event, body } of largeRecords()) {
     keepBodyBytes(event, body);
     lines.add(event);
     expected.push(eventLine(event));
