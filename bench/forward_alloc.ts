@@ -11,10 +11,7 @@ import inspector from "node:inspector";
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { githubHeaders, pushRecord } from "./payload.ts";
-import { freePort, onCore, startServer } from "./proc.ts";
-import type { CapturedEvent } from "../src/event/record.ts";
-import type { ForwardTarget } from "../src/send/target.ts";
+import { pushSink } from "./payload.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,37 +25,12 @@ const url = (p: string) => pathToFileURL(join(ROOT, p)).href;
 const { createForwarder } = await import(url("src/send/forwarder.ts"));
 const { openDeliveriesLog } = await import(url("src/send/deliveries_log.ts"));
 const { closeIdleConnections } = await import(url("src/send/client.ts"));
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
-
-const port = freePort();
-const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(port)]), {
-  cwd: Deno.cwd(),
-  port,
-});
-const headers = await githubHeaders();
-let seq = 0;
-const event = (): CapturedEvent =>
-  pushRecord(
-    `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
-    headers,
-    `http://127.0.0.1:${port}/`,
-  );
-const target: ForwardTarget = {
-  name: `127.0.0.1:${port}`,
-  to: `http://127.0.0.1:${port}/`,
-  mode: "queue",
-  timeoutMs: 30_000,
-  concurrency: 8,
-  attempts: 6,
-  backoffMs: [1000, 3000, 9000, 27000, 30000],
-  insecure: false,
-  endpoint: "github",
-  order: "arrival",
-};
+const { app, event, target } = await pushSink(8);
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_alloc_" });
+let runs = 0; // each run its own deliveries log
 /** Delivers `n` events, made before the first is enqueued (their making is not counted). */
 async function drive(n: number, around: (run: () => Promise<void>) => Promise<void> = (run) => run()) {
-  const log = await openDeliveriesLog(join(dir, `deliveries-${seq}.jsonl`));
+  const log = await openDeliveriesLog(join(dir, `deliveries-${runs++}.jsonl`));
   const forwarder = createForwarder({ log });
   const events = Array.from({ length: n }, event);
   await around(async () => {

@@ -15,10 +15,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BODY, githubHeaders, pushRecord } from "./payload.ts";
-import { freePort, onCore, startServer } from "./proc.ts";
-import type { CapturedEvent } from "../src/event/record.ts";
-import type { ForwardTarget } from "../src/send/target.ts";
+import { BODY, pushSink } from "./payload.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -32,7 +29,6 @@ const { values } = parseArgs({
 const N = Number(values.events ?? 20_000);
 const ROUNDS = Number(values.rounds ?? 3);
 const C = Number(values.concurrency ?? 8);
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 const HERE = fileURLToPath(new URL("../", import.meta.url));
 const BASELINE = Deno.env.get("BENCH_FORWARD_BASELINE");
 
@@ -53,35 +49,12 @@ const engines: [string, Engine][] = [];
 if (BASELINE && values.only !== "this") engines.push(["baseline", await load(dirname(BASELINE))]);
 if (values.only !== "baseline") engines.push(["this checkout", await load(HERE)]);
 
-const port = freePort();
-const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(port)]), {
-  cwd: Deno.cwd(),
-  port,
-});
-const headers = await githubHeaders();
-let seq = 0;
-const event = (): CapturedEvent =>
-  pushRecord(
-    `evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`,
-    headers,
-    `http://127.0.0.1:${port}/`,
-  );
-const target: ForwardTarget = {
-  name: `127.0.0.1:${port}`,
-  to: `http://127.0.0.1:${port}/`,
-  mode: "queue",
-  timeoutMs: 30_000,
-  concurrency: C,
-  attempts: 6,
-  backoffMs: [1000, 3000, 9000, 27000, 30000],
-  insecure: false,
-  endpoint: "github",
-  order: "arrival", // what the engine did with no order given (dev's default)
-};
+const { app, event, target } = await pushSink(C);
 
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_engine_" });
+let runs = 0; // each run its own deliveries log
 async function drive(engine: Engine, n: number): Promise<{ cpuUs: number; wallMs: number }> {
-  const path = join(dir, `deliveries-${seq}.jsonl`);
+  const path = join(dir, `deliveries-${runs++}.jsonl`);
   const log = await engine.openDeliveriesLog(path);
   let failed = 0;
   const forwarder = engine.createForwarder({

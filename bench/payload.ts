@@ -1,8 +1,13 @@
 /**
  * The request every write-side run sends: a GitHub `push` delivery of about
- * 1.6 KB with the headers GitHub sends, signed like GitHub signs it.
+ * 1.6 KB with the headers GitHub sends, signed like GitHub signs it; and
+ * what the send engine's benches deliver it to.
  * @module
  */
+import { fileURLToPath } from "node:url";
+import type { CapturedEvent } from "../src/event/record.ts";
+import type { ForwardTarget } from "../src/send/target.ts";
+import { freePort, onCore, type Server, startServer } from "./proc.ts";
 
 /** The shared secret the signature is made with. */
 export const SECRET = "bench-secret";
@@ -82,7 +87,7 @@ export function pushRecord(
   id: string,
   headers: [string, string][],
   to: string,
-): import("../src/event/record.ts").CapturedEvent {
+): CapturedEvent {
   return {
     v: 1,
     id,
@@ -103,3 +108,41 @@ export function pushRecord(
 }
 
 const BODY_BYTES = new TextEncoder().encode(BODY).length;
+
+/**
+ * What the send engine's benches deliver to: a bare app on core 1 (stop it when done), a maker of push
+ * records for it (ids in order) and its queue target in arrival order with `concurrency` in flight.
+ */
+export async function pushSink(concurrency: number): Promise<{
+  app: Server;
+  port: number;
+  event: () => CapturedEvent;
+  target: ForwardTarget;
+}> {
+  const port = freePort();
+  const bare = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
+  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", bare, String(port)]), {
+    cwd: Deno.cwd(),
+    port,
+  });
+  const headers = await githubHeaders();
+  let seq = 0;
+  const to = `http://127.0.0.1:${port}/`;
+  return {
+    app,
+    port,
+    event: () => pushRecord(`evt_20261125_01M84MVMHQ2YM5SNFB${String(seq++).padStart(8, "0")}`, headers, to),
+    target: {
+      name: `127.0.0.1:${port}`,
+      to,
+      mode: "queue",
+      timeoutMs: 30_000,
+      concurrency,
+      attempts: 6,
+      backoffMs: [1000, 3000, 9000, 27000, 30000],
+      insecure: false,
+      endpoint: "github",
+      order: "arrival", // dev's default
+    },
+  };
+}
