@@ -259,3 +259,13 @@ export async function deliveries(dir: string): Promise<Record<string, unknown>[]
     return [];
   }
 }
+
+/** A config with one endpoint, `POST /gh` named `gh`, forwarding to `/hook` of the app on `appPort`; no inspector. */
+export function writeForwardingConfig(dir: string, appPort: number): Promise<string> {
+  return writeFile(
+    dir,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", ` +
+      `forward: "http://127.0.0.1:${appPort}/hook" }] };\n`,
+  );
+}

@@ -8,19 +8,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freePort, startApp, until } from "./_app.ts";
-import { startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startDev, withTmpDir, writeForwardingConfig } from "./_helpers.ts";
 
 const OUTAGE_MS = 100_000;
 
 Deno.test("a 100-second app outage: every waiting event once, in order, when the app listens again", async () => {
   await using tmp = await withTmpDir();
   const appPort = freePort();
-  await writeFile(
-    tmp.path,
-    "hooktap.config.ts",
-    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", ` +
-      `forward: "http://127.0.0.1:${appPort}/hook" }] };\n`,
-  );
+  await writeForwardingConfig(tmp.path, appPort);
   await using dev = await startDev(tmp.path);
   const down = Date.now();
   let n = 0;

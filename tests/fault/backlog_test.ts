@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freePort, until } from "../_app.ts";
-import { devTaskFlags, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { devTaskFlags, startDev, withTmpDir, writeForwardingConfig } from "../_helpers.ts";
 import { rssKiB } from "./_load.ts";
 
 const MB = 1024 * 1024;
@@ -30,12 +30,7 @@ Deno.test({
   async fn() {
     await using tmp = await withTmpDir();
     const appPort = freePort();
-    await writeFile(
-      tmp.path,
-      "hooktap.config.ts",
-      `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", ` +
-        `forward: "http://127.0.0.1:${appPort}/hook" }] };\n`,
-    );
+    await writeForwardingConfig(tmp.path, appPort);
     await using dev = await startDev(tmp.path, ["--quiet"], { permissions: devTaskFlags() });
     const before = await rss(dev.child.pid);
     const body = JSON.stringify({ pad: "x".repeat(BODY_BYTES - 10) });
