@@ -11,7 +11,6 @@ import type { DeliveryState } from "../query/filter.ts";
 import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
 import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
-import { utcDay } from "../event/id.ts";
 import type { StorePaths } from "../store/paths.ts";
 
 /**
@@ -56,17 +55,6 @@ async function _text(file: Deno.FsFile, line: Line): Promise<string> {
   return decoder.decode(line.head.length === line.length ? line.head : await readLine(file, line));
 }
 
-/**
- * Every record of the deliveries log at `path`, in file order; `[]` when there is none. Read line by line,
- * never as one string (a log past V8's longest string, ~512 MiB, is still read); what it returns grows with
- * the log: commands that show some events read only theirs ({@linkcode readDeliveriesOf}).
- */
-export async function readDeliveries(path: string): Promise<DeliveryRecord[]> {
-  const out: DeliveryRecord[] = [];
-  await eachDelivery(path, (record) => void out.push(record));
-  return out;
-}
-
 /** The part of a record the delivery-state model reads (./delivery_state.ts). */
 export function factOf(d: DeliveryRecord): DeliveryFact {
   const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
@@ -75,7 +63,11 @@ export function factOf(d: DeliveryRecord): DeliveryFact {
   return fact;
 }
 
-/** Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log). */
+/**
+ * Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log).
+ * Read line by line, never as one string (a log past V8's longest string, ~512 MiB, is still read); commands
+ * that show some events read only theirs ({@linkcode readDeliveriesOf}).
+ */
 export async function eachDelivery(path: string, visit: (record: DeliveryRecord) => void): Promise<void> {
   let file: Deno.FsFile;
   try {
@@ -152,7 +144,10 @@ function _idDated(data: Uint8Array, start: number, time: number): boolean {
   const dateAt = start + RECORD_HEAD.length; // `dlv_` then YYYYMMDD, as the id factory writes it
   const day = decoder.decode(data.subarray(dateAt, dateAt + 8));
   const dayMs = 86_400_000;
-  return [time - dayMs, time, time + dayMs].some((t) => utcDay(new Date(t)) === day);
+  // The UTC date as the id factory writes it (src/event/id.ts `utcDay`, not imported: `logs` reads no more modules).
+  return [time - dayMs, time, time + dayMs].some((t) =>
+    new Date(t).toISOString().slice(0, 10).replaceAll("-", "") === day
+  );
 }
 
 /** The event id of a record's line read as text, in place (see {@linkcode recordKeys}), or `undefined`. */
@@ -244,17 +239,6 @@ export async function readDeliveriesOf(
   }
   for (const list of out.values()) list.reverse();
   return out;
-}
-
-/** The records grouped by event id, each group in file order. */
-export function deliveriesByEvent(records: readonly DeliveryRecord[]): Map<string, DeliveryRecord[]> {
-  const map = new Map<string, DeliveryRecord[]>();
-  for (const r of records) {
-    const list = map.get(r.event);
-    if (list === undefined) map.set(r.event, [r]);
-    else list.push(r);
-  }
-  return map;
 }
 
 /** The latest delivery outcome of each event, for a reader that stays open (the inspector). */

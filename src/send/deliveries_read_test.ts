@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { at, attempt as attemptOf, T0 } from "../../tests/_delivery_fixture.ts";
+import { allDeliveries, at, attempt as attemptOf, byEvent, T0 } from "../../tests/_delivery_fixture.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createIdFactory } from "../event/id.ts";
-import {
-  deliveriesByEvent,
-  readDeliveries,
-  readDeliveriesOf,
-  RECORD_LAG_MS,
-  type RecordKeys,
-  recordKeys,
-} from "./deliveries_read.ts";
+import { readDeliveriesOf, RECORD_LAG_MS, type RecordKeys, recordKeys } from "./deliveries_read.ts";
 
 const newDelivery = (date: Date) => createIdFactory("dlv")(date);
 
@@ -26,7 +19,7 @@ function attempt(e: { id: string }, minutes: number, o: Partial<DeliveryRecord> 
 
 /** What the whole-log reader (the oracle) has for `ids`. */
 async function oracle(path: string, ids: readonly string[]) {
-  const all = deliveriesByEvent(await readDeliveries(path));
+  const all = byEvent(await allDeliveries(path));
   return new Map(ids.filter((id) => all.has(id)).map((id) => [id, all.get(id)!]));
 }
 

@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { at, attempt, eventIdAt } from "../../tests/_delivery_fixture.ts";
+import { allDeliveries, at, attempt, eventIdAt, givenUpOf } from "../../tests/_delivery_fixture.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { createIdFactory } from "../event/id.ts";
 import { buildEvent, eventLine } from "../event/record.ts";
 import { storePaths } from "../store/paths.ts";
-import { readDeliveries } from "./deliveries_read.ts";
 import { planResume, readFacts } from "./resume_scan.ts";
-import { givenUpOf } from "./undelivered.ts";
 
 const sorted = (groups: { endpoint: string; target: string; events: string[] }[]) =>
   groups.map((g) => ({ ...g, events: [...g.events].sort() })).sort((a, b) =>
@@ -43,7 +41,7 @@ Deno.test("readFacts(): the given-up pairs of the whole log and the facts after 
       `${JSON.stringify({ ...v1, outcome: "failed", source: "forward", endpoint: "github" })}\nnot json\n` +
       JSON.stringify(attempt(ids[55]!, 80, { outcome: "failed" })).slice(0, 40); // torn: not a record yet
     await Deno.writeTextFile(path, text);
-    const all = await readDeliveries(path);
+    const all = await allDeliveries(path);
     for (const mark of [undefined, ids[0]!, ids[30]!, ids[59]!, "evt_99999999_"]) {
       const { facts, givenUp } = readFacts(path, mark);
       assert.deepEqual(sorted(givenUp), sorted(givenUpOf(all)), `given up, mark ${mark}`);

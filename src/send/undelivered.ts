@@ -13,28 +13,6 @@ import { openStoreReader } from "../store/read/reader.ts";
 import { readFacts } from "./resume_scan.ts";
 import { readForwardState } from "./state.ts";
 import { eventDelivery } from "./delivery_state.ts";
-import type { DeliveryRecord } from "../event/delivery.ts";
-
-/** The (event, target) pairs whose attempts all failed, grouped by endpoint and target. */
-export function givenUpOf(records: readonly DeliveryRecord[]): GivenUp[] {
-  const state = new Map<string, { d: DeliveryRecord; delivered: boolean; failed: boolean }>();
-  for (const d of records) {
-    const key = `${d.event} ${d.target}`;
-    const s = state.get(key) ?? { d, delivered: false, failed: false };
-    if (d.outcome === "delivered") s.delivered = true;
-    if (d.outcome === "failed" && d.source !== "replay") s.failed = true;
-    state.set(key, s);
-  }
-  const groups = new Map<string, GivenUp>();
-  for (const { d, delivered, failed } of state.values()) {
-    if (delivered || !failed) continue;
-    const key = `${d.endpoint} ${d.target}`;
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, g = { endpoint: d.endpoint, target: d.target, events: [] });
-    g.events.push(d.event);
-  }
-  return [...groups.values()];
-}
 
 /** Events given up on, grouped by endpoint and target (for the report at start). */
 export interface GivenUp {
