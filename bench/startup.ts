@@ -145,6 +145,16 @@ async function smallStore(dir: string, count: number): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   const init = await runOnce([DENO, "run", "-A", MAIN, "init", "--yes"], dir, dir);
   expect("init", "hooktap.config.ts")(init);
+  const dev = await startDev(dir);
+  for (let i = 0; i < count; i++) {
+    const r = await fetch(`${dev.url}/webhook`, { method: "POST", body: JSON.stringify({ n: i }) });
+    await r.body?.cancel();
+  }
+  await dev.stop();
+}
+
+/** `hooktap dev --port 0` from this checkout in `dir`, once it listens. */
+async function startDev(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = new Deno.Command(DENO, {
     args: ["run", "-A", MAIN, "dev", "--json", "--port", "0"],
     cwd: dir,
@@ -160,14 +170,18 @@ async function smallStore(dir: string, count: number): Promise<void> {
     text += value;
   }
   const { url } = JSON.parse(text.split("\n")[0]!) as { url: string };
-  for (let i = 0; i < count; i++) {
-    const r = await fetch(`${url}/webhook`, { method: "POST", body: JSON.stringify({ n: i }) });
-    await r.body?.cancel();
-  }
-  child.kill("SIGINT");
-  await child.status;
-  reader.releaseLock();
-  await child.stdout.cancel().catch(() => {});
+  // dev prints a line per event: read them on, so that it never waits on a full pipe.
+  const drained = (async () => {
+    while (!(await reader.read()).done) { /* dev's event lines */ }
+  })().catch(() => {});
+  return {
+    url,
+    async stop() {
+      child.kill("SIGINT");
+      await child.status;
+      await drained;
+    },
+  };
 }
 
 /**
@@ -319,6 +333,17 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
     return new Response("ok");
   });
   let npmSkipped: string | undefined = o.npm === false ? "not part of this run (--smoke)" : undefined;
+  // How `trigger` is mostly run: to the project's running dev, signed with its config's secret, so it loads
+  // the config (./src/config/load.ts) and finds dev through its lock. No target: the figure users feel.
+  const typical = join(dir, "typical");
+  await Deno.mkdir(typical, { recursive: true });
+  await Deno.writeTextFile(
+    join(typical, "hooktap.config.ts"),
+    `export default { port: 8787, endpoints: [{ name: "github", path: "/github", method: "POST", ` +
+      `provider: "github", secret: Deno.env.get("GITHUB_WEBHOOK_SECRET") ?? "dev-secret" }] };\n`,
+  );
+  const typicalDev = await startDev(typical);
+  const typicalRun = { ...t, cwd: typical, check: expect("trigger to dev", "200") };
   try {
     const to = `http://127.0.0.1:${sink.addr.port}/hook`;
     const trigger = ["trigger", "github", "push", "--to", to, "--secret", "s"];
@@ -326,6 +351,10 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
       "checkout: one hooktap trigger github push (signed) / empty script",
       await paired(hooktap(...trigger), floor, { ...t, check: expect("trigger", "200") }),
       1.6,
+    );
+    row(
+      "checkout: hooktap trigger github push to the running dev (the config's secret) / empty script",
+      await paired(hooktap("trigger", "github", "push"), floor, typicalRun),
     );
 
     if (o.npm !== false) {
@@ -352,6 +381,10 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
           await paired([installed.bin, ...trigger], npmFloor, { ...t, check: expect("npm trigger", "200") }),
           1.6,
         );
+        row(
+          "npm: hooktap trigger github push to the running dev (the config's secret) / deno run --quiet empty.ts",
+          await paired([installed.bin, "trigger", "github", "push"], npmFloor, typicalRun),
+        );
         // The newest event of the store: `inspect` reads the index and one line.
         const lines = (await Deno.readTextFile(join(project, ".hooktap", "events.jsonl"))).trim().split("\n");
         const id = (JSON.parse(lines.at(-1)!) as { id: string }).id;
@@ -363,6 +396,7 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
       }
     }
   } finally {
+    await typicalDev.stop();
     await sink.shutdown();
   }
 
