@@ -7,7 +7,7 @@
  * writing a new file and renaming it over the old one are seen too.
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basenameOf, dirnameOf } from "../text/path.ts";
 import { loadConfig } from "./load.ts";
 import type { ResolvedConfig } from "./types.ts";
 
@@ -43,9 +43,9 @@ const defaultLoad = (file: string, token: string) => loadConfig({ path: file, ca
 export function watchConfig(options: WatchConfigOptions): ConfigWatch {
   const { file, onConfig, onError } = options;
   const load = options.load ?? defaultLoad;
-  const name = basename(file);
+  const name = basenameOf(file);
   const debounceMs = options.debounceMs ?? 100;
-  const watcher = Deno.watchFs(dirname(file), { recursive: false });
+  const watcher = Deno.watchFs(dirnameOf(file), { recursive: false });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
   let closed = false;
@@ -67,7 +67,7 @@ export function watchConfig(options: WatchConfigOptions): ConfigWatch {
   (async () => {
     try {
       for await (const event of watcher) {
-        if (!event.paths.some((p) => basename(p) === name)) continue;
+        if (!event.paths.some((p) => basenameOf(p) === name)) continue;
         clearTimeout(timer);
         timer = setTimeout(reload, debounceMs);
       }

@@ -3,7 +3,7 @@
  * setup), never over an existing one unless asked.
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirnameOf, joinPath } from "../text/path.ts";
 import { describeError, HooktapError } from "../errors.ts";
 import { configSource, type StarterAnswers } from "./starter.ts";
 import { DATA_DIR_NAME } from "../store/paths.ts";
@@ -44,7 +44,7 @@ export async function configFileExists(file: string): Promise<boolean> {
  */
 export async function hasLocalPackage(dir: string): Promise<boolean> {
   try {
-    const text = await Deno.readTextFile(join(dir, "node_modules", "hooktap", "package.json"));
+    const text = await Deno.readTextFile(joinPath(dir, "node_modules", "hooktap", "package.json"));
     return (JSON.parse(text) as { name?: unknown }).name === "hooktap";
   } catch {
     return false;
@@ -84,12 +84,17 @@ export async function writeConfigFile(
   options: WriteConfigOptions = {},
 ): Promise<void> {
   try {
-    const typed = await hasLocalPackage(dirname(file));
+    const typed = await hasLocalPackage(dirnameOf(file));
     const text = configSource(answers, { typed });
     if (!options.force) await Deno.writeTextFile(file, text, { createNew: true });
     else {
       await refuseLinkedConfig(file);
-      await writeUserFile(file, text, options.dataDir ?? join(dirname(file), DATA_DIR_NAME), "init --force:");
+      await writeUserFile(
+        file,
+        text,
+        options.dataDir ?? joinPath(dirnameOf(file), DATA_DIR_NAME),
+        "init --force:",
+      );
     }
   } catch (error) {
     if (error instanceof HooktapError) throw error;

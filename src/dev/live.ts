@@ -5,7 +5,7 @@
  * watch and the poll.
  * @module
  */
-import { dirname } from "node:path";
+import { dirnameOf } from "../text/path.ts";
 import { diffConfigs, endpointsChanged } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
@@ -47,7 +47,7 @@ async function writeAtomic(path: string, text: string, dataDir: string): Promise
     if (error instanceof UsageError) throw error;
     throw new HooktapError(
       `Cannot write the ready file ${path}: ${describeError(error)}. ` +
-        `Check that ${dirname(path)} exists and that Deno may write there (--allow-write=${path}).`,
+        `Check that ${dirnameOf(path)} exists and that Deno may write there (--allow-write=${path}).`,
       { cause: error },
     );
   }

@@ -5,7 +5,7 @@
  * drained. A reload hands it the new endpoints ({@linkcode ForwardingSession.update}).
  * @module
  */
-import { resolve } from "node:path";
+import { resolvePath } from "../text/path.ts";
 import type { ResolvedForward } from "../config/forward.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -132,7 +132,7 @@ export function resendNeedsResign(endpoint: Endpoint | undefined, detected?: str
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
   let ca: string | undefined;
   if (forward.caFile !== undefined) {
-    const file = resolve(baseDir, forward.caFile);
+    const file = resolvePath(baseDir, forward.caFile);
     try {
       ca = await Deno.readTextFile(file);
     } catch (error) {

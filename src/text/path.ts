@@ -64,6 +64,32 @@ export function pathInside(from: string, to: string): string {
   return target.startsWith(prefix) ? target.slice(prefix.length) : target;
 }
 
+/** `path` without its trailing separators (a root keeps its own), and the index where its last segment starts. */
+function _last(path: string): { trimmed: string; root: string; at: number } {
+  const root = _root(path);
+  let end = path.length;
+  while (end > root.length && (path[end - 1] === "/" || (WINDOWS && path[end - 1] === "\\"))) end--;
+  const trimmed = path.slice(0, end);
+  let at = end;
+  while (at > root.length && !(trimmed[at - 1] === "/" || (WINDOWS && trimmed[at - 1] === "\\"))) at--;
+  return { trimmed, root, at };
+}
+
+/** The directory part of `path` (like `node:path`'s `dirname`): `/a/b` → `/a`, `/a` → `/`, `a` → `.`. */
+export function dirnameOf(path: string): string {
+  const { trimmed, root, at } = _last(path);
+  // Up to the separator before the last segment, that one alone dropped (as node:path does: `a//b` → `a/`).
+  const end = at - 1;
+  if (at <= root.length || end <= root.length) return root === "" ? "." : root;
+  return trimmed.slice(0, end);
+}
+
+/** The last segment of `path` (like `node:path`'s `basename`): `/a/b/` → `b`, `/` → `""`. */
+export function basenameOf(path: string): string {
+  const { trimmed, at } = _last(path);
+  return trimmed.slice(at);
+}
+
 /** The `file:` URL of `path` (made absolute), like `node:url`'s `pathToFileURL`. */
 export function fileUrl(path: string): URL {
   const absolute = resolvePath(path);

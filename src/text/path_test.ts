@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { fileUrl, joinPath, pathInside, resolvePath } from "./path.ts";
+import { basenameOf, dirnameOf, fileUrl, joinPath, pathInside, resolvePath } from "./path.ts";
 
 Deno.test("joinPath() and resolvePath() agree with node:path", () => {
   const cases: string[][] = [
@@ -43,4 +43,26 @@ Deno.test("fileUrl() names the same file as node:url's pathToFileURL, escapes in
     assert.equal(decodeURIComponent(fileUrl(path).href), decodeURIComponent(pathToFileURL(path).href), path);
   }
   assert.equal(fileUrl("/tmp/a b/100%.ts").href, "file:///tmp/a%20b/100%25.ts");
+});
+
+Deno.test("dirnameOf() and basenameOf() agree with node:path", () => {
+  const paths = [
+    "/a/b",
+    "/a/b/",
+    "/a",
+    "/",
+    "a",
+    "a/b",
+    "a//b",
+    "a/b//",
+    ".",
+    "..",
+    "../x",
+    "/tmp/p/hooktap.config.ts",
+    "",
+  ];
+  for (const path of paths) {
+    assert.equal(dirnameOf(path), dirname(path), `dirname ${JSON.stringify(path)}`);
+    assert.equal(basenameOf(path), basename(path), `basename ${JSON.stringify(path)}`);
+  }
 });

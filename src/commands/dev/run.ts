@@ -4,7 +4,6 @@
  * stops it on Ctrl-C or SIGTERM.
  * @module
  */
-import { basename, dirname, relative, resolve } from "node:path";
 import { loadConfig, starterConfig } from "../../config/load.ts";
 import { configFromAnswers } from "../../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
@@ -38,6 +37,7 @@ import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
 import { resendNeedsResign } from "../../send/session.ts";
 import { describeError, UsageError } from "../../errors.ts";
+import { basenameOf, dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
@@ -104,7 +104,7 @@ function hubClientName(flag: string | undefined, cwd: string): string {
       host = Deno.env.get("HOSTNAME") ?? "";
     }
   } catch { /* no host name: the directory alone */ }
-  const name = [host.split(".")[0], basename(cwd)].filter((p) => p !== undefined && p !== "").join("-")
+  const name = [host.split(".")[0], basenameOf(cwd)].filter((p) => p !== undefined && p !== "").join("-")
     .replace(/[^A-Za-z0-9._@-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64);
   return name === "" ? "dev" : name;
 }
@@ -132,7 +132,7 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   const config = await loadConfig({ cwd: ctx.cwd, path });
   if (config !== null) return config;
   const c = ctx.output.errColors;
-  const file = resolve(ctx.cwd, CONFIG_FILE_NAME);
+  const file = resolvePath(ctx.cwd, CONFIG_FILE_NAME);
   const why = whyNoPrompt(file);
   if (why === undefined) {
     const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
@@ -199,7 +199,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   const hubClient = hubChannel ? hubClientName(opts.hubClient, ctx.cwd) : undefined;
   const paths = storeOf(ctx);
-  const readyFile = opts.readyFile === undefined ? undefined : resolve(ctx.cwd, opts.readyFile);
+  const readyFile = opts.readyFile === undefined ? undefined : resolvePath(ctx.cwd, opts.readyFile);
   // Before anything listens: a ready file in .hooktap, or a hard link of the log, would replace the log.
   if (readyFile !== undefined) await refuseInsideStore(readyFile, paths.dir, "--ready-file");
   const plan: DevPlan = {
@@ -216,7 +216,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   // Each part starts onto one stack; a failure at any step unwinds the ones started, last first.
   const running = await compose((parts) => startParts(parts, ctx, plan));
   const parts = running.value;
-  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  const eventsFile = pathInside(ctx.cwd, paths.events) || paths.events;
   printBanner(ctx, plan, parts, eventsFile);
   let failure: { error: unknown } | undefined;
   await stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure = { error }));
@@ -250,7 +250,7 @@ async function startParts(
   }
   const forwarding = await startForwardingPart(paths, endpoints, {
     fallback: plan.fallback,
-    ...(config.file ? { baseDir: dirname(config.file) } : {}),
+    ...(config.file ? { baseDir: dirnameOf(config.file) } : {}),
     ...forwardingCallbacks(out, {
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
@@ -403,7 +403,7 @@ function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, events
       port: listening.port,
       endpoints: config.endpoints,
       eventsFile,
-      configFile: config.file === null ? null : relative(ctx.cwd, config.file) || config.file,
+      configFile: config.file === null ? null : pathInside(ctx.cwd, config.file) || config.file,
       repairedBytes: parts.store.writer.repairedBytes,
       stack: { name: listening.stack, reason: listening.stackReason },
       ...(inspector

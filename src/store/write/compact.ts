@@ -11,7 +11,7 @@
  * is `hooktap dev` with its writer paused.
  * @module
  */
-import { join } from "node:path";
+import { joinPath } from "../../text/path.ts";
 import { describeError, StoreError } from "../../errors.ts";
 import { newestPerEndpoint } from "../index_file.ts";
 import { writeIndex } from "./index_write.ts";
@@ -107,7 +107,7 @@ async function _testPoint(paths: StorePaths, point: string): Promise<void> {
   const name = "HOOKTAP_TEST_COMPACT_PAUSE";
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return;
   if (Deno.env.get(name) !== point) return;
-  await writeFileReplacing(join(paths.dir, `compact-paused-${point}`), String(Deno.pid));
+  await writeFileReplacing(joinPath(paths.dir, `compact-paused-${point}`), String(Deno.pid));
   await new Promise(() => {}); // until killed
 }
 

@@ -12,9 +12,8 @@
  * A hard link to the event log is refused whichever way the file is written.
  * @module
  */
-import { basename, dirname, join } from "node:path";
 import { UsageError } from "../../errors.ts";
-import { resolvePath } from "../../text/path.ts";
+import { basenameOf, dirnameOf, joinPath, resolvePath } from "../../text/path.ts";
 import { createTemp } from "./no_follow.ts";
 
 async function realOrSelf(path: string): Promise<string> {
@@ -30,7 +29,7 @@ async function realTarget(path: string): Promise<string> {
   try {
     return await Deno.realPath(path);
   } catch {
-    return resolvePath(await realOrSelf(dirname(path)), basename(path));
+    return resolvePath(await realOrSelf(dirnameOf(path)), basenameOf(path));
   }
 }
 
@@ -49,7 +48,7 @@ async function storeInodes(dataDir: string): Promise<Set<string>> {
   const inodes = new Set<string>();
   try {
     for await (const entry of Deno.readDir(dataDir)) {
-      const info = await Deno.lstat(join(dataDir, entry.name)).catch(() => undefined);
+      const info = await Deno.lstat(joinPath(dataDir, entry.name)).catch(() => undefined);
       if (info?.ino != null) inodes.add(`${info.dev}:${info.ino}`);
     }
   } catch { /* no data directory (or not readable): nothing of it to protect here */ }
