@@ -53,6 +53,19 @@ for (const name of ["logs", "inspect", "complete"]) {
   });
 }
 
+Deno.test("`hooktap dev` starts without a node: module: node:http and node:https come by dynamic import, when used", () => {
+  // Static imports only: what dev loads before it listens. A node: module there costs ~6 ms of Deno's Node
+  // layer (node:path pulled in assert, util and inspect).
+  const follow = (from: string, edge: Edge) => loadedBy("dev")(from, edge) && !edge.dynamic;
+  const start = [...reach(graph, ["main.ts", "src/commands/dev/run.ts"], follow)];
+  assert.ok(start.includes("src/dev/session.ts"), "the start graph holds dev's session (a test of the test)");
+  const loaded = start.filter((m) => m.startsWith("node:"));
+  const why = loaded.map((m) =>
+    pathTo(graph, "src/commands/dev/run.ts", (n) => n === m, follow)?.join(" → ") ?? m
+  );
+  assert.deepEqual(why, []);
+});
+
 Deno.test("`hooktap trigger` never loads node:crypto (it signs with WebCrypto; loading it costs ~20 ms)", () => {
   const follow = loadedBy("trigger");
   const loaded = [...reach(graph, ["main.ts"], follow)];
