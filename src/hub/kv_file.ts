@@ -7,7 +7,7 @@
  * after the open in case they already existed.
  * @module
  */
-import { dirname } from "node:path";
+import { dirnameOf } from "../text/path.ts";
 
 /** Mode of the directory the hub creates for its KV file. */
 export const KV_DIR_MODE = 0o700;
@@ -29,7 +29,7 @@ async function chmod(path: string, mode: number): Promise<void> {
  * hub's own default directory, which earlier versions created 0755).
  */
 export async function prepareKvFile(path: string, options: { tighten?: boolean } = {}): Promise<void> {
-  const dir = dirname(path);
+  const dir = dirnameOf(path);
   let created = false;
   try {
     await Deno.stat(dir);

@@ -2,7 +2,7 @@
  * `hooktap hub serve` and `hooktap hub channel create`.
  * @module
  */
-import { resolve } from "node:path";
+import { resolvePath } from "../../text/path.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { describeError, HooktapError, NetworkError, ServeError, UsageError } from "../../errors.ts";
@@ -88,7 +88,7 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
     throw new UsageError("TLS needs both --cert and --key (PEM files).");
   }
   const port = parsePort(opts.port ?? String(DEFAULT_HUB_PORT));
-  const kvPath = resolve(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
+  const kvPath = resolvePath(ctx.cwd, opts.kv ?? ".hooktap-hub/hub.sqlite");
   let publicUrl: string | undefined;
   if (opts.publicUrl !== undefined) {
     try {
@@ -105,8 +105,8 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
   if (opts.cert !== undefined && opts.key !== undefined) {
     try {
       tls = {
-        cert: await Deno.readTextFile(resolve(ctx.cwd, opts.cert)),
-        key: await Deno.readTextFile(resolve(ctx.cwd, opts.key)),
+        cert: await Deno.readTextFile(resolvePath(ctx.cwd, opts.cert)),
+        key: await Deno.readTextFile(resolvePath(ctx.cwd, opts.key)),
       };
     } catch (error) {
       throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);

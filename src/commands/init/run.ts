@@ -2,7 +2,7 @@
  * `hooktap init`: writes `hooktap.config.ts`.
  * @module
  */
-import { relative, resolve } from "node:path";
+import { pathInside, resolvePath } from "../../text/path.ts";
 import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
 import { alreadyExists, configFileExists, refuseLinkedConfig, writeConfigFile } from "../../config/write.ts";
 import { UsageError } from "../../errors.ts";
@@ -16,7 +16,7 @@ import { suggestCommand } from "../_shared/hints.ts";
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
-  const file = resolve(ctx.cwd, opts.config);
+  const file = resolvePath(ctx.cwd, opts.config);
   // Refuse before asking anything, not after the user answered.
   if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
   if (opts.force) {
@@ -36,8 +36,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   await writeConfigFile(file, answers, { force: opts.force ?? false, dataDir: storeOf(ctx).dir });
   const a = answers ?? STARTER_ANSWERS;
   ctx.output.err(
-    `Wrote ${relative(ctx.cwd, file) || file}: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${
-      suggestCommand(["dev"])
-    }\n`,
+    `Wrote ${
+      pathInside(ctx.cwd, file) || file
+    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${suggestCommand(["dev"])}\n`,
   );
 }

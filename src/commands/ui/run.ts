@@ -4,7 +4,7 @@
  * log). Stops on Ctrl-C.
  * @module
  */
-import { relative } from "node:path";
+import { pathInside } from "../../text/path.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { launchInspector } from "../../inspector/launch.ts";
@@ -36,13 +36,14 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     resign: resignerFor(config?.endpoints ?? []),
     live: followLog(paths),
   });
-  const eventsFile = relative(ctx.cwd, paths.events) || paths.events;
+  const eventsFile = pathInside(ctx.cwd, paths.events) || paths.events;
   const files = inspector.tokenFiles;
   out.err(
     `${c.bold("hooktap ui")} on ${c.cyan(inspector.openUrl)} ${c.dim("(bound to 127.0.0.1)")}\n` +
       c.dim(
         "Only this link opens it (its token is this session's; other users of this machine cannot read it)" +
-          (files ? `; scripts send the token in ${relative(ctx.cwd, files.token) || files.token}` : "") + ".",
+          (files ? `; scripts send the token in ${pathInside(ctx.cwd, files.token) || files.token}` : "") +
+          ".",
       ) + "\n" +
       (inspector.tokenFileProblem
         ? c.yellow(`note: the token file was not written (${inspector.tokenFileProblem}); the link works.\n`)
