@@ -152,7 +152,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
     try {
-      await resendEach([event], { ...base, log, onSend: (s) => void (sent = s) });
+      // One send: a connection of its own, closed after the answer, whose wait is AbortSignal.timeout; the
+      // pool's 50 ms ticker would load Deno's Node timers (a process's first setInterval, ~5 ms).
+      await resendEach([event], { ...base, keepAlive: false, log, onSend: (s) => void (sent = s) });
     } finally {
       await log.close();
     }
