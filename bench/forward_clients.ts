@@ -5,7 +5,9 @@
  * HTTP/1.1 client over `Deno.connect` (src/send/http1.ts). Each sends the
  * benchmark's GitHub push (body and headers) to a bare `Deno.serve` app in
  * another process, `concurrency` at a time; also the cost of a deliveries-log
- * append per attempt. Pin it: `taskset -c 0 deno run -A bench/forward_clients.ts`
+ * append per attempt, and the floor: the same request bytes written and the
+ * answer read on kept-alive connections with nothing parsed (what any client
+ * in Deno pays for the two system calls and the wake-ups). Pin it: `taskset -c 0 deno run -A bench/forward_clients.ts`
  * (the app goes to CPU 1).
  *
  *     deno run -A bench/forward_clients.ts [--requests N] [--rounds R] [--concurrency C]
@@ -90,6 +92,35 @@ async function viaRaw(): Promise<number> {
   return r.status;
 }
 
+/** The floor: the request's bytes, made once, written; the answer read up to its end, nothing parsed. */
+const wire = new TextEncoder().encode(
+  `POST /hooks HTTP/1.1\r\n${rawHeaders.map(([n, v]) => `${n}: ${v}\r\n`).join("")}\r\n`,
+);
+const request = new Uint8Array(wire.length + body.length);
+request.set(wire);
+request.set(body, wire.length);
+const idle: Deno.TcpConn[] = [];
+const answer = new Uint8Array(64 * 1024);
+async function viaWire(): Promise<number> {
+  const conn = idle.pop() ?? await Deno.connect({ hostname: "127.0.0.1", port });
+  let off = 0;
+  while (off < request.length) off += await conn.write(request.subarray(off));
+  // bench/servers/bare.ts answers `ok` with `content-length: 2`: the head's end, then two bytes.
+  let got = 0;
+  for (let end = -1; end < 0 || got < end + 2;) {
+    const n = await conn.read(answer.subarray(got));
+    if (n === null) throw new Error("the app closed the connection");
+    got += n;
+    for (let i = Math.max(3, got - n); end < 0 && i < got; i++) {
+      if (answer[i] === 10 && answer[i - 1] === 13 && answer[i - 2] === 10 && answer[i - 3] === 13) {
+        end = i + 1;
+      }
+    }
+  }
+  idle.push(conn);
+  return answer[9] === 0x32 && answer[10] === 0x30 && answer[11] === 0x30 ? 200 : 0;
+}
+
 async function drive(
   send: () => Promise<number>,
   n: number,
@@ -140,6 +171,7 @@ const viaLog = async () => (await log.append(record(appendIx++ % 100)), 200);
 const clients: [string, () => Promise<number>][] = [
   ["node:http (flat raw headers)", viaNode],
   ["fetch", viaFetch],
+  ["the floor: the bytes written, the answer read, nothing parsed", viaWire],
   ["raw HTTP/1.1 over Deno.connect", viaRaw],
   ["deliveries-log append (no send)", viaLog],
   ["raw HTTP/1.1, then the append awaited", async () => (await viaRaw(), await viaLog())],
@@ -157,6 +189,7 @@ try {
   }
 } finally {
   pool.close();
+  for (const conn of idle) conn.close();
   agent.destroy();
   await log.close();
   await app.stop();
