@@ -38,6 +38,7 @@ import { resignerFor } from "../../send/resigner.ts";
 import { resendNeedsResign } from "../../send/session.ts";
 import { describeError, UsageError } from "../../errors.ts";
 import { basenameOf, dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
+import { preloadDigests } from "../../providers/hmac.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
@@ -218,6 +219,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const parts = running.value;
   const eventsFile = pathInside(ctx.cwd, paths.events) || paths.events;
   printBanner(ctx, plan, parts, eventsFile);
+  // The first signed request would wait for node:crypto to load (~20–30 ms): load it now, while dev is idle.
+  if (config.endpoints.some((e) => (e.signing?.secrets.length ?? 0) > 0)) {
+    setTimeout(preloadDigests, 0);
+  }
   let failure: { error: unknown } | undefined;
   await stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure = { error }));
   await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
