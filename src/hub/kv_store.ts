@@ -483,6 +483,21 @@ async function commitLoop(log: LogState, channel: string, queue: { pending: Pend
   }
 }
 
+/**
+ * `commit()` again while SQLite says the database is locked (another process on the same KV file holds its
+ * write lock for a moment, as a second hub does while it opens the file): a few tries, 10, 20, 30... ms apart.
+ */
+async function whenNotBusy<T>(commit: () => Promise<T>): Promise<T> {
+  for (let tries = 1;; tries++) {
+    try {
+      return await commit();
+    } catch (error) {
+      if (tries >= 5 || !(error instanceof Error) || !/database is locked/i.test(error.message)) throw error;
+      await new Promise((r) => setTimeout(r, 10 * tries));
+    }
+  }
+}
+
 /** The channel's events: append (group commit under the cap), read, bodies, head, cursors, change waits. */
 function eventLog(
   kv: Deno.Kv,
@@ -596,9 +611,12 @@ function channelsOn(
   const channels = new Map<string, { record: ChannelRecord; until: number }>();
   return {
     async createChannel(id, tokenHash) {
-      const op = kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
-        .set(["hub", "channel", id], { tokenHash, createdAt: new Date().toISOString() });
-      const result = await addTo(op, ["hub", "channels"], 1).commit();
+      const record = { tokenHash, createdAt: new Date().toISOString() };
+      const result = await whenNotBusy(() => {
+        const op = kv.atomic().check({ key: ["hub", "channel", id], versionstamp: null })
+          .set(["hub", "channel", id], record);
+        return addTo(op, ["hub", "channels"], 1).commit();
+      });
       if (!result.ok) throw new Error("channel id already taken");
     },
     async channel(id, options = {}) {
