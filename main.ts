@@ -3,7 +3,7 @@
  * that maps errors to messages and exit codes and calls `Deno.exit`.
  * @module
  */
-import { PROGRAM } from "./src/cli.ts";
+import { loadCommands, programFor } from "./src/cli.ts";
 import type { CommandContext } from "./src/cli/context.ts";
 import { runProgram } from "./src/cli/run.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
@@ -39,10 +39,11 @@ export async function main(args: string[]): Promise<number> {
     cwd: Deno.cwd(),
     exit: (code) => (exitCode = code),
     signal: controller.signal,
-    commands: PROGRAM.commands,
+    commands: loadCommands,
   };
   try {
-    await runProgram(PROGRAM, ctx, args);
+    // The command's own declaration alone when the first word names one (its start-up reads no other).
+    await runProgram(await programFor(args), ctx, args);
     return exitCode;
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0; // `hooktap logs | head`

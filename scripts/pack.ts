@@ -198,7 +198,7 @@ interface Lean {
  */
 const LEAN: Readonly<Record<string, Lean>> = {
   "main_trigger.js": {
-    start: ["src/commands/trigger/run.ts", "src/providers/hmac.ts"],
+    start: ["src/commands/trigger/command.ts", "src/commands/trigger/run.ts", "src/providers/hmac.ts"],
     with: ["src/providers/_verdict.ts", "src/providers/view.ts", "src/event/record.ts"],
   },
 };

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PROGRAM } from "../src/cli.ts";
+import { loadProgram } from "../src/cli.ts";
 import { runProgram } from "../src/cli/run.ts";
 import type { CommandContext } from "../src/cli/context.ts";
 import { HooktapError, ServeError, StoreError } from "../src/errors.ts";
@@ -15,6 +15,8 @@ import { storePaths } from "../src/store/paths.ts";
 import { acquireWriterLock } from "../src/store/write/lock.ts";
 import { createColors } from "../src/term/colors.ts";
 import { withTmpDir, writeFile } from "./_helpers.ts";
+
+const PROGRAM = await loadProgram();
 
 /** A context printing into strings, with its own Ctrl-C. */
 function context(cwd: string): CommandContext & { stderr(): string; interrupt(): void } {
@@ -34,7 +36,7 @@ function context(cwd: string): CommandContext & { stderr(): string; interrupt():
     cwd,
     exit: () => {},
     signal: controller.signal,
-    commands: PROGRAM.commands,
+    commands: () => Promise.resolve(PROGRAM.commands),
     stderr: () => err,
     interrupt: () => controller.abort(),
   };

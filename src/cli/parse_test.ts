@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { COMMANDS } from "../cli.ts";
+import { loadCommands } from "../cli.ts";
+
+const COMMANDS = await loadCommands();
 import { UsageError } from "../errors.ts";
 import { commandHelp } from "./help.ts";
 import { HELP, parseCommand } from "./parse.ts";
