@@ -5,10 +5,8 @@
  * the CLI. tests/commands_doc_test.ts fails when the file is stale.
  * @module
  */
-import { loadProgram } from "../src/cli.ts";
+import { PROGRAM } from "../src/cli.ts";
 import { commandHelp, programHelp } from "../src/cli/help.ts";
-
-const PROGRAM = await loadProgram();
 
 /** The width `--help` wraps to when stdout is not a terminal. */
 const WIDTH = 80;

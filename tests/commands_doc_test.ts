@@ -1,10 +1,8 @@
 /** docs/commands.md is the command tree's help, regenerated (like the inspector's assets). */
 import assert from "node:assert/strict";
 import { COMMANDS_DOC, generateCommandsDoc } from "../scripts/commands_doc.ts";
-import { loadProgram } from "../src/cli.ts";
+import { PROGRAM } from "../src/cli.ts";
 import { kebab } from "../src/cli/spec.ts";
-
-const PROGRAM = await loadProgram();
 
 Deno.test("docs/commands.md is up to date with the command tree (else run `deno task docs`)", async () => {
   const now = await Deno.readTextFile(COMMANDS_DOC);

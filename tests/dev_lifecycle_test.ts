@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadProgram } from "../src/cli.ts";
+import { PROGRAM } from "../src/cli.ts";
 import { runProgram } from "../src/cli/run.ts";
 import type { CommandContext } from "../src/cli/context.ts";
 import { HooktapError, ServeError, StoreError } from "../src/errors.ts";
@@ -15,8 +15,6 @@ import { storePaths } from "../src/store/paths.ts";
 import { acquireWriterLock } from "../src/store/write/lock.ts";
 import { createColors } from "../src/term/colors.ts";
 import { withTmpDir, writeFile } from "./_helpers.ts";
-
-const PROGRAM = await loadProgram();
 
 /** A context printing into strings, with its own Ctrl-C. */
 function context(cwd: string): CommandContext & { stderr(): string; interrupt(): void } {

@@ -7,10 +7,8 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { loadProgram } from "../src/cli.ts";
+import { PROGRAM } from "../src/cli.ts";
 import { withTmpDir } from "./_helpers.ts";
-
-const PROGRAM = await loadProgram();
 
 const require = createRequire(import.meta.url);
 const launcher = require("../npm/hooktap.cjs") as {

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { loadCommands } from "../cli.ts";
-
-const COMMANDS = await loadCommands();
+import { COMMANDS } from "../cli.ts";
 import { UsageError } from "../errors.ts";
 import { commandHelp } from "./help.ts";
 import { HELP, parseCommand } from "./parse.ts";
