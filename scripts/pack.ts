@@ -203,21 +203,25 @@ const LEAN: Readonly<Record<string, Lean>> = {
   },
 };
 
-/** Writes the scratch modules of a bundle of `carried` (see {@linkcode singleFileEntry}); resolves to its entry. */
+/**
+ * Writes the scratch modules of a bundle of `carried` (see {@linkcode singleFileEntry}); resolves to the
+ * entries of its build: its own, then a lean bundle's deferred modules.
+ */
 async function scratchEntry(
   root: string,
   scratch: string,
   name: string,
   carried: readonly string[],
   lean: Lean | undefined,
-): Promise<string> {
+): Promise<string[]> {
   const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
   const now = lean === undefined ? carried : carried.filter((path) => lean.start.includes(path));
   const later = lean === undefined ? [] : carried.filter((path) => !lean.start.includes(path));
-  // A lean bundle's deferred modules each import the core: every module the bundle starts with is then
-  // shared by the entry and all of them, and the build puts them all in one chunk instead of one chunk per
-  // set of modules sharing each (the entry would import many files).
-  // Each named by its module (main_trigger_src_config_load_ts.ts): its chunk is main_trigger_src_config_load_ts-<hash>.js.
+  // A lean bundle's deferred modules are entries of its build, each named by its module
+  // (main_trigger_src_config_load_ts.ts, built to lib/main_trigger_src_config_load_ts.js), and each imports
+  // the core: every module the bundle starts with is then shared by the entry and all of them, and the build
+  // puts them all in one chunk instead of one chunk per set of modules sharing each (the entry would import
+  // many files).
   const wrapper = (path: string) => `${name}_${path.replace(/[^A-Za-z0-9]/g, "_")}.ts`;
   for (const path of later) {
     await Deno.writeTextFile(
@@ -225,10 +229,16 @@ async function scratchEntry(
       `import ${JSON.stringify(`./${name}_core.ts`)};\nexport * from ${url(path)};\n`,
     );
   }
-  // The preloads first: a module's imports run in order, so they are registered before main.ts runs.
+  // The preloads first: a module's imports run in order, so they are registered before main.ts runs. A lean
+  // bundle's core runs the command itself, without waiting on it (no top-level await): its chunk becomes the
+  // entry ({@linkcode leanEntry}), and the deferred chunks that import it must find it evaluated.
   await Deno.writeTextFile(
     join(scratch, `${name}_core.ts`),
-    `import ${JSON.stringify(`./${name}_preload.ts`)};\nexport { run } from ${url("main.ts")};\n`,
+    lean === undefined
+      ? `import ${JSON.stringify(`./${name}_preload.ts`)};\nexport { run } from ${url("main.ts")};\n`
+      : `import ${JSON.stringify(`./${name}_preload.ts`)};\nimport { run } from ${
+        url("main.ts")
+      };\nrun(Deno.args);\n`,
   );
   await Deno.writeTextFile(
     join(scratch, `${name}_preload.ts`),
@@ -237,8 +247,13 @@ async function scratchEntry(
       ...now.map((path, i) => `import * as m${i} from ${url(path)};`),
       ...(lean?.with ?? []).map((path) => `import ${url(path)};`),
       `preloadLazy({ ${now.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(", ")} });`,
+      // Not literal imports: Deno would read and parse every deferred file before the command starts.
+      "const later = (file: string) => () => import(new URL(file, import.meta.url).href);",
       `deferLazy({ ${
-        later.map((path) => `${JSON.stringify(path)}: () => import("./${wrapper(path)}")`).join(", ")
+        later.map((path) =>
+          `${JSON.stringify(path)}: later(${JSON.stringify(`./${wrapper(path).replace(/\.ts$/, ".js")}`)})`
+        )
+          .join(", ")
       } });`,
       "",
     ].join("\n"),
@@ -258,10 +273,31 @@ async function scratchEntry(
     : [];
   await Deno.writeTextFile(
     entry,
-    [`import { run } from ${JSON.stringify(`./${name}_core.ts`)};`, ...turn, "await run(Deno.args);", ""]
-      .join("\n"),
+    lean === undefined
+      ? [`import { run } from ${JSON.stringify(`./${name}_core.ts`)};`, ...turn, "await run(Deno.args);", ""]
+        .join("\n")
+      : `import ${JSON.stringify(`./${name}_core.ts`)};\n`,
   );
-  return entry;
+  return [entry, ...later.map((path) => join(scratch, wrapper(path)))];
+}
+
+/**
+ * A lean bundle's build with its core chunk as the entry `script`: esbuild writes an entry that only imports
+ * the chunk every deferred chunk imports too, and Deno would read both files at every start (~0.7 ms more
+ * than one file, measured). The chunk runs the command (see {@linkcode scratchEntry}); the deferred chunks
+ * import it by the entry's name, the same module.
+ */
+function leanEntry(files: ReadonlyMap<string, string>, script: string): Map<string, string> {
+  const chunk = /^import "\.\/([^"/]+\.js)";\s*$/.exec(files.get(script) ?? "")?.[1];
+  if (chunk === undefined || !files.has(chunk)) {
+    throw new Error(`${script}: the build's entry does more than import its core chunk`);
+  }
+  const out = new Map<string, string>();
+  for (const [file, text] of files) {
+    if (file === script) continue;
+    out.set(file === chunk ? script : file, text.replaceAll(`"./${chunk}"`, `"./${script}"`));
+  }
+  return out;
 }
 
 /**
@@ -319,7 +355,7 @@ async function singleFileEntry(
   const strange = (lean?.start ?? []).filter((path) => !carried.includes(path));
   if (strange.length > 0) throw new Error(`${script}: it does not carry ${strange.join(", ")}`);
   const name = script.replace(/\.js$/, "");
-  const entry = await scratchEntry(root, scratch, name, carried, lean);
+  const entries = await scratchEntry(root, scratch, name, carried, lean);
   const out = join(scratch, `${name}_out`);
   await run(Deno.execPath(), [
     "bundle",
@@ -327,7 +363,7 @@ async function singleFileEntry(
     "--platform=deno",
     `--config=${join(root, "deno.json")}`,
     ...(lean === undefined ? ["--output", join(out, script)] : ["--code-splitting", "--outdir", out]),
-    entry,
+    ...entries,
   ], root);
   const built = new Map<string, string>();
   for await (const file of Deno.readDir(out)) {
@@ -337,7 +373,7 @@ async function singleFileEntry(
     built.set(file.name, text.replaceAll(`// ${relative(root, scratch)}/`, "// "));
   }
   const texts: string[] = [];
-  for (const [file, text] of await stableNames(built)) {
+  for (const [file, text] of await stableNames(lean === undefined ? built : leanEntry(built, script))) {
     const target = join(lib, file);
     const there = await Deno.readTextFile(target).catch(() => undefined);
     if (there !== undefined && there !== text) {
@@ -347,6 +383,10 @@ async function singleFileEntry(
     texts.push(text);
   }
   const text = texts.join("\n");
+  // Deno reads every file a literal `import("./x.js")` names before the command starts (src/cli/lazy.ts).
+  if (/\bimport\(\s*["'`]\.{1,2}\//.test(text)) {
+    throw new Error(`${script}: a literal dynamic import would load its file at every start`);
+  }
   // main.ts runs once: from the entry (its own `if (import.meta.main)` is false inside a bundle).
   if (text.includes("import.meta.main")) {
     throw new Error(`${script}: main.ts would run twice (import.meta.main)`);
