@@ -6,7 +6,7 @@
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
  * The help and the commands run most (`logs`, `trigger`, `inspect`,
- * `replay`, `export`) run single-file bundles of their own instead
+ * `replay`, `export`, `complete`) run single-file bundles of their own instead
  * (`lib/main_<command>.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES),
  * which carry main.ts and every module the command loads lazily but the
  * providers' catalogs, so they start from one file; `trigger`'s is lean

@@ -91,7 +91,7 @@ async function project(dir: string): Promise<void> {
   assert.equal(await dev.stop(), 0);
 }
 
-Deno.test("the packed package prints byte for byte what the checkout prints for logs and the help", async () => {
+Deno.test("the packed package prints byte for byte what the checkout prints for logs, complete and the help", async () => {
   await using tmp = await withTmpDir("hooktap_pack_output_");
   const lib = await packedLib(tmp.path);
   const app = join(tmp.path, "app");
@@ -120,6 +120,8 @@ Deno.test("the packed package prints byte for byte what the checkout prints for 
     [app, []],
     [app, ["--version"]],
     [app, ["help", "logs"]],
+    [app, ["complete", "--", "logs", "--endpoint", ""]],
+    [app, ["complete", "--", "tr"]],
     [empty, ["logs"]],
     [tmp.path, ["logs"]],
   ];
