@@ -3,11 +3,15 @@
  * that maps errors to messages and exit codes and calls `Deno.exit`.
  * @module
  */
-import { PROGRAM } from "./src/cli.ts";
 import type { CommandContext } from "./src/cli/context.ts";
-import { runProgram } from "./src/cli/run.ts";
+import { lazyImport } from "./src/cli/lazy.ts";
+import { runCommand, runProgram } from "./src/cli/run.ts";
+import type { CommandSpec } from "./src/cli/spec.ts";
 import { ConfigError, HooktapError } from "./src/errors.ts";
 import { terminalOutput } from "./src/term/output.ts";
+// Imported at start, where Deno reads without asking: src/version.ts imports deno.json, outside src/, which
+// the read access hooktap's lazily imported modules need (src/cli/lazy.ts) does not cover.
+import "./src/version.ts";
 
 /**
  * Signals within this many ms of the first are the same interrupt: a terminal's Ctrl-C reaches every
@@ -15,6 +19,83 @@ import { terminalOutput } from "./src/term/output.ts";
  * delivers it twice, milliseconds apart. A person's second Ctrl-C comes later, and stops waiting.
  */
 const SAME_INTERRUPT_MS = 500;
+
+/** The command tree (src/cli.ts): every command's declaration, imported when the help or completion needs it. */
+const tree = () => lazyImport<typeof import("./src/cli.ts")>("src/cli.ts");
+
+type Declaration = () => Promise<{ readonly [name: string]: unknown }>;
+
+/**
+ * Each command's declaration alone, by name: `hooktap <command>` imports its own declaration and no other
+ * (the tree imports all 15 and what they share; `trigger` then read 50 project modules ahead from a checkout
+ * instead of 34). main_test.ts keeps this table equal to src/cli.ts's list.
+ */
+export const DECLARATIONS: Readonly<Record<string, [Declaration, string]>> = {
+  init: [
+    () => lazyImport<typeof import("./src/commands/init/command.ts")>("src/commands/init/command.ts"),
+    "init",
+  ],
+  dev: [
+    () => lazyImport<typeof import("./src/commands/dev/command.ts")>("src/commands/dev/command.ts"),
+    "dev",
+  ],
+  logs: [
+    () => lazyImport<typeof import("./src/commands/logs/command.ts")>("src/commands/logs/command.ts"),
+    "logs",
+  ],
+  inspect: [
+    () => lazyImport<typeof import("./src/commands/inspect/command.ts")>("src/commands/inspect/command.ts"),
+    "inspect",
+  ],
+  replay: [
+    () => lazyImport<typeof import("./src/commands/replay/command.ts")>("src/commands/replay/command.ts"),
+    "replay",
+  ],
+  trigger: [
+    () => lazyImport<typeof import("./src/commands/trigger/command.ts")>("src/commands/trigger/command.ts"),
+    "trigger",
+  ],
+  doctor: [
+    () => lazyImport<typeof import("./src/commands/doctor/command.ts")>("src/commands/doctor/command.ts"),
+    "doctor",
+  ],
+  mcp: [
+    () => lazyImport<typeof import("./src/commands/mcp/command.ts")>("src/commands/mcp/command.ts"),
+    "mcp",
+  ],
+  ui: [() => lazyImport<typeof import("./src/commands/ui/command.ts")>("src/commands/ui/command.ts"), "ui"],
+  export: [
+    () => lazyImport<typeof import("./src/commands/export/command.ts")>("src/commands/export/command.ts"),
+    "exportCommand",
+  ],
+  hub: [
+    () => lazyImport<typeof import("./src/commands/hub/command.ts")>("src/commands/hub/command.ts"),
+    "hub",
+  ],
+  prune: [
+    () => lazyImport<typeof import("./src/commands/prune/command.ts")>("src/commands/prune/command.ts"),
+    "prune",
+  ],
+  rm: [() => lazyImport<typeof import("./src/commands/rm/command.ts")>("src/commands/rm/command.ts"), "rm"],
+  completions: [
+    () =>
+      lazyImport<typeof import("./src/commands/completions/command.ts")>(
+        "src/commands/completions/command.ts",
+      ),
+    "completions",
+  ],
+  complete: [
+    () => lazyImport<typeof import("./src/commands/complete/command.ts")>("src/commands/complete/command.ts"),
+    "complete",
+  ],
+};
+
+/** The declaration of the command `word` names, alone; `undefined` for a word that names none. */
+export async function declarationOf(word: string | undefined): Promise<CommandSpec | undefined> {
+  if (word === undefined || !Object.hasOwn(DECLARATIONS, word)) return undefined;
+  const [load, name] = DECLARATIONS[word]!;
+  return (await load())[name] as CommandSpec;
+}
 
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -39,10 +120,14 @@ export async function main(args: string[]): Promise<number> {
     cwd: Deno.cwd(),
     exit: (code) => (exitCode = code),
     signal: controller.signal,
-    commands: PROGRAM.commands,
+    commands: async () => (await tree()).COMMANDS,
   };
   try {
-    await runProgram(PROGRAM, ctx, args);
+    // The command's own declaration alone when the first word names one (its start-up reads no other);
+    // the whole tree for the help, an option first, or a typo (its did-you-mean).
+    const declared = await declarationOf(args[0]);
+    if (declared !== undefined) await runCommand(declared, ctx, args.slice(1));
+    else await runProgram((await tree()).PROGRAM, ctx, args);
     return exitCode;
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0; // `hooktap logs | head`

@@ -6,11 +6,13 @@
  * loads lazily (src/cli/lazy.ts: each command's action, each trigger
  * catalog), and their shared chunks; a command loads only its own modules.
  * The help and the commands run most (`logs`, `trigger`, `inspect`,
- * `replay`, `export`) run single-file bundles of their own instead
+ * `replay`, `export`, `complete`) run single-file bundles of their own instead
  * (`lib/main_<command>.js`, `lib/main_help.js`: npm/hooktap.cjs's ENTRIES),
  * which carry main.ts and every module the command loads lazily but the
- * providers' catalogs, so they start from one file. Two packs of one
- * checkout are the same bytes.
+ * providers' catalogs, so they start from one file; `trigger`'s is lean
+ * (LEAN): it starts from two files with what its common run needs, the rest
+ * in chunks of its own build loaded when a run asks for them. Two packs of
+ * one checkout are the same bytes.
  * `bin/hooktap.cjs` (npm/hooktap.cjs) runs it on the Deno binary of the
  * exact `deno` npm package this checkout is tested with; its postinstall
  * (npm/postinstall.cjs) puts a shell launcher there that runs that binary
@@ -90,8 +92,9 @@ const CATALOG_PART = /^src\/providers\/[^/]+\/(catalog\.ts|schema\.ts|samples\/)
  * Single-file bundles that carry the providers' verification modules (src/providers/<name>/verify.ts and
  * src/providers/hmac.ts) where their command reaches them; the others leave them files of lib/, loaded
  * for the one provider a run needs. `trigger` must carry them: its own modules import hmac.ts (the check in
- * {@linkcode singleFileEntry} refuses a second copy), and one `trigger` then reads 6 files of lib/ (its
- * bundle, the provider's catalog and 3 small chunks, the sample). `inspect` reaches every verifier but a
+ * {@linkcode singleFileEntry} refuses a second copy); being {@linkcode LEAN}, it carries each as a chunk
+ * of its own build, and one signed `trigger` reads 8 files of lib/ (its entry and first chunk, the
+ * provider's signer, its catalog and 3 small chunks, the sample). `inspect` reaches every verifier but a
  * run needs at most one: carrying all 20 made each run evaluate them all (1.46× the empty script against
  * 1.16× without them, and 1.64× from lib/main.js: 20 pairs, each file with its own code cache).
  */
@@ -172,10 +175,171 @@ async function libModules(lib: string, paths: readonly string[]): Promise<Set<st
   return modules;
 }
 
+/** What a lean bundle starts with: see {@linkcode LEAN}. */
+interface Lean {
+  /** Lazily loaded modules it carries in its first chunk; the others it carries are chunks of their own. */
+  readonly start: readonly string[];
+  /**
+   * Modules the chunks of the others share, in the first chunk too: each of them is then one file
+   * (without, one provider's signer read 4 files: its own and 3 chunks of what the signers share).
+   */
+  readonly with: readonly string[];
+}
+
 /**
- * Writes `<lib>/<script>`: one file (no chunks) that runs main.ts with the lazily loaded
- * modules of `roots` inside it, registered with `preloadLazy` (src/cli/lazy.ts) before main.ts runs, so
- * the command starts from this file alone. A lazy module it does not carry loads from its lib/ file.
+ * Bundles whose lazily loaded modules are not all inside them, by script: the modules of `start` begin
+ * with the bundle (registered with `preloadLazy`), and every other module it carries (the config's
+ * loader and checks, each provider's signer, the fixture, the key pairs, the list, dev's side channel, the
+ * store's lookups) is a chunk of the bundle's own build, loaded at the first `lazyImport` of it
+ * (`deferLazy`, src/cli/lazy.ts). One `trigger <provider> <event> --to URL --secret S` then compiles and
+ * evaluates half the code it did as one file carrying them all (issue 36); the chunks import the bundle's
+ * own instances of what they share with it (one build, so one copy of each module: its error classes, the
+ * WebCrypto switch of src/providers/hmac.ts).
+ */
+const LEAN: Readonly<Record<string, Lean>> = {
+  "main_trigger.js": {
+    start: ["src/commands/trigger/command.ts", "src/commands/trigger/run.ts", "src/providers/hmac.ts"],
+    with: ["src/providers/_verdict.ts", "src/providers/view.ts", "src/event/record.ts"],
+  },
+};
+
+/**
+ * Writes the scratch modules of a bundle of `carried` (see {@linkcode singleFileEntry}); resolves to the
+ * entries of its build: its own, then a lean bundle's deferred modules.
+ */
+async function scratchEntry(
+  root: string,
+  scratch: string,
+  name: string,
+  carried: readonly string[],
+  lean: Lean | undefined,
+): Promise<string[]> {
+  const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
+  const now = lean === undefined ? carried : carried.filter((path) => lean.start.includes(path));
+  const later = lean === undefined ? [] : carried.filter((path) => !lean.start.includes(path));
+  // A lean bundle's deferred modules are entries of its build, each named by its module
+  // (main_trigger_src_config_load_ts.ts, built to lib/main_trigger_src_config_load_ts.js), and each imports
+  // the core: every module the bundle starts with is then shared by the entry and all of them, and the build
+  // puts them all in one chunk instead of one chunk per set of modules sharing each (the entry would import
+  // many files).
+  const wrapper = (path: string) => `${name}_${path.replace(/[^A-Za-z0-9]/g, "_")}.ts`;
+  for (const path of later) {
+    await Deno.writeTextFile(
+      join(scratch, wrapper(path)),
+      `import ${JSON.stringify(`./${name}_core.ts`)};\nexport * from ${url(path)};\n`,
+    );
+  }
+  // The preloads first: a module's imports run in order, so they are registered before main.ts runs. A lean
+  // bundle's core runs the command itself, without waiting on it (no top-level await): its chunk becomes the
+  // entry ({@linkcode leanEntry}), and the deferred chunks that import it must find it evaluated.
+  await Deno.writeTextFile(
+    join(scratch, `${name}_core.ts`),
+    lean === undefined
+      ? `import ${JSON.stringify(`./${name}_preload.ts`)};\nexport { run } from ${url("main.ts")};\n`
+      : `import ${JSON.stringify(`./${name}_preload.ts`)};\nimport { run } from ${
+        url("main.ts")
+      };\nrun(Deno.args);\n`,
+  );
+  await Deno.writeTextFile(
+    join(scratch, `${name}_preload.ts`),
+    [
+      `import { deferLazy, preloadLazy } from ${url("src/cli/lazy.ts")};`,
+      ...now.map((path, i) => `import * as m${i} from ${url(path)};`),
+      ...(lean?.with ?? []).map((path) => `import ${url(path)};`),
+      `preloadLazy({ ${now.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(", ")} });`,
+      // Not literal imports: Deno would read and parse every deferred file before the command starts.
+      "const later = (file: string) => () => import(new URL(file, import.meta.url).href);",
+      `deferLazy({ ${
+        later.map((path) =>
+          `${JSON.stringify(path)}: later(${JSON.stringify(`./${wrapper(path).replace(/\.ts$/, ".js")}`)})`
+        )
+          .join(", ")
+      } });`,
+      "",
+    ].join("\n"),
+  );
+  const entry = join(scratch, `${name}.ts`);
+  // One turn of Deno's event loop before the command, by importing an empty module: Deno writes a
+  // file's V8 code cache on that loop once the file is compiled (its first run), and a command that never
+  // waits on the loop (the help, `logs`: their reads are synchronous) would exit first, so every run would
+  // compile the whole file again. A timer would cost a wait; this import costs ~0.2 ms (0.4 ms measured in
+  // `trigger`, which a lean bundle skips: it waits on the loop anyway, importing the provider's catalog).
+  const turn = lean === undefined
+    ? [
+      // Not a literal: the bundler would put the module inside the file, and importing it would not wait.
+      'const empty = ["data:text/javascript", ""].join(",");',
+      "await import(empty).catch(() => {});",
+    ]
+    : [];
+  await Deno.writeTextFile(
+    entry,
+    lean === undefined
+      ? [`import { run } from ${JSON.stringify(`./${name}_core.ts`)};`, ...turn, "await run(Deno.args);", ""]
+        .join("\n")
+      : `import ${JSON.stringify(`./${name}_core.ts`)};\n`,
+  );
+  return [entry, ...later.map((path) => join(scratch, wrapper(path)))];
+}
+
+/**
+ * A lean bundle's build with its core chunk as the entry `script`: esbuild writes an entry that only imports
+ * the chunk every deferred chunk imports too, and Deno would read both files at every start (~0.7 ms more
+ * than one file, measured). The chunk runs the command (see {@linkcode scratchEntry}); the deferred chunks
+ * import it by the entry's name, the same module.
+ */
+function leanEntry(files: ReadonlyMap<string, string>, script: string): Map<string, string> {
+  const chunk = /^import "\.\/([^"/]+\.js)";\s*$/.exec(files.get(script) ?? "")?.[1];
+  if (chunk === undefined || !files.has(chunk)) {
+    throw new Error(`${script}: the build's entry does more than import its core chunk`);
+  }
+  const out = new Map<string, string>();
+  for (const [file, text] of files) {
+    if (file === script) continue;
+    out.set(file === chunk ? script : file, text.replaceAll(`"./${chunk}"`, `"./${script}"`));
+  }
+  return out;
+}
+
+/**
+ * The files of a code-split build (name to text) renamed so two packs of one checkout name them alike:
+ * esbuild's `<name>-<hash>.js` hashes what it wrote, the scratch entries' temp directory included. Each is
+ * named by the SHA-256 of its text with every such name in it reduced to its stem, and every reference
+ * follows.
+ */
+async function stableNames(files: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  const hashed = /^(.+)-[A-Z0-9]{8}\.js$/;
+  const stems = [...files.keys()].flatMap((file) => {
+    const m = hashed.exec(file);
+    return m === null ? [] : [[file, m[1]!] as const];
+  });
+  // Longest first: no name is replaced inside a longer one.
+  stems.sort(([a], [b]) => b.length - a.length);
+  const reduce = (text: string) => stems.reduce((t, [file, stem]) => t.replaceAll(file, `${stem}.js`), text);
+  const renamed = new Map<string, string>();
+  for (const [file, stem] of stems) {
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(reduce(files.get(file)!))),
+    );
+    const hash = [...digest.slice(0, 5)].map((b) => b.toString(32).padStart(2, "0")).join("").toUpperCase();
+    renamed.set(file, `${stem}-${hash}.js`);
+  }
+  if (new Set(renamed.values()).size !== renamed.size) throw new Error("two chunks of a build are the same");
+  const out = new Map<string, string>();
+  for (const [file, text] of files) {
+    out.set(
+      renamed.get(file) ?? file,
+      stems.reduce((t, [old]) => t.replaceAll(old, renamed.get(old)!), text),
+    );
+  }
+  return out;
+}
+
+/**
+ * Writes `<lib>/<script>`: one file that runs main.ts with the lazily loaded modules of `roots` inside it,
+ * registered with `preloadLazy` (src/cli/lazy.ts) before main.ts runs, so the command starts from this
+ * file alone. A lazy module it does not carry loads from its lib/ file. A {@linkcode LEAN} script is the
+ * entry of a build of its own instead: the file, the chunk of what it starts with, and a chunk for each
+ * module it loads later (files of lib/ too).
  */
 async function singleFileEntry(
   root: string,
@@ -187,50 +351,42 @@ async function singleFileEntry(
 ): Promise<void> {
   const leaves = new Set<string>();
   const carried = await carriedModules(root, roots, CARRIES_VERIFIERS.has(script), leaves);
-  const url = (path: string) => JSON.stringify(pathToFileURL(join(root, path)).href);
+  const lean = LEAN[script];
+  const strange = (lean?.start ?? []).filter((path) => !carried.includes(path));
+  if (strange.length > 0) throw new Error(`${script}: it does not carry ${strange.join(", ")}`);
   const name = script.replace(/\.js$/, "");
-  const preload = join(scratch, `${name}_preload.ts`);
-  const entry = join(scratch, `${name}.ts`);
-  await Deno.writeTextFile(
-    preload,
-    [
-      `import { preloadLazy } from ${url("src/cli/lazy.ts")};`,
-      ...carried.map((path, i) => `import * as m${i} from ${url(path)};`),
-      `preloadLazy({ ${carried.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(", ")} });`,
-      "",
-    ].join("\n"),
-  );
-  // The preloads first: a module's imports run in order, so they are registered before main.ts runs.
-  // Then one turn of Deno's event loop before the command, by importing an empty module: Deno writes a
-  // file's V8 code cache on that loop once the file is compiled (its first run), and a command that never
-  // waits on the loop (the help, `logs`: their reads are synchronous) would exit first, so every run would
-  // compile the whole file again. A timer would cost a wait; this import costs ~0.2 ms.
-  await Deno.writeTextFile(
-    entry,
-    [
-      `import ${JSON.stringify(`./${name}_preload.ts`)};`,
-      `import { run } from ${url("main.ts")};`,
-      // Not a literal: the bundler would put the module inside the file, and importing it would not wait.
-      'const empty = ["data:text/javascript", ""].join(",");',
-      "await import(empty).catch(() => {});",
-      "await run(Deno.args);",
-      "",
-    ].join("\n"),
-  );
-  const out = join(lib, script);
+  const entries = await scratchEntry(root, scratch, name, carried, lean);
+  const out = join(scratch, `${name}_out`);
   await run(Deno.execPath(), [
     "bundle",
     "--quiet",
     "--platform=deno",
     `--config=${join(root, "deno.json")}`,
-    "--output",
-    out,
-    entry,
+    ...(lean === undefined ? ["--output", join(out, script)] : ["--code-splitting", "--outdir", out]),
+    ...entries,
   ], root);
-  // esbuild names each module in a comment by its path from the checkout: the scratch entries' temp
-  // directory would make every pack differ.
-  const text = (await Deno.readTextFile(out)).replaceAll(`// ${relative(root, scratch)}/`, "// ");
-  await Deno.writeTextFile(out, text);
+  const built = new Map<string, string>();
+  for await (const file of Deno.readDir(out)) {
+    // esbuild names each module in a comment by its path from the checkout: the scratch entries' temp
+    // directory would make every pack differ.
+    const text = await Deno.readTextFile(join(out, file.name));
+    built.set(file.name, text.replaceAll(`// ${relative(root, scratch)}/`, "// "));
+  }
+  const texts: string[] = [];
+  for (const [file, text] of await stableNames(lean === undefined ? built : leanEntry(built, script))) {
+    const target = join(lib, file);
+    const there = await Deno.readTextFile(target).catch(() => undefined);
+    if (there !== undefined && there !== text) {
+      throw new Error(`${script}: its build would overwrite ${file}`);
+    }
+    await Deno.writeTextFile(target, text);
+    texts.push(text);
+  }
+  const text = texts.join("\n");
+  // Deno reads every file a literal `import("./x.js")` names before the command starts (src/cli/lazy.ts).
+  if (/\bimport\(\s*["'`]\.{1,2}\//.test(text)) {
+    throw new Error(`${script}: a literal dynamic import would load its file at every start`);
+  }
   // main.ts runs once: from the entry (its own `if (import.meta.main)` is false inside a bundle).
   if (text.includes("import.meta.main")) {
     throw new Error(`${script}: main.ts would run twice (import.meta.main)`);

@@ -188,7 +188,11 @@ export const LAYERS: readonly Layer[] = [
     what: "one folder per command",
   },
   { unit: "cli.ts", uses: ["cli", "commands", "version.ts"], what: "the command list" },
-  { unit: "main.ts", uses: ["cli", "cli.ts", "errors.ts", "term"], what: "the executable" },
+  {
+    unit: "main.ts",
+    uses: ["cli", "cli.ts", "commands", "errors.ts", "term", "version.ts"],
+    what: "the executable",
+  },
   { unit: "mod.ts", uses: ["config", "errors.ts", "event"], what: "the library" },
 ];
 

@@ -34,7 +34,7 @@ function context(cwd: string): CommandContext & { stderr(): string; interrupt():
     cwd,
     exit: () => {},
     signal: controller.signal,
-    commands: PROGRAM.commands,
+    commands: () => Promise.resolve(PROGRAM.commands),
     stderr: () => err,
     interrupt: () => controller.abort(),
   };

@@ -130,6 +130,7 @@ Deno.test("npm launcher: the help and the commands run most run their single-fil
     [["inspect", "logs"], "main_inspect.js"],
     [["replay", "ID", "--to", "http://127.0.0.1:1/x"], "main_replay.js"],
     [["export", "-o", "x.jsonl"], "main_export.js"],
+    [["complete", "--", "logs", "--endpoint", ""], "main_complete.js"],
   ];
   for (const [args, script] of own) assert.equal(launcher.scriptOf(args), script, args.join(" "));
   for (
@@ -150,6 +151,7 @@ Deno.test("npm launcher: the help and the commands run most run their single-fil
   }
   const scripts = new Set(Object.values(launcher.ENTRIES));
   assert.deepEqual([...scripts].sort(), [
+    "main_complete.js",
     "main_export.js",
     "main_help.js",
     "main_inspect.js",

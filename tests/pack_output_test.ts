@@ -91,7 +91,7 @@ async function project(dir: string): Promise<void> {
   assert.equal(await dev.stop(), 0);
 }
 
-Deno.test("the packed package prints byte for byte what the checkout prints for logs and the help", async () => {
+Deno.test("the packed package prints byte for byte what the checkout prints for logs, complete and the help", async () => {
   await using tmp = await withTmpDir("hooktap_pack_output_");
   const lib = await packedLib(tmp.path);
   const app = join(tmp.path, "app");
@@ -120,6 +120,8 @@ Deno.test("the packed package prints byte for byte what the checkout prints for 
     [app, []],
     [app, ["--version"]],
     [app, ["help", "logs"]],
+    [app, ["complete", "--", "logs", "--endpoint", ""]],
+    [app, ["complete", "--", "tr"]],
     [empty, ["logs"]],
     [tmp.path, ["logs"]],
   ];
@@ -206,6 +208,11 @@ Deno.test("the packed package's trigger, inspect, replay and export match the ch
   await using sink = startApp(sinkPort, (req) => ({ status: req.target.includes("fail") ? 500 : 200 }));
   const to = `http://127.0.0.1:${sinkPort}/hook`;
   await Deno.writeTextFile(join(app, "body.json"), '{"ref":"refs/heads/main","zen":"Ünïcödé"}');
+  await Deno.writeTextFile(join(app, "bad.config.ts"), 'export default { port: "x", endpoints: 3 };\n');
+  await Deno.writeTextFile(
+    join(app, "steps.json"),
+    '{"steps": [{"event": "push"}, {"event": "pull_request.opened", "set": {"number": 7}}]}',
+  );
   const ids = (await Deno.readTextFile(join(app, ".hooktap", "events.jsonl"))).trim().split("\n")
     .map((line) => (JSON.parse(line) as { id: string }).id);
   const [first, , , last] = [ids[0]!, ids.at(-3)!, ids.at(-2)!, ids.at(-1)!];
@@ -218,6 +225,12 @@ Deno.test("the packed package's trigger, inspect, replay and export match the ch
     ["trigger", "github", "nosuch", "--to", to],
     ["trigger", "nosuch", "push", "--to", to],
     ["trigger", "--list", "github"],
+    // What a lean trigger bundle loads later, from chunks of its own build (scripts/pack.ts LEAN): the
+    // config (dev's endpoint for the secret; a broken one's error and exit code), a fixture, the key pair.
+    ["trigger", "github", "push", "--to", to],
+    ["trigger", "github", "push", "--to", to, "-c", "bad.config.ts"],
+    ["trigger", "github", "--fixture", "steps.json", "--to", to, "--secret", "s"],
+    ["trigger", "discord", "PING", "--to", to],
     ["trigger", "--help"],
     ["inspect", first],
     ["inspect", last],

@@ -15,8 +15,8 @@ export interface CommandContext {
   /** Aborted when the user presses Ctrl-C or the process gets SIGTERM. */
   signal: AbortSignal;
   /**
-   * The command tree being run (`hooktap complete` completes from it). Passed in rather than imported, so
-   * no command imports the command list, which imports every command.
+   * Every command of the tree being run, loaded when asked for (`hooktap complete` completes from them).
+   * Passed in rather than imported, so no command imports the command list, which knows every command.
    */
-  commands: readonly CommandSpec[];
+  commands: () => Promise<readonly CommandSpec[]>;
 }

@@ -41,6 +41,20 @@ export function preloadLazy(modules: Readonly<Record<string, unknown>>): void {
   for (const [path, module] of Object.entries(modules)) PRELOADED.set(path, module);
 }
 
+/** Modules a lean bundle loads from chunks of its own build at first use, by path: {@linkcode deferLazy}. */
+const DEFERRED = new Map<string, () => Promise<unknown>>();
+
+/**
+ * Registers, by their path from the repository's root, how to load modules from the chunks of a lean
+ * bundle's own build (scripts/pack.ts: `hooktap trigger` starts from the modules its common run needs and
+ * loads the rest, config loading and each provider's signer among them, when a run asks for them), so
+ * {@linkcode lazyImport} calls `load` instead of importing the module's file of lib/. Those chunks share
+ * the bundle's instances of the modules they import (its error classes, src/providers/hmac.ts's switch).
+ */
+export function deferLazy(loaders: Readonly<Record<string, () => Promise<unknown>>>): void {
+  for (const [path, load] of Object.entries(loaders)) DEFERRED.set(path, load);
+}
+
 /**
  * Imports `path` (from the repository's root, a string literal) when called. Type the result with the
  * module's own type: `lazyImport<typeof import("./run.ts")>("src/commands/logs/run.ts")`.
@@ -48,6 +62,8 @@ export function preloadLazy(modules: Readonly<Record<string, unknown>>): void {
 export async function lazyImport<T>(path: string): Promise<T> {
   const preloaded = PRELOADED.get(path);
   if (preloaded !== undefined) return preloaded as T;
+  const deferred = DEFERRED.get(path);
+  if (deferred !== undefined) return await deferred() as T;
   const url = lazyUrl(path);
   try {
     return await import(url) as T;

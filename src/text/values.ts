@@ -57,15 +57,18 @@ const BARE_HOST = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\]|[a-z0-9-]+(\
  * when it is one: `--to needs a scheme: did you mean http://localhost:3000 ? (got "localhost:3000")`.
  */
 export function httpUrlProblem(text: string, flag: string): string | undefined {
-  if (BARE_HOST.test(text)) return `${flag} needs a scheme: did you mean http://${text} ? (got "${text}")`;
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(text);
   } catch {
+    url = undefined;
+  }
+  // An http(s) URL first: BARE_HOST cannot match one (its scheme, with no dot, is followed by a colon and
+  // no port), and testing it first compiled the case-insensitive pattern at every start (~0.3 ms).
+  if (url?.protocol === "http:" || url?.protocol === "https:") return undefined;
+  if (BARE_HOST.test(text)) return `${flag} needs a scheme: did you mean http://${text} ? (got "${text}")`;
+  if (url === undefined) {
     return `${flag} must be a full URL like http://localhost:3000/webhook, got "${text}".`;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `${flag} must be an http:// or https:// URL, got "${text}".`;
-  }
-  return undefined;
+  return `${flag} must be an http:// or https:// URL, got "${text}".`;
 }

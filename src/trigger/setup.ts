@@ -33,7 +33,8 @@ export interface SetupInput {
   to?: string | undefined;
   /** A secret given for this send, over the endpoint's. */
   secret?: string | undefined;
-  paths: StorePaths;
+  /** The store's paths, asked for only when dev or hooktap's key pair is needed (`--to URL --secret S` needs neither). */
+  paths: () => Promise<StorePaths>;
   /** The error when no dev runs and no `to` was given. */
   noDev: () => Error;
   /** How the caller names the secret option in a warning: `--secret`, `secret`. */
@@ -89,7 +90,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   let endpoint: Endpoint | undefined;
   if (to === undefined) {
     const { endpointFor, endpointUrl, runningDev } = await devTarget();
-    const dev = await runningDev(input.paths);
+    const dev = await runningDev(await input.paths());
     if (dev === undefined) throw input.noDev();
     endpoint = endpointFor(config, provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);
@@ -115,7 +116,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings };
   if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
     const { loadTriggerKeys, publicKeyFor } = await triggerKeys();
-    const loaded = await loadTriggerKeys(input.paths.dir);
+    const loaded = await loadTriggerKeys((await input.paths()).dir);
     setup.keys = loaded.keys;
     const publicKey = publicKeyFor(provider, loaded.keys)!;
     const kind = CATALOG[provider]?.keyPair?.kind === "p256" ? "ECDSA P-256" : "Ed25519";

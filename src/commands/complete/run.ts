@@ -62,7 +62,7 @@ function _data(ctx: CommandContext): CompletionData {
 
 /** `hooktap complete`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
-  const found = await candidates(ctx.commands, input.args, _data(ctx));
+  const found = await candidates(await ctx.commands(), input.args, _data(ctx));
   ctx.output.out(
     found.map(([value, description]) => `${safeLine(value)}\t${safeLine(description)}\n`).join(""),
   );

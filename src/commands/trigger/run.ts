@@ -15,8 +15,7 @@ import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/regis
 import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
 import { setUpTrigger } from "../../trigger/setup.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
-import { DATA_DIR_NAME, storePaths } from "../../store/paths.ts";
-import { joinPath } from "../../text/path.ts";
+import type { StorePaths } from "../../store/paths.ts";
 import type { CommandContext } from "../_shared/context.ts";
 
 // What one `hooktap trigger <provider> <event> --to URL --secret S` does not need is imported when asked
@@ -118,7 +117,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   else for (const step of steps) resolveTrigger(catalog, step.event);
   const warn = (text: string) => out.err(out.errColors.yellow(`warning: ${text}\n`));
   const config = await _config(ctx, o);
-  const paths = storePaths(joinPath(ctx.cwd, DATA_DIR_NAME));
+  // The store's paths, imported when dev or hooktap's key pair needs them (`--to URL --secret S` needs neither).
+  let store: Promise<StorePaths> | undefined;
+  const paths = () =>
+    store ??= lazyImport<typeof import("../../store/paths.ts")>("src/store/paths.ts").then((p) =>
+      p.storePaths(`${ctx.cwd}/${p.DATA_DIR_NAME}`) // made absolute and normalised, as joinPath would
+    );
   const setup = await setUpTrigger({
     config,
     provider,
@@ -184,7 +188,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       const { tellDev } = await lazyImport<typeof import("../../trigger/side_channel.ts")>(
         "src/trigger/side_channel.ts",
       );
-      told = await tellDev(paths, d).then(() => true, (error: Error) => {
+      told = await tellDev(await paths(), d).then(() => true, (error: Error) => {
         if (d.fault !== undefined) warn(`dev was not told which deliveries are faults: ${error.message}`);
         return false;
       });
