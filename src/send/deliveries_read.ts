@@ -1,17 +1,14 @@
 /**
- * Reading `.hooktap/deliveries.jsonl` back: every record, by event, and the
- * latest state of each event, whole (commands) or kept up to date as the log
- * grows (the inspector's {@linkcode deliveryIndex}). Lines that are not v1 or
- * v2 records are skipped.
+ * Reading `.hooktap/deliveries.jsonl` back: every record, or the records of
+ * some events read from the log's end (commands, tools, and the inspector's
+ * index, src/inspector/delivery_index.ts). Lines that are not v1 or v2
+ * records are skipped.
  * @module
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import type { DeliveryState } from "../query/filter.ts";
-import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
+import type { DeliveryFact } from "./delivery_state.ts";
 import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
-import type { StorePaths } from "../store/paths.ts";
 
 /**
  * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a delivery record.
@@ -81,6 +78,36 @@ export async function eachDelivery(path: string, visit: (record: DeliveryRecord)
     const record = parseDeliveryLine(await _text(f, line));
     if (record !== undefined) visit(record);
   }
+}
+
+/**
+ * Reads the records of the log at `path` in `[from, size)` forward (`from` a line start), calling `visit`
+ * with each record whose event `wanted` takes (told by its first bytes: the others are not parsed), in
+ * background reads. Stops before a last line still being written; returns the offset after the last
+ * whole line (where the next read goes on). For a reader that keeps up with the log (the inspector).
+ */
+export async function readAppended(
+  path: string,
+  from: number,
+  size: number,
+  wanted: (event: string) => boolean,
+  visit: (record: DeliveryRecord) => void,
+): Promise<number> {
+  let pos = from;
+  if (size <= from) return pos;
+  using file = await Deno.open(path, { read: true });
+  const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
+  for await (const line of scanForward(file, from, size, WHOLE)) {
+    if (line.torn) break;
+    pos = line.start + line.length + 1;
+    if (
+      recordKeys(line.head, 0, line.head.length, keys) &&
+      !wanted(decoder.decode(line.head.subarray(keys.eventAt, keys.eventAt + ID_BYTES)))
+    ) continue;
+    const record = parseDeliveryLine(await _text(file, line));
+    if (record !== undefined && wanted(record.event)) visit(record);
+  }
+  return pos;
 }
 
 /**
@@ -167,6 +194,18 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
   return times.length === 0 ? NaN : Math.min(...times);
 }
 
+/** Options of {@linkcode readDeliveriesOf}. */
+export interface ReadOfOptions<T> {
+  /** Reads that let a server's event loop run between them (else synchronous). */
+  background?: boolean;
+  /** Only the lines that start at or after this byte offset (a line start, or inside a line not theirs). */
+  start?: number;
+  /** Only the lines that end before this byte offset (a line start). @default the log's size */
+  end?: number;
+  /** What to keep of each record (parsed whole, then dropped): the record itself by default. */
+  as?: (record: DeliveryRecord) => T;
+}
+
 /**
  * The records of `events` by event id, each in file order: what `logs`, `inspect` and the tools need for
  * the events they show. Read from the log's end backward, a line is parsed only when its event is one of
@@ -176,12 +215,13 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
  * memory holds only its records. Read synchronously (a command has nothing else to do), or with
  * `background` by reads that let a server's event loop run between them (the inspector inside `dev`).
  */
-export async function readDeliveriesOf(
+export async function readDeliveriesOf<T = DeliveryRecord>(
   path: string,
   events: readonly { id: string; receivedAt?: string }[],
-  options: { background?: boolean } = {},
-): Promise<Map<string, DeliveryRecord[]>> {
-  const out = new Map<string, DeliveryRecord[]>();
+  options: ReadOfOptions<T> = {},
+): Promise<Map<string, T[]>> {
+  const out = new Map<string, T[]>();
+  const as = options.as ?? ((r: DeliveryRecord) => r as T);
   if (events.length === 0) return out;
   const wanted = new Set(events.map((e) => e.id));
   // The ids' own times: a line whose event time is outside them is not theirs (no id to decode).
@@ -205,7 +245,8 @@ export async function readDeliveriesOf(
     throw error;
   }
   using f = file;
-  const size = (await f.stat()).size;
+  const size = Math.min((await f.stat()).size, options.end ?? Infinity);
+  const from = options.start ?? 0;
   const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
   /** `"stop"` at the first record from before the oldest event; the line's text when it is to be parsed. */
   const look = (data: Uint8Array, start: number, end: number): "stop" | "skip" | "parse" => {
@@ -220,11 +261,12 @@ export async function readDeliveriesOf(
     const record = parseDeliveryLine(text);
     if (record === undefined || !wanted.has(record.event)) return;
     const list = out.get(record.event);
-    if (list === undefined) out.set(record.event, [record]);
-    else list.push(record);
+    if (list === undefined) out.set(record.event, [as(record)]);
+    else list.push(as(record));
   };
-  if (options.background) {
-    for await (const line of scanBackward(f, size, WHOLE)) {
+  if (options.background || from > 0) {
+    for await (const line of scanBackward(f, size, { ...WHOLE, start: from })) {
+      if (line.start < from) break;
       if (line.torn) continue; // still being written: not a record yet
       const step = look(line.head, 0, line.head.length);
       if (step === "stop") break;
@@ -239,70 +281,4 @@ export async function readDeliveriesOf(
   }
   for (const list of out.values()) list.reverse();
   return out;
-}
-
-/** The latest delivery outcome of each event, for a reader that stays open (the inspector). */
-export interface DeliveryIndex {
-  /** Reads what was appended since the last call (calls at once share one read). */
-  refresh(): Promise<void>;
-  /** The event's delivery state, as of the last `refresh` (./delivery_state.ts). */
-  stateOf(event: CapturedEvent): DeliveryState;
-  /** The event's whole delivery summary, as of the last `refresh`. */
-  deliveryOf(event: CapturedEvent): EventDelivery;
-  /** Every attempt for one event, in order. */
-  attemptsOf(id: string): Promise<DeliveryRecord[]>;
-}
-
-async function _size(path: string): Promise<number> {
-  try {
-    return (await Deno.stat(path)).size;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * The delivery index of a store (nothing is read until `refresh`): each
- * refresh reads only the bytes appended since the last, and starts over
- * when the log shrank (pruned). Works, knowing nothing, while there is no log.
- */
-export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIndex {
-  const path = paths.deliveries;
-  const facts = new Map<string, DeliveryFact[]>();
-  let pos = 0;
-  let busy: Promise<void> | undefined;
-  const read = async () => {
-    const size = await _size(path);
-    if (size < pos) {
-      facts.clear();
-      pos = 0;
-    }
-    if (size === pos) return;
-    using file = await Deno.open(path, { read: true });
-    for await (const line of scanForward(file, pos, size, WHOLE)) {
-      if (line.torn) break;
-      pos = line.start + line.length + 1;
-      const d = parseDeliveryLine(await _text(file, line));
-      if (d === undefined) continue;
-      const fact = factOf(d);
-      const list = facts.get(d.event);
-      if (list === undefined) facts.set(d.event, [fact]);
-      else list.push(fact);
-    }
-  };
-  return {
-    refresh() {
-      busy ??= read().catch(() => {}).finally(() => (busy = undefined));
-      return busy;
-    },
-    stateOf(event) {
-      return eventDelivery(event, facts.get(event.id)).state;
-    },
-    deliveryOf(event) {
-      return eventDelivery(event, facts.get(event.id));
-    },
-    async attemptsOf(id) {
-      return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
-    },
-  };
 }

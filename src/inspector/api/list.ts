@@ -8,7 +8,8 @@
  * byte budget and hands back a cursor to continue.
  * @module
  */
-import type { DeliveryIndex } from "../../send/deliveries_read.ts";
+import type { DeliveryIndex } from "../delivery_index.ts";
+import { type DeliverySubject, subjectOf } from "../delivery_fold.ts";
 import { compileFilter, type EventFilter } from "../../query/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward } from "../../store/read/scan.ts";
@@ -36,7 +37,25 @@ export interface ListPage {
   size: number;
 }
 
-/** Reads one page of the list; `deliveries` is refreshed by the caller. */
+/** Candidates whose delivery states a `delivery=` page reads at once, first (then 4× more, up to the cap). */
+const FIRST_BATCH = 256;
+/** At most this many candidates are held at once, whatever the page's budget: the page's memory bound. */
+const MAX_BATCH = 16_384;
+
+/** An event of the page, its row made before its delivery state is known. */
+interface Row {
+  summary: EventSummary;
+  subject: DeliverySubject;
+  /** Where its line starts (the cursor after it). */
+  start: number;
+}
+
+/**
+ * Reads one page of the list; `deliveries` is refreshed by the caller. The rows' delivery states are read
+ * for the page's events only ({@linkcode DeliveryIndex.deliveriesOf}, kept for the next pages and the live
+ * rows). A `delivery=` filter is tested on candidates in batches (each event's state read from the whole
+ * log, not kept): the other filters pick the candidates, and a batch's states are read at once.
+ */
 export async function listPage(
   reader: StoreReader,
   deliveries: DeliveryIndex,
@@ -44,7 +63,8 @@ export async function listPage(
 ): Promise<ListPage> {
   const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
   const end = Math.min(options.before ?? reader.size, reader.size);
-  const filter = compileFilter(options.filter, { deliveryOf: deliveries.stateOf });
+  const { delivery: want, ...rest } = options.filter;
+  const filter = compileFilter(rest);
   const events: EventSummary[] = [];
   // Background reads keep the inspector's server responsive.
   const scan = scanBackward(reader, filter, {
@@ -52,19 +72,39 @@ export async function listPage(
     budget: options.budget ?? 32 * 1024 * 1024,
     background: true,
   });
-  let lowest: number;
+  let batch: Row[] = [];
+  let batchSize = want === undefined ? limit : FIRST_BATCH;
+  let lowest: number | undefined;
+  /** Takes the batch's rows whose state is wanted; `true` once the page is full (`lowest` set). */
+  const settle = async (): Promise<boolean> => {
+    const states = await deliveries.deliveriesOf(batch.map((r) => r.subject), { keep: want === undefined });
+    for (const row of batch) {
+      const state = states.get(row.subject.id)!.state;
+      if (want !== undefined && state !== want) continue;
+      row.summary.delivery = state;
+      events.push(row.summary);
+      if (events.length >= limit) {
+        lowest = row.start;
+        return true;
+      }
+    }
+    batch = [];
+    batchSize = Math.min(batchSize * 4, MAX_BATCH);
+    return false;
+  };
   while (true) {
     const step = await scan.next();
     if (step.done) {
+      if (batch.length > 0 && await settle()) break;
       lowest = step.value;
       break;
     }
-    events.push(summarize(step.value.event, deliveries.stateOf(step.value.event)));
-    if (events.length >= limit) {
-      lowest = step.value.start;
+    const { event, start } = step.value;
+    batch.push({ summary: summarize(event, "none"), subject: subjectOf(event), start });
+    if (batch.length >= batchSize && await settle()) {
       await scan.return(0);
       break;
     }
   }
-  return { events, next: lowest > 0 ? lowest : null, scanned: end - lowest, size: reader.size };
+  return { events, next: lowest! > 0 ? lowest! : null, scanned: end - lowest!, size: reader.size };
 }

@@ -19,7 +19,8 @@ import type { StorePaths } from "../../store/paths.ts";
 import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { deliveryIndex } from "../../send/deliveries_read.ts";
+import { deliveryIndex } from "../delivery_index.ts";
+import { type DeliverySubject, subjectOf } from "../delivery_fold.ts";
 import { eventDelivery } from "../../send/delivery_state.ts";
 import { compileFilter } from "../../query/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
@@ -31,7 +32,7 @@ import {
   ReplayRequestError,
   type Resigner,
 } from "./replay.ts";
-import { summarize } from "./summary.ts";
+import { type EventSummary, summarize } from "./summary.ts";
 
 /** What the API serves. */
 export interface ApiOptions {
@@ -85,11 +86,14 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
   }
 
   function stream(url: URL): Response {
-    const filter = compileFilter(filterFromQuery(url.searchParams), { deliveryOf: deliveries.stateOf });
+    const { delivery: want, ...rest } = filterFromQuery(url.searchParams);
+    const filter = compileFilter(rest);
     const encoder = new TextEncoder();
     let off = () => {};
     let ping: ReturnType<typeof setInterval> | undefined;
+    let closed = false;
     const close = () => {
+      closed = true;
       off();
       clearInterval(ping);
     };
@@ -103,9 +107,37 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
           }
         };
         send("retry: 1000\n: live\n\n");
+        // Each row's delivery state is read before it is sent, in the order stored: the rows that
+        // arrive meanwhile wait as rows (no body), and go out together after one read of their states.
+        let waiting: { summary: EventSummary; subject: DeliverySubject }[] = [];
+        let sending = false;
+        const drain = async () => {
+          sending = true;
+          try {
+            while (waiting.length > 0 && !closed) {
+              const rows = waiting;
+              waiting = [];
+              await deliveries.refresh();
+              const states = await deliveries.deliveriesOf(rows.map((r) => r.subject), { keep: true });
+              for (const { summary, subject } of rows) {
+                summary.delivery = states.get(subject.id)!.state;
+                if (want !== undefined && summary.delivery !== want) continue;
+                send(`event: event\ndata: ${JSON.stringify(summary)}\n\n`);
+              }
+            }
+          } catch {
+            close(); // the log could not be read: the page reconnects and lists again
+            try {
+              controller.close();
+            } catch { /* already closed */ }
+          } finally {
+            sending = false;
+          }
+        };
         off = o.live?.subscribe((event) => {
-          if (!filter.event(event)) return;
-          send(`event: event\ndata: ${JSON.stringify(summarize(event, deliveries.stateOf(event)))}\n\n`);
+          if (closed || !filter.event(event)) return;
+          waiting.push({ summary: summarize(event, "none"), subject: subjectOf(event) });
+          if (!sending) void drain();
         }) ?? (() => {});
         ping = setInterval(() => send(": ping\n\n"), 15_000);
         const end = () => {

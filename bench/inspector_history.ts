@@ -1,0 +1,127 @@
+/**
+ * The inspector on a long forwarding history (issue 36: bounded under any backlog): `hooktap ui` over a
+ * store whose `.hooktap/deliveries.jsonl` holds hundreds of thousands of attempts, its resident memory
+ * before and after the first list page, the first page's time (cold: the delivery states are read then),
+ * the next page's, and a `delivery=failed` page's. Run one or more checkouts side by side on the same store:
+ *
+ * ```sh
+ * git archive <base> | tar -x -C /tmp/hooktap-before
+ * deno run -A bench/inspector_history.ts --events 130000 --main /tmp/hooktap-before/main.ts --main main.ts
+ * ```
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { freePort, rssKiB, startServer } from "./proc.ts";
+import { writeDeliveryHistory } from "../tests/_delivery_history.ts";
+
+/** What one checkout measured. */
+export interface HistoryResults {
+  main: string;
+  /** RSS of `hooktap ui` once listening, before any request, MB. */
+  idleMB: number;
+  /** RSS after the first list page, MB. */
+  firstPageMB: number;
+  /** `GET /api/events?limit=100`, the first (cold) and a second one, ms. */
+  firstPageMs: number;
+  againMs: number;
+  /** `GET /api/events?delivery=failed&limit=100` (a filter over the whole store), ms. */
+  failedMs: number;
+  /** RSS after it, and the peak, MB. */
+  afterFilterMB: number;
+  peakMB: number;
+}
+
+async function tokenOf(dir: string, port: number): Promise<string> {
+  const path = join(dir, ".hooktap", `inspector-${port}.token`);
+  for (const end = Date.now() + 20_000;;) {
+    try {
+      return (await Deno.readTextFile(path)).trim();
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || Date.now() > end) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+async function timed(url: string, token: string): Promise<{ ms: number; events: number }> {
+  const t0 = performance.now();
+  const response = await fetch(url, { headers: { "x-hooktap-token": token } });
+  const body = await response.json() as { events: unknown[] };
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - t0, events: body.events.length };
+}
+
+/** Measures `hooktap ui` of the checkout whose entry point is `main`, over the store in `dir`. */
+export async function measureHistory(main: string, dir: string): Promise<HistoryResults> {
+  const port = freePort();
+  const ui = await startServer([Deno.execPath(), "run", "-A", main, "ui", "--port", String(port)], {
+    cwd: dir,
+    port,
+  });
+  try {
+    const token = await tokenOf(dir, port);
+    const base = `http://127.0.0.1:${port}/api/events`;
+    await new Promise((r) => setTimeout(r, 500)); // settled after start-up
+    const idleMB = rssKiB(ui.pid) / 1024;
+    const first = await timed(`${base}?limit=100`, token);
+    const firstPageMB = rssKiB(ui.pid) / 1024;
+    const again = await timed(`${base}?limit=100`, token);
+    const failed = await timed(`${base}?delivery=failed&limit=100`, token);
+    return {
+      main,
+      idleMB,
+      firstPageMB,
+      firstPageMs: first.ms,
+      againMs: again.ms,
+      failedMs: failed.ms,
+      afterFilterMB: rssKiB(ui.pid) / 1024,
+      peakMB: rssKiB(ui.pid, "VmHWM") / 1024,
+    };
+  } finally {
+    await ui.stop();
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      events: { type: "string", default: "130000" },
+      main: { type: "string", multiple: true, default: ["main.ts"] },
+      dir: { type: "string", default: "bench/.data/history" },
+      runs: { type: "string", default: "2" },
+    },
+  });
+  const dir = resolve(values.dir!, values.events!);
+  let attempts: number;
+  try {
+    attempts = Number(await Deno.readTextFile(join(dir, "attempts")));
+  } catch {
+    await Deno.mkdir(dir, { recursive: true });
+    attempts =
+      (await writeDeliveryHistory(dir, { events: Number(values.events), spacingMs: 20_000 })).attempts;
+    await Deno.writeTextFile(join(dir, "attempts"), String(attempts));
+  }
+  const size = (p: string) => (Deno.statSync(join(dir, ".hooktap", p)).size / 1024 / 1024).toFixed(0);
+  console.log(
+    `store: ${values.events} events (${size("events.jsonl")} MB), ${attempts} attempts (${
+      size("deliveries.jsonl")
+    } MB)`,
+  );
+  console.log(
+    "| checkout | idle MB | after page 1 MB | page 1 ms | again ms | delivery=failed ms | after MB | peak MB |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (let run = 0; run < Number(values.runs); run++) {
+    for (const main of values.main!) {
+      const r = await measureHistory(resolve(main), dir);
+      const f = (n: number) => n.toFixed(0);
+      console.log(
+        `| ${main} | ${f(r.idleMB)} | ${f(r.firstPageMB)} | ${f(r.firstPageMs)} | ${f(r.againMs)} | ${
+          f(r.failedMs)
+        } | ${f(r.afterFilterMB)} | ${f(r.peakMB)} |`,
+      );
+    }
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The inspector's delivery states, in memory bounded whatever the length of
+ * `.hooktap/deliveries.jsonl`: a summary per event (./delivery_fold.ts, a
+ * few facts per target) kept only for the events it showed last (at most
+ * {@linkcode DEFAULT_CAPACITY}, least recently shown dropped first). An
+ * event not kept is read when asked, the way `logs` reads the events it
+ * shows ({@linkcode readDeliveriesOf}: backward from the log's end, only its
+ * lines parsed, stopping a day before it arrived); what the log appends
+ * afterwards is read once, forward, and folded into the kept summaries. The
+ * summaries are of the log up to one offset (a line start), so a read and a
+ * refresh never count a record twice; a log that shrank (pruned) starts
+ * them over.
+ *
+ * Events stored after a refresh have no record before the size that refresh
+ * saw: the index notes (time, size) marks, so an event that arrived
+ * after one (a live row) is read from there, not a day back. An event's
+ * records start after it arrived by its id's clock: a mark counts only for
+ * events that arrived {@linkcode MARK_MARGIN_MS} after it (a clock set back
+ * further than that could hide records).
+ * @module
+ */
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { factOf, readAppended, readDeliveriesOf } from "../send/deliveries_read.ts";
+import type { DeliveryFact, EventDelivery } from "../send/delivery_state.ts";
+import { idTime } from "../store/read/line_key.ts";
+import type { StorePaths } from "../store/paths.ts";
+import {
+  type DeliveryFold,
+  type DeliverySubject,
+  foldedDelivery,
+  foldFact,
+  newFold,
+  subjectOf,
+} from "./delivery_fold.ts";
+import { scanBackward } from "../store/read/lines.ts";
+
+/** Summaries kept at most (a list page has at most 1,000 events): each is a few hundred bytes. */
+export const DEFAULT_CAPACITY = 4096;
+/** How long after a mark an event must have arrived for its records to be read from the mark on. */
+export const MARK_MARGIN_MS = 60_000;
+/** Marks kept, at least {@linkcode MARK_EVERY_MS} apart. */
+const MARKS = 32;
+const MARK_EVERY_MS = 10_000;
+
+/** The delivery states of a store, for a reader that stays open (the inspector). */
+export interface DeliveryIndex {
+  /** Reads what was appended since the last call (calls at once share one read). */
+  refresh(): Promise<void>;
+  /**
+   * The summaries of `events` (./delivery_state.ts's model), as of the last refresh. `keep`: kept for the
+   * next asks (the rows shown); else read and dropped (a filter's look at many events).
+   */
+  deliveriesOf(
+    events: readonly DeliverySubject[],
+    options?: { keep?: boolean },
+  ): Promise<Map<string, EventDelivery>>;
+  /** Every attempt for one event, in order (read now, whole). */
+  attemptsOf(id: string): Promise<DeliveryRecord[]>;
+  /** Summaries kept now (at most the capacity). */
+  readonly kept: number;
+}
+
+/** Options of {@linkcode deliveryIndex}. */
+export interface DeliveryIndexOptions {
+  /** Summaries kept at most. @default DEFAULT_CAPACITY */
+  capacity?: number;
+  /** The clock of the marks. @default Date.now */
+  now?: () => number;
+}
+
+async function _size(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Where the last whole line of the log at `path` ends, at or before `size` (after `from`, a line start). */
+async function _lastLineEnd(path: string, from: number, size: number): Promise<number> {
+  if (size <= from) return from;
+  using file = await Deno.open(path, { read: true });
+  for await (const line of scanBackward(file, size, { start: from, background: true })) {
+    return line.torn ? line.start : size; // a last line without its newline is not a record yet
+  }
+  return from;
+}
+
+/** When an event arrived (the earlier of its id's time and `receivedAt`), ms; `NaN` when neither reads. */
+function _arrived(e: DeliverySubject): number {
+  const t = Math.min(idTime(e.id), Date.parse(e.receivedAt));
+  return Number.isNaN(idTime(e.id)) || Number.isNaN(Date.parse(e.receivedAt)) ? NaN : t;
+}
+
+/**
+ * The delivery index of a store (nothing is read until asked). Works, knowing nothing, while there is
+ * no log.
+ */
+export function deliveryIndex(
+  paths: Pick<StorePaths, "deliveries">,
+  options: DeliveryIndexOptions = {},
+): DeliveryIndex {
+  const path = paths.deliveries;
+  const capacity = Math.max(1, options.capacity ?? DEFAULT_CAPACITY);
+  const now = options.now ?? Date.now;
+  /** Least recently shown first. */
+  const kept = new Map<string, DeliveryFold>();
+  /** The summaries are of the log's `[0, pos)`; `undefined` until the first read. */
+  let pos: number | undefined;
+  const marks: { time: number; size: number }[] = [];
+  // One read at a time: a refresh moves `pos`, which every read of events goes up to.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run);
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  const read = async () => {
+    const size = await _size(path);
+    const time = now(); // after the size was seen: whatever arrives later is appended after it
+    if (pos !== undefined && size < pos) { // pruned: start over
+      kept.clear();
+      marks.length = 0;
+      pos = undefined;
+    }
+    if (pos === undefined || kept.size === 0) pos = await _lastLineEnd(path, pos ?? 0, size);
+    else {
+      pos = await readAppended(path, pos, size, (event) => kept.has(event), (record) => {
+        const fold = kept.get(record.event);
+        if (fold !== undefined) foldFact(fold, factOf(record));
+      });
+    }
+    const lastMark = marks[marks.length - 1];
+    if (lastMark === undefined || time - lastMark.time >= MARK_EVERY_MS) {
+      marks.push({ time, size });
+      if (marks.length > MARKS) marks.shift();
+    }
+  };
+  let busy: Promise<void> | undefined;
+  const refresh = () => {
+    busy ??= exclusive(read).catch(() => {}).finally(() => (busy = undefined));
+    return busy;
+  };
+
+  /** The offset from which the records of `events` are all in the log (0 when no mark tells). */
+  const startOf = (events: readonly DeliverySubject[]): number => {
+    let oldest = Infinity;
+    for (const e of events) oldest = Math.min(oldest, _arrived(e)); // NaN: no mark
+    if (Number.isNaN(oldest)) return 0;
+    let start = 0;
+    for (const m of marks) if (m.time <= oldest - MARK_MARGIN_MS) start = m.size;
+    return start;
+  };
+
+  const deliveriesOf = (events: readonly DeliverySubject[], o: { keep?: boolean } = {}) =>
+    exclusive(async () => {
+      if (pos === undefined) await read();
+      const end = pos!;
+      const folds = new Map<string, DeliveryFold>();
+      const missing: DeliverySubject[] = [];
+      for (const e of events) {
+        const fold = kept.get(e.id);
+        if (fold !== undefined) {
+          kept.delete(e.id); // shown again: the most recent
+          kept.set(e.id, fold);
+          folds.set(e.id, fold);
+        } else if (!folds.has(e.id)) {
+          folds.set(e.id, newFold(subjectOf(e)));
+          missing.push(e);
+        }
+      }
+      const start = startOf(missing);
+      if (missing.length > 0 && start < end) {
+        const facts = await readDeliveriesOf<DeliveryFact>(path, missing, {
+          background: true,
+          start,
+          end,
+          as: factOf,
+        });
+        for (const [id, list] of facts) {
+          const fold = folds.get(id)!;
+          for (const fact of list) foldFact(fold, fact);
+        }
+      }
+      if (o.keep) {
+        for (const e of missing) kept.set(e.id, folds.get(e.id)!);
+        for (const id of kept.keys()) {
+          if (kept.size <= capacity) break;
+          kept.delete(id);
+        }
+      }
+      return new Map([...folds].map(([id, fold]) => [id, foldedDelivery(fold)]));
+    });
+
+  return {
+    refresh,
+    deliveriesOf,
+    async attemptsOf(id) {
+      return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
+    },
+    get kept() {
+      return kept.size;
+    },
+  };
+}
