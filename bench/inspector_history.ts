@@ -83,6 +83,9 @@ export async function measureHistory(main: string, dir: string): Promise<History
   }
 }
 
+// deno-lint-ignore no-console
+const print = (line: string) => print(line);
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -104,20 +107,20 @@ if (import.meta.main) {
     await Deno.writeTextFile(join(dir, "attempts"), String(attempts));
   }
   const size = (p: string) => (Deno.statSync(join(dir, ".hooktap", p)).size / 1024 / 1024).toFixed(0);
-  console.log(
+  print(
     `store: ${values.events} events (${size("events.jsonl")} MB), ${attempts} attempts (${
       size("deliveries.jsonl")
     } MB)`,
   );
-  console.log(
+  print(
     "| checkout | idle MB | after page 1 MB | page 1 ms | again ms | delivery=failed ms | after MB | peak MB |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  print("|---|---|---|---|---|---|---|---|");
   for (let run = 0; run < Number(values.runs); run++) {
     for (const main of values.main!) {
       const r = await measureHistory(resolve(main), dir);
       const f = (n: number) => n.toFixed(0);
-      console.log(
+      print(
         `| ${main} | ${f(r.idleMB)} | ${f(r.firstPageMB)} | ${f(r.firstPageMs)} | ${f(r.againMs)} | ${
           f(r.failedMs)
         } | ${f(r.afterFilterMB)} | ${f(r.peakMB)} |`,

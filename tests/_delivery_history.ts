@@ -7,14 +7,15 @@
  * inspector's tests (held to the whole-log oracle) and its bench.
  * @module
  */
-import { DELIVERY_VERSION, type DeliveryRecord } from "../src/event/delivery.ts";
+import { DELIVERY_VERSION, type DeliveryRecord, targetNameOf } from "../src/event/delivery.ts";
 import { createIdFactory } from "../src/event/id.ts";
 import { buildEvent, type CapturedEvent, eventLine } from "../src/event/record.ts";
 import { type StorePaths, storePaths } from "../src/store/paths.ts";
 
 /** The forward target's URL and name (one plain target: records name it after its URL). */
 export const APP_URL = "http://127.0.0.1:3000/hook";
-const APP = "127.0.0.1:3000";
+/** The forward target's name. */
+export const APP: string = targetNameOf(APP_URL);
 const OTHER_URL = "http://127.0.0.1:4000/x";
 const enc = new TextEncoder();
 
@@ -72,6 +73,11 @@ function plan(e: CapturedEvent, i: number, t: number, newest: boolean): Planned[
     });
   };
   const kind = i % 10;
+  if (i % 50 === 23) { // nothing listened yet, no attempt spent: it waits (pending)
+    add(50, { outcome: "retrying", refused: true });
+    add(3_050, { outcome: "retrying", refused: true });
+    return out;
+  }
   if (i % 25 === 3) add(50, { outcome: "retrying", refused: true }); // nothing listened yet
   if (kind <= 5) add(100, { outcome: "delivered" });
   else if (kind <= 7) {
@@ -87,7 +93,8 @@ function plan(e: CapturedEvent, i: number, t: number, newest: boolean): Planned[
     }
   }
   if (e.forward.targets !== undefined) {
-    // The second target of a two-target event: delivered, or still retrying when the history ends.
+    // The second target of a two-target event: delivered, or still retrying when the history ends (the
+    // event is then retrying: its first target has it).
     add(200, { outcome: i % 3 === 0 ? "retrying" : "delivered" }, "audit", "http://127.0.0.1:3001/audit");
   }
   if (i % 50 === 7) add(86_400_000, { outcome: "delivered", source: "replay" }, "127.0.0.1:4000", OTHER_URL);
@@ -107,7 +114,7 @@ export async function writeDeliveryHistory(
   const spacing = options.spacingMs ?? 10_000;
   const first = Date.now() - (options.endAgoMs ?? 60_000) - options.events * spacing;
   const newEvent = createIdFactory("evt");
-  const planned: Planned[] = [];
+  let planned: Planned[] = [];
   {
     using file = await Deno.open(paths.events, { write: true, create: true, truncate: true });
     let text = "";
@@ -125,7 +132,7 @@ export async function writeDeliveryHistory(
         remoteAddr: "127.0.0.1",
       });
       if (i % 20 !== 18) { // not forwarded: no rule took it
-        e.forward = i % 20 === 19
+        e.forward = i % 20 === 10
           ? { to: APP_URL, mode: "queue", targets: [APP, "audit"] }
           : { to: APP_URL, mode: "queue" };
       }
@@ -138,7 +145,10 @@ export async function writeDeliveryHistory(
     }
     await file.write(enc.encode(text));
   }
-  // Ids in the order attempts started (one factory: monotonic), lines in the order they ended.
+  // Ids in the order attempts started (one factory: monotonic), lines in the order they ended; nothing
+  // from after the history's end (a replay planned days after one of its last events).
+  const endsAt = first + options.events * spacing;
+  planned = planned.filter((p) => p.end <= endsAt);
   planned.sort((a, b) => a.start - b.start);
   const newDelivery = createIdFactory("dlv");
   const ids = planned.map((p) => newDelivery(new Date(p.start)));

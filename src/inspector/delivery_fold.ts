@@ -20,8 +20,8 @@ import {
 /** What the fold needs of an event: its id and arrival (to read its records) and its forward mark. */
 export type DeliverySubject = Pick<CapturedEvent, "id" | "receivedAt" | "forward" | "query" | "params">;
 
-/** The facts of one (event, target) that its outcome is computed from. */
-interface Bucket {
+/** The facts of one (event, target) that its outcome is computed from (exported for the tests). */
+export interface Bucket {
   name: string;
   /** Its latest record. */
   last?: DeliveryFact;
