@@ -84,7 +84,7 @@ export async function measureHistory(main: string, dir: string): Promise<History
 }
 
 // deno-lint-ignore no-console
-const print = (line: string) => print(line);
+const print = (line: string) => console.log(line);
 
 if (import.meta.main) {
   const { values } = parseArgs({
