@@ -27,6 +27,9 @@ export interface HistoryResults {
   againMs: number;
   /** `GET /api/events?delivery=failed&limit=100` (a filter over the whole store), ms. */
   failedMs: number;
+  /** `delivery=pending` (rare) paged to the start of the log: ms, and the pages it took. */
+  rareAllMs: number;
+  rarePages: number;
   /** RSS after it, and the peak, MB. */
   afterFilterMB: number;
   peakMB: number;
@@ -44,12 +47,15 @@ async function tokenOf(dir: string, port: number): Promise<string> {
   }
 }
 
-async function timed(url: string, token: string): Promise<{ ms: number; events: number }> {
+async function timed(
+  url: string,
+  token: string,
+): Promise<{ ms: number; events: number; next: number | null }> {
   const t0 = performance.now();
   const response = await fetch(url, { headers: { "x-hooktap-token": token } });
-  const body = await response.json() as { events: unknown[] };
+  const body = await response.json() as { events: unknown[]; next: number | null };
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body)}`);
-  return { ms: performance.now() - t0, events: body.events.length };
+  return { ms: performance.now() - t0, events: body.events.length, next: body.next };
 }
 
 /** Measures `hooktap ui` of the checkout whose entry point is `main`, over the store in `dir`. */
@@ -68,6 +74,14 @@ export async function measureHistory(main: string, dir: string): Promise<History
     const firstPageMB = rssKiB(ui.pid) / 1024;
     const again = await timed(`${base}?limit=100`, token);
     const failed = await timed(`${base}?delivery=failed&limit=100`, token);
+    const t0 = performance.now();
+    let rarePages = 0;
+    for (let next: number | null = null; rarePages === 0 || next !== null; rarePages++) {
+      next =
+        (await timed(`${base}?delivery=pending&limit=100${next === null ? "" : `&before=${next}`}`, token))
+          .next;
+    }
+    const rareAllMs = performance.now() - t0;
     return {
       main,
       idleMB,
@@ -75,6 +89,8 @@ export async function measureHistory(main: string, dir: string): Promise<History
       firstPageMs: first.ms,
       againMs: again.ms,
       failedMs: failed.ms,
+      rareAllMs,
+      rarePages,
       afterFilterMB: rssKiB(ui.pid) / 1024,
       peakMB: rssKiB(ui.pid, "VmHWM") / 1024,
     };
@@ -113,9 +129,10 @@ if (import.meta.main) {
     } MB)`,
   );
   print(
-    "| checkout | idle MB | after page 1 MB | page 1 ms | again ms | delivery=failed ms | after MB | peak MB |",
+    "| checkout | idle MB | after page 1 MB | page 1 ms | again ms | delivery=failed ms | " +
+      "delivery=pending, every page: ms (pages) | after MB | peak MB |",
   );
-  print("|---|---|---|---|---|---|---|---|");
+  print("|---|---|---|---|---|---|---|---|---|");
   for (let run = 0; run < Number(values.runs); run++) {
     for (const main of values.main!) {
       const r = await measureHistory(resolve(main), dir);
@@ -123,7 +140,7 @@ if (import.meta.main) {
       print(
         `| ${main} | ${f(r.idleMB)} | ${f(r.firstPageMB)} | ${f(r.firstPageMs)} | ${f(r.againMs)} | ${
           f(r.failedMs)
-        } | ${f(r.afterFilterMB)} | ${f(r.peakMB)} |`,
+        } | ${f(r.rareAllMs)} (${r.rarePages}) | ${f(r.afterFilterMB)} | ${f(r.peakMB)} |`,
       );
     }
   }

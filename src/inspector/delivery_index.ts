@@ -34,8 +34,11 @@ import {
 } from "./delivery_fold.ts";
 import { scanBackward } from "../store/read/lines.ts";
 
-/** Summaries kept at most (a list page has at most 1,000 events): each is a few hundred bytes. */
-export const DEFAULT_CAPACITY = 4096;
+/**
+ * Summaries kept at most: a list page's rows (at most 1,000) and a `delivery=` filter's batch of candidates
+ * (at most 8,192, ./api/list.ts). About a kilobyte each (measured): 10 MB at most.
+ */
+export const DEFAULT_CAPACITY = 10_000;
 /** How long after a mark an event must have arrived for its records to be read from the mark on. */
 export const MARK_MARGIN_MS = 60_000;
 /** Marks kept, at least {@linkcode MARK_EVERY_MS} apart. */

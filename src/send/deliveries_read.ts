@@ -7,7 +7,7 @@
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { DeliveryFact } from "./delivery_state.ts";
-import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
+import { eachLineBackwardSync, type Line, readAt, readLine, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
 
 /**
@@ -194,6 +194,58 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
   return times.length === 0 ? NaN : Math.min(...times);
 }
 
+/** Bytes of each read of {@linkcode _eachLineBackward}. */
+const BACKWARD_READ = 1024 * 1024;
+
+/**
+ * {@linkcode eachLineBackwardSync} for a server: the lines of `[from, size)` (`from` a line start, or inside
+ * a line not to be read) last first, until `visit` returns `true`, by reads that let the event loop run
+ * between them, into one buffer reused (grown only for a line longer than a read): a pass over a long log
+ * makes no garbage per read. `visit` must not keep `data`.
+ */
+async function _eachLineBackward(
+  file: Deno.FsFile,
+  from: number,
+  size: number,
+  visit: (data: Uint8Array, start: number, end: number) => boolean,
+): Promise<void> {
+  let buf = new Uint8Array(Math.min(BACKWARD_READ, size - from));
+  let pos = size;
+  let tail = 0; // bytes at the start of `buf`: a line whose start is not read yet
+  let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
+  while (pos > from) {
+    const n = Math.min(BACKWARD_READ, pos - from);
+    pos -= n;
+    if (buf.length < n + tail) {
+      const grown = new Uint8Array(Math.max(buf.length * 2, n + tail));
+      grown.set(buf.subarray(0, tail));
+      buf = grown;
+    }
+    buf.copyWithin(n, 0, tail); // the tail goes after the bytes read now
+    if (await readAt(file, pos, buf.subarray(0, n), true) < n) {
+      throw new Error("the log shrank while being read");
+    }
+    const data = buf.subarray(0, n + tail);
+    let end = data.length;
+    let nl = data.lastIndexOf(0x0a);
+    if (torn) {
+      if (nl === -1) {
+        tail = 0; // all of it is the torn line
+        continue;
+      }
+      torn = false;
+      end = nl;
+      nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
+    }
+    for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
+      if (end > nl + 1 && visit(data, nl + 1, end) === true) return;
+      end = nl;
+    }
+    tail = end;
+  }
+  if (!torn && tail > 0) visit(buf, 0, tail);
+}
+
 /** Options of {@linkcode readDeliveriesOf}. */
 export interface ReadOfOptions<T> {
   /** Reads that let a server's event loop run between them (else synchronous). */
@@ -265,13 +317,11 @@ export async function readDeliveriesOf<T = DeliveryRecord>(
     else list.push(as(record));
   };
   if (options.background || from > 0) {
-    for await (const line of scanBackward(f, size, { ...WHOLE, start: from })) {
-      if (line.start < from) break;
-      if (line.torn) continue; // still being written: not a record yet
-      const step = look(line.head, 0, line.head.length);
-      if (step === "stop") break;
-      if (step === "parse") take(await _text(f, line));
-    }
+    await _eachLineBackward(f, from, size, (data, start, end) => {
+      const step = look(data, start, end);
+      if (step === "parse") take(decoder.decode(data.subarray(start, end)));
+      return step === "stop";
+    });
   } else {
     eachLineBackwardSync(f, size, (data, start, end) => {
       const step = look(data, start, end);

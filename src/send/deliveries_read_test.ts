@@ -130,3 +130,48 @@ Deno.test("readDeliveriesOf() stops at the records that started a day before the
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("readDeliveriesOf(): background reads across lines longer than a read, within [start, end), as facts", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "deliveries.jsonl");
+    const events = Array.from({ length: 30 }, (_, i) => event(i));
+    const lines: string[] = [];
+    for (let k = 0; k < 3000; k++) {
+      const e = events[k % 30]!;
+      // A few lines longer than a read (1 MiB): the buffer grows for them.
+      const body = k % 1000 === 500 ? "b".repeat(1_500_000) : "x".repeat(k % 300);
+      lines.push(
+        JSON.stringify(attempt(e, (k % 30) + k / 10_000, { attempt: k, body, bodySize: body.length })),
+      );
+    }
+    await Deno.writeTextFile(path, lines.join("\n") + "\n");
+    const offsets = [0];
+    for (const line of lines) offsets.push(offsets.at(-1)! + new TextEncoder().encode(line).length + 1);
+    const all = byEvent(await allDeliveries(path));
+    const ask = [events[0]!, events[3]!, events[29]!];
+    const sync = await readDeliveriesOf(path, ask);
+    assert.deepEqual(await readDeliveriesOf(path, ask, { background: true }), sync);
+    for (const e of ask) assert.deepEqual(sync.get(e.id), all.get(e.id));
+    // Only the lines in [start, end), kept as what `as` makes of them.
+    const [from, to] = [700, 2600];
+    const got = await readDeliveriesOf(path, ask, {
+      background: true,
+      start: offsets[from]!,
+      end: offsets[to]!,
+      as: (r) => r.attempt,
+    });
+    for (const e of ask) {
+      const want = lines.slice(from, to).map((l) => JSON.parse(l)).filter((r) => r.event === e.id);
+      assert.deepEqual(got.get(e.id), want.map((r) => r.attempt), e.id);
+    }
+    // A start inside a line: that line is not read.
+    const inside = await readDeliveriesOf(path, [events[from % 30]!], {
+      start: offsets[from]! + 5,
+      end: offsets[to]!,
+    });
+    assert.ok(!inside.get(events[from % 30]!.id)?.some((r) => r.attempt === from));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -39,8 +39,12 @@ export interface ListPage {
 
 /** Candidates whose delivery states a `delivery=` page reads at once, first (then 4× more, up to the cap). */
 const FIRST_BATCH = 256;
-/** At most this many candidates are held at once, whatever the page's budget: the page's memory bound. */
-const MAX_BATCH = 16_384;
+/**
+ * At most this many candidates are held at once, whatever the page's budget: the page's memory bound. Their
+ * summaries are kept (the index's capacity holds a batch), so the next page finds the states of the
+ * candidates after its cursor without reading again.
+ */
+const MAX_BATCH = 8192;
 
 /** An event of the page, its row made before its delivery state is known. */
 interface Row {
@@ -54,7 +58,7 @@ interface Row {
  * Reads one page of the list; `deliveries` is refreshed by the caller. The rows' delivery states are read
  * for the page's events only ({@linkcode DeliveryIndex.deliveriesOf}, kept for the next pages and the live
  * rows). A `delivery=` filter is tested on candidates in batches (each event's state read from the whole
- * log, not kept): the other filters pick the candidates, and a batch's states are read at once.
+ * log, as for a row): the other filters pick the candidates, and a batch's states are read at once.
  */
 export async function listPage(
   reader: StoreReader,
@@ -77,7 +81,7 @@ export async function listPage(
   let lowest: number | undefined;
   /** Takes the batch's rows whose state is wanted; `true` once the page is full (`lowest` set). */
   const settle = async (): Promise<boolean> => {
-    const states = await deliveries.deliveriesOf(batch.map((r) => r.subject), { keep: want === undefined });
+    const states = await deliveries.deliveriesOf(batch.map((r) => r.subject), { keep: true });
     for (const row of batch) {
       const state = states.get(row.subject.id)!.state;
       if (want !== undefined && state !== want) continue;
