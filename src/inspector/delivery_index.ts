@@ -20,7 +20,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { factOf, readAppended, readDeliveriesOf } from "../send/deliveries_read.ts";
+import { deliveriesAlong, factOf, readAppended, readDeliveriesOf } from "../send/deliveries_read.ts";
 import type { DeliveryFact, EventDelivery } from "../send/delivery_state.ts";
 import { idTime } from "../store/read/line_key.ts";
 import type { StorePaths } from "../store/paths.ts";
@@ -35,10 +35,10 @@ import {
 import { scanBackward } from "../store/read/lines.ts";
 
 /**
- * Summaries kept at most: a list page's rows (at most 1,000) and a `delivery=` filter's batch of candidates
- * (at most 8,192, ./api/list.ts). About a kilobyte each (measured): 10 MB at most.
+ * Summaries kept at most: the rows of a few list pages (at most 1,000 each) and of the live stream. About a
+ * kilobyte each (measured): 4 MB at most.
  */
-export const DEFAULT_CAPACITY = 10_000;
+export const DEFAULT_CAPACITY = 4096;
 /** How long after a mark an event must have arrived for its records to be read from the mark on. */
 export const MARK_MARGIN_MS = 60_000;
 /** Marks kept, at least {@linkcode MARK_EVERY_MS} apart. */
@@ -57,10 +57,30 @@ export interface DeliveryIndex {
     events: readonly DeliverySubject[],
     options?: { keep?: boolean },
   ): Promise<Map<string, EventDelivery>>;
+  /**
+   * A scan's reader of states: events asked in batches, each older than the ones before (a `delivery=`
+   * filter's candidates), read in one backward pass over the log ({@linkcode deliveriesAlong}); the
+   * summaries are kept as by `deliveriesOf`. The scan that asks with the `key` the last one was left with
+   * (the next page of the same filter) goes on with its pass.
+   */
+  along(key: string): AlongStates;
   /** Every attempt for one event, in order (read now, whole). */
   attemptsOf(id: string): Promise<DeliveryRecord[]>;
+  /** Whether the summary of event `id` is kept (asking for it reads nothing). */
+  has(id: string): boolean;
   /** Summaries kept now (at most the capacity). */
   readonly kept: number;
+}
+
+/** A scan's reader of states ({@linkcode DeliveryIndex.along}). */
+export interface AlongStates {
+  /** The summaries of `events`; those `keep` takes are kept (the rows shown). */
+  deliveriesOf(
+    events: readonly DeliverySubject[],
+    keep: (delivery: EventDelivery) => boolean,
+  ): Promise<Map<string, EventDelivery>>;
+  /** What a next scan asks with to go on with this one's pass. */
+  key: string;
 }
 
 /** Options of {@linkcode deliveryIndex}. */
@@ -156,52 +176,100 @@ export function deliveryIndex(
     return start;
   };
 
+  /**
+   * The summaries of `events`: the kept ones as they are, the others from what `load` reads of them (the
+   * log up to `pos`); those `keep` takes are kept.
+   */
+  const summaries = async (
+    events: readonly DeliverySubject[],
+    keep: (delivery: EventDelivery) => boolean,
+    load: (missing: DeliverySubject[]) => Promise<Map<string, DeliveryFact[]>>,
+  ) => {
+    const folds = new Map<string, DeliveryFold>();
+    const missing: DeliverySubject[] = [];
+    for (const e of events) {
+      const fold = kept.get(e.id);
+      if (fold !== undefined) {
+        kept.delete(e.id); // shown again: the most recent
+        kept.set(e.id, fold);
+        folds.set(e.id, fold);
+      } else if (!folds.has(e.id)) {
+        folds.set(e.id, newFold(subjectOf(e)));
+        missing.push(e);
+      }
+    }
+    if (missing.length > 0) {
+      for (const [id, list] of await load(missing)) {
+        const fold = folds.get(id)!;
+        for (const fact of list) foldFact(fold, fact);
+      }
+    }
+    const out = new Map<string, EventDelivery>();
+    for (const [id, fold] of folds) out.set(id, foldedDelivery(fold));
+    for (const e of missing) if (keep(out.get(e.id)!)) kept.set(e.id, folds.get(e.id)!);
+    for (const id of kept.keys()) {
+      if (kept.size <= capacity) break;
+      kept.delete(id);
+    }
+    return out;
+  };
+
   const deliveriesOf = (events: readonly DeliverySubject[], o: { keep?: boolean } = {}) =>
     exclusive(async () => {
       if (pos === undefined) await read();
       const end = pos!;
-      const folds = new Map<string, DeliveryFold>();
-      const missing: DeliverySubject[] = [];
-      for (const e of events) {
-        const fold = kept.get(e.id);
-        if (fold !== undefined) {
-          kept.delete(e.id); // shown again: the most recent
-          kept.set(e.id, fold);
-          folds.set(e.id, fold);
-        } else if (!folds.has(e.id)) {
-          folds.set(e.id, newFold(subjectOf(e)));
-          missing.push(e);
-        }
-      }
-      const start = startOf(missing);
-      if (missing.length > 0 && start < end) {
-        const facts = await readDeliveriesOf<DeliveryFact>(path, missing, {
+      return await summaries(events, () => o.keep === true, async (missing) => {
+        const start = startOf(missing);
+        if (start >= end) return new Map();
+        return await readDeliveriesOf<DeliveryFact>(path, missing, {
           background: true,
           start,
           end,
           as: factOf,
         });
-        for (const [id, list] of facts) {
-          const fold = folds.get(id)!;
-          for (const fact of list) foldFact(fold, fact);
-        }
-      }
-      if (o.keep) {
-        for (const e of missing) kept.set(e.id, folds.get(e.id)!);
-        for (const id of kept.keys()) {
-          if (kept.size <= capacity) break;
-          kept.delete(id);
-        }
-      }
-      return new Map([...folds].map(([id, fold]) => [id, foldedDelivery(fold)]));
+      });
     });
+
+  let lastAlong: AlongStates | undefined;
+  const along = (key: string): AlongStates => {
+    if (lastAlong !== undefined && lastAlong.key === key) return lastAlong;
+    let end: number | undefined;
+    let reader: ReturnType<typeof deliveriesAlong<DeliveryFact>> | undefined;
+    const states: AlongStates = {
+      key,
+      deliveriesOf: (events, keep) =>
+        exclusive(async () => {
+          if (pos === undefined) await read();
+          if (end !== undefined && pos! < end) { // pruned since: start over
+            end = undefined;
+            reader = undefined;
+          }
+          end ??= pos!;
+          reader ??= deliveriesAlong<DeliveryFact>(path, { end, as: factOf });
+          return await summaries(events, keep, async (missing) => {
+            const facts = new Map(await reader!.next(missing)); // its lists are the pass's: not changed
+            if (pos! > end!) { // what the log appended since the pass began (the pass's lists left as read)
+              const ids = new Set(missing.map((e) => e.id));
+              await readAppended(path, end!, pos!, (id) => ids.has(id), (record) => {
+                facts.set(record.event, [...facts.get(record.event) ?? [], factOf(record)]);
+              });
+            }
+            return facts;
+          });
+        }),
+    };
+    lastAlong = states;
+    return states;
+  };
 
   return {
     refresh,
     deliveriesOf,
+    along,
     async attemptsOf(id) {
       return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
     },
+    has: (id) => kept.has(id),
     get kept() {
       return kept.size;
     },

@@ -201,15 +201,17 @@ const BACKWARD_READ = 1024 * 1024;
  * {@linkcode eachLineBackwardSync} for a server: the lines of `[from, size)` (`from` a line start, or inside
  * a line not to be read) last first, until `visit` returns `true`, by reads that let the event loop run
  * between them, into one buffer reused (grown only for a line longer than a read): a pass over a long log
- * makes no garbage per read. `visit` must not keep `data`.
+ * makes no garbage per read. `visit` must not keep `data`. Returns where the line `visit` stopped at ends
+ * (after its newline: a next read up to there starts with it again), or `from` when it read them all.
  */
 async function _eachLineBackward(
   file: Deno.FsFile,
   from: number,
   size: number,
   visit: (data: Uint8Array, start: number, end: number) => boolean,
-): Promise<void> {
-  let buf = new Uint8Array(Math.min(BACKWARD_READ, size - from));
+  reuse: { buf?: Uint8Array } = {},
+): Promise<number> {
+  let buf = reuse.buf ?? new Uint8Array(Math.min(BACKWARD_READ, size - from));
   let pos = size;
   let tail = 0; // bytes at the start of `buf`: a line whose start is not read yet
   let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
@@ -220,6 +222,7 @@ async function _eachLineBackward(
       const grown = new Uint8Array(Math.max(buf.length * 2, n + tail));
       grown.set(buf.subarray(0, tail));
       buf = grown;
+      if (reuse.buf !== undefined) reuse.buf = grown;
     }
     buf.copyWithin(n, 0, tail); // the tail goes after the bytes read now
     if (await readAt(file, pos, buf.subarray(0, n), true) < n) {
@@ -238,12 +241,13 @@ async function _eachLineBackward(
       nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
     }
     for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
-      if (end > nl + 1 && visit(data, nl + 1, end) === true) return;
+      if (end > nl + 1 && visit(data, nl + 1, end) === true) return pos + end + 1;
       end = nl;
     }
     tail = end;
   }
-  if (!torn && tail > 0) visit(buf, 0, tail);
+  if (!torn && tail > 0 && visit(buf, 0, tail) === true) return from + tail + 1;
+  return from;
 }
 
 /** Options of {@linkcode readDeliveriesOf}. */
@@ -331,4 +335,152 @@ export async function readDeliveriesOf<T = DeliveryRecord>(
   }
   for (const list of out.values()) list.reverse();
   return out;
+}
+
+/** Options of {@linkcode deliveriesAlong}. */
+export interface AlongOptions<T> {
+  /** Only the lines that end before this byte offset (a line start). @default the log's size at the first batch */
+  end?: number;
+  /** What to keep of each record (parsed whole, then dropped): the record itself by default. */
+  as?: (record: DeliveryRecord) => T;
+  /**
+   * Records of older events held for the next batches, at most; past it, nothing more is held and each
+   * next batch is read from the log's end ({@linkcode readDeliveriesOf}). @default 32,768
+   */
+  hold?: number;
+}
+
+/** `out` with an empty list for each of `events` it has none for. */
+function _every<T>(out: Map<string, T[]>, events: readonly { id: string }[]): Map<string, T[]> {
+  for (const e of events) if (!out.has(e.id)) out.set(e.id, []);
+  return out;
+}
+
+/** A reader of the records of events met newest first, batch after batch ({@linkcode deliveriesAlong}). */
+export interface DeliveriesAlong<T> {
+  /** The records of `events` by event id (every one of them: `[]` for none), each in file order. */
+  next(events: readonly { id: string; receivedAt?: string }[]): Promise<Map<string, T[]>>;
+}
+
+/**
+ * The records of events asked in batches, each batch older than the ones before (a scan of the store from
+ * its end, such as a filter on delivery states over the whole store), read in one backward pass over the
+ * log instead of one from its end per batch. Each batch is read back to a day before its oldest event, as
+ * {@linkcode readDeliveriesOf} reads; the records met on the way of events older than the batch are held
+ * for the batches to come (up to `hold`): a later batch has every record of its events from the lines
+ * already passed, and reads on from where the last one stopped. An event not older than every batch before
+ * (a store whose ids go back in time) is read on its own, from the end; one of the last batch is answered
+ * as it was (a next page that starts inside the last one's batch). Memory holds a batch's records and the
+ * held ones, never the log. The lists handed out are not to be changed.
+ */
+export function deliveriesAlong<T = DeliveryRecord>(
+  path: string,
+  options: AlongOptions<T> = {},
+): DeliveriesAlong<T> {
+  const as = options.as ?? ((r: DeliveryRecord) => r as T);
+  const limit = options.hold ?? 32_768;
+  let end = options.end;
+  /** The lines before it are not read yet. */
+  let cursor: number | undefined;
+  /** Records (last first) of events older than every batch so far, met in the lines after `cursor`. */
+  const held = new Map<string, T[]>();
+  let heldCount = 0;
+  /** The oldest id time of the batches so far: what is held is of the events older than it. */
+  let below = Infinity;
+  /** Whether `held` has all of them (else every batch reads from the end). */
+  let whole = true;
+  /** The last batch's answer. */
+  let previous = new Map<string, T[]>();
+  /** The pass's read buffer, from batch to batch. */
+  const reuse = { buf: new Uint8Array(BACKWARD_READ) };
+  return {
+    async next(events) {
+      const out = new Map<string, T[]>();
+      if (events.length === 0) return out;
+      if (end === undefined) {
+        try {
+          end = (await Deno.stat(path)).size;
+        } catch (error) {
+          if (error instanceof Deno.errors.NotFound) end = 0;
+          else throw error;
+        }
+      }
+      cursor ??= end;
+      const along: { id: string; receivedAt?: string }[] = [];
+      const alone: { id: string; receivedAt?: string }[] = [];
+      for (const e of events) {
+        const before = previous.get(e.id);
+        if (before !== undefined) out.set(e.id, before);
+        else (whole && idTime(e.id) < below ? along : alone).push(e);
+      }
+      if (alone.length > 0) {
+        for (const [id, list] of await readDeliveriesOf(path, alone, { background: true, end, as })) {
+          out.set(id, list);
+        }
+      }
+      if (along.length === 0) return previous = _every(out, events);
+      const wanted = new Set(along.map((e) => e.id));
+      let first = Infinity, last = -Infinity, oldest = Infinity;
+      for (const e of along) {
+        const t = idTime(e.id);
+        first = Math.min(first, t);
+        last = Math.max(last, t);
+        const stored = _storedAt(e);
+        oldest = Number.isNaN(stored) ? -Infinity : Math.min(oldest, stored);
+      }
+      const floor = oldest - RECORD_LAG_MS;
+      below = first;
+      const back = new Map<string, T[]>(); // last first
+      for (const id of wanted) {
+        const list = held.get(id);
+        if (list === undefined) continue;
+        back.set(id, list);
+        held.delete(id);
+        heldCount -= list.length;
+      }
+      const put = (map: Map<string, T[]>, id: string, value: T) => {
+        const list = map.get(id);
+        if (list === undefined) map.set(id, [value]);
+        else list.push(value);
+      };
+      const take = (text: string) => {
+        const record = parseDeliveryLine(text);
+        if (record === undefined) return;
+        if (wanted.has(record.event)) return put(back, record.event, as(record));
+        if (!whole || !(idTime(record.event) < first)) return; // not of a batch to come
+        if (heldCount >= limit) { // too many to hold: the next batches read from the end
+          whole = false;
+          held.clear();
+          heldCount = 0;
+          return;
+        }
+        put(held, record.event, as(record));
+        heldCount++;
+      };
+      const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
+      if (cursor > 0) {
+        let file: Deno.FsFile;
+        try {
+          file = await Deno.open(path, { read: true });
+        } catch (error) {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+          return out;
+        }
+        using f = file;
+        cursor = await _eachLineBackward(f, 0, cursor, (data, start, stop) => {
+          let parse = true;
+          if (recordKeys(data, start, stop, keys)) {
+            if (keys.time < floor && _idDated(data, start, keys.time)) return true; // the next batch's
+            if (keys.eventTime >= first && keys.eventTime <= last) {
+              parse = wanted.has(decoder.decode(data.subarray(keys.eventAt, keys.eventAt + ID_BYTES)));
+            } else parse = whole && keys.eventTime < first;
+          }
+          if (parse) take(decoder.decode(data.subarray(start, stop)));
+          return false;
+        }, reuse);
+      }
+      for (const [id, list] of back) out.set(id, list.reverse());
+      return previous = _every(out, events);
+    },
+  };
 }

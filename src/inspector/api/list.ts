@@ -37,14 +37,18 @@ export interface ListPage {
   size: number;
 }
 
-/** Candidates whose delivery states a `delivery=` page reads at once, first (then 4× more, up to the cap). */
+/**
+ * Candidates not kept whose delivery states the first page of a `delivery=` filter reads at once, first
+ * (then 4× more, up to the cap; a next page asks for the cap at once).
+ */
 const FIRST_BATCH = 256;
 /**
- * At most this many candidates are held at once, whatever the page's budget: the page's memory bound. Their
- * summaries are kept (the index's capacity holds a batch), so the next page finds the states of the
- * candidates after its cursor without reading again.
+ * At most this many candidates not kept are read at once (and twice as many held), whatever the page's
+ * budget: the page's memory bound. The rows shown are kept; the pass over the deliveries log goes on from
+ * batch to batch and from page to page (./delivery_index.ts `along`), so a batch costs the lines of its
+ * time, and small ones cost little.
  */
-const MAX_BATCH = 8192;
+const MAX_BATCH = 1024;
 
 /** An event of the page, its row made before its delivery state is known. */
 interface Row {
@@ -77,11 +81,21 @@ export async function listPage(
     background: true,
   });
   let batch: Row[] = [];
-  let batchSize = want === undefined ? limit : FIRST_BATCH;
+  // A filter's candidates: read in one pass over the deliveries log, which the next page goes on with.
+  const filterKey = JSON.stringify(options.filter);
+  const along = want === undefined
+    ? undefined
+    : deliveries.along(options.before === undefined ? `${filterKey}@first` : `${filterKey}@${end}`);
+  // A read costs the log from its end back to the batch's oldest event, however few it asks about: it
+  // asks for many at once, except on the first page (near the end: small reads). Kept ones cost nothing.
+  let batchSize = options.before === undefined ? FIRST_BATCH : MAX_BATCH;
+  let missing = 0;
   let lowest: number | undefined;
   /** Takes the batch's rows whose state is wanted; `true` once the page is full (`lowest` set). */
   const settle = async (): Promise<boolean> => {
-    const states = await deliveries.deliveriesOf(batch.map((r) => r.subject), { keep: true });
+    const subjects = batch.map((r) => r.subject);
+    const states = await (along?.deliveriesOf(subjects, (d) => d.state === want) ??
+      deliveries.deliveriesOf(subjects, { keep: true }));
     for (const row of batch) {
       const state = states.get(row.subject.id)!.state;
       if (want !== undefined && state !== want) continue;
@@ -92,10 +106,17 @@ export async function listPage(
         return true;
       }
     }
+    if (missing > 0) batchSize = Math.min(batchSize * 4, MAX_BATCH);
     batch = [];
-    batchSize = Math.min(batchSize * 4, MAX_BATCH);
+    missing = 0;
     return false;
   };
+  /** Whether the batch is to be settled now. */
+  const due = () =>
+    want === undefined
+      ? batch.length >= limit - events.length
+      : missing >= batchSize || (missing === 0 && batch.length >= FIRST_BATCH) ||
+        batch.length >= 2 * MAX_BATCH;
   while (true) {
     const step = await scan.next();
     if (step.done) {
@@ -105,10 +126,13 @@ export async function listPage(
     }
     const { event, start } = step.value;
     batch.push({ summary: summarize(event, "none"), subject: subjectOf(event), start });
-    if (batch.length >= batchSize && await settle()) {
+    if (!deliveries.has(event.id)) missing++;
+    if (due() && await settle()) {
       await scan.return(0);
       break;
     }
   }
-  return { events, next: lowest! > 0 ? lowest! : null, scanned: end - lowest!, size: reader.size };
+  const next = lowest! > 0 ? lowest! : null;
+  if (along !== undefined) along.key = next === null ? "" : `${filterKey}@${next}`;
+  return { events, next, scanned: end - lowest!, size: reader.size };
 }
