@@ -4,7 +4,13 @@ import { allDeliveries, at, attempt as attemptOf, byEvent, T0 } from "../../test
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createIdFactory } from "../event/id.ts";
-import { readDeliveriesOf, RECORD_LAG_MS, type RecordKeys, recordKeys } from "./deliveries_read.ts";
+import {
+  deliveriesAlong,
+  readDeliveriesOf,
+  RECORD_LAG_MS,
+  type RecordKeys,
+  recordKeys,
+} from "./deliveries_read.ts";
 
 const newDelivery = (date: Date) => createIdFactory("dlv")(date);
 
@@ -171,6 +177,62 @@ Deno.test("readDeliveriesOf(): background reads across lines longer than a read,
       end: offsets[to]!,
     });
     assert.ok(!inside.get(events[from % 30]!.id)?.some((r) => r.attempt === from));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deliveriesAlong(): batch after batch, newest first, the records of each event as the whole log has them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "deliveries.jsonl");
+    const log = await openDeliveriesLog(path);
+    // Hourly events over two and a half days (the pass stops a day before each batch and goes on later),
+    // each tried once to three times; some replayed much later, one record with a hand-made id.
+    const events = Array.from({ length: 60 }, (_, i) => event(i * 60));
+    for (const [i, e] of events.entries()) {
+      for (let k = 0; k <= i % 3; k++) {
+        await log.append(
+          attempt(e, i * 60 + k, { attempt: k + 1, outcome: k < i % 3 ? "retrying" : "delivered" }),
+        );
+      }
+      if (i % 11 === 10) {
+        await log.append(attempt(events[i - 10]!, i * 60 + 5, { source: "replay", status: 201 }));
+      }
+    }
+    await log.append({
+      ...attempt(events[20]!, 61 * 60),
+      id: `dlv_${events[20]!.id.slice(4, 12)}_${"0".repeat(26)}`,
+    });
+    for (const e of events.slice(0, 6)) {
+      await log.append(attempt(e, 62 * 60, { source: "replay", status: 202 }));
+    }
+    await log.close();
+    await Deno.writeTextFile(path, JSON.stringify(attempt(events[59]!, 63 * 60)).slice(0, 50), {
+      append: true,
+    });
+    const all = byEvent(await allDeliveries(path));
+    const newest = [...events].reverse();
+    for (const hold of [undefined, 4]) { // 4: too few to hold, the next batches read from the end
+      const along = deliveriesAlong(path, hold === undefined ? {} : { hold });
+      for (let i = 0; i < newest.length; i += 7) {
+        const batch = newest.slice(i, i + 7);
+        // An event of the last batch asked again, and one newer than the batches before (read on its own).
+        if (i === 14) batch.push(newest[10]!, newest[2]!);
+        const got = await along.next(batch);
+        for (const e of batch) assert.deepEqual(got.get(e.id), all.get(e.id) ?? [], `${e.id}, hold ${hold}`);
+      }
+    }
+    // As facts, up to a given end: what the log had there.
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const end = lines.slice(0, 100).join("\n").length + 1;
+    const upTo = byEvent(lines.slice(0, 100).map((l) => JSON.parse(l)));
+    const along = deliveriesAlong(path, { end, as: (r) => r.id });
+    for (let i = 0; i < newest.length; i += 20) {
+      const batch = newest.slice(i, i + 20);
+      const got = await along.next(batch);
+      for (const e of batch) assert.deepEqual(got.get(e.id), (upTo.get(e.id) ?? []).map((r) => r.id));
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
