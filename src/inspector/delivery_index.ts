@@ -115,6 +115,62 @@ function _arrived(e: DeliverySubject): number {
   return Number.isNaN(idTime(e.id)) || Number.isNaN(Date.parse(e.receivedAt)) ? NaN : t;
 }
 
+/** A mark: when the log had `size` bytes (whatever arrives after `time` is appended after them). */
+interface Mark {
+  time: number;
+  size: number;
+}
+
+/** The offset from which the records of `events` are all in the log (0 when no mark tells). */
+function _startOf(marks: readonly Mark[], events: readonly DeliverySubject[]): number {
+  let oldest = Infinity;
+  for (const e of events) oldest = Math.min(oldest, _arrived(e)); // NaN: no mark
+  if (Number.isNaN(oldest)) return 0;
+  let start = 0;
+  for (const m of marks) if (m.time <= oldest - MARK_MARGIN_MS) start = m.size;
+  return start;
+}
+
+/**
+ * The summaries of `events`: the ones in `kept` (least recently shown first) as they are, the others from
+ * what `load` reads of them; those `keep` takes are kept, at most `capacity`.
+ */
+async function _summaries(
+  kept: Map<string, DeliveryFold>,
+  capacity: number,
+  events: readonly DeliverySubject[],
+  keep: (delivery: EventDelivery) => boolean,
+  load: (missing: DeliverySubject[]) => Promise<Map<string, DeliveryFact[]>>,
+): Promise<Map<string, EventDelivery>> {
+  const folds = new Map<string, DeliveryFold>();
+  const missing: DeliverySubject[] = [];
+  for (const e of events) {
+    const fold = kept.get(e.id);
+    if (fold !== undefined) {
+      kept.delete(e.id); // shown again: the most recent
+      kept.set(e.id, fold);
+      folds.set(e.id, fold);
+    } else if (!folds.has(e.id)) {
+      folds.set(e.id, newFold(subjectOf(e)));
+      missing.push(e);
+    }
+  }
+  if (missing.length > 0) {
+    for (const [id, list] of await load(missing)) {
+      const fold = folds.get(id)!;
+      for (const fact of list) foldFact(fold, fact);
+    }
+  }
+  const out = new Map<string, EventDelivery>();
+  for (const [id, fold] of folds) out.set(id, foldedDelivery(fold));
+  for (const e of missing) if (keep(out.get(e.id)!)) kept.set(e.id, folds.get(e.id)!);
+  for (const id of kept.keys()) {
+    if (kept.size <= capacity) break;
+    kept.delete(id);
+  }
+  return out;
+}
+
 /**
  * The delivery index of a store (nothing is read until asked). Works, knowing nothing, while there is
  * no log.
@@ -130,7 +186,7 @@ export function deliveryIndex(
   const kept = new Map<string, DeliveryFold>();
   /** The summaries are of the log's `[0, pos)`; `undefined` until the first read. */
   let pos: number | undefined;
-  const marks: { time: number; size: number }[] = [];
+  const marks: Mark[] = [];
   // One read at a time: a refresh moves `pos`, which every read of events goes up to.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
@@ -166,60 +222,12 @@ export function deliveryIndex(
     return busy;
   };
 
-  /** The offset from which the records of `events` are all in the log (0 when no mark tells). */
-  const startOf = (events: readonly DeliverySubject[]): number => {
-    let oldest = Infinity;
-    for (const e of events) oldest = Math.min(oldest, _arrived(e)); // NaN: no mark
-    if (Number.isNaN(oldest)) return 0;
-    let start = 0;
-    for (const m of marks) if (m.time <= oldest - MARK_MARGIN_MS) start = m.size;
-    return start;
-  };
-
-  /**
-   * The summaries of `events`: the kept ones as they are, the others from what `load` reads of them (the
-   * log up to `pos`); those `keep` takes are kept.
-   */
-  const summaries = async (
-    events: readonly DeliverySubject[],
-    keep: (delivery: EventDelivery) => boolean,
-    load: (missing: DeliverySubject[]) => Promise<Map<string, DeliveryFact[]>>,
-  ) => {
-    const folds = new Map<string, DeliveryFold>();
-    const missing: DeliverySubject[] = [];
-    for (const e of events) {
-      const fold = kept.get(e.id);
-      if (fold !== undefined) {
-        kept.delete(e.id); // shown again: the most recent
-        kept.set(e.id, fold);
-        folds.set(e.id, fold);
-      } else if (!folds.has(e.id)) {
-        folds.set(e.id, newFold(subjectOf(e)));
-        missing.push(e);
-      }
-    }
-    if (missing.length > 0) {
-      for (const [id, list] of await load(missing)) {
-        const fold = folds.get(id)!;
-        for (const fact of list) foldFact(fold, fact);
-      }
-    }
-    const out = new Map<string, EventDelivery>();
-    for (const [id, fold] of folds) out.set(id, foldedDelivery(fold));
-    for (const e of missing) if (keep(out.get(e.id)!)) kept.set(e.id, folds.get(e.id)!);
-    for (const id of kept.keys()) {
-      if (kept.size <= capacity) break;
-      kept.delete(id);
-    }
-    return out;
-  };
-
   const deliveriesOf = (events: readonly DeliverySubject[], o: { keep?: boolean } = {}) =>
     exclusive(async () => {
       if (pos === undefined) await read();
       const end = pos!;
-      return await summaries(events, () => o.keep === true, async (missing) => {
-        const start = startOf(missing);
+      return await _summaries(kept, capacity, events, () => o.keep === true, async (missing) => {
+        const start = _startOf(marks, missing);
         if (start >= end) return new Map();
         return await readDeliveriesOf<DeliveryFact>(path, missing, {
           background: true,
@@ -246,7 +254,7 @@ export function deliveryIndex(
           }
           end ??= pos!;
           reader ??= deliveriesAlong<DeliveryFact>(path, { end, as: factOf });
-          return await summaries(events, keep, async (missing) => {
+          return await _summaries(kept, capacity, events, keep, async (missing) => {
             const facts = new Map(await reader!.next(missing)); // its lists are the pass's: not changed
             if (pos! > end!) { // what the log appended since the pass began (the pass's lists left as read)
               const ids = new Set(missing.map((e) => e.id));

@@ -20,11 +20,10 @@ import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
 import { deliveryIndex } from "../delivery_index.ts";
-import { type DeliverySubject, subjectOf } from "../delivery_fold.ts";
 import { eventDelivery } from "../../send/delivery_state.ts";
-import { compileFilter } from "../../query/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
+import { liveStream } from "./stream.ts";
 import {
   apiWording,
   parseReplayRequest,
@@ -32,7 +31,6 @@ import {
   ReplayRequestError,
   type Resigner,
 } from "./replay.ts";
-import { type EventSummary, summarize } from "./summary.ts";
 
 /** What the API serves. */
 export interface ApiOptions {
@@ -83,80 +81,6 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       ...(limit !== null ? { limit: Number(limit) } : {}),
     });
     return json(200, page);
-  }
-
-  function stream(url: URL): Response {
-    const { delivery: want, ...rest } = filterFromQuery(url.searchParams);
-    const filter = compileFilter(rest);
-    const encoder = new TextEncoder();
-    let off = () => {};
-    let ping: ReturnType<typeof setInterval> | undefined;
-    let closed = false;
-    const close = () => {
-      closed = true;
-      off();
-      clearInterval(ping);
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const send = (text: string) => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            close();
-          }
-        };
-        send("retry: 1000\n: live\n\n");
-        // Each row's delivery state is read before it is sent, in the order stored: the rows that
-        // arrive meanwhile wait as rows (no body), and go out together after one read of their states.
-        let waiting: { summary: EventSummary; subject: DeliverySubject }[] = [];
-        let sending = false;
-        const drain = async () => {
-          sending = true;
-          try {
-            while (waiting.length > 0 && !closed) {
-              const rows = waiting;
-              waiting = [];
-              await deliveries.refresh();
-              const states = await deliveries.deliveriesOf(rows.map((r) => r.subject), { keep: true });
-              for (const { summary, subject } of rows) {
-                summary.delivery = states.get(subject.id)!.state;
-                if (want !== undefined && summary.delivery !== want) continue;
-                send(`event: event\ndata: ${JSON.stringify(summary)}\n\n`);
-              }
-            }
-          } catch {
-            close(); // the log could not be read: the page reconnects and lists again
-            try {
-              controller.close();
-            } catch { /* already closed */ }
-          } finally {
-            sending = false;
-          }
-        };
-        off = o.live?.subscribe((event) => {
-          if (closed || !filter.event(event)) return;
-          waiting.push({ summary: summarize(event, "none"), subject: subjectOf(event) });
-          if (!sending) void drain();
-        }) ?? (() => {});
-        ping = setInterval(() => send(": ping\n\n"), 15_000);
-        const end = () => {
-          close();
-          try {
-            controller.close();
-          } catch { /* already closed */ }
-        };
-        o.signal.addEventListener("abort", end, { once: true });
-      },
-      cancel: close,
-    });
-    return new Response(body, {
-      headers: {
-        ...SECURITY_HEADERS,
-        "content-type": "text/event-stream; charset=utf-8",
-        "x-accel-buffering": "no",
-      },
-    });
   }
 
   async function one(id: string, what: string | undefined, request: Request): Promise<Response> {
@@ -221,7 +145,9 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         });
       }
       if (url.pathname === "/api/events" && request.method === "GET") return await list(url);
-      if (url.pathname === "/api/stream" && request.method === "GET") return stream(url);
+      if (url.pathname === "/api/stream" && request.method === "GET") {
+        return liveStream(filterFromQuery(url.searchParams), { deliveries, live: o.live, signal: o.signal });
+      }
       const m = EVENT_ROUTE.exec(url);
       if (m !== null) {
         const { id, what } = m.pathname.groups;
