@@ -222,20 +222,22 @@ export function deliveryIndex(
     return busy;
   };
 
+  /** Reads the records of `missing` from the log's end (from a mark, when one tells) up to `pos`. */
+  const load = async (missing: DeliverySubject[]) => {
+    const start = _startOf(marks, missing);
+    if (start >= pos!) return new Map<string, DeliveryFact[]>();
+    return await readDeliveriesOf<DeliveryFact>(path, missing, {
+      background: true,
+      start,
+      end: pos!,
+      as: factOf,
+    });
+  };
+
   const deliveriesOf = (events: readonly DeliverySubject[], o: { keep?: boolean } = {}) =>
     exclusive(async () => {
       if (pos === undefined) await read();
-      const end = pos!;
-      return await _summaries(kept, capacity, events, () => o.keep === true, async (missing) => {
-        const start = _startOf(marks, missing);
-        if (start >= end) return new Map();
-        return await readDeliveriesOf<DeliveryFact>(path, missing, {
-          background: true,
-          start,
-          end,
-          as: factOf,
-        });
-      });
+      return await _summaries(kept, capacity, events, () => o.keep === true, load);
     });
 
   let lastAlong: AlongStates | undefined;
@@ -243,11 +245,18 @@ export function deliveryIndex(
     if (lastAlong !== undefined && lastAlong.key === key) return lastAlong;
     let end: number | undefined;
     let reader: ReturnType<typeof deliveriesAlong<DeliveryFact>> | undefined;
+    // A scan's first batch is read as the rows are (a first page often ends within it); the pass, which
+    // holds the records of older events as it goes, starts with the second.
+    let first = true;
     const states: AlongStates = {
       key,
       deliveriesOf: (events, keep) =>
         exclusive(async () => {
           if (pos === undefined) await read();
+          if (first) {
+            first = false;
+            return await _summaries(kept, capacity, events, keep, load);
+          }
           if (end !== undefined && pos! < end) { // pruned since: start over
             end = undefined;
             reader = undefined;

@@ -38,17 +38,14 @@ export interface ListPage {
 }
 
 /**
- * Candidates not kept whose delivery states the first page of a `delivery=` filter reads at once, first
- * (then 4× more, up to the cap; a next page asks for the cap at once).
+ * Candidates not kept whose delivery states a `delivery=` filter reads at once (and at most twice as many
+ * held), whatever the page's budget: the page's memory bound. The first batch is read as a page's rows are
+ * (a first page often ends within it); from the second on, one pass over the deliveries log goes on from
+ * batch to batch and from page to page (./delivery_index.ts `along`), so a batch costs the lines of its time.
  */
-const FIRST_BATCH = 256;
-/**
- * At most this many candidates not kept are read at once (and twice as many held), whatever the page's
- * budget: the page's memory bound. The rows shown are kept; the pass over the deliveries log goes on from
- * batch to batch and from page to page (./delivery_index.ts `along`), so a batch costs the lines of its
- * time, and small ones cost little.
- */
-const MAX_BATCH = 1024;
+const BATCH = 1024;
+/** Candidates all kept (rows shown before) are settled this many at a time: no read to share. */
+const KEPT_BATCH = 256;
 
 /** An event of the page, its row made before its delivery state is known. */
 interface Row {
@@ -86,10 +83,7 @@ export async function listPage(
   const along = want === undefined
     ? undefined
     : deliveries.along(options.before === undefined ? `${filterKey}@first` : `${filterKey}@${end}`);
-  // A read costs the log from its end back to the batch's oldest event, however few it asks about: it
-  // asks for many at once, except on the first page (near the end: small reads). Kept ones cost nothing.
-  let batchSize = options.before === undefined ? FIRST_BATCH : MAX_BATCH;
-  let missing = 0;
+  let missing = 0; // candidates of the batch not kept: each costs a read
   let lowest: number | undefined;
   /** Takes the batch's rows whose state is wanted; `true` once the page is full (`lowest` set). */
   const settle = async (): Promise<boolean> => {
@@ -106,7 +100,6 @@ export async function listPage(
         return true;
       }
     }
-    if (missing > 0) batchSize = Math.min(batchSize * 4, MAX_BATCH);
     batch = [];
     missing = 0;
     return false;
@@ -115,8 +108,7 @@ export async function listPage(
   const due = () =>
     want === undefined
       ? batch.length >= limit - events.length
-      : missing >= batchSize || (missing === 0 && batch.length >= FIRST_BATCH) ||
-        batch.length >= 2 * MAX_BATCH;
+      : missing >= BATCH || (missing === 0 && batch.length >= KEPT_BATCH) || batch.length >= 2 * BATCH;
   while (true) {
     const step = await scan.next();
     if (step.done) {
