@@ -24,6 +24,7 @@ import { deliveriesAlong, factOf, readAppended, readDeliveriesOf } from "../send
 import type { DeliveryFact, EventDelivery } from "../send/delivery_state.ts";
 import { idTime } from "../store/read/line_key.ts";
 import type { StorePaths } from "../store/paths.ts";
+import type { LiveSource } from "./live.ts";
 import {
   type DeliveryFold,
   type DeliverySubject,
@@ -42,8 +43,8 @@ export const DEFAULT_CAPACITY = 4096;
 /** How long after a mark an event must have arrived for its records to be read from the mark on. */
 export const MARK_MARGIN_MS = 60_000;
 /** Marks kept, at least {@linkcode MARK_EVERY_MS} apart. */
-const MARKS = 32;
-const MARK_EVERY_MS = 10_000;
+const MARKS = 128;
+const MARK_EVERY_MS = 1000;
 
 /** The delivery states of a store, for a reader that stays open (the inspector). */
 export interface DeliveryIndex {
@@ -66,6 +67,12 @@ export interface DeliveryIndex {
   along(key: string): AlongStates;
   /** Every attempt for one event, in order (read now, whole). */
   attemptsOf(id: string): Promise<DeliveryRecord[]>;
+  /**
+   * Keeps `event` as having no record yet: an event told before any record of it can be appended (a live
+   * feed's, {@linkcode LiveSource.beforeDeliveries}); the refreshes fold in what comes. Nothing before the
+   * first read (its state is then read when asked).
+   */
+  track(event: DeliverySubject): void;
   /** Whether the summary of event `id` is kept (asking for it reads nothing). */
   has(id: string): boolean;
   /** Summaries kept now (at most the capacity). */
@@ -285,6 +292,14 @@ export function deliveryIndex(
     along,
     async attemptsOf(id) {
       return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
+    },
+    track(event) {
+      if (pos === undefined || kept.has(event.id)) return;
+      kept.set(event.id, newFold(subjectOf(event)));
+      for (const id of kept.keys()) {
+        if (kept.size <= capacity) break;
+        kept.delete(id);
+      }
     },
     has: (id) => kept.has(id),
     get kept() {

@@ -37,6 +37,7 @@ async function oracle(paths: StorePaths): Promise<{ id: string; state: string; e
 }
 
 async function withHistory(
+  beforeDeliveries: boolean,
   run: (o: {
     paths: StorePaths;
     live: ReturnType<typeof createLiveFeed>;
@@ -48,7 +49,7 @@ async function withHistory(
   const dir = await Deno.makeTempDir({ prefix: "hooktap_history_" });
   // A month, a few events an hour: a page reads its events' records, never the whole log at once.
   const { paths } = await writeDeliveryHistory(dir, { events: 2400, spacingMs: 18 * 60_000 });
-  const live = createLiveFeed();
+  const live = createLiveFeed({ beforeDeliveries });
   const inspector = startInspector({ paths, port: 0, live });
   try {
     await run({
@@ -85,7 +86,7 @@ async function allPages(get: (q: string) => Promise<{ events: Row[]; next: numbe
 }
 
 Deno.test("on a month of history, every row's state and every delivery= filter equal the whole log's", async () => {
-  await withHistory(async ({ paths, get }) => {
+  await withHistory(true, async ({ paths, get }) => {
     const want = await oracle(paths);
     const { rows, pages } = await allPages(get, "limit=100");
     assert.ok(pages >= 24);
@@ -106,8 +107,8 @@ Deno.test("on a month of history, every row's state and every delivery= filter e
   });
 });
 
-Deno.test("a live row's state, and the list's after the log grows, equal the whole log's", async () => {
-  await withHistory(async ({ paths, live, get, url, token }) => {
+Deno.test("a live row's state (hooktap ui: the event may be forwarded before it is seen), and the list's after the log grows, equal the whole log's", async () => {
+  await withHistory(false, async ({ paths, live, get, url, token }) => {
     await get("limit=100"); // the newest rows are kept
     const response = await fetch(`${url}api/stream`, { headers: { "x-hooktap-token": token } });
     const pendingOnly = await fetch(`${url}api/stream?delivery=pending`, {
@@ -177,5 +178,47 @@ Deno.test("a live row's state, and the list's after the log grows, equal the who
     const { rows: listed } = await allPages(get, "limit=1000");
     assert.deepEqual(listed.map((r) => [r.id, r.delivery]), [...after]);
     assert.equal(after.get(fresh[2]!.id), "failed");
+  });
+});
+
+Deno.test("dev's own live rows: an event told before it is forwarded, then its attempts, as the whole log says", async () => {
+  await withHistory(true, async ({ paths, live, get, url, token }) => {
+    await get("limit=10");
+    const response = await fetch(`${url}api/stream`, { headers: { "x-hooktap-token": token } });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await reader.read(); // the opening comment
+    const e = { ...(await eventsOf(paths)).at(-1)!, id: createIdFactory()(new Date()) };
+    e.receivedAt = new Date().toISOString();
+    e.forward = { to: APP_URL, mode: "queue" };
+    await Deno.writeTextFile(paths.events, eventLine(e), { append: true });
+    live.publish(e); // as dev: once durable, before the forwarder sends it
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+    await reader.cancel();
+    assert.equal(JSON.parse(text.match(/^data: (.*)$/m)![1]!).delivery, "pending");
+    // Then dev forwards it: a failed try, then delivered; the list (refreshed) follows the log.
+    for (const [i, outcome] of (["retrying", "delivered"] as const).entries()) {
+      const at = new Date(Date.now() + i);
+      const record = {
+        v: DELIVERY_VERSION,
+        id: createIdFactory("dlv")(at),
+        event: e.id,
+        endpoint: e.endpoint,
+        source: "forward",
+        target: APP,
+        url: APP_URL,
+        method: "POST",
+        attempt: i + 1,
+        startedAt: at.toISOString(),
+        durationMs: 1,
+        outcome,
+        status: outcome === "delivered" ? 200 : 503,
+      } satisfies DeliveryRecord;
+      await Deno.writeTextFile(paths.deliveries, JSON.stringify(record) + "\n", { append: true });
+      const want = new Map((await oracle(paths)).map((w) => [w.id, w.state]));
+      const row = (await get("limit=5")).events.find((r) => r.id === e.id)!;
+      assert.equal(row.delivery, want.get(e.id));
+      assert.equal(row.delivery, outcome);
+    }
   });
 });

@@ -66,7 +66,10 @@ export function liveStream(
       };
       off = o.live?.subscribe((event) => {
         if (closed || !filter.event(event)) return;
-        waiting.push({ summary: summarize(event, "none"), subject: subjectOf(event) });
+        const subject = subjectOf(event);
+        // dev's own feed tells an event before it can be forwarded: no record of it to look for.
+        if (o.live!.beforeDeliveries) o.deliveries.track(subject);
+        waiting.push({ summary: summarize(event, "none"), subject });
         if (!sending) void drain();
       }) ?? (() => {});
       ping = setInterval(() => send(": ping\n\n"), 15_000);
