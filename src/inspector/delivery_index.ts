@@ -24,7 +24,6 @@ import { deliveriesAlong, factOf, readAppended, readDeliveriesOf } from "../send
 import type { DeliveryFact, EventDelivery } from "../send/delivery_state.ts";
 import { idTime } from "../store/read/line_key.ts";
 import type { StorePaths } from "../store/paths.ts";
-import type { LiveSource } from "./live.ts";
 import {
   type DeliveryFold,
   type DeliverySubject,
@@ -69,7 +68,7 @@ export interface DeliveryIndex {
   attemptsOf(id: string): Promise<DeliveryRecord[]>;
   /**
    * Keeps `event` as having no record yet: an event told before any record of it can be appended (a live
-   * feed's, {@linkcode LiveSource.beforeDeliveries}); the refreshes fold in what comes. Nothing before the
+   * feed's, ./live.ts `beforeDeliveries`); the refreshes fold in what comes. Nothing before the
    * first read (its state is then read when asked).
    */
   track(event: DeliverySubject): void;
