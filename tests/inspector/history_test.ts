@@ -114,7 +114,7 @@ Deno.test("a live row's state (hooktap ui: the event may be forwarded before it 
     const pendingOnly = await fetch(`${url}api/stream?delivery=pending`, {
       headers: { "x-hooktap-token": token },
     });
-    const read = async (body: ReadableStream<Uint8Array>, n: number) => {
+    const read = async (body: ReadableStream<Uint8Array<ArrayBuffer>>, n: number) => {
       const reader = body.pipeThrough(new TextDecoderStream()).getReader();
       let text = "";
       while (text.split("\nevent: event\n").length - 1 < n || !text.endsWith("\n\n")) {
