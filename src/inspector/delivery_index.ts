@@ -8,15 +8,22 @@
  * lines parsed, stopping a day before it arrived); what the log appends
  * afterwards is read once, forward, and folded into the kept summaries. The
  * summaries are of the log up to one offset (a line start), so a read and a
- * refresh never count a record twice; a log that shrank (pruned) starts
- * them over.
+ * refresh never count a record twice; a log that shrank or was replaced
+ * (deleted, made again) starts them over.
  *
- * Events stored after a refresh have no record before the size that refresh
- * saw: the index notes (time, size) marks, so an event that arrived
- * after one (a live row) is read from there, not a day back. An event's
- * records start after it arrived by its id's clock: a mark counts only for
- * events that arrived {@linkcode MARK_MARGIN_MS} after it (a clock set back
- * further than that could hide records).
+ * An event `dev`'s live feed tells is kept at once with no record (it is
+ * told before it can be forwarded), and the refreshes fold in its attempts.
+ * Otherwise a recent event is read from a mark: events stored after a
+ * refresh have no record before the size that refresh saw, so the index
+ * notes (time, size) marks and reads an event that arrived after one from
+ * there, not a day back. An event's records start after it arrived by its
+ * id's clock: a mark counts only for events that arrived
+ * {@linkcode MARK_MARGIN_MS} after it (a clock set back further than that
+ * could hide records).
+ *
+ * A `delivery=` filter's candidates, many and each older than the last,
+ * are read in one backward pass over the log that goes on from batch to
+ * batch and page to page ({@linkcode DeliveryIndex.along}).
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
@@ -97,12 +104,30 @@ export interface DeliveryIndexOptions {
   now?: () => number;
 }
 
-async function _size(path: string): Promise<number> {
+/** Bytes at the log's start that tell one log from another (its first record's id is in them). */
+const HEAD = 64;
+
+/**
+ * The log's size and its first bytes (an append-only log keeps them: other ones are another log, deleted and
+ * made again); 0 and none while there is no log.
+ */
+async function _stat(path: string): Promise<{ size: number; head: string }> {
+  let file: Deno.FsFile;
   try {
-    return (await Deno.stat(path)).size;
+    file = await Deno.open(path, { read: true });
   } catch {
-    return 0;
+    return { size: 0, head: "" };
   }
+  using f = file;
+  const size = (await f.stat()).size;
+  const buf = new Uint8Array(Math.min(HEAD, size));
+  let got = 0;
+  while (got < buf.length) {
+    const n = await f.read(buf.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  return { size, head: new TextDecoder().decode(buf.subarray(0, got)) };
 }
 
 /** Where the last whole line of the log at `path` ends, at or before `size` (after `from`, a line start). */
@@ -193,6 +218,8 @@ export function deliveryIndex(
   /** The summaries are of the log's `[0, pos)`; `undefined` until the first read. */
   let pos: number | undefined;
   const marks: Mark[] = [];
+  /** Counts the times the log shrank or was replaced: a pass over it begun before is void. */
+  let generation = 0;
   // One read at a time: a refresh moves `pos`, which every read of events goes up to.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
@@ -201,14 +228,19 @@ export function deliveryIndex(
     return next;
   };
 
+  /** The log's first bytes at the last read. */
+  let known = "";
   const read = async () => {
-    const size = await _size(path);
+    const { size, head } = await _stat(path);
     const time = now(); // after the size was seen: whatever arrives later is appended after it
-    if (pos !== undefined && size < pos) { // pruned: start over
+    const replaced = !head.startsWith(known) && !known.startsWith(head);
+    if (pos !== undefined && (size < pos || replaced)) { // shrunk or replaced: start over
       kept.clear();
       marks.length = 0;
       pos = undefined;
+      generation++;
     }
+    known = head;
     if (pos === undefined || kept.size === 0) pos = await _lastLineEnd(path, pos ?? 0, size);
     else {
       pos = await readAppended(path, pos, size, (event) => kept.has(event), (record) => {
@@ -251,6 +283,7 @@ export function deliveryIndex(
     if (lastAlong !== undefined && lastAlong.key === key) return lastAlong;
     let end: number | undefined;
     let reader: ReturnType<typeof deliveriesAlong<DeliveryFact>> | undefined;
+    let of = generation;
     // A scan's first batch is read as the rows are (a first page often ends within it); the pass, which
     // holds the records of older events as it goes, starts with the second.
     let first = true;
@@ -263,7 +296,8 @@ export function deliveryIndex(
             first = false;
             return await _summaries(kept, capacity, events, keep, load);
           }
-          if (end !== undefined && pos! < end) { // pruned since: start over
+          if (of !== generation) { // pruned since: start over
+            of = generation;
             end = undefined;
             reader = undefined;
           }

@@ -154,3 +154,28 @@ Deno.test("an event that arrived after a refresh is read from that refresh's siz
   const want = await oracle(h.paths, [old]);
   assert.deepEqual((await index.deliveriesOf([old])).get(old.id), want.get(old.id));
 });
+
+Deno.test("a log replaced by a longer one, and a filter's pass begun before it: read again, as the whole log says", async () => {
+  await using h = await history(600);
+  const events = await eventsOf(h.paths);
+  const index = deliveryIndex(h.paths, { capacity: 100 });
+  const newest = events.slice(-100).reverse();
+  await index.deliveriesOf(newest, { keep: true });
+  const along = index.along("k");
+  await along.deliveriesOf(events.slice(-300, -200).reverse(), () => false); // the first batch
+  await along.deliveriesOf(events.slice(-400, -300).reverse(), () => false); // the pass begins
+  // Replaced (removed, written again): other records, more bytes than before.
+  const lines = (await Deno.readTextFile(h.paths.deliveries)).split("\n").filter((l) => l !== "");
+  const extra = events.slice(-450).map((e, i) =>
+    record(e, Date.now() + i, { outcome: "failed", status: 500 })
+  );
+  await Deno.remove(h.paths.deliveries);
+  await Deno.writeTextFile(h.paths.deliveries, lines.slice(200).join("\n") + "\n" + extra.join(""));
+  await index.refresh();
+  const want = await oracle(h.paths, events);
+  const got = await index.deliveriesOf(newest, { keep: true });
+  for (const e of newest) assert.deepEqual(got.get(e.id), want.get(e.id), e.id);
+  const older = events.slice(-500, -400).reverse();
+  const next = await along.deliveriesOf(older, () => false);
+  for (const e of older) assert.deepEqual(next.get(e.id), want.get(e.id), e.id);
+});
