@@ -45,7 +45,8 @@ function plan(e: CapturedEvent, i: number, t: number, newest: boolean): Planned[
     url = APP_URL,
   ) => {
     const start = t + after;
-    const delivered = o.outcome === "delivered";
+    const { outcome, ...more } = o;
+    const delivered = outcome === "delivered";
     out.push({
       start,
       end: start + 5,
@@ -60,6 +61,7 @@ function plan(e: CapturedEvent, i: number, t: number, newest: boolean): Planned[
         attempt: out.filter((p) => p.record.target === target).length + 1,
         startedAt: new Date(start).toISOString(),
         durationMs: 5,
+        outcome, // where dev writes it: before the answer
         ...(o.refused ? { error: "connection refused" } : {
           status: delivered ? 200 : 503,
           statusText: delivered ? "OK" : "Service Unavailable",
@@ -68,7 +70,7 @@ function plan(e: CapturedEvent, i: number, t: number, newest: boolean): Planned[
           bodyEncoding: "utf8",
           bodySize: delivered ? 50 : 16,
         }),
-        ...o,
+        ...more,
       } as Omit<DeliveryRecord, "id">,
     });
   };

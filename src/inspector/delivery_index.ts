@@ -243,9 +243,9 @@ export function deliveryIndex(
     known = head;
     if (pos === undefined || kept.size === 0) pos = await _lastLineEnd(path, pos ?? 0, size);
     else {
-      pos = await readAppended(path, pos, size, (event) => kept.has(event), (record) => {
-        const fold = kept.get(record.event);
-        if (fold !== undefined) foldFact(fold, factOf(record));
+      pos = await readAppended(path, pos, size, (event) => kept.has(event), (event, fact) => {
+        const fold = kept.get(event);
+        if (fold !== undefined) foldFact(fold, fact);
       });
     }
     const lastMark = marks[marks.length - 1];
@@ -307,8 +307,8 @@ export function deliveryIndex(
             const facts = new Map(await reader!.next(missing)); // its lists are the pass's: not changed
             if (pos! > end!) { // what the log appended since the pass began (the pass's lists left as read)
               const ids = new Set(missing.map((e) => e.id));
-              await readAppended(path, end!, pos!, (id) => ids.has(id), (record) => {
-                facts.set(record.event, [...facts.get(record.event) ?? [], factOf(record)]);
+              await readAppended(path, end!, pos!, (id) => ids.has(id), (event, fact) => {
+                facts.set(event, [...facts.get(event) ?? [], fact]);
               });
             }
             return facts;

@@ -60,6 +60,52 @@ export function factOf(d: DeliveryRecord): DeliveryFact {
   return fact;
 }
 
+/** Where a record's answer starts: its headers (and then a body of up to 64 KiB). */
+const HEADERS_KEY = ',"headers":[';
+
+/**
+ * What of the record in `line` the delivery-state model reads, with its event's id, or `undefined` when the
+ * line is not a record. A record `dev` wrote with an answer has every field the model reads before the
+ * answer's headers and body: only that start is parsed (a quote after a comma is never inside a JSON
+ * string, so the first `,"headers":[` is the record's own). Any other line is parsed whole.
+ */
+export function parseFactLine(line: string): { event: string; fact: DeliveryFact } | undefined {
+  if (line.startsWith(RECORD_HEAD_TEXT)) {
+    const at = line.indexOf(HEADERS_KEY);
+    if (at !== -1 && line.indexOf('"refused":', at) === -1) {
+      let d: Partial<DeliveryRecord> | undefined;
+      try {
+        d = JSON.parse(line.slice(0, at) + "}");
+      } catch {
+        d = undefined;
+      }
+      if (
+        d !== undefined && typeof d.event === "string" && typeof d.attempt === "number" &&
+        typeof d.target === "string" && typeof d.url === "string" && typeof d.source === "string" &&
+        typeof d.outcome === "string" && typeof d.status === "number"
+      ) return { event: d.event, fact: factOf(d as DeliveryRecord) };
+    }
+  }
+  const record = parseDeliveryLine(line);
+  return record === undefined ? undefined : { event: record.event, fact: factOf(record) };
+}
+
+/** A line's event and what `as` keeps of its record (the fact alone, read from the line's start, for `factOf`). */
+function _parser<T>(
+  as: (record: DeliveryRecord) => T,
+): (line: string) => { event: string; value: T } | undefined {
+  if ((as as unknown) === factOf) {
+    return (line) => {
+      const got = parseFactLine(line);
+      return got === undefined ? undefined : { event: got.event, value: got.fact as T };
+    };
+  }
+  return (line) => {
+    const record = parseDeliveryLine(line);
+    return record === undefined ? undefined : { event: record.event, value: as(record) };
+  };
+}
+
 /**
  * Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log).
  * Read line by line, never as one string (a log past V8's longest string, ~512 MiB, is still read); commands
@@ -82,7 +128,8 @@ export async function eachDelivery(path: string, visit: (record: DeliveryRecord)
 
 /**
  * Reads the records of the log at `path` in `[from, size)` forward (`from` a line start), calling `visit`
- * with each record whose event `wanted` takes (told by its first bytes: the others are not parsed), in
+ * with the fact of each record whose event `wanted` takes (told by its first bytes: the others are not
+ * parsed; see {@linkcode parseFactLine}), in
  * background reads. Stops before a last line still being written; returns the offset after the last
  * whole line (where the next read goes on). For a reader that keeps up with the log (the inspector).
  */
@@ -91,7 +138,7 @@ export async function readAppended(
   from: number,
   size: number,
   wanted: (event: string) => boolean,
-  visit: (record: DeliveryRecord) => void,
+  visit: (event: string, fact: DeliveryFact) => void,
 ): Promise<number> {
   let pos = from;
   if (size <= from) return pos;
@@ -104,8 +151,8 @@ export async function readAppended(
       recordKeys(line.head, 0, line.head.length, keys) &&
       !wanted(decoder.decode(line.head.subarray(keys.eventAt, keys.eventAt + ID_BYTES)))
     ) continue;
-    const record = parseDeliveryLine(await _text(file, line));
-    if (record !== undefined && wanted(record.event)) visit(record);
+    const got = parseFactLine(await _text(file, line));
+    if (got !== undefined && wanted(got.event)) visit(got.event, got.fact);
   }
   return pos;
 }
@@ -258,7 +305,10 @@ export interface ReadOfOptions<T> {
   start?: number;
   /** Only the lines that end before this byte offset (a line start). @default the log's size */
   end?: number;
-  /** What to keep of each record (parsed whole, then dropped): the record itself by default. */
+  /**
+   * What to keep of each record (parsed whole, then dropped): the record itself by default; with
+   * {@linkcode factOf}, only the record's start is parsed ({@linkcode parseFactLine}).
+   */
   as?: (record: DeliveryRecord) => T;
 }
 
@@ -313,12 +363,13 @@ export async function readDeliveriesOf<T = DeliveryRecord>(
       ? "parse"
       : "skip";
   };
+  const parse = _parser(as);
   const take = (text: string) => {
-    const record = parseDeliveryLine(text);
-    if (record === undefined || !wanted.has(record.event)) return;
-    const list = out.get(record.event);
-    if (list === undefined) out.set(record.event, [as(record)]);
-    else list.push(as(record));
+    const got = parse(text);
+    if (got === undefined || !wanted.has(got.event)) return;
+    const list = out.get(got.event);
+    if (list === undefined) out.set(got.event, [got.value]);
+    else list.push(got.value);
   };
   if (options.background || from > 0) {
     await _eachLineBackward(f, from, size, (data, start, end) => {
@@ -378,6 +429,7 @@ export function deliveriesAlong<T = DeliveryRecord>(
   options: AlongOptions<T> = {},
 ): DeliveriesAlong<T> {
   const as = options.as ?? ((r: DeliveryRecord) => r as T);
+  const parse = _parser(as);
   const limit = options.hold ?? 32_768;
   let end = options.end;
   /** The lines before it are not read yet. */
@@ -444,17 +496,17 @@ export function deliveriesAlong<T = DeliveryRecord>(
         else list.push(value);
       };
       const take = (text: string) => {
-        const record = parseDeliveryLine(text);
-        if (record === undefined) return;
-        if (wanted.has(record.event)) return put(back, record.event, as(record));
-        if (!whole || !(idTime(record.event) < first)) return; // not of a batch to come
+        const got = parse(text);
+        if (got === undefined) return;
+        if (wanted.has(got.event)) return put(back, got.event, got.value);
+        if (!whole || !(idTime(got.event) < first)) return; // not of a batch to come
         if (heldCount >= limit) { // too many to hold: the next batches read from the end
           whole = false;
           held.clear();
           heldCount = 0;
           return;
         }
-        put(held, record.event, as(record));
+        put(held, got.event, got.value);
         heldCount++;
       };
       const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };

@@ -6,6 +6,9 @@ import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createIdFactory } from "../event/id.ts";
 import {
   deliveriesAlong,
+  factOf,
+  parseDeliveryLine,
+  parseFactLine,
   readDeliveriesOf,
   RECORD_LAG_MS,
   type RecordKeys,
@@ -236,4 +239,37 @@ Deno.test("deliveriesAlong(): batch after batch, newest first, the records of ea
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("parseFactLine(): what the model reads of a record, from its start when it has an answer, else whole", () => {
+  const e = event(0);
+  const tricky = ',"headers":[["x","y"]],"outcome":"failed","status":599,"refused":true}';
+  const lines = [
+    attempt(e, 1), // an answer: parsed up to its headers
+    attempt(e, 2, {
+      outcome: "failed",
+      status: 500,
+      source: "replay",
+      target: `t${tricky}`,
+      url: `http://h/?q=${tricky}`,
+    }),
+    attempt(e, 3, { body: tricky, headers: [["x-note", tricky]] }),
+    attempt(e, 4, { resumed: true, resigned: true, outcome: "retrying", status: 503 }),
+    { ...attempt(e, 5), refused: true as const }, // never with an answer as dev writes it: read whole
+  ].map((r) => JSON.stringify(r));
+  // No answer (a refused try, an error), a record whose fields come in another order, a v1 line, junk.
+  const { status: _s, statusText: _t, headers: _h, body: _b, bodyEncoding: _e, bodySize: _z, ...bare } =
+    attempt(e, 6);
+  lines.push(JSON.stringify({ ...bare, outcome: "retrying", error: "connection refused", refused: true }));
+  const { outcome, status, ...rest } = attempt(e, 7, { outcome: "failed", status: 502 });
+  lines.push(JSON.stringify({ ...rest, outcome, status })); // after the answer: read whole
+  lines.push(JSON.stringify({ ...attempt(e, 8), v: 1, target: "http://127.0.0.1:3000/hook" }));
+  lines.push("not json", "");
+  for (const line of lines) {
+    const whole = parseDeliveryLine(line);
+    const got = parseFactLine(line);
+    assert.deepEqual(got, whole && { event: whole.event, fact: factOf(whole) }, line.slice(0, 80));
+  }
+  assert.equal(parseFactLine(lines[4]!)?.fact.refused, true);
+  assert.equal(parseFactLine(lines[6]!)?.fact.status, 502);
 });
