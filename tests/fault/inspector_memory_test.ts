@@ -3,7 +3,7 @@
  * bound): a real `hooktap ui` over a store whose deliveries log holds 300,000 attempts (a month of `dev`),
  * its RSS from /proc/<pid>/status. Opening the list (five pages, and a `delivery=failed` page) used to
  * read the whole log into a map of every attempt: +173 MB measured here on 300,000 attempts; the states
- * are now read for the rows shown: +28 to 36 MB (mostly garbage not yet collected). The bound is generous
+ * are now read for the rows shown: +28 to 39 MB (mostly garbage not yet collected). The bound is generous
  * (80 MB, over twice that), and under half of what the whole index took.
  * @module
  */
