@@ -11,6 +11,9 @@ import type { DeliveryIndex } from "../delivery_index.ts";
 import { type DeliverySubject, subjectOf } from "../delivery_fold.ts";
 import { type EventSummary, summarize } from "./summary.ts";
 
+/** Rows a stream's reader may lag behind (sent and not read, or waiting for their states) before it ends. */
+const MAX_BEHIND = 10_000;
+
 /** The live stream of the rows `query` passes (its `delivery` tested once each row's state is read). */
 export function liveStream(
   query: EventFilter,
@@ -29,12 +32,21 @@ export function liveStream(
   };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      const end = () => {
+        close();
+        try {
+          controller.close();
+        } catch { /* already closed */ }
+      };
       const send = (text: string) => {
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           close();
         }
+        // A reader that does not read: its rows are not kept waiting without end (its EventSource
+        // connects again; a reload lists what it missed).
+        if ((controller.desiredSize ?? 0) < -MAX_BEHIND) end();
       };
       send("retry: 1000\n: live\n\n");
       // Each row's delivery state is read before it is sent, in the order stored: the rows that
@@ -56,10 +68,7 @@ export function liveStream(
             }
           }
         } catch {
-          close(); // the log could not be read: the page reconnects and lists again
-          try {
-            controller.close();
-          } catch { /* already closed */ }
+          end(); // the log could not be read: the page's EventSource connects again
         } finally {
           sending = false;
         }
@@ -70,15 +79,10 @@ export function liveStream(
         // dev's own feed tells an event before it can be forwarded: no record of it to look for.
         if (o.live!.beforeDeliveries) o.deliveries.track(subject);
         waiting.push({ summary: summarize(event, "none"), subject });
+        if (waiting.length > MAX_BEHIND) return end();
         if (!sending) void drain();
       }) ?? (() => {});
       ping = setInterval(() => send(": ping\n\n"), 15_000);
-      const end = () => {
-        close();
-        try {
-          controller.close();
-        } catch { /* already closed */ }
-      };
       o.signal.addEventListener("abort", end, { once: true });
     },
     cancel: close,
