@@ -158,7 +158,7 @@ export function historyReport(r: HistoryResults & { events: number; attempts: nu
     }), ms | ${r.rareAllMs.toFixed(0)} | | |`,
     `| RSS after it, peak, MB | ${r.afterFilterMB.toFixed(0)}, ${r.peakMB.toFixed(0)} | | |`,
     "",
-    "Before this round the first page read the whole deliveries log into a map of every attempt (1.4–1.5 s and",
+    "Before this round the first page read the whole deliveries log into a map of every attempt (1.4–1.7 s and",
     "+165 MB on 302,414 attempts); `deno run -A bench/inspector_history.ts --main <old>/main.ts --main main.ts`",
     "measures two checkouts side by side.",
     "",
