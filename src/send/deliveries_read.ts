@@ -516,7 +516,7 @@ export function deliveriesAlong<T = DeliveryRecord>(
           file = await Deno.open(path, { read: true });
         } catch (error) {
           if (!(error instanceof Deno.errors.NotFound)) throw error;
-          return out;
+          return previous = _every(out, events); // no log (removed): no records
         }
         using f = file;
         cursor = await _eachLineBackward(f, 0, cursor, (data, start, stop) => {
