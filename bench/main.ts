@@ -44,6 +44,7 @@ import { batchesReport } from "./batches.ts";
 import { devFlags, measureWriteSide, WRITE_CONFIGS, type WriteSideResults } from "./write_side.ts";
 import { type Peer, PEER_SKIPPED, peerDir, preparePeer } from "./peer.ts";
 import { measureStartup, startupReport } from "./startup.ts";
+import { historyReport, measureHistoryPart } from "./inspector_history.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -114,6 +115,7 @@ try {
   let storeBytes = 0;
   let coldEndpointMs: number | undefined;
   let inspector: InspectorResults | undefined;
+  let historyText = "";
   let storeSection = "";
   if (doRead) {
     log(`read side: store of ${events} events`);
@@ -162,6 +164,8 @@ try {
       scratch,
       log,
     });
+    log("inspector: a month of delivery history");
+    historyText = historyReport(await measureHistoryPart({ dataDir, events: smoke ? 2_000 : 143_000, log }));
     log("store side: search, count, export, prune");
     storeSection = storeSideReport(
       await measureStoreSide({ dir: store.dir, meta: store.meta, runs: smoke ? 1 : 5, scratch, log }),
@@ -286,7 +290,8 @@ try {
     hostileText = "\n" + hostileReport(await measureHostile({ small: smoke, log }));
   }
   const text = report(info, write, read, extras) + breakdownText + forwardText +
-    (inspector ? inspectorReport(inspector) : "") + storeSection + hubText + startupText + hostileText;
+    (inspector ? inspectorReport(inspector) : "") + historyText + storeSection + hubText + startupText +
+    hostileText;
   // deno-lint-ignore no-console
   console.log(text);
   if (!smoke) {

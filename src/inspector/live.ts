@@ -12,6 +12,12 @@ import type { StorePaths } from "../store/paths.ts";
 export interface LiveSource {
   /** Calls `listener` with each new event until the returned function is called. */
   subscribe(listener: (event: CapturedEvent) => void): () => void;
+  /**
+   * Each event is told before any delivery record of it can be appended (`dev`'s own feed: told once
+   * durable, and forwarded after): a listener may take it as having none yet. Not so for a feed that
+   * follows the log another process writes (it may have forwarded the event already).
+   */
+  readonly beforeDeliveries: boolean;
 }
 
 /** A feed the writer side publishes to. */
@@ -19,10 +25,14 @@ export interface LiveFeed extends LiveSource {
   publish(event: CapturedEvent): void;
 }
 
-/** A feed in memory: `publish` reaches every current subscriber at once. */
-export function createLiveFeed(): LiveFeed {
+/**
+ * A feed in memory: `publish` reaches every current subscriber at once. `beforeDeliveries` (default `true`,
+ * as `dev` publishes): see {@linkcode LiveSource.beforeDeliveries}.
+ */
+export function createLiveFeed(options: { beforeDeliveries?: boolean } = {}): LiveFeed {
   const listeners = new Set<(event: CapturedEvent) => void>();
   return {
+    beforeDeliveries: options.beforeDeliveries ?? true,
     publish(event) {
       for (const listener of listeners) {
         try {
@@ -42,7 +52,7 @@ export function createLiveFeed(): LiveFeed {
  * its current end; it polls only while someone listens.
  */
 export function followLog(paths: StorePaths, options: { pollMs?: number } = {}): LiveSource {
-  const feed = createLiveFeed();
+  const feed = createLiveFeed({ beforeDeliveries: false });
   let count = 0;
   let stop: AbortController | undefined;
   const start = async (signal: AbortSignal) => {
@@ -56,6 +66,7 @@ export function followLog(paths: StorePaths, options: { pollMs?: number } = {}):
     }
   };
   return {
+    beforeDeliveries: false,
     subscribe(listener) {
       const off = feed.subscribe(listener);
       if (count++ === 0) {

@@ -1,17 +1,14 @@
 /**
- * Reading `.hooktap/deliveries.jsonl` back: every record, by event, and the
- * latest state of each event, whole (commands) or kept up to date as the log
- * grows (the inspector's {@linkcode deliveryIndex}). Lines that are not v1 or
- * v2 records are skipped.
+ * Reading `.hooktap/deliveries.jsonl` back: every record, or the records of
+ * some events read from the log's end (commands, tools, and the inspector's
+ * index, src/inspector/delivery_index.ts). Lines that are not v1 or v2
+ * records are skipped.
  * @module
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
-import type { CapturedEvent } from "../event/record.ts";
-import type { DeliveryState } from "../query/filter.ts";
-import { type DeliveryFact, type EventDelivery, eventDelivery } from "./delivery_state.ts";
-import { eachLineBackwardSync, type Line, readLine, scanBackward, scanForward } from "../store/read/lines.ts";
+import type { DeliveryFact } from "./delivery_state.ts";
+import { eachLineBackwardSync, type Line, readAt, readLine, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
-import type { StorePaths } from "../store/paths.ts";
 
 /**
  * Parses one line of `.hooktap/deliveries.jsonl`, or `undefined` when it is not a delivery record.
@@ -63,6 +60,52 @@ export function factOf(d: DeliveryRecord): DeliveryFact {
   return fact;
 }
 
+/** Where a record's answer starts: its headers (and then a body of up to 64 KiB). */
+const HEADERS_KEY = ',"headers":[';
+
+/**
+ * What of the record in `line` the delivery-state model reads, with its event's id, or `undefined` when the
+ * line is not a record. A record `dev` wrote with an answer has every field the model reads before the
+ * answer's headers and body: only that start is parsed (a quote after a comma is never inside a JSON
+ * string, so the first `,"headers":[` is the record's own). Any other line is parsed whole.
+ */
+export function parseFactLine(line: string): { event: string; fact: DeliveryFact } | undefined {
+  if (line.startsWith(RECORD_HEAD_TEXT)) {
+    const at = line.indexOf(HEADERS_KEY);
+    if (at !== -1 && line.indexOf('"refused":', at) === -1) {
+      let d: Partial<DeliveryRecord> | undefined;
+      try {
+        d = JSON.parse(line.slice(0, at) + "}");
+      } catch {
+        d = undefined;
+      }
+      if (
+        d !== undefined && typeof d.event === "string" && typeof d.attempt === "number" &&
+        typeof d.target === "string" && typeof d.url === "string" && typeof d.source === "string" &&
+        typeof d.outcome === "string" && typeof d.status === "number"
+      ) return { event: d.event, fact: factOf(d as DeliveryRecord) };
+    }
+  }
+  const record = parseDeliveryLine(line);
+  return record === undefined ? undefined : { event: record.event, fact: factOf(record) };
+}
+
+/** A line's event and what `as` keeps of its record (the fact alone, read from the line's start, for `factOf`). */
+function _parser<T>(
+  as: (record: DeliveryRecord) => T,
+): (line: string) => { event: string; value: T } | undefined {
+  if ((as as unknown) === factOf) {
+    return (line) => {
+      const got = parseFactLine(line);
+      return got === undefined ? undefined : { event: got.event, value: got.fact as T };
+    };
+  }
+  return (line) => {
+    const record = parseDeliveryLine(line);
+    return record === undefined ? undefined : { event: record.event, value: as(record) };
+  };
+}
+
 /**
  * Calls `visit` with every record of the deliveries log at `path`, in file order (none when there is no log).
  * Read line by line, never as one string (a log past V8's longest string, ~512 MiB, is still read); commands
@@ -81,6 +124,37 @@ export async function eachDelivery(path: string, visit: (record: DeliveryRecord)
     const record = parseDeliveryLine(await _text(f, line));
     if (record !== undefined) visit(record);
   }
+}
+
+/**
+ * Reads the records of the log at `path` in `[from, size)` forward (`from` a line start), calling `visit`
+ * with the fact of each record whose event `wanted` takes (told by its first bytes: the others are not
+ * parsed; see {@linkcode parseFactLine}), in
+ * background reads. Stops before a last line still being written; returns the offset after the last
+ * whole line (where the next read goes on). For a reader that keeps up with the log (the inspector).
+ */
+export async function readAppended(
+  path: string,
+  from: number,
+  size: number,
+  wanted: (event: string) => boolean,
+  visit: (event: string, fact: DeliveryFact) => void,
+): Promise<number> {
+  let pos = from;
+  if (size <= from) return pos;
+  using file = await Deno.open(path, { read: true });
+  const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
+  for await (const line of scanForward(file, from, size, WHOLE)) {
+    if (line.torn) break;
+    pos = line.start + line.length + 1;
+    if (
+      recordKeys(line.head, 0, line.head.length, keys) &&
+      !wanted(decoder.decode(line.head.subarray(keys.eventAt, keys.eventAt + ID_BYTES)))
+    ) continue;
+    const got = parseFactLine(await _text(file, line));
+    if (got !== undefined && wanted(got.event)) visit(got.event, got.fact);
+  }
+  return pos;
 }
 
 /**
@@ -167,6 +241,77 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
   return times.length === 0 ? NaN : Math.min(...times);
 }
 
+/** Bytes of each read of {@linkcode _eachLineBackward}. */
+const BACKWARD_READ = 1024 * 1024;
+
+/**
+ * {@linkcode eachLineBackwardSync} for a server: the lines of `[from, size)` (`from` a line start, or inside
+ * a line not to be read) last first, until `visit` returns `true`, by reads that let the event loop run
+ * between them, into one buffer reused (grown only for a line longer than a read): a pass over a long log
+ * makes no garbage per read. `visit` must not keep `data`. Returns where the line `visit` stopped at ends
+ * (after its newline: a next read up to there starts with it again), or `from` when it read them all.
+ */
+async function _eachLineBackward(
+  file: Deno.FsFile,
+  from: number,
+  size: number,
+  visit: (data: Uint8Array, start: number, end: number) => boolean,
+  reuse: { buf?: Uint8Array } = {},
+): Promise<number> {
+  let buf = reuse.buf ?? new Uint8Array(Math.min(BACKWARD_READ, size - from));
+  let pos = size;
+  let tail = 0; // bytes at the start of `buf`: a line whose start is not read yet
+  let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
+  while (pos > from) {
+    const n = Math.min(BACKWARD_READ, pos - from);
+    pos -= n;
+    if (buf.length < n + tail) {
+      const grown = new Uint8Array(Math.max(buf.length * 2, n + tail));
+      grown.set(buf.subarray(0, tail));
+      buf = grown;
+      if (reuse.buf !== undefined) reuse.buf = grown;
+    }
+    buf.copyWithin(n, 0, tail); // the tail goes after the bytes read now
+    if (await readAt(file, pos, buf.subarray(0, n), true) < n) {
+      throw new Error("the log shrank while being read");
+    }
+    const data = buf.subarray(0, n + tail);
+    let end = data.length;
+    let nl = data.lastIndexOf(0x0a);
+    if (torn) {
+      if (nl === -1) {
+        tail = 0; // all of it is the torn line
+        continue;
+      }
+      torn = false;
+      end = nl;
+      nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
+    }
+    for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
+      if (end > nl + 1 && visit(data, nl + 1, end) === true) return pos + end + 1;
+      end = nl;
+    }
+    tail = end;
+  }
+  if (!torn && tail > 0 && visit(buf, 0, tail) === true) return from + tail + 1;
+  return from;
+}
+
+/** Options of {@linkcode readDeliveriesOf}. */
+export interface ReadOfOptions<T> {
+  /** Reads that let a server's event loop run between them (else synchronous). */
+  background?: boolean;
+  /** Only the lines that start at or after this byte offset (a line start, or inside a line not theirs). */
+  start?: number;
+  /** Only the lines that end before this byte offset (a line start). @default the log's size */
+  end?: number;
+  /**
+   * What to keep of each record (parsed whole, then dropped): the record itself by default; with
+   * {@linkcode factOf}, only the record's start is parsed ({@linkcode parseFactLine}).
+   */
+  as?: (record: DeliveryRecord) => T;
+}
+
 /**
  * The records of `events` by event id, each in file order: what `logs`, `inspect` and the tools need for
  * the events they show. Read from the log's end backward, a line is parsed only when its event is one of
@@ -176,12 +321,13 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
  * memory holds only its records. Read synchronously (a command has nothing else to do), or with
  * `background` by reads that let a server's event loop run between them (the inspector inside `dev`).
  */
-export async function readDeliveriesOf(
+export async function readDeliveriesOf<T = DeliveryRecord>(
   path: string,
   events: readonly { id: string; receivedAt?: string }[],
-  options: { background?: boolean } = {},
-): Promise<Map<string, DeliveryRecord[]>> {
-  const out = new Map<string, DeliveryRecord[]>();
+  options: ReadOfOptions<T> = {},
+): Promise<Map<string, T[]>> {
+  const out = new Map<string, T[]>();
+  const as = options.as ?? ((r: DeliveryRecord) => r as T);
   if (events.length === 0) return out;
   const wanted = new Set(events.map((e) => e.id));
   // The ids' own times: a line whose event time is outside them is not theirs (no id to decode).
@@ -205,7 +351,8 @@ export async function readDeliveriesOf(
     throw error;
   }
   using f = file;
-  const size = (await f.stat()).size;
+  const size = Math.min((await f.stat()).size, options.end ?? Infinity);
+  const from = options.start ?? 0;
   const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
   /** `"stop"` at the first record from before the oldest event; the line's text when it is to be parsed. */
   const look = (data: Uint8Array, start: number, end: number): "stop" | "skip" | "parse" => {
@@ -216,20 +363,20 @@ export async function readDeliveriesOf(
       ? "parse"
       : "skip";
   };
+  const parse = _parser(as);
   const take = (text: string) => {
-    const record = parseDeliveryLine(text);
-    if (record === undefined || !wanted.has(record.event)) return;
-    const list = out.get(record.event);
-    if (list === undefined) out.set(record.event, [record]);
-    else list.push(record);
+    const got = parse(text);
+    if (got === undefined || !wanted.has(got.event)) return;
+    const list = out.get(got.event);
+    if (list === undefined) out.set(got.event, [got.value]);
+    else list.push(got.value);
   };
-  if (options.background) {
-    for await (const line of scanBackward(f, size, WHOLE)) {
-      if (line.torn) continue; // still being written: not a record yet
-      const step = look(line.head, 0, line.head.length);
-      if (step === "stop") break;
-      if (step === "parse") take(await _text(f, line));
-    }
+  if (options.background || from > 0) {
+    await _eachLineBackward(f, from, size, (data, start, end) => {
+      const step = look(data, start, end);
+      if (step === "parse") take(decoder.decode(data.subarray(start, end)));
+      return step === "stop";
+    });
   } else {
     eachLineBackwardSync(f, size, (data, start, end) => {
       const step = look(data, start, end);
@@ -241,68 +388,151 @@ export async function readDeliveriesOf(
   return out;
 }
 
-/** The latest delivery outcome of each event, for a reader that stays open (the inspector). */
-export interface DeliveryIndex {
-  /** Reads what was appended since the last call (calls at once share one read). */
-  refresh(): Promise<void>;
-  /** The event's delivery state, as of the last `refresh` (./delivery_state.ts). */
-  stateOf(event: CapturedEvent): DeliveryState;
-  /** The event's whole delivery summary, as of the last `refresh`. */
-  deliveryOf(event: CapturedEvent): EventDelivery;
-  /** Every attempt for one event, in order. */
-  attemptsOf(id: string): Promise<DeliveryRecord[]>;
+/** Options of {@linkcode deliveriesAlong}. */
+export interface AlongOptions<T> {
+  /** Only the lines that end before this byte offset (a line start). @default the log's size at the first batch */
+  end?: number;
+  /** What to keep of each record (parsed whole, then dropped): the record itself by default. */
+  as?: (record: DeliveryRecord) => T;
+  /**
+   * Records of older events held for the next batches, at most; past it, nothing more is held and each
+   * next batch is read from the log's end ({@linkcode readDeliveriesOf}). @default 32,768
+   */
+  hold?: number;
 }
 
-async function _size(path: string): Promise<number> {
-  try {
-    return (await Deno.stat(path)).size;
-  } catch {
-    return 0;
-  }
+/** `out` with an empty list for each of `events` it has none for. */
+function _every<T>(out: Map<string, T[]>, events: readonly { id: string }[]): Map<string, T[]> {
+  for (const e of events) if (!out.has(e.id)) out.set(e.id, []);
+  return out;
+}
+
+/** A reader of the records of events met newest first, batch after batch ({@linkcode deliveriesAlong}). */
+export interface DeliveriesAlong<T> {
+  /** The records of `events` by event id (every one of them: `[]` for none), each in file order. */
+  next(events: readonly { id: string; receivedAt?: string }[]): Promise<Map<string, T[]>>;
 }
 
 /**
- * The delivery index of a store (nothing is read until `refresh`): each
- * refresh reads only the bytes appended since the last, and starts over
- * when the log shrank (pruned). Works, knowing nothing, while there is no log.
+ * The records of events asked in batches, each batch older than the ones before (a scan of the store from
+ * its end, such as a filter on delivery states over the whole store), read in one backward pass over the
+ * log instead of one from its end per batch. Each batch is read back to a day before its oldest event, as
+ * {@linkcode readDeliveriesOf} reads; the records met on the way of events older than the batch are held
+ * for the batches to come (up to `hold`): a later batch has every record of its events from the lines
+ * already passed, and reads on from where the last one stopped. An event not older than every batch before
+ * (a store whose ids go back in time) is read on its own, from the end; one of the last batch is answered
+ * as it was (a next page that starts inside the last one's batch). Memory holds a batch's records and the
+ * held ones, never the log. The lists handed out are not to be changed.
  */
-export function deliveryIndex(paths: Pick<StorePaths, "deliveries">): DeliveryIndex {
-  const path = paths.deliveries;
-  const facts = new Map<string, DeliveryFact[]>();
-  let pos = 0;
-  let busy: Promise<void> | undefined;
-  const read = async () => {
-    const size = await _size(path);
-    if (size < pos) {
-      facts.clear();
-      pos = 0;
-    }
-    if (size === pos) return;
-    using file = await Deno.open(path, { read: true });
-    for await (const line of scanForward(file, pos, size, WHOLE)) {
-      if (line.torn) break;
-      pos = line.start + line.length + 1;
-      const d = parseDeliveryLine(await _text(file, line));
-      if (d === undefined) continue;
-      const fact = factOf(d);
-      const list = facts.get(d.event);
-      if (list === undefined) facts.set(d.event, [fact]);
-      else list.push(fact);
-    }
-  };
+export function deliveriesAlong<T = DeliveryRecord>(
+  path: string,
+  options: AlongOptions<T> = {},
+): DeliveriesAlong<T> {
+  const as = options.as ?? ((r: DeliveryRecord) => r as T);
+  const parse = _parser(as);
+  const limit = options.hold ?? 32_768;
+  let end = options.end;
+  /** The lines before it are not read yet. */
+  let cursor: number | undefined;
+  /** Records (last first) of events older than every batch so far, met in the lines after `cursor`. */
+  const held = new Map<string, T[]>();
+  let heldCount = 0;
+  /** The oldest id time of the batches so far: what is held is of the events older than it. */
+  let below = Infinity;
+  /** Whether `held` has all of them (else every batch reads from the end). */
+  let whole = true;
+  /** The last batch's answer. */
+  let previous = new Map<string, T[]>();
+  /** The pass's read buffer, from batch to batch. */
+  const reuse = { buf: new Uint8Array(BACKWARD_READ) };
   return {
-    refresh() {
-      busy ??= read().catch(() => {}).finally(() => (busy = undefined));
-      return busy;
-    },
-    stateOf(event) {
-      return eventDelivery(event, facts.get(event.id)).state;
-    },
-    deliveryOf(event) {
-      return eventDelivery(event, facts.get(event.id));
-    },
-    async attemptsOf(id) {
-      return (await readDeliveriesOf(path, [{ id }], { background: true })).get(id) ?? [];
+    async next(events) {
+      const out = new Map<string, T[]>();
+      if (events.length === 0) return out;
+      if (end === undefined) {
+        try {
+          end = (await Deno.stat(path)).size;
+        } catch (error) {
+          if (error instanceof Deno.errors.NotFound) end = 0;
+          else throw error;
+        }
+      }
+      cursor ??= end;
+      const along: { id: string; receivedAt?: string }[] = [];
+      const alone: { id: string; receivedAt?: string }[] = [];
+      for (const e of events) {
+        const before = previous.get(e.id);
+        if (before !== undefined) out.set(e.id, before);
+        else (whole && idTime(e.id) < below ? along : alone).push(e);
+      }
+      if (alone.length > 0) {
+        for (const [id, list] of await readDeliveriesOf(path, alone, { background: true, end, as })) {
+          out.set(id, list);
+        }
+      }
+      if (along.length === 0) return previous = _every(out, events);
+      const wanted = new Set(along.map((e) => e.id));
+      let first = Infinity, last = -Infinity, oldest = Infinity;
+      for (const e of along) {
+        const t = idTime(e.id);
+        first = Math.min(first, t);
+        last = Math.max(last, t);
+        const stored = _storedAt(e);
+        oldest = Number.isNaN(stored) ? -Infinity : Math.min(oldest, stored);
+      }
+      const floor = oldest - RECORD_LAG_MS;
+      below = first;
+      const back = new Map<string, T[]>(); // last first
+      for (const id of wanted) {
+        const list = held.get(id);
+        if (list === undefined) continue;
+        back.set(id, list);
+        held.delete(id);
+        heldCount -= list.length;
+      }
+      const put = (map: Map<string, T[]>, id: string, value: T) => {
+        const list = map.get(id);
+        if (list === undefined) map.set(id, [value]);
+        else list.push(value);
+      };
+      const take = (text: string) => {
+        const got = parse(text);
+        if (got === undefined) return;
+        if (wanted.has(got.event)) return put(back, got.event, got.value);
+        if (!whole || !(idTime(got.event) < first)) return; // not of a batch to come
+        if (heldCount >= limit) { // too many to hold: the next batches read from the end
+          whole = false;
+          held.clear();
+          heldCount = 0;
+          return;
+        }
+        put(held, got.event, got.value);
+        heldCount++;
+      };
+      const keys: RecordKeys = { time: 0, eventTime: 0, eventAt: 0 };
+      if (cursor > 0) {
+        let file: Deno.FsFile;
+        try {
+          file = await Deno.open(path, { read: true });
+        } catch (error) {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+          return previous = _every(out, events); // no log (removed): no records
+        }
+        using f = file;
+        cursor = await _eachLineBackward(f, 0, cursor, (data, start, stop) => {
+          let parse = true;
+          if (recordKeys(data, start, stop, keys)) {
+            if (keys.time < floor && _idDated(data, start, keys.time)) return true; // the next batch's
+            if (keys.eventTime >= first && keys.eventTime <= last) {
+              parse = wanted.has(decoder.decode(data.subarray(keys.eventAt, keys.eventAt + ID_BYTES)));
+            } else parse = whole && keys.eventTime < first;
+          }
+          if (parse) take(decoder.decode(data.subarray(start, stop)));
+          return false;
+        }, reuse);
+      }
+      for (const [id, list] of back) out.set(id, list.reverse());
+      return previous = _every(out, events);
     },
   };
 }

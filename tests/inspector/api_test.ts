@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { decodeBody } from "../../src/event/record.ts";
+import { createIdFactory } from "../../src/event/id.ts";
 import { assertEquals, assertIncludes } from "./_assert.ts";
 import { BINARY, inspectorFixture, newEvent, rawGet, targetServer } from "./_fixture.ts";
 
@@ -221,4 +222,35 @@ Deno.test("replay re-signs through the re-signer when one is given", async () =>
   assertEquals((await json(r)).resigned, true);
   assertEquals(target.received[0]!.headers.get("x-signature"), "signed:3");
   assertEquals((await json(await fx.fetch(`${fx.inspector.url}api/info`))).resign, true);
+});
+
+Deno.test("a live stream whose reader does not read is ended, not kept growing", async () => {
+  await using fx = await inspectorFixture();
+  const response = await fx.fetch(`${fx.inspector.url}api/stream`);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  await reader.read(); // the opening comment, then nothing read while 80,000 events are stored
+  const published = 80_000;
+  const base = newEvent('{"n":0}');
+  const newId = createIdFactory();
+  for (let i = 0; i < published; i += 2000) {
+    for (let k = i; k < i + 2000; k++) fx.live.publish({ ...base, id: newId(new Date()) });
+    await new Promise((r) => setTimeout(r, 0)); // their rows go out between batches
+  }
+  let rows = 0;
+  let text = "";
+  let ended = false;
+  const until = Date.now() + 60_000; // a stream that did not end: its 80,000 rows take far longer to read
+  while (rows < published && Date.now() < until) {
+    const { value, done } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    text += value;
+    const cut = text.lastIndexOf("\n\n") + 2; // whole messages only
+    rows += text.slice(0, cut).split("event: event\n").length - 1;
+    text = text.slice(cut);
+  }
+  await reader.cancel().catch(() => {});
+  assert.ok(ended && rows < published, `${rows} rows of ${published}, ended: ${ended}`);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { logText, makeEvents, tempStore } from "../../../tests/_store_fixture.ts";
-import { deliveryIndex } from "../../send/deliveries_read.ts";
+import { deliveryIndex } from "../delivery_index.ts";
 import { openStoreReader } from "../../store/read/reader.ts";
 import { listPage } from "./list.ts";
 import { filterFromQuery } from "./query.ts";

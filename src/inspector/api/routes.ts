@@ -19,11 +19,11 @@ import type { StorePaths } from "../../store/paths.ts";
 import { readHubState } from "../../hub/cursor_file.ts";
 import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
-import { deliveryIndex } from "../../send/deliveries_read.ts";
+import { deliveryIndex } from "../delivery_index.ts";
 import { eventDelivery } from "../../send/delivery_state.ts";
-import { compileFilter } from "../../query/filter.ts";
 import { FilterError, filterFromQuery } from "./query.ts";
 import { listPage } from "./list.ts";
+import { liveStream } from "./stream.ts";
 import {
   apiWording,
   parseReplayRequest,
@@ -31,7 +31,6 @@ import {
   ReplayRequestError,
   type Resigner,
 } from "./replay.ts";
-import { summarize } from "./summary.ts";
 
 /** What the API serves. */
 export interface ApiOptions {
@@ -82,49 +81,6 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       ...(limit !== null ? { limit: Number(limit) } : {}),
     });
     return json(200, page);
-  }
-
-  function stream(url: URL): Response {
-    const filter = compileFilter(filterFromQuery(url.searchParams), { deliveryOf: deliveries.stateOf });
-    const encoder = new TextEncoder();
-    let off = () => {};
-    let ping: ReturnType<typeof setInterval> | undefined;
-    const close = () => {
-      off();
-      clearInterval(ping);
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const send = (text: string) => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            close();
-          }
-        };
-        send("retry: 1000\n: live\n\n");
-        off = o.live?.subscribe((event) => {
-          if (!filter.event(event)) return;
-          send(`event: event\ndata: ${JSON.stringify(summarize(event, deliveries.stateOf(event)))}\n\n`);
-        }) ?? (() => {});
-        ping = setInterval(() => send(": ping\n\n"), 15_000);
-        const end = () => {
-          close();
-          try {
-            controller.close();
-          } catch { /* already closed */ }
-        };
-        o.signal.addEventListener("abort", end, { once: true });
-      },
-      cancel: close,
-    });
-    return new Response(body, {
-      headers: {
-        ...SECURITY_HEADERS,
-        "content-type": "text/event-stream; charset=utf-8",
-        "x-accel-buffering": "no",
-      },
-    });
   }
 
   async function one(id: string, what: string | undefined, request: Request): Promise<Response> {
@@ -189,7 +145,9 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
         });
       }
       if (url.pathname === "/api/events" && request.method === "GET") return await list(url);
-      if (url.pathname === "/api/stream" && request.method === "GET") return stream(url);
+      if (url.pathname === "/api/stream" && request.method === "GET") {
+        return liveStream(filterFromQuery(url.searchParams), { deliveries, live: o.live, signal: o.signal });
+      }
       const m = EVENT_ROUTE.exec(url);
       if (m !== null) {
         const { id, what } = m.pathname.groups;
