@@ -138,6 +138,21 @@ function envGetAt(t: Token[], i: number): number {
   return t[i + 6]?.kind === "string" && t[i + 7]?.text === ")" ? 8 : 0;
 }
 
+const TYPE_PUNCT = new Set(["[", "]", "<", ">", ",", "|", "&", ".", "?"]);
+
+/**
+ * Whether `t[from, to)` is a simple type annotation (`number`, `Config["port"]`, `string[]`): names, literals
+ * and type punctuation, never two names in a row (a statement that begins on the next line without a `;`).
+ */
+function isTypeAnnotation(t: readonly Token[], from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let k = from; k < to; k++) {
+    const { kind, text } = t[k]!;
+    if (kind === "punct" ? !TYPE_PUNCT.has(text) : kind === "name" && t[k - 1]?.kind === "name") return false;
+  }
+  return true;
+}
+
 /**
  * Whether the config file's source is plain data (see the module's text): importing it cannot loop, wait,
  * call anything but `Deno.env.get`, load other code, or write anywhere.
@@ -145,8 +160,11 @@ function envGetAt(t: Token[], i: number): number {
 export function isPlainConfig(source: string): boolean {
   const t = tokens(source);
   if (t === undefined) return false;
-  /** Whether a declaration's initializer may come: set by `const`/`let`/`var`/`type`, spent by its `=`. */
-  let declaring = false;
+  /**
+   * Where the declaration whose initializer may come starts (`const`/`let`/`var`/`type` at the top level), or
+   * -1: its `=` must follow its name, or its name and a type annotation, and spends it.
+   */
+  let declaredAt = -1;
   let depth = 0;
   for (let i = 0; i < t.length; i++) {
     const { kind, text } = t[i]!;
@@ -169,7 +187,7 @@ export function isPlainConfig(source: string): boolean {
         continue;
       }
       if (depth === 0 && (text === "const" || text === "let" || text === "var" || text === "type")) {
-        declaring = true;
+        declaredAt = i;
       }
       if (depth === 0 && text === "export") {
         const next = t[i + 1]?.text;
@@ -182,14 +200,17 @@ export function isPlainConfig(source: string): boolean {
     if (text === "{" || text === "[") depth++;
     else if (text === "}" || text === "]") depth--;
     else if (text === "(" || text === ")") return false; // a call or a parenthesised expression
+    else if (text === ";") declaredAt = -1;
     else if (text === "=") {
       const next = t[i + 1]?.text;
       const compound = prev === "=" || prev === "!" || prev === "<" || prev === ">" || prev === "+" ||
         prev === "-" || prev === "*" || prev === "%" || prev === "|" || prev === "&" || prev === "?";
       if (next === "=" || next === ">" || compound) return false; // comparisons, arrows, compound writes
       // Only a declaration's own initializer: any other `=` writes to something (a global, a property).
-      if (!declaring || depth !== 0) return false;
-      declaring = false;
+      const named = declaredAt >= 0 && t[declaredAt + 1]?.kind === "name" &&
+        (i === declaredAt + 2 || (t[declaredAt + 2]?.text === ":" && isTypeAnnotation(t, declaredAt + 3, i)));
+      if (!named || depth !== 0) return false;
+      declaredAt = -1;
     } else if ((text === "+" || text === "-") && t[i + 1]?.text === text) return false; // ++, --
     if (depth < 0) return false;
   }

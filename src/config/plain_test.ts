@@ -12,6 +12,7 @@ const PLAIN: Record<string, string> = {
     /* (block) new Function() */
     const secret = Deno.env.get("GITHUB_SECRET") ?? "dev-secret";
     const port: number = 8787
+    const names: Config["endpoints"][number]["name"][] = ["gh"]
     export default {
       port,
       endpoints: [
@@ -43,6 +44,11 @@ const NOT_PLAIN: Record<string, string> = {
   "a re-export": 'export { default } from "./other.ts";',
   "an assignment to a global": "const a = 1\nObject.prototype.polluted = 1\nexport default {};",
   "a compound assignment": "let a = 1; a += 1; export default {};",
+  "an assignment after a declaration without one":
+    "let a;\nObject.prototype.polluted = 1;\nexport default {};",
+  "an assignment after a typed declaration": "let a: number;\nArray.prototype.x = 1\nexport default {};",
+  "an assignment after a typed declaration, no semicolons":
+    "let a: number\nArray.prototype.x = 1\nexport default {}",
   "an increment": "let a = 1; a++; export default {};",
   "a tagged template": "export default { port: String.raw`1` };",
   "a template with a substitution": "export default { path: `/${name}` };",
