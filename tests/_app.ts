@@ -29,6 +29,22 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * A free port outside the kernel's ephemeral range (32768–60999 on Linux), for a port that must stay unbound
+ * for a long time (an app that is down for minutes): a port from {@linkcode freePort} can be handed to another
+ * test's `port: 0` listener meanwhile, and the "down" app then answers.
+ */
+export function unusedPort(): number {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch { /* taken: another */ }
+  }
+  throw new Error("no free port in 20000–32000");
+}
+
 const dec = new TextDecoder();
 const enc = new TextEncoder();
 
