@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { cliArgs, LEAST_PRIVILEGE, withTmpDir } from "../_helpers.ts";
 import { writeDeliveryHistory } from "../_delivery_history.ts";
 import { rssKiB } from "./_load.ts";
+import { spawnUntil } from "../../bench/proc.ts";
 
 const MB = 1024 * 1024;
 
@@ -18,22 +19,12 @@ Deno.test("opening the inspector's list on a 300,000-attempt history grows its R
   await using tmp = await withTmpDir();
   const history = await writeDeliveryHistory(tmp.path, { events: 143_000, spacingMs: 18_000 });
   assert.ok(history.attempts >= 300_000, `${history.attempts} attempts`);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(LEAST_PRIVILEGE, ["ui", "--port", "0"]),
-    cwd: tmp.path,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let stderr = "";
-  let m: RegExpMatchArray | null = null;
-  while ((m = stderr.match(/(http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]{64})\s/)) === null) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`hooktap ui exited:\n${stderr}`);
-    stderr += value;
-  }
+  // Started as a person starts it; its stderr read up to the inspector's address, then drained.
+  const { child, match: m } = await spawnUntil(
+    cliArgs(LEAST_PRIVILEGE, ["ui", "--port", "0"]),
+    tmp.path,
+    /(http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]{64})\s/,
+  );
   const [, url, token] = m;
   const headers = { "x-hooktap-token": token! };
   const get = async (query: string) => {
@@ -55,8 +46,6 @@ Deno.test("opening the inspector's list on a 300,000-attempt history grows its R
     assert.ok(grew < 80 * MB, `RSS grew ${(grew / MB).toFixed(0)} MB after opening the list`);
   } finally {
     child.kill("SIGINT");
-    reader.releaseLock();
-    await child.stderr.cancel().catch(() => {});
     await child.status;
   }
 });
