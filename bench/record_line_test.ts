@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildEvent, type CapturedEvent, decodeBody, eventLine } from "../src/event/record.ts";
+import { buildEvent, decodeBody, eventLine } from "../src/event/record.ts";
 import { encodeLine, keepBodyBytes, LineBuffer } from "./record_line_encoder.ts";
 import { createHandler } from "../src/receiver/handler.ts";
 import { openEventWriter } from "../src/store/write/writer.ts";
@@ -9,10 +9,16 @@ import {
   assertSameBytes,
   decoder,
   encoder,
-  largeRecords,
+  lineBatcherContract,
   recordCorpus,
   send,
 } from "../tests/_record_corpus.ts";
+
+// The shipped encoder's batch tests (src/event/record_line_test.ts), the body's bytes handed over every other batch.
+lineBatcherContract({
+  LineBuffer,
+  prepare: (event, body, round) => void (round % 2 === 0 && keepBodyBytes(event, body)),
+});
 
 Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for 6,000 generated records", () => {
   for (const seed of [1, 2, 3]) {
@@ -26,26 +32,6 @@ Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for
       keepBodyBytes(event, body);
       assertSameBytes(encodeLine(event), expected, `seed ${seed} record ${i}, from the bytes`);
     }
-  }
-});
-
-Deno.test("a batch of lines is each line's bytes in order, batch after batch in reused buffers", () => {
-  const next = recordCorpus(7);
-  const lines = new LineBuffer();
-  let previous: Uint8Array | undefined;
-  let previousCopy: Uint8Array | undefined;
-  for (let batch = 0; batch < 40; batch++) {
-    const records = Array.from({ length: 1 + (batch % 6) * 5 }, next);
-    for (const { event, body } of records) {
-      if (batch % 2 === 0) keepBodyBytes(event, body);
-      lines.add(event);
-    }
-    const taken = lines.take();
-    assertSameBytes(taken, encoder.encode(records.map((r) => eventLine(r.event)).join("")), `batch ${batch}`);
-    // The batch taken before (being written while this one filled) was not touched.
-    if (previous !== undefined) assertSameBytes(previous, previousCopy!, `batch ${batch - 1} after the next`);
-    previous = taken;
-    previousCopy = taken.slice();
   }
 });
 
@@ -75,15 +61,6 @@ Deno.test("the body's bytes serve one line only, and only for the record they we
   const binary = buildEvent({ ...event, receivedAt: new Date(0), body: new Uint8Array([0xff]) });
   keepBodyBytes(binary, new Uint8Array([0xff]));
   assert.equal(decoder.decode(encodeLine(binary)), eventLine(binary));
-});
-
-Deno.test("a record that JSON.stringify refuses leaves nothing in the batch", () => {
-  const lines = new LineBuffer();
-  const { event } = recordCorpus(3)();
-  lines.add(event);
-  const bad = { ...event, hub: { channel: "c", seq: 1n, receivedAt: "" } } as unknown as CapturedEvent;
-  assert.throws(() => lines.add(bad), TypeError);
-  assertSameBytes(lines.take(), encoder.encode(eventLine(event)), "the batch");
 });
 
 Deno.test("records the receiver made from real requests: the candidate writes the log's bytes", async () => {
@@ -135,15 +112,4 @@ Deno.test("records the receiver made from real requests: the candidate writes th
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("a line past a megabyte (a large body, text or binary) is the same bytes", () => {
-  const lines = new LineBuffer();
-  const expected: string[] = [];
-  for (const { event, body } of largeRecords()) {
-    keepBodyBytes(event, body);
-    lines.add(event);
-    expected.push(eventLine(event));
-  }
-  assertSameBytes(lines.take(), encoder.encode(expected.join("")), "the batch");
 });

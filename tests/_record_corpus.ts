@@ -5,7 +5,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildEvent, type CapturedEvent, type Verdict, type VerdictStatus } from "../src/event/record.ts";
+import {
+  buildEvent,
+  type CapturedEvent,
+  eventLine,
+  type Verdict,
+  type VerdictStatus,
+} from "../src/event/record.ts";
 import { seededRandom } from "../src/trigger/plan.ts";
 
 // A seeded generator of records in the shapes the store holds (issue 36, point 6): binary bodies (base64),
@@ -257,4 +263,64 @@ export async function send(port: number, req: RawRequest, path = "/hook"): Promi
   } finally {
     conn.close();
   }
+}
+
+/** A record-line batcher under test: the shipped one (src/event/record_line.ts) or the bench's candidate. */
+export interface LineBatcher {
+  LineBuffer: new () => { add(event: CapturedEvent): void; take(): Uint8Array };
+  /** What to do with a record's body bytes before it is added, in round `round` (the candidate keeps them). */
+  prepare?: (event: CapturedEvent, body: Uint8Array, round: number) => void;
+}
+
+/**
+ * The batch tests every encoder of the log's lines must pass, one contract for both: each batch is its lines'
+ * `eventLine` bytes in order, in reused buffers that leave the batch taken before untouched; a record
+ * `JSON.stringify` refuses leaves nothing; a line past a megabyte is the same bytes.
+ */
+export function lineBatcherContract({ LineBuffer, prepare = () => {} }: LineBatcher): void {
+  Deno.test("a batch of lines is each line's bytes in order, batch after batch in reused buffers", () => {
+    const next = recordCorpus(7);
+    const lines = new LineBuffer();
+    let previous: Uint8Array | undefined;
+    let previousCopy: Uint8Array | undefined;
+    for (let batch = 0; batch < 40; batch++) {
+      const records = Array.from({ length: 1 + (batch % 6) * 5 }, next);
+      for (const { event, body } of records) {
+        prepare(event, body, batch);
+        lines.add(event);
+      }
+      const taken = lines.take();
+      assertSameBytes(
+        taken,
+        encoder.encode(records.map((r) => eventLine(r.event)).join("")),
+        `batch ${batch}`,
+      );
+      // The batch taken before (being written while this one filled) was not touched.
+      if (previous !== undefined) {
+        assertSameBytes(previous, previousCopy!, `batch ${batch - 1} after the next`);
+      }
+      previous = taken;
+      previousCopy = taken.slice();
+    }
+  });
+
+  Deno.test("a record that JSON.stringify refuses leaves nothing in the batch", () => {
+    const lines = new LineBuffer();
+    const { event } = recordCorpus(3)();
+    lines.add(event);
+    const bad = { ...event, hub: { channel: "c", seq: 1n, receivedAt: "" } } as unknown as CapturedEvent;
+    assert.throws(() => lines.add(bad), TypeError);
+    assertSameBytes(lines.take(), encoder.encode(eventLine(event)), "the batch");
+  });
+
+  Deno.test("a line past a megabyte (a large body, text or binary) is the same bytes", () => {
+    const lines = new LineBuffer();
+    const expected: string[] = [];
+    for (const { event, body } of largeRecords()) {
+      prepare(event, body, 0);
+      lines.add(event);
+      expected.push(eventLine(event));
+    }
+    assertSameBytes(lines.take(), encoder.encode(expected.join("")), "the batch");
+  });
 }

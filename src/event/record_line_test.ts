@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CapturedEvent, decodeBody, eventLine, parseEventLine } from "./record.ts";
+import { decodeBody, eventLine, parseEventLine } from "./record.ts";
 import { encodeLine, LineBuffer } from "./record_line.ts";
 import { createHandler } from "../receiver/handler.ts";
 import { openEventWriter } from "../store/write/writer.ts";
@@ -10,10 +10,13 @@ import {
   assertSameBytes,
   decoder,
   encoder,
-  largeRecords,
+  lineBatcherContract,
   recordCorpus,
   send,
 } from "../../tests/_record_corpus.ts";
+
+// The batch tests the bench's candidate encoder passes too (bench/record_line_test.ts).
+lineBatcherContract({ LineBuffer });
 
 Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for 6,000 generated records", () => {
   for (const seed of [1, 2, 3]) {
@@ -27,32 +30,6 @@ Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for
       assert.deepEqual(decodeBody(parseEventLine(decoder.decode(expected))!), body);
     }
   }
-});
-
-Deno.test("a batch of lines is each line's bytes in order, batch after batch in reused buffers", () => {
-  const next = recordCorpus(7);
-  const lines = new LineBuffer();
-  let previous: Uint8Array | undefined;
-  let previousCopy: Uint8Array | undefined;
-  for (let batch = 0; batch < 40; batch++) {
-    const records = Array.from({ length: 1 + (batch % 6) * 5 }, next);
-    for (const { event } of records) lines.add(event);
-    const taken = lines.take();
-    assertSameBytes(taken, encoder.encode(records.map((r) => eventLine(r.event)).join("")), `batch ${batch}`);
-    // The batch taken before (being written while this one filled) was not touched.
-    if (previous !== undefined) assertSameBytes(previous, previousCopy!, `batch ${batch - 1} after the next`);
-    previous = taken;
-    previousCopy = taken.slice();
-  }
-});
-
-Deno.test("a record that JSON.stringify refuses leaves nothing in the batch", () => {
-  const lines = new LineBuffer();
-  const { event } = recordCorpus(3)();
-  lines.add(event);
-  const bad = { ...event, hub: { channel: "c", seq: 1n, receivedAt: "" } } as unknown as CapturedEvent;
-  assert.throws(() => lines.add(bad), TypeError);
-  assertSameBytes(lines.take(), encoder.encode(eventLine(event)), "the batch");
 });
 
 Deno.test("the corpus holds the shapes it is meant to", () => {
@@ -167,14 +144,4 @@ Deno.test("records the receiver made from real requests, every provider's verdic
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("a line past a megabyte (a large body, text or binary) is the same bytes", () => {
-  const lines = new LineBuffer();
-  const expected: string[] = [];
-  for (const { event } of largeRecords()) {
-    lines.add(event);
-    expected.push(eventLine(event));
-  }
-  assertSameBytes(lines.take(), encoder.encode(expected.join("")), "the batch");
 });
