@@ -7,7 +7,7 @@
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { DeliveryFact } from "./delivery_state.ts";
-import { eachLineBackwardSync, type Line, readAt, readLine, scanForward } from "../store/read/lines.ts";
+import { eachLineBackward, type Line, readLine, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
 
 /**
@@ -241,62 +241,6 @@ function _storedAt(event: { id: string; receivedAt?: string }): number {
   return times.length === 0 ? NaN : Math.min(...times);
 }
 
-/** Bytes of each read of {@linkcode _eachLineBackward}. */
-const BACKWARD_READ = 1024 * 1024;
-
-/**
- * {@linkcode eachLineBackwardSync} for a server: the lines of `[from, size)` (`from` a line start, or inside
- * a line not to be read) last first, until `visit` returns `true`, by reads that let the event loop run
- * between them, into one buffer reused (grown only for a line longer than a read): a pass over a long log
- * makes no garbage per read. `visit` must not keep `data`. Returns where the line `visit` stopped at ends
- * (after its newline: a next read up to there starts with it again), or `from` when it read them all.
- */
-async function _eachLineBackward(
-  file: Deno.FsFile,
-  from: number,
-  size: number,
-  visit: (data: Uint8Array, start: number, end: number) => boolean,
-  reuse: { buf?: Uint8Array } = {},
-): Promise<number> {
-  let buf = reuse.buf ?? new Uint8Array(Math.min(BACKWARD_READ, size - from));
-  let pos = size;
-  let tail = 0; // bytes at the start of `buf`: a line whose start is not read yet
-  let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
-  while (pos > from) {
-    const n = Math.min(BACKWARD_READ, pos - from);
-    pos -= n;
-    if (buf.length < n + tail) {
-      const grown = new Uint8Array(Math.max(buf.length * 2, n + tail));
-      grown.set(buf.subarray(0, tail));
-      buf = grown;
-      if (reuse.buf !== undefined) reuse.buf = grown;
-    }
-    buf.copyWithin(n, 0, tail); // the tail goes after the bytes read now
-    if (await readAt(file, pos, buf.subarray(0, n), true) < n) {
-      throw new Error("the log shrank while being read");
-    }
-    const data = buf.subarray(0, n + tail);
-    let end = data.length;
-    let nl = data.lastIndexOf(0x0a);
-    if (torn) {
-      if (nl === -1) {
-        tail = 0; // all of it is the torn line
-        continue;
-      }
-      torn = false;
-      end = nl;
-      nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
-    }
-    for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
-      if (end > nl + 1 && visit(data, nl + 1, end) === true) return pos + end + 1;
-      end = nl;
-    }
-    tail = end;
-  }
-  if (!torn && tail > 0 && visit(buf, 0, tail) === true) return from + tail + 1;
-  return from;
-}
-
 /** Options of {@linkcode readDeliveriesOf}. */
 export interface ReadOfOptions<T> {
   /** Reads that let a server's event loop run between them (else synchronous). */
@@ -371,19 +315,11 @@ export async function readDeliveriesOf<T = DeliveryRecord>(
     if (list === undefined) out.set(got.event, [got.value]);
     else list.push(got.value);
   };
-  if (options.background || from > 0) {
-    await _eachLineBackward(f, from, size, (data, start, end) => {
-      const step = look(data, start, end);
-      if (step === "parse") take(decoder.decode(data.subarray(start, end)));
-      return step === "stop";
-    });
-  } else {
-    eachLineBackwardSync(f, size, (data, start, end) => {
-      const step = look(data, start, end);
-      if (step === "parse") take(decoder.decode(data.subarray(start, end)));
-      return step === "stop";
-    });
-  }
+  await eachLineBackward(f, size, (data, start, end) => {
+    const step = look(data, start, end);
+    if (step === "parse") take(decoder.decode(data.subarray(start, end)));
+    return step === "stop";
+  }, { from, background: options.background === true || from > 0 });
   for (const list of out.values()) list.reverse();
   return out;
 }
@@ -444,7 +380,7 @@ export function deliveriesAlong<T = DeliveryRecord>(
   /** The last batch's answer. */
   let previous = new Map<string, T[]>();
   /** The pass's read buffer, from batch to batch. */
-  const reuse = { buf: new Uint8Array(BACKWARD_READ) };
+  const reuse: { buf?: Uint8Array } = {};
   return {
     async next(events) {
       const out = new Map<string, T[]>();
@@ -519,7 +455,7 @@ export function deliveriesAlong<T = DeliveryRecord>(
           return previous = _every(out, events); // no log (removed): no records
         }
         using f = file;
-        cursor = await _eachLineBackward(f, 0, cursor, (data, start, stop) => {
+        cursor = await eachLineBackward(f, cursor, (data, start, stop) => {
           let parse = true;
           if (recordKeys(data, start, stop, keys)) {
             if (keys.time < floor && _idDated(data, start, keys.time)) return true; // the next batch's
@@ -529,7 +465,7 @@ export function deliveriesAlong<T = DeliveryRecord>(
           }
           if (parse) take(decoder.decode(data.subarray(start, stop)));
           return false;
-        }, reuse);
+        }, { background: true, reuse });
       }
       for (const [id, list] of back) out.set(id, list.reverse());
       return previous = _every(out, events);

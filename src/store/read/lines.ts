@@ -57,36 +57,60 @@ export function readAtSync(file: Deno.FsFile, pos: number, buf: Uint8Array): num
   return got;
 }
 
-/** Bytes of each read of {@linkcode linesBackwardSync}. */
+/** Bytes of each read of {@linkcode eachLineBackward}. */
 const BACKWARD_READ = 1024 * 1024;
 
+/** Options of {@linkcode eachLineBackward}. */
+export interface BackwardOptions {
+  /** Only the lines of `[from, size)`: `from` a line start, or inside a line not to be read. @default 0 */
+  from?: number;
+  /** Reads that let a server's event loop run between them; else synchronous reads (a command). */
+  background?: boolean;
+  /** The buffer to read into, kept from call to call (made at the first, grown for a line longer than a read). */
+  reuse?: { buf?: Uint8Array };
+  /** Bytes of each read. @default a MiB */
+  readBytes?: number;
+}
+
 /**
- * Calls `visit` with each complete line of a file of `size` bytes, last first: the read that holds it and
+ * Calls `visit` with each complete line of `[from, size)` of a file, last first: the read that holds it and
  * where the line is in it (`start` to `end`, without its newline), empty ones skipped, until `visit` returns
- * `true`. A last piece without a newline (still being written) is not a line. Synchronous, reads of
- * `readBytes` (a MiB), nothing made per line: for a command that reads a log back from its end and stops early.
+ * `true`. A last piece without a newline (still being written) is not a line. Reads of a MiB into one buffer
+ * reused (a pass over a long log makes no garbage per read), nothing made per line: `visit` must not keep
+ * `data`. For a reader of a log from its end that stops early.
+ * @returns where the line `visit` stopped at ends (after its newline: a next read up to there starts with
+ * it again), or `from` when it read them all.
  * @throws {Error} when the file is shorter than `size`.
  */
-export function eachLineBackwardSync(
+export async function eachLineBackward(
   file: Deno.FsFile,
   size: number,
   visit: (data: Uint8Array, start: number, end: number) => boolean,
-  readBytes: number = BACKWARD_READ,
-): void {
+  options: BackwardOptions = {},
+): Promise<number> {
+  const { from = 0, background = false, reuse = {}, readBytes = BACKWARD_READ } = options;
+  let buf = reuse.buf ??= new Uint8Array(Math.min(readBytes, size - from));
   let pos = size;
-  let tail: Uint8Array = new Uint8Array(0); // the bytes after `pos` of a line whose start is not read yet
+  let tail = 0; // bytes at the start of `buf`: a line whose start is not read yet
   let torn = true; // until a newline is seen from the end: the bytes so far are a line still being written
-  while (pos > 0) {
-    const n = Math.min(readBytes, pos);
+  while (pos > from) {
+    const n = Math.min(readBytes, pos - from);
     pos -= n;
-    const data = new Uint8Array(n + tail.length);
-    if (readAtSync(file, pos, data.subarray(0, n)) < n) throw new Error(`the log shrank while being read`);
-    data.set(tail, n);
-    let end = data.length; // the end (exclusive) of the line being looked for
+    if (buf.length < n + tail) {
+      const grown = new Uint8Array(Math.max(buf.length * 2, n + tail));
+      grown.set(buf.subarray(0, tail));
+      buf = reuse.buf = grown;
+    }
+    buf.copyWithin(n, 0, tail); // the tail goes after the bytes read now
+    if (await readAt(file, pos, buf.subarray(0, n), background) < n) {
+      throw new Error("the log shrank while being read");
+    }
+    const data = buf.subarray(0, n + tail);
+    let end = data.length;
     let nl = data.lastIndexOf(0x0a);
     if (torn) {
       if (nl === -1) {
-        tail = new Uint8Array(0); // all of it is the torn line
+        tail = 0; // all of it is the torn line
         continue;
       }
       torn = false;
@@ -94,12 +118,13 @@ export function eachLineBackwardSync(
       nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1);
     }
     for (; nl !== -1; nl = nl === 0 ? -1 : data.lastIndexOf(0x0a, nl - 1)) {
-      if (end > nl + 1 && visit(data, nl + 1, end) === true) return;
+      if (end > nl + 1 && visit(data, nl + 1, end) === true) return pos + end + 1;
       end = nl;
     }
-    tail = data.subarray(0, end);
+    tail = end;
   }
-  if (!torn && tail.length > 0) visit(tail, 0, tail.length);
+  if (!torn && tail > 0 && visit(buf, 0, tail) === true) return from + tail + 1;
+  return from;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {
-  eachLineBackwardSync,
+  eachLineBackward,
   eachTextLineSync,
   type Line,
   lineStartAtOrAfter,
@@ -89,7 +89,7 @@ Deno.test("lineStartAtOrAfter() finds the next line start from any offset", asyn
   assert.deepEqual(await lineStartAtOrAfter(file, 65, TEXT.length), TEXT.length);
 });
 
-Deno.test("eachLineBackwardSync() visits every whole line last first, across read borders, never the torn tail", async () => {
+Deno.test("eachLineBackward() visits every whole line last first, across read borders, never the torn tail", async () => {
   const whole = "alpha\n" + "b".repeat(50) + "\n\ngamma\n";
   for (
     const [text, expected] of [
@@ -103,26 +103,32 @@ Deno.test("eachLineBackwardSync() visits every whole line last first, across rea
     await using store = await tempStore(text);
     using file = await Deno.open(store.events);
     for (const readBytes of [1, 2, 3, 7, 64, 1 << 20]) {
-      const seen: string[] = [];
-      eachLineBackwardSync(file, text.length, (data, start, end) => {
-        seen.push(dec.decode(data.subarray(start, end)));
-        return false;
-      }, readBytes);
-      assert.deepEqual(seen, expected, `${JSON.stringify(text)}, reads of ${readBytes}`);
+      for (const background of [false, true]) {
+        const seen: string[] = [];
+        await eachLineBackward(file, text.length, (data, start, end) => {
+          seen.push(dec.decode(data.subarray(start, end)));
+          return false;
+        }, { readBytes, background });
+        assert.deepEqual(
+          seen,
+          expected,
+          `${JSON.stringify(text)}, reads of ${readBytes}, background ${background}`,
+        );
+      }
     }
   }
 });
 
-Deno.test("eachLineBackwardSync() stops when the visitor says so, and refuses a log that shrank", async () => {
+Deno.test("eachLineBackward() stops when the visitor says so, and refuses a log that shrank", async () => {
   await using store = await tempStore(TEXT);
   using file = await Deno.open(store.events);
   const seen: string[] = [];
-  eachLineBackwardSync(file, TEXT.length, (data, start, end) => {
+  await eachLineBackward(file, TEXT.length, (data, start, end) => {
     seen.push(dec.decode(data.subarray(start, end)));
     return seen.length === 2;
-  }, 4);
+  }, { readBytes: 4 });
   assert.deepEqual(seen, ["gamma", "b".repeat(50)]);
-  assert.throws(() => eachLineBackwardSync(file, TEXT.length + 10, () => false), /shrank/);
+  await assert.rejects(() => eachLineBackward(file, TEXT.length + 10, () => false), /shrank/);
 });
 
 Deno.test("eachTextLineSync() visits every whole line as text, first first, across read borders and UTF-8", async () => {
