@@ -10,6 +10,7 @@ import {
   decoder,
   encoder,
   lineBatcherContract,
+  plainRecord,
   recordCorpus,
   send,
 } from "../tests/_record_corpus.ts";
@@ -37,17 +38,7 @@ Deno.test("encodeLine() writes the bytes of JSON.stringify(record) + newline for
 
 Deno.test("the body's bytes serve one line only, and only for the record they were decoded into", () => {
   const body = encoder.encode('{"a":"\u00e9\\n"}');
-  const event = buildEvent({
-    id: "evt_20260101_01J00000000000000000000000",
-    endpoint: "e",
-    receivedAt: new Date(0),
-    method: "POST",
-    path: "/",
-    query: "",
-    headers: [],
-    body,
-    remoteAddr: "",
-  });
+  const event = plainRecord(body);
   keepBodyBytes(event, body);
   // Changed since (never done by hooktap, but then the text is what counts): the bytes are not used.
   event.body = "changed";

@@ -202,22 +202,27 @@ export function recordCorpus(seed: number): (() => CorpusRecord) & { request(): 
   return Object.assign(next, { request });
 }
 
+/** A record of `POST /` to endpoint `e` at the epoch with `body` and `headers`: a fixture for one shape. */
+export function plainRecord(body: Uint8Array, headers: [string, string][] = []): CapturedEvent {
+  return buildEvent({
+    id: "evt_20260101_01J00000000000000000000000",
+    endpoint: "e",
+    receivedAt: new Date(0),
+    method: "POST",
+    path: "/",
+    query: "",
+    headers,
+    body,
+    remoteAddr: "",
+  });
+}
+
 /** Records whose lines pass a megabyte (a large text body full of escapes, a binary one), then a small one. */
 export function largeRecords(): CorpusRecord[] {
   const text = new TextEncoder().encode('{"big":"' + 'é"\\\t'.repeat(400_000) + '"}');
   const binary = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) & 0xff);
   return [text, binary, new TextEncoder().encode("small")].map((body) => ({
-    event: buildEvent({
-      id: "evt_20260101_01J00000000000000000000000",
-      endpoint: "e",
-      receivedAt: new Date(0),
-      method: "POST",
-      path: "/",
-      query: "",
-      headers: [["X-A", "b"]],
-      body,
-      remoteAddr: "",
-    }),
+    event: plainRecord(body, [["X-A", "b"]]),
     body,
   }));
 }
