@@ -8,6 +8,10 @@
  * alone beside nothing, for the ratio.
  *
  *     deno run -A bench/pair_write.ts --base OTHER/main.ts [--rounds 6] [--seconds 4]
+ *     deno run -A bench/pair_write.ts --base-v8-flags=--max-semi-space-size=16   # this tree, other V8 flags
+ *
+ * `--base-v8-flags` runs the base with those V8 flags instead of `deno task dev`'s (empty: none); without
+ * `--base` the base is this tree.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -21,12 +25,27 @@ const { values } = parseArgs({
   args: Deno.args,
   options: {
     base: { type: "string" },
+    "base-v8-flags": { type: "string" },
     rounds: { type: "string", default: "6" },
     seconds: { type: "string", default: "4" },
   },
 });
-if (values.base === undefined) throw new Error("--base OTHER/main.ts: the tree to compare with");
-const [baseConfig, newConfig] = chooseConfigs("b", values.base);
+const baseV8 = values["base-v8-flags"];
+if (values.base === undefined && baseV8 === undefined) {
+  throw new Error("--base OTHER/main.ts or --base-v8-flags FLAGS: what to compare with");
+}
+const [baseTree, newConfig] = values.base === undefined
+  ? [chooseConfigs("b")[0]!, chooseConfigs("b")[0]!]
+  : chooseConfigs("b", values.base);
+const baseConfig = baseV8 === undefined ? baseTree! : {
+  ...baseTree!,
+  label: `${baseTree!.label} (V8 flags: ${baseV8 || "none"})`,
+  argv: (port: number, dir: string) => {
+    const argv = baseTree!.argv(port, dir).filter((a) => !a.startsWith("--v8-flags="));
+    const at = argv.indexOf("run") + 1;
+    return baseV8 === "" ? argv : [...argv.slice(0, at), `--v8-flags=${baseV8}`, ...argv.slice(at)];
+  },
+};
 const ceiling = WRITE_CONFIGS.find((c) => c.key === "c")!;
 
 const scratch = await Deno.makeTempDir({ prefix: "hooktap_pair_write_" });
