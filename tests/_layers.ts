@@ -77,7 +77,7 @@ export const LAYERS: readonly Layer[] = [
   { unit: "completion", uses: ["cli", "config", "store", "text"], what: "shell completion" },
   {
     unit: "inspector",
-    uses: ["config", "errors.ts", "event", "hub", "query", "send", "store"],
+    uses: ["config", "errors.ts", "event", "hub", "query", "send", "store", "text"],
     what: "the browser UI",
   },
   {

@@ -101,7 +101,7 @@ Deno.test("logs, logs --json, inspect, the inspector's API and replay --undelive
   assert.match(inspectA.stdout, /Forwarding\n {2}127\.0\.0\.1:\d+\/hook: delivered \(200, 1 attempt\)/);
   assert.match(
     inspectA.stdout,
-    /Sent elsewhere.*\n {2}127\.0\.0\.1:\d+\/oops: failed \(no answer, 1 attempt\)/,
+    /Sent elsewhere.*\n {2}127\.0\.0\.1:\d+\/oops: failed \(no answer, 1 replay\)/,
   );
   // The inspector's delivery filter agrees.
   const failed = await (await fetch(`${inspector}api/events?delivery=failed`, auth)).json() as {
@@ -123,5 +123,21 @@ Deno.test("logs, logs --json, inspect, the inspector's API and replay --undelive
     cAfter.delivery.outcome,
     "delivered",
     "a send on behalf of the target that missed it counts for it",
+  );
+  // A replay to the forward target of an event dev had delivered: counted apart, never read as a retry.
+  const again = await runCli(["replay", a], { cwd: tmp.path });
+  assert.equal(again.code, 0, again.stderr);
+  const cells = await runCli(["logs"], { cwd: tmp.path, env: { COLUMNS: "250" } });
+  const line = (id: string) => cells.stdout.split("\n").find((l) => l.includes(id.slice(-8))) ?? "";
+  assert.match(line(a), /→ 200 \(1 try, 1 replay\)/, cells.stdout);
+  assert.match(line(c), /→ 200 \(2 tries, 1 replay\)/, cells.stdout);
+  const aJson = JSON.parse((await runCli(["inspect", a, "--json"], { cwd: tmp.path })).stdout);
+  assert.deepEqual(
+    aJson.delivery.targets.map((t: Seen & { replays?: number }) => [t.outcome, t.attempts, t.replays]),
+    [["delivered", 2, 1]],
+  );
+  assert.match(
+    (await runCli(["inspect", a], { cwd: tmp.path })).stdout,
+    /Forwarding\n {2}127\.0\.0\.1:\d+\/hook: delivered \(200, 1 attempt, 1 replay\)/,
   );
 });

@@ -31,6 +31,8 @@ export interface Bucket {
   lastAttempt?: DeliveryFact;
   /** Attempts (records that were not tries nothing listened to). */
   attempts: number;
+  /** Of those, the ones sent by hand (`source: "replay"`). */
+  replays?: number;
 }
 
 /** An event's records folded (see the module's description). */
@@ -63,6 +65,7 @@ function _add(bucket: Bucket, fact: DeliveryFact): void {
   if (fact.outcome === "delivered") bucket.delivered ??= fact;
   if (fact.refused !== true) {
     bucket.attempts++;
+    if (fact.source === "replay") bucket.replays = (bucket.replays ?? 0) + 1;
     bucket.lastAttempt = fact;
   }
 }
@@ -92,6 +95,7 @@ function _outcome(b: Bucket): TargetOutcome {
     outcome: b.delivered ? "delivered" : waiting ? (b.attempts > 0 ? "retrying" : "pending") : last.outcome,
     ...(shown?.status !== undefined ? { status: shown.status } : {}),
     attempts: b.attempts,
+    ...(b.replays !== undefined ? { replays: b.replays } : {}),
     ...(waiting ? { waiting: true as const } : {}),
   };
 }

@@ -57,6 +57,7 @@ export const TARGET_STATE_SCHEMA = z.object({
   state: z.enum(["pending", "delivered", "retrying", "failed"]),
   status: z.number().int().optional().describe("the last answer's status"),
   attempts: z.number().int(),
+  replays: z.number().int().optional().describe("of the attempts, those sent by hand (replay), not retries"),
 });
 
 type Attempt = z.infer<typeof ATTEMPT_SCHEMA>;
@@ -120,5 +121,6 @@ export function targetStates(
     state: t.outcome,
     ...(t.status !== undefined ? { status: t.status } : {}),
     attempts: t.attempts,
+    ...(t.replays !== undefined ? { replays: t.replays } : {}),
   }));
 }

@@ -41,6 +41,11 @@ export interface TargetOutcome {
   status?: number;
   /** Attempts recorded to this target (every source), not counting tries nothing listened to. */
   attempts: number;
+  /**
+   * How many of {@linkcode TargetOutcome.attempts} were sent by hand (`replay`, the inspector's Replay), not
+   * by dev's forwarding and its retries; absent when none was.
+   */
+  replays?: number;
   /** The latest try found nothing listening: the event waits for the app to listen (no attempt spent). */
   waiting?: true;
 }
@@ -84,6 +89,7 @@ function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
   if (last === undefined) return { name, outcome: "pending", attempts: 0 };
   const delivered = mine.find((r) => r.outcome === "delivered");
   const attempts = mine.filter((r) => r.refused !== true);
+  const replays = attempts.filter((r) => r.source === "replay").length;
   // The latest try found nothing listening: the event waits for the app, no attempt spent. It stays
   // `pending` while no real attempt was made (`retrying` after one), and shows the last real answer.
   const waiting = delivered === undefined && last.refused === true && last.outcome !== "failed";
@@ -97,6 +103,7 @@ function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
       : last.outcome,
     ...(shown?.status !== undefined ? { status: shown.status } : {}),
     attempts: attempts.length,
+    ...(replays > 0 ? { replays } : {}),
     ...(waiting ? { waiting: true as const } : {}),
   };
 }

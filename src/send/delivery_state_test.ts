@@ -24,8 +24,9 @@ Deno.test("a plain target named otherwise: dev's attempts and a replay to its UR
     outcome: "delivered",
     status: 200,
     attempts: 2,
+    replays: 1, // of the two, the replay to its URL: not a retry
   }]);
-  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1 }]);
+  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1, replays: 1 }]);
   assert.equal(d.status, 200);
   assert.equal(d.attempts, 2);
 });

@@ -11,9 +11,18 @@ import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "../text/format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
+import { attemptsPhrase } from "../text/attempts.ts";
 
 /** Said of an event whose endpoint forwards but whose targets' rules all passed it by. */
 export const NO_RULE_MATCHED = "not forwarded (no rule matched)";
+
+/**
+ * The `logs` count of a target's attempts: `""` for one of dev's own, ` (3 tries)`, and the sends by hand
+ * apart (` (1 try, 1 replay)`).
+ */
+function triesNote(t: TargetOutcome): string {
+  return t.attempts > 1 || t.replays !== undefined ? ` (${attemptsPhrase(t, "tries")})` : "";
+}
 
 /**
  * The `logs` cell of an event with several targets or rules: each target's
@@ -24,7 +33,7 @@ export function targetsCell(targets: readonly TargetOutcome[]): string {
   return targets.map((t) => {
     const status = t.outcome === "pending"
       ? t.waiting ? "waiting for the app" : "pending"
-      : `${t.status ?? "err"}${t.attempts > 1 ? ` (${t.attempts} tries)` : ""}${
+      : `${t.status ?? "err"}${triesNote(t)}${
         t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
       }`;
     return `${safeLine(t.name)} → ${status}`;
@@ -46,8 +55,7 @@ export function renderTargets(
       : t.outcome === "failed"
       ? colors.red
       : colors.yellow;
-    const tries = `${t.attempts} attempt${t.attempts === 1 ? "" : "s"}`;
-    const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${tries})`;
+    const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})`;
     const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
@@ -66,9 +74,11 @@ export function renderTargets(
 
 /**
  * The `logs` cell: `→ 200`, `→ 500 (3 tries)`, `→ err (2 tries)`, `→ 500 (2 tries) …` (retrying),
- * `→ pending`, `→ waiting for the app` (nothing listened, no attempt spent), `-` when not forwarded; with several targets or rules, {@linkcode targetsCell}. The count
- * says attempts, not repeats of the status (`×3` read as "200 three times"). Only the forward targets
- * count: a send to another URL (`replay --to`) is its own delivery (src/send/delivery_state.ts).
+ * `→ 200 (1 try, 1 replay)` (delivered, then replayed by hand), `→ pending`, `→ waiting for the app`
+ * (nothing listened, no attempt spent), `-` when not forwarded; with several targets or rules,
+ * {@linkcode targetsCell}. The count says attempts, not repeats of the status (`×3` read as "200 three
+ * times"), and replays apart from dev's tries. Only the forward targets count: a send to another URL
+ * (`replay --to`) is its own delivery (src/send/delivery_state.ts).
  */
 export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefined): string {
   if (mark === undefined) return "-";
@@ -76,8 +86,7 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   const t = delivery.targets[0];
   if (t === undefined) return "→ pending";
   if (t.outcome === "pending") return t.waiting ? "→ waiting for the app" : "→ pending";
-  const times = t.attempts > 1 ? ` (${t.attempts} tries)` : "";
-  return `→ ${t.status ?? "err"}${times}${
+  return `→ ${t.status ?? "err"}${triesNote(t)}${
     t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
   }`;
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { createColors } from "./colors.ts";
 import { eventDelivery } from "../send/delivery_state.ts";
-import { deliveryCell, renderDeliveries } from "./delivery_view.ts";
+import { deliveryCell, renderDeliveries, renderTargets, targetsCell } from "./delivery_view.ts";
 
 const plain = createColors(false);
 
@@ -38,6 +38,26 @@ Deno.test("the logs cell counts attempts as tries, not as repeats of the status"
   assert.equal(deliveryCell(eventDelivery({ query: "" }, []), undefined), "-");
 });
 
+Deno.test("a replay to the forward target counts apart from dev's tries: never read as a retry", () => {
+  const replay = (n: number, status: number, outcome: DeliveryRecord["outcome"]) =>
+    ({ ...attempt(n, status, outcome), source: "replay" }) as DeliveryRecord;
+  // Delivered at once, then replayed by hand: one try, one replay (it used to read "200 (2 tries)").
+  const again = eventDelivery(EVENT, [attempt(1, 200, "delivered"), replay(1, 200, "delivered")]);
+  assert.equal(deliveryCell(again, MARK), "→ 200 (1 try, 1 replay)");
+  assert.equal(again.targets[0]!.attempts, 2);
+  assert.match(renderTargets(again.targets, plain), /localhost:3000\/hook: delivered \(200, 1 attempt, 1 replay\)/);
+  // Given up after three tries, then delivered by a replay.
+  const failed = [1, 2].map((n) => attempt(n, 500, "retrying"));
+  const rescued = eventDelivery(EVENT, [...failed, attempt(3, 500, "failed"), replay(1, 200, "delivered")]);
+  assert.equal(deliveryCell(rescued, MARK), "→ 200 (3 tries, 1 replay)");
+  // Only replays: dev never sent it.
+  const byHand = eventDelivery(EVENT, [replay(1, 502, "failed"), replay(2, 200, "delivered")]);
+  assert.equal(deliveryCell(byHand, MARK), "→ 200 (2 replays)");
+  assert.match(renderTargets(byHand.targets, plain), /\(200, 2 replays\)/);
+  // Several targets: the same count in each target's cell.
+  assert.equal(targetsCell(again.targets), "localhost:3000/hook → 200 (1 try, 1 replay)");
+});
+
 Deno.test("a failed send to another URL is its own delivery: the forward target's cell stays 200", () => {
   const other = {
     ...attempt(1, undefined, "failed"),
@@ -48,7 +68,7 @@ Deno.test("a failed send to another URL is its own delivery: the forward target'
   const d = eventDelivery(EVENT, [attempt(1, 200, "delivered"), other]);
   assert.equal(deliveryCell(d, MARK), "→ 200");
   assert.equal(d.state, "delivered");
-  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1 }]);
+  assert.deepEqual(d.others, [{ name: "localhost:3999/oops", outcome: "failed", attempts: 1, replays: 1 }]);
 });
 
 Deno.test("inspect's Deliveries section starts after a blank line", () => {

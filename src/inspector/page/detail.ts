@@ -7,6 +7,7 @@
 import type { CapturedEvent, EventDetail } from "./api.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
+import { attemptsPhrase } from "../../text/attempts.ts";
 
 /** Header value of a stored event (first, any case). */
 export function header(event: CapturedEvent, name: string): string | undefined {
@@ -171,9 +172,7 @@ export function renderDetail(
                 {},
                 `${t.name}: `,
                 h("span", { class: `d-${t.outcome}` }, t.outcome),
-                t.status !== undefined
-                  ? ` (${t.status}, ${t.attempts} attempt${t.attempts === 1 ? "" : "s"})`
-                  : "",
+                t.status !== undefined ? ` (${t.status}, ${attemptsPhrase(t, "attempts")})` : "",
               )
             ),
           ))
