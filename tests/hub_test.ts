@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { sign, verify } from "@octokit/webhooks-methods";
 import { createHmac } from "node:crypto";
+import Stripe from "stripe";
 import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { startApp, until } from "./_app.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
@@ -96,6 +97,33 @@ Deno.test("hub: events sent while no client is connected arrive once it connects
   const stopped = JSON.parse(after.stdout).checks.find((c: { id: string }) => c.id === "hub");
   assert.equal(stopped.status, "warn");
   assert.match(stopped.fix, /events wait at the hub/);
+});
+
+Deno.test("hub: a signed event that waited at the hub longer than its tolerance is judged by when the hub received it", async () => {
+  await using tmp = await withTmpDir();
+  const secret = "whsec_hub_wait";
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "stripe", path: "/stripe", method: "POST", ` +
+      `provider: "stripe", secret: "${secret}", tolerance: 2 }] };\n`,
+  );
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  // Signed by Stripe's own library as it sends, while no dev is connected; dev fetches it 3 s later.
+  const payload = '{"id":"evt_hub_wait","object":"event","type":"payment_intent.succeeded"}';
+  const header = await new Stripe("sk_test_unused").webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+  });
+  assert.equal(await send(`${channel.url}/stripe`, payload, { "Stripe-Signature": header }), 200);
+  await new Promise((r) => setTimeout(r, 3000));
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-token", channel.token]);
+  await until(async () => (await readEvents(tmp.path)).length === 1, "the event fetched from the hub");
+  const [event] = await readEvents(tmp.path) as unknown as CapturedEvent[];
+  assert.ok(Date.parse(event!.receivedAt) - Date.parse(event!.hub!.receivedAt) >= 3000, "it waited 3 s");
+  assert.equal(event!.verdict?.status, "valid", JSON.stringify(event!.verdict));
+  assert.doesNotMatch(dev.stdout(), /expired/);
 });
 
 Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every event exactly once, in order", async () => {

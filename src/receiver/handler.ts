@@ -8,7 +8,13 @@
 import type { Endpoint } from "../config/types.ts";
 import { createIdFactory, type IdFactory } from "../event/id.ts";
 import type { EventSink, Forwarding, ForwardTarget } from "../ports.ts";
-import { buildEvent, type CapturedEvent, headerValue, type VerdictStatus } from "../event/record.ts";
+import {
+  buildEvent,
+  type CapturedEvent,
+  headerValue,
+  type HubMark,
+  type VerdictStatus,
+} from "../event/record.ts";
 import { examineFor, mayAnswer, planAnswer, sendAnswer } from "./answer.ts";
 import { readBody, releaseBody } from "./body.ts";
 import { bodyErrorAnswer } from "./body_answer.ts";
@@ -139,6 +145,16 @@ function _bodyRefusal(error: unknown, maxBodySize: number, method: string) {
  * console.log(response.status, seen[0]?.body); // 200 "{}"
  * ```
  */
+/**
+ * When the sender's request arrived: at the hub for an event fetched from one (its `receivedAt`, when it is a
+ * valid time no later than `time`), else `time`, when dev received it.
+ */
+export function arrivedAt(hub: HubMark | undefined, time: Date): Date {
+  if (hub === undefined) return time;
+  const at = Date.parse(hub.receivedAt);
+  return Number.isFinite(at) && at <= time.getTime() ? new Date(at) : time;
+}
+
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, onOutcome } = options;
   const router = options.router ?? createRouter(options.endpoints);
@@ -220,7 +236,9 @@ export function createHandler(options: HandlerOptions): Handler {
           query,
           headers,
           body,
-          receivedAt: time,
+          // A signature's timestamp is judged against when the request arrived where the sender sent it:
+          // at the hub for an event fetched from one (it may wait there for hours while dev is away).
+          receivedAt: arrivedAt(info?.hub, time),
           ...(event.bodyEncoding === "utf8" ? { bodyText: event.body } : {}),
         },
         event,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import Stripe from "stripe";
 import { validateConfig } from "../config/validate.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "./handler.ts";
@@ -143,4 +144,50 @@ Deno.test("handler stores a pattern's parameters and keeps the path's own encodi
   assert.deepEqual(events[0]?.params, { provider: "café" });
   const miss = await handler(new Request("http://localhost/hooks/a/b", { method: "POST", body: "x" }));
   assert.equal(miss.status, 404);
+});
+
+Deno.test("an event fetched from a hub has its signature's timestamp judged against its arrival at the hub", async () => {
+  // Signed by Stripe's own library 9 s before dev fetched it; it reached the hub at once (the sender's
+  // view), so with a 5 s tolerance it is fresh. Judged at the fetch it would be expired.
+  const secret = "whsec_test123";
+  const stripe = new Stripe("sk_test_unused");
+  const payload = '{"id":"evt_1","type":"payment_intent.succeeded"}';
+  const signedAt = Math.floor(NOW.getTime() / 1000) - 9;
+  const header = await stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    timestamp: signedAt,
+  });
+  const stripeConfig = validateConfig({
+    port: 0,
+    endpoints: [{
+      name: "stripe",
+      path: "/stripe",
+      method: "POST",
+      provider: "stripe",
+      secret,
+      tolerance: 5,
+    }],
+  }, null);
+  const verdicts: (string | undefined)[] = [];
+  const handler = createHandler({
+    endpoints: stripeConfig.endpoints,
+    sink: { append: (e) => Promise.resolve(void verdicts.push(e.verdict?.status)) },
+    now: () => NOW,
+    newId: () => "evt_20260304_01J0000000000000000000TEST",
+  });
+  const request = () =>
+    new Request("http://localhost/stripe", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": header },
+      body: payload,
+    });
+  const remote = { transport: "tcp" as const, hostname: "127.0.0.1", port: 0 };
+  const hub = (receivedAt: string) => ({ channel: "c", seq: 7, receivedAt });
+  await handler(request(), { remoteAddr: remote, hub: hub(new Date((signedAt + 1) * 1000).toISOString()) });
+  await handler(request(), { remoteAddr: remote }); // received directly, 9 s late
+  // A hub time that is no time, or later than dev's own clock, is not trusted over dev's clock.
+  await handler(request(), { remoteAddr: remote, hub: hub("not a time") });
+  await handler(request(), { remoteAddr: remote, hub: hub(new Date(NOW.getTime() + 60_000).toISOString()) });
+  assert.deepEqual(verdicts, ["valid", "expired", "expired", "expired"]);
 });
