@@ -124,6 +124,9 @@ Deno.test("hub: a signed event that waited at the hub longer than its tolerance 
   assert.ok(Date.parse(event!.receivedAt) - Date.parse(event!.hub!.receivedAt) >= 3000, "it waited 3 s");
   assert.equal(event!.verdict?.status, "valid", JSON.stringify(event!.verdict));
   assert.doesNotMatch(dev.stdout(), /expired/);
+  // inspect says when the hub received it, beside when dev did.
+  const shown = await runCli(["inspect", event!.id], { cwd: tmp.path });
+  assert.match(shown.stdout, new RegExp(`via hub +.*\\(${event!.hub!.receivedAt}\\), channel \\S+ event 1`));
 });
 
 Deno.test("hub: dev killed with SIGKILL mid-stream and restarted stores every event exactly once, in order", async () => {

@@ -129,6 +129,13 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
   const facts: [string, string][] = [
     ["endpoint", event.endpoint],
     ["received", `${formatLocalTime(received)} (${ago(received, now)}, ${event.receivedAt})`],
+    // Fetched from a hub: where and when the sender's request arrived (its signature is judged by that).
+    ...(event.hub === undefined ? [] : [[
+      "via hub",
+      `${
+        formatLocalTime(new Date(event.hub.receivedAt))
+      } (${event.hub.receivedAt}), channel ${event.hub.channel} event ${event.hub.seq}`,
+    ] as [string, string]]),
     ["request", `${event.method} ${target}`],
     ["from", event.remoteAddr || "unknown"],
     ...(event.params === undefined ? [] : [[
