@@ -92,11 +92,17 @@ Deno.test("hub: events sent while no client is connected arrive once it connects
   const hubCheck = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "hub");
   assert.equal(hubCheck.status, "ok");
   assert.match(hubCheck.summary, /Connected to .*0 waiting at the hub, last received/);
+  // A hub replaces the tunnel: doctor does not ask for one while dev receives through it.
+  const tunnel = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "tunnel");
+  assert.equal(tunnel.status, "ok", tunnel.summary);
+  assert.match(tunnel.summary, /No tunnel needed: dev receives through its hub/);
   await dev.stop();
   const after = await runCli(["doctor", "--json"], { cwd: tmp.path });
   const stopped = JSON.parse(after.stdout).checks.find((c: { id: string }) => c.id === "hub");
   assert.equal(stopped.status, "warn");
   assert.match(stopped.fix, /events wait at the hub/);
+  // Away from the hub, the count is the last one dev heard, and said so.
+  assert.match(stopped.summary, /0 waiting at the hub when dev last heard from it \(\d+ s ago\)/);
 });
 
 Deno.test("hub: a signed event that waited at the hub longer than its tolerance is judged by when the hub received it", async () => {

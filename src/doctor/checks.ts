@@ -108,6 +108,14 @@ function portCheck(f: DoctorFacts): Check {
 
 function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   const port = f.port;
+  if (f.tunnels.length === 0 && f.hub !== null && f.dev.running && f.hub.connected) {
+    // dev fetches from its hub: senders send to the channel URL, and no tunnel is needed.
+    return {
+      id: "tunnel",
+      status: "ok",
+      summary: `No tunnel needed: dev receives through its hub (senders use ${f.hub.url}/<endpoint path>).`,
+    };
+  }
   if (f.tunnels.length === 0) {
     return {
       id: "tunnel",
@@ -166,12 +174,19 @@ function hubCheck(f: DoctorFacts): Check | undefined {
   const last = h.lastReceivedAt === null
     ? "nothing received yet"
     : `last received ${ago(h.lastReceivedAt, f.now)}`;
-  const where = `${h.url}: ${h.waiting} waiting at the hub, ${last}`;
-  if (f.dev.running && h.connected) return { id: "hub", status: "ok", summary: `Connected to ${where}.` };
+  if (f.dev.running && h.connected) {
+    return {
+      id: "hub",
+      status: "ok",
+      summary: `Connected to ${h.url}: ${h.waiting} waiting at the hub, ${last}.`,
+    };
+  }
+  // Not connected: the count is the last dev heard, not what waits now.
+  const heard = `${h.waiting} waiting at the hub when dev last heard from it (${ago(h.updatedAt, f.now)})`;
   return {
     id: "hub",
     status: "warn",
-    summary: `Not connected to ${where}${h.error ? ` (${h.error})` : ""}.`,
+    summary: `Not connected to ${h.url}${h.error ? ` (${h.error})` : ""}: ${heard}, ${last}.`,
     fix: f.dev.running
       ? "dev keeps retrying; check the hub is up (curl <hub>/) and the token"
       : "events wait at the hub until you run: hooktap dev --hub <channel URL>",
