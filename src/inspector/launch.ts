@@ -9,7 +9,7 @@ import type { Endpoint } from "../config/types.ts";
 import type { StorePaths } from "../store/paths.ts";
 import type { LiveSource } from "./live.ts";
 import type { Resigner } from "./api/replay.ts";
-import { type Inspector, startInspector } from "./server.ts";
+import { DEV_PORT_OPTIONS, type Inspector, type PortOptions, startInspector } from "./server.ts";
 
 /** Options of {@linkcode launchInspector}. */
 export interface LaunchOptions {
@@ -21,6 +21,8 @@ export interface LaunchOptions {
   endpoints: readonly Endpoint[];
   live?: LiveSource;
   resign?: Resigner;
+  /** The starting command's options that choose the port (named in its messages). @default dev's */
+  portOptions?: PortOptions;
 }
 
 /** A started inspector and, when it moved off the default port, a note saying so. */
@@ -38,11 +40,13 @@ export function launchInspector(o: LaunchOptions): Launched {
     config: { endpoints: o.endpoints },
     ...(o.live ? { live: o.live } : {}),
     ...(o.resign ? { resign: o.resign } : {}),
+    ...(o.portOptions ? { portOptions: o.portOptions } : {}),
   });
   if (!o.explicit && o.port !== 0 && inspector.port !== o.port) {
     return {
       inspector,
-      note: `port ${o.port} was taken, so the inspector is on ${inspector.port} (--ui-port to choose)`,
+      note: `port ${o.port} was taken, so the inspector is on ${inspector.port} ` +
+        `(${(o.portOptions ?? DEV_PORT_OPTIONS).port} to choose)`,
     };
   }
   return { inspector };

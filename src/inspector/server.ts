@@ -44,7 +44,23 @@ export interface InspectorOptions {
    * @default true
    */
   tokenFiles?: boolean;
+  /**
+   * How the command that starts it chooses its port, for the message when the port is taken: dev's
+   * `--ui-port` and `--no-ui` (the default), or `hooktap ui`'s `--port` (`off` left out: it has no off).
+   */
+  portOptions?: PortOptions;
 }
+
+/** The options of the command that starts the inspector that choose its port, or turn it off. */
+export interface PortOptions {
+  /** The option that chooses the port: `--ui-port` (dev), `--port` (ui). */
+  port: string;
+  /** The option that turns the inspector off (dev's `--no-ui`), if there is one. */
+  off?: string;
+}
+
+/** dev's options: what `startInspector` names when it is not told. */
+export const DEV_PORT_OPTIONS: PortOptions = { port: "--ui-port", off: "--no-ui" };
 
 /** A running inspector. */
 export interface Inspector {
@@ -158,6 +174,7 @@ export function startInspector(options: InspectorOptions): Inspector {
   };
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   const tries = options.nextFreePort && options.port !== 0 ? 20 : 1;
+  const hint = options.portOptions ?? DEV_PORT_OPTIONS;
   for (let i = 0; i < tries && server === undefined; i++) {
     try {
       server = _bind(hostname, options.port + i, handler, abort.signal);
@@ -168,7 +185,8 @@ export function startInspector(options: InspectorOptions): Inspector {
         error instanceof Deno.errors.AddrInUse
           ? `Cannot start the inspector on ${where}: address already in use` +
             (tries > 1 ? ` (and the next ${tries - 1} ports too)` : "") +
-            ". Pick another port with --ui-port (or `ui: { port }` in hooktap.config.ts), or turn it off with --no-ui."
+            `. Pick another port with ${hint.port} (or \`ui: { port }\` in hooktap.config.ts)` +
+            (hint.off !== undefined ? `, or turn it off with ${hint.off}.` : ".")
           : `Cannot start the inspector on ${where}: ${describeError(error)}`,
         { cause: error },
       );

@@ -11,14 +11,21 @@ import type { ResolvedConfig } from "../config/types.ts";
 import { UsageError } from "../errors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../send/overrides.ts";
-import { openReplayLog, replayResult, resendEach, type ResendTarget, type Sent } from "../send/resend.ts";
+import {
+  answeredOk,
+  openReplayLog,
+  replayResult,
+  resendEach,
+  type ResendTarget,
+  type Sent,
+} from "../send/resend.ts";
 import { deliveryUrl, targetNameOf } from "../send/target.ts";
 import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
 import { configOf, type McpContext, openStore, storeOf } from "./context.ts";
 import { FILTER_SHAPE, filterOf, hasFilterInput } from "./filters.ts";
 import { lookUp } from "./get_event.ts";
-import { answer } from "./result.ts";
+import { answer, type ToolAnswer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
 import { undeliveredIds } from "./undelivered.ts";
@@ -104,7 +111,8 @@ export function replayTool(ctx: McpContext) {
     output: {
       sent: z.number().int(),
       ok: z.number().int().describe("answered 2xx"),
-      failed: z.number().int(),
+      failed: z.number().int().describe("sent and not answered 2xx"),
+      refused: z.number().int().describe("not sent: re-signing refused or impossible, a bad `set` path"),
       results: z.array(RESULT_SCHEMA),
     },
     readOnly: false,
@@ -135,7 +143,10 @@ export function replayTool(ctx: McpContext) {
       if (o.id !== undefined) events = [await lookUp(ctx, o.id)];
       else events = await _matching(ctx, o, o.limit ?? 100);
       if (events.length === 0) {
-        return answer({ sent: 0, ok: 0, failed: 0, results: [] }, "No stored events match these filters.");
+        return answer(
+          { sent: 0, ok: 0, failed: 0, refused: 0, results: [] },
+          "No stored events match these filters.",
+        );
       }
       for (const event of events) targetOf(event); // every URL checked before the first send
       const log = await openReplayLog(storeOf(ctx), events);
@@ -154,22 +165,49 @@ export function replayTool(ctx: McpContext) {
       } finally {
         await log.close();
       }
-      const results = sent.map((s) => replayResult(s));
-      const lines = results.map((r) =>
-        `${r.id} → ${r.url}: ${
-          r.status !== undefined
-            ? `${r.status} ${r.statusText ?? ""}`.trim()
-            : `not answered (${r.error ?? "?"})`
-        }` +
-        (r.warning !== undefined ? `\n  warning: ${r.warning}` : "")
-      );
-      return answer(
-        { sent: summary.sent, ok: summary.ok, failed: summary.failed, results },
-        `Replayed ${summary.sent} event${summary.sent === 1 ? "" : "s"}: ${summary.ok} answered 2xx` +
-          `${summary.failed > 0 ? `, ${summary.failed} not` : ""}.\n${lines.join("\n")}`,
-      );
+      return _report(sent, summary.interrupted);
     },
   });
+}
+
+/** The mcp's words for the CLI options a refusal names (the tool has `resign`, no way to re-sign an invalid one). */
+function _mcpWording(text: string): string {
+  return text
+    .replace(/,? or use --resign-invalid to re-sign it anyway\./, ".")
+    .replace(/--resign\b/g, "`resign: true`");
+}
+
+/**
+ * The answer: what was sent and what the app answered. An event that was not sent (re-signing refused or
+ * impossible, a bad `set` path) is counted as refused, not sent, and makes the answer a tool error that gives
+ * the reason (the CLI exits 1 with it); the sends that went out are still listed.
+ */
+function _report(sent: readonly Sent[], interrupted: boolean): ToolAnswer {
+  // Counted here from each send, not from resendEach's summary, which counts a refused event as sent.
+  const results = sent.map((s) => {
+    const r = replayResult(s);
+    return r.error !== undefined && s.problem !== undefined ? { ...r, error: _mcpWording(r.error) } : r;
+  });
+  const refused = sent.filter((s) => s.problem !== undefined).length;
+  const went = sent.length - refused;
+  const ok = sent.filter(answeredOk).length;
+  const structured = { sent: went, ok, failed: went - ok, refused, results };
+  const lines = results.map((r, i) =>
+    `${r.id} → ${r.url}: ${
+      sent[i]!.problem !== undefined
+        ? `not sent: ${r.error}`
+        : r.status !== undefined
+        ? `${r.status} ${r.statusText ?? ""}`.trim()
+        : `not answered (${r.error ?? "?"})`
+    }` +
+    (r.warning !== undefined ? `\n  warning: ${r.warning}` : "")
+  );
+  const head = `Replayed ${went} event${went === 1 ? "" : "s"}: ${ok} answered 2xx` +
+    `${went - ok > 0 ? `, ${went - ok} not` : ""}` +
+    `${refused > 0 ? `; ${refused} refused, not sent` : ""}${interrupted ? "; stopped before the end" : ""}.`;
+  if (refused === 0) return answer(structured, `${head}\n${lines.join("\n")}`);
+  const reason = sent.length === 1 ? results[0]!.error! : `${head}\n${lines.join("\n")}`;
+  return { ...answer(structured, reason), isError: true };
 }
 
 /** The events the filters match, oldest first. @throws {UsageError} when more than `limit` match. */

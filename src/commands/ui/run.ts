@@ -35,6 +35,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     endpoints: config?.endpoints ?? [],
     resign: resignerFor(config?.endpoints ?? []),
     live: followLog(paths),
+    portOptions: { port: "--port" }, // ui's own option; it has no --no-ui
   });
   const eventsFile = pathInside(ctx.cwd, paths.events) || paths.events;
   const files = inspector.tokenFiles;

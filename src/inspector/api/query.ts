@@ -34,6 +34,40 @@ const SINGLE = [
   "q",
 ] as const;
 
+/** The filter parameters: those read here, and `where` and `header` (which repeat). */
+export const FILTER_PARAMS: readonly string[] = [...SINGLE, "where", "header"];
+
+/** The API's name for a parameter a script may take from the CLI's options (`--grep`, `--has-header`, ...). */
+const CLI_NAMES: Readonly<Record<string, string>> = {
+  grep: "q",
+  "has-header": "header",
+  has_header: "header",
+  hasHeader: "header",
+  "filter-method": "method",
+  filter_method: "method",
+  filterMethod: "method",
+  undelivered: "delivery=pending or delivery=failed",
+  n: "limit",
+};
+
+/**
+ * Refuses a query string with a parameter the route does not read (it would be ignored, and the list
+ * would say nothing of it): names each, with the API's name when it is a CLI option's, and the known ones.
+ * @throws {FilterError} naming the unknown parameters.
+ */
+export function checkParams(params: URLSearchParams, known: readonly string[]): void {
+  const unknown = [...new Set(params.keys())].filter((k) => !known.includes(k));
+  if (unknown.length === 0) return;
+  const named = unknown.map((k) => {
+    const api = Object.hasOwn(CLI_NAMES, k) ? CLI_NAMES[k] : undefined;
+    return `"${k}"${api !== undefined ? ` (the API's is ${api})` : ""}`;
+  });
+  throw new FilterError(
+    `Unknown parameter${unknown.length === 1 ? "" : "s"} ${named.join(", ")}. ` +
+      `Known parameters: ${known.join(", ")}.`,
+  );
+}
+
 /**
  * Reads the filters from a query string; blank values count as unset.
  * @throws {FilterError} naming the parameter and what it takes, for a bad time, verdict, delivery state,

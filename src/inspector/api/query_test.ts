@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FilterError, filterFromQuery } from "./query.ts";
+import { checkParams, FILTER_PARAMS, FilterError, filterFromQuery } from "./query.ts";
 
 const q = (text: string, now?: Date) => filterFromQuery(new URLSearchParams(text), now);
 
@@ -37,4 +37,28 @@ Deno.test("filterFromQuery() refuses a bad value, naming the parameter and what 
   refused("delivery=lost", /^delivery must be one of none, pending, delivered, retrying, failed/);
   refused("where=%3Dx", /^where must look like field=value/);
   refused("header=bad%20name", /^header must look like Name=value/);
+});
+
+Deno.test("checkParams() refuses a parameter the route does not read, giving the API's name for a CLI one", () => {
+  const check = (text: string, known = FILTER_PARAMS) => checkParams(new URLSearchParams(text), known);
+  // Every field of the page's filter form is known, blank or not.
+  check("q=&endpoint=&method=&provider=&type=&verdict=&delivery=&where=&header=&since=&until=");
+  check("before=10&limit=5", [...FILTER_PARAMS, "before", "limit"]);
+  assert.throws(() => check("limit=5"), (e: Error) => {
+    assert.ok(e instanceof FilterError);
+    assert.equal(
+      e.message,
+      'Unknown parameter "limit". Known parameters: endpoint, method, provider, type, verdict, delivery, since, ' +
+        "until, q, where, header.",
+    );
+    return true;
+  });
+  assert.throws(
+    () => check("grep=a&has-header=b&filter_method=PUT&undelivered=1&grep=c&toString=1"),
+    new RegExp(
+      'Unknown parameters "grep" \\(the API\'s is q\\), "has-header" \\(the API\'s is header\\), ' +
+        '"filter_method" \\(the API\'s is method\\), "undelivered" \\(the API\'s is delivery=pending or ' +
+        'delivery=failed\\), "toString"\\. Known',
+    ),
+  );
 });

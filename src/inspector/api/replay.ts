@@ -10,6 +10,7 @@ import { checkMethod } from "../../send/overrides.ts";
 import { invalidResignMessage } from "../../send/prepare.ts";
 import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
+import { didYouMean } from "../../text/suggest.ts";
 import { replayUrl } from "../../send/to_url.ts";
 import type { StorePaths } from "../../store/paths.ts";
 
@@ -59,6 +60,53 @@ export class ReplayRequestError extends Error {
   override name = "ReplayRequestError";
 }
 
+/** The keys of a replay request. */
+const KEYS = ["to", "method", "headers", "body", "bodyEncoding", "resign", "resignInvalid"] as const;
+
+/** An HTTP header name (a token, RFC 9110). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What a header value cannot carry: CR, LF, NUL (a line break would start another header) or non-Latin-1. */
+// deno-lint-ignore no-control-regex
+const BAD_HEADER_VALUE = /[\r\n\0]|[^\x00-\xff]/;
+/** Whether `text` is base64 (RFC 4648 §4; ASCII whitespace, as in `base64`'s wrapped output, and missing padding are fine). */
+function _isBase64(text: string): boolean {
+  try {
+    Uint8Array.fromBase64(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** @throws {ReplayRequestError} naming the first header whose name or value cannot be sent. */
+function _checkHeaders(headers: [string, string][]): void {
+  for (const [name, value] of headers) {
+    if (!HEADER_NAME.test(name)) {
+      throw new ReplayRequestError(
+        `headers: ${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+.^_\`|~-, ` +
+          "no spaces or colons)",
+      );
+    }
+    if (BAD_HEADER_VALUE.test(value)) {
+      throw new ReplayRequestError(
+        `headers: the value of ${name} has a line break, a NUL or a character beyond Latin-1; ` +
+          "a header value is one line of text",
+      );
+    }
+  }
+}
+
+/** @throws {ReplayRequestError} naming the keys the request does not take. */
+function _checkKeys(v: Record<string, unknown>): void {
+  const unknown = Object.keys(v).filter((k) => !(KEYS as readonly string[]).includes(k));
+  if (unknown.length === 0) return;
+  const named = unknown.map((k) => `${JSON.stringify(k)}${didYouMean(k, KEYS, (n) => JSON.stringify(n))}`);
+  throw new ReplayRequestError(
+    `unknown key${unknown.length === 1 ? "" : "s"} ${named.join(", ")}. ` +
+      `A replay request takes ${KEYS.join(", ")}`,
+  );
+}
+
 function _isPairs(value: unknown): value is [string, string][] {
   return Array.isArray(value) &&
     value.every((p) =>
@@ -77,6 +125,7 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
     );
   }
   const v = value as Record<string, unknown>;
+  _checkKeys(v);
   if (typeof v.to !== "string" || v.to === "") throw new ReplayRequestError("to must be a URL string");
   const r: ReplayRequest = { to: v.to };
   if (v.method !== undefined) {
@@ -87,6 +136,7 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
     if (!_isPairs(v.headers)) {
       throw new ReplayRequestError("headers must be a list of [name, value] string pairs");
     }
+    _checkHeaders(v.headers);
     r.headers = v.headers;
   }
   if (v.body !== undefined) {
@@ -98,6 +148,12 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
       throw new ReplayRequestError('bodyEncoding must be "utf8" or "base64"');
     }
     r.bodyEncoding = v.bodyEncoding;
+  }
+  if (r.bodyEncoding === "base64" && r.body !== undefined && !_isBase64(r.body)) {
+    throw new ReplayRequestError(
+      'body is not base64 (bodyEncoding is "base64"): give the bytes in standard base64 (A-Z, a-z, 0-9, ' +
+        '+ and /, with = padding), or send text with "bodyEncoding": "utf8"',
+    );
   }
   if (v.resign !== undefined) {
     if (typeof v.resign !== "boolean") throw new ReplayRequestError("resign must be true or false");

@@ -21,8 +21,10 @@ import { SECURITY_HEADERS } from "../guard.ts";
 import type { LiveSource } from "../live.ts";
 import { deliveryIndex } from "../delivery_index.ts";
 import { eventDelivery } from "../../send/delivery_state.ts";
-import { FilterError, filterFromQuery } from "./query.ts";
-import { listPage } from "./list.ts";
+import { checkParams, FILTER_PARAMS, FilterError, filterFromQuery } from "./query.ts";
+import { type ListOptions, listPage } from "./list.ts";
+import { unknownEndpoint } from "./endpoint_name.ts";
+import type { EventFilter } from "../../query/filter.ts";
 import { liveStream } from "./stream.ts";
 import {
   apiWording,
@@ -50,6 +52,17 @@ function json(status: number, body: unknown): Response {
   });
 }
 
+/** Events per page at most (`limit`). */
+const MAX_LIMIT = 1000;
+
+function _pageOptions(filter: EventFilter, before: string | null, limit: string | null): ListOptions {
+  return {
+    filter,
+    ...(before !== null ? { before: Number(before) } : {}),
+    ...(limit !== null ? { limit: Number(limit) } : {}),
+  };
+}
+
 const EVENT_ROUTE = new URLPattern({ pathname: "/api/events/:id{/:what}?" });
 
 /** The API's request handler; `url` is the request's parsed URL. */
@@ -66,21 +79,44 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
   }
 
   async function list(url: URL): Promise<Response> {
+    checkParams(url.searchParams, [...FILTER_PARAMS, "before", "limit"]);
     const filter = filterFromQuery(url.searchParams);
     const before = url.searchParams.get("before");
     const limit = url.searchParams.get("limit");
-    if (before !== null && !/^\d+$/.test(before)) return json(400, { error: "before must be a byte offset" });
-    if (limit !== null && !/^\d+$/.test(limit)) return json(400, { error: "limit must be a number" });
+    if (before !== null && !/^\d+$/.test(before)) {
+      return json(400, {
+        error: `before must be a byte offset (the \`next\` of the page before); got "${before}".`,
+      });
+    }
+    if (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
+      return json(400, {
+        error: `limit must be a whole number from 1 to ${MAX_LIMIT} (events per page); got "${limit}".`,
+      });
+    }
     await deliveries.refresh();
     const reader = await openStoreReader(o.paths);
-    if (reader === null) return json(200, { events: [], next: null, scanned: 0, size: 0 });
-    using _r = reader;
-    const page = await listPage(reader, deliveries, {
-      filter,
-      ...(before !== null ? { before: Number(before) } : {}),
-      ...(limit !== null ? { limit: Number(limit) } : {}),
-    });
+    using _r = reader ?? undefined;
+    const page = reader === null
+      ? { events: [], next: null, scanned: 0, size: 0 }
+      : await listPage(reader, deliveries, _pageOptions(filter, before, limit));
+    if (filter.endpoint !== undefined && before === null && page.events.length === 0) {
+      // An empty first page for an endpoint that does not exist is a typo: refused, as `logs` does.
+      const problem = await unknownEndpoint(filter.endpoint, o.endpoints, reader);
+      if (problem !== undefined) return json(400, { error: problem });
+    }
     return json(200, page);
+  }
+
+  async function stream(url: URL): Promise<Response> {
+    checkParams(url.searchParams, FILTER_PARAMS);
+    const filter = filterFromQuery(url.searchParams);
+    if (filter.endpoint !== undefined) {
+      const reader = await openStoreReader(o.paths);
+      using _r = reader ?? undefined;
+      const problem = await unknownEndpoint(filter.endpoint, o.endpoints, reader);
+      if (problem !== undefined) return json(400, { error: problem });
+    }
+    return liveStream(filter, { deliveries, live: o.live, signal: o.signal });
   }
 
   async function one(id: string, what: string | undefined, request: Request): Promise<Response> {
@@ -116,7 +152,10 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       try {
         input = parseReplayRequest(await request.json());
       } catch (error) {
-        return json(400, { error: error instanceof SyntaxError ? "The body is not JSON." : String(error) });
+        // The message alone: a class name ("ReplayRequestError: ...") means nothing to a script.
+        if (error instanceof SyntaxError) return json(400, { error: "The body is not JSON." });
+        if (error instanceof ReplayRequestError) return json(400, { error: error.message });
+        throw error;
       }
       try {
         return json(
@@ -146,7 +185,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       }
       if (url.pathname === "/api/events" && request.method === "GET") return await list(url);
       if (url.pathname === "/api/stream" && request.method === "GET") {
-        return liveStream(filterFromQuery(url.searchParams), { deliveries, live: o.live, signal: o.signal });
+        return await stream(url);
       }
       const m = EVENT_ROUTE.exec(url);
       if (m !== null) {
