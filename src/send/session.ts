@@ -334,6 +334,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     get inMemory() {
       return forwarder.inMemory;
     },
+    get inFlight() {
+      return forwarder.inFlight;
+    },
     relay(event, target) {
       take(event.id);
       return forwarder.relay(event, target);
