@@ -165,7 +165,8 @@ async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string 
 }
 
 /**
- * Starts `hooktap dev --port 0 ...args` in `cwd` and waits for its banner.
+ * Starts `hooktap dev --port 0 ...args` (without `--port 0` when `configPort`) in `cwd` and waits for its
+ * banner.
  * @throws when it exits or prints no banner within 20 s.
  */
 export async function startDev(
@@ -176,9 +177,12 @@ export async function startDev(
     env?: Record<string, string>;
     /** A command that runs deno, like `["prlimit", "--nofile=256"]`. */
     wrap?: string[];
+    /** Leave out `--port 0`: dev listens on the config's port. */
+    configPort?: boolean;
   } = {},
 ): Promise<DevProcess> {
-  const denoArgs = cliArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]);
+  const portFlag = options.configPort ? [] : ["--port", "0"];
+  const denoArgs = cliArgs(options.permissions ?? LEAST_PRIVILEGE, ["dev", ...portFlag, ...args]);
   const [program, ...prefix] = options.wrap ?? [Deno.execPath()];
   const child = new Deno.Command(program!, {
     args: options.wrap === undefined ? denoArgs : [...prefix, Deno.execPath(), ...denoArgs],

@@ -8,7 +8,8 @@ import { checkForward, type ResolvedForward } from "../config/forward.ts";
 import { UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
-import type { ForwardingSession } from "../send/session.ts";
+import type { ForwardingSession, RoutedTarget } from "../send/session.ts";
+import type { Colors } from "../term/colors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import {
   deliveryJson,
@@ -135,11 +136,36 @@ export function ruleText(when: ResolvedForward["when"]): string {
   return ` when ${parts.join(", ")}`;
 }
 
+/**
+ * The banner's lines of targets: one per target (mode, URL and, for a ruled one, name), naming every
+ * endpoint that forwards to it (`every endpoint` when all do: `--forward-to`), in `endpoints`' order.
+ */
+function targetLines(forwarding: ForwardingSession, endpoints: readonly string[], c: Colors): string[] {
+  const groups = new Map<string, { target: RoutedTarget; endpoints: string[]; named: boolean }>();
+  for (const name of endpoints) {
+    const list = forwarding.targetsOf(name);
+    for (const target of list) {
+      const key = `${target.mode} ${target.to}${target.ruled ? ` ${target.name}` : ""}`;
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, group = { target, endpoints: [], named: false });
+      group.endpoints.push(name);
+      group.named ||= target.ruled || list.length > 1;
+    }
+  }
+  return [...groups.values()].map(({ target, endpoints: on, named }) => {
+    const which = on.length > 1 && on.length === endpoints.length
+      ? " every endpoint"
+      : ` ${on.map((n) => `"${safeLine(n)}"`).join(", ")}`;
+    return `Forwarding${which} (${target.mode}) to ${c.cyan(safeLine(target.to))}` +
+      `${named ? ` as ${safeLine(target.name)}` : ""}${safeLine(ruleText(target.when))}\n`;
+  });
+}
+
 /** Prints where events go and what the last run left; delivers those unless told not to. */
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean; replaced?: number; runner?: string },
+  options: { deliverPending: boolean; replaced?: number; runner?: string; endpoints?: readonly string[] },
 ): void {
   const c = out.errColors;
   const runner = options.runner ?? "hooktap";
@@ -152,14 +178,7 @@ export function reportForwarding(
       ),
     );
   }
-  for (const target of forwarding.targets.values()) {
-    const named = target.ruled || forwarding.targetsOf(target.endpoint ?? "").length > 1;
-    const which = target.endpoint === undefined ? "" : ` "${safeLine(target.endpoint)}"`;
-    out.err(
-      `Forwarding${which} (${target.mode}) to ${c.cyan(safeLine(target.to))}` +
-        `${named ? ` as ${safeLine(target.name)}` : ""}${safeLine(ruleText(target.when))}\n`,
-    );
-  }
+  for (const line of targetLines(forwarding, options.endpoints ?? [], c)) out.err(line);
   const { pending } = forwarding.leftOver;
   if (pending > 0) {
     if (options.deliverPending) {
@@ -191,7 +210,7 @@ export function reportForwarding(
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
-          `which hooktap.config.ts no longer has; they are kept: ` +
+          `which this run does not forward to; they are kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
           } --to URL sends them.\n`,
@@ -211,8 +230,10 @@ export function reportForwarding(
 }
 
 /**
- * Said when `dev` stops with deliveries still waiting (the app down or slow): they are kept, and the next
- * `dev` sends them. `""` when none wait. Read after the forwarder stopped (in-flight ones had their grace).
+ * Said when `dev` stops with deliveries not settled: those cut off in flight (sent, or being sent, to the app
+ * with no answer yet when their grace ran out: the next `dev` sends them again, so the app may see them twice),
+ * and those still waiting for the app (never sent this time; the next `dev` sends them). `""` when none.
+ * Read after the forwarder stopped (in-flight ones had their grace).
  */
 export function waitingNote(
   out: Output,
@@ -221,10 +242,24 @@ export function waitingNote(
 ): string {
   const n = forwarding?.forwarder.pending ?? 0;
   if (n === 0) return "";
-  return out.errColors.yellow(
-    `${n} ${
-      n === 1 ? "delivery was" : "deliveries were"
-    } still waiting for your app: they are kept, and the ` +
-      `next ${runner} dev sends them in order (${runner} replay --undelivered sends them now).\n`,
-  );
+  const cut = Math.min(n, forwarding?.forwarder.inFlight ?? 0);
+  const waiting = n - cut;
+  const lines: string[] = [];
+  if (cut > 0) {
+    lines.push(
+      `${cut} ${cut === 1 ? "delivery was" : "deliveries were"} sent to your app and not answered ` +
+        `before dev stopped (no longer awaited): the next ${runner} dev sends ${
+          cut === 1 ? "it" : "them"
+        } again, so your app may see ${cut === 1 ? "it" : "them"} twice.\n`,
+    );
+  }
+  if (waiting > 0) {
+    lines.push(
+      `${waiting} ${
+        waiting === 1 ? "delivery was" : "deliveries were"
+      } still waiting for your app: they are kept, and the ` +
+        `next ${runner} dev sends them in order (${runner} replay --undelivered sends them now).\n`,
+    );
+  }
+  return out.errColors.yellow(lines.join(""));
 }

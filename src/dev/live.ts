@@ -9,13 +9,19 @@ import { dirnameOf } from "../text/path.ts";
 import { diffConfigs, endpointsChanged } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
-import type { ResolvedConfig } from "../config/types.ts";
+import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import type { DevSession } from "./session.ts";
 import { describeError, HooktapError, UsageError } from "../errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
 import type { Output } from "../term/output.ts";
 import { readyInfo } from "../term/ready.ts";
-import { reloadedText, reloadFailedText, targetChangesText } from "../term/reload_view.ts";
+import {
+  type ForwardEdit,
+  forwardReloadText,
+  reloadedText,
+  reloadFailedText,
+  targetChangesText,
+} from "../term/reload_view.ts";
 import { tunnelText } from "../term/tunnel_view.ts";
 
 /** Options of {@linkcode startLive}. */
@@ -29,6 +35,10 @@ export interface LiveOptions {
   json: boolean;
   /** Write the ready object here, atomically (`--ready-file`). */
   readyFile?: string | undefined;
+  /** `--port` chose the port: a change of the config's port does not apply (nor to a restart with it). */
+  portFromFlag?: boolean;
+  /** `--forward-to` replaces the config's forward targets for this run: a config edit of them does not apply. */
+  forwardTo?: boolean;
   /** The live inspector's URL, when it runs (in the ready object). */
   inspector?: string | null;
   /**
@@ -51,6 +61,21 @@ async function writeAtomic(path: string, text: string, dataDir: string): Promise
       { cause: error },
     );
   }
+}
+
+/** An endpoint's forward targets as configured, comparable as text (`""`: it does not forward). */
+const forwardKey = (e: Endpoint) => {
+  const list = e.targets ?? (e.forward !== undefined ? [e.forward] : []);
+  return list.length === 0 ? "" : JSON.stringify(list);
+};
+
+/** The endpoints whose `forward` an edit changed, and those that forward after it. */
+function forwardEdit(before: readonly Endpoint[], after: readonly Endpoint[]): ForwardEdit {
+  const was = new Map(before.map((e) => [e.name, forwardKey(e)]));
+  return {
+    changed: after.filter((e) => forwardKey(e) !== (was.get(e.name) ?? "")).map((e) => e.name),
+    forwarding: after.filter((e) => forwardKey(e) !== "").map((e) => e.name),
+  };
 }
 
 /** Starts the live parts; the ready object is out (and its file written) when this resolves. */
@@ -89,8 +114,14 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
         (error) =>
           output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
       );
+      const forwardNote = forwardReloadText(
+        forwardEdit(current.endpoints, next.endpoints),
+        { running: session.forwarding !== undefined, forwardTo: options.forwardTo ?? false },
+        c,
+      );
       current = { ...next, port: current.port };
-      output.err(reloadedText(changes, c));
+      output.err(reloadedText(changes, c, { port: session.port, fromFlag: options.portFromFlag ?? false }));
+      if (forwardNote !== "") output.err(forwardNote);
       for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
       if (readyFile !== undefined) {
         writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>

@@ -39,7 +39,10 @@ export interface AppState {
   up: boolean;
   /** Why it is down. */
   reason?: string;
-  /** When it is back: the events still waiting for it (in memory and in the store). */
+  /**
+   * When it is back: the deliveries that waited for it and go out now (in memory and in the store), the one
+   * whose answer said it is back included.
+   */
   waiting?: number;
   /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
   relay?: boolean;
@@ -142,6 +145,11 @@ export interface Forwarder extends Forwarding {
   readonly pending: number;
   /** Events in memory, every lane (bounded by the window per lane when a backlog is given). */
   readonly inMemory: number;
+  /**
+   * Queued deliveries whose attempt is under way (sent, or being sent, and not answered yet); after
+   * {@linkcode Forwarder.stop}, those whose grace ran out (counted in `pending`: the next start sends them again).
+   */
+  readonly inFlight: number;
   /** Resolves when nothing is pending. */
   idle(): Promise<void>;
   /**
@@ -389,9 +397,9 @@ class ForwarderEngine {
         this.#pump(lane);
       }
     }
-    // The events still to go: every waiting one, but this one when it was delivered.
-    const waiting = this.#waitingFor(host) - (outcome.record.outcome === "delivered" ? 1 : 0);
-    this.#options.onAppState?.({ host, up: true, waiting: Math.max(0, waiting) });
+    // The events that waited and go out now: every one held for this host, this one too (it is still in its
+    // lane's memory while its outcome is noted), whether or not it was delivered.
+    this.#options.onAppState?.({ host, up: true, waiting: this.#waitingFor(host) });
   }
 
   async #attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
@@ -843,6 +851,9 @@ class ForwarderEngine {
   get inMemory(): number {
     return this.#inMemory;
   }
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
   retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
     const dropped = new Map<string, Set<string>>();
     for (const [key, lane] of this.#lanes) {
@@ -896,6 +907,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     get inMemory() {
       return engine.inMemory;
+    },
+    get inFlight() {
+      return engine.inFlight;
     },
     retire: (retired) => engine.retire(retired),
     idle: () => engine.idle(),

@@ -22,6 +22,8 @@ import type { GivenUp } from "./undelivered.ts";
 /** A target as the scan needs it. */
 export interface ScanTarget {
   readonly name: string;
+  /** Its URL as configured (a plain mark's `to` names it). */
+  readonly to: string;
 }
 
 /** The waiting events of one target. */
@@ -59,7 +61,12 @@ export interface ResumePlan {
   ): (event: CapturedEvent) => { attempt: number; resumed: boolean } | undefined;
 }
 
-/** The configured target that a marked name stands for (a plain mark: the endpoint's one target). */
+/**
+ * The configured target that a marked name stands for: by name, or for a plain mark the endpoint's one target
+ * when it has the URL the event was marked for. An event marked for another URL (an earlier `--forward-to`, a
+ * target whose URL changed) is not sent to this one: its readers would call the target it was meant for
+ * delivered by an answer from another app. It is kept, reported as waiting for a target this run lacks.
+ */
 function laneTarget<T extends ScanTarget>(
   event: CapturedEvent,
   name: string,
@@ -67,7 +74,8 @@ function laneTarget<T extends ScanTarget>(
 ): T | undefined {
   const named = list.find((t) => t.name === name);
   if (named !== undefined || event.forward?.targets !== undefined) return named;
-  return list.length === 1 ? list[0] : undefined;
+  const only = list.length === 1 ? list[0] : undefined;
+  return only !== undefined && only.to === event.forward?.to ? only : undefined;
 }
 
 /**

@@ -104,7 +104,7 @@ Deno.test("planResume(): a waiting event is sent `resumed` only when the app may
     ];
     await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
     await Deno.writeTextFile(paths.deliveries, records.map((r) => JSON.stringify(r) + "\n").join(""));
-    const targets = [{ name: "app" }];
+    const targets = [{ name: "app", to: "http://127.0.0.1:3000/hook" }];
     const admitted = async (clean: boolean | undefined) => {
       const plan = await (clean === undefined
         ? planResume(paths, undefined, () =>

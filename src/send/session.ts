@@ -270,6 +270,26 @@ async function _stateFile(
   };
 }
 
+/** `forwarder`, its relays taken (`take`) so the watermark waits for them; its counts read live. */
+function _tracking(forwarder: Forwarder, take: (id: string) => void): Forwarder {
+  return {
+    ...forwarder,
+    get pending() {
+      return forwarder.pending;
+    },
+    get inMemory() {
+      return forwarder.inMemory;
+    },
+    get inFlight() {
+      return forwarder.inFlight;
+    },
+    relay(event, target) {
+      take(event.id);
+      return forwarder.relay(event, target);
+    },
+  };
+}
+
 /**
  * Starts forwarding, or returns `undefined` when no endpoint forwards.
  * @throws {UsageError} when a CA file cannot be read.
@@ -326,19 +346,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       }, 500);
     },
   });
-  const track: Forwarder = {
-    ...forwarder,
-    get pending() {
-      return forwarder.pending;
-    },
-    get inMemory() {
-      return forwarder.inMemory;
-    },
-    relay(event, target) {
-      take(event.id);
-      return forwarder.relay(event, target);
-    },
-  };
+  const track = _tracking(forwarder, take);
   const orphaned = new Map<string, number>(plan.orphaned);
   // Each target's waiting events, set up before any live event can arrive: events received before the
   // resume (a hub's catch-up, a fast sender) wait in the store behind them instead of going first and being

@@ -136,7 +136,7 @@ export function formatAppState(state: AppState, output: Output, runner = "hookta
   return c.green(
     n > 0
       ? `${host} answers again; ${
-        n === 1 ? "the event still waiting goes" : `the ${n} events still waiting go`
+        n === 1 ? "the event that waited goes" : `the ${n} events that waited go`
       } ` +
         `out now, in order.\n`
       : `${host} answers again.\n`,

@@ -13,8 +13,16 @@ import { safeLine } from "../text/sanitize.ts";
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
 
+/** Where a running `dev` listens, for the lines about a port change. */
+export interface ListeningPort {
+  /** The port bound (the real one when 0 was asked). */
+  port: number;
+  /** `--port` chose it: the config's port does not apply to this run, nor to a restart with `--port`. */
+  fromFlag: boolean;
+}
+
 /** The lines after a reload that applied. */
-export function reloadedText(changes: ConfigChanges, colors: Colors): string {
+export function reloadedText(changes: ConfigChanges, colors: Colors, listening: ListeningPort): string {
   const parts = [
     ...changes.added.map((e) => `+ ${show(e)}`),
     ...changes.removed.map((e) => `- ${show(e)}`),
@@ -27,13 +35,61 @@ export function reloadedText(changes: ConfigChanges, colors: Colors): string {
     colors.green(`Config reloaded${parts.length === 0 ? ": no endpoint changed." : ":"}`),
     ...parts.map((p) => `  ${p}`),
   ];
-  if (changes.port) {
-    lines.push(colors.yellow(
-      `  port changed ${changes.port.from} -> ${changes.port.to}: still listening on ${changes.port.from}; ` +
-        `restart hooktap dev (Ctrl-C, then hooktap dev) to listen on ${changes.port.to}.`,
-    ));
-  }
+  if (changes.port) lines.push(portChangeLine(changes.port, listening, colors));
   return lines.join("\n") + "\n";
+}
+
+/** What a change of the config's port does: never a restart when `--port` chose the port, never a port not bound. */
+function portChangeLine(
+  port: { from: number; to: number },
+  listening: ListeningPort,
+  colors: Colors,
+): string {
+  const head = `  port changed ${port.from} -> ${port.to}: `;
+  if (listening.fromFlag) {
+    return colors.dim(
+      `${head}no change for this run, which listens on ${listening.port} as --port asked ` +
+        `(so does a restart with the same --port; the config's port applies without --port).`,
+    );
+  }
+  if (port.to === listening.port) return colors.dim(`${head}already listening on ${listening.port}.`);
+  const where = port.to === 0 ? "on any free port" : `on ${port.to}`;
+  return colors.yellow(
+    `${head}still listening on ${listening.port}; restart hooktap dev (Ctrl-C, then hooktap dev) to listen ${where}.`,
+  );
+}
+
+/** What an edit did to the endpoints' `forward` (by endpoint name). */
+export interface ForwardEdit {
+  /** Endpoints whose targets the edit added, changed or removed. */
+  changed: readonly string[];
+  /** Endpoints that forward in the edited config. */
+  forwarding: readonly string[];
+}
+
+/**
+ * The line saying that an edit of `forward` does not apply (`""` when it does, or there was none): a dev that
+ * started without forwarding cannot start it on a reload, and `--forward-to` replaces the config's targets.
+ */
+export function forwardReloadText(
+  edit: ForwardEdit,
+  session: { running: boolean; forwardTo: boolean },
+  colors: Colors,
+): string {
+  if (edit.changed.length === 0) return "";
+  const names = edit.changed.map((n) => `"${safeLine(n)}"`).join(", ");
+  if (session.forwardTo) {
+    return colors.yellow(
+      `  forward of ${names} changed in the config: not applied, --forward-to replaces the config's targets ` +
+        `for this run; restart hooktap dev without --forward-to to use them.\n`,
+    );
+  }
+  if (session.running || edit.forwarding.length === 0) return "";
+  return colors.yellow(
+    `  forward of ${names} added: not applied, this hooktap dev started without forwarding and a reload cannot ` +
+      `start it. Restart hooktap dev (Ctrl-C, then hooktap dev) to forward; events received until then are ` +
+      `stored, not forwarded (hooktap replay ID --to URL sends one).\n`,
+  );
 }
 
 /** The lines after an edit that did not load or validate. */

@@ -61,7 +61,11 @@ export const options = defineOptions({
     description:
       "this client's name at the hub: each name gets every event (default: <host name>-<project directory>)",
   },
-  ui: { negatable: true, description: "serve the live inspector (on by default; --no-ui turns it off)" },
+  ui: {
+    negatable: true,
+    description:
+      "do not serve the live inspector (it runs by default; ui: false in the config also turns it off)",
+  },
 });
 
 /** `hooktap dev`. */

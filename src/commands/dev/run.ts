@@ -320,6 +320,8 @@ async function startParts(
       output: out,
       dataDir: paths.dir,
       json: opts.json ?? false,
+      portFromFlag: opts.port !== undefined,
+      forwardTo: plan.fallback !== undefined,
       readyFile: plan.readyFile,
       inspector: inspector?.inspector.openUrl ?? null,
     }),
@@ -427,6 +429,7 @@ function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, events
       deliverPending: !opts.skipPending,
       replaced,
       runner: invokedAs(),
+      endpoints: config.endpoints.map((e) => e.name),
     });
   }
 }
