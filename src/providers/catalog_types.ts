@@ -87,7 +87,11 @@ export interface TriggerCatalog {
   readonly events: readonly string[];
   /** Flows, by name (`checkout`). */
   readonly sequences: Readonly<Record<string, Sequence>>;
-  /** Delays between retries of a failed delivery, in seconds, as the provider documents them. */
+  /**
+   * The wait before each retry of a failed delivery, in seconds, as the provider documents them: index 0 is
+   * the wait between the first attempt (always sent at once) and retry #1, so a schedule that starts
+   * "immediately" means the first attempt and is not listed.
+   */
   readonly retries: readonly number[];
   /** Where the retry schedule comes from (shown by `--retries`). */
   readonly retriesNote: string;

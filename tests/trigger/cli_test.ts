@@ -282,3 +282,30 @@ Deno.test("trigger --to dev's URL of an endpoint with a secret (no provider decl
   const [event] = await readEvents(tmp.path) as { verdict?: { status: string } }[];
   assert.equal(event?.verdict?.status, "valid", JSON.stringify(event?.verdict));
 });
+
+Deno.test("trigger standard-webhooks --retries: retry #1 waits Svix's 5 s (compressed), not 0; the note says so", async () => {
+  await using tmp = await withTmpDir();
+  await using server = startRawServer(() => 500);
+  const r = await runCli(
+    [
+      "trigger",
+      "standard-webhooks",
+      "invoice.paid",
+      "--retries",
+      "1",
+      "--to",
+      `${server.url}/sw`,
+      "--secret",
+      "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    ],
+    { cwd: tmp.path },
+  );
+  assert.equal(server.requests.length, 2, r.stderr);
+  // 5 s compressed is log2(1 + 5/60) s = 115 ms: the retry cannot arrive sooner (it came after ~5 ms).
+  const gap = server.requests[1]!.at - server.requests[0]!.at;
+  assert.ok(gap >= 100, `retry #1 came ${gap} ms after the first attempt`);
+  assert.match(
+    r.stderr,
+    /Retries: Svix's schedule: the first attempt at once, then retries after 5 s, 5 min/,
+  );
+});

@@ -120,3 +120,32 @@ Deno.test("--retries resends at the provider's schedule (compressed), re-signed,
   assert.deepEqual(out.deliveries.map((d) => d.attempt), [0, 1, 2]);
   assert.ok(out.deliveries.every((d) => !d.ok));
 });
+
+Deno.test("--retries --real-time waits the documented delay before each retry, none before the first attempt", async () => {
+  await using server = startRawServer(() => 500);
+  // The wait before retry #1, #2, #3 as each provider documents it (a 0 wait is not slept).
+  const documented: [string, string, number[]][] = [
+    // docs.svix.com/retries: immediately, then 5 s, 5 min, 30 min, ... after each failure.
+    ["standard-webhooks", "invoice.paid", [5_000, 300_000, 1_800_000]],
+    // developers.zoom.us/blog/webhook-delays: 5 min after the first, then 20 min, then 60 min.
+    ["zoom", "meeting.started", [300_000, 1_200_000, 3_600_000]],
+    // Slack's Events API: a nearly immediate retry, then after 1 minute and after 5 minutes.
+    ["slack", "message", [60_000, 300_000]],
+  ];
+  for (const [provider, event, waits] of documented) {
+    const slept: number[] = [];
+    const at = server.requests.length;
+    await trigger(
+      {
+        provider,
+        event,
+        to: server.url,
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        fault: { retries: 3, realTime: true },
+      },
+      { sleep: (ms) => (slept.push(ms), Promise.resolve()) },
+    );
+    assert.equal(server.requests.length - at, 4, provider);
+    assert.deepEqual(slept, waits, provider);
+  }
+});

@@ -67,7 +67,11 @@ export const catalog: TriggerCatalog = {
       steps: [{ event: "user.created" }, { event: "user.updated" }],
     },
   },
-  retries: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
-  retriesNote: "Svix's schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h",
+  // docs.svix.com/retries: the first attempt immediately, then each retry after the previous one fails:
+  // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. `retries` holds the waits before each RETRY (the first
+  // delivery is always sent at once), so Svix's "Immediately" is not in it.
+  retries: [5, 300, 1800, 7200, 18000, 36000, 36000],
+  retriesNote:
+    "Svix's schedule: the first attempt at once, then retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h",
   build,
 };

@@ -81,7 +81,11 @@ export const catalog: TriggerCatalog = {
       ],
     },
   },
-  retries: [300, 1800, 5400],
-  retriesNote: "Zoom retries 3 times: after 5 minutes, 30 minutes and 90 minutes",
+  // developers.zoom.us/blog/webhook-delays: "The first retry will be sent 5 minutes after the initial
+  // notification delivery attempt, second retry ... 20 minutes after the first retry ... and third retry
+  // ... 60 minutes after the second retry".
+  retries: [300, 1200, 3600],
+  retriesNote:
+    "Zoom retries 3 times: 5 minutes after the first attempt, then 20 and 60 minutes after the previous retry",
   build,
 };
