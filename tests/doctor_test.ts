@@ -225,3 +225,52 @@ Deno.test("doctor: a broken config with no dev running says so and checks no inv
   assert.equal(status(report, "events").status, "skip");
   assert.doesNotMatch(human, /\/webhook/);
 });
+
+Deno.test("doctor: requests refused under another config that this one accepts are not a sender's mistake", async () => {
+  await using tmp = await project();
+  // An earlier `dev --config other.ts` whose endpoint took P0ST (a typo): two POSTs to /webhook got 405.
+  await writeFile(
+    tmp.path,
+    "other.ts",
+    `export default { port: 8787, endpoints: [{ name: "default", path: "/webhook", method: "P0ST" }] };\n`,
+  );
+  {
+    await using other = await startDev(tmp.path, ["--config", "other.ts"]);
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(`${other.url}/webhook`, { method: "POST", body: "{}" });
+      await r.body?.cancel();
+      assert.equal(r.status, 405);
+    }
+    await unmatchedLogged(tmp.path, 2);
+    await other.stop();
+  }
+  await using dev = await startDev(tmp.path); // the normal config: POST /webhook
+  await using ngrok = await ngrokTo(dev.port);
+  const { report, human } = await doctor(tmp.path, ngrok.url);
+  const senders = status(report, "senders");
+  assert.equal(senders.status, "ok", human);
+  assert.doesNotMatch(human, /P0ST/);
+  assert.match(senders.details!.join("\n"), /2 earlier unmatched requests .* would be accepted now/);
+  // Requests the current config still refuses are judged by it: a 405 names what the path accepts now.
+  const r = await fetch(`${dev.url}/webhook`, { method: "PUT", body: "{}" });
+  await r.body?.cancel();
+  await unmatchedLogged(tmp.path, 3);
+  const again = status((await doctor(tmp.path, ngrok.url)).report, "senders");
+  assert.equal(again.status, "fail");
+  assert.equal(again.summary, "1 PUT request to /webhook : wrong method, this path accepts POST");
+});
+
+Deno.test("doctor: unmatched requests with a config that does not load name no empty list of paths", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", `export default { port: 8787, endpoints: [ ;\n`);
+  const line = { time: new Date().toISOString(), method: "POST", path: "/old", query: "", status: 404 };
+  await writeFile(tmp.path, ".hooktap/unmatched.jsonl", JSON.stringify(line) + "\n");
+  const { report, human } = await doctor(tmp.path);
+  assert.doesNotMatch(human, /one of: ;|one of: $/m);
+  const senders = status(report, "senders");
+  assert.equal(senders.status, "skip");
+  assert.match(
+    senders.summary,
+    /1 unmatched request in the last 24 h, but no endpoints to judge them against/,
+  );
+});

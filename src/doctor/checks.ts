@@ -10,6 +10,7 @@ import type { Endpoint } from "../config/types.ts";
 import { unmatchedHints } from "../route/hints.ts";
 import { plural } from "../text/format.ts";
 import type { DoctorFacts } from "./facts.ts";
+import { judgeUnmatched } from "./unmatched.ts";
 
 /** The outcome of one check. */
 export interface Check {
@@ -194,23 +195,56 @@ function hubCheck(f: DoctorFacts): Check | undefined {
 }
 
 function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
-  const hints = unmatchedHints(f.unmatched, endpoints);
+  const window = `in the last ${f.windowHours} h`;
+  if (endpoints.length === 0) {
+    // Nothing to judge them against: no endpoint list to name (the hints would offer an empty one).
+    return f.unmatched.length === 0
+      ? { id: "senders", status: "ok", summary: `No unmatched requests ${window}.` }
+      : {
+        id: "senders",
+        status: "skip",
+        summary: `${plural(f.unmatched.length, "unmatched request")} ${window}, but no endpoints to judge ` +
+          "them against (the config does not load and no dev runs here).",
+        fix: "fix the config (below), then run hooktap doctor again",
+      };
+  }
+  // Judged by the endpoints checked now: a request refused under an earlier config that these accept is
+  // no sender's mistake (and a 405 says the methods the path accepts now).
+  const { refused, accepted } = judgeUnmatched(f.unmatched, endpoints);
+  const earlier = accepted.length === 0 ? [] : [
+    `${plural(accepted.length, "earlier unmatched request")} ${window} would be accepted now ` +
+    `(refused under an earlier config): not counted`,
+  ];
+  const hints = unmatchedHints(refused, endpoints);
   if (hints.length === 0) {
-    return { id: "senders", status: "ok", summary: `No unmatched requests in the last ${f.windowHours} h.` };
+    return {
+      id: "senders",
+      status: "ok",
+      summary: `No unmatched requests ${window}${
+        accepted.length === 0 ? "" : " that the endpoints refuse now"
+      }.`,
+      ...(earlier.length > 0 ? { details: earlier } : {}),
+    };
   }
   // Each hint once, each with its own fix; and how to clear requests that were the user's own tests, which
   // would otherwise keep this check failing for the whole window.
   const clear =
     `your own test requests? They count for ${f.windowHours} h; empty the log (safe while hooktap dev runs): : > .hooktap/unmatched.jsonl`;
   if (hints.length === 1) {
-    return { id: "senders", status: "fail", summary: hints[0]!.text, fix: hints[0]!.fix, details: [clear] };
+    return {
+      id: "senders",
+      status: "fail",
+      summary: hints[0]!.text,
+      fix: hints[0]!.fix,
+      details: [clear, ...earlier],
+    };
   }
   return {
     id: "senders",
     status: "fail",
     summary: hints.map((h) => h.text).join("\n"),
     fix: "each sender as listed: " + hints.map((h) => `${h.path}: ${h.fix}`).join("; "),
-    details: [clear],
+    details: [clear, ...earlier],
   };
 }
 

@@ -6,6 +6,7 @@
 import { starterConfig } from "../../config/load.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
+import { judgeUnmatched } from "../../doctor/unmatched.ts";
 import { unmatchedHints } from "../../route/hints.ts";
 import type { EventFilter } from "../../query/filter.ts";
 import { readUnmatched } from "../../store/read/unmatched.ts";
@@ -35,5 +36,8 @@ export async function showUnmatched(
   out.out(unmatchedLines(shown, out.colors, out.columns()).map((l) => l + "\n").join(""));
   const config = await optionalConfig(ctx, opts.config).catch(() => null);
   const endpoints = config?.endpoints ?? starterConfig().endpoints;
-  out.err(hintLines(unmatchedHints(all, endpoints), out.errColors).map((l) => l + "\n").join(""));
+  // Hints about what the endpoints refuse now: a request refused under an earlier config they accept is no
+  // sender's mistake.
+  const { refused } = judgeUnmatched(all, endpoints);
+  out.err(hintLines(unmatchedHints(refused, endpoints), out.errColors).map((l) => l + "\n").join(""));
 }
