@@ -185,3 +185,25 @@ Deno.test("`hooktap export --help` lists every format the registry has, and --fo
   const fixture = await runCli(["export", "--format", "fixture"], { cwd: tmp.path });
   assert.equal(fixture.code, 0, fixture.stderr);
 });
+
+Deno.test("export --to is refused (exit 2, naming curl) for the formats that write events as they arrived", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  for (const format of ["jsonl", "har", "fixture"]) {
+    const r = await runCli(["export", "--to", "http://x/y", "-n", "1", "--format", format], {
+      cwd: tmp.path,
+    });
+    assert.equal(r.code, 2, `${format}: ${r.stderr}`);
+    assert.equal(r.stdout, "", format);
+    assert.match(
+      r.stderr,
+      new RegExp(`--to .* only --format curl writes; --format ${format} writes`),
+      format,
+    );
+  }
+  const curl = await runCli(["export", "--to", "http://x/y", "-n", "1", "--format", "curl"], {
+    cwd: tmp.path,
+  });
+  assert.equal(curl.code, 0, curl.stderr);
+  assert.match(curl.stdout, /'http:\/\/x\/y\?a=1&b=two%20words'|http:\/\/x\/y/);
+});

@@ -76,6 +76,7 @@ export function curlCommand(event: CapturedEvent, to?: string): string {
 export const CURL: ExportFormat = {
   name: "curl",
   description: "curl commands that send the exact requests again (POSIX sh quoting)",
+  sendsTo: true,
   create: (options) => ({
     head: () => "#!/bin/sh\n",
     event: (event) => curlCommand(event, options.to),

@@ -32,6 +32,8 @@ export interface ExportFormat {
   readonly description: string;
   /** Writes bytes that must not go to a terminal, and only one event's worth. */
   readonly raw?: boolean;
+  /** Honours {@linkcode ExportOptions.to} (the command refuses `--to` for a format without it). */
+  readonly sendsTo?: boolean;
   /** Starts an export. */
   create(options: ExportOptions): ExportWriter;
 }

@@ -97,6 +97,12 @@ export interface TriggerCatalog {
   readonly retriesNote: string;
   /** Headers a retry adds (Slack's `X-Slack-Retry-Num`), by attempt number (1 = first retry). */
   retryHeaders?(attempt: number): [string, string][];
+  /**
+   * Its signature covers the URL the delivery is sent to (Twilio's), so `--signature-url` means something;
+   * absent: it covers no URL, and `--signature-url` is refused (the generic HMAC scheme: when its `signed`
+   * names `{url}`).
+   */
+  readonly signsUrl?: boolean;
   /** The API versions `--api-version` may name (Stripe's), the pinned one last; absent: the option is refused. */
   readonly apiVersions?: readonly string[];
   /** Builds one event's delivery. */

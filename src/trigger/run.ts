@@ -291,6 +291,20 @@ function _resolveSteps(
 }
 
 /**
+ * Refuses `--signature-url` for a provider whose signature covers no URL (only Twilio's does, and the generic
+ * HMAC scheme's when its `signed` names `{url}`): it would be accepted and change nothing.
+ * @throws {UsageError} naming the providers it applies to.
+ */
+function _checkSignatureUrl(catalog: TriggerCatalog, request: TriggerRequest, title: string): void {
+  if (request.signatureUrl === undefined) return;
+  if (catalog.signsUrl || (request.hmac?.signed ?? "").includes("{url}")) return;
+  throw new UsageError(
+    `--signature-url sets the URL a signature covers, and ${title} signs no URL: drop it. It applies to ` +
+      "Twilio (its signature covers the URL) and to an endpoint's `hmac` whose `signed` names {url}.",
+  );
+}
+
+/**
  * Refuses a fault that cannot apply (--stale without a signed timestamp, --stale or --bad-signature unsigned,
  * --out-of-order on one event, --retries out of range); returns the number of retries.
  * @throws {UsageError} naming the fault and the fix.
@@ -594,6 +608,7 @@ export async function trigger(
   const catalog = await loadCatalog(request.provider);
   const provider = catalog.provider;
   const title = CATALOG[provider]?.title ?? provider;
+  _checkSignatureUrl(catalog, request, title);
   const resolved = _resolveSteps(catalog, request, provider);
   const apiVersion = _apiVersion(catalog.apiVersions, request.apiVersion, title);
   const url = new URL(request.to);

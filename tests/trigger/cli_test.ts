@@ -309,3 +309,18 @@ Deno.test("trigger standard-webhooks --retries: retry #1 waits Svix's 5 s (compr
     /Retries: Svix's schedule: the first attempt at once, then retries after 5 s, 5 min/,
   );
 });
+
+Deno.test("trigger --signature-url is refused (exit 2) for a provider whose signature covers no URL, kept for Twilio", async () => {
+  await using tmp = await withTmpDir();
+  await using server = startRawServer();
+  const to = ["--to", `${server.url}/in`, "--secret", "s", "--signature-url", "https://example.com/hook"];
+  for (const [provider, event] of [["github", "push"], ["stripe", "invoice.paid"], ["slack", "message"]]) {
+    const r = await runCli(["trigger", provider!, event!, ...to], { cwd: tmp.path });
+    assert.equal(r.code, 2, `${provider}: ${r.stderr}`);
+    assert.match(r.stderr, /--signature-url sets the URL a signature covers, and .* signs no URL: drop it/);
+  }
+  assert.equal(server.requests.length, 0, "nothing sent");
+  const twilio = await runCli(["trigger", "twilio", "queued", ...to], { cwd: tmp.path });
+  assert.equal(twilio.code, 0, twilio.stderr);
+  assert.equal(server.requests.length, 1);
+});

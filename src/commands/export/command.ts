@@ -16,7 +16,7 @@ export const options = defineOptions({
     kind: path("file"),
     description: "write to this file (owner-only) instead of stdout",
   },
-  to: { kind: url(), description: "curl: send to this URL instead of the original one" },
+  to: { kind: url(), description: "curl: send to this URL instead of the original one (curl only)" },
   limit: {
     short: "n",
     kind: integer({ placeholder: "count" }),

@@ -10,7 +10,7 @@ import type { Input } from "../../cli/spec.ts";
 import { VERSION } from "../../version.ts";
 import { describeError, HooktapError, StoreError, UsageError } from "../../errors.ts";
 import type { CapturedEvent } from "../../event/record.ts";
-import { formatNamed } from "../../export/registry.ts";
+import { formatNamed, FORMATS } from "../../export/registry.ts";
 import { compileFilter } from "../../query/filter.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { scanBackward, scanForward } from "../../store/read/scan.ts";
@@ -155,6 +155,14 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (format.raw && input.args.length !== 1) {
     throw new UsageError(
       "--format raw writes one event's body: give exactly one event id (or use --format jsonl for several).",
+    );
+  }
+  if (opts.to !== undefined && !format.sendsTo) {
+    // Not silently ignored: the other formats write what arrived (its URL included), never a new target.
+    const which = FORMATS.filter((f) => f.sendsTo).map((f) => `--format ${f.name}`).join(" or ");
+    throw new UsageError(
+      `--to sets the URL the commands send to, which only ${which} writes; --format ${format.name} writes ` +
+        `the events as they arrived. Drop --to, or use ${which}.`,
     );
   }
   if (input.args.length > 0 && opts.limit !== undefined) {

@@ -108,6 +108,7 @@ export const catalog: TriggerCatalog = {
       ],
     },
   },
+  signsUrl: true,
   retries: [15],
   retriesNote: "Twilio retries a status callback once on a connection failure (#rc connection override)",
   build,
