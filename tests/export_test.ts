@@ -207,3 +207,12 @@ Deno.test("export --to is refused (exit 2, naming curl) for the formats that wri
   assert.equal(curl.code, 0, curl.stderr);
   assert.match(curl.stdout, /'http:\/\/x\/y\?a=1&b=two%20words'|http:\/\/x\/y/);
 });
+
+Deno.test("export --endpoint naming no endpoint is a usage error (exit 2), naming the known ones", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  const r = await runCli(["export", "--endpoint", "nope", "--format", "jsonl"], { cwd: tmp.path });
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /There is no endpoint named "nope"\. Known endpoints: /);
+});

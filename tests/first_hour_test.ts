@@ -156,7 +156,7 @@ Deno.test("logs and inspect name the known endpoints when --endpoint names none"
   await using tmp = await withTmpDir();
   await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
   const logs = await runCli(["logs", "--endpoint", "nope"], { cwd: tmp.path });
-  assert.equal(logs.code, 1, logs.stderr);
+  assert.equal(logs.code, 2, logs.stderr); // a usage error, as the docs say
   assert.match(logs.stderr, /There is no endpoint named "nope"\. Known endpoints: default, github, ping\./);
   const known = await runCli(["logs", "--endpoint", "github"], { cwd: tmp.path });
   assert.equal(known.code, 0);
@@ -167,10 +167,10 @@ Deno.test('logs and inspect ask "did you mean" for an endpoint name off by case 
   await using tmp = await withTmpDir();
   await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
   const logs = await runCli(["logs", "--endpoint", "Github"], { cwd: tmp.path });
-  assert.equal(logs.code, 1, logs.stderr);
+  assert.equal(logs.code, 2, logs.stderr);
   assert.match(logs.stderr, /no endpoint named "Github": did you mean "github"\? Known endpoints:/);
   const inspect = await runCli(["inspect", "--endpoint", "defualt"], { cwd: tmp.path });
-  assert.equal(inspect.code, 1, inspect.stderr);
+  assert.equal(inspect.code, 2, inspect.stderr);
   assert.match(inspect.stderr, /no endpoint named "defualt": did you mean "default"\? Known endpoints:/);
 });
 
@@ -189,7 +189,7 @@ Deno.test("with a config that does not load, logs and inspect report its problem
   );
   assert.doesNotMatch(logs.stderr, /curl/);
   const inspect = await runCli(["inspect", "--endpoint", "github"], { cwd: tmp.path });
-  assert.equal(inspect.code, 1);
+  assert.equal(inspect.code, 2);
   assert.match(inspect.stderr, /no endpoint named "github" \(the config does not load/);
   assert.doesNotMatch(inspect.stderr, /No endpoints are configured/);
 });

@@ -138,7 +138,7 @@ Deno.test("`hooktap inspect --endpoint` names the endpoints that exist for an un
   await using tmp = await withTmpDir();
   await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
   const unknown = await runCli(["inspect", "--endpoint", "stripe"], { cwd: tmp.path });
-  assert.equal(unknown.code, 1);
+  assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no endpoint named "stripe"\. Known endpoints: default, github, ping\./);
   const empty = await runCli(["inspect", "--endpoint", "ping"], { cwd: tmp.path });
   assert.equal(empty.code, 1);

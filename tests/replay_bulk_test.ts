@@ -225,16 +225,16 @@ Deno.test("replay and export --endpoint with a name no endpoint has: did you mea
   ], {
     cwd: tmp.path,
   });
-  assert.equal(replay.code, 1, replay.stderr);
+  assert.equal(replay.code, 2, replay.stderr);
   assert.match(replay.stderr, /no endpoint named "defualt": did you mean "default"\?/);
   const undelivered = await runCli(["replay", "--undelivered", "--endpoint", "defualt"], { cwd: tmp.path });
-  assert.equal(undelivered.code, 1, undelivered.stderr);
+  assert.equal(undelivered.code, 2, undelivered.stderr);
   assert.match(undelivered.stderr, /did you mean "default"\?/);
   const exported = await runCli(["export", "--endpoint", "defualt", "-o", "out.jsonl"], {
     cwd: tmp.path,
     permissions: ["--allow-read=.", "--allow-write=."],
   });
-  assert.equal(exported.code, 1, exported.stderr);
+  assert.equal(exported.code, 2, exported.stderr);
   assert.match(exported.stderr, /did you mean "default"\?/);
   assert.equal(await Deno.stat(`${tmp.path}/out.jsonl`).catch(() => null), null, "no empty export written");
 });

@@ -44,7 +44,8 @@ export async function runningDev(paths: StorePaths): Promise<RunningDev | undefi
  * that declares the provider, else the first that declares none and is named
  * after the provider (`name: "stripe"`, any case), else the first that
  * declares none (it detects the sender).
- * @throws {NotFoundError} when the named endpoint does not exist or none fits, saying how to add one.
+ * @throws {UsageError} when the named endpoint does not exist (a mistyped option, exit 2).
+ * @throws {NotFoundError} when none fits, saying how to add one.
  */
 export function endpointFor(config: ResolvedConfig | null, provider: string, name?: string): Endpoint {
   const endpoints = config?.endpoints ?? [];
@@ -52,7 +53,7 @@ export function endpointFor(config: ResolvedConfig | null, provider: string, nam
     const found = endpoints.find((e) => e.name === name);
     if (found !== undefined) return found;
     const near = closest(name, endpoints.map((e) => e.name));
-    throw new NotFoundError(
+    throw new UsageError(
       `No endpoint named "${name}" in ${config?.file ?? "hooktap.config.ts"}${
         near ? ` (did you mean ${near}?)` : ""
       }. ` +

@@ -103,9 +103,16 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   const title = CATALOG[provider]?.title ?? provider;
   const signing = endpoint?.signing;
   if (signing?.provider !== undefined && signing.provider !== provider) {
+    // Through dev, the endpoint judges the delivery; with --to it goes to that URL, and the endpoint only
+    // lends its secret (when no --secret is given).
     warnings.push(
-      `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
-        `${title} delivery as ${signing.provider} and find it invalid.`,
+      input.to === undefined
+        ? `endpoint "${endpoint!.name}" declares provider ${signing.provider}, so it will check this ` +
+          `${title} delivery as ${signing.provider} and find it invalid.`
+        : `endpoint "${endpoint!.name}" is a ${signing.provider} endpoint, not a ${title} one` +
+          (input.secret === undefined && signing.secrets.length > 0
+            ? `: this ${title} delivery to ${to} is signed with its secret.`
+            : "."),
     );
   }
   const secret = input.secret ?? signing?.secrets[0];

@@ -109,6 +109,11 @@ Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no
   const none = await runCli(["trigger", "github", "push"], { cwd: tmp.path });
   assert.equal(none.code, 1);
   assert.match(none.stderr, /No endpoint in .* receives GitHub events. Add one.*provider: "github"/s);
+  const unknown = await runCli(["trigger", "stripe", "invoice.paid", "--endpoint", "nope"], {
+    cwd: tmp.path,
+  });
+  assert.equal(unknown.code, 2, unknown.stderr); // a mistyped option value: a usage error
+  assert.match(unknown.stderr, /No endpoint named "nope" in .*Endpoints: stripe, discord\./s);
   const stale = await runCli(["trigger", "github", "push", "--stale", "--to", dev.url], { cwd: tmp.path });
   assert.equal(stale.code, 2);
   const seed = await runCli(["trigger", "stripe", "invoice.paid", "--seed", "3"], { cwd: tmp.path });
@@ -322,5 +327,29 @@ Deno.test("trigger --signature-url is refused (exit 2) for a provider whose sign
   assert.equal(server.requests.length, 0, "nothing sent");
   const twilio = await runCli(["trigger", "twilio", "queued", ...to], { cwd: tmp.path });
   assert.equal(twilio.code, 0, twilio.stderr);
+  assert.equal(server.requests.length, 1);
+});
+
+Deno.test("trigger --to URL --endpoint of another provider: the warning says what is true (no dev checks it)", async () => {
+  await using tmp = await withTmpDir();
+  await using server = startRawServer();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [
+  { name: "github", path: "/gh", method: "POST", provider: "github", secret: "ghs" },
+] };
+`,
+  );
+  const r = await runCli(
+    ["trigger", "stripe", "invoice.paid", "--to", `${server.url}/app`, "--endpoint", "github"],
+    { cwd: tmp.path },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /will check this/);
+  assert.match(
+    r.stderr,
+    /warning: endpoint "github" is a github endpoint, not a Stripe one: this Stripe delivery to http:\/\/127\.0\.0\.1:\d+\/app is signed with its secret\./,
+  );
   assert.equal(server.requests.length, 1);
 });

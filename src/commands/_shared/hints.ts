@@ -6,7 +6,7 @@
  * @module
  */
 import { lazyImport } from "../../cli/lazy.ts";
-import { ConfigError, describeError, NotFoundError } from "../../errors.ts";
+import { ConfigError, describeError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { safeLine } from "../../text/sanitize.ts";
@@ -69,7 +69,7 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
  * Refuses an endpoint name that is neither in the config nor in the store's
  * index, listing the names that exist. Says nothing when the name is known,
  * or when nothing can tell (no config, no index).
- * @throws {NotFoundError} naming the known endpoints.
+ * @throws {UsageError} naming the known endpoints (an option naming no endpoint is a usage error: exit 2).
  */
 export async function checkEndpointName(
   ctx: CommandContext,
@@ -90,7 +90,7 @@ export async function checkEndpointName(
   const why = config !== null && "problem" in config
     ? ` (the config does not load: ${safeLine(config.problem)})`
     : "";
-  throw new NotFoundError(
+  throw new UsageError(
     `There is no endpoint named "${safeLine(name)}"${why}` +
       `${didYouMean(name, names, (n) => `"${n}"`) || "."} ` +
       (names.length === 0 ? "No endpoint has events yet." : `Known endpoints: ${names.join(", ")}.`),

@@ -41,7 +41,7 @@ async function _newestOfEndpoint(
     );
   }
   const names = [...new Set([...configured, ...result.endpoints])].sort().map(safeLine);
-  throw new NotFoundError(
+  throw new UsageError(
     `There is no endpoint named "${safeLine(name)}"` +
       (broken === undefined
         ? `${didYouMean(name, names, (n) => `"${n}"`) || "."} `
