@@ -180,3 +180,19 @@ Deno.test("dev --ready-file that cannot be written stops dev with a clear error"
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Cannot write the ready file .*nodir\/ready\.json/);
 });
+
+Deno.test("a reload that changes only an endpoint's maxBodySize names the change (never X -> X)", async () => {
+  await using tmp = await withTmpDir();
+  const file = await writeFile(tmp.path, "hooktap.config.ts", config(WEBHOOK));
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  await Deno.writeTextFile(
+    file,
+    config(`{ name: "default", path: "/webhook", method: "POST", maxBodySize: 2048 }`),
+  );
+  await waitFor("the reload", () => dev.stderr().includes("Config reloaded"));
+  const big = await fetch(`${dev.url}/webhook`, { method: "POST", body: "x".repeat(4096) });
+  await big.body?.cancel();
+  assert.equal(big.status, 413, "the new limit applies");
+  assert.doesNotMatch(dev.stderr(), /~ POST \/webhook \(default\) -> POST \/webhook \(default\)\n/);
+  assert.match(dev.stderr(), /~ POST \/webhook \(default\): maxBodySize [\d.]+ MiB -> 2\.0 KiB/);
+});

@@ -127,7 +127,12 @@ export async function readBody(
   declared: string | null,
   options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
-  if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
+  if (declared !== null && Number(declared) > limit) {
+    // The body is given up, said so before the answer goes out: Deno.serve adds its own `connection: close`
+    // to an answer while the request's body is unread, which made the 413's header appear twice.
+    await request.body?.cancel().catch(() => {});
+    throw new BodyTooLargeError(limit);
+  }
   const n = declared === null || options.chunked ? NaN : Number(declared);
   // A small declared body goes to `arrayBuffer()` without `request.body` being asked first: on Deno.serve
   // the getter makes the body's stream, and `arrayBuffer()` then reads through it chunk by chunk instead
@@ -199,7 +204,10 @@ async function _readStream(
     }
   } catch (error) {
     budget?.release(size);
-    reader.cancel().catch(() => {});
+    // Too large: the rest is given up before the 413 goes out (see readBody: one `connection: close`). Other
+    // errors end a read that may still wait in the runtime: not waited for.
+    if (error instanceof BodyTooLargeError) await reader.cancel().catch(() => {});
+    else reader.cancel().catch(() => {});
     throw error;
   } finally {
     if (cutOff !== undefined) _unwatchCutOff(cutOff, fail);

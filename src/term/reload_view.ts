@@ -9,9 +9,19 @@ import type { Endpoint } from "../config/types.ts";
 import type { TargetChanges } from "../send/session.ts";
 import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
+import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
+
+/** One changed endpoint: what differs, never "X -> X" (a change of its body limit alone names the limit). */
+function changed(before: Endpoint, after: Endpoint): string {
+  const limit = before.maxBodySize === after.maxBodySize
+    ? ""
+    : `maxBodySize ${formatBytes(before.maxBodySize)} -> ${formatBytes(after.maxBodySize)}`;
+  if (show(before) === show(after)) return `${show(after)}: ${limit}`;
+  return `${show(before)} -> ${show(after)}${limit === "" ? "" : `, ${limit}`}`;
+}
 
 /** Where a running `dev` listens, for the lines about a port change. */
 export interface ListeningPort {
@@ -26,7 +36,7 @@ export function reloadedText(changes: ConfigChanges, colors: Colors, listening: 
   const parts = [
     ...changes.added.map((e) => `+ ${show(e)}`),
     ...changes.removed.map((e) => `- ${show(e)}`),
-    ...changes.changed.map(({ before, after }) => `~ ${show(before)} -> ${show(after)}`),
+    ...changes.changed.map(({ before, after }) => `~ ${changed(before, after)}`),
   ];
   if (changes.maxBodySize) {
     parts.push(`~ maxBodySize ${changes.maxBodySize.from} -> ${changes.maxBodySize.to}`);

@@ -255,6 +255,9 @@ for (const stack of ["deno", "node"] as const) {
           `a 413 connection still open: ${c.answer().slice(0, 40)}`,
         );
         assert.equal(statusOf(c.answer()), 413);
+        // Said once: Deno.serve adds its own to an answer while the request's body is unread.
+        const head = c.answer().split("\r\n\r\n")[0]!;
+        assert.equal(head.match(/^connection: close$/gim)?.length, 1, head);
         c.conn.close();
         await c.done;
       }
