@@ -143,13 +143,26 @@ Deno.test({
   },
 });
 
-Deno.test("logs -n 0 prints nothing and no 'no events yet' hint", async () => {
+Deno.test("logs -n 0 is a usage error (exit 2), not an empty answer; --provider naming no provider too", async () => {
   await using tmp = await withTmpDir();
   await captureEvents(tmp.path, [{ path: "/webhook", body: "a" }]);
   const r = await runCli(["logs", "-n", "0"], { cwd: tmp.path });
-  assert.equal(r.code, 0);
+  assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stdout, "");
+  assert.match(r.stderr, /-n 0 lists no event: give -n 1 or more \(or -n 0 --follow/);
   assert.doesNotMatch(r.stderr, /No events yet/);
+  const unmatched = await runCli(["logs", "--unmatched", "-n", "0"], { cwd: tmp.path });
+  assert.equal(unmatched.code, 2, unmatched.stderr);
+  const nope = await runCli(["logs", "--provider", "strpe"], { cwd: tmp.path });
+  assert.equal(nope.code, 2, nope.stderr);
+  assert.equal(nope.stdout, "");
+  assert.match(
+    nope.stderr,
+    /--provider must name a provider, got "strpe": did you mean stripe\? Known: github, /,
+  );
+  // An alias filters by the name events carry.
+  const alias = await runCli(["logs", "--provider", "svix", "--count"], { cwd: tmp.path });
+  assert.equal(alias.code, 0, alias.stderr);
 });
 
 Deno.test("logs and inspect name the known endpoints when --endpoint names none", async () => {

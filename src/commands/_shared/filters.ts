@@ -86,7 +86,13 @@ export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
   if (opts.grep !== undefined) filter.grep = opts.grep;
   if (opts.where !== undefined && opts.where.length > 0) filter.where = opts.where;
   if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
-  if (opts.provider !== undefined) filter.provider = opts.provider;
+  if (opts.provider !== undefined) {
+    // Checked and made canonical by a module loaded only when asked (the declarations load none).
+    const { providerFilter } = await lazyImport<typeof import("./provider_filter.ts")>(
+      "src/commands/_shared/provider_filter.ts",
+    );
+    filter.provider = providerFilter(opts.provider);
+  }
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.path !== undefined) filter.path = opts.path;
   if (opts.verdict !== undefined) filter.verdict = opts.verdict;

@@ -7,6 +7,7 @@ import { lazyImport } from "../../cli/lazy.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import type { CapturedEvent } from "../../event/record.ts";
+import { UsageError } from "../../errors.ts";
 import { compileFilter } from "../../query/filter.ts";
 import { countMatches } from "../../store/read/scan.ts";
 import { tail } from "../../store/read/tail.ts";
@@ -24,6 +25,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const filter = await filterFrom(opts);
   const limit = opts.limit;
+  if (limit < 1 && !opts.count && (!opts.follow || opts.unmatched)) {
+    // Not an empty answer with exit 0: -n 0 lists nothing, except the events --follow waits for.
+    throw new UsageError(
+      `-n ${limit} lists no ${opts.unmatched ? "request" : "event"}: give -n 1 or more` +
+        (opts.unmatched ? "." : " (or -n 0 --follow to print only the events that arrive from now on)."),
+    );
+  }
   if (opts.unmatched) {
     return await (await lazyImport<typeof import("./_unmatched.ts")>("src/commands/logs/_unmatched.ts"))
       .showUnmatched(ctx, opts, filter, limit);
