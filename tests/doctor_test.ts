@@ -274,3 +274,50 @@ Deno.test("doctor: unmatched requests with a config that does not load name no e
     /1 unmatched request in the last 24 h, but no endpoints to judge them against/,
   );
 });
+
+Deno.test("doctor: a forward target that is down while events wait for it is named, with the waiting count", async () => {
+  await using tmp = await withTmpDir();
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const appPort = (free.addr as Deno.NetAddr).port;
+  free.close(); // nothing listens there now: the app is down
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 8787, endpoints: [{ name: "default", path: "/webhook", method: "POST", ` +
+      `forward: { to: "http://127.0.0.1:${appPort}/hook", name: "app" } }] };\n`,
+  );
+  {
+    await using dev = await startDev(tmp.path);
+    await using ngrok = await ngrokTo(dev.port);
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${dev.url}/webhook`, { method: "POST", body: `{"n":${i}}` });
+      await r.body?.cancel();
+      assert.equal(r.status, 200);
+    }
+    const { code, report, human } = await doctor(tmp.path, ngrok.url);
+    assert.equal(code, 1);
+    const forward = status(report, "forward");
+    assert.equal(forward.status, "fail", human);
+    assert.match(
+      forward.summary,
+      new RegExp(
+        `^3 events of endpoint "default" wait for forward target "app" \\(http://127\\.0\\.0\\.1:${appPort}/hook\\): nothing listens there`,
+      ),
+    );
+    assert.match(forward.fix!, /the running hooktap dev delivers the waiting events once it listens/);
+    assert.match(human, /FAIL {2}forwarding: 3 events/);
+    await dev.stop();
+  }
+  // The app is up, dev is not: they wait for dev.
+  const app = Deno.listen({ hostname: "127.0.0.1", port: appPort });
+  try {
+    const forward = status((await doctor(tmp.path)).report, "forward");
+    assert.equal(forward.status, "warn");
+    assert.match(
+      forward.summary,
+      /3 events .* wait for forward target "app" .*; no hooktap dev runs to deliver them/,
+    );
+  } finally {
+    app.close();
+  }
+});

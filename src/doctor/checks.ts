@@ -14,7 +14,7 @@ import { judgeUnmatched } from "./unmatched.ts";
 
 /** The outcome of one check. */
 export interface Check {
-  id: "dev" | "port" | "tunnel" | "hub" | "senders" | "events" | "config";
+  id: "dev" | "port" | "tunnel" | "hub" | "senders" | "events" | "forward" | "config";
   status: "ok" | "warn" | "fail" | "skip";
   /** What was found, one line or a few. */
   summary: string;
@@ -278,6 +278,40 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   };
 }
 
+/**
+ * Events waiting for a forward target: a line only when there are some and either nothing listens at the
+ * target (the app is down) or no dev runs to deliver them; while dev runs and the target listens, they are on
+ * their way (no line).
+ */
+function forwardCheck(f: DoctorFacts): Check | undefined {
+  const down = f.forward.filter((t) => !t.listening);
+  const shown = down.length > 0 ? down : f.dev.running ? [] : f.forward;
+  if (shown.length === 0) return undefined;
+  const lines = shown.map((t) =>
+    `${
+      plural(t.count, "event")
+    } of endpoint "${t.endpoint}" wait for forward target "${t.target}" (${t.url})` +
+    (t.listening ? "" : `: nothing listens there (${t.error ?? "refused"})`)
+  );
+  if (down.length === 0) {
+    return {
+      id: "forward",
+      status: "warn",
+      summary: `${lines.join("\n")}; no hooktap dev runs to deliver them.`,
+      fix: "start hooktap dev: it delivers them at start (or send them now: hooktap replay --undelivered)",
+    };
+  }
+  return {
+    id: "forward",
+    status: "fail",
+    summary: lines.join("\n"),
+    fix: `start the app at ${down.map((t) => t.url).join(", ")}; ` +
+      (f.dev.running
+        ? "the running hooktap dev delivers the waiting events once it listens"
+        : "then hooktap dev delivers the waiting events at start (or hooktap replay --undelivered)"),
+  };
+}
+
 function configCheck(f: DoctorFacts): Check {
   const c = f.config;
   if (c.state === "ok") {
@@ -329,6 +363,7 @@ export function runChecks(f: DoctorFacts, fallback: readonly Endpoint[] = []): C
     ...[hubCheck(f)].filter((c) => c !== undefined),
     sendersCheck(f, endpoints),
     eventsCheck(f, endpoints),
+    ...[forwardCheck(f)].filter((c) => c !== undefined),
     configCheck(f),
   ];
 }

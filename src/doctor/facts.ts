@@ -27,6 +27,24 @@ export type ConfigFact =
   | { state: "missing" }
   | { state: "error"; message: string; issues: readonly string[] };
 
+/** A forward target events wait for (counted by the delivery-state model, given by the caller). */
+export interface WaitingTarget {
+  endpoint: string;
+  /** The target's name. */
+  target: string;
+  /** Its URL (as configured: `:name` parameters unfilled). */
+  url: string;
+  /** Events waiting for it. */
+  count: number;
+}
+
+/** A {@linkcode WaitingTarget} and whether something listens at its host and port now. */
+export interface ForwardFact extends WaitingTarget {
+  listening: boolean;
+  /** Why not, when nothing listens. */
+  error?: string;
+}
+
 /** Everything the checks need. */
 export interface DoctorFacts {
   now: Date;
@@ -55,6 +73,8 @@ export interface DoctorFacts {
   latest: Record<string, string>;
   /** Hours the "recent" checks look back. */
   windowHours: number;
+  /** The forward targets events wait for (`[]`: none, or not asked). */
+  forward: ForwardFact[];
 }
 
 /** Options of {@linkcode gatherFacts}. */
@@ -72,6 +92,12 @@ export interface GatherOptions {
   starter?: readonly Endpoint[];
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * The forward targets events wait for, given the config (the delivery model is the send engine's, which
+   * doctor does not import).
+   * @default none asked
+   */
+  waiting?: (config: ResolvedConfig | null) => Promise<WaitingTarget[]>;
 }
 
 async function readOwner(paths: StorePaths): Promise<LockOwner | undefined> {
@@ -139,6 +165,35 @@ async function runningEndpoints(
   }
 }
 
+/** Whether something accepts a TCP connection at `url`'s host and port (2 s at most). */
+async function probeTarget(url: string): Promise<{ listening: boolean; error?: string }> {
+  let hostname: string;
+  let port: number;
+  try {
+    const u = new URL(url.replace(/\/:[^/]*/g, "/x")); // `:name` parameters do not change the host
+    hostname = u.hostname.replace(/^\[(.*)\]$/, "$1");
+    port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
+  } catch {
+    return { listening: true }; // not a URL to probe: nothing to say
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), 2000)));
+  const connecting = Deno.connect({ hostname, port });
+  try {
+    const conn = await Promise.race([connecting, timeout]);
+    if (conn === "timeout") {
+      connecting.then((c) => c.close(), () => {});
+      return { listening: false, error: "no answer within 2 s" };
+    }
+    conn.close();
+    return { listening: true };
+  } catch (error) {
+    return { listening: false, error: describeError(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Gathers the facts (reads files, probes loopback ports; writes nothing). */
 export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
   const now = (options.now ?? (() => new Date()))();
@@ -197,6 +252,10 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
       reader?.[Symbol.dispose]();
     }
   }
+  const waiting = options.waiting === undefined
+    ? []
+    : await options.waiting(config.state === "ok" ? config.config : null).catch(() => []);
+  const forward = await Promise.all(waiting.map(async (w) => ({ ...w, ...(await probeTarget(w.url)) })));
   return {
     now,
     config,
@@ -209,5 +268,6 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     endpoints,
     latest,
     windowHours,
+    forward,
   };
 }

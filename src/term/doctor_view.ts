@@ -13,6 +13,7 @@ const TITLES: Record<Check["id"], string> = {
   hub: "hub",
   senders: "senders' URLs and methods",
   events: "recent events",
+  forward: "forwarding",
   config: "config",
 };
 

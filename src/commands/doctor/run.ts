@@ -7,6 +7,7 @@ import { starterConfig } from "../../config/load.ts";
 import { allWell, runChecks } from "../../doctor/checks.ts";
 import { gatherFacts } from "../../doctor/facts.ts";
 import { doctorText } from "../../term/doctor_view.ts";
+import { waitingTargets } from "./_waiting.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf } from "../_shared/context.ts";
@@ -19,6 +20,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     paths: storeOf(ctx),
     configPath: opts.config,
     starter: starterConfig().endpoints,
+    waiting: (config) => waitingTargets(storeOf(ctx), config),
   });
   const checks = runChecks(facts);
   const ok = allWell(checks);
