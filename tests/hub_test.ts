@@ -96,6 +96,10 @@ Deno.test("hub: events sent while no client is connected arrive once it connects
   const tunnel = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "tunnel");
   assert.equal(tunnel.status, "ok", tunnel.summary);
   assert.match(tunnel.summary, /No tunnel needed: dev receives through its hub/);
+  // The request to /nowhere came through the hub: the fix names the channel URL, not a tunnel's.
+  const senders = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "senders");
+  assert.ok(senders.fix.includes(`use ${channel.url} followed by one of: /gh`), senders.fix);
+  assert.doesNotMatch(senders.fix, /tunnel URL/);
   await dev.stop();
   const after = await runCli(["doctor", "--json"], { cwd: tmp.path });
   const stopped = JSON.parse(after.stdout).checks.find((c: { id: string }) => c.id === "hub");

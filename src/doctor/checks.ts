@@ -215,7 +215,9 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
     `${plural(accepted.length, "earlier unmatched request")} ${window} would be accepted now ` +
     `(refused under an earlier config): not counted`,
   ];
-  const hints = unmatchedHints(refused, endpoints);
+  // Through a hub, senders use its channel URL, not a tunnel's.
+  const origin = f.hub !== null && f.dev.running && f.hub.connected ? f.hub.url : undefined;
+  const hints = unmatchedHints(refused, endpoints, origin);
   if (hints.length === 0) {
     return {
       id: "senders",

@@ -40,6 +40,7 @@ function requests(n: number, methods: string[]): string {
 function classify404(
   path: string,
   endpoints: readonly Endpoint[],
+  origin: string,
 ): Pick<UnmatchedHint, "kind" | "text" | "fix"> {
   const base = path.replace(/\/+$/, "");
   for (const e of endpoints) {
@@ -49,7 +50,7 @@ function classify404(
       return {
         kind: "missing-path",
         text: `your sender's URL lacks ${lacks}`,
-        fix: `at the sender, end the URL with ${e.path} (<tunnel URL>${e.path}, endpoint "${e.name}")`,
+        fix: `at the sender, end the URL with ${e.path} (${origin}${e.path}, endpoint "${e.name}")`,
       };
     }
   }
@@ -58,7 +59,7 @@ function classify404(
     return {
       kind: "unknown-path",
       text: `a trailing "/" after ${base}`,
-      fix: `at the sender, drop the trailing "/": <tunnel URL>${base}`,
+      fix: `at the sender, drop the trailing "/": ${origin}${base}`,
     };
   }
   const near = closest(path, endpoints.map((e) => e.path));
@@ -68,7 +69,7 @@ function classify404(
     text: near === undefined
       ? `no endpoint has this path (an old URL at the sender?)`
       : `no endpoint has this path: did you mean ${near}?`,
-    fix: `at the sender, use <tunnel URL> followed by one of: ${paths}; or add an endpoint with this path`,
+    fix: `at the sender, use ${origin} followed by one of: ${paths}; or add an endpoint with this path`,
   };
 }
 
@@ -88,6 +89,8 @@ function classify404(
 export function unmatchedHints(
   entries: readonly UnmatchedEntry[],
   endpoints: readonly Endpoint[],
+  /** What senders put before the path: a hub's channel URL when dev receives through one. */
+  origin = "<tunnel URL>",
 ): UnmatchedHint[] {
   const groups = new Map<string, UnmatchedEntry[]>();
   for (const e of entries) {
@@ -123,7 +126,7 @@ export function unmatchedHints(
       });
       continue;
     }
-    const c = classify404(first.path, endpoints);
+    const c = classify404(first.path, endpoints, origin);
     hints.push({ ...c, count: group.length, methods, path: first.path, last, text: `${head} : ${c.text}` });
   }
   return hints.sort((a, b) => b.count - a.count || (a.last < b.last ? 1 : -1));
