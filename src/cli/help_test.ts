@@ -5,7 +5,7 @@ import type { CommandSpec } from "./spec.ts";
 
 Deno.test("dev --help lists the inspector switch as --no-ui, the form a user types", () => {
   const text = commandHelp(dev as unknown as CommandSpec, 100);
-  assert.match(text, /^\s+--no-ui\s+serve the live inspector/m);
+  assert.match(text, /^\s+--no-ui\s+do not serve the live inspector/m);
   assert.doesNotMatch(text, /^\s+--ui\s/m);
   assert.match(text, /^\s+-p, --port <port>/m, "other options keep their form");
 });
