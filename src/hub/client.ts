@@ -125,7 +125,8 @@ interface Link {
  */
 async function hello(link: Link, url: string, base: string): Promise<WireStatus> {
   try {
-    const response = await link.fetch(`${link.api}?${link.who}`, { headers: link.auth });
+    // `hello=1`: this is dev's connection, which registers the client (a status read alone does not).
+    const response = await link.fetch(`${link.api}?${link.who}&hello=1`, { headers: link.auth });
     if (response.status === 401) {
       await response.body?.cancel();
       throw new HubError(

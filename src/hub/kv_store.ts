@@ -155,8 +155,11 @@ export interface HubStore {
     name: string,
     options: { now: number; maxClients: number },
   ): Promise<"known" | "new" | "full">;
-  /** Records a client's ack (never moving it back). */
-  ackClient(channel: string, name: string, seq: number, now: number): Promise<void>;
+  /**
+   * Records a registered client's ack (never moving it back, never past the head): `unknown` when no client
+   * has that name, `ahead` when `seq` is past the channel's head.
+   */
+  ackClient(channel: string, name: string, seq: number, now: number): Promise<AckResult>;
   /** Removes a client; `false` when there was none by that name. */
   removeClient(channel: string, name: string): Promise<boolean>;
   /**
@@ -268,23 +271,34 @@ async function touchClient(
   return "new";
 }
 
+/** What {@linkcode HubStore.ackClient} did: the ack recorded, or why not. */
+export type AckResult =
+  | { kind: "ok"; seq: number }
+  | { kind: "unknown" }
+  | { kind: "ahead"; head: number };
+
 async function ackClient(
   kv: Deno.Kv,
   channel: string,
   name: string,
   seq: number,
   now: number,
-): Promise<void> {
+): Promise<AckResult> {
   const key = ["hub", "cursor", channel, name];
   for (let i = 0; i < 5; i++) {
-    const entry = await kv.get<ClientRecord>(key);
+    const [entry, head] = await kv.getMany<[ClientRecord, number]>([key, ["hub", "head", channel]]);
+    // Only a registered client acks (an ack registers no one), and never past the channel's head: a later
+    // event at or under that number would count as taken. Never backwards either.
+    if (entry.value === null) return { kind: "unknown" };
+    if (seq > (head.value ?? 0)) return { kind: "ahead", head: head.value ?? 0 };
     const record: ClientRecord = {
       ...entry.value,
-      seq: Math.max(seq, entry.value?.seq ?? 0),
+      seq: Math.max(seq, entry.value.seq),
       at: new Date(now).toISOString(),
     };
-    if ((await kv.atomic().check(entry).set(key, record).commit()).ok) return;
+    if ((await kv.atomic().check(entry).set(key, record).commit()).ok) return { kind: "ok", seq: record.seq };
   }
+  throw new Error("the client's cursor kept changing under this ack");
 }
 
 async function removeClient(kv: Deno.Kv, channel: string, name: string): Promise<boolean> {
