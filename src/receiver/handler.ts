@@ -47,6 +47,8 @@ export interface RequestOutcome {
   verdict?: VerdictStatus;
   /** Why the answer was not the plain 200. */
   answered?: "challenge" | "custom" | "enforce";
+  /** The hub's sequence number, for an event from the hub (`dev --hub` prints a batch's lines in its order). */
+  hubSeq?: number;
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -150,7 +152,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const { method } = request;
     const { path, query } = splitUrl(request.url);
     const outcome = (o: Omit<RequestOutcome, "time" | "method" | "path" | "query">, response: Response) => {
-      onOutcome?.({ time, method, path, query, ...o });
+      onOutcome?.({ time, method, path, query, ...o, ...(info?.hub ? { hubSeq: info.hub.seq } : {}) });
       return response;
     };
 
