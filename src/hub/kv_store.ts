@@ -184,7 +184,6 @@ export interface HubStore {
   /** The body of a stored event. */
   body(channel: string, event: StoredEvent): Promise<Uint8Array>;
   head(channel: string): Promise<number>;
-  ack(channel: string, client: string, seq: number): Promise<void>;
   cursor(channel: string, client: string): Promise<ClientCursor | null>;
   /** Resolves when `channel` gets an event after `after` (in this process), or `signal` aborts. */
   changed(channel: string, after: number, signal: AbortSignal): Promise<void>;
@@ -515,7 +514,7 @@ async function whenNotBusy<T>(commit: () => Promise<T>): Promise<T> {
 /** The channel's events: append (group commit under the cap), read, bodies, head, cursors, change waits. */
 function eventLog(
   kv: Deno.Kv,
-): Pick<HubStore, "append" | "read" | "body" | "head" | "ack" | "cursor" | "changed"> {
+): Pick<HubStore, "append" | "read" | "body" | "head" | "cursor" | "changed"> {
   const log: LogState = { kv, heads: new Map(), listeners: new Map() };
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
   return {
@@ -589,9 +588,6 @@ function eventLog(
         );
       }
       return (await kv.get<number>(["hub", "head", channel])).value ?? 0;
-    },
-    async ack(channel, client, seq) {
-      await kv.set(["hub", "cursor", channel, client], { seq, at: new Date().toISOString() });
     },
     async cursor(channel, client) {
       return (await kv.get<ClientCursor>(["hub", "cursor", channel, client])).value;
