@@ -100,9 +100,13 @@ Deno.test("hub team: a revoked token cuts dev off mid-stream; rotate gives a new
   });
   assert.equal(revoke.code, 0, revoke.stderr);
   await until(
-    () => /connection lost \(.*(revoked|refused)/.test(dev.stderr()),
-    "dev to say the hub refused it",
+    () =>
+      /Hub: the hub refused the token \(rotated or revoked\?\): restart dev with the new token/.test(
+        dev.stderr(),
+      ),
+    "dev to say the hub refused it, and what to do (the token came from --hub-token: restart)",
   );
+  assert.doesNotMatch(dev.stderr(), /retrying/);
   await send(`${channel.url}/gh`, "{}"); // still received at the hub, not given to the revoked client
   await new Promise((r) => setTimeout(r, 700));
   assert.equal((await hubSeqs(dir)).length, 1);
@@ -193,7 +197,7 @@ Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
   const channel = await createChannel(tmp.path, hub.url);
   const id = channel.url.split("/c/")[1]!;
   // A registered client that never acknowledges pins every event.
-  const r = await fetch(`${hub.url}/api/channels/${id}?client=away`, {
+  const r = await fetch(`${hub.url}/api/channels/${id}?client=away&hello=1`, {
     headers: { authorization: `Bearer ${channel.token}` },
   });
   assert.equal(r.status, 200);

@@ -24,6 +24,11 @@ export interface HubClientOptions {
   /** The channel URL: `https://hub.example.com/c/<id>`. */
   url: string;
   token: string;
+  /**
+   * When the hub refuses the token: what to tell the user to do (the end of a sentence), and how to read the
+   * token again from where it came from (a file): a changed one is tried at once.
+   */
+  tokenSource?: { fix: string; reread?: () => Promise<string | undefined> };
   /** dev's handler (the session's). */
   handle: Handler;
   /** The order keeper whose `wrap` wraps the session's sink. */
@@ -61,6 +66,14 @@ export class HubError extends HooktapError {
   constructor(message: string) {
     super(message, { exitCode: 1 });
     this.name = "HubError";
+  }
+}
+
+/** The hub refused the channel's token on a poll (rotated or revoked since dev connected). */
+class TokenRefusedError extends Error {
+  constructor() {
+    super("the hub refused the token (rotated or revoked?)");
+    this.name = "TokenRefusedError";
   }
 }
 
@@ -115,6 +128,7 @@ interface Link {
   api: string;
   /** `client=<name>`, URL-encoded. */
   who: string;
+  /** Replaced when a new token is read (after the hub refused the old one). */
   auth: { authorization: string };
   fetch: typeof fetch;
 }
@@ -125,7 +139,8 @@ interface Link {
  */
 async function hello(link: Link, url: string, base: string): Promise<WireStatus> {
   try {
-    const response = await link.fetch(`${link.api}?${link.who}`, { headers: link.auth });
+    // `hello=1`: this is dev's connection, which registers the client (a status read alone does not).
+    const response = await link.fetch(`${link.api}?${link.who}&hello=1`, { headers: link.auth });
     if (response.status === 401) {
       await response.body?.cancel();
       throw new HubError(
@@ -244,12 +259,16 @@ class HubSession {
     options.order.reset(after);
     let failed: number | undefined;
     await Promise.all(events.map(async (e) => {
-      if (already.has(e.seq)) return options.order.done(e.seq);
+      if (already.has(e.seq)) {
+        options.order.done(e.seq);
+        return options.order.handled(e.seq);
+      }
       try {
         const status = await this.#handleEvent(e);
         if (status === 503 || status === 500) failed = Math.min(failed ?? e.seq, e.seq);
       } finally {
         options.order.done(e.seq);
+        options.order.handled(e.seq); // its line (given by then) may go, and those after it waiting for it
       }
     }));
     // Everything before the first failure is durable (the handler answers only after the fdatasync).
@@ -286,7 +305,7 @@ class HubSession {
     });
     if (response.status === 401) {
       await response.body?.cancel();
-      throw new Error("the hub refused the token (revoked?)");
+      throw new TokenRefusedError();
     }
     if (!response.ok) {
       const why = (await response.text().catch(() => "")).trim().slice(0, 300);
@@ -300,7 +319,7 @@ class HubSession {
     const ended = (poll as WirePoll).ended;
     if (ended !== undefined) {
       // A held poll ended by a refusal (its 200 went out before): the same as that status up front.
-      if (ended.status === 401) throw new Error("the hub refused the token (revoked?)");
+      if (ended.status === 401) throw new TokenRefusedError();
       throw new Error(`the hub answered ${ended.status}: ${String(ended.message).slice(0, 300)}`);
     }
     return poll as WirePoll;
@@ -323,7 +342,16 @@ class HubSession {
     if (!state.connected) {
       state.connected = true;
       delete state.error;
+      delete state.tokenRefused;
+      this.#tokenTries = 0;
+      this.#refusedAuth = undefined;
       changed = true;
+      if (events.length > 0) {
+        // Said before the batch is stored: "connected again; catching up from event <first>".
+        state.waiting = Math.max(0, poll.head - state.seq);
+        await this.publish();
+        changed = false;
+      }
     }
     const last = events.at(-1)?.seq ?? state.seq;
     const waiting = Math.max(0, poll.head - last);
@@ -362,13 +390,87 @@ class HubSession {
         prefetched = undefined;
         this.#trusted = false;
         state.connected = false;
+        if (error instanceof TokenRefusedError) {
+          await this.#tokenRefused(error);
+          continue;
+        }
         state.error = (error as Error).message;
         await this.publish().catch(() => {});
-        await new Promise((r) => setTimeout(r, backoff));
+        await this.#pause(backoff);
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
     prefetched?.poll.catch(() => {});
+  }
+
+  /** Waits `ms`, or less when the client stops. */
+  async #pause(ms: number): Promise<void> {
+    const { signal } = this.stopping;
+    if (signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** Tokens the hub refused in a row (a changed one that is refused too counts again), and the last one. */
+  #tokenTries = 0;
+  #refusedAuth: string | undefined;
+
+  /**
+   * The hub refused the token: it is read again from where it came from, and a new one is tried at once.
+   * Otherwise dev says once what to do (no "retrying": the same token will not open the channel again), and
+   * waits for the token to change (its file read every second) or, with nothing to read again, tries the
+   * hub every 10 s quietly.
+   */
+  async #tokenRefused(error: TokenRefusedError): Promise<void> {
+    const { state } = this;
+    const source = this.options.tokenSource;
+    const refused = this.link.auth.authorization;
+    if (await this.#newToken()) return;
+    if (refused !== this.#refusedAuth) {
+      this.#refusedAuth = refused;
+      this.#tokenTries++;
+    }
+    state.error = error.message;
+    state.tokenRefused = { fix: source?.fix ?? "restart dev with the new token", tries: this.#tokenTries };
+    await this.publish().catch(() => {});
+    if (source?.reread === undefined) return await this.#pause(10_000);
+    while (!this.stopping.signal.aborted) {
+      await this.#pause(1000);
+      if (await this.#newToken()) return;
+    }
+  }
+
+  /** Reads the token again: `true` when it changed (the next poll carries the new one). */
+  async #newToken(): Promise<boolean> {
+    const reread = this.options.tokenSource?.reread;
+    if (reread === undefined) return false;
+    let token: string | undefined;
+    const told = this.state.tokenRefused;
+    try {
+      token = await reread();
+    } catch (error) {
+      // The file is there but refused (a mode others can read, not a plain file): said once.
+      const problem = (error as Error).message;
+      if (told !== undefined && told.problem !== problem) {
+        this.state.tokenRefused = { ...told, problem };
+        await this.publish().catch(() => {});
+      }
+      return false;
+    }
+    if (told?.problem !== undefined) {
+      this.state.tokenRefused = { fix: told.fix, tries: told.tries };
+      await this.publish().catch(() => {});
+    }
+    if (token === undefined || `Bearer ${token}` === this.link.auth.authorization) return false;
+    this.link.auth = { authorization: `Bearer ${token}` };
+    return true;
   }
 
   /** Starts the poll loop. */

@@ -33,6 +33,12 @@ export interface HubState {
   client?: string;
   /** How many of the hub's 507 refusals this client has reported. */
   refusedSeen?: number;
+  /**
+   * The hub refuses the token (rotated or revoked): what to do about it, and how many tokens it refused in a
+   * row (a new one that is refused too is said again), and why the token could not be read again (its file's
+   * mode). Gone once a token is taken.
+   */
+  tokenRefused?: { fix: string; tries: number; problem?: string };
 }
 
 /** Path of the client's state file. */

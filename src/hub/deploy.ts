@@ -13,13 +13,19 @@
  */
 import { openHubStore } from "./kv_store.ts";
 import { limitsFromEnv } from "./limits.ts";
+import { publicBase } from "./public_url.ts";
 import { createHubHandler } from "./server.ts";
+
+function publicUrlFromEnv(raw: string | undefined): string | undefined {
+  return raw ? publicBase(raw, "HOOKTAP_HUB_PUBLIC_URL") : undefined;
+}
 
 const store = await openHubStore(undefined);
 const handler = createHubHandler({
   store,
   adminToken: Deno.env.get("HOOKTAP_HUB_ADMIN_TOKEN") || undefined,
-  publicUrl: Deno.env.get("HOOKTAP_HUB_PUBLIC_URL") || undefined,
+  // A bad one stops the app at start with what is wrong (channel URLs would be wrong otherwise).
+  publicUrl: publicUrlFromEnv(Deno.env.get("HOOKTAP_HUB_PUBLIC_URL")),
   limits: limitsFromEnv(Deno.env.get("HOOKTAP_HUB_LIMITS")),
 });
 

@@ -23,26 +23,68 @@ async function chmod(path: string, mode: number): Promise<void> {
   }
 }
 
+/** What {@linkcode prepareKvFile} created, so that a hub that then fails to start can take it back. */
+export interface PreparedKvFile {
+  /** The outermost directory it created (with everything under it), or `undefined`. */
+  createdDir: string | undefined;
+  /** Whether it created the database file. */
+  createdFile: boolean;
+}
+
+/** The outermost missing directory on the way to `dir`, or `undefined` when `dir` exists. */
+async function outermostMissing(dir: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let at = dir;; at = dirnameOf(at)) {
+    try {
+      await Deno.stat(at);
+      return missing;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      missing = at;
+    }
+    if (dirnameOf(at) === at) return missing;
+  }
+}
+
 /**
  * Before the open: creates the directory (0700) when missing, and the database file (0600) when missing;
  * an existing database file is set to 0600. `tighten`: set an existing directory to 0700 as well (the
  * hub's own default directory, which earlier versions created 0755).
+ * @returns what it created ({@linkcode undoKvFile} removes it).
  */
-export async function prepareKvFile(path: string, options: { tighten?: boolean } = {}): Promise<void> {
+export async function prepareKvFile(
+  path: string,
+  options: { tighten?: boolean } = {},
+): Promise<PreparedKvFile> {
   const dir = dirnameOf(path);
-  let created = false;
-  try {
-    await Deno.stat(dir);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    await Deno.mkdir(dir, { recursive: true, mode: KV_DIR_MODE });
-    created = true;
+  const createdDir = await outermostMissing(dir);
+  if (createdDir !== undefined) await Deno.mkdir(dir, { recursive: true, mode: KV_DIR_MODE });
+  if (createdDir !== undefined || options.tighten) await chmod(dir, KV_DIR_MODE);
+  let createdFile = createdDir !== undefined;
+  if (!createdFile) {
+    try {
+      await Deno.lstat(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      createdFile = true;
+    }
   }
-  if (created || options.tighten) await chmod(dir, KV_DIR_MODE);
   const file = await Deno.open(path, { create: true, write: true, mode: KV_FILE_MODE });
   file.close();
   await chmod(path, KV_FILE_MODE);
   await chmodSidecars(path);
+  return { createdDir, createdFile };
+}
+
+/** Removes what {@linkcode prepareKvFile} created for `path` (the hub did not start): nothing else. */
+export async function undoKvFile(path: string, prepared: PreparedKvFile): Promise<void> {
+  const remove = (p: string, recursive = false) =>
+    Deno.remove(p, { recursive }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  if (prepared.createdDir !== undefined) return await remove(prepared.createdDir, true);
+  if (!prepared.createdFile) return;
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) await remove(p);
 }
 
 /** After the open: the `-wal` and `-shm` files set to 0600 (when there). */

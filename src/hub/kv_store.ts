@@ -155,8 +155,11 @@ export interface HubStore {
     name: string,
     options: { now: number; maxClients: number },
   ): Promise<"known" | "new" | "full">;
-  /** Records a client's ack (never moving it back). */
-  ackClient(channel: string, name: string, seq: number, now: number): Promise<void>;
+  /**
+   * Records a registered client's ack (never moving it back, never past the head): `unknown` when no client
+   * has that name, `ahead` when `seq` is past the channel's head.
+   */
+  ackClient(channel: string, name: string, seq: number, now: number): Promise<AckResult>;
   /** Removes a client; `false` when there was none by that name. */
   removeClient(channel: string, name: string): Promise<boolean>;
   /**
@@ -181,7 +184,6 @@ export interface HubStore {
   /** The body of a stored event. */
   body(channel: string, event: StoredEvent): Promise<Uint8Array>;
   head(channel: string): Promise<number>;
-  ack(channel: string, client: string, seq: number): Promise<void>;
   cursor(channel: string, client: string): Promise<ClientCursor | null>;
   /** Resolves when `channel` gets an event after `after` (in this process), or `signal` aborts. */
   changed(channel: string, after: number, signal: AbortSignal): Promise<void>;
@@ -268,23 +270,34 @@ async function touchClient(
   return "new";
 }
 
+/** What {@linkcode HubStore.ackClient} did: the ack recorded, or why not. */
+export type AckResult =
+  | { kind: "ok"; seq: number }
+  | { kind: "unknown" }
+  | { kind: "ahead"; head: number };
+
 async function ackClient(
   kv: Deno.Kv,
   channel: string,
   name: string,
   seq: number,
   now: number,
-): Promise<void> {
+): Promise<AckResult> {
   const key = ["hub", "cursor", channel, name];
   for (let i = 0; i < 5; i++) {
-    const entry = await kv.get<ClientRecord>(key);
+    const [entry, head] = await kv.getMany<[ClientRecord, number]>([key, ["hub", "head", channel]]);
+    // Only a registered client acks (an ack registers no one), and never past the channel's head: a later
+    // event at or under that number would count as taken. Never backwards either.
+    if (entry.value === null) return { kind: "unknown" };
+    if (seq > (head.value ?? 0)) return { kind: "ahead", head: head.value ?? 0 };
     const record: ClientRecord = {
       ...entry.value,
-      seq: Math.max(seq, entry.value?.seq ?? 0),
+      seq: Math.max(seq, entry.value.seq),
       at: new Date(now).toISOString(),
     };
-    if ((await kv.atomic().check(entry).set(key, record).commit()).ok) return;
+    if ((await kv.atomic().check(entry).set(key, record).commit()).ok) return { kind: "ok", seq: record.seq };
   }
+  throw new Error("the client's cursor kept changing under this ack");
 }
 
 async function removeClient(kv: Deno.Kv, channel: string, name: string): Promise<boolean> {
@@ -501,7 +514,7 @@ async function whenNotBusy<T>(commit: () => Promise<T>): Promise<T> {
 /** The channel's events: append (group commit under the cap), read, bodies, head, cursors, change waits. */
 function eventLog(
   kv: Deno.Kv,
-): Pick<HubStore, "append" | "read" | "body" | "head" | "ack" | "cursor" | "changed"> {
+): Pick<HubStore, "append" | "read" | "body" | "head" | "cursor" | "changed"> {
   const log: LogState = { kv, heads: new Map(), listeners: new Map() };
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
   return {
@@ -575,9 +588,6 @@ function eventLog(
         );
       }
       return (await kv.get<number>(["hub", "head", channel])).value ?? 0;
-    },
-    async ack(channel, client, seq) {
-      await kv.set(["hub", "cursor", channel, client], { seq, at: new Date().toISOString() });
     },
     async cursor(channel, client) {
       return (await kv.get<ClientCursor>(["hub", "cursor", channel, client])).value;

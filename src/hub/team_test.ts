@@ -68,9 +68,12 @@ async function ack(h: Hub, id: string, token: string, client: string, seq: numbe
   await r.arrayBuffer();
 }
 
-async function status(h: Hub, id: string, token: string, client: string) {
+/** dev's hello (`hello=1`: registers the client), or with `hello` false a plain status read. */
+async function status(h: Hub, id: string, token: string, client: string, hello = true) {
   const r = await h(
-    new Request(`http://hub/api/channels/${id}?client=${client}`, { headers: bearer(token) }),
+    new Request(`http://hub/api/channels/${id}?client=${client}${hello ? "&hello=1" : ""}`, {
+      headers: bearer(token),
+    }),
   );
   assert.equal(r.status, 200, await r.clone().text());
   return await r.json() as WireStatus;
@@ -109,6 +112,61 @@ Deno.test("hub team: two clients each read every event; events go once both acke
     assert.deepEqual(left.events.map((e) => e.seq), [4, 5]);
     assert.equal(left.low, 3);
     assert.ok((await usage(kv, ch.id)) > 0);
+  });
+});
+
+async function ackAnswer(h: Hub, id: string, token: string, client: string, body: string) {
+  const r = await h(
+    new Request(`http://hub/api/channels/${id}/ack?client=${client}`, {
+      method: "POST",
+      headers: bearer(token),
+      body,
+    }),
+  );
+  return { status: r.status, body: await r.json() as { ok: boolean; error?: string; acked?: number } };
+}
+
+Deno.test("hub team: a plain status read registers and pins no client; dev's hello does", async () => {
+  await withHub({}, async (h) => {
+    const ch = await create(h);
+    for (let i = 0; i < 3; i++) await send(h, ch.url);
+    const read = await status(h, ch.id, ch.token, "default", false);
+    assert.equal(read.head, 3);
+    assert.equal(read.registered, false);
+    await status(h, ch.id, ch.token, "peek", false);
+    assert.deepEqual(await clients(h, ch.id, ch.token), []);
+    assert.equal((await status(h, ch.id, ch.token, "alice")).registered, true);
+    assert.deepEqual((await clients(h, ch.id, ch.token)).map((c) => [c.name, c.pinning]), [["alice", true]]);
+  });
+});
+
+Deno.test("hub team: an ack past the head is refused, never moves back, and registers no one", async () => {
+  await withHub({}, async (h) => {
+    const ch = await create(h);
+    for (let i = 0; i < 3; i++) await send(h, ch.url);
+    await status(h, ch.id, ch.token, "alice");
+    const ahead = await ackAnswer(h, ch.id, ch.token, "alice", '{"seq":99999}');
+    assert.equal(ahead.status, 400);
+    assert.equal(ahead.body.ok, false);
+    assert.match(ahead.body.error!, /seq 99999 is past this channel's last event \(3\)/);
+    assert.equal((await status(h, ch.id, ch.token, "alice")).acked, 0);
+    assert.deepEqual((await ackAnswer(h, ch.id, ch.token, "alice", '{"seq":3}')).body, {
+      ok: true,
+      acked: 3,
+    });
+    assert.deepEqual((await ackAnswer(h, ch.id, ch.token, "alice", '{"seq":1}')).body, {
+      ok: true,
+      acked: 3,
+    });
+    assert.equal((await status(h, ch.id, ch.token, "alice")).acked, 3);
+    for (const bad of ['{"seq":-1}', '{"seq":1.5}', "{bad", '{"seq":"2"}', "x".repeat(5000)]) {
+      const r = await ackAnswer(h, ch.id, ch.token, "alice", bad);
+      assert.equal(r.status, 400, bad);
+      assert.match(r.body.error!, /Send \{"seq": n\}/);
+    }
+    const stranger = await ackAnswer(h, ch.id, ch.token, "mallory", '{"seq":2}');
+    assert.equal(stranger.status, 404);
+    assert.deepEqual((await clients(h, ch.id, ch.token)).map((c) => c.name), ["alice"]);
   });
 });
 
@@ -249,10 +307,10 @@ Deno.test("hub team: rate, channels, clients and connections limits answer as do
     assert.match(await second.text(), /--max-channels/);
     await status(h, ch.id, ch.token, "one");
     const two = await h(
-      new Request(`http://hub/api/channels/${ch.id}?client=two`, { headers: bearer(ch.token) }),
+      new Request(`http://hub/api/channels/${ch.id}?client=two&hello=1`, { headers: bearer(ch.token) }),
     );
     assert.equal(two.status, 403);
-    assert.match(await two.text(), /--max-clients/);
+    assert.match(await two.text(), /has 1 client already \(hub serve --max-clients\)/);
     const held = h(
       new Request(`http://hub/api/channels/${ch.id}/events?after=3&wait=5000&client=one`, {
         headers: bearer(ch.token),

@@ -63,3 +63,46 @@ export function tokenFlagWarning(flag: string, instead: string): string {
   return `${flag} puts the token on the command line, where \`ps\` shows it to every user of this machine; ` +
     `use ${instead} instead.`;
 }
+
+/** Where dev's channel token came from: what to say when the hub refuses it, and how to read it again. */
+export interface HubTokenSource {
+  token: string;
+  /** What to do once the hub refuses it (`write the new token to …`), said as the end of a sentence. */
+  fix: string;
+  /**
+   * Reads the token again from where it came from: only a file can change while dev runs (a flag, the
+   * environment and the config's value are read once), so only the file's source has this.
+   * @throws {HubError} as {@linkcode tokenFromFile} does.
+   */
+  reread?: () => Promise<string | undefined>;
+}
+
+/**
+ * dev's channel token: `--hub-token`, else `HOOKTAP_HUB_TOKEN`, else `<dataDir>/hub-token`, else the config's
+ * `hub.token`; `undefined` when none has one.
+ * @throws {HubError} as {@linkcode tokenFromFile} does.
+ */
+export async function hubTokenSource(
+  from: { flag: string | undefined; config: string | undefined; dataDir: string },
+): Promise<HubTokenSource | undefined> {
+  const path = joinPath(from.dataDir, HUB_TOKEN_FILE);
+  const restart = "restart dev with the new token";
+  if (from.flag !== undefined) {
+    return {
+      token: from.flag,
+      fix: `${restart}, in ${path} (chmod 600) or ${HUB_TOKEN_ENV} (not --hub-token)`,
+    };
+  }
+  const env = tokenFromEnv(HUB_TOKEN_ENV);
+  if (env !== undefined) return { token: env, fix: `${restart} in ${HUB_TOKEN_ENV}` };
+  const file = await tokenFromFile(from.dataDir);
+  if (file !== undefined) {
+    return {
+      token: file,
+      fix: `write the new token to ${path} (chmod 600): dev reconnects as soon as it changes`,
+      reread: () => tokenFromFile(from.dataDir),
+    };
+  }
+  if (from.config !== undefined) return { token: from.config, fix: `${restart} in the config's hub.token` };
+  return undefined;
+}

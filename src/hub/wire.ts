@@ -66,6 +66,8 @@ export interface WireStatus {
   lastReceivedAt: string | null;
   /** The client this status is for (issue 28). */
   client?: string;
+  /** Whether that client is registered (it said hello or polled); a plain status read registers no one. */
+  registered?: boolean;
   /** Every event up to `low` was dropped (acked by every client, or past retention). */
   low?: number;
   lowAt?: string | null;

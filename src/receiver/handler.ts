@@ -53,6 +53,8 @@ export interface RequestOutcome {
   verdict?: VerdictStatus;
   /** Why the answer was not the plain 200. */
   answered?: "challenge" | "custom" | "enforce";
+  /** The hub's sequence number, for an event from the hub (`dev --hub` prints a batch's lines in its order). */
+  hubSeq?: number;
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -166,7 +168,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const { method } = request;
     const { path, query } = splitUrl(request.url);
     const outcome = (o: Omit<RequestOutcome, "time" | "method" | "path" | "query">, response: Response) => {
-      onOutcome?.({ time, method, path, query, ...o });
+      onOutcome?.({ time, method, path, query, ...o, ...(info?.hub ? { hubSeq: info.hub.seq } : {}) });
       return response;
     };
 

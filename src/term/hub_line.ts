@@ -24,10 +24,32 @@ export function hubLine(state: HubState, c: Colors): string {
 
 /** A change of the connection, or `undefined` when nothing changed worth a line. */
 export function hubChange(before: HubState | undefined, now: HubState, c: Colors): string | undefined {
-  if (before === undefined || before.connected === now.connected) return undefined;
-  return now.connected
-    ? c.green(`Hub: connected again; catching up from event ${now.seq + 1}.\n`)
-    : c.yellow(`Hub: connection lost (${safeLine(now.error ?? "?")}); retrying. Events wait at the hub.\n`);
+  if (before === undefined) return undefined;
+  const refused = now.tokenRefused;
+  if (refused !== undefined && !now.connected) {
+    const was = before.connected ? undefined : before.tokenRefused;
+    if (refused.problem !== undefined && refused.problem !== was?.problem) {
+      return c.yellow(`Hub: cannot read the token again: ${safeLine(refused.problem)}\n`);
+    }
+    if (refused.tries === was?.tries) return undefined;
+    const which = refused.tries > 1 ? "the new token too" : "the token";
+    return c.yellow(
+      `Hub: the hub refused ${which} (rotated or revoked?): ${safeLine(refused.fix)}. ` +
+        "Events wait at the hub.\n",
+    );
+  }
+  if (before.connected === now.connected) return undefined;
+  if (!now.connected) {
+    return c.yellow(
+      `Hub: connection lost (${safeLine(now.error ?? "?")}); retrying. Events wait at the hub.\n`,
+    );
+  }
+  // Published before the batch is stored: `seq` is the last event stored before, the catch-up starts after.
+  return c.green(
+    now.waiting > 0
+      ? `Hub: connected again; catching up from event ${now.seq + 1} (${now.waiting} waiting).\n`
+      : "Hub: connected again; nothing waited at the hub.\n",
+  );
 }
 
 /** The hub dropped events this client never got (it was away longer than the channel's retention). */

@@ -275,7 +275,7 @@ Deno.test("hub: 40 concurrent 100 KiB senders into a 1 MiB channel store at most
   await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "1MiB"]);
   const channel = await createChannel(tmp.path, hub.url);
   const id = channel.url.split("/c/")[1]!;
-  const r = await fetch(`${hub.url}/api/channels/${id}?client=away`, {
+  const r = await fetch(`${hub.url}/api/channels/${id}?client=away&hello=1`, {
     headers: { authorization: `Bearer ${channel.token}` },
   });
   await r.body?.cancel();
@@ -340,7 +340,7 @@ Deno.test("hub: two hub processes on one KV file hold the channel's storage cap 
   const channel = await createChannel(tmp.path, one.url);
   const id = channel.url.split("/c/")[1]!;
   const auth = { authorization: `Bearer ${channel.token}` };
-  const r = await fetch(`${one.url}/api/channels/${id}?client=away`, { headers: auth });
+  const r = await fetch(`${one.url}/api/channels/${id}?client=away&hello=1`, { headers: auth });
   await r.body?.cancel();
   const statuses = await Promise.all(
     Array.from(

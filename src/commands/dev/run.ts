@@ -42,7 +42,12 @@ import { preloadDigests } from "../../providers/hmac.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
 import type { HubState } from "../../hub/cursor_file.ts";
 import { createHubOrder } from "../../hub/order.ts";
-import { HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv, tokenFromFile } from "../../hub/token_source.ts";
+import {
+  HUB_TOKEN_ENV,
+  type HubTokenSource,
+  hubTokenSource,
+  tokenFlagWarning,
+} from "../../hub/token_source.ts";
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
@@ -67,7 +72,7 @@ async function hubPlan(
   opts: { hub?: string | undefined; hubToken?: string | undefined },
   config: ResolvedConfig,
   dataDir: string,
-): Promise<{ url: string; token: string } | undefined> {
+): Promise<{ url: string; token: string; tokenSource: HubTokenSource } | undefined> {
   const url = opts.hub ?? config.hub?.url;
   if (url === undefined) {
     if (opts.hubToken !== undefined) {
@@ -75,16 +80,15 @@ async function hubPlan(
     }
     return undefined;
   }
-  const token = opts.hubToken ?? tokenFromEnv(HUB_TOKEN_ENV) ?? await tokenFromFile(dataDir) ??
-    config.hub?.token;
-  if (token === undefined) {
+  const tokenSource = await hubTokenSource({ flag: opts.hubToken, config: config.hub?.token, dataDir });
+  if (tokenSource === undefined) {
     throw new UsageError(
       `The hub channel ${url} needs its token: set ${HUB_TOKEN_ENV}, or write it in .hooktap/hub-token ` +
         "(chmod 600), or hub.token in the config.",
     );
   }
   parseChannelUrl(url); // a clear error for a URL that is not a channel's
-  return { url, token };
+  return { url, token: tokenSource.token, tokenSource };
 }
 
 /** The hub client's name: `--hub-client`, else `<host name>-<project directory>`, kept to the hub's alphabet. */
@@ -155,7 +159,15 @@ interface DevPlan {
   stack: "deno" | "node" | undefined;
   fallback: ResolvedForward | undefined;
   ui: false | { port: number | null };
-  hub: { url: string; token: string; clientName: string | undefined; order: HubOrder } | undefined;
+  hub:
+    | {
+      url: string;
+      token: string;
+      tokenSource: HubTokenSource;
+      clientName: string | undefined;
+      order: HubOrder;
+    }
+    | undefined;
   paths: StorePaths;
   readyFile: string | undefined;
 }
@@ -289,9 +301,9 @@ async function startParts(
       port: plan.port,
       stack: plan.stack,
       server: config.server,
-      onOutcome: recordingUnmatched(
-        unmatched,
-        outcomePrinter(out, opts, config.endpoints, () => router.endpoints),
+      onOutcome: inHubOrder(
+        plan.hub?.order,
+        recordingUnmatched(unmatched, outcomePrinter(out, opts, config.endpoints, () => router.endpoints)),
       ),
       onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
       onNotice,
@@ -327,6 +339,14 @@ async function startParts(
     }),
   );
   return { store, listening, forwarding, hub, inspector };
+}
+
+/** `onOutcome`, a hub batch's outcomes (lines, unmatched log) given in the hub's order. */
+function inHubOrder(
+  order: HubOrder | undefined,
+  onOutcome: (outcome: RequestOutcome) => void,
+): (outcome: RequestOutcome) => void {
+  return order === undefined ? onOutcome : order.inOrder(onOutcome);
 }
 
 /** Prints each request (the activity log) and the moments writes fail and work again. */
@@ -366,6 +386,7 @@ async function startHub(
   const client = await connectHub({
     url: hub.url,
     token: hub.token,
+    tokenSource: hub.tokenSource,
     handle,
     order: hub.order,
     paths,

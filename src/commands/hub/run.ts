@@ -6,7 +6,8 @@ import { resolvePath } from "../../text/path.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { describeError, HooktapError, NetworkError, ServeError, UsageError } from "../../errors.ts";
-import { prepareKvFile } from "../../hub/kv_file.ts";
+import { type PreparedKvFile, prepareKvFile, undoKvFile } from "../../hub/kv_file.ts";
+import { publicBase } from "../../hub/public_url.ts";
 import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
@@ -92,13 +93,9 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
   let publicUrl: string | undefined;
   if (opts.publicUrl !== undefined) {
     try {
-      const u = new URL(opts.publicUrl);
-      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
-      publicUrl = u.href.replace(/\/+$/, "");
-    } catch {
-      throw new UsageError(
-        `--public-url must be an http(s) URL like https://hub.example.com, got "${opts.publicUrl}".`,
-      );
+      publicUrl = publicBase(opts.publicUrl);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
   }
   let tls: { cert: string; key: string } | undefined;
@@ -112,9 +109,10 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
       throw new UsageError(`Cannot read the TLS certificate or key: ${(error as Error).message}`);
     }
   }
+  let prepared: PreparedKvFile;
   try {
     // Private: the directory 0700 when created here (the default one always), the files 0600.
-    await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
+    prepared = await prepareKvFile(kvPath, { tighten: opts.kv === undefined });
   } catch (error) {
     // Deno refusing a permission is said as such by main.ts (exit 77, which flag to add).
     if (error instanceof Deno.errors.NotCapable) throw error;
@@ -134,6 +132,10 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
     publicUrl,
     limits,
     ...(tls ? { tls } : {}),
+  }).catch(async (error) => {
+    // Not started (the port taken, the store unusable): what this start created goes (a new --kv directory).
+    await undoKvFile(kvPath, prepared).catch(() => {});
+    throw error;
   });
   ctx.output.err(
     `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${

@@ -5,6 +5,9 @@
  * @module
  */
 import type { HubContext } from "../context.ts";
+import { readBody } from "../../receiver/body.ts";
+import { closeAfter } from "../../receiver/closing.ts";
+import { plural } from "../../text/format.ts";
 import { json, NO_CHANNEL, text } from "../respond.ts";
 import { CHANNEL_ID, hashToken, newChannelId, newToken } from "../token.ts";
 import { admin } from "./guard.ts";
@@ -24,6 +27,39 @@ async function adminOn(request: Request, channel: string, ctx: HubContext): Prom
   return undefined;
 }
 
+/** Largest body `POST /api/channels` reads: it takes no options (`{}` or nothing). */
+const MAX_OPTIONS_BODY = 4096;
+
+/**
+ * The body of `POST /api/channels`: none, or a JSON object (no option is defined yet, so its fields are
+ * ignored). A response when it is anything else (`{bad`, `[]`, too long): nothing is created then.
+ */
+async function noOptions(request: Request): Promise<Response | undefined> {
+  let body: Uint8Array;
+  try {
+    body = await readBody(request, MAX_OPTIONS_BODY, request.headers.get("content-length"), {
+      chunked: request.headers.has("transfer-encoding"),
+    });
+  } catch {
+    await request.body?.cancel().catch(() => {});
+    return closeAfter(text(
+      400,
+      `Bad request: send no body, or a JSON object of at most ${MAX_OPTIONS_BODY} bytes. No channel was created.`,
+      { connection: "close" },
+    ));
+  }
+  const raw = new TextDecoder().decode(body).trim();
+  if (raw === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return undefined;
+  return text(400, "Bad request: the body is not a JSON object; send no body or {}. No channel was created.");
+}
+
 /** `POST /api/channels`: a new channel, its URL and its token (shown once). */
 export async function createChannel(
   request: Request,
@@ -32,11 +68,13 @@ export async function createChannel(
 ): Promise<Response> {
   const notAdmin = await admin(request, ctx);
   if (notAdmin) return notAdmin;
+  const badBody = await noOptions(request);
+  if (badBody) return badBody;
   const { maxChannels } = ctx.limits;
   if (await ctx.store.channelCount() >= maxChannels) {
     return text(
       403,
-      `The hub holds ${maxChannels} channels already (hub serve --max-channels). ` +
+      `The hub holds ${plural(maxChannels, "channel")} already (hub serve --max-channels). ` +
         "Delete one with `hooktap hub channel rm ID`.",
     );
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { HubContext } from "../context.ts";
+import { plural } from "../../text/format.ts";
 import { text } from "../respond.ts";
 import { CLIENT_NAME } from "../team.ts";
 import { bearer, CHANNEL_ID, hashToken, sameBytes, tokenMatches } from "../token.ts";
@@ -58,7 +59,7 @@ export function badClient(): Response {
 export function tooManyClients(ctx: HubContext): Response {
   return text(
     403,
-    `This channel has ${ctx.limits.maxClients} clients already (hub serve --max-clients). ` +
+    `This channel has ${plural(ctx.limits.maxClients, "client")} already (hub serve --max-clients). ` +
       "Remove one with `hooktap hub clients rm NAME`.",
   );
 }

@@ -4,7 +4,8 @@
  * the hub's 200, or with a connected client's own answer.
  * @module
  */
-import { readBody } from "../../receiver/body.ts";
+import { BodyUnreadableError, readBody } from "../../receiver/body.ts";
+import { closeAfter } from "../../receiver/closing.ts";
 import { bodyErrorResponse } from "../../receiver/body_answer.ts";
 import type { BodyBudgetError } from "../../receiver/budget.ts";
 import { requestHeaders } from "../../receiver/headers.ts";
@@ -60,6 +61,7 @@ export async function ingest(
       stall: ctx.stall,
     });
   } catch (error) {
+    if (error instanceof BodyUnreadableError) return hiddenBody(request.method);
     return bodyErrorResponse(error, {
       server: "the hub",
       taker: "this hub",
@@ -84,6 +86,19 @@ export async function ingest(
   } finally {
     budget.release(body.length);
   }
+}
+
+/**
+ * The 400 for a GET or HEAD that announces a body: Deno.serve hides such a body, so the hub could store only
+ * part of the request (docs/hub.md). The connection closes after it (the body's bytes may still come).
+ */
+function hiddenBody(method: string): Response {
+  return closeAfter(text(
+    400,
+    `Bad request: the hub cannot read the body of a ${method} request (Deno.serve hides GET and HEAD ` +
+      "bodies). Nothing was stored; send a body with POST (or another method).",
+    { connection: "close" },
+  ));
 }
 
 /** The 507 of a full channel (counted: dev shows the refusals). */

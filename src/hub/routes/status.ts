@@ -1,6 +1,9 @@
 /**
- * `GET /api/channels/:channel?client=NAME`: a client's hello, and the
- * channel's status for it (registers the client).
+ * `GET /api/channels/:channel?client=NAME`: the channel's status for a
+ * client, read-only. With `&hello=1` it is `dev`'s hello before its first
+ * poll: it registers the client (a new name pins the events from then on)
+ * and counts it as connected. A plain status read registers, pins and
+ * connects no one.
  * @module
  */
 import type { HubContext } from "../context.ts";
@@ -20,17 +23,20 @@ export async function status(
   if ("refused" in open) return open.refused;
   const { client } = open;
   const { store } = ctx;
-  const registered = await store.touchClient(channel, client, {
-    now: ctx.now(),
-    maxClients: ctx.limits.maxClients,
-  });
-  if (registered === "full") return tooManyClients(ctx);
-  // A client says hello right before its first poll: from here on it counts as connected, so a sender
-  // arriving in between waits for its answer (served by that poll) instead of getting the blind 200.
-  ctx.presence.seen(channel);
+  if (url.searchParams.get("hello") === "1") {
+    const registered = await store.touchClient(channel, client, {
+      now: ctx.now(),
+      maxClients: ctx.limits.maxClients,
+    });
+    if (registered === "full") return tooManyClients(ctx);
+    // A client says hello right before its first poll: from here on it counts as connected, so a sender
+    // arriving in between waits for its answer (served by that poll) instead of getting the blind 200.
+    ctx.presence.seen(channel);
+  }
   await ctx.space.trim(channel); // before the low mark is read: a client coming back learns what it missed now
   const head = await store.head(channel);
-  const acked = (await store.cursor(channel, client))?.seq ?? 0;
+  const cursor = await store.cursor(channel, client);
+  const acked = cursor?.seq ?? 0;
   const last = head === 0 ? [] : await store.read(channel, head - 1, { limit: 1 });
   const low = await store.lowMark(channel);
   const full = await store.refused(channel);
@@ -42,6 +48,7 @@ export async function status(
       connected: ctx.presence.connected(channel),
       lastReceivedAt: last[0]?.receivedAt ?? null,
       client,
+      registered: cursor !== null,
       low: low.seq,
       lowAt: low.at,
       ...(full ? { refused: full } : {}),

@@ -104,7 +104,7 @@ Deno.test("hub routes: a client whose name holds @ is removed by its URL-encoded
     );
     const ch = await created.json() as { id: string; token: string };
     const hello = await h(
-      new Request(`http://hub/api/channels/${ch.id}?client=ana@laptop`, {
+      new Request(`http://hub/api/channels/${ch.id}?client=ana@laptop&hello=1`, {
         headers: { authorization: `Bearer ${ch.token}` },
       }),
     );

@@ -1,0 +1,128 @@
+/**
+ * What `hooktap hub serve` refuses, with the real CLI in a temp directory:
+ * a public URL channel URLs cannot be built on, a port it cannot bind
+ * (leaving nothing behind), a GET that announces a body, a channel request
+ * whose body is not JSON.
+ */
+import assert from "node:assert/strict";
+import { runCli, withTmpDir } from "./_helpers.ts";
+import { createChannel, startHub } from "./_hub.ts";
+import { HttpConn } from "./fault/_http.ts";
+import type { WirePoll } from "../src/hub/wire.ts";
+
+const SERVE = ["--allow-net", "--allow-read", "--allow-write", "--allow-env"];
+
+Deno.test("hub serve: a --public-url with a query, a fragment, credentials or another scheme is refused (exit 2)", async () => {
+  await using tmp = await withTmpDir();
+  for (
+    const [url, why] of [
+      ["https://hub.example.com/p?q=1#frag", /it has a query/],
+      ["https://hub.example.com/p#frag", /it has a fragment/],
+      ["https://hub.example.com/p?", /it has a query/],
+      ["https://me:pw@hub.example.com", /user name or password/],
+      ["ftp://hub.example.com", /its scheme is ftp:/],
+      ["javascript:alert(1)", /its scheme is javascript:/],
+      ["hub.example.com", /must be an http\(s\) URL/],
+    ] as const
+  ) {
+    const r = await runCli([
+      "hub",
+      "serve",
+      "--port",
+      "0",
+      "--kv",
+      `${tmp.path}/kv/hub.sqlite`,
+      "--public-url",
+      url,
+    ], {
+      cwd: tmp.path,
+      permissions: ["--unstable-kv", ...SERVE],
+      timeoutMs: 20_000,
+    });
+    assert.equal(r.code, 2, `${url}: ${r.stderr}`);
+    assert.match(r.stderr, /--public-url must be an http\(s\) URL/, url);
+    assert.match(r.stderr, why, url);
+    assert.doesNotMatch(r.stderr, /listening/, url);
+  }
+  await assert.rejects(
+    Deno.stat(`${tmp.path}/kv`),
+    Deno.errors.NotFound,
+    "nothing created for a refused start",
+  );
+  // A path is fine: channel URLs go under it.
+  await using hub = await startHub(tmp.path, 0, ["--public-url", "https://hub.example.com/p/"]);
+  assert.match(hub.stderr(), /channel URLs: https:\/\/hub\.example\.com\/p\/c\/<id>\n/);
+  assert.match(
+    (await createChannel(tmp.path, hub.url)).url,
+    /^https:\/\/hub\.example\.com\/p\/c\/[\w-]{22}$/,
+  );
+});
+
+Deno.test("hub serve: a port it cannot bind leaves no new --kv directory or file behind", async () => {
+  await using tmp = await withTmpDir();
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String(taken.addr.port);
+  const r = await runCli(["hub", "serve", "--port", port, "--kv", `${tmp.path}/new/deeper/hub.sqlite`], {
+    cwd: tmp.path,
+    permissions: ["--unstable-kv", ...SERVE],
+    timeoutMs: 20_000,
+  });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /address already in use\. Pick another with --port/);
+  await assert.rejects(
+    Deno.stat(`${tmp.path}/new`),
+    Deno.errors.NotFound,
+    "the directory it created is gone",
+  );
+  // In an existing directory: the new KV file (and its -wal, -shm) go, the directory and its files stay.
+  await Deno.writeTextFile(`${tmp.path}/keep.txt`, "mine");
+  const again = await runCli(["hub", "serve", "--port", port, "--kv", `${tmp.path}/hub2.sqlite`], {
+    cwd: tmp.path,
+    permissions: ["--unstable-kv", ...SERVE],
+    timeoutMs: 20_000,
+  });
+  assert.notEqual(again.code, 0);
+  const left = [];
+  for await (const e of Deno.readDir(tmp.path)) left.push(e.name);
+  assert.deepEqual(left.sort(), ["keep.txt"]);
+});
+
+Deno.test("hub: a GET that announces a body gets 400 (docs/hub.md) and nothing is stored; POST /api/channels refuses a body that is not a JSON object", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const conn = await HttpConn.open(hub.port);
+  try {
+    await conn.send(
+      `GET /c/${id}/gh HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Length: 5\r\n\r\nhello`,
+    );
+    const answer = await conn.readResponse(false);
+    assert.equal(answer.status, 400, answer.text());
+    assert.match(answer.text(), /cannot read the body of a GET request.*Nothing was stored/);
+  } finally {
+    conn.close();
+  }
+  const poll = await fetch(`${hub.url}/api/channels/${id}/events?after=0&wait=0`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  assert.deepEqual((await poll.json() as WirePoll).events, []);
+
+  const create = async (body?: string) => {
+    const r = await fetch(`${hub.url}/api/channels`, {
+      method: "POST",
+      headers: { authorization: "Bearer admin" },
+      ...(body === undefined ? {} : { body }),
+    });
+    // A refusal before the body was read closes the connection: its text may break off (tests/_hub.ts send).
+    return { status: r.status, text: await r.text().catch(() => undefined) };
+  };
+  for (const bad of ["{bad", "[]", "42", '"x"', "x".repeat(5000)]) {
+    const r = await create(bad);
+    assert.equal(r.status, 400, `${bad.slice(0, 10)}: ${r.text}`);
+    if (r.text !== undefined || bad.length < 4096) assert.match(r.text ?? "", /No channel was created/);
+  }
+  assert.equal((await create()).status, 201, "no body: a channel");
+  assert.equal((await create("")).status, 201, "an empty body: a channel");
+  assert.equal((await create("{}")).status, 201, "{}: a channel");
+});
