@@ -15,7 +15,7 @@ import {
   formatAppState,
   formatDelivery,
   formatUnrouted,
-  undeliveredCommand,
+  givenUpNote,
 } from "../term/delivery_line.ts";
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
@@ -139,7 +139,13 @@ export function ruleText(when: ResolvedForward["when"]): string {
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean; replaced?: number; runner?: string },
+  options: {
+    deliverPending: boolean;
+    replaced?: number;
+    runner?: string;
+    /** The config file given with `--config`: the commands suggested name it. */
+    config?: string;
+  },
 ): void {
   const c = out.errColors;
   const runner = options.runner ?? "hooktap";
@@ -201,11 +207,7 @@ export function reportForwarding(
   for (const group of forwarding.leftOver.givenUp) {
     const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
     out.err(
-      c.yellow(
-        `${plural(group.events.length, "event")} of endpoint ${safeLine(group.endpoint)} failed every ` +
-          `delivery attempt to ${safeLine(group.target)} earlier: ` +
-          `${safeLine(undeliveredCommand(group.endpoint, group.target, resign, runner))} sends them again.\n`,
-      ),
+      c.yellow(givenUpNote(group, { resign, runner, ...(options.config ? { config: options.config } : {}) })),
     );
   }
 }

@@ -11,6 +11,7 @@ import { HooktapError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import { providerFacts } from "../providers/catalog.ts";
 import { TIMESTAMP_HEADERS } from "../providers/signing.ts";
+import { verdictReason } from "../providers/verdict_reason.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
 import { staleSignatureWarning } from "./signatures.ts";
@@ -97,7 +98,8 @@ export class InvalidSignatureError extends HooktapError {
 
 /** The refusal to re-sign an event stored with an `invalid` verdict; `option` names the way to do it anyway. */
 export function invalidResignMessage(event: CapturedEvent, option = "--resign-invalid"): string {
-  const why = event.verdict?.reason ? ` (${event.verdict.reason.replace(/[.\s]+$/, "")})` : "";
+  const reason = verdictReason(event); // a fault `hooktap trigger` sent on purpose: that, not the secret
+  const why = reason ? ` (${reason.replace(/[.\s]+$/, "")})` : "";
   return `Refusing to re-sign ${event.id}: its signature was invalid when hooktap received it${why}. ` +
     `Signing it afresh would make the app accept as valid a request its sender did not sign right. ` +
     `Replay it without re-signing to send it as it came, or use ${option} to re-sign it anyway.`;

@@ -9,6 +9,7 @@
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import type { GivenUp } from "../send/undelivered.ts";
 import { formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -94,17 +95,72 @@ export function formatDelivery(
 
 /**
  * The command that sends an endpoint's given-up events to one target again, after `runner` (how the user
- * runs hooktap: `npx hooktap` through npx).
+ * runs hooktap: `npx hooktap` through npx); `more`: words added at the end (`--verdict valid`,
+ * `--config FILE`), each quoted as needed.
  */
 export function undeliveredCommand(
   endpoint: string,
   target: string,
   resign?: boolean,
   runner = "hooktap",
+  more: readonly string[] = [],
 ): string {
   const quote = (s: string) => (/^[\w.:/@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
   return `${runner} replay --undelivered --endpoint ${quote(endpoint)} --target ${quote(target)}` +
-    (resign ? " --resign" : "");
+    (resign ? " --resign" : "") + more.map((w) => ` ${quote(w)}`).join("");
+}
+
+/** Options of {@linkcode givenUpNote}. */
+export interface GivenUpNoteOptions {
+  /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
+  resign?: boolean;
+  /** How the user runs hooktap. @default "hooktap" */
+  runner?: string;
+  /** The config file `dev` was started with (`--config`): the commands name it. */
+  config?: string;
+}
+
+/**
+ * What `dev` says at start of events an earlier run gave up on, one target of one endpoint: a command
+ * that sends them again and works for them. Events stored with an invalid signature are told apart:
+ * `--resign` refuses those, so their command sends them as received (or `--resign-invalid` signs them
+ * anew), and the line says why they were refused (a fault `hooktap trigger` made on purpose, or a wrong
+ * secret), rather than suggesting a command that would be refused again.
+ */
+export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
+  const runner = options.runner ?? "hooktap";
+  const config = options.config === undefined ? [] : ["--config", options.config];
+  const head = (n: number) =>
+    `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
+    `attempt to ${safeLine(group.target)} earlier`;
+  const command = (resign: boolean, more: string[]) =>
+    safeLine(undeliveredCommand(group.endpoint, group.target, resign, runner, [...more, ...config]));
+  const invalid = group.invalid?.length ?? 0;
+  const others = group.events.length - invalid;
+  let text = "";
+  if (others > 0) {
+    // Beside events stored invalid (which --resign refuses), --verdict picks the others out when it can.
+    const only = invalid > 0 && group.othersVerdict !== undefined ? ["--verdict", group.othersVerdict] : [];
+    text += `${head(others)}: ${command(options.resign ?? false, only)} sends them again.\n`;
+  }
+  if (invalid > 0) {
+    const them = invalid === 1 ? "it" : "them";
+    const only = others > 0 ? ["--verdict", "invalid"] : [];
+    const faults = group.faults ?? 0;
+    const why = faults === invalid
+      ? "made invalid on purpose by `trigger --bad-signature`"
+      : faults > 0
+      ? `${faults} made invalid on purpose by \`trigger --bad-signature\`, the others likely signed with ` +
+        "another secret"
+      : "signed with another secret than the endpoint's, or changed on the way";
+    text += `${head(invalid)}: ${invalid === 1 ? "its signature was" : "their signatures were"} invalid ` +
+      `when hooktap received ${them} (${why}), so an app that checks signatures is right to refuse ${them}. ` +
+      `${command(false, only)} sends ${them} again as received; ${
+        command(false, ["--resign-invalid", ...only])
+      } ` +
+      `signs ${them} anew (which a real sender never would).\n`;
+  }
+  return text;
 }
 
 /** The JSON line of one attempt. */
