@@ -20,6 +20,7 @@ import {
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs, shellQuote } from "../text/command_line.ts";
 
 /**
  * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.
@@ -74,6 +75,8 @@ export function forwardingCallbacks(
     resignsOf?: (endpoint: string, event?: CapturedEvent) => boolean;
     /** How the user runs hooktap (`npx hooktap` through npx): the first words of every hint. */
     runner?: string;
+    /** The config file given with `--config`: the commands suggested name it. */
+    config?: string;
   },
 ): {
   onDelivery: (record: DeliveryRecord, event?: CapturedEvent) => void;
@@ -100,6 +103,7 @@ export function forwardingCallbacks(
           undefined,
           options.resignsOf?.(record.endpoint, event) ?? false,
           options.runner,
+          options.config === undefined ? [] : ["--config", options.config],
         ),
       );
     },
@@ -148,7 +152,8 @@ export function reportForwarding(
   },
 ): void {
   const c = out.errColors;
-  const runner = options.runner ?? "hooktap";
+  const runner = options.runner ?? invokedAs();
+  const config = options.config === undefined ? "" : ` --config ${shellQuote(options.config)}`;
   if (options.replaced !== undefined && options.replaced > 0) {
     out.err(
       c.yellow(
@@ -187,7 +192,7 @@ export function reportForwarding(
           `${
             plural(pending, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
-            `${runner} replay --undelivered sends them.\n`,
+            `${runner} replay --undelivered${config} sends them.\n`,
         ),
       );
     }
@@ -200,15 +205,22 @@ export function reportForwarding(
           `which hooktap.config.ts no longer has; they are kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
-          } --to URL sends them.\n`,
+          } --to URL${config} sends them.\n`,
       ),
     );
   }
   for (const group of forwarding.leftOver.givenUp) {
     const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
-    out.err(
-      c.yellow(givenUpNote(group, { resign, runner, ...(options.config ? { config: options.config } : {}) })),
-    );
+    // An endpoint this config does not forward (another config's, or removed): the commands assume the
+    // default config, and the note says so.
+    const known = forwarding.targetsOf(group.endpoint).length > 0;
+    const note = givenUpNote(group, {
+      resign,
+      runner,
+      ...(options.config && known ? { config: options.config } : {}),
+      ...(known ? {} : { notIn: options.config ?? "hooktap.config.ts" }),
+    });
+    out.err(c.yellow(note));
   }
 }
 
@@ -219,14 +231,16 @@ export function reportForwarding(
 export function waitingNote(
   out: Output,
   forwarding: ForwardingSession | undefined,
-  runner = "hooktap",
+  runner = invokedAs(),
+  config?: string,
 ): string {
   const n = forwarding?.forwarder.pending ?? 0;
   if (n === 0) return "";
+  const with_ = config === undefined ? "" : ` --config ${shellQuote(config)}`;
   return out.errColors.yellow(
     `${n} ${
       n === 1 ? "delivery was" : "deliveries were"
     } still waiting for your app: they are kept, and the ` +
-      `next ${runner} dev sends them in order (${runner} replay --undelivered sends them now).\n`,
+      `next ${runner} dev${with_} sends them in order (${runner} replay --undelivered${with_} sends them now).\n`,
   );
 }

@@ -50,7 +50,7 @@ export function rejectionReason(
   const title = provider.title;
   const fix = !provider.resigns
     ? `${title} signs with its private key, so only ${title} can sign a changed request`
-    : event.verdict?.status === "invalid"
+    : event.verdict?.status === "invalid" && !resigning // --resign-invalid asked: the secret is what lacks
     ? "its signature was invalid when hooktap received it, so --resign refuses to sign it afresh " +
       "(--resign-invalid does it anyway)"
     : (settings?.secrets.length ?? 0) > 0 || (settings === undefined && !resigning)

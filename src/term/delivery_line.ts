@@ -13,6 +13,7 @@ import type { GivenUp } from "../send/undelivered.ts";
 import { formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs } from "../text/command_line.ts";
 
 /** Lines of the app's body shown under a non-2xx answer. */
 export const BODY_LINES = 6;
@@ -32,14 +33,16 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
 /**
  * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
  * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
- * `runner`: how the user runs hooktap (`npx hooktap` through npx), the hint's first words.
+ * `runner`: how the user runs hooktap (`npx hooktap` through npx), the hint's first words; `more`: words
+ * the hint's command ends with (`--config FILE`).
  */
 export function formatDelivery(
   record: DeliveryRecord,
   output: Output,
   attempts?: number,
   resign = false,
-  runner = "hooktap",
+  runner = invokedAs(),
+  more: readonly string[] = [],
 ): string {
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
@@ -73,7 +76,13 @@ export function formatDelivery(
       c.red(
         `gave up: ${
           safeLine(
-            undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true, runner),
+            undeliveredCommand(
+              record.endpoint,
+              record.target,
+              resign || record.resigned === true,
+              runner,
+              more,
+            ),
           )
         } sends it again`,
       ),
@@ -87,7 +96,7 @@ export function formatDelivery(
       text += `    ${c.dim("│")} ${safeLine(clipped)}\n`;
     }
     if (lines.length > BODY_LINES || record.truncated) {
-      text += `    ${c.dim(`│ … (hooktap inspect ${record.event} shows the whole answer)`)}\n`;
+      text += `    ${c.dim(`│ … (${runner} inspect ${record.event} shows the whole answer)`)}\n`;
     }
   }
   return text;
@@ -102,7 +111,7 @@ export function undeliveredCommand(
   endpoint: string,
   target: string,
   resign?: boolean,
-  runner = "hooktap",
+  runner = invokedAs(),
   more: readonly string[] = [],
 ): string {
   const quote = (s: string) => (/^[\w.:/@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
@@ -114,10 +123,15 @@ export function undeliveredCommand(
 export interface GivenUpNoteOptions {
   /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
   resign?: boolean;
-  /** How the user runs hooktap. @default "hooktap" */
+  /** How the user runs hooktap. @default invokedAs() */
   runner?: string;
   /** The config file `dev` was started with (`--config`): the commands name it. */
   config?: string;
+  /**
+   * The config `dev` runs with, when the endpoint forwards nowhere in it (another config's endpoint, or
+   * one removed): the commands then assume the default config, and the note says so.
+   */
+  notIn?: string;
 }
 
 /**
@@ -128,7 +142,7 @@ export interface GivenUpNoteOptions {
  * secret), rather than suggesting a command that would be refused again.
  */
 export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
-  const runner = options.runner ?? "hooktap";
+  const runner = options.runner ?? invokedAs();
   const config = options.config === undefined ? [] : ["--config", options.config];
   const head = (n: number) =>
     `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
@@ -160,6 +174,11 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
       } ` +
       `signs ${them} anew (which a real sender never would).\n`;
   }
+  if (options.notIn !== undefined) {
+    text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +
+      `commands assume ${safeLine(options.config ?? "hooktap.config.ts")}, which they read for its secret; ` +
+      `add --config FILE if another config has it.)\n`;
+  }
   return text;
 }
 
@@ -173,7 +192,7 @@ export function deliveryJson(record: DeliveryRecord): string {
  * answer again (stderr). Both are true of the forwarder: while nothing listens no attempt is spent and
  * hooktap checks the port every second; the waiting events go out, in order, once it listens.
  */
-export function formatAppState(state: AppState, output: Output, runner = "hooktap"): string {
+export function formatAppState(state: AppState, output: Output, runner = invokedAs()): string {
   const c = output.errColors;
   const host = safeLine(state.host);
   if (!state.up && state.relay) {

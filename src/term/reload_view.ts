@@ -10,6 +10,7 @@ import type { TargetChanges } from "../send/session.ts";
 import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs, suggestCommand } from "../text/command_line.ts";
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
 
@@ -30,7 +31,9 @@ export function reloadedText(changes: ConfigChanges, colors: Colors): string {
   if (changes.port) {
     lines.push(colors.yellow(
       `  port changed ${changes.port.from} -> ${changes.port.to}: still listening on ${changes.port.from}; ` +
-        `restart hooktap dev (Ctrl-C, then hooktap dev) to listen on ${changes.port.to}.`,
+        `restart ${invokedAs()} dev (Ctrl-C, then ${
+          suggestCommand(["dev"])
+        }) to listen on ${changes.port.to}.`,
     ));
   }
   return lines.join("\n") + "\n";
@@ -57,8 +60,8 @@ export function targetChangesText(changes: TargetChanges, colors: Colors): strin
       `  - forward target ${safeLine(endpoint)} ${safeLine(target)}` +
       (kept === 0 ? "" : colors.yellow(
         `: ${kept} queued event${kept === 1 ? " was" : "s were"} kept undelivered; ` +
-          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
-            safeLine(target)
+          `${
+            safeLine(suggestCommand(["replay", "--undelivered", "--endpoint", endpoint, "--target", target]))
           } --to URL sends them`,
       ))
     ),

@@ -263,11 +263,12 @@ async function startParts(
         event?.verdict?.status !== "invalid" &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
+      ...(opts.config !== undefined ? { config: opts.config } : {}),
     }),
   });
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
-    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs())));
+    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config)));
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);
@@ -427,6 +428,7 @@ function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, events
       deliverPending: !opts.skipPending,
       replaced,
       runner: invokedAs(),
+      ...(opts.config !== undefined ? { config: opts.config } : {}),
     });
   }
 }
