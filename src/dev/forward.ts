@@ -20,7 +20,7 @@ import {
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
-import { invokedAs, shellQuote } from "../text/command_line.ts";
+import { invokedAs, shellQuote, suggestCommand } from "../text/command_line.ts";
 
 /**
  * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.
@@ -35,7 +35,9 @@ export function forwardFlag(
     if (events !== undefined) {
       throw new UsageError(
         "--forward-events chooses the events --forward-to sends: give both " +
-          "(hooktap dev --forward-to http://localhost:3000/hook --forward-events push), " +
+          `(${
+            suggestCommand(["dev", "--forward-to", "http://localhost:3000/hook", "--forward-events", "push"])
+          }), ` +
           "or put the rule in hooktap.config.ts (forward: [{ to, when: { type: [...] } }]).",
       );
     }

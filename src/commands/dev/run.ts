@@ -56,6 +56,7 @@ import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf, uiPlan } from "../_shared/context.ts";
 import { invokedAs } from "../_shared/hints.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 
@@ -142,7 +143,10 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   }
   ctx.output.err(
     c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
-      '(port 8787, POST /webhook as "default"). Nothing was written; `hooktap init --yes` writes it.\n',
+      `(port 8787, POST /webhook as "default"). Nothing was written; \`${
+        suggestCommand(["init", "--yes"])
+      }\` ` +
+      "writes it.\n",
   );
   return starterConfig();
 }
