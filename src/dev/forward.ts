@@ -99,14 +99,12 @@ export function forwardingCallbacks(
     onDelivery: (record, event) => {
       if (options.quiet) return;
       print(
-        options.json ? deliveryJson(record) : formatDelivery(
-          record,
-          out,
-          undefined,
-          options.resignsOf?.(record.endpoint, event) ?? false,
-          options.runner,
-          options.config === undefined ? [] : ["--config", options.config],
-        ),
+        options.json ? deliveryJson(record) : formatDelivery(record, out, {
+          resign: options.resignsOf?.(record.endpoint, event) ?? false,
+          ...(options.runner !== undefined ? { runner: options.runner } : {}),
+          ...(options.config !== undefined ? { more: ["--config", options.config] } : {}),
+          ...(event !== undefined ? { event } : {}),
+        }),
       );
     },
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),

@@ -10,6 +10,7 @@ import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
+import { signatureFault } from "../providers/verdict_reason.ts";
 import { formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -30,20 +31,33 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
     `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
-/**
- * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
- * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
- * `runner`: how the user runs hooktap (`npx hooktap` through npx), the hint's first words; `more`: words
- * the hint's command ends with (`--config FILE`).
- */
+/** Options of {@linkcode formatDelivery}. */
+export interface DeliveryLineOptions {
+  /** The target's attempts in all, shown as `attempt 2/5`. */
+  attempts?: number;
+  /**
+   * A "gave up" hint needs `--resign` (the stored signature will be stale when it is run); it is added too
+   * when this attempt had to be re-signed. @default false
+   */
+  resign?: boolean;
+  /** How the user runs hooktap (`npx hooktap` through npx), the hint's first words. @default invokedAs() */
+  runner?: string;
+  /** Words the hint's command ends with (`--config FILE`). @default [] */
+  more?: readonly string[];
+  /**
+   * The event, when known: one stored with an invalid signature is sent again as received (`--resign`
+   * refuses it), and the "gave up" hint says why it was refused (a fault `hooktap trigger` made on purpose).
+   */
+  event?: Pick<CapturedEvent, "verdict" | "trigger">;
+}
+
+/** The human lines of one attempt (ending in a newline). */
 export function formatDelivery(
   record: DeliveryRecord,
   output: Output,
-  attempts?: number,
-  resign = false,
-  runner = invokedAs(),
-  more: readonly string[] = [],
+  options: DeliveryLineOptions = {},
 ): string {
+  const { attempts, resign = false, runner = invokedAs(), more = [], event } = options;
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
   const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
@@ -72,19 +86,25 @@ export function formatDelivery(
     // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
     parts.push(c.yellow("waits for the app to listen"));
   } else if (record.outcome === "failed" && record.source !== "relay") {
+    const invalid = event?.verdict?.status === "invalid" && record.resigned !== true;
+    const why = !invalid
+      ? ""
+      : signatureFault(event!) !== undefined
+      ? " (its signature was made invalid on purpose by `trigger --bad-signature`: refused, as meant)"
+      : " (its signature was invalid when hooktap received it)";
     parts.push(
       c.red(
-        `gave up: ${
+        `gave up${why}: ${
           safeLine(
             undeliveredCommand(
               record.endpoint,
               record.target,
-              resign || record.resigned === true,
+              !invalid && (resign || record.resigned === true),
               runner,
               more,
             ),
           )
-        } sends it again`,
+        } sends it again${invalid ? " as received" : ""}`,
       ),
     );
   }
