@@ -44,6 +44,8 @@ Deno.test("under npx, the help's quick start, usage lines and examples, and the 
   assert.match(rm.stderr, /Say which events to remove: npx hooktap rm ID\.\.\., or npx hooktap rm --all\./);
   const prune = await runCli(["prune"], { cwd: tmp.path, env: NPX, permissions: WITH_ENV });
   assert.match(prune.stderr, /Say what to keep: npx hooktap prune --keep 100000/);
+  const hub = await runCli(["hub", "channel", "create"], { cwd: tmp.path, env: NPX, permissions: WITH_ENV });
+  assert.match(hub.stderr, /Give the hub's URL: npx hooktap hub channel create --hub URL\./);
   // Run as `hooktap` (a global install), the help stays as it was.
   const plain = await runCli(["--help"], { cwd: tmp.path, permissions: HELP_PERMS });
   assert.match(plain.stdout, /\n {2}hooktap init --yes {6}write/);
