@@ -19,6 +19,11 @@ const LIB = path.join(__dirname, "..", "lib");
 
 /** Deno's permission flags per command: `dev` gets those of `deno task dev`, the rest only what they need. */
 const READ = ["--allow-read=."];
+/**
+ * The flags of the help, the version and an unknown command: read, and the one variable that says how the
+ * user runs hooktap (the help's examples and its hints start with `npx hooktap` under npx).
+ */
+const OTHER = [...READ, "--allow-env=HOOKTAP_INVOKED_AS"];
 const STORE = ["--allow-write=.hooktap"];
 const PERMISSIONS = {
   // dev reads the host name for its hub client name (<host>-<project directory>).
@@ -142,7 +147,7 @@ function widens(commands, command) {
 /** Deno's flags for `args` run in `cwd`: the command's permissions, widened to the files its options name. */
 function permissionFlags(args, cwd = process.cwd()) {
   const command = commandOf(args);
-  const flags = [...(PERMISSIONS[command] ?? READ)];
+  const flags = [...(PERMISSIONS[command] ?? OTHER)];
   if (command === undefined || !(command in PERMISSIONS)) return flags;
   const reads = [];
   const writes = [...(WRITES[command] ?? [])];
@@ -285,6 +290,7 @@ else {
     CONTROL_SOCKET,
     CONTROL_SOCKET_PATH,
     READ,
+    OTHER,
     ENTRIES,
     ENTRY_FLAGS,
     scriptOf,

@@ -31,6 +31,7 @@ function variable(long) {
  */
 function shellLauncher(launcher, deno, lib, nodeLauncher) {
   const { PERMISSIONS, WRITES, WIDENINGS, CONTROL_SOCKET, CONTROL_SOCKET_PATH, READ } = launcher;
+  const other = (launcher.OTHER ?? READ).filter((f) => !f.startsWith("--allow-read="));
   const lines = [];
   const add = (line) => lines.push(line);
   add("#!/bin/sh");
@@ -105,7 +106,7 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
     }
     add("    ;;");
   }
-  add(`  *) reads=${quote(READ.map((f) => f.slice(13)).join(","))} ;;`);
+  add(`  *) flags=${quote(other.join(" "))}; reads=${quote(READ.map((f) => f.slice(13)).join(","))} ;;`);
   add("esac");
   // The script: the first argument's own bundle (the Node launcher's ENTRIES), else main.js.
   add("script=main.js script_flags=");

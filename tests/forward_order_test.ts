@@ -257,7 +257,9 @@ Deno.test("the gave-up hint of an event stored invalid has no --resign (replay w
   await until(() => /gave up/.test(dev.stdout()), "the gave-up line");
   const logs = JSON.parse((await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim());
   assert.equal(logs.verdict?.status, "invalid", "stored with the invalid verdict");
-  const hint = dev.stdout().match(/gave up: (hooktap [^\n]*?) sends it again/)![1]!;
+  const hint = dev.stdout().match(
+    /gave up \(its signature was invalid when hooktap received it\): (hooktap [^\n]*?) sends it again as received/,
+  )![1]!;
   assert.doesNotMatch(hint, /--resign/);
   status = 200;
   const result = await runCli(hint.split(" ").slice(1), { cwd: tmp.path });

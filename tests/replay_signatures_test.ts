@@ -92,7 +92,11 @@ Deno.test("bulk `replay --resign` re-signs the stale event and refuses the inval
   await using app = stripeApp();
   const r = await runCli(["replay", "--endpoint", "stripe", "--to", app.url, "--resign"], { cwd: tmp.path });
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /Sent 2 of 2: 1 answered 2xx, 1 failed\. Answers: 1 × 200, 1 × not sent\./);
+  assert.match(
+    r.stderr,
+    /Sent 1 of 2: 1 answered 2xx, 0 failed, 1 not sent \(refused before sending: your app never saw it\)\. Answers: 1 × 200, 1 × not sent\./,
+  );
+  assert.match(r.stderr, /1 of them was not sent: its signature was invalid when hooktap received it/);
   assert.match(r.stderr, new RegExp(`${invalid} → .*Refusing to re-sign`));
   assert.deepEqual(app.got, ['{"id":"evt_old","type":"invoice.paid"}']);
 });

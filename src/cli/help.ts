@@ -56,8 +56,16 @@ function _flagsText(key: string, option: OptionSpec): string {
   return option.negatable ? flags.replace(/--(?=[^-\s][^\s]*$)/, "--no-") : flags;
 }
 
-/** The help of one command. */
-export function commandHelp(spec: CommandSpec, width: number): string {
+/**
+ * `text` with each command it shows (the usage line, the examples and quick start: lines that start with
+ * `hooktap `, after their indent) run as the user runs hooktap (`runner`: `npx hooktap` through npx).
+ */
+function _asRun(text: string, runner: string): string {
+  return runner === "hooktap" ? text : text.replace(/^(Usage: |[ \t]+)hooktap(?= )/gm, `$1${runner}`);
+}
+
+/** The help of one command; its usage line and examples after `runner`, how the user runs hooktap. */
+export function commandHelp(spec: CommandSpec, width: number, runner = "hooktap"): string {
   const options: [string, string][] = Object.entries(spec.options)
     .filter(([, o]) => !o.hidden)
     .map(([key, o]) => [_flagsText(key, o), _optionText(o)]);
@@ -72,14 +80,15 @@ export function commandHelp(spec: CommandSpec, width: number): string {
   const parts = [`Usage: hooktap ${commandTerm(spec)}`, "", wrap(spec.description, width)];
   if (args.length > 0) parts.push("", "Arguments:", _table(args, pad, width));
   parts.push("", "Options:", _table(options, pad, width));
-  return parts.join("\n") + "\n" + (spec.after ?? "") + "\n";
+  return _asRun(parts.join("\n") + "\n" + (spec.after ?? "") + "\n", runner);
 }
 
-/** The program's help: its options and the visible commands. */
+/** The program's help: its options and the visible commands; its commands after `runner`. */
 export function programHelp(
   commands: readonly CommandSpec[],
   info: { description: string; after: string },
   width: number,
+  runner = "hooktap",
 ): string {
   const visible = commands.filter((c) => !c.hidden);
   const rows: [string, string][] = visible.map((c) => [commandTerm(c), c.description]);
@@ -89,15 +98,18 @@ export function programHelp(
     "show help for a command",
   ]];
   const pad = Math.max(...[...rows, ...options].map(([term]) => term.length));
-  return [
-    "Usage: hooktap [options] [command]",
-    "",
-    wrap(info.description, width),
-    "",
-    "Options:",
-    _table(options, pad, width),
-    "",
-    "Commands:",
-    _table(rows, pad, width),
-  ].join("\n") + "\n" + info.after + "\n";
+  return _asRun(
+    [
+      "Usage: hooktap [options] [command]",
+      "",
+      wrap(info.description, width),
+      "",
+      "Options:",
+      _table(options, pad, width),
+      "",
+      "Commands:",
+      _table(rows, pad, width),
+    ].join("\n") + "\n" + info.after + "\n",
+    runner,
+  );
 }

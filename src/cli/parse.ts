@@ -9,6 +9,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { suggestCommand } from "../text/command_line.ts";
 import { httpUrlProblem, isBareNumber, parseDuration, parseWhen } from "../text/values.ts";
 import { closest } from "../text/suggest.ts";
 import {
@@ -42,7 +43,7 @@ function _flags(spec: CommandSpec): { long: Map<string, Flag>; short: Map<string
 }
 
 function _helpHint(spec: CommandSpec): string {
-  return `Run \`hooktap ${spec.name} --help\` for its options.`;
+  return `Run \`${suggestCommand([spec.name, "--help"])}\` for its options.`;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { closest } from "../text/suggest.ts";
+import { invokedAs, suggestCommand } from "../text/command_line.ts";
 import type { CommandContext } from "./context.ts";
 import { lazyImport } from "./lazy.ts";
 import { HELP, parseCommand } from "./parse.ts";
@@ -36,7 +37,7 @@ function _find(program: Program, name: string): CommandSpec {
   const near = closest(name, program.commands.filter((c) => !c.hidden).map((c) => c.name));
   throw new UsageError(
     `unknown command '${name}'${near === undefined ? "" : ` (did you mean ${near}?)`}. ` +
-      "Run `hooktap --help` for the commands.",
+      `Run \`${suggestCommand(["--help"])}\` for the commands.`,
   );
 }
 
@@ -48,7 +49,7 @@ export async function runProgram(
 ): Promise<void> {
   const [first, ...rest] = args;
   const texts = _texts;
-  const help = async () => (await texts()).programHelp(program.commands, program, _width());
+  const help = async () => (await texts()).programHelp(program.commands, program, _width(), invokedAs());
   if (first === undefined) {
     ctx.output.err(await help());
     ctx.exit(2);
@@ -58,13 +59,15 @@ export async function runProgram(
   if (first === "-h" || first === "--help") return void ctx.output.out(await help());
   if (first === "help") {
     ctx.output.out(
-      rest[0] === undefined ? await help() : (await texts()).commandHelp(_find(program, rest[0]), _width()),
+      rest[0] === undefined
+        ? await help()
+        : (await texts()).commandHelp(_find(program, rest[0]), _width(), invokedAs()),
     );
     return;
   }
   if (first.startsWith("-")) {
     throw new UsageError(
-      `unknown option '${first}' before the command. Run \`hooktap --help\` for the commands.`,
+      `unknown option '${first}' before the command. Run \`${suggestCommand(["--help"])}\` for the commands.`,
     );
   }
   await runCommand(_find(program, first), ctx, rest);
@@ -80,7 +83,7 @@ export async function runCommand(
   rest: readonly string[],
 ): Promise<void> {
   const input = parseCommand(spec, rest);
-  if (input === HELP) return void ctx.output.out((await _texts()).commandHelp(spec, _width()));
+  if (input === HELP) return void ctx.output.out((await _texts()).commandHelp(spec, _width(), invokedAs()));
   const { run } = await spec.load();
   // The parser filled every declared option with a value of its declared kind.
   await run(ctx, input as Input<Record<string, OptionSpec>>);

@@ -5,6 +5,7 @@
  * @module
  */
 import { closest } from "../text/suggest.ts";
+import { suggestCommand } from "../text/command_line.ts";
 import { checkKeys, isRecord, type Issues, optionalCount, show } from "./_check.ts";
 import { checkForwards } from "./forward.ts";
 import { pathProblem } from "./path.ts";
@@ -165,7 +166,9 @@ export function checkEndpoints(
       // as "(no secret)" on every event.
       warnings.push(
         `endpoint "${name}": its secret is empty (${at}.secret is undefined, as Deno.env.get() gives for an ` +
-          `unset variable), so signatures are not checked: set the variable and restart hooktap dev`,
+          `unset variable), so signatures are not checked: set the variable and restart ${
+            suggestCommand(["dev"])
+          }`,
       );
     }
     const response = checkResponse(entry.response, `${at}.response`, issues);

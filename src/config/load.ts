@@ -12,6 +12,7 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
 import { fileUrl, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 /** Options of {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -145,7 +146,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     if (error instanceof Deno.errors.NotFound) {
       if (options.path === undefined) return null;
       throw new ConfigError(`Config file ${file} does not exist.`, [
-        "check the --config path, or run `hooktap init` to write one",
+        `check the --config path, or run \`${suggestCommand(["init"])}\` to write one`,
       ]);
     }
     throw new ConfigError(`Cannot read config file ${file}: ${describeError(error)}`, [

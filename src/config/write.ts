@@ -8,6 +8,7 @@ import { describeError, HooktapError } from "../errors.ts";
 import { configSource, type StarterAnswers } from "./starter.ts";
 import { DATA_DIR_NAME } from "../store/paths.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 /** Options of {@linkcode writeConfigFile}. */
 export interface WriteConfigOptions {
@@ -23,7 +24,9 @@ export interface WriteConfigOptions {
 /** The error for a config file that is already there. */
 export function alreadyExists(file: string): HooktapError {
   return new HooktapError(
-    `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`hooktap init --force\` to replace it.`,
+    `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`${
+      suggestCommand(["init", "--force"])
+    }\` to replace it.`,
   );
 }
 

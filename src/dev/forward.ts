@@ -16,11 +16,12 @@ import {
   formatAppState,
   formatDelivery,
   formatUnrouted,
-  undeliveredCommand,
+  givenUpNote,
 } from "../term/delivery_line.ts";
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs, shellQuote, suggestCommand } from "../text/command_line.ts";
 
 /**
  * The target `--forward-to` names (`--forward-events` its rule), or `undefined` without the flag.
@@ -35,7 +36,9 @@ export function forwardFlag(
     if (events !== undefined) {
       throw new UsageError(
         "--forward-events chooses the events --forward-to sends: give both " +
-          "(hooktap dev --forward-to http://localhost:3000/hook --forward-events push), " +
+          `(${
+            suggestCommand(["dev", "--forward-to", "http://localhost:3000/hook", "--forward-events", "push"])
+          }), ` +
           "or put the rule in hooktap.config.ts (forward: [{ to, when: { type: [...] } }]).",
       );
     }
@@ -75,6 +78,8 @@ export function forwardingCallbacks(
     resignsOf?: (endpoint: string, event?: CapturedEvent) => boolean;
     /** How the user runs hooktap (`npx hooktap` through npx): the first words of every hint. */
     runner?: string;
+    /** The config file given with `--config`: the commands suggested name it. */
+    config?: string;
   },
 ): {
   onDelivery: (record: DeliveryRecord, event?: CapturedEvent) => void;
@@ -95,13 +100,12 @@ export function forwardingCallbacks(
     onDelivery: (record, event) => {
       if (options.quiet) return;
       print(
-        options.json ? deliveryJson(record) : formatDelivery(
-          record,
-          out,
-          undefined,
-          options.resignsOf?.(record.endpoint, event) ?? false,
-          options.runner,
-        ),
+        options.json ? deliveryJson(record) : formatDelivery(record, out, {
+          resign: options.resignsOf?.(record.endpoint, event) ?? false,
+          ...(options.runner !== undefined ? { runner: options.runner } : {}),
+          ...(options.config !== undefined ? { more: ["--config", options.config] } : {}),
+          ...(event !== undefined ? { event } : {}),
+        }),
       );
     },
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
@@ -165,10 +169,19 @@ function targetLines(forwarding: ForwardingSession, endpoints: readonly string[]
 export function reportForwarding(
   out: Output,
   forwarding: ForwardingSession,
-  options: { deliverPending: boolean; replaced?: number; runner?: string; endpoints?: readonly string[] },
+  options: {
+    deliverPending: boolean;
+    replaced?: number;
+    runner?: string;
+    /** The config file given with `--config`: the commands suggested name it. */
+    config?: string;
+    /** The endpoints that forward (the banner names them). */
+    endpoints?: readonly string[];
+  },
 ): void {
   const c = out.errColors;
-  const runner = options.runner ?? "hooktap";
+  const runner = options.runner ?? invokedAs();
+  const config = options.config === undefined ? "" : ` --config ${shellQuote(options.config)}`;
   if (options.replaced !== undefined && options.replaced > 0) {
     out.err(
       c.yellow(
@@ -200,7 +213,7 @@ export function reportForwarding(
           `${
             plural(pending, "event")
           } stored but not delivered when hooktap last stopped (--skip-pending): ` +
-            `${runner} replay --undelivered sends them.\n`,
+            `${runner} replay --undelivered${config} sends them.\n`,
         ),
       );
     }
@@ -213,19 +226,22 @@ export function reportForwarding(
           `which this run does not forward to; they are kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
-          } --to URL sends them.\n`,
+          } --to URL${config} sends them.\n`,
       ),
     );
   }
   for (const group of forwarding.leftOver.givenUp) {
     const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
-    out.err(
-      c.yellow(
-        `${plural(group.events.length, "event")} of endpoint ${safeLine(group.endpoint)} failed every ` +
-          `delivery attempt to ${safeLine(group.target)} earlier: ` +
-          `${safeLine(undeliveredCommand(group.endpoint, group.target, resign, runner))} sends them again.\n`,
-      ),
-    );
+    // An endpoint this config does not forward (another config's, or removed): the commands assume the
+    // default config, and the note says so.
+    const known = forwarding.targetsOf(group.endpoint).length > 0;
+    const note = givenUpNote(group, {
+      resign,
+      runner,
+      ...(options.config && known ? { config: options.config } : {}),
+      ...(known ? {} : { notIn: options.config ?? "hooktap.config.ts" }),
+    });
+    out.err(c.yellow(note));
   }
 }
 
@@ -238,17 +254,19 @@ export function reportForwarding(
 export function waitingNote(
   out: Output,
   forwarding: ForwardingSession | undefined,
-  runner = "hooktap",
+  runner = invokedAs(),
+  config?: string,
 ): string {
   const n = forwarding?.forwarder.pending ?? 0;
   if (n === 0) return "";
+  const with_ = config === undefined ? "" : ` --config ${shellQuote(config)}`;
   const cut = Math.min(n, forwarding?.forwarder.inFlight ?? 0);
   const waiting = n - cut;
   const lines: string[] = [];
   if (cut > 0) {
     lines.push(
       `${cut} ${cut === 1 ? "delivery was" : "deliveries were"} sent to your app and not answered ` +
-        `before dev stopped (no longer awaited): the next ${runner} dev sends ${
+        `before dev stopped (no longer awaited): the next ${runner} dev${with_} sends ${
           cut === 1 ? "it" : "them"
         } again, so your app may see ${cut === 1 ? "it" : "them"} twice.\n`,
     );
@@ -258,7 +276,7 @@ export function waitingNote(
       `${waiting} ${
         waiting === 1 ? "delivery was" : "deliveries were"
       } still waiting for your app: they are kept, and the ` +
-        `next ${runner} dev sends them in order (${runner} replay --undelivered sends them now).\n`,
+        `next ${runner} dev${with_} sends them in order (${runner} replay --undelivered${with_} sends them now).\n`,
     );
   }
   return out.errColors.yellow(lines.join(""));

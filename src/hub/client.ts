@@ -18,6 +18,7 @@ import type { StorePaths } from "../store/paths.ts";
 import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
 import { type WireAnswer, type WireEvent, type WirePoll, wirePollProblem, type WireStatus } from "./wire.ts";
+import { invokedAs } from "../text/command_line.ts";
 
 /** Options of {@linkcode connectHub}. */
 export interface HubClientOptions {
@@ -88,7 +89,7 @@ export function parseChannelUrl(url: string): { base: string; channel: string } 
   const match = /^(.*)\/c\/([A-Za-z0-9_-]{22})\/?$/.exec(parsed.pathname);
   if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || match === null) {
     throw new HubError(
-      `--hub must be a channel URL like https://hub.example.com/c/<id> (from \`hooktap hub channel create\`), got "${url}".`,
+      `--hub must be a channel URL like https://hub.example.com/c/<id> (from \`${invokedAs()} hub channel create\`), got "${url}".`,
     );
   }
   return { base: `${parsed.origin}${match[1]}`, channel: match[2]! };
@@ -145,7 +146,7 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
       await response.body?.cancel();
       throw new HubError(
         `The hub refused the token for ${url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
-          "(the token printed by `hooktap hub channel create`).",
+          `(the token printed by \`${invokedAs()} hub channel create\`).`,
       );
     }
     if (!response.ok) {

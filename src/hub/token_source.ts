@@ -9,6 +9,7 @@
  */
 import { joinPath } from "../text/path.ts";
 import { HubError } from "./client.ts";
+import { invokedAs } from "../text/command_line.ts";
 
 /** The channel token's environment variable. */
 export const HUB_TOKEN_ENV = "HOOKTAP_HUB_TOKEN";
@@ -48,12 +49,14 @@ export async function tokenFromFile(dataDir: string): Promise<string | undefined
   if (info.mode !== null && (info.mode & 0o077) !== 0) {
     throw new HubError(
       `${path} can be read by other users of this machine (mode ${(info.mode & 0o777).toString(8)}): ` +
-        `run chmod 600 ${path}, and rotate the token if others may have read it (hooktap hub token rotate).`,
+        `run chmod 600 ${path}, and rotate the token if others may have read it (${invokedAs()} hub token rotate).`,
     );
   }
   const token = (await Deno.readTextFile(path)).trim();
   if (token === "" || /\s/.test(token)) {
-    throw new HubError(`${path} must hold the channel token alone (from \`hooktap hub channel create\`).`);
+    throw new HubError(
+      `${path} must hold the channel token alone (from \`${invokedAs()} hub channel create\`).`,
+    );
   }
   return token;
 }

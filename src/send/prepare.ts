@@ -11,6 +11,7 @@ import { HooktapError } from "../errors.ts";
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import { providerFacts } from "../providers/catalog.ts";
 import { TIMESTAMP_HEADERS } from "../providers/signing.ts";
+import { verdictReason } from "../providers/verdict_reason.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import { applyHeaderOverrides, applySets, changesBody, keepPlaces, type Overrides } from "./overrides.ts";
 import { staleSignatureWarning } from "./signatures.ts";
@@ -49,7 +50,7 @@ export function rejectionReason(
   const title = provider.title;
   const fix = !provider.resigns
     ? `${title} signs with its private key, so only ${title} can sign a changed request`
-    : event.verdict?.status === "invalid"
+    : event.verdict?.status === "invalid" && !resigning // --resign-invalid asked: the secret is what lacks
     ? "its signature was invalid when hooktap received it, so --resign refuses to sign it afresh " +
       "(--resign-invalid does it anyway)"
     : (settings?.secrets.length ?? 0) > 0 || (settings === undefined && !resigning)
@@ -97,7 +98,8 @@ export class InvalidSignatureError extends HooktapError {
 
 /** The refusal to re-sign an event stored with an `invalid` verdict; `option` names the way to do it anyway. */
 export function invalidResignMessage(event: CapturedEvent, option = "--resign-invalid"): string {
-  const why = event.verdict?.reason ? ` (${event.verdict.reason.replace(/[.\s]+$/, "")})` : "";
+  const reason = verdictReason(event); // a fault `hooktap trigger` sent on purpose: that, not the secret
+  const why = reason ? ` (${reason.replace(/[.\s]+$/, "")})` : "";
   return `Refusing to re-sign ${event.id}: its signature was invalid when hooktap received it${why}. ` +
     `Signing it afresh would make the app accept as valid a request its sender did not sign right. ` +
     `Replay it without re-signing to send it as it came, or use ${option} to re-sign it anyway.`;

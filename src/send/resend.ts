@@ -18,7 +18,8 @@ import { deliverOnce } from "./deliver.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
 import { eachDelivery, readDeliveriesOf } from "./deliveries_read.ts";
 import type { Overrides } from "./overrides.ts";
-import { type OutgoingRequest, prepareRequest } from "./prepare.ts";
+import { InvalidSignatureError, type OutgoingRequest, prepareRequest } from "./prepare.ts";
+import { signatureFault } from "../providers/verdict_reason.ts";
 import { deliveryUrl, type SendTarget } from "./target.ts";
 
 /** A target with the connection settings of a send. */
@@ -140,6 +141,18 @@ export interface ResendSummary {
    * is right, and fixing it changes nothing.
    */
   invalid: number;
+  /**
+   * Events not sent because `--resign` refused them: their signature was invalid when hooktap received
+   * them (`--resign-invalid` signs them anyway). The app never saw them.
+   */
+  refusedInvalid: number;
+  /** The first of {@linkcode refusedInvalid}. */
+  firstRefused?: Sent;
+  /**
+   * Of {@linkcode invalid} and {@linkcode refusedInvalid}: events `hooktap trigger` made invalid on
+   * purpose (`--bad-signature`, `--stale`: their record says so), so the refusal is what the fault tests.
+   */
+  faults: number;
   /** Sends that could not be recorded. */
   unrecorded: number;
   /** Stopped before the end. */
@@ -223,6 +236,8 @@ export async function resendEach(
     answers: {},
     stale: 0,
     invalid: 0,
+    refusedInvalid: 0,
+    faults: 0,
     unrecorded: 0,
     interrupted: false,
   };
@@ -243,7 +258,16 @@ export async function resendEach(
       summary.failed++;
       summary.firstFailure ??= sent;
       if (sent.request?.warning !== undefined && sent.request.resigned === undefined) summary.stale++;
-      if (event.verdict?.status === "invalid" && sent.request?.resigned === undefined) summary.invalid++;
+      // Sent as received (it went out, not re-signed), or refused before sending: never both.
+      const asReceived = sent.request !== undefined && sent.request.resigned === undefined;
+      const refused = sent.problem instanceof InvalidSignatureError;
+      const invalid = event.verdict?.status === "invalid" && asReceived;
+      if (invalid) summary.invalid++;
+      if (refused) {
+        summary.refusedInvalid++;
+        summary.firstRefused ??= sent;
+      }
+      if ((refused || invalid) && signatureFault(event) !== undefined) summary.faults++;
     }
     if (sent.unrecorded) summary.unrecorded++;
     await options.onSend?.(sent);

@@ -18,6 +18,7 @@ import type { Place } from "./backlog.ts";
 import { factOf, parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
 import type { GivenUp } from "./undelivered.ts";
+import { signatureFault } from "../providers/verdict_reason.ts";
 
 /** A target as the scan needs it. */
 export interface ScanTarget {
@@ -148,21 +149,46 @@ const DELIVERED = '"outcome":"delivered"';
 /**
  * The given-up events still in the store: `prune`, retention and `rm` remove events (their lines in the
  * deliveries log stay), and reporting those would suggest a command that finds nothing. One pass over the
- * lines' heads (ids only), made only when an earlier run gave something up.
+ * lines' heads (ids only), made only when an earlier run gave something up; the given-up lines are parsed
+ * for their verdicts (a command that re-signs would be refused for those stored invalid).
  */
 async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[]> {
   if (givenUp.length === 0) return givenUp;
   const wanted = new Set(givenUp.flatMap((g) => g.events));
-  const found = new Set<string>();
+  const found = new Map<string, Pick<CapturedEvent, "verdict" | "trigger"> | undefined>();
   for await (const line of scanForward(r.file, 0, r.size, { background: true })) {
     if (line.torn) break;
     const id = lineId(line.head);
-    if (id !== undefined && wanted.has(id)) found.add(id);
+    if (id !== undefined && wanted.has(id)) found.set(id, await r.parse(line));
     if (found.size === wanted.size) break;
   }
   return givenUp
-    .map((g) => ({ ...g, events: g.events.filter((id) => found.has(id)) }))
+    .map((g) => _withVerdicts({ ...g, events: g.events.filter((id) => found.has(id)) }, found))
     .filter((g) => g.events.length > 0);
+}
+
+/** `group` with its events' verdicts: those stored invalid, the deliberate faults, the others' verdict. */
+function _withVerdicts(
+  group: GivenUp,
+  events: Map<string, Pick<CapturedEvent, "verdict" | "trigger"> | undefined>,
+): GivenUp {
+  const invalid: string[] = [];
+  const others = new Set<string>();
+  let faults = 0;
+  for (const id of group.events) {
+    const event = events.get(id);
+    if (event?.verdict?.status === "invalid") {
+      invalid.push(id);
+      if (signatureFault(event) !== undefined) faults++;
+    } else others.add(event?.verdict?.status ?? "unsigned");
+  }
+  if (invalid.length === 0) return group;
+  return {
+    ...group,
+    invalid,
+    ...(faults > 0 ? { faults } : {}),
+    ...(others.size === 1 ? { othersVerdict: [...others][0]! } : {}),
+  };
 }
 
 /**

@@ -21,6 +21,15 @@ export interface GivenUp {
   target: string;
   /** Event ids, oldest first. */
   events: string[];
+  /**
+   * Of `events`, those stored with an invalid signature: `replay --resign` refuses them (sent as received,
+   * an app that verifies signatures refuses them again). Set by `dev`'s start scan; absent: none.
+   */
+  invalid?: string[];
+  /** Of `invalid`, how many `hooktap trigger` made invalid on purpose (`--bad-signature`). */
+  faults?: number;
+  /** The verdict every event not in `invalid` has, when they share one (`--verdict` picks them out). */
+  othersVerdict?: string;
 }
 
 /** What {@linkcode findUndelivered} found, oldest first. */

@@ -9,9 +9,12 @@
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import type { GivenUp } from "../send/undelivered.ts";
+import { signatureFault } from "../providers/verdict_reason.ts";
 import { formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs } from "../text/command_line.ts";
 
 /** Lines of the app's body shown under a non-2xx answer. */
 export const BODY_LINES = 6;
@@ -28,18 +31,33 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
     `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
-/**
- * The human lines of one attempt (ending in a newline). `resign`: a "gave up" hint needs `--resign` (the
- * stored signature will be stale when it is run); it is added too when this attempt had to be re-signed.
- * `runner`: how the user runs hooktap (`npx hooktap` through npx), the hint's first words.
- */
+/** Options of {@linkcode formatDelivery}. */
+export interface DeliveryLineOptions {
+  /** The target's attempts in all, shown as `attempt 2/5`. */
+  attempts?: number;
+  /**
+   * A "gave up" hint needs `--resign` (the stored signature will be stale when it is run); it is added too
+   * when this attempt had to be re-signed. @default false
+   */
+  resign?: boolean;
+  /** How the user runs hooktap (`npx hooktap` through npx), the hint's first words. @default invokedAs() */
+  runner?: string;
+  /** Words the hint's command ends with (`--config FILE`). @default [] */
+  more?: readonly string[];
+  /**
+   * The event, when known: one stored with an invalid signature is sent again as received (`--resign`
+   * refuses it), and the "gave up" hint says why it was refused (a fault `hooktap trigger` made on purpose).
+   */
+  event?: Pick<CapturedEvent, "verdict" | "trigger">;
+}
+
+/** The human lines of one attempt (ending in a newline). */
 export function formatDelivery(
   record: DeliveryRecord,
   output: Output,
-  attempts?: number,
-  resign = false,
-  runner = "hooktap",
+  options: DeliveryLineOptions = {},
 ): string {
+  const { attempts, resign = false, runner = invokedAs(), more = [], event } = options;
   const c = output.colors;
   const status = record.status === undefined ? "---" : String(record.status);
   const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
@@ -68,13 +86,25 @@ export function formatDelivery(
     // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
     parts.push(c.yellow("waits for the app to listen"));
   } else if (record.outcome === "failed" && record.source !== "relay") {
+    const invalid = event?.verdict?.status === "invalid" && record.resigned !== true;
+    const why = !invalid
+      ? ""
+      : signatureFault(event!) !== undefined
+      ? " (its signature was made invalid on purpose by `trigger --bad-signature`: refused, as meant)"
+      : " (its signature was invalid when hooktap received it)";
     parts.push(
       c.red(
-        `gave up: ${
+        `gave up${why}: ${
           safeLine(
-            undeliveredCommand(record.endpoint, record.target, resign || record.resigned === true, runner),
+            undeliveredCommand(
+              record.endpoint,
+              record.target,
+              !invalid && (resign || record.resigned === true),
+              runner,
+              more,
+            ),
           )
-        } sends it again`,
+        } sends it again${invalid ? " as received" : ""}`,
       ),
     );
   }
@@ -86,7 +116,7 @@ export function formatDelivery(
       text += `    ${c.dim("│")} ${safeLine(clipped)}\n`;
     }
     if (lines.length > BODY_LINES || record.truncated) {
-      text += `    ${c.dim(`│ … (hooktap inspect ${record.event} shows the whole answer)`)}\n`;
+      text += `    ${c.dim(`│ … (${runner} inspect ${record.event} shows the whole answer)`)}\n`;
     }
   }
   return text;
@@ -94,17 +124,82 @@ export function formatDelivery(
 
 /**
  * The command that sends an endpoint's given-up events to one target again, after `runner` (how the user
- * runs hooktap: `npx hooktap` through npx).
+ * runs hooktap: `npx hooktap` through npx); `more`: words added at the end (`--verdict valid`,
+ * `--config FILE`), each quoted as needed.
  */
 export function undeliveredCommand(
   endpoint: string,
   target: string,
   resign?: boolean,
-  runner = "hooktap",
+  runner = invokedAs(),
+  more: readonly string[] = [],
 ): string {
   const quote = (s: string) => (/^[\w.:/@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
   return `${runner} replay --undelivered --endpoint ${quote(endpoint)} --target ${quote(target)}` +
-    (resign ? " --resign" : "");
+    (resign ? " --resign" : "") + more.map((w) => ` ${quote(w)}`).join("");
+}
+
+/** Options of {@linkcode givenUpNote}. */
+export interface GivenUpNoteOptions {
+  /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
+  resign?: boolean;
+  /** How the user runs hooktap. @default invokedAs() */
+  runner?: string;
+  /** The config file `dev` was started with (`--config`): the commands name it. */
+  config?: string;
+  /**
+   * The config `dev` runs with, when the endpoint forwards nowhere in it (another config's endpoint, or
+   * one removed): the commands then assume the default config, and the note says so.
+   */
+  notIn?: string;
+}
+
+/**
+ * What `dev` says at start of events an earlier run gave up on, one target of one endpoint: a command
+ * that sends them again and works for them. Events stored with an invalid signature are told apart:
+ * `--resign` refuses those, so their command sends them as received (or `--resign-invalid` signs them
+ * anew), and the line says why they were refused (a fault `hooktap trigger` made on purpose, or a wrong
+ * secret), rather than suggesting a command that would be refused again.
+ */
+export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
+  const runner = options.runner ?? invokedAs();
+  const config = options.config === undefined ? [] : ["--config", options.config];
+  const head = (n: number) =>
+    `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
+    `attempt to ${safeLine(group.target)} earlier`;
+  const command = (resign: boolean, more: string[]) =>
+    safeLine(undeliveredCommand(group.endpoint, group.target, resign, runner, [...more, ...config]));
+  const invalid = group.invalid?.length ?? 0;
+  const others = group.events.length - invalid;
+  let text = "";
+  if (others > 0) {
+    // Beside events stored invalid (which --resign refuses), --verdict picks the others out when it can.
+    const only = invalid > 0 && group.othersVerdict !== undefined ? ["--verdict", group.othersVerdict] : [];
+    text += `${head(others)}: ${command(options.resign ?? false, only)} sends them again.\n`;
+  }
+  if (invalid > 0) {
+    const them = invalid === 1 ? "it" : "them";
+    const only = others > 0 ? ["--verdict", "invalid"] : [];
+    const faults = group.faults ?? 0;
+    const why = faults === invalid
+      ? "made invalid on purpose by `trigger --bad-signature`"
+      : faults > 0
+      ? `${faults} made invalid on purpose by \`trigger --bad-signature\`, the others likely signed with ` +
+        "another secret"
+      : "signed with another secret than the endpoint's, or changed on the way";
+    text += `${head(invalid)}: ${invalid === 1 ? "its signature was" : "their signatures were"} invalid ` +
+      `when hooktap received ${them} (${why}), so an app that checks signatures is right to refuse ${them}. ` +
+      `${command(false, only)} sends ${them} again as received; ${
+        command(false, ["--resign-invalid", ...only])
+      } ` +
+      `signs ${them} anew (which a real sender never would).\n`;
+  }
+  if (options.notIn !== undefined) {
+    text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +
+      `commands assume ${safeLine(options.config ?? "hooktap.config.ts")}, which they read for its secret; ` +
+      `add --config FILE if another config has it.)\n`;
+  }
+  return text;
 }
 
 /** The JSON line of one attempt. */
@@ -117,13 +212,13 @@ export function deliveryJson(record: DeliveryRecord): string {
  * answer again (stderr). Both are true of the forwarder: while nothing listens no attempt is spent and
  * hooktap checks the port every second; the waiting events go out, in order, once it listens.
  */
-export function formatAppState(state: AppState, output: Output, runner = "hooktap"): string {
+export function formatAppState(state: AppState, output: Output, runner = invokedAs()): string {
   const c = output.errColors;
   const host = safeLine(state.host);
   if (!state.up && state.relay) {
     return c.yellow(
       `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
-        `(${runner} replay ID sends it again).\n`,
+        `(${runner} replay ID sends it again to ${host}, where it was relayed).\n`,
     );
   }
   if (!state.up) {

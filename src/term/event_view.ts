@@ -11,6 +11,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes, formatLocalTime } from "../text/format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
+import { suggestCommand } from "../text/command_line.ts";
 import { responseSection, signatureSection } from "./verdict.ts";
 
 /** The kind of body, by content type and content. */
@@ -80,7 +81,9 @@ function _body(event: CapturedEvent, kind: BodyKind, colors: Colors): string[] {
       return [
         colors.dim(`${formatBytes(bytes.length)} of binary data (${safeLine(type)}), first bytes:`),
         hexPreview(bytes) + more,
-        colors.dim("Write the exact bytes with: hooktap inspect " + event.id + " --body > body.bin"),
+        colors.dim(
+          `Write the exact bytes with: ${suggestCommand(["inspect", event.id, "--body"])} > body.bin`,
+        ),
       ];
     }
     default: {

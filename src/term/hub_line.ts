@@ -6,6 +6,7 @@
 import type { HubState } from "../hub/cursor_file.ts";
 import type { Colors } from "./colors.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs } from "../text/command_line.ts";
 
 function channelShown(url: string): string {
   return safeLine(url);
@@ -69,6 +70,7 @@ export function hubRefusedLine(refused: { count: number; at: string }, c: Colors
     `Hub: the channel's storage is full: ${refused.count} request${
       refused.count === 1 ? "" : "s"
     } refused with 507 (last ${safeLine(refused.at)}). ` +
-      "Senders that do not retry lost them; connect every client or remove gone ones (hooktap hub clients rm).\n",
+      `Senders that do not retry lost them; connect every client or remove gone ones (${invokedAs()} hub ` +
+      "clients rm).\n",
   );
 }

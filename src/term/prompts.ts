@@ -8,6 +8,7 @@
 import { HooktapError } from "../errors.ts";
 import { configFromAnswers, STARTER_ANSWERS, type StarterAnswers } from "../config/starter.ts";
 import { validateConfig } from "../config/validate.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 /**
  * Why questions cannot be asked here, or `undefined` when they can: both
@@ -42,7 +43,11 @@ export async function askStarterAnswers(intro: string): Promise<StarterAnswers> 
   const p = await import("@clack/prompts");
   const stop = (value: unknown): value is symbol => p.isCancel(value);
   const cancelled = () => {
-    p.cancel("Setup cancelled; nothing was written. `hooktap init --yes` writes the starter config.");
+    p.cancel(
+      `Setup cancelled; nothing was written. \`${
+        suggestCommand(["init", "--yes"])
+      }\` writes the starter config.`,
+    );
     return new HooktapError("Setup cancelled.", { exitCode: 130, reported: true });
   };
   p.intro(intro);

@@ -11,6 +11,7 @@ import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { invokedAs, suggestCommand } from "../text/command_line.ts";
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
 
@@ -65,7 +66,9 @@ function portChangeLine(
   if (port.to === listening.port) return colors.dim(`${head}already listening on ${listening.port}.`);
   const where = port.to === 0 ? "on any free port" : `on ${port.to}`;
   return colors.yellow(
-    `${head}still listening on ${listening.port}; restart hooktap dev (Ctrl-C, then hooktap dev) to listen ${where}.`,
+    `${head}still listening on ${listening.port}; restart ${invokedAs()} dev (Ctrl-C, then ${
+      suggestCommand(["dev"])
+    }) to listen ${where}.`,
   );
 }
 
@@ -91,14 +94,16 @@ export function forwardReloadText(
   if (session.forwardTo) {
     return colors.yellow(
       `  forward of ${names} changed in the config: not applied, --forward-to replaces the config's targets ` +
-        `for this run; restart hooktap dev without --forward-to to use them.\n`,
+        `for this run; restart ${invokedAs()} dev without --forward-to to use them.\n`,
     );
   }
   if (session.running || edit.forwarding.length === 0) return "";
   return colors.yellow(
     `  forward of ${names} added: not applied, this hooktap dev started without forwarding and a reload cannot ` +
-      `start it. Restart hooktap dev (Ctrl-C, then hooktap dev) to forward; events received until then are ` +
-      `stored, not forwarded (hooktap replay ID --to URL sends one).\n`,
+      `start it. Restart ${invokedAs()} dev (Ctrl-C, then ${
+        suggestCommand(["dev"])
+      }) to forward; events received until then are ` +
+      `stored, not forwarded (${invokedAs()} replay ID --to URL sends one).\n`,
   );
 }
 
@@ -123,8 +128,8 @@ export function targetChangesText(changes: TargetChanges, colors: Colors): strin
       `  - forward target ${safeLine(endpoint)} ${safeLine(target)}` +
       (kept === 0 ? "" : colors.yellow(
         `: ${kept} queued event${kept === 1 ? " was" : "s were"} kept undelivered; ` +
-          `hooktap replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
-            safeLine(target)
+          `${
+            safeLine(suggestCommand(["replay", "--undelivered", "--endpoint", endpoint, "--target", target]))
           } --to URL sends them`,
       ))
     ),

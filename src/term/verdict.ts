@@ -7,6 +7,7 @@
  */
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
 import { PROVIDER_METAS } from "../providers/metas.gen.ts";
+import { verdictReason } from "../providers/verdict_reason.ts";
 import type { Colors } from "./colors.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
 
@@ -90,7 +91,9 @@ export function signatureSection(event: CapturedEvent, colors: Colors): string[]
     }`,
   ]);
   pairs.push(["meaning", EXPLAIN[v.status]]);
-  if (v.reason !== undefined) pairs.push(["why", safeLine(v.reason)]);
+  // A fault `hooktap trigger` sent on purpose says so (the advice checked at receipt would blame the secret).
+  const why = event.verdict === undefined ? undefined : verdictReason(event);
+  if (why !== undefined) pairs.push(["why", safeLine(why)]);
   return ["", colors.bold("Signature"), ..._aligned(pairs, colors)];
 }
 

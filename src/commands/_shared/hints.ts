@@ -49,20 +49,19 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
   } catch {
     exists = false;
   }
+  const dev = suggestCommand(["dev"]);
   const head = exists
     ? "No events yet."
     : `No events yet: there is no ${where}/ in ${ctx.cwd}. hooktap stores events in .hooktap/events.jsonl ` +
-      "of the directory where `hooktap dev` runs (run this command there, or start `hooktap dev` here).";
+      `of the directory where \`${dev}\` runs (run this command there, or start \`${dev}\` here).`;
   if (config !== null && "problem" in config) {
-    return `${head}\nThe config does not load, so \`hooktap dev\` cannot start: ${
-      safeLine(config.problem)
-    }\n` +
-      "Fix it (`hooktap dev` lists every problem), then send a request.\n";
+    return `${head}\nThe config does not load, so \`${dev}\` cannot start: ${safeLine(config.problem)}\n` +
+      `Fix it (\`${dev}\` lists every problem), then send a request.\n`;
   }
   // The config loader is imported only here: the read commands' start-up never pays for it.
   const starter = config ??
     (await lazyImport<typeof import("../../config/load.ts")>("src/config/load.ts")).starterConfig();
-  return `${head}\nStart \`hooktap dev\`, then send one:\n  ${_curl(starter)}\n`;
+  return `${head}\nStart \`${dev}\`, then send one:\n  ${_curl(starter)}\n`;
 }
 
 /**
@@ -97,40 +96,5 @@ export async function checkEndpointName(
   );
 }
 
-/** The safe default of {@linkcode invokedAs}. */
-const PLAIN = "hooktap";
-
-/**
- * How the user runs hooktap, for the commands hooktap suggests: the launcher's `HOOKTAP_INVOKED_AS`
- * (`npx hooktap` when run through npx), else `hooktap`; also `hooktap` when Deno may not read the
- * environment (asked without a prompt) or the value is not a plain command.
- */
-export function invokedAs(
-  read: () => string | undefined = () => {
-    const name = "HOOKTAP_INVOKED_AS";
-    if (Deno.permissions.querySync?.({ name: "env", variable: name }).state !== "granted") return undefined;
-    return Deno.env.get(name);
-  },
-): string {
-  let value: string | undefined;
-  try {
-    value = read()?.trim();
-  } catch {
-    return PLAIN; // permission denied, or no such API here
-  }
-  return value !== undefined && /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
-      /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
-    ? value
-    : PLAIN;
-}
-
-/** `arg` quoted for a POSIX shell when it needs it (single quotes; a quote inside as `'\''`). */
-export function shellQuote(arg: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A command line from `words` (each quoted as needed), after how the user runs hooktap. */
-export function suggestCommand(words: readonly string[], runner: string = invokedAs()): string {
-  return [runner, ...words.map(shellQuote)].join(" ");
-}
+export { invokedAs, shellQuote, suggestCommand } from "../../text/command_line.ts";
+import { suggestCommand } from "../../text/command_line.ts";

@@ -61,6 +61,7 @@ import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf, uiPlan } from "../_shared/context.ts";
 import { invokedAs } from "../_shared/hints.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
 
@@ -146,7 +147,10 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   }
   ctx.output.err(
     c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
-      '(port 8787, POST /webhook as "default"). Nothing was written; `hooktap init --yes` writes it.\n',
+      `(port 8787, POST /webhook as "default"). Nothing was written; \`${
+        suggestCommand(["init", "--yes"])
+      }\` ` +
+      "writes it.\n",
   );
   return starterConfig();
 }
@@ -275,11 +279,12 @@ async function startParts(
         event?.verdict?.status !== "invalid" &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
+      ...(opts.config !== undefined ? { config: opts.config } : {}),
     }),
   });
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
-    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs())));
+    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config)));
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);
@@ -451,6 +456,7 @@ function printBanner(ctx: CommandContext, plan: DevPlan, parts: DevParts, events
       replaced,
       runner: invokedAs(),
       endpoints: config.endpoints.map((e) => e.name),
+      ...(opts.config !== undefined ? { config: opts.config } : {}),
     });
   }
 }

@@ -8,6 +8,7 @@ import type { WireClients } from "../../hub/wire.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV as TOKEN_ENV, tokenFromFile } from "../../hub/token_source.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
+import { invokedAs } from "../../text/command_line.ts";
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
@@ -80,10 +81,15 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   if (action === "channel") {
     if (sub !== "rm") {
       throw new UsageError(
-        "Say what to do with a channel: hooktap hub channel create --hub URL, or hooktap hub channel rm ID --hub URL.",
+        `Say what to do with a channel: ${invokedAs()} hub channel create --hub URL, or ${invokedAs()} hub channel rm ID --hub URL.`,
       );
     }
-    const { base, id } = target(opts.hub, name ?? opts.channel, true, "hooktap hub channel rm ID --hub URL");
+    const { base, id } = target(
+      opts.hub,
+      name ?? opts.channel,
+      true,
+      `${invokedAs()} hub channel rm ID --hub URL`,
+    );
     const r = await call(base, `/api/channels/${id}`, { method: "DELETE", headers: admin() });
     if (!r.ok) return refusal(r, `delete channel ${id}`);
     await r.body?.cancel();
@@ -92,14 +98,14 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   }
   if (action === "token") {
     if (sub !== "rotate" && sub !== "revoke") {
-      throw new UsageError("Say rotate or revoke: hooktap hub token rotate --hub URL --channel ID.");
+      throw new UsageError(`Say rotate or revoke: ${invokedAs()} hub token rotate --hub URL --channel ID.`);
     }
-    if (name !== undefined) throw new UsageError(`\`hooktap hub token ${sub}\` takes no "${name}".`);
+    if (name !== undefined) throw new UsageError(`\`${invokedAs()} hub token ${sub}\` takes no "${name}".`);
     const { base, id } = target(
       opts.hub,
       opts.channel,
       true,
-      `hooktap hub token ${sub} --hub URL --channel ID`,
+      `${invokedAs()} hub token ${sub} --hub URL --channel ID`,
     );
     const r = await call(base, `/api/channels/${id}/token/${sub}`, { method: "POST", headers: admin() });
     if (!r.ok) return refusal(r, `${sub} the token of channel ${id}`);
@@ -107,7 +113,7 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
     if (sub === "revoke") {
       out.err(
         `The token of channel ${id} is revoked: every client is refused, held connections too. ` +
-          "Senders still reach the channel; `hooktap hub token rotate` gives a new token.\n",
+          `Senders still reach the channel; \`${invokedAs()} hub token rotate\` gives a new token.\n`,
       );
       return;
     }
@@ -125,10 +131,15 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   // clients
   if (sub !== undefined && sub !== "rm") {
     throw new UsageError(
-      `\`hooktap hub clients\` lists them; \`hooktap hub clients rm NAME\` removes one (not "${sub}").`,
+      `\`${invokedAs()} hub clients\` lists them; \`${invokedAs()} hub clients rm NAME\` removes one (not "${sub}").`,
     );
   }
-  const { base, id } = target(opts.hub, opts.channel, true, "hooktap hub clients --hub URL --channel ID");
+  const { base, id } = target(
+    opts.hub,
+    opts.channel,
+    true,
+    `${invokedAs()} hub clients --hub URL --channel ID`,
+  );
   const token = opts.token ?? envToken() ?? await tokenFromFile(input.dataDir) ?? input.adminToken;
   if (token === undefined) {
     throw new UsageError(
@@ -137,7 +148,9 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   }
   const auth = { authorization: `Bearer ${token}` };
   if (sub === "rm") {
-    if (name === undefined) throw new UsageError("Say which client: hooktap hub clients rm NAME --hub URL.");
+    if (name === undefined) {
+      throw new UsageError(`Say which client: ${invokedAs()} hub clients rm NAME --hub URL.`);
+    }
     const r = await call(base, `/api/channels/${id}/clients/${encodeURIComponent(name)}`, {
       method: "DELETE",
       headers: auth,
@@ -151,7 +164,7 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
     return;
   }
   if (name !== undefined) {
-    throw new UsageError(`\`hooktap hub clients\` takes no "${name}" (rm NAME removes one).`);
+    throw new UsageError(`\`${invokedAs()} hub clients\` takes no "${name}" (rm NAME removes one).`);
   }
   const r = await call(base, `/api/channels/${id}/clients`, { headers: auth });
   if (!r.ok) return refusal(r, "list the clients");

@@ -13,6 +13,7 @@ import { limitsFrom, limitsLine } from "./_limits.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction } from "./_channel.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv } from "../../hub/token_source.ts";
+import { invokedAs } from "../../text/command_line.ts";
 
 const ADMIN_ENV = ADMIN_TOKEN_ENV;
 
@@ -21,7 +22,7 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
     if (opts[key] !== undefined) {
       const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
       throw new UsageError(
-        `--${flag} does not apply to \`hooktap hub ${where}\`. Run \`hooktap hub --help\`.`,
+        `--${flag} does not apply to \`${invokedAs()} hub ${where}\`. Run \`${invokedAs()} hub --help\`.`,
       );
     }
   }
@@ -43,7 +44,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   if (action === "serve") {
     if (sub !== undefined || input.args[2] !== undefined) {
-      throw new UsageError(`\`hooktap hub serve\` takes no "${sub ?? input.args[2]}".`);
+      throw new UsageError(`\`${invokedAs()} hub serve\` takes no "${sub ?? input.args[2]}".`);
     }
     return await _serve(ctx, opts, adminToken);
   }
@@ -143,7 +144,7 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
     }/c/<id>\n` +
       (adminToken === undefined
         ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
-        : `  admin API on: hooktap hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
+        : `  admin API on: ${invokedAs()} hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
       `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
   );
   if (ctx.signal.aborted) await hub.stop();
@@ -161,10 +162,10 @@ async function _createChannel(
   const opts = input.options;
   refuse(opts, ["channel", "token"], "channel create");
   if (input.args[2] !== undefined) {
-    throw new UsageError(`\`hooktap hub channel create\` takes no "${input.args[2]}".`);
+    throw new UsageError(`\`${invokedAs()} hub channel create\` takes no "${input.args[2]}".`);
   }
   if (opts.hub === undefined) {
-    throw new UsageError("Give the hub's URL: hooktap hub channel create --hub URL.");
+    throw new UsageError(`Give the hub's URL: ${invokedAs()} hub channel create --hub URL.`);
   }
   if (adminToken === undefined) {
     throw new UsageError(`Give the hub's admin token: set ${ADMIN_ENV}.`);
@@ -198,7 +199,7 @@ async function _createChannel(
       "Channel created: senders use <url>/<endpoint path>. The token (second line, shown once: keep it) goes\n" +
         "to each dev that connects, never on a command line (`ps` shows those to every user): save it in\n" +
         `.hooktap/hub-token, readable by you only (chmod 600), or set ${HUB_TOKEN_ENV}; then run\n` +
-        `  hooktap dev --hub ${url}\n`,
+        `  ${invokedAs()} dev --hub ${url}\n`,
     );
   }
 }

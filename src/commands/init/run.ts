@@ -28,7 +28,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const why = whyNoPrompt(file);
     if (why !== undefined) {
       throw new UsageError(
-        `hooktap init cannot ask its questions: ${why}. Run \`hooktap init --yes\` to write the starter config (port 8787, POST /webhook).`,
+        `hooktap init cannot ask its questions: ${why}. Run \`${
+          suggestCommand(["init", "--yes"])
+        }\` to write the starter config (port 8787, POST /webhook).`,
       );
     }
     answers = await askStarterAnswers("hooktap init");

@@ -17,7 +17,7 @@ import { renderEvent } from "../../term/event_view.ts";
 import { schemaText } from "../../term/schema_view.ts";
 import { checkSchema } from "../../providers/schema_check.ts";
 import { safeLine, terminalRisk } from "../../text/sanitize.ts";
-import { configOrProblem, noEventsText } from "../_shared/hints.ts";
+import { configOrProblem, noEventsText, suggestCommand } from "../_shared/hints.ts";
 import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { didYouMean } from "../../text/suggest.ts";
@@ -35,9 +35,9 @@ async function _newestOfEndpoint(
   const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
   if (configured.includes(name) || result.endpoints.includes(name)) {
     throw new NotFoundError(
-      `Endpoint "${
-        safeLine(name)
-      }" has no events yet. Send one to it while \`hooktap dev\` runs, then try again.`,
+      `Endpoint "${safeLine(name)}" has no events yet. Send one to it while \`${
+        suggestCommand(["dev"])
+      }\` runs, then try again.`,
     );
   }
   const names = [...new Set([...configured, ...result.endpoints])].sort().map(safeLine);
@@ -79,8 +79,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     if (risk !== undefined) {
       throw new HooktapError(
         `Not writing the body of ${event.id} to the terminal: ${risk}. ` +
-          `Save it: hooktap inspect ${event.id} --body > body.bin, ` +
-          `pipe it: hooktap inspect ${event.id} --body | xxd, see it escaped: hooktap inspect ${event.id}, ` +
+          `Save it: ${suggestCommand(["inspect", event.id, "--body"])} > body.bin, ` +
+          `pipe it: ${suggestCommand(["inspect", event.id, "--body"])} | xxd, see it escaped: ` +
+          `${suggestCommand(["inspect", event.id])}, ` +
           "or write it here anyway with --body --force.",
       );
     }

@@ -9,6 +9,7 @@ import type { CompactPlan } from "../../store/write/compact.ts";
 import { compactAndReport } from "../_shared/compact.ts";
 import type { CommandContext } from "../_shared/context.ts";
 import { openStore } from "../_shared/context.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /** `hooktap prune`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
@@ -17,7 +18,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (opts.keep !== undefined) plan.keep = opts.keep;
   if (opts.olderThan !== undefined) plan.beforeMs = Date.now() - opts.olderThan;
   if (plan.keep === undefined && plan.beforeMs === undefined) {
-    throw new UsageError("Say what to keep: hooktap prune --keep 100000, or --older-than 7d.");
+    throw new UsageError(
+      `Say what to keep: ${suggestCommand(["prune", "--keep", "100000"])}, or --older-than 7d.`,
+    );
   }
   const reader = await openStore(ctx);
   if (reader === null) {

@@ -116,15 +116,15 @@ export type HintOptions = Partial<Omit<Input<typeof options>["options"], "json">
 /**
  * The command that sends the failures again: this run's filters and options, as given (`--since` and
  * `--until` as the times they stood for, so the command picks the same events later), `--resign` when
- * stale, each word shell-quoted, after the way the user runs hooktap.
+ * stale, each word shell-quoted, after the way the user runs hooktap. `first`: the failure it is about
+ * (with `--undelivered`, its endpoint is the one named when the run named none).
  */
 export function againCommand(
+  first: Sent,
   summary: ResendSummary,
   opts: HintOptions,
   how: { undelivered: boolean; filter: EventFilter; runner?: string },
-): string | undefined {
-  const first = summary.firstFailure;
-  if (first === undefined) return undefined;
+): string {
   const words = ["replay"];
   const add = (flag: string, value: string | undefined) => {
     if (value !== undefined) words.push(flag, value);
@@ -156,60 +156,112 @@ export function againCommand(
   return suggestCommand(words, how.runner);
 }
 
+/** The summary line: what went out, what the app answered, what was refused before sending. */
+function _countLine(summary: ResendSummary, total: number): string {
+  const notSent = summary.answers["not sent"] ?? 0;
+  const answers = Object.entries(summary.answers).sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${n} × ${k}`).join(", ");
+  return `${summary.interrupted ? "Stopped (Ctrl-C). " : ""}Sent ${summary.sent - notSent} of ${total}: ` +
+    `${summary.ok} answered 2xx, ${summary.failed - notSent} failed` +
+    (notSent > 0
+      ? `, ${notSent} not sent (refused before sending: your app never saw ${_them(notSent)})`
+      : "") +
+    "." + (answers === "" ? "" : ` Answers: ${answers}.`) + "\n";
+}
+
+const _them = (n: number) => (n === 1 ? "it" : "them");
+const _were = (n: number) => (n === 1 ? "was" : "were");
+
+/** Of `n` events, how many `hooktap trigger` made invalid on purpose (their record says so). */
+function _faults(summary: ResendSummary, n: number): string {
+  if (summary.faults === 0) return "";
+  return summary.faults === n
+    ? " (made invalid on purpose by `trigger --bad-signature`)"
+    : ` (${summary.faults} of them made invalid on purpose by \`trigger --bad-signature\`)`;
+}
+
+/**
+ * Why events stored with an invalid signature failed: sent as received (the app rightly refuses them), or
+ * refused before sending by `--resign`; and the command that re-signs them anyway (`--resign-invalid`).
+ */
+function _invalidNotes(ctx: CommandContext, summary: ResendSummary, how: SummaryHow): void {
+  const out = ctx.output;
+  const c = out.errColors;
+  if (summary.invalid > 0) {
+    const n = summary.invalid;
+    out.err(
+      c.yellow(
+        `${n} of them ${_were(n)} stored with an invalid signature and sent as received${
+          _faults(summary, n)
+        }: ` +
+          `your app refusing ${_them(n)} is right (\`--resign-invalid\` signs ${_them(n)} anew, which a ` +
+          `real sender never would).\n`,
+      ),
+    );
+  }
+  const n = summary.refusedInvalid;
+  const first = summary.firstRefused;
+  if (n === 0 || first === undefined) return;
+  const command = againCommand(first, summary, { ...how.opts, resignInvalid: true }, how);
+  out.err(
+    c.yellow(
+      `${n} of them ${_were(n)} not sent: ${
+        n === 1 ? "its signature was" : "their signatures were"
+      } invalid ` +
+        `when hooktap received ${_them(n)}${_faults(summary, n)}, and --resign never signs such an event ` +
+        `afresh. To send ${_them(n)} anyway, re-signed (which a real sender never would): ` +
+        `${safeLine(command)}\n`,
+    ),
+  );
+}
+
+/** How the run went: its options and filters, and whether it was `--undelivered`. */
+interface SummaryHow {
+  opts: HintOptions;
+  undelivered: boolean;
+  filter: EventFilter;
+}
+
 /** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
 export function printSummary(
   ctx: CommandContext,
   summary: ResendSummary,
   total: number,
-  how: { opts: HintOptions; undelivered: boolean; filter: EventFilter },
+  how: SummaryHow,
 ): void {
   const out = ctx.output;
   const c = out.errColors;
   if (summary.unrecorded > 0) {
     out.err(c.yellow(`warning: ${summary.unrecorded} sends were not recorded in the deliveries log.\n`));
   }
-  const answers = Object.entries(summary.answers).sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, n]) => `${n} × ${k}`).join(", ");
-  const line = `${summary.interrupted ? "Stopped (Ctrl-C). " : ""}Sent ${summary.sent} of ${total}: ` +
-    `${summary.ok} answered 2xx, ${summary.failed} failed.` +
-    (answers === "" ? "" : ` Answers: ${answers}.`) + "\n";
+  const line = _countLine(summary, total);
   out.err(summary.failed > 0 ? c.yellow(line) : line);
   const first = summary.firstFailure;
-  if (first !== undefined) {
-    const r = replayResult(first);
-    const what = r.status !== undefined
-      ? `${r.status} ${r.statusText ?? ""}`.trim() + (r.body ? `: ${safeLine(r.body.slice(0, 300))}` : "")
-      : safeLine(r.error ?? "no answer");
-    out.err(`First failure, ${first.event.id} → ${safeLine(r.target)}: ${what}\n`);
-    if (summary.stale > 0 && !how.opts.resign) {
-      out.err(
-        c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
-      );
-    }
-    if (summary.invalid > 0) {
-      out.err(
-        c.yellow(
-          `${summary.invalid} of them ${summary.invalid === 1 ? "was" : "were"} stored with an invalid ` +
-            `signature and sent as received: your app refusing ${
-              summary.invalid === 1 ? "it" : "them"
-            } is right (\`--resign-invalid\` signs them anew, which a real sender never would).\n`,
-        ),
-      );
-    }
-    // When no failure reached the app (each was refused before sending: an invalid signature to re-sign,
-    // a bad --set path), fixing the app changes nothing and the same command is refused again: the refusal
-    // printed above names the way out.
-    // Nor when every failure was an event stored invalid (the app rightly refuses it).
-    const refusedOnly = (summary.answers["not sent"] ?? 0) === summary.failed ||
-      summary.invalid === summary.failed;
-    const hint = refusedOnly ? undefined : againCommand(summary, how.opts, how);
-    if (hint !== undefined) {
-      // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
-      const resendsAll = !(how.undelivered && how.opts.to === undefined);
-      const all = summary.ok > 0 && resendsAll
-        ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
-        : "";
-      out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
-    }
+  if (first === undefined) return;
+  const r = replayResult(first);
+  const what = r.status !== undefined
+    ? `${r.status} ${r.statusText ?? ""}`.trim() + (r.body ? `: ${safeLine(r.body.slice(0, 300))}` : "")
+    : safeLine(r.error ?? "no answer");
+  out.err(`First failure, ${first.event.id} → ${safeLine(r.target)}: ${what}\n`);
+  if (summary.stale > 0 && !how.opts.resign) {
+    out.err(
+      c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
+    );
+  }
+  _invalidNotes(ctx, summary, how);
+  // When no failure reached the app (each was refused before sending: an invalid signature to re-sign,
+  // a bad --set path), fixing the app changes nothing and the same command is refused again: the refusal
+  // printed above names the way out.
+  // Nor when every failure was an event stored invalid (the app rightly refuses it).
+  const notSent = summary.answers["not sent"] ?? 0;
+  const refusedOnly = notSent === summary.failed || summary.invalid + notSent === summary.failed;
+  const hint = refusedOnly ? undefined : againCommand(first, summary, how.opts, how);
+  if (hint !== undefined) {
+    // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
+    const resendsAll = !(how.undelivered && how.opts.to === undefined);
+    const all = summary.ok > 0 && resendsAll
+      ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
+      : "";
+    out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
   }
 }

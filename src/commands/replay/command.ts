@@ -12,7 +12,7 @@ export const options = defineOptions({
     short: "t",
     kind: url(),
     description:
-      "where to send it (default: the endpoint's forward target, path parameters filled in); the original query string is added when it has none",
+      "where to send it (default: where dev forwarded it, else the endpoint's forward target, path parameters filled in); the original query string is added when it has none",
   },
   header: SEND_OPTIONS.header,
   method: {
@@ -83,7 +83,7 @@ export const replay = defineCommand({
     "  hooktap replay 01HXA5 --to https://staging.example.com/hook --json | jq .status\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --resign\n" +
     "  hooktap replay 01HXA5 --to http://localhost:3000/stripe --set data.object.amount=5000\n" +
-    "  hooktap replay 01HXA5   (to the endpoint's forward target)\n" +
+    "  hooktap replay 01HXA5   (to where dev forwarded it, else the endpoint's forward target)\n" +
     "  hooktap replay --undelivered --endpoint stripe --resign\n" +
     "  hooktap replay --endpoint github --since 2h --to http://localhost:3000/hook --rate 5/s\n",
   load: () => lazyImport<typeof import("./run.ts")>("src/commands/replay/run.ts"),

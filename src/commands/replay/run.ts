@@ -7,7 +7,7 @@
  */
 import { HooktapError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
-import type { CapturedEvent } from "../../event/record.ts";
+import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
@@ -46,7 +46,28 @@ function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean
   }
 }
 
-/** Where each event goes: `--to`, else its endpoint's forward target, else the target it was forwarded to. */
+/**
+ * The target `dev` forwarded `event` to (its forward mark: `--forward-to` of that run, or a config target),
+ * so a replay counts for it: the config's target of that name (its URL now), else the URL marked.
+ * `undefined` when the mark names none it can find (not forwarded, no rule matched).
+ */
+function _markedTarget(
+  event: CapturedEvent,
+  targets: readonly { name: string; to: string; insecure: boolean }[] | undefined,
+): { name: string; to: string; insecure: boolean } | undefined {
+  const mark = event.forward;
+  if (mark === undefined) return undefined;
+  const name = markedTargets(mark)[0];
+  if (name === undefined) return undefined;
+  const configured = targets?.find((t) => t.name === name);
+  if (configured !== undefined) return { name, to: configured.to, insecure: configured.insecure };
+  return targetNameOf(mark.to) === name ? { name, to: mark.to, insecure: false } : undefined;
+}
+
+/**
+ * Where each event goes: `--to`, else the target `dev` forwarded it to (its mark), else its endpoint's
+ * forward target.
+ */
 function _targets(
   opts: Opts,
   config: ResolvedConfig | null,
@@ -78,7 +99,10 @@ function _targets(
     return () => fixed;
   }
   return (event) => {
-    const forward = config?.endpoints.find((e) => e.name === event.endpoint)?.forward;
+    const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
+    const marked = _markedTarget(event, endpoint?.targets);
+    if (marked !== undefined) return { ...marked, ...common, ...(marked.insecure ? { insecure: true } : {}) };
+    const forward = endpoint?.forward;
     const to = forward?.to ?? event.forward?.to;
     if (to === undefined) {
       throw new UsageError(

@@ -10,13 +10,16 @@ import { plural } from "../../text/format.ts";
 import { compactAndReport } from "../_shared/compact.ts";
 import { type CommandContext, openStore } from "../_shared/context.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /** `hooktap rm`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   if (opts.all && input.args.length > 0) throw new UsageError("Give event ids or --all, not both.");
   if (!opts.all && input.args.length === 0) {
-    throw new UsageError("Say which events to remove: hooktap rm ID..., or hooktap rm --all.");
+    throw new UsageError(
+      `Say which events to remove: ${suggestCommand(["rm"])} ID..., or ${suggestCommand(["rm", "--all"])}.`,
+    );
   }
   if (!opts.yes && !canAsk()) {
     throw new UsageError("hooktap rm removes events for good: add --yes to confirm (no terminal to ask on).");

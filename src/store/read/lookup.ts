@@ -11,6 +11,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { ID_PROBE_BYTES, idBytesMatcher, lineId } from "./line_key.ts";
 import { type Line, lineStartAtOrAfter, readAt, scanForward } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /** What an id typed on the command line is compared with. */
 export interface IdQuery {
@@ -62,7 +63,7 @@ export function parseIdQuery(text: string): IdQuery {
   }
   throw new UsageError(
     `"${text}" is not an event id. Ids look like evt_20240501_01HXA5B7K3M2N4P6Q8R0S2T4V6 ` +
-      `(any unique prefix works, with or without evt_YYYYMMDD_); \`hooktap logs\` lists them.`,
+      `(any unique prefix works, with or without evt_YYYYMMDD_); \`${suggestCommand(["logs"])}\` lists them.`,
   );
 }
 

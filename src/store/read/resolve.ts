@@ -9,6 +9,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { readLine, scanForward } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /**
  * The one event whose id starts with `text` (a whole id, a prefix, or a
@@ -34,9 +35,9 @@ export async function resolveEventLine(
   const query = parseIdQuery(text);
   const notFound = () =>
     new NotFoundError(
-      `No event with id ${
-        safeLine(text)
-      } in .hooktap/events.jsonl. Run \`hooktap logs\` to list the stored events.`,
+      `No event with id ${safeLine(text)} in .hooktap/events.jsonl. Run \`${
+        suggestCommand(["logs"])
+      }\` to list the stored events.`,
     );
   if (reader === null) throw notFound();
   const found = await findByIdPrefix(reader, query, { max: 10 });

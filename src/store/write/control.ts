@@ -21,6 +21,7 @@ import { wakeableSleep } from "../../timer.ts";
 import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
 import type { CompactPlan, CompactResult } from "./compact.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /** Path of the control socket. */
 export function controlPath(paths: StorePaths): string {
@@ -295,14 +296,17 @@ export async function requestCompaction(
     if (error.message === "interrupted") {
       throw new StoreError(
         "Stopped waiting for hooktap dev's answer (interrupted). The compaction may still finish in dev: " +
-          "run `hooktap logs` to see what is stored.",
+          `run \`${suggestCommand(["logs"])}\` to see what is stored.`,
         { cause: error },
       );
     }
     throw new StoreError(
       `hooktap dev took the request on its control socket ${controlPath(paths)} but sent nothing for ` +
         `${wait / 1000} s, so hooktap stopped waiting (the log may or may not be compacted: ` +
-        "`hooktap logs` shows what is stored). Restart hooktap dev (Ctrl-C, then start it again) and run this again.",
+        `\`${
+          suggestCommand(["logs"])
+        }\` shows what is stored). Restart hooktap dev (Ctrl-C, then start it again) ` +
+        "and run this again.",
       { cause: error },
     );
   } finally {

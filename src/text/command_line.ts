@@ -1,0 +1,45 @@
+/**
+ * The commands hooktap suggests, as the user can run them: after how they
+ * run hooktap (`npx hooktap` through npx, as the npm launcher says in
+ * `HOOKTAP_INVOKED_AS`, else `hooktap`), each word shell-quoted. The one
+ * prefix every printed command uses (hints, help examples, dev's notes).
+ * @module
+ */
+
+/** The safe default of {@linkcode invokedAs}. */
+const PLAIN = "hooktap";
+
+/**
+ * How the user runs hooktap, for the commands hooktap suggests: the launcher's `HOOKTAP_INVOKED_AS`
+ * (`npx hooktap` when run through npx), else `hooktap`; also `hooktap` when Deno may not read the
+ * environment (asked without a prompt) or the value is not a plain command.
+ */
+export function invokedAs(
+  read: () => string | undefined = () => {
+    const name = "HOOKTAP_INVOKED_AS";
+    if (Deno.permissions.querySync?.({ name: "env", variable: name }).state !== "granted") return undefined;
+    return Deno.env.get(name);
+  },
+): string {
+  let value: string | undefined;
+  try {
+    value = read()?.trim();
+  } catch {
+    return PLAIN; // permission denied, or no such API here
+  }
+  return value !== undefined && /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
+      /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
+    ? value
+    : PLAIN;
+}
+
+/** `arg` quoted for a POSIX shell when it needs it (single quotes; a quote inside as `'\''`). */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line from `words` (each quoted as needed), after how the user runs hooktap. */
+export function suggestCommand(words: readonly string[], runner: string = invokedAs()): string {
+  return [runner, ...words.map(shellQuote)].join(" ");
+}
