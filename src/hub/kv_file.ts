@@ -39,6 +39,9 @@ async function outermostMissing(dir: string): Promise<string | undefined> {
       await Deno.stat(at);
       return missing;
     } catch (error) {
+      // A directory Deno may not read (the npm launcher grants only the --kv file's own directory): one
+      // this start did not create, so the walk ends there.
+      if (error instanceof Deno.errors.NotCapable) return missing;
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       missing = at;
     }
