@@ -27,17 +27,56 @@ export interface Overrides {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** What an HTTP field value may not hold (RFC 9110 §5.5): a control character but HTAB, or DEL. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** A character a header cannot carry as one byte (beyond Latin-1: it would go out as another byte). */
+const BEYOND_LATIN1 = /[\u0100-\u{10FFFF}]/u;
+
+function _codePoint(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * What makes `value` unfit for a header value, or `undefined` when it is fit: a line break (CR, LF), another
+ * control character (0x00–0x1F but HTAB, and 0x7F), or a character beyond Latin-1. A field value holds
+ * visible ASCII, spaces, tabs and obs-text (0x80–0xFF) only (RFC 9110 §5.5). Names the character's code point
+ * (the value itself is not repeated: it is the control sequence that must not reach a terminal).
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const control = CONTROL.exec(value)?.[0];
+  if (control !== undefined) {
+    return control === "\r" || control === "\n"
+      ? `a line break (${_codePoint(control)})`
+      : `a control character (${_codePoint(control)})`;
+  }
+  const wide = BEYOND_LATIN1.exec(value)?.[0];
+  return wide === undefined ? undefined : `a character beyond Latin-1 (${_codePoint(wide)})`;
+}
+
+/** How a header value may be written, for the messages that refuse one. */
+export const HEADER_VALUE_RULE =
+  "a header value is one line of Latin-1 text: visible characters, spaces and tabs";
+
 /**
  * Parses a `-H "Name: value"` option.
- * @throws {UsageError} when it has no colon or the name is not a header token.
+ * @throws {UsageError} when it has no colon, the name is not a header token, or the value holds what a header
+ * value cannot ({@linkcode headerValueProblem}).
  */
 export function parseHeaderOption(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon === -1 ? "" : text.slice(0, colon).trim();
   if (!TOKEN.test(name)) {
-    throw new UsageError(`-H expects "Name: value" (an empty value removes the header), got "${text}".`);
+    throw new UsageError(
+      `-H expects "Name: value" (an empty value removes the header), got "${text}".`,
+    );
   }
-  return [name, text.slice(colon + 1).trim()];
+  const value = text.slice(colon + 1).trim();
+  const problem = headerValueProblem(value);
+  if (problem !== undefined) {
+    throw new UsageError(`-H ${name}: the value has ${problem}; ${HEADER_VALUE_RULE}.`);
+  }
+  return [name, value];
 }
 
 /**

@@ -76,6 +76,21 @@ export async function optionalConfig(
 }
 
 /**
+ * The config an explicit `--config` names, loaded at the command's start: a path that is missing, a
+ * directory, or a file that does not load or validate stops the command there with the loader's message
+ * and exit code (a `ConfigError`, 78), as `dev` refuses it, instead of a command that goes on without it.
+ * `undefined` without `--config`: the command keeps its own rule for the default `hooktap.config.ts`.
+ * @throws {ConfigError} naming the file and what is wrong with it.
+ */
+export async function explicitConfig(
+  ctx: CommandContext,
+  path: string | undefined,
+): Promise<ResolvedConfig | undefined> {
+  if (path === undefined) return undefined;
+  return (await optionalConfig(ctx, path)) ?? undefined; // null only for the default path, not given here
+}
+
+/**
  * Where `dev` serves the inspector: off (`--no-ui`, `ui: false`), on the
  * given port (`--ui-port`, `ui.port`), or `port: null` for the receiver's + 1.
  * @throws {UsageError} for `--ui-port` with `--no-ui`, or equal to the receiver's port.

@@ -18,7 +18,7 @@ import { schemaText } from "../../term/schema_view.ts";
 import { checkSchema } from "../../providers/schema_check.ts";
 import { safeLine, terminalRisk } from "../../text/sanitize.ts";
 import { configOrProblem, noEventsText, suggestCommand } from "../_shared/hints.ts";
-import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
+import { type CommandContext, explicitConfig, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { didYouMean } from "../../text/suggest.ts";
 
@@ -57,6 +57,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (id !== undefined && opts.endpoint !== undefined) {
     throw new UsageError("Give an event id or --endpoint NAME, not both.");
   }
+  await explicitConfig(ctx, opts.config); // an explicit --config must load (exit 78), not be ignored
   const reader = await openStore(ctx);
   let event: CapturedEvent;
   try {

@@ -17,12 +17,13 @@ import { deliveryCell } from "../../term/delivery_view.ts";
 import { eventLines } from "../../term/event_row.ts";
 import { filterFrom } from "../_shared/filters.ts";
 import { checkEndpointName, noEventsText } from "../_shared/hints.ts";
-import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
+import { type CommandContext, explicitConfig, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 
 /** `hooktap logs`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const out = ctx.output;
+  await explicitConfig(ctx, opts.config); // an explicit --config must load (exit 78), not be ignored
   const filter = await filterFrom(opts);
   const limit = opts.limit;
   if (limit < 1 && !opts.count && (!opts.follow || opts.unmatched)) {

@@ -6,12 +6,14 @@
  */
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
-import type { CommandContext } from "../_shared/context.ts";
+import { type CommandContext, explicitConfig } from "../_shared/context.ts";
 
 /** `hooktap mcp`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const configPath = input.options.config;
-  if (configPath !== undefined) await _refuseMissingConfig(ctx.cwd, configPath);
+  // An explicit --config must load now (missing, a directory, an error, not a config: exit 78), not fail
+  // every tool later. Once started, the server reads it afresh on each call, so a fix needs no restart.
+  await explicitConfig(ctx, configPath);
   const { serveStdio } = await import("../../mcp/server.ts");
   if (Deno.stdin.isTerminal()) {
     ctx.output.err(
@@ -20,20 +22,4 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     );
   }
   await serveStdio({ cwd: ctx.cwd, configPath, signal: ctx.signal });
-}
-
-/**
- * An explicit `--config` that names no file is refused at start, with the message and exit code every
- * command gives (the config loader's own). A config that is there but does not load is each tool's error
- * (the server reads it afresh on each call, so a fix applies without a restart).
- * @throws {ConfigError} when the file does not exist.
- */
-async function _refuseMissingConfig(cwd: string, path: string): Promise<void> {
-  const { configPath, loadConfig } = await import("../../config/load.ts");
-  try {
-    await Deno.stat(configPath({ cwd, path }));
-  } catch (error) {
-    // The loader says it in the words of every command (it finds the file missing too).
-    if (error instanceof Deno.errors.NotFound) await loadConfig({ cwd, path });
-  }
 }

@@ -12,7 +12,7 @@ import { resignerFor } from "../../send/resigner.ts";
 import { followLog } from "../../inspector/live.ts";
 import { openInBrowser } from "../../inspector/open.ts";
 import { configOrProblem } from "../_shared/hints.ts";
-import { type CommandContext, storeOf } from "../_shared/context.ts";
+import { type CommandContext, explicitConfig, storeOf } from "../_shared/context.ts";
 
 /** `hooktap ui`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
@@ -20,7 +20,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const out = ctx.output;
   const c = out.errColors;
   const explicitPort = opts.port;
-  const loaded = await configOrProblem(ctx, opts.config);
+  // An explicit --config must load (exit 78); only the default file that does not load is browsed without.
+  const loaded = opts.config !== undefined
+    ? (await explicitConfig(ctx, opts.config))!
+    : await configOrProblem(ctx, undefined);
   const config = loaded !== null && !("problem" in loaded) ? loaded : undefined;
   if (loaded !== null && "problem" in loaded) {
     out.err(c.yellow(`warning: the config does not load (${loaded.problem}); browsing without it.\n`));

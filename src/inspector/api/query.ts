@@ -34,8 +34,11 @@ const SINGLE = [
   "q",
 ] as const;
 
+/** The parameters that may repeat (each value must hold). */
+const REPEATABLE: readonly string[] = ["where", "header"];
+
 /** The filter parameters: those read here, and `where` and `header` (which repeat). */
-export const FILTER_PARAMS: readonly string[] = [...SINGLE, "where", "header"];
+export const FILTER_PARAMS: readonly string[] = [...SINGLE, ...REPEATABLE];
 
 /** The API's name for a parameter a script may take from the CLI's options (`--grep`, `--has-header`, ...). */
 const CLI_NAMES: Readonly<Record<string, string>> = {
@@ -53,19 +56,31 @@ const CLI_NAMES: Readonly<Record<string, string>> = {
 /**
  * Refuses a query string with a parameter the route does not read (it would be ignored, and the list
  * would say nothing of it): names each, with the API's name when it is a CLI option's, and the known ones.
- * @throws {FilterError} naming the unknown parameters.
+ * Refuses too a parameter that takes one value given more than once (only `where` and `header` repeat).
+ * @throws {FilterError} naming the unknown or repeated parameters.
  */
 export function checkParams(params: URLSearchParams, known: readonly string[]): void {
   const unknown = [...new Set(params.keys())].filter((k) => !known.includes(k));
-  if (unknown.length === 0) return;
-  const named = unknown.map((k) => {
-    const api = Object.hasOwn(CLI_NAMES, k) ? CLI_NAMES[k] : undefined;
-    return `"${k}"${api !== undefined ? ` (the API's is ${api})` : ""}`;
-  });
-  throw new FilterError(
-    `Unknown parameter${unknown.length === 1 ? "" : "s"} ${named.join(", ")}. ` +
-      `Known parameters: ${known.join(", ")}.`,
-  );
+  if (unknown.length > 0) {
+    const named = unknown.map((k) => {
+      const api = Object.hasOwn(CLI_NAMES, k) ? CLI_NAMES[k] : undefined;
+      return `"${k}"${api !== undefined ? ` (the API's is ${api})` : ""}`;
+    });
+    throw new FilterError(
+      `Unknown parameter${unknown.length === 1 ? "" : "s"} ${named.join(", ")}. ` +
+        (known.length === 0 ? "This route takes no parameters." : `Known parameters: ${known.join(", ")}.`),
+    );
+  }
+  // A single-valued parameter given twice would be read as its first value, the second ignored unsaid.
+  const repeated = known.filter((k) => !REPEATABLE.includes(k) && params.getAll(k).length > 1);
+  if (repeated.length > 0) {
+    throw new FilterError(
+      `${repeated.map((k) => `"${k}"`).join(", ")} ${repeated.length === 1 ? "is" : "are"} given more than ` +
+        `once; ${repeated.length === 1 ? "it takes" : "each takes"} one value (only ${
+          REPEATABLE.join(" and ")
+        } repeat, all of them holding).`,
+    );
+  }
 }
 
 /**

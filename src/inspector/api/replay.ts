@@ -5,8 +5,8 @@
  * providers' re-signer); without one, `resign: true` is refused.
  * @module
  */
-import { type CapturedEvent, decodeBody, encodeBody } from "../../event/record.ts";
-import { checkMethod } from "../../send/overrides.ts";
+import { type CapturedEvent, encodeBody } from "../../event/record.ts";
+import { checkMethod, HEADER_VALUE_RULE, headerValueProblem } from "../../send/overrides.ts";
 import { invalidResignMessage } from "../../send/prepare.ts";
 import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
@@ -65,18 +65,26 @@ const KEYS = ["to", "method", "headers", "body", "bodyEncoding", "resign", "resi
 
 /** An HTTP header name (a token, RFC 9110). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What a header value cannot carry: CR, LF, NUL (a line break would start another header) or non-Latin-1. */
-// deno-lint-ignore no-control-regex
-const BAD_HEADER_VALUE = /[\r\n\0]|[^\x00-\xff]/;
-/** Whether `text` is base64 (RFC 4648 §4; ASCII whitespace, as in `base64`'s wrapped output, and missing padding are fine). */
-function _isBase64(text: string): boolean {
+/** Standard base64 (RFC 4648 §4) as `base64` writes it: the alphabet, `=` padding, line breaks between lines. */
+const BASE64_TEXT = /^[A-Za-z0-9+/=\r\n]*$/;
+/**
+ * The bytes of `text` when it is strict base64: padded to a multiple of 4 characters, with no bits dropped
+ * (`YR==`, whose last bits are not zero, is refused, as are `YWJ` and `YQ`), line breaks allowed (no spaces or
+ * tabs); `undefined` otherwise.
+ */
+function _strictBase64(text: string): Uint8Array | undefined {
+  if (!BASE64_TEXT.test(text)) return undefined;
   try {
-    Uint8Array.fromBase64(text);
-    return true;
+    return Uint8Array.fromBase64(text, { lastChunkHandling: "strict" });
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/** The refusal of a `body` that is not strict base64. */
+const NOT_BASE64 = 'body is not base64 (bodyEncoding is "base64"): give the bytes in standard base64 (A-Z, ' +
+  "a-z, 0-9, + and /, padded with = to a multiple of 4 characters; line breaks allowed, no spaces), " +
+  'or send text with "bodyEncoding": "utf8"';
 
 /** @throws {ReplayRequestError} naming the first header whose name or value cannot be sent. */
 function _checkHeaders(headers: [string, string][]): void {
@@ -87,11 +95,9 @@ function _checkHeaders(headers: [string, string][]): void {
           "no spaces or colons)",
       );
     }
-    if (BAD_HEADER_VALUE.test(value)) {
-      throw new ReplayRequestError(
-        `headers: the value of ${name} has a line break, a NUL or a character beyond Latin-1; ` +
-          "a header value is one line of text",
-      );
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) {
+      throw new ReplayRequestError(`headers: the value of ${name} has ${problem}; ${HEADER_VALUE_RULE}`);
     }
   }
 }
@@ -101,8 +107,11 @@ function _checkKeys(v: Record<string, unknown>): void {
   const unknown = Object.keys(v).filter((k) => !(KEYS as readonly string[]).includes(k));
   if (unknown.length === 0) return;
   const named = unknown.map((k) => `${JSON.stringify(k)}${didYouMean(k, KEYS, (n) => JSON.stringify(n))}`);
+  // A suggestion ends in "?": the next sentence follows it without another stop.
   throw new ReplayRequestError(
-    `unknown key${unknown.length === 1 ? "" : "s"} ${named.join(", ")}. ` +
+    `unknown key${unknown.length === 1 ? "" : "s"} ${named.join(", ")}${
+      named.at(-1)!.endsWith("?") ? "" : "."
+    } ` +
       `A replay request takes ${KEYS.join(", ")}`,
   );
 }
@@ -119,9 +128,9 @@ function _isPairs(value: unknown): value is [string, string][] {
  * @throws {ReplayRequestError} naming the bad field.
  */
 export function parseReplayRequest(value: unknown): ReplayRequest {
-  if (typeof value !== "object" || value === null) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ReplayRequestError(
-      'the body must be a JSON object like {"to":"http://localhost:3000/webhook"}',
+      'the request body must be a JSON object like {"to":"http://localhost:3000/webhook"}',
     );
   }
   const v = value as Record<string, unknown>;
@@ -149,11 +158,8 @@ export function parseReplayRequest(value: unknown): ReplayRequest {
     }
     r.bodyEncoding = v.bodyEncoding;
   }
-  if (r.bodyEncoding === "base64" && r.body !== undefined && !_isBase64(r.body)) {
-    throw new ReplayRequestError(
-      'body is not base64 (bodyEncoding is "base64"): give the bytes in standard base64 (A-Z, a-z, 0-9, ' +
-        '+ and /, with = padding), or send text with "bodyEncoding": "utf8"',
-    );
+  if (r.bodyEncoding === "base64" && r.body !== undefined && _strictBase64(r.body) === undefined) {
+    throw new ReplayRequestError(NOT_BASE64);
   }
   if (v.resign !== undefined) {
     if (typeof v.resign !== "boolean") throw new ReplayRequestError("resign must be true or false");
@@ -187,9 +193,11 @@ export async function replayFromApi(
   let edited: CapturedEvent = { ...event };
   if (request.headers !== undefined) edited.headers = request.headers;
   if (request.body !== undefined) {
+    // Strict base64 (never a bit dropped), as parseReplayRequest checked it.
     const bytes = request.bodyEncoding === "base64"
-      ? decodeBody({ body: request.body, bodyEncoding: "base64" })
+      ? _strictBase64(request.body)
       : new TextEncoder().encode(request.body);
+    if (bytes === undefined) throw new ReplayRequestError(NOT_BASE64);
     edited = { ...edited, ...encodeBody(bytes), bodySize: bytes.length };
   }
   if (request.method !== undefined) checkMethod(request.method);

@@ -176,6 +176,7 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
   return async (request, url) => {
     try {
       if (url.pathname === "/api/info" && request.method === "GET") {
+        checkParams(url.searchParams, []);
         return json(200, {
           endpoints: o.endpoints,
           resign: o.resign !== undefined,
@@ -190,7 +191,10 @@ export function createApi(o: ApiOptions): (request: Request, url: URL) => Promis
       const m = EVENT_ROUTE.exec(url);
       if (m !== null) {
         const { id, what } = m.pathname.groups;
-        if (what === undefined || what === "raw" || what === "replay") return await one(id!, what, request);
+        if (what === undefined || what === "raw" || what === "replay") {
+          checkParams(url.searchParams, []); // one event's routes take no parameters
+          return await one(id!, what, request);
+        }
       }
       return json(404, { error: `No API route ${request.method} ${url.pathname}.` });
     } catch (error) {
