@@ -138,6 +138,23 @@ Deno.test("parseHeaderOption() reads `Name: value` and rejects anything else", (
   assert.throws(() => parseHeaderOption("bad name: x"), /-H expects/);
 });
 
+Deno.test("parseHeaderOption() refuses a value with a control character but HTAB, or beyond Latin-1; keeps tabs and obs-text", () => {
+  for (
+    const [value, code] of [["\x1b]8;;http://evil\x07", "U+001B"], ["a\x00b", "U+0000"], ["a\x7f", "U+007F"]]
+  ) {
+    assert.throws(
+      () => parseHeaderOption(`X-A: ${value}`),
+      (e: Error) =>
+        e instanceof UsageError &&
+        e.message === `-H X-A: the value has a control character (${code}); a header value is one line of ` +
+            "Latin-1 text: visible characters, spaces and tabs.",
+    );
+  }
+  assert.throws(() => parseHeaderOption("X-A: a\nb"), /-H X-A: the value has a line break \(U\+000A\)/);
+  assert.throws(() => parseHeaderOption("X-A: 5 \u20ac"), /beyond Latin-1 \(U\+20AC\)/);
+  assert.deepEqual(parseHeaderOption("X-A: a\tb caf\u00e9 \x80"), ["X-A", "a\tb caf\u00e9 \x80"]);
+});
+
 Deno.test("replayUrl() keeps the event's query only when --to has none", () => {
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h").href, "http://localhost:3000/h?a=1");
   assert.equal(replayUrl(EVENT, "http://localhost:3000/h?b=2").href, "http://localhost:3000/h?b=2");

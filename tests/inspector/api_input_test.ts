@@ -3,7 +3,10 @@
  * refused"), found by an audit against `hooktap ui`: a replay body `!!!` as base64 went out empty, a
  * misspelled `resgn` went out unsigned, a bad header name was a 502 recorded as a failed delivery; list and
  * stream filters with the CLI's names (`grep`, `undelivered`, `has_header`) listed every event, an unknown
- * endpoint listed none, `limit=0` listed one. The real CLI (`hooktap ui`) in a temp project, over loopback.
+ * endpoint listed none, `limit=0` listed one. A re-audit: a header value with control characters (an OSC 8
+ * escape) was sent and recorded, base64 was lenient ("YWJ" sent "ab"), `limit=1&limit=2` took the first,
+ * `/api/info?x=1` was answered, a body `[]` was told "to must be a URL string". The real CLI (`hooktap ui`) in
+ * a temp project, over loopback.
  */
 import assert from "node:assert/strict";
 import { cliArgs, LEAST_PRIVILEGE, withTmpDir, writeFile } from "../_helpers.ts";
@@ -67,12 +70,19 @@ Deno.test("replay API: bad base64, an unknown key, a bad header are a 400 naming
   const replay = (body: unknown) =>
     ui.api(`api/events/${events[0]!.id}/replay`, { method: "POST", body: JSON.stringify(body) });
 
-  for (const body of ["!!!", "a", "aGk=="]) {
+  // Strict base64, as the message says: padded, no bit dropped ("YWJ" would send "ab", "YQ" "a", "YR==" "a"
+  // dropping a set bit), no spaces ("Y W\nJ j" sent "abc").
+  for (const body of ["!!!", "a", "aGk==", "YWJ", "YQ", "YR==", "Y W\nJ j", "aG\tk="]) {
     const base64 = await errorOf(await replay({ to: target.url, body, bodyEncoding: "base64" }));
     assert.match(base64, /^body is not base64 \(bodyEncoding is "base64"\)/);
+    assert.match(base64, /padded with = to a multiple of 4 characters; line breaks allowed, no spaces/);
   }
   const typo = await errorOf(await replay({ to: target.url, resgn: true }));
-  assert.match(typo, /unknown key "resgn": did you mean "resign"\?/);
+  assert.match(
+    typo,
+    /^unknown key "resgn": did you mean "resign"\? A replay request takes /,
+    "no stray period",
+  );
   assert.match(typo, /takes to, method, headers, body, bodyEncoding, resign, resignInvalid/);
   const name = await errorOf(await replay({ to: target.url, headers: [["bad name", "x"]] }));
   assert.match(name, /headers: "bad name" is not a header name/);
@@ -80,8 +90,34 @@ Deno.test("replay API: bad base64, an unknown key, a bad header are a 400 naming
     const crlf = await errorOf(await replay({ to: target.url, headers: [["x-ok", value]] }));
     assert.match(crlf, /headers: the value of x-ok has a line break/);
   }
+  // An HTTP field value holds HTAB, visible ASCII, space and obs-text only: any other control character
+  // (an OSC 8 link, BEL, NUL, DEL, a vertical tab) is refused, naming the header and the character.
+  const controls: [string, string][] = [
+    ["\u001b]8;;http://evil\u0007", "U+001B"],
+    ["a\u0007", "U+0007"],
+    ["a\u0000b", "U+0000"],
+    ["a\u007f", "U+007F"],
+    ["a\u000bb", "U+000B"],
+    ["a\u0001", "U+0001"],
+  ];
+  for (const [value, code] of controls) {
+    const control = await errorOf(await replay({ to: target.url, headers: [["x-a", value]] }));
+    assert.equal(
+      control,
+      `headers: the value of x-a has a control character (${code}); a header value is one line of Latin-1 ` +
+        "text: visible characters, spaces and tabs",
+    );
+  }
+  const wide = await errorOf(await replay({ to: target.url, headers: [["x-a", "5 \u20ac"]] }));
+  assert.match(wide, /headers: the value of x-a has a character beyond Latin-1 \(U\+20AC\)/);
   // The message alone, no class name.
   assert.equal(await errorOf(await replay({})), "to must be a URL string");
+  for (const body of [[], [{ to: target.url }], "x", 5, null]) {
+    assert.equal(
+      await errorOf(await replay(body)),
+      'the request body must be a JSON object like {"to":"http://localhost:3000/webhook"}',
+    );
+  }
   assert.equal(target.received.length, 0, "nothing was sent");
   assert.equal(
     await Deno.readTextFile(`${tmp.path}/.hooktap/deliveries.jsonl`),
@@ -94,6 +130,17 @@ Deno.test("replay API: bad base64, an unknown key, a bad header are a 400 naming
   assert.equal(ok.status, 200, await ok.clone().text());
   await ok.body?.cancel();
   assert.equal(new TextDecoder().decode(target.received[0]!.body), "hi");
+  // A tab, and obs-text (0x80-0xFF, sent as one byte each), are field-value characters: they go out.
+  const fine = await replay({
+    to: target.url,
+    headers: [["x-a", "a\tb caf\u00e9"]],
+    body: "YQ==",
+    bodyEncoding: "base64",
+  });
+  assert.equal(fine.status, 200, await fine.clone().text());
+  await fine.body?.cancel();
+  assert.equal(target.received[1]!.headers.get("x-a"), "a\tb caf\u00e9");
+  assert.deepEqual([...target.received[1]!.body], [0x61]);
 });
 
 Deno.test("list and stream API: unknown parameters, an unknown endpoint and a bad limit are a 400", async () => {
@@ -118,6 +165,27 @@ Deno.test("list and stream API: unknown parameters, an unknown endpoint and a ba
     );
   }
   assert.match(await errorOf(await ui.api("api/stream?limit=5")), /Unknown parameter "limit"/);
+  // A parameter that takes one value, given twice, is refused rather than read as its first value.
+  for (const query of ["limit=1&limit=2", "endpoint=github&endpoint=stripe", "q=a&q=b"]) {
+    const name = query.split("=")[0];
+    assert.equal(
+      await errorOf(await ui.api(`api/events?${query}`)),
+      `"${name}" is given more than once; it takes one value (only where and header repeat, all of them holding).`,
+    );
+  }
+  assert.match(await errorOf(await ui.api("api/stream?type=a&type=b")), /^"type" is given more than once/);
+  // Routes that take no parameters refuse one, as the list does.
+  for (
+    const route of ["api/info?x=1", `api/events/${events[0]!.id}?x=1`, `api/events/${events[0]!.id}/raw?x=1`]
+  ) {
+    assert.equal(
+      await errorOf(await ui.api(route)),
+      'Unknown parameter "x". This route takes no parameters.',
+    );
+  }
+  const info = await ui.api("api/info");
+  assert.equal(info.status, 200);
+  await info.body?.cancel();
   for (const limit of ["0", "-1", "1001", "ten", "1.5"]) {
     const bad = await errorOf(await ui.api(`api/events?limit=${limit}`));
     assert.equal(bad, `limit must be a whole number from 1 to 1000 (events per page); got "${limit}".`);
