@@ -152,7 +152,10 @@ export interface Forwarder extends Forwarding {
    * {@linkcode Forwarder.stop}, those whose grace ran out (counted in `pending`: the next start sends them again).
    */
   readonly inFlight: number;
-  /** How many targets (lanes) have deliveries in memory or waiting in the store: order holds within each. */
+  /**
+   * How many targets (lanes) have deliveries waiting, not in flight (in memory or in the store): order holds
+   * within each. After {@linkcode Forwarder.stop}, those that had some when it stopped.
+   */
   readonly pendingTargets: number;
   /** Resolves when nothing is pending. */
   idle(): Promise<void>;
@@ -216,6 +219,11 @@ interface Spill {
   paused?: boolean;
   reading: boolean;
   endpoint: string;
+}
+
+/** The deliveries of `lane` waiting, not in flight: in memory and in the store. */
+function _waitingIn(lane: Lane): number {
+  return lane.jobs - lane.running + (lane.spill?.count ?? 0);
 }
 
 interface Lane {
@@ -314,6 +322,8 @@ class ForwarderEngine {
   /** Attempts whose record could not be appended. */
   #unrecorded = 0;
   #pending = 0;
+  /** {@linkcode Forwarder.pendingTargets} when stop began. */
+  #stoppedTargets: number | undefined;
   #inMemory = 0;
   #stopped = false;
   #idleWaiters: (() => void)[] = [];
@@ -863,7 +873,10 @@ class ForwarderEngine {
     return this.#inFlight.size;
   }
   get pendingTargets(): number {
-    return this.#waitingFor().targets;
+    if (this.#stoppedTargets !== undefined) return this.#stoppedTargets;
+    let n = 0;
+    for (const lane of this.#lanes.values()) if (_waitingIn(lane) > 0) n++;
+    return n;
   }
   retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
     const dropped = new Map<string, Set<string>>();
@@ -888,6 +901,7 @@ class ForwarderEngine {
     this.#stopped = true;
     for (const t of this.#probeTimers) clearTimeout(t);
     this.#probeTimers.clear();
+    this.#stoppedTargets = this.pendingTargets; // what waits is dropped from memory now (kept in the store)
     for (const lane of this.#lanes.values()) {
       this.#dropWaiting(lane, (job) => this.#release(lane, job));
       lane.spill = undefined;

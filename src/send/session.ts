@@ -285,6 +285,9 @@ function _tracking(forwarder: Forwarder, take: (id: string) => void): Forwarder 
     get inFlight() {
       return forwarder.inFlight;
     },
+    get pendingTargets() {
+      return forwarder.pendingTargets;
+    },
     relay(event, target) {
       take(event.id);
       return forwarder.relay(event, target);
