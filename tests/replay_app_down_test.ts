@@ -61,6 +61,8 @@ Deno.test("replay --undelivered while the app is down: nothing sent, nothing cha
       /2 deliveries were still waiting for your app: they are kept, and the next hooktap dev sends them in order for each target \(hooktap replay --undelivered sends them now\)\./,
     );
   }
+  const stored = await runCli(["logs", "--json", "--verdict", "invalid"], { cwd: tmp.path });
+  assert.equal(JSON.parse(stored.stdout).id, ids[0], "the github event is stored invalid");
   const replay = await runCli(["replay", "--undelivered"], { cwd: tmp.path });
   assert.equal(replay.code, 1, "nothing was delivered: a failure");
   assert.match(
