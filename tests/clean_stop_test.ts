@@ -25,7 +25,7 @@ async function post(url: string, body: unknown): Promise<string> {
   return (await r.json()).id;
 }
 
-const RESUME_LINE = /1 delivery of events stored but not delivered when hooktap last stopped go out now/;
+const RESUME_LINE = /1 delivery of an event stored but not delivered when hooktap last stopped goes out now/;
 
 Deno.test("a graceful stop while nothing listened: the restart delivers attempt 1, not 'again after a restart'", async () => {
   await using tmp = await withTmpDir();

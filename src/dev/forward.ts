@@ -197,12 +197,15 @@ export function reportForwarding(
     if (options.deliverPending) {
       const n = forwarding.resume(); // deliveries: an event missed by two targets counts twice
       if (n > 0) {
+        const order = n === 1
+          ? ""
+          : (forwarding.resumeTargets ?? 1) > 1
+          ? ", in the order received for each target"
+          : ", in the order received";
         out.err(
           c.yellow(
-            `${n} ${
-              n === 1 ? "delivery" : "deliveries"
-            } of events stored but not delivered when hooktap last ` +
-              `stopped go out now, in the order received.\n`,
+            `${n === 1 ? "1 delivery of an event" : `${n} deliveries of events`} stored but not delivered ` +
+              `when hooktap last stopped ${n === 1 ? "goes" : "go"} out now${order}.\n`,
           ),
         );
       }
@@ -223,10 +226,10 @@ export function reportForwarding(
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
-          `which this run does not forward to; they are kept: ` +
+          `which this run does not forward to; ${n === 1 ? "it is" : "they are"} kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
-          } --to URL${config} sends them.\n`,
+          } --to URL${config} sends ${n === 1 ? "it" : "them"}.\n`,
       ),
     );
   }
@@ -246,37 +249,64 @@ export function reportForwarding(
 }
 
 /**
+ * The words of `dev`'s forwarding flags as given (`--forward-to URL`, `--forward-mode relay`, `--forward-events`),
+ * shell-quoted: a run given them marked its events for that target, and only a run given them again resumes
+ * those events (a plain `dev` keeps them and says so).
+ */
+export function forwardFlagWords(
+  to: string | undefined,
+  mode?: string | undefined,
+  events?: string | undefined,
+): string[] {
+  if (to === undefined) return [];
+  return [
+    "--forward-to",
+    shellQuote(to),
+    ...(mode !== undefined && mode !== "queue" ? ["--forward-mode", shellQuote(mode)] : []),
+    ...(events !== undefined ? ["--forward-events", shellQuote(events)] : []),
+  ];
+}
+
+/**
  * Said when `dev` stops with deliveries not settled: those cut off in flight (sent, or being sent, to the app
  * with no answer yet when their grace ran out: the next `dev` sends them again, so the app may see them twice),
  * and those still waiting for the app (never sent this time; the next `dev` sends them). `""` when none.
- * Read after the forwarder stopped (in-flight ones had their grace).
+ * Read after the forwarder stopped (in-flight ones had their grace). `forward`: the run's forwarding flags
+ * ({@linkcode forwardFlagWords}), which the next `dev` needs to resume them.
  */
 export function waitingNote(
   out: Output,
   forwarding: ForwardingSession | undefined,
   runner = invokedAs(),
   config?: string,
+  forward: readonly string[] = [],
 ): string {
   const n = forwarding?.forwarder.pending ?? 0;
   if (n === 0) return "";
   const with_ = config === undefined ? "" : ` --config ${shellQuote(config)}`;
+  const next = `${runner} dev${with_}${forward.map((w) => ` ${w}`).join("")}`;
   const cut = Math.min(n, forwarding?.forwarder.inFlight ?? 0);
   const waiting = n - cut;
   const lines: string[] = [];
   if (cut > 0) {
+    const it = cut === 1 ? "it" : "them";
     lines.push(
       `${cut} ${cut === 1 ? "delivery was" : "deliveries were"} sent to your app and not answered ` +
-        `before dev stopped (no longer awaited): the next ${runner} dev${with_} sends ${
-          cut === 1 ? "it" : "them"
-        } again, so your app may see ${cut === 1 ? "it" : "them"} twice.\n`,
+        `before dev stopped (no longer awaited): the next ${next} sends ${it} again, so your app may see ` +
+        `${it} twice.\n`,
     );
   }
   if (waiting > 0) {
+    const order = waiting === 1
+      ? ""
+      : (forwarding?.forwarder.pendingTargets ?? 1) > 1
+      ? " in order for each target"
+      : " in order";
+    const they = waiting === 1 ? "it" : "them";
     lines.push(
-      `${waiting} ${
-        waiting === 1 ? "delivery was" : "deliveries were"
-      } still waiting for your app: they are kept, and the ` +
-        `next ${runner} dev${with_} sends them in order (${runner} replay --undelivered${with_} sends them now).\n`,
+      `${waiting} ${waiting === 1 ? "delivery was" : "deliveries were"} still waiting for your app: ` +
+        `${waiting === 1 ? "it is" : "they are"} kept, and the next ${next} sends ${they}${order} ` +
+        `(${runner} replay --undelivered${with_} sends ${they} now).\n`,
     );
   }
   return out.errColors.yellow(lines.join(""));

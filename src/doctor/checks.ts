@@ -290,9 +290,9 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
   const shown = down.length > 0 ? down : f.dev.running ? [] : f.forward;
   if (shown.length === 0) return undefined;
   const lines = shown.map((t) =>
-    `${
-      plural(t.count, "event")
-    } of endpoint "${t.endpoint}" wait for forward target "${t.target}" (${t.url})` +
+    `${plural(t.count, "event")} of endpoint "${t.endpoint}" ${
+      t.count === 1 ? "waits" : "wait"
+    } for forward target "${t.target}" (${t.url})` +
     (t.listening ? "" : `: nothing listens there (${t.error ?? "refused"})`)
   );
   if (down.length === 0) {

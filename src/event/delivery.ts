@@ -66,7 +66,9 @@ export interface DeliveryRecord {
   error?: string;
   /**
    * Nothing listened (the connection was refused): the event waited for the app, and this try is not one of
-   * the retry policy's attempts, nor counted as one by `logs`, `inspect` and the inspector.
+   * the retry policy's attempts, nor counted as one by `logs`, `inspect` and the inspector. A replay's
+   * (`"source": "replay"`, outcome `failed`) to a forward target changes nothing of the event's state: it
+   * still waits, and the next `dev` sends it (src/send/delivery_state.ts).
    */
   refused?: true;
   /** When the next attempt is due, if one is scheduled. */

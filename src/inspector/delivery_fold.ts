@@ -13,7 +13,9 @@ import {
   combined,
   type DeliveryFact,
   type EventDelivery,
+  isAttempt,
   isForwardRecord,
+  isIdleReplay,
   type TargetOutcome,
 } from "../send/delivery_state.ts";
 
@@ -63,7 +65,7 @@ export function newFold(subject: DeliverySubject): DeliveryFold {
 function _add(bucket: Bucket, fact: DeliveryFact): void {
   bucket.last = fact;
   if (fact.outcome === "delivered") bucket.delivered ??= fact;
-  if (fact.refused !== true) {
+  if (isAttempt(fact)) {
     bucket.attempts++;
     if (fact.source === "replay") bucket.replays = (bucket.replays ?? 0) + 1;
     bucket.lastAttempt = fact;
@@ -75,6 +77,7 @@ export function foldFact(fold: DeliveryFold, fact: DeliveryFact): void {
   // A record belongs to the first forward target it is a delivery to (as eventDelivery takes them).
   const target = fold.targets.find((t) => isForwardRecord(fold.subject, t.name, fact));
   if (target !== undefined) {
+    if (isIdleReplay(fact)) return; // a replay nothing listened to changes nothing (as eventDelivery drops it)
     _add(target, fact);
     fold.last = fact;
     return;
@@ -88,7 +91,7 @@ export function foldFact(fold: DeliveryFold, fact: DeliveryFact): void {
 function _outcome(b: Bucket): TargetOutcome {
   const last = b.last;
   if (last === undefined) return { name: b.name, outcome: "pending", attempts: 0 };
-  const waiting = b.delivered === undefined && last.refused === true && last.outcome !== "failed";
+  const waiting = b.delivered === undefined && !isAttempt(last) && last.outcome !== "failed";
   const shown = b.delivered ?? (waiting ? b.lastAttempt : last);
   return {
     name: b.name,

@@ -11,6 +11,10 @@
  * `replay` record does when it went to that target's name or URL. A send to
  * any other URL (`replay ID --to URL`) is a delivery of its own target: it is
  * listed under `others` and never changes the forward targets' state.
+ *
+ * A try nothing listened to (`refused`) is no attempt: `dev`'s own is a wait for the app (the event stays
+ * `pending`, or `retrying` after a real attempt); a replay's to a forward target changes nothing at all (the
+ * event stays as it stood, the next `dev` sends it), nor is it counted as a replay.
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
@@ -84,15 +88,31 @@ export function isForwardRecord(
   return r.source !== "replay" || r.url === deliveryUrl(event, mark.to).href;
 }
 
+/**
+ * Whether `r` is a replay (`hooktap replay`, the inspector's Replay) that found nothing listening: to a
+ * forward target it changes nothing (no attempt, no replay, not the target's state).
+ */
+export function isIdleReplay(r: DeliveryFact): boolean {
+  return r.refused === true && r.source === "replay";
+}
+
+/**
+ * Whether `r` counts as an attempt: anything but `dev`'s tries nothing listened to (a wait for the app).
+ * A replay nothing listened to counts only where it is kept: as a send elsewhere (`others`).
+ */
+export function isAttempt(r: DeliveryFact): boolean {
+  return r.refused !== true || r.source === "replay";
+}
+
 function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
   const last = mine[mine.length - 1];
   if (last === undefined) return { name, outcome: "pending", attempts: 0 };
   const delivered = mine.find((r) => r.outcome === "delivered");
-  const attempts = mine.filter((r) => r.refused !== true);
+  const attempts = mine.filter(isAttempt);
   const replays = attempts.filter((r) => r.source === "replay").length;
   // The latest try found nothing listening: the event waits for the app, no attempt spent. It stays
   // `pending` while no real attempt was made (`retrying` after one), and shows the last real answer.
-  const waiting = delivered === undefined && last.refused === true && last.outcome !== "failed";
+  const waiting = delivered === undefined && !isAttempt(last) && last.outcome !== "failed";
   const shown = delivered ?? (waiting ? attempts[attempts.length - 1] : last);
   return {
     name,
@@ -118,8 +138,9 @@ export function eventDelivery(
   const taken = new Set<DeliveryFact>();
   let last: DeliveryFact | undefined;
   const targets = names.map((name) => {
-    const mine = all.filter((r) => !taken.has(r) && isForwardRecord(event, name, r));
-    for (const r of mine) taken.add(r);
+    const ours = all.filter((r) => !taken.has(r) && isForwardRecord(event, name, r));
+    for (const r of ours) taken.add(r);
+    const mine = ours.filter((r) => !isIdleReplay(r));
     const end = mine[mine.length - 1];
     if (end !== undefined && (last === undefined || all.indexOf(end) > all.indexOf(last))) last = end;
     return outcomeOf(name, mine);

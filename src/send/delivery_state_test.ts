@@ -101,3 +101,40 @@ Deno.test("tries nothing listened to: the event waits (pending, then retrying af
     attempts: 1,
   }]);
 });
+
+Deno.test("a replay that found nothing listening changes nothing of a forward target (no attempt, no replay)", () => {
+  const hook = "http://localhost:3000/hook";
+  const idle: DeliveryFact = { ...rec("localhost:3000/hook", hook, "replay", "failed"), refused: true };
+  const wait: DeliveryFact = { ...rec("t", hook, "forward", "retrying"), refused: true };
+  // Waiting for the app, then a replay while it is still down: still waiting, the next dev sends it.
+  assert.deepEqual(eventDelivery(PLAIN, [wait, idle]), eventDelivery(PLAIN, [wait]));
+  assert.deepEqual(eventDelivery(PLAIN, [wait, idle]).targets, [{
+    name: "localhost:3000/hook",
+    outcome: "pending",
+    attempts: 0,
+    waiting: true,
+  }]);
+  // After a real answer it stays as that answer left it (retrying on a 503), one attempt, no replay.
+  const answered = rec("t", hook, "forward", "retrying", 503);
+  assert.deepEqual(eventDelivery(PLAIN, [answered, idle]), eventDelivery(PLAIN, [answered]));
+  // A replay that reached the app is an attempt and a replay, as before.
+  const reached = eventDelivery(PLAIN, [wait, rec("localhost:3000/hook", hook, "replay", "failed", 500)]);
+  assert.deepEqual(reached.targets, [{
+    name: "localhost:3000/hook",
+    outcome: "failed",
+    status: 500,
+    attempts: 1,
+    replays: 1,
+  }]);
+  // Sent elsewhere (`replay ID --to URL`) where nothing listened: its own failed delivery, as before.
+  const away: DeliveryFact = {
+    ...rec("127.0.0.1:4000/x", "http://127.0.0.1:4000/x", "replay", "failed"),
+    refused: true,
+  };
+  assert.deepEqual(eventDelivery(PLAIN, [wait, away]).others, [{
+    name: "127.0.0.1:4000/x",
+    outcome: "failed",
+    attempts: 1,
+    replays: 1,
+  }]);
+});

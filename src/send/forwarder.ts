@@ -44,6 +44,8 @@ export interface AppState {
    * whose answer said it is back included.
    */
   waiting?: number;
+  /** Of {@linkcode AppState.waiting}: how many targets (lanes) they wait for; order holds within each. */
+  targets?: number;
   /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
   relay?: boolean;
 }
@@ -150,6 +152,11 @@ export interface Forwarder extends Forwarding {
    * {@linkcode Forwarder.stop}, those whose grace ran out (counted in `pending`: the next start sends them again).
    */
   readonly inFlight: number;
+  /**
+   * How many targets (lanes) have deliveries waiting, not in flight (in memory or in the store): order holds
+   * within each. After {@linkcode Forwarder.stop}, those that had some when it stopped.
+   */
+  readonly pendingTargets: number;
   /** Resolves when nothing is pending. */
   idle(): Promise<void>;
   /**
@@ -212,6 +219,11 @@ interface Spill {
   paused?: boolean;
   reading: boolean;
   endpoint: string;
+}
+
+/** The deliveries of `lane` waiting, not in flight: in memory and in the store. */
+function _waitingIn(lane: Lane): number {
+  return lane.jobs - lane.running + (lane.spill?.count ?? 0);
 }
 
 interface Lane {
@@ -310,6 +322,8 @@ class ForwarderEngine {
   /** Attempts whose record could not be appended. */
   #unrecorded = 0;
   #pending = 0;
+  /** {@linkcode Forwarder.pendingTargets} when stop began. */
+  #stoppedTargets: number | undefined;
   #inMemory = 0;
   #stopped = false;
   #idleWaiters: (() => void)[] = [];
@@ -365,14 +379,18 @@ class ForwarderEngine {
   #ordered(target: ForwardTarget) {
     return target.order !== "parallel";
   }
-  #waitingFor(host: string) {
-    let n = 0;
+  /** The deliveries waiting for `host` (every target on it, or on any host when none is given), and their lanes. */
+  #waitingFor(host?: string): { waiting: number; targets: number } {
+    let waiting = 0;
+    let targets = 0;
     for (const lane of this.#lanes.values()) {
-      if (lane.sample !== undefined && this.#hostOf(lane.sample.to) === host) {
-        n += lane.jobs + (lane.spill?.count ?? 0);
+      if (lane.sample !== undefined && (host === undefined || this.#hostOf(lane.sample.to) === host)) {
+        const n = lane.jobs + (lane.spill?.count ?? 0);
+        waiting += n;
+        if (n > 0) targets++;
       }
     }
-    return n;
+    return { waiting, targets };
   }
 
   #noteState(target: ForwardTarget, outcome: AttemptOutcome) {
@@ -399,7 +417,7 @@ class ForwarderEngine {
     }
     // The events that waited and go out now: every one held for this host, this one too (it is still in its
     // lane's memory while its outcome is noted), whether or not it was delivered.
-    this.#options.onAppState?.({ host, up: true, waiting: this.#waitingFor(host) });
+    this.#options.onAppState?.({ host, up: true, ...this.#waitingFor(host) });
   }
 
   async #attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
@@ -854,6 +872,12 @@ class ForwarderEngine {
   get inFlight(): number {
     return this.#inFlight.size;
   }
+  get pendingTargets(): number {
+    if (this.#stoppedTargets !== undefined) return this.#stoppedTargets;
+    let n = 0;
+    for (const lane of this.#lanes.values()) if (_waitingIn(lane) > 0) n++;
+    return n;
+  }
   retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
     const dropped = new Map<string, Set<string>>();
     for (const [key, lane] of this.#lanes) {
@@ -877,6 +901,7 @@ class ForwarderEngine {
     this.#stopped = true;
     for (const t of this.#probeTimers) clearTimeout(t);
     this.#probeTimers.clear();
+    this.#stoppedTargets = this.pendingTargets; // what waits is dropped from memory now (kept in the store)
     for (const lane of this.#lanes.values()) {
       this.#dropWaiting(lane, (job) => this.#release(lane, job));
       lane.spill = undefined;
@@ -910,6 +935,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     get inFlight() {
       return engine.inFlight;
+    },
+    get pendingTargets() {
+      return engine.pendingTargets;
     },
     retire: (retired) => engine.retire(retired),
     idle: () => engine.idle(),

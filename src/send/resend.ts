@@ -61,7 +61,7 @@ export async function openReplayLog(
     return n;
   };
   const count = (d: DeliveryRecord) => {
-    if (d.source === "replay") next(d.event, d.target);
+    if (d.source === "replay" && d.refused !== true) next(d.event, d.target); // nothing listened: none
   };
   if (events === undefined) await eachDelivery(file, count);
   else for (const records of (await readDeliveriesOf(file, events, options)).values()) records.forEach(count);
@@ -137,8 +137,8 @@ export interface ResendSummary {
   /** Failed sends whose signature was stale and not made anew (`--resign` would help). */
   stale: number;
   /**
-   * Failed sends of events stored with an invalid signature, sent as received: an app that refuses them
-   * is right, and fixing it changes nothing.
+   * Sends of events stored with an invalid signature, sent as received, that the app answered otherwise than
+   * 2xx: an app that refuses them is right, and fixing it changes nothing.
    */
   invalid: number;
   /**
@@ -153,6 +153,15 @@ export interface ResendSummary {
    * purpose (`--bad-signature`, `--stale`: their record says so), so the refusal is what the fault tests.
    */
   faults: number;
+  /**
+   * Of {@linkcode failed}: sends that found nothing listening (the connection was refused). They reached no
+   * app; to a forward target they change nothing of the event's state (it still waits).
+   */
+  unreached: number;
+  /** Where nothing listened, `http://host:port`, each once in the order met. */
+  unreachedAt: string[];
+  /** The endpoints of the events that failed (any way), each once in the order met. */
+  failedEndpoints: string[];
   /** Sends that could not be recorded. */
   unrecorded: number;
   /** Stopped before the end. */
@@ -209,6 +218,8 @@ export async function sendOne(event: CapturedEvent, options: ResendOptions): Pro
     ...(options.keepAlive !== undefined ? { keepAlive: options.keepAlive } : {}),
     now,
   });
+  // Nothing listened: no attempt, and to a forward target no change of its state (delivery_state.ts).
+  if (outcome.error?.kind === "refused") outcome.record.refused = true;
   const sent: Sent = { event, target, request, record: outcome.record };
   if (outcome.response) sent.response = outcome.response;
   if (outcome.error) sent.error = outcome.error;
@@ -238,6 +249,9 @@ export async function resendEach(
     invalid: 0,
     refusedInvalid: 0,
     faults: 0,
+    unreached: 0,
+    unreachedAt: [],
+    failedEndpoints: [],
     unrecorded: 0,
     interrupted: false,
   };
@@ -254,26 +268,39 @@ export async function resendEach(
     const key = sent.problem ? "not sent" : sent.response ? String(sent.response.status) : "no answer";
     summary.answers[key] = (summary.answers[key] ?? 0) + 1;
     if (answeredOk(sent)) summary.ok++;
-    else {
-      summary.failed++;
-      summary.firstFailure ??= sent;
-      if (sent.request?.warning !== undefined && sent.request.resigned === undefined) summary.stale++;
-      // Sent as received (it went out, not re-signed), or refused before sending: never both.
-      const asReceived = sent.request !== undefined && sent.request.resigned === undefined;
-      const refused = sent.problem instanceof InvalidSignatureError;
-      const invalid = event.verdict?.status === "invalid" && asReceived;
-      if (invalid) summary.invalid++;
-      if (refused) {
-        summary.refusedInvalid++;
-        summary.firstRefused ??= sent;
-      }
-      if ((refused || invalid) && signatureFault(event) !== undefined) summary.faults++;
-    }
+    else _countFailure(summary, sent);
     if (sent.unrecorded) summary.unrecorded++;
     await options.onSend?.(sent);
   }
   summary.interrupted = signal?.aborted ?? false;
   return summary;
+}
+
+/** Counts a send that was not answered 2xx into `summary`: why, and whether the app saw it. */
+function _countFailure(summary: ResendSummary, sent: Sent): void {
+  const event = sent.event;
+  summary.failed++;
+  summary.firstFailure ??= sent;
+  if (!summary.failedEndpoints.includes(event.endpoint)) summary.failedEndpoints.push(event.endpoint);
+  if (sent.record?.refused === true) {
+    summary.unreached++;
+    const url = new URL(sent.record.url);
+    const where = `${url.protocol}//${url.host}`;
+    if (!summary.unreachedAt.includes(where)) summary.unreachedAt.push(where);
+  }
+  if (sent.request?.warning !== undefined && sent.request.resigned === undefined) summary.stale++;
+  // Only an app that answered refused it: an invalid signature explains no missing answer.
+  const answered = sent.response !== undefined;
+  // Sent as received (it went out, not re-signed), or refused before sending: never both.
+  const asReceived = sent.request !== undefined && sent.request.resigned === undefined;
+  const refused = sent.problem instanceof InvalidSignatureError;
+  const invalid = event.verdict?.status === "invalid" && asReceived && answered;
+  if (invalid) summary.invalid++;
+  if (refused) {
+    summary.refusedInvalid++;
+    summary.firstRefused ??= sent;
+  }
+  if ((refused || invalid) && signatureFault(event) !== undefined) summary.faults++;
 }
 
 /** The JSON a replay prints per send (`--json`) and the inspector answers. */

@@ -97,6 +97,8 @@ export interface ForwardingSession {
   checkLoop(receiver: { hostname: string; port: number }): void;
   /** Delivers the events the last run left pending (in order, before newer ones); returns how many deliveries. */
   resume(): number;
+  /** How many targets {@linkcode ForwardingSession.resume} sends to (the order holds within each). */
+  readonly resumeTargets?: number;
   /** `--skip-pending`: leaves them undelivered (for `replay --undelivered` and the next start). */
   skipPending(): void;
   /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
@@ -283,6 +285,9 @@ function _tracking(forwarder: Forwarder, take: (id: string) => void): Forwarder 
     get inFlight() {
       return forwarder.inFlight;
     },
+    get pendingTargets() {
+      return forwarder.pendingTargets;
+    },
     relay(event, target) {
       take(event.id);
       return forwarder.relay(event, target);
@@ -387,6 +392,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       for (const r of resuming) r.start();
       return resumeCount;
     },
+    resumeTargets: resumingLanes.filter((l) => l.count > 0).length,
     skipPending() {
       // New events only (after the scan); the last run's stay undelivered, the watermark pinned before them.
       const from = { offset: plan.size, id: "" };

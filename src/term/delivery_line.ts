@@ -228,12 +228,13 @@ export function formatAppState(state: AppState, output: Output, runner = invoked
     );
   }
   const n = state.waiting ?? 0;
+  // One event has no order; several keep theirs within each target, not across targets.
+  const order = n === 1 ? "" : (state.targets ?? 1) > 1 ? ", in order for each target" : ", in order";
   return c.green(
     n > 0
       ? `${host} answers again; ${
         n === 1 ? "the event that waited goes" : `the ${n} events that waited go`
-      } ` +
-        `out now, in order.\n`
+      } out now${order}.\n`
       : `${host} answers again.\n`,
   );
 }

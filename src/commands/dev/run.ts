@@ -31,7 +31,13 @@ import type { Output } from "../../term/output.ts";
 import type { HubOrder } from "../../hub/order.ts";
 import type { Launched } from "../../inspector/launch.ts";
 import type { LiveFeed } from "../../inspector/live.ts";
-import { forwardFlag, forwardingCallbacks, reportForwarding, waitingNote } from "../../dev/forward.ts";
+import {
+  forwardFlag,
+  forwardFlagWords,
+  forwardingCallbacks,
+  reportForwarding,
+  waitingNote,
+} from "../../dev/forward.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
@@ -284,7 +290,8 @@ async function startParts(
   });
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
-    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config)));
+    const flags = forwardFlagWords(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // needed to resume
+    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config, flags)));
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);

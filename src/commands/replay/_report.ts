@@ -117,7 +117,7 @@ export type HintOptions = Partial<Omit<Input<typeof options>["options"], "json">
  * The command that sends the failures again: this run's filters and options, as given (`--since` and
  * `--until` as the times they stood for, so the command picks the same events later), `--resign` when
  * stale, each word shell-quoted, after the way the user runs hooktap. `first`: the failure it is about
- * (with `--undelivered`, its endpoint is the one named when the run named none).
+ * (with `--undelivered`, its endpoint is named when the run named none and every failure was of it).
  */
 export function againCommand(
   first: Sent,
@@ -130,7 +130,9 @@ export function againCommand(
     if (value !== undefined) words.push(flag, value);
   };
   if (how.undelivered) words.push("--undelivered");
-  add("--endpoint", opts.endpoint ?? (how.undelivered ? first.event.endpoint : undefined));
+  // --undelivered without --endpoint: the failures' endpoint when they share one (the command picks them all).
+  const only = summary.failedEndpoints.length === 1 ? first.event.endpoint : undefined;
+  add("--endpoint", opts.endpoint ?? (how.undelivered ? only : undefined));
   add("--filter-method", opts.filterMethod);
   add("--since", how.filter.since?.toISOString());
   add("--until", how.filter.until?.toISOString());
@@ -156,15 +158,25 @@ export function againCommand(
   return suggestCommand(words, how.runner);
 }
 
-/** The summary line: what went out, what the app answered, what was refused before sending. */
+/** The summary line: what went out, what the app answered, what was refused before sending or found no app. */
 function _countLine(summary: ResendSummary, total: number): string {
   const notSent = summary.answers["not sent"] ?? 0;
-  const answers = Object.entries(summary.answers).sort(([a], [b]) => a.localeCompare(b))
+  const unreached = summary.unreached;
+  const answers = Object.entries({
+    ...summary.answers,
+    "no answer": (summary.answers["no answer"] ?? 0) - unreached,
+  })
+    .filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b))
     .map(([k, n]) => `${n} × ${k}`).join(", ");
-  return `${summary.interrupted ? "Stopped (Ctrl-C). " : ""}Sent ${summary.sent - notSent} of ${total}: ` +
-    `${summary.ok} answered 2xx, ${summary.failed - notSent} failed` +
+  return `${summary.interrupted ? "Stopped (Ctrl-C). " : ""}Sent ${summary.sent - notSent - unreached} of ` +
+    `${total}: ${summary.ok} answered 2xx, ${summary.failed - notSent - unreached} failed` +
     (notSent > 0
       ? `, ${notSent} not sent (refused before sending: your app never saw ${_them(notSent)})`
+      : "") +
+    (unreached > 0
+      ? `, ${unreached} not sent (nothing listens on ${summary.unreachedAt.join(", ")}: no app saw ${
+        _them(unreached)
+      })`
       : "") +
     "." + (answers === "" ? "" : ` Answers: ${answers}.`) + "\n";
 }
@@ -238,11 +250,7 @@ export function printSummary(
   out.err(summary.failed > 0 ? c.yellow(line) : line);
   const first = summary.firstFailure;
   if (first === undefined) return;
-  const r = replayResult(first);
-  const what = r.status !== undefined
-    ? `${r.status} ${r.statusText ?? ""}`.trim() + (r.body ? `: ${safeLine(r.body.slice(0, 300))}` : "")
-    : safeLine(r.error ?? "no answer");
-  out.err(`First failure, ${first.event.id} → ${safeLine(r.target)}: ${what}\n`);
+  if (first.record?.refused !== true) _firstFailure(ctx, first); // nothing listened: the count line says so
   if (summary.stale > 0 && !how.opts.resign) {
     out.err(
       c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
@@ -256,12 +264,37 @@ export function printSummary(
   const notSent = summary.answers["not sent"] ?? 0;
   const refusedOnly = notSent === summary.failed || summary.invalid + notSent === summary.failed;
   const hint = refusedOnly ? undefined : againCommand(first, summary, how.opts, how);
-  if (hint !== undefined) {
-    // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
-    const resendsAll = !(how.undelivered && how.opts.to === undefined);
-    const all = summary.ok > 0 && resendsAll
-      ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
-      : "";
+  if (hint === undefined) return;
+  // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
+  const resendsAll = !(how.undelivered && how.opts.to === undefined);
+  const all = summary.ok > 0 && resendsAll
+    ? ` (it sends all ${summary.sent} again, the ${summary.ok} answered 2xx too)`
+    : "";
+  if (summary.unreached === 0) {
     out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
+    return;
   }
+  // Nothing listened: they reached no app. To their forward targets (--undelivered) they still wait.
+  const fix = summary.unreached < summary.failed ? " (and fix what it answered)" : "";
+  const still = how.undelivered
+    ? ` The ${_unsent(summary.unreached)} still wait${summary.unreached === 1 ? "s" : ""}, as before.`
+    : "";
+  out.err(
+    c.yellow(
+      `Not sent: nothing listens on ${summary.unreachedAt.join(", ")}.${still} Start the app${fix}, then ` +
+        `send ${_them(summary.failed)}${all}: ${safeLine(hint)}\n`,
+    ),
+  );
+}
+
+/** `event` or `N events`, after "the". */
+const _unsent = (n: number) => (n === 1 ? "event" : `${n} events`);
+
+/** The first failure's line: its answer (status and the body's start), or why it got none. */
+function _firstFailure(ctx: CommandContext, first: Sent): void {
+  const r = replayResult(first);
+  const what = r.status !== undefined
+    ? `${r.status} ${r.statusText ?? ""}`.trim() + (r.body ? `: ${safeLine(r.body.slice(0, 300))}` : "")
+    : safeLine(r.error ?? "no answer");
+  ctx.output.err(`First failure, ${first.event.id} → ${safeLine(r.target)}: ${what}\n`);
 }
