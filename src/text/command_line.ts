@@ -6,12 +6,15 @@
  * @module
  */
 
+import { pathInside, resolvePath } from "./path.ts";
+
 /** The safe default of {@linkcode invokedAs}. */
 const PLAIN = "hooktap";
 
 /**
  * How the user runs hooktap, for the commands hooktap suggests: the launcher's `HOOKTAP_INVOKED_AS`
- * (`npx hooktap` when run through npx), else `hooktap`; also `hooktap` when Deno may not read the
+ * (`npx hooktap` through npx or an npm script, the bin's path such as `./node_modules/.bin/hooktap`, or
+ * `hooktap` from the PATH: npm/hooktap.cjs), else `hooktap`; also `hooktap` when Deno may not read the
  * environment (asked without a prompt) or the value is not a plain command.
  */
 export function invokedAs(
@@ -27,10 +30,13 @@ export function invokedAs(
   } catch {
     return PLAIN; // permission denied, or no such API here
   }
-  return value !== undefined && /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
-      /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
-    ? value
-    : PLAIN;
+  if (value === undefined) return PLAIN;
+  if (/^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) && /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)) {
+    return value;
+  }
+  // A path to the bin with a space or a quote in it (`/home/me/my app/node_modules/.bin/hooktap`): quoted.
+  // deno-lint-ignore no-control-regex
+  return /^[^\x00-\x1f\x7f]*\/hooktap$/.test(value) ? shellQuote(value) : PLAIN;
 }
 
 /** `arg` quoted for a POSIX shell when it needs it (single quotes; a quote inside as `'\''`). */
@@ -42,4 +48,15 @@ export function shellQuote(arg: string): string {
 /** A command line from `words` (each quoted as needed), after how the user runs hooktap. */
 export function suggestCommand(words: readonly string[], runner: string = invokedAs()): string {
   return [runner, ...words.map(shellQuote)].join(" ");
+}
+
+/**
+ * The `--config FILE` words a suggested command needs to use the config at `file` (absolute, or relative to
+ * `cwd`): none for the default `hooktap.config.ts` of `cwd` or the starter config (`null`); the path
+ * relative to `cwd` when it is inside it, else absolute.
+ */
+export function configWords(file: string | null | undefined, cwd: string = Deno.cwd()): string[] {
+  if (file === null || file === undefined || file === "") return [];
+  const inside = pathInside(cwd, resolvePath(cwd, file));
+  return inside === "hooktap.config.ts" ? [] : ["--config", inside];
 }

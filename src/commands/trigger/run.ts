@@ -6,6 +6,7 @@
  */
 import { lazyImport } from "../../cli/lazy.ts";
 import { UsageError } from "../../errors.ts";
+import { configWords, suggestCommand } from "../../text/command_line.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -14,6 +15,7 @@ import { parseHeaderOption } from "../../send/overrides.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
 import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
 import { setUpTrigger } from "../../trigger/setup.ts";
+import { runningDevConfig } from "../../trigger/dev_config.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import type { CommandContext } from "../_shared/context.ts";
@@ -89,22 +91,24 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (o.list) return await _list(ctx, providerArg, o.json ?? false);
   if (o.fixture !== undefined && eventArg !== undefined) {
     throw new UsageError(
-      `--fixture sends the file's steps, so there is no event to name: hooktap trigger ${providerArg} --fixture ${o.fixture}`,
+      `--fixture sends the file's steps, so there is no event to name: ${
+        suggestCommand(["trigger", providerArg ?? "<provider>", "--fixture", o.fixture])
+      }`,
     );
   }
   if (providerArg !== undefined && eventArg === undefined && o.fixture === undefined) {
     const catalog = await loadCatalog(providerArg); // an unknown provider: its own did-you-mean
     const flows = Object.keys(catalog.sequences).length;
     throw new UsageError(
-      `Say which event to send: hooktap trigger ${providerArg} <event>. ` +
-        `\`hooktap trigger --list ${providerArg}\` shows its ${catalog.events.length} events` +
+      `Say which event to send: ${suggestCommand(["trigger", providerArg])} <event>. ` +
+        `\`${suggestCommand(["trigger", "--list", providerArg])}\` shows its ${catalog.events.length} events` +
         (flows > 0 ? ` and ${flows} sequences.` : "."),
     );
   }
   if (providerArg === undefined || (eventArg === undefined && o.fixture === undefined)) {
     throw new UsageError(
-      `Give a provider and an event: hooktap trigger stripe checkout.session.completed. ` +
-        "`hooktap trigger --list` shows what can be triggered.",
+      `Give a provider and an event: ${suggestCommand(["trigger", "stripe", "checkout.session.completed"])}. ` +
+        `\`${suggestCommand(["trigger", "--list"])}\` shows what can be triggered.`,
     );
   }
   _checkFlags(o);
@@ -133,8 +137,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     secretOption: "--secret",
     noDev: () =>
       new UsageError(
-        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
-          "or send straight to your app with --to http://localhost:3000/webhooks.",
+        `No \`hooktap dev\` is running in this directory: start it (${
+          suggestCommand(["dev", ...configWords(config?.file, ctx.cwd)])
+        }) in another terminal, or send straight to your app with --to http://localhost:3000/webhooks.`,
       ),
   });
   const { to, material, keys } = setup;
@@ -248,6 +253,14 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
 async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | null> {
   if (o.config === undefined) {
     if (o.to !== undefined && o.secret !== undefined && o.endpoint === undefined) return null;
+    // The dev running here started with --config: its endpoints are the ones it serves.
+    const running = await runningDevConfig(`${ctx.cwd}/.hooktap/dev.lock`);
+    if (running !== undefined) {
+      if (!o.json) {
+        ctx.output.err(ctx.output.errColors.dim(`Using ${running}, the config of the dev running here.\n`));
+      }
+      return await (await shared()).optionalConfig(ctx, running);
+    }
     const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
     if (!exists) return null;
   }
