@@ -14,7 +14,8 @@ import { safeLine } from "../text/sanitize.ts";
 import { suggestCommand } from "../text/command_line.ts";
 
 /** `--config FILE` of the run (its words), none for the default config. */
-const configWords = (config: string | undefined): string[] => config === undefined ? [] : ["--config", config];
+const configWords = (config: string | undefined): string[] =>
+  config === undefined ? [] : ["--config", config];
 
 /** The command that starts this dev again: `dev`, with the run's `--config` (`config`) and `extra` words. */
 function restartCommand(config: string | undefined, extra: readonly string[] = []): string {

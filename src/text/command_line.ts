@@ -31,7 +31,10 @@ export function invokedAs(
     return PLAIN; // permission denied, or no such API here
   }
   if (value === undefined) return PLAIN;
-  if (/^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) && /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)) {
+  if (
+    /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
+    /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
+  ) {
     return value;
   }
   // A path to the bin with a space or a quote in it (`/home/me/my app/node_modules/.bin/hooktap`): quoted.

@@ -101,13 +101,17 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const flows = Object.keys(catalog.sequences).length;
     throw new UsageError(
       `Say which event to send: ${suggestCommand(["trigger", providerArg])} <event>. ` +
-        `\`${suggestCommand(["trigger", "--list", providerArg])}\` shows its ${catalog.events.length} events` +
+        `\`${
+          suggestCommand(["trigger", "--list", providerArg])
+        }\` shows its ${catalog.events.length} events` +
         (flows > 0 ? ` and ${flows} sequences.` : "."),
     );
   }
   if (providerArg === undefined || (eventArg === undefined && o.fixture === undefined)) {
     throw new UsageError(
-      `Give a provider and an event: ${suggestCommand(["trigger", "stripe", "checkout.session.completed"])}. ` +
+      `Give a provider and an event: ${
+        suggestCommand(["trigger", "stripe", "checkout.session.completed"])
+      }. ` +
         `\`${suggestCommand(["trigger", "--list"])}\` shows what can be triggered.`,
     );
   }
