@@ -124,7 +124,7 @@ Deno.test("a second dev's lock error and a live forward edit suggest commands th
   await until(() => /forward of "github" added/.test(dev.stderr()), "the reload's forward note");
   assert.match(
     dev.stderr(),
-    /Restart dev \(Ctrl-C, then npx hooktap dev --config alt\.config\.ts\) to forward/,
+    /Restart hooktap dev \(Ctrl-C, then npx hooktap dev --config alt\.config\.ts\) to forward/,
   );
   assert.match(dev.stderr(), /\(npx hooktap replay ID --to URL --config alt\.config\.ts sends one\)/);
 });

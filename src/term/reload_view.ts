@@ -17,9 +17,9 @@ import { suggestCommand } from "../text/command_line.ts";
 const configWords = (config: string | undefined): string[] =>
   config === undefined ? [] : ["--config", config];
 
-/** The command that starts this dev again: `dev`, with the run's `--config` (`config`) and `extra` words. */
-function restartCommand(config: string | undefined, extra: readonly string[] = []): string {
-  return safeLine(suggestCommand(["dev", ...configWords(config), ...extra]));
+/** The command that starts this dev again: `dev`, with the run's `--config` (`config`). */
+function restartCommand(config: string | undefined): string {
+  return safeLine(suggestCommand(["dev", ...configWords(config)]));
 }
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
@@ -77,7 +77,7 @@ function portChangeLine(
   if (port.to === listening.port) return colors.dim(`${head}already listening on ${listening.port}.`);
   const where = port.to === 0 ? "on any free port" : `on ${port.to}`;
   return colors.yellow(
-    `${head}still listening on ${listening.port}; restart dev (Ctrl-C, then ${
+    `${head}still listening on ${listening.port}; restart hooktap dev (Ctrl-C, then ${
       restartCommand(listening.config)
     }) to listen ${where}.`,
   );
@@ -105,7 +105,7 @@ export function forwardReloadText(
   if (session.forwardTo) {
     return colors.yellow(
       `  forward of ${names} changed in the config: not applied, --forward-to replaces the config's targets ` +
-        `for this run; restart dev without --forward-to to use them (Ctrl-C, then ${
+        `for this run; restart hooktap dev without --forward-to to use them (Ctrl-C, then ${
           restartCommand(session.config)
         }).\n`,
     );
@@ -113,7 +113,9 @@ export function forwardReloadText(
   if (session.running || edit.forwarding.length === 0) return "";
   return colors.yellow(
     `  forward of ${names} added: not applied, this hooktap dev started without forwarding and a reload cannot ` +
-      `start it. Restart dev (Ctrl-C, then ${restartCommand(session.config)}) to forward; events received ` +
+      `start it. Restart hooktap dev (Ctrl-C, then ${
+        restartCommand(session.config)
+      }) to forward; events received ` +
       `until then are stored, not forwarded (${
         safeLine(suggestCommand(["replay", "ID", "--to", "URL", ...configWords(session.config)]))
       } sends one).\n`,
