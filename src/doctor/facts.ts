@@ -20,7 +20,8 @@ import type { LockOwner } from "../store/write/lock.ts";
 import type { UnmatchedEntry } from "../store/write/unmatched.ts";
 import { type HubState, readHubState } from "../hub/cursor_file.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
-import { configWords, invokedAs } from "../text/command_line.ts";
+import { invokedAs } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** The config as doctor found it. */
 export type ConfigFact =

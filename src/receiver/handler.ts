@@ -23,7 +23,6 @@ import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import { splitUrl } from "./url.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
-import { suggestCommand } from "../text/command_line.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
 
@@ -127,9 +126,7 @@ function _bodyRefusal(error: unknown, maxBodySize: number, method: string) {
         ? "the bound of bytes in flight, server.maxBodyBytesInFlight in hooktap.config.ts"
         : `the bound of ${e.limit} requests waiting for their body, server.maxConnections in hooktap.config.ts`,
     method,
-    unreadableFix: `Start dev as \`HOOKTAP_STACK=node ${
-      suggestCommand(["dev"])
-    }\` (under deno run, with --allow-env=HOOKTAP_STACK) to read them.`,
+    unreadableFix: "Start hooktap dev with HOOKTAP_STACK=node (and --allow-env=HOOKTAP_STACK) to read them.",
   });
 }
 

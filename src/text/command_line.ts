@@ -6,8 +6,6 @@
  * @module
  */
 
-import { pathInside, resolvePath } from "./path.ts";
-
 /** The safe default of {@linkcode invokedAs}. */
 const PLAIN = "hooktap";
 
@@ -51,15 +49,4 @@ export function shellQuote(arg: string): string {
 /** A command line from `words` (each quoted as needed), after how the user runs hooktap. */
 export function suggestCommand(words: readonly string[], runner: string = invokedAs()): string {
   return [runner, ...words.map(shellQuote)].join(" ");
-}
-
-/**
- * The `--config FILE` words a suggested command needs to use the config at `file` (absolute, or relative to
- * `cwd`): none for the default `hooktap.config.ts` of `cwd` or the starter config (`null`); the path
- * relative to `cwd` when it is inside it, else absolute.
- */
-export function configWords(file: string | null | undefined, cwd: string = Deno.cwd()): string[] {
-  if (file === null || file === undefined || file === "") return [];
-  const inside = pathInside(cwd, resolvePath(cwd, file));
-  return inside === "hooktap.config.ts" ? [] : ["--config", inside];
 }

@@ -10,7 +10,8 @@ import { CATALOG } from "../providers/catalog.ts";
 import { expandTarget } from "../route/expand.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { closest } from "../text/suggest.ts";
-import { configWords, suggestCommand } from "../text/command_line.ts";
+import { suggestCommand } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** The running dev: its pid and receiver port. */
 export interface RunningDev {

@@ -6,7 +6,7 @@
  */
 import { lazyImport } from "../../cli/lazy.ts";
 import { UsageError } from "../../errors.ts";
-import { configWords, suggestCommand } from "../../text/command_line.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -15,7 +15,6 @@ import { parseHeaderOption } from "../../send/overrides.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
 import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
 import { setUpTrigger } from "../../trigger/setup.ts";
-import { runningDevConfig } from "../../trigger/dev_config.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import type { CommandContext } from "../_shared/context.ts";
@@ -142,7 +141,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     noDev: () =>
       new UsageError(
         `No \`hooktap dev\` is running in this directory: start it (${
-          suggestCommand(["dev", ...configWords(config?.file, ctx.cwd)])
+          suggestCommand(["dev", ...(o.config === undefined ? [] : ["--config", o.config])])
         }) in another terminal, or send straight to your app with --to http://localhost:3000/webhooks.`,
       ),
   });
@@ -258,7 +257,7 @@ async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | n
   if (o.config === undefined) {
     if (o.to !== undefined && o.secret !== undefined && o.endpoint === undefined) return null;
     // The dev running here started with --config: its endpoints are the ones it serves.
-    const running = await runningDevConfig(`${ctx.cwd}/.hooktap/dev.lock`);
+    const running = await _runningDevConfig(`${ctx.cwd}/.hooktap/dev.lock`);
     if (running !== undefined) {
       if (!o.json) {
         ctx.output.err(ctx.output.errColors.dim(`Using ${running}, the config of the dev running here.\n`));
@@ -270,4 +269,30 @@ async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | n
   }
   const { optionalConfig } = await shared();
   return await optionalConfig(ctx, o.config);
+}
+
+/**
+ * The `--config` the dev holding the lock at `lockPath` started with (as given, relative to the directory
+ * it runs in): the config trigger uses when given none. `undefined` when no dev holds it, or it runs on the
+ * default config.
+ */
+async function _runningDevConfig(lockPath: string): Promise<string | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(lockPath, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    if (await file.tryLock(false)) {
+      await file.unlock();
+      return undefined; // nobody holds it: no dev
+    }
+    const owner = JSON.parse(await Deno.readTextFile(lockPath)) as { config?: unknown };
+    return typeof owner.config === "string" && owner.config !== "" ? owner.config : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
 }
