@@ -30,7 +30,9 @@ export function invokedAs(
   }
   if (value === undefined) return PLAIN;
   if (
-    /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
+    // One word (a bin, a path), or a runner and its words (`npx hooktap`, `deno task hooktap`): a first word
+    // with a `/` and a space after it is a path with a space, quoted below.
+    /^(?:[A-Za-z0-9@._/:+-]+|[A-Za-z0-9@._:+-]+(?: [A-Za-z0-9@._/:+=-]+){1,4})$/.test(value) &&
     /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
   ) {
     return value;
