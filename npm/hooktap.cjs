@@ -170,12 +170,42 @@ function permissionFlags(args, cwd = process.cwd()) {
   return flags;
 }
 
+/** The bin's file names on the PATH (Windows: npm's shims). */
+const BIN_NAMES = process.platform === "win32" ? ["hooktap.cmd", "hooktap.ps1", "hooktap"] : ["hooktap"];
+
+/** The first directory of `PATH` that holds a `hooktap` bin, or undefined. */
+function firstOnPath(env) {
+  for (const dir of (env.PATH ?? env.Path ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    if (BIN_NAMES.some((name) => existsSync(path.join(dir, name)))) return path.resolve(dir);
+  }
+  return undefined;
+}
+
 /**
- * How the user runs hooktap, for the hints it prints: "npx hooktap" under `npx` / `npm exec` (npm sets
- * npm_command=exec in the environment of the bin it runs), else "hooktap".
+ * How the user runs hooktap, for the commands it suggests (HOOKTAP_INVOKED_AS; src/text/command_line.ts):
+ * - `npx hooktap` under `npx` / `npm exec` and in an npm (yarn, pnpm) script, where npm sets
+ *   npm_lifecycle_event (`npx`, or the script's name): the script's own line is not a command to paste, and
+ *   npx finds the project's bin;
+ * - `hooktap` when the bin that ran (`argv1`) is the first `hooktap` on the PATH (a global install);
+ * - else the bin's path: `./node_modules/.bin/hooktap` under the working directory, else absolute;
+ * - when `argv1` is not a bin named hooktap (Windows runs this file through a shim): `npx hooktap` for a
+ *   copy in a node_modules under the working directory, else `hooktap`.
  */
-function invokedAs(env = process.env) {
-  return env.npm_command === "exec" ? "npx hooktap" : "hooktap";
+function invokedAs(env = process.env, argv1 = process.argv[1], cwd = process.cwd()) {
+  if (env.npm_command === "exec" || (env.npm_lifecycle_event ?? "") !== "") return "npx hooktap";
+  if (typeof argv1 !== "string" || argv1 === "") return "hooktap";
+  const file = path.resolve(cwd, argv1);
+  const inCwd = (p) => {
+    const rel = path.relative(cwd, p);
+    return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : undefined;
+  };
+  if (path.basename(file).replace(/\.(cmd|ps1)$/, "") !== "hooktap") {
+    return inCwd(file)?.split(path.sep).includes("node_modules") ? "npx hooktap" : "hooktap";
+  }
+  if (firstOnPath(env) === path.dirname(file)) return "hooktap";
+  const rel = inCwd(file);
+  return rel === undefined ? file : `.${path.sep}${rel}`;
 }
 
 /** The arguments of `deno` that run the bundled CLI in `lib` with `args` in `cwd`. */

@@ -127,9 +127,17 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
     add("esac");
   }
   add("export DENO_NO_UPDATE_CHECK=1");
+  // How the user runs hooktap, as the Node launcher's invokedAs() tells it: `npx hooktap` under npx and in an
+  // npm script, `hooktap` when this file is the first hooktap on the PATH, else the path that ran it ($0:
+  // as typed, `./node_modules/.bin/hooktap`; made relative when it is under the working directory).
   add(
-    'if [ "${npm_command-}" = exec ]; then HOOKTAP_INVOKED_AS="npx hooktap"; else HOOKTAP_INVOKED_AS=hooktap; fi',
+    'if [ "${npm_command-}" = exec ] || [ -n "${npm_lifecycle_event-}" ]; then HOOKTAP_INVOKED_AS="npx hooktap"',
   );
+  add('elif [ "$(command -v hooktap 2>/dev/null)" = "$0" ]; then HOOKTAP_INVOKED_AS=hooktap');
+  add(
+    'else case "$0" in "$PWD"/*) HOOKTAP_INVOKED_AS="./${0#"$PWD"/}" ;; *) HOOKTAP_INVOKED_AS="$0" ;; esac',
+  );
+  add("fi");
   add("export HOOKTAP_INVOKED_AS");
   add(
     "# $flags and $script_flags hold no space, quote or $ (checked when this file was written): they split.",

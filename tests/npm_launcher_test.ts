@@ -17,7 +17,7 @@ const launcher = require("../npm/hooktap.cjs") as {
   denoArgs(lib: string, args: string[], cwd?: string): string[];
   scriptOf(args: string[]): string;
   ENTRIES: Record<string, string>;
-  invokedAs(env: Record<string, string>): string;
+  invokedAs(env: Record<string, string>, argv1?: string, cwd?: string): string;
 };
 
 Deno.test("npm launcher: every command of the tree has its permissions (none falls back to read-only)", () => {
@@ -113,10 +113,81 @@ Deno.test("npm launcher: prune and rm reach a running dev's control socket, and 
   }
 });
 
-Deno.test("npm launcher: HOOKTAP_INVOKED_AS is `npx hooktap` under npx / npm exec, else `hooktap`", () => {
-  assert.equal(launcher.invokedAs({ npm_command: "exec", npm_lifecycle_event: "npx" }), "npx hooktap");
-  assert.equal(launcher.invokedAs({ npm_command: "run-script", npm_lifecycle_event: "dev" }), "hooktap");
-  assert.equal(launcher.invokedAs({}), "hooktap");
+Deno.test("npm launcher: HOOKTAP_INVOKED_AS says how the user ran hooktap: npx, a script, the PATH, a path", async () => {
+  await using tmp = await withTmpDir("hooktap_invoked_");
+  const cwd = await Deno.realPath(tmp.path);
+  const bin = join(cwd, "node_modules", ".bin");
+  await Deno.mkdir(bin, { recursive: true });
+  await Deno.writeTextFile(join(bin, "hooktap"), "");
+  const local = join(bin, "hooktap");
+  // npx and `npm exec` (npm_command=exec, npm_lifecycle_event=npx), and an npm script (`npm run dev`): npx.
+  assert.equal(
+    launcher.invokedAs({ npm_command: "exec", npm_lifecycle_event: "npx" }, local, cwd),
+    "npx hooktap",
+  );
+  assert.equal(
+    launcher.invokedAs({ npm_command: "run-script", npm_lifecycle_event: "dev" }, local, cwd),
+    "npx hooktap",
+  );
+  // ./node_modules/.bin/hooktap (Node gives its absolute path): the path, relative to the working directory.
+  assert.equal(launcher.invokedAs({ PATH: "/usr/bin" }, local, cwd), "./node_modules/.bin/hooktap");
+  // A global install, the first hooktap on the PATH: the bare name.
+  assert.equal(launcher.invokedAs({ PATH: `/nonexistent:${bin}:/usr/bin` }, local, cwd), "hooktap");
+  // A path outside the working directory, not on the PATH: that path.
+  const elsewhere = join(cwd, "sub");
+  await Deno.mkdir(elsewhere);
+  assert.equal(launcher.invokedAs({ PATH: "/usr/bin" }, local, elsewhere), local);
+  // Run through a shim (argv[1] is the package's file, not a bin): npx for a local install, else hooktap.
+  const file = join(cwd, "node_modules", "hooktap", "bin", "hooktap.cjs");
+  assert.equal(launcher.invokedAs({ PATH: "/usr/bin" }, file, cwd), "npx hooktap");
+  assert.equal(
+    launcher.invokedAs({ PATH: "/usr/bin" }, "/usr/lib/node_modules/hooktap/bin/hooktap.cjs", cwd),
+    "hooktap",
+  );
+  assert.equal(launcher.invokedAs({}, "", cwd), "hooktap");
+});
+
+Deno.test({
+  name:
+    "npm shell launcher: HOOKTAP_INVOKED_AS is npx under npm, `hooktap` from the PATH, else the path typed",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await withTmpDir("hooktap_sh_invoked_");
+    const cwd = await Deno.realPath(tmp.path);
+    const fake = join(cwd, "deno");
+    await Deno.writeTextFile(fake, '#!/bin/sh\nprintf "%s\\n" "$HOOKTAP_INVOKED_AS"\n');
+    await Deno.chmod(fake, 0o755);
+    const bin = join(cwd, "node_modules", ".bin");
+    await Deno.mkdir(bin, { recursive: true });
+    await Deno.writeTextFile(
+      join(bin, "hooktap"),
+      postinstall.shellLauncher(launcher, fake, "/pkg/lib", "/x.cjs"),
+    );
+    await Deno.chmod(join(bin, "hooktap"), 0o755);
+    const as = async (command: string, env: Record<string, string>, dir = cwd) => {
+      const out = await new Deno.Command("/bin/sh", {
+        args: ["-c", `${command} logs`],
+        cwd: dir,
+        env: { npm_command: "", npm_lifecycle_event: "", PATH: "/usr/bin:/bin", ...env },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      return new TextDecoder().decode(out.stdout).trim();
+    };
+    assert.equal(await as("./node_modules/.bin/hooktap", {}), "./node_modules/.bin/hooktap");
+    assert.equal(await as("node_modules/.bin/hooktap", {}), "node_modules/.bin/hooktap");
+    assert.equal(await as(join(bin, "hooktap"), {}), "./node_modules/.bin/hooktap");
+    assert.equal(await as("hooktap", { PATH: `${bin}:/usr/bin:/bin` }), "hooktap");
+    await Deno.mkdir(join(cwd, "sub"));
+    assert.equal(
+      await as("../node_modules/.bin/hooktap", {}, join(cwd, "sub")),
+      "../node_modules/.bin/hooktap",
+    );
+    assert.equal(await as(join(bin, "hooktap"), {}, join(cwd, "sub")), join(bin, "hooktap"));
+    assert.equal(await as("./node_modules/.bin/hooktap", { npm_lifecycle_event: "dev" }), "npx hooktap");
+    assert.equal(await as("hooktap", { npm_command: "exec", PATH: `${bin}:/usr/bin:/bin` }), "npx hooktap");
+  },
 });
 
 Deno.test("npm launcher: the help and the commands run most run their single-file bundles, others lib/main.js", () => {

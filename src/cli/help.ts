@@ -61,7 +61,9 @@ function _flagsText(key: string, option: OptionSpec): string {
  * `hooktap `, after their indent) run as the user runs hooktap (`runner`: `npx hooktap` through npx).
  */
 function _asRun(text: string, runner: string): string {
-  return runner === "hooktap" ? text : text.replace(/^(Usage: |[ \t]+)hooktap(?= )/gm, `$1${runner}`);
+  return runner === "hooktap"
+    ? text
+    : text.replace(/^(Usage: |[ \t]+)hooktap(?= )/gm, (_, lead: string) => `${lead}${runner}`);
 }
 
 /** The help of one command; its usage line and examples after `runner`, how the user runs hooktap. */
@@ -77,10 +79,12 @@ export function commandHelp(spec: CommandSpec, width: number, runner = "hooktap"
       : `${a.description} (choices: ${a.choices.map((c) => `"${c}"`).join(", ")})`,
   ]);
   const pad = Math.max(...[...options, ...args].map(([term]) => term.length));
-  const parts = [`Usage: hooktap ${commandTerm(spec)}`, "", wrap(spec.description, width)];
+  // Only the usage line and the examples are commands: the tables are prose, whose wrapped lines may start
+  // with the product's name ("... exposes\n    hooktap to your network").
+  const parts = [_asRun(`Usage: hooktap ${commandTerm(spec)}`, runner), "", wrap(spec.description, width)];
   if (args.length > 0) parts.push("", "Arguments:", _table(args, pad, width));
   parts.push("", "Options:", _table(options, pad, width));
-  return _asRun(parts.join("\n") + "\n" + (spec.after ?? "") + "\n", runner);
+  return parts.join("\n") + "\n" + _asRun(spec.after ?? "", runner) + "\n";
 }
 
 /** The program's help: its options and the visible commands; its commands after `runner`. */
@@ -98,18 +102,15 @@ export function programHelp(
     "show help for a command",
   ]];
   const pad = Math.max(...[...rows, ...options].map(([term]) => term.length));
-  return _asRun(
-    [
-      "Usage: hooktap [options] [command]",
-      "",
-      wrap(info.description, width),
-      "",
-      "Options:",
-      _table(options, pad, width),
-      "",
-      "Commands:",
-      _table(rows, pad, width),
-    ].join("\n") + "\n" + info.after + "\n",
-    runner,
-  );
+  return [
+    _asRun("Usage: hooktap [options] [command]", runner),
+    "",
+    wrap(info.description, width),
+    "",
+    "Options:",
+    _table(options, pad, width),
+    "",
+    "Commands:",
+    _table(rows, pad, width),
+  ].join("\n") + "\n" + _asRun(info.after, runner) + "\n";
 }

@@ -39,6 +39,8 @@ export interface LiveOptions {
   portFromFlag?: boolean;
   /** `--forward-to` replaces the config's forward targets for this run: a config edit of them does not apply. */
   forwardTo?: boolean;
+  /** The run's `--config`, as given (the restart commands it suggests start the same config). */
+  configArg?: string | undefined;
   /** The live inspector's URL, when it runs (in the ready object). */
   inspector?: string | null;
   /**
@@ -108,7 +110,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       if (endpointsChanged(changes)) session.router.update(next.endpoints);
       session.forwarding?.update(next.endpoints).then(
         (targets) => {
-          const text = targetChangesText(targets, c);
+          const text = targetChangesText(targets, c, options.configArg);
           if (text !== "") output.err(text);
         },
         (error) =>
@@ -116,11 +118,21 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       );
       const forwardNote = forwardReloadText(
         forwardEdit(current.endpoints, next.endpoints),
-        { running: session.forwarding !== undefined, forwardTo: options.forwardTo ?? false },
+        {
+          running: session.forwarding !== undefined,
+          forwardTo: options.forwardTo ?? false,
+          config: options.configArg,
+        },
         c,
       );
       current = { ...next, port: current.port };
-      output.err(reloadedText(changes, c, { port: session.port, fromFlag: options.portFromFlag ?? false }));
+      output.err(
+        reloadedText(changes, c, {
+          port: session.port,
+          fromFlag: options.portFromFlag ?? false,
+          config: options.configArg,
+        }),
+      );
       if (forwardNote !== "") output.err(forwardNote);
       for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
       if (readyFile !== undefined) {

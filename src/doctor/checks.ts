@@ -7,7 +7,8 @@
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
-import { unmatchedHints } from "../route/hints.ts";
+import { shownPath, unmatchedHints } from "../route/hints.ts";
+import { suggestCommand } from "../text/command_line.ts";
 import { plural } from "../text/format.ts";
 import type { DoctorFacts } from "./facts.ts";
 import { judgeUnmatched } from "./unmatched.ts";
@@ -23,6 +24,23 @@ export interface Check {
   details?: string[];
 }
 
+/** A command to paste: as the user runs hooktap, with the `--config` in use (`config: false`: without it). */
+function command(f: DoctorFacts, words: readonly string[], config = true): string {
+  return suggestCommand(
+    [...words, ...(config ? f.command?.config ?? [] : [])],
+    f.command?.runner ?? "hooktap",
+  );
+}
+
+/**
+ * The channel URL senders use when this project receives through a hub: dev is connected to it, or no
+ * tunnel runs and dev last received through it here (.hooktap/hub.json names it).
+ */
+function hubOrigin(f: DoctorFacts): string | undefined {
+  if (f.hub === null) return undefined;
+  return (f.dev.running && f.hub.connected) || f.tunnels.length === 0 ? f.hub.url : undefined;
+}
+
 function ago(iso: string, now: Date): string {
   const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
   if (s < 90) return `${s} s ago`;
@@ -36,7 +54,7 @@ function devCheck(f: DoctorFacts): Check {
       id: "dev",
       status: "fail",
       summary: "No hooktap dev is running for this directory (nobody holds .hooktap/dev.lock).",
-      fix: "start the receiver here: hooktap dev",
+      fix: `start the receiver here: ${command(f, ["dev"])}`,
     };
   }
   const o = f.dev.owner;
@@ -69,7 +87,9 @@ function portCheck(f: DoctorFacts): Check {
         summary: `Another hooktap dev (in another directory) answers on port ${f.port}, ` +
           `so hooktap dev cannot listen there.`,
         fix:
-          `stop that hooktap dev (Ctrl-C in its terminal), or set another \`port\` in hooktap.config.ts here; ` +
+          `stop that hooktap dev (Ctrl-C in its terminal), or set another \`port\` in ${
+            f.command?.config[1] ?? "hooktap.config.ts"
+          } here; ` +
           `events sent to port ${f.port} now land in that one's directory`,
       };
     }
@@ -77,7 +97,9 @@ function portCheck(f: DoctorFacts): Check {
       id: "port",
       status: "fail",
       summary: `Another program answers on port ${f.port}, so hooktap dev cannot listen there.`,
-      fix: `stop that program, or set another \`port\` in hooktap.config.ts (and point the tunnel at it)`,
+      fix: `stop that program, or set another \`port\` in ${
+        f.command?.config[1] ?? "hooktap.config.ts"
+      } (and point the tunnel at it)`,
     };
   }
   if (p.state === "hooktap") {
@@ -96,7 +118,7 @@ function portCheck(f: DoctorFacts): Check {
       id: "port",
       status: "fail",
       summary: `Port ${f.port} answers (HTTP ${p.status}), but not as hooktap.`,
-      fix: "another program holds the port: stop it and restart hooktap dev",
+      fix: `another program holds the port: stop it and restart dev (${command(f, ["dev"])})`,
     };
   }
   return {
@@ -109,12 +131,15 @@ function portCheck(f: DoctorFacts): Check {
 
 function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   const port = f.port;
-  if (f.tunnels.length === 0 && f.hub !== null && f.dev.running && f.hub.connected) {
+  const hub = hubOrigin(f);
+  if (f.tunnels.length === 0 && hub !== undefined) {
     // dev fetches from its hub: senders send to the channel URL, and no tunnel is needed.
     return {
       id: "tunnel",
       status: "ok",
-      summary: `No tunnel needed: dev receives through its hub (senders use ${f.hub.url}/<endpoint path>).`,
+      summary: `No tunnel needed: ${
+        f.dev.running ? "dev receives" : "this project receives"
+      } through its hub (senders use ${hub}/<endpoint path>).`,
     };
   }
   if (f.tunnels.length === 0) {
@@ -168,7 +193,7 @@ function hubCheck(f: DoctorFacts): Check | undefined {
         id: "hub",
         status: "warn",
         summary: "The config names a hub, but dev never connected to it here.",
-        fix: "start: hooktap dev (with HOOKTAP_HUB_TOKEN set)",
+        fix: `start: ${command(f, ["dev"])} (with HOOKTAP_HUB_TOKEN set)`,
       }
       : undefined; // no hub here: no line
   }
@@ -190,7 +215,11 @@ function hubCheck(f: DoctorFacts): Check | undefined {
     summary: `Not connected to ${h.url}${h.error ? ` (${h.error})` : ""}: ${heard}, ${last}.`,
     fix: f.dev.running
       ? "dev keeps retrying; check the hub is up (curl <hub>/) and the token"
-      : "events wait at the hub until you run: hooktap dev --hub <channel URL>",
+      : `events wait at the hub until you run: ${
+        f.config.state === "ok" && f.config.config.hub?.url === h.url
+          ? command(f, ["dev"])
+          : command(f, ["dev", "--hub", h.url])
+      } (with HOOKTAP_HUB_TOKEN set)`,
   };
 }
 
@@ -205,7 +234,7 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
         status: "skip",
         summary: `${plural(f.unmatched.length, "unmatched request")} ${window}, but no endpoints to judge ` +
           "them against (the config does not load and no dev runs here).",
-        fix: "fix the config (below), then run hooktap doctor again",
+        fix: `fix the config (below), then run ${command(f, ["doctor"], f.configFrom === "option")} again`,
       };
   }
   // Judged by the endpoints checked now: a request refused under an earlier config that these accept is
@@ -216,7 +245,7 @@ function sendersCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
     `(refused under an earlier config): not counted`,
   ];
   // Through a hub, senders use its channel URL, not a tunnel's.
-  const origin = f.hub !== null && f.dev.running && f.hub.connected ? f.hub.url : undefined;
+  const origin = hubOrigin(f);
   const hints = unmatchedHints(refused, endpoints, origin);
   if (hints.length === 0) {
     return {
@@ -267,16 +296,25 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   );
   if (quiet.length === 0) return { id: "events", status: "ok", summary: lines.join("; ") };
   const e = quiet[0]!;
-  const base = f.tunnels[0]?.publicUrl ?? `http://localhost:${f.port ?? 8787}`;
+  const hub = hubOrigin(f);
+  const base = hub ?? f.tunnels[0]?.publicUrl ?? `http://localhost:${f.port ?? 8787}`;
+  const url = `${base}${shownPath(e.path)}`;
+  const why = hub !== undefined
+    ? "its hub's channel URL"
+    : f.tunnels.length > 0
+    ? "the current URL (a tunnel restarted since may have a new URL)"
+    : "the current URL";
+  // A pattern's URL has parts to fill in: no curl to paste with a literal `:provider` (nor `<provider>`).
+  const test = url === `${base}${e.path}`
+    ? `send a test: curl -X ${e.methods[0]} ${url} -d '{}'`
+    : `send a test to it with each <…> filled in`;
   return {
     id: "events",
     status: "warn",
     summary: `No events in the last ${f.windowHours} h for ${quiet.map((q) => q.name).join(", ")} (${
       lines.join("; ")
     }).`,
-    fix:
-      `check the sender uses the current URL ${base}${e.path} (a tunnel restarted since may have a new URL), ` +
-      `or send a test: curl -X ${e.methods[0]} ${base}${e.path} -d '{}'`,
+    fix: `check the sender uses ${why}, ${url}; or ${test}`,
   };
 }
 
@@ -300,7 +338,9 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
       id: "forward",
       status: "warn",
       summary: `${lines.join("\n")}; no hooktap dev runs to deliver them.`,
-      fix: "start hooktap dev: it delivers them at start (or send them now: hooktap replay --undelivered)",
+      fix: `start dev (${command(f, ["dev"])}): it delivers them at start (or send them now: ${
+        command(f, ["replay", "--undelivered"])
+      })`,
     };
   }
   return {
@@ -310,7 +350,9 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
     fix: `start the app at ${down.map((t) => t.url).join(", ")}; ` +
       (f.dev.running
         ? "the running hooktap dev delivers the waiting events once it listens"
-        : "then hooktap dev delivers the waiting events at start (or hooktap replay --undelivered)"),
+        : `then dev (${command(f, ["dev"])}) delivers the waiting events at start (or ${
+          command(f, ["replay", "--undelivered"])
+        })`),
   };
 }
 
@@ -320,7 +362,9 @@ function configCheck(f: DoctorFacts): Check {
     return {
       id: "config",
       status: "ok",
-      summary: `${c.config.file ?? "config"} loads (${plural(c.config.endpoints.length, "endpoint")}).`,
+      summary: `${c.config.file ?? "config"} loads (${plural(c.config.endpoints.length, "endpoint")})${
+        f.configFrom === "running" ? ": the config the running dev started with (its --config)" : ""
+      }.`,
     };
   }
   if (c.state === "missing") {
@@ -329,7 +373,7 @@ function configCheck(f: DoctorFacts): Check {
       status: "warn",
       summary:
         "No hooktap.config.ts here: hooktap dev uses the built-in starter config (POST /webhook on 8787).",
-      fix: "write one: hooktap init --yes",
+      fix: `write one: ${command(f, ["init", "--yes"], false)}`,
     };
   }
   const running = f.endpoints.from === "running"
@@ -345,7 +389,9 @@ function configCheck(f: DoctorFacts): Check {
     summary: c.message,
     fix: f.dev.running
       ? "fix the problems listed, then save: the running dev reloads it"
-      : "fix the problems listed, then save (hooktap dev does not start on a config that does not load)",
+      : `fix the problems listed, then save (${
+        command(f, ["dev"])
+      } does not start on a config that does not load)`,
     details: [...c.issues, ...running],
   };
 }

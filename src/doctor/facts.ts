@@ -20,6 +20,8 @@ import type { LockOwner } from "../store/write/lock.ts";
 import type { UnmatchedEntry } from "../store/write/unmatched.ts";
 import { type HubState, readHubState } from "../hub/cursor_file.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
+import { invokedAs } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** The config as doctor found it. */
 export type ConfigFact =
@@ -49,6 +51,13 @@ export interface ForwardFact extends WaitingTarget {
 export interface DoctorFacts {
   now: Date;
   config: ConfigFact;
+  /**
+   * Where the config came from: `--config` (`option`), the running dev's `--config` (`running`: doctor was
+   * given none), or the default hooktap.config.ts (`default`).
+   */
+  configFrom?: "option" | "running" | "default";
+  /** How the user runs hooktap and the `--config FILE` words, for the commands the fixes suggest. */
+  command?: { runner: string; config: readonly string[] };
   /** `running` when the writer lock is held. */
   dev: { running: false } | { running: true; owner?: LockOwner };
   /** The port looked at: the running dev's, else the config's. */
@@ -92,6 +101,8 @@ export interface GatherOptions {
   starter?: readonly Endpoint[];
   /** @default () => new Date() */
   now?: () => Date;
+  /** @default invokedAs() */
+  runner?: string;
   /**
    * The forward targets events wait for, given the config (the delivery model is the send engine's, which
    * doctor does not import).
@@ -199,9 +210,16 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   const now = (options.now ?? (() => new Date()))();
   const windowHours = options.windowHours ?? 24;
   const fetcher = options.fetch ?? globalThis.fetch;
+  const lock = await lockState(options.paths);
+  const owner = lock === "free" ? undefined : await readOwner(options.paths);
+  // No --config: the config the dev running here started with (its lock says), when it named one.
+  const fromDev = options.configPath === undefined && lock !== "free" && typeof owner?.config === "string"
+    ? owner.config
+    : undefined;
+  const configPath = options.configPath ?? fromDev;
   let config: ConfigFact;
   try {
-    const loaded = await loadConfig({ cwd: options.cwd, path: options.configPath });
+    const loaded = await loadConfig({ cwd: options.cwd, path: configPath });
     config = loaded === null ? { state: "missing" } : { state: "ok", config: loaded };
   } catch (error) {
     config = {
@@ -210,8 +228,6 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
       issues: (error as { issues?: string[] }).issues ?? [],
     };
   }
-  const lock = await lockState(options.paths);
-  const owner = lock === "free" ? undefined : await readOwner(options.paths);
   const port = owner?.port ??
     (config.state === "ok" && config.config.port !== 0 ? config.config.port : undefined);
   const detect = options.detect ?? (() => detectTunnels(probeOptionsFromEnv()));
@@ -259,6 +275,8 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   return {
     now,
     config,
+    configFrom: options.configPath !== undefined ? "option" : fromDev !== undefined ? "running" : "default",
+    command: { runner: options.runner ?? invokedAs(), config: configWords(configPath, options.cwd) },
     dev,
     ...(port === undefined ? {} : { port }),
     ...(probe === undefined ? {} : { probe }),

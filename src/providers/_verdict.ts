@@ -45,7 +45,7 @@ export function expired(scheme: string, signedAt: number, now: Date, tolerance: 
     status: "expired",
     scheme,
     reason: `the signature is right but its timestamp is ${when}, outside the ${tolerance} s tolerance ` +
-      `(a replayed delivery, or a clock off); \`hooktap replay --resign\` signs it afresh`,
+      `(a replayed delivery, or a clock off); a replay with --resign signs it afresh`,
   };
 }
 

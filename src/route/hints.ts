@@ -33,6 +33,20 @@ function literalPath(path: string): string {
   return path.slice(0, cut);
 }
 
+/**
+ * A path as the user reads it: a pattern's tokens as the parts to fill in (`/hooks/:provider` →
+ * `/hooks/<provider>`, `*` → `<anything>`), never a literal `:provider` to paste.
+ */
+export function shownPath(path: string): string {
+  if (!isPattern(path)) return path;
+  return path.replace(/:([\p{ID_Start}_$][\p{ID_Continue}$]*)/gu, "<$1>").replace(/\*/g, "<anything>");
+}
+
+/** The methods of `methods` that `endpoint` refuses. */
+function refusedBy(endpoint: Endpoint, methods: readonly string[]): string[] {
+  return methods.filter((m) => !endpoint.methods.includes(m.toUpperCase()));
+}
+
 function requests(n: number, methods: string[]): string {
   return `${n} ${methods.join("/")} request${n === 1 ? "" : "s"}`;
 }
@@ -41,18 +55,29 @@ function classify404(
   path: string,
   endpoints: readonly Endpoint[],
   origin: string,
+  methods: readonly string[],
 ): Pick<UnmatchedHint, "kind" | "text" | "fix"> {
   const base = path.replace(/\/+$/, "");
-  for (const e of endpoints) {
+  const longer = endpoints.filter((e) => {
     const literal = literalPath(e.path);
-    if (literal.length > base.length && literal.startsWith(base + "/")) {
-      const lacks = e.path.slice(base.length);
-      return {
-        kind: "missing-path",
-        text: `your sender's URL lacks ${lacks}`,
-        fix: `at the sender, end the URL with ${e.path} (${origin}${e.path}, endpoint "${e.name}")`,
-      };
-    }
+    return literal.length > base.length && literal.startsWith(base + "/");
+  });
+  // The one that takes the sender's method first: the hint names the endpoint the sender meant.
+  const e = longer.find((e) => refusedBy(e, methods).length === 0) ?? longer[0];
+  if (e !== undefined) {
+    const shown = shownPath(e.path);
+    const lacks = shown.slice(base.length);
+    const refused = refusedBy(e, methods);
+    const fill = shown === e.path ? "" : ", each <…> filled in";
+    return {
+      kind: "missing-path",
+      text: `your sender's URL lacks ${lacks}` +
+        (refused.length === 0
+          ? ""
+          : `, and ${shown} takes ${e.methods.join(", ")}, not ${refused.join(", ")}`),
+      fix: `at the sender, end the URL with ${shown} (${origin}${shown}${fill}, endpoint "${e.name}")` +
+        (refused.length === 0 ? "" : ` and send ${e.methods.join(" or ")}`),
+    };
   }
   const exact = endpoints.filter((e) => !isPattern(e.path)).map((e) => e.path);
   if (path !== base && exact.includes(base)) {
@@ -63,12 +88,12 @@ function classify404(
     };
   }
   const near = closest(path, endpoints.map((e) => e.path));
-  const paths = endpoints.map((e) => e.path).join(", ");
+  const paths = endpoints.map((e) => shownPath(e.path)).join(", ");
   return {
     kind: "unknown-path",
     text: near === undefined
       ? `no endpoint has this path (an old URL at the sender?)`
-      : `no endpoint has this path: did you mean ${near}?`,
+      : `no endpoint has this path: did you mean ${shownPath(near)}?`,
     fix: `at the sender, use ${origin} followed by one of: ${paths}; or add an endpoint with this path`,
   };
 }
@@ -126,7 +151,7 @@ export function unmatchedHints(
       });
       continue;
     }
-    const c = classify404(first.path, endpoints, origin);
+    const c = classify404(first.path, endpoints, origin, methods);
     hints.push({ ...c, count: group.length, methods, path: first.path, last, text: `${head} : ${c.text}` });
   }
   return hints.sort((a, b) => b.count - a.count || (a.last < b.last ? 1 : -1));

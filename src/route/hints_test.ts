@@ -34,7 +34,14 @@ Deno.test("unmatchedHints() says a URL lacks the endpoint path, most frequent fi
   assert.equal(hints[0]?.kind, "missing-path");
   assert.equal(hints[0]?.last, "2026-01-01T00:00:11.000Z");
   assert.match(hints[0]!.fix, /end the URL with \/webhook/);
-  assert.ok(hints.some((h) => h.path === "/api" && h.text.endsWith("lacks /hooks/:provider")));
+  // A pattern is shown as the parts to fill in, never as a literal `:provider` to paste.
+  const api = hints.find((h) => h.path === "/api")!;
+  assert.ok(api.text.endsWith("lacks /hooks/<provider>"), api.text);
+  assert.match(
+    api.fix,
+    /end the URL with \/api\/hooks\/<provider> \(<tunnel URL>\/api\/hooks\/<provider>, each <…> filled in/,
+  );
+  assert.ok(hints.every((h) => !`${h.text} ${h.fix}`.includes(":provider")), JSON.stringify(hints));
   assert.ok(hints.some((h) => h.path === "/api/" && h.kind === "missing-path"));
 });
 
@@ -70,4 +77,28 @@ Deno.test("unmatchedHints() names the endpoint at the requested path in a wrong-
   assert.match(stripe!.fix, /add GET to the method of endpoint "stripe"/);
   const [hooks] = unmatchedHints([entry("POST", "/hooks/acme", 405, 0, ["PUT"])], two);
   assert.match(hooks!.fix, /add POST to the method of endpoint "hooks"/);
+});
+
+Deno.test("unmatchedHints() names the method too when the endpoint the URL lacks would refuse it", () => {
+  const { endpoints } = validateConfig({
+    port: 1,
+    endpoints: [{ name: "github", path: "/github", method: ["POST", "GET"] }],
+  }, null);
+  const [put] = unmatchedHints([entry("PUT", "/", 404)], endpoints);
+  assert.equal(
+    put?.text,
+    "1 PUT request to / : your sender's URL lacks /github, and /github takes POST, GET, not PUT",
+  );
+  assert.match(put!.fix, /end the URL with \/github .* and send POST or GET$/);
+  const [post] = unmatchedHints([entry("POST", "/", 404)], endpoints);
+  assert.equal(post?.text, "1 POST request to / : your sender's URL lacks /github");
+  // Of two endpoints the URL could lack, the one that takes the sender's method.
+  const two = validateConfig({
+    port: 1,
+    endpoints: [{ name: "a", path: "/a", method: "POST" }, { name: "b", path: "/b", method: "PUT" }],
+  }, null).endpoints;
+  assert.equal(
+    unmatchedHints([entry("PUT", "/", 404)], two)[0]?.text,
+    "1 PUT request to / : your sender's URL lacks /b",
+  );
 });

@@ -14,6 +14,7 @@ import { safeLine } from "../text/sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
 import { paintVerdict, senderCell } from "./verdict.ts";
 import { padTo } from "./width.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 /** What the banner shows. */
 export interface BannerInfo {
@@ -52,7 +53,8 @@ export function banner(info: BannerInfo, output: Output): string {
       }  ${c.dim(`(${safeLine(e.name)})`)}`
     ),
     `Config: ${
-      info.configFile ?? "built-in starter config (no hooktap.config.ts; `hooktap init` writes one)"
+      info.configFile ??
+        `built-in starter config (no hooktap.config.ts; \`${suggestCommand(["init"])}\` writes one)`
     }`,
     `Events: ${info.eventsFile}`,
     ...(info.stack === undefined ? [] : [

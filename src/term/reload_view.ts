@@ -11,7 +11,16 @@ import { describeError } from "../errors.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
-import { invokedAs, suggestCommand } from "../text/command_line.ts";
+import { suggestCommand } from "../text/command_line.ts";
+
+/** `--config FILE` of the run (its words), none for the default config. */
+const configWords = (config: string | undefined): string[] =>
+  config === undefined ? [] : ["--config", config];
+
+/** The command that starts this dev again: `dev`, with the run's `--config` (`config`). */
+function restartCommand(config: string | undefined): string {
+  return safeLine(suggestCommand(["dev", ...configWords(config)]));
+}
 
 const show = (e: Endpoint) => `${e.methods.join(",")} ${safeLine(e.path)} (${safeLine(e.name)})`;
 
@@ -30,6 +39,8 @@ export interface ListeningPort {
   port: number;
   /** `--port` chose it: the config's port does not apply to this run, nor to a restart with `--port`. */
   fromFlag: boolean;
+  /** The run's `--config`, as given: a restart command must start the same config. */
+  config?: string | undefined;
 }
 
 /** The lines after a reload that applied. */
@@ -66,8 +77,8 @@ function portChangeLine(
   if (port.to === listening.port) return colors.dim(`${head}already listening on ${listening.port}.`);
   const where = port.to === 0 ? "on any free port" : `on ${port.to}`;
   return colors.yellow(
-    `${head}still listening on ${listening.port}; restart ${invokedAs()} dev (Ctrl-C, then ${
-      suggestCommand(["dev"])
+    `${head}still listening on ${listening.port}; restart hooktap dev (Ctrl-C, then ${
+      restartCommand(listening.config)
     }) to listen ${where}.`,
   );
 }
@@ -86,7 +97,7 @@ export interface ForwardEdit {
  */
 export function forwardReloadText(
   edit: ForwardEdit,
-  session: { running: boolean; forwardTo: boolean },
+  session: { running: boolean; forwardTo: boolean; config?: string | undefined },
   colors: Colors,
 ): string {
   if (edit.changed.length === 0) return "";
@@ -94,16 +105,20 @@ export function forwardReloadText(
   if (session.forwardTo) {
     return colors.yellow(
       `  forward of ${names} changed in the config: not applied, --forward-to replaces the config's targets ` +
-        `for this run; restart ${invokedAs()} dev without --forward-to to use them.\n`,
+        `for this run; restart hooktap dev without --forward-to to use them (Ctrl-C, then ${
+          restartCommand(session.config)
+        }).\n`,
     );
   }
   if (session.running || edit.forwarding.length === 0) return "";
   return colors.yellow(
     `  forward of ${names} added: not applied, this hooktap dev started without forwarding and a reload cannot ` +
-      `start it. Restart ${invokedAs()} dev (Ctrl-C, then ${
-        suggestCommand(["dev"])
-      }) to forward; events received until then are ` +
-      `stored, not forwarded (${invokedAs()} replay ID --to URL sends one).\n`,
+      `start it. Restart hooktap dev (Ctrl-C, then ${
+        restartCommand(session.config)
+      }) to forward; events received ` +
+      `until then are stored, not forwarded (${
+        safeLine(suggestCommand(["replay", "ID", "--to", "URL", ...configWords(session.config)]))
+      } sends one).\n`,
   );
 }
 
@@ -120,7 +135,7 @@ export function reloadFailedText(error: unknown, colors: Colors): string {
 }
 
 /** The lines saying how a reload changed the forward targets ("" when it did not). */
-export function targetChangesText(changes: TargetChanges, colors: Colors): string {
+export function targetChangesText(changes: TargetChanges, colors: Colors, config?: string): string {
   const lines = [
     ...changes.added.map((t) => `  + forward target ${safeLine(t)}`),
     ...changes.changed.map((t) => `  ~ forward target ${safeLine(t)} (new events follow its new settings)`),
@@ -129,8 +144,20 @@ export function targetChangesText(changes: TargetChanges, colors: Colors): strin
       (kept === 0 ? "" : colors.yellow(
         `: ${kept} queued event${kept === 1 ? " was" : "s were"} kept undelivered; ` +
           `${
-            safeLine(suggestCommand(["replay", "--undelivered", "--endpoint", endpoint, "--target", target]))
-          } --to URL sends them`,
+            safeLine(
+              suggestCommand([
+                "replay",
+                "--undelivered",
+                "--endpoint",
+                endpoint,
+                "--target",
+                target,
+                "--to",
+                "URL",
+                ...configWords(config),
+              ]),
+            )
+          } sends them`,
       ))
     ),
   ];

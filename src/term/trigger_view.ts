@@ -9,6 +9,7 @@ import type { Delivery } from "../trigger/run.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 const decoder = new TextDecoder();
 
@@ -101,7 +102,7 @@ export function listText(
         (seqs.length ? `\n  ${"".padEnd(18)}      ${c.dim(`sequences: ${seqs.join(", ")}`)}` : "");
     });
     return `${rows.join("\n")}\n\n${entries.filter((e) => e.kind === "event").length} events in all. ` +
-      "`hooktap trigger --list <provider>` lists one provider's.\n" +
+      `\`${suggestCommand(["trigger", "--list"])} <provider>\` lists one provider's.\n` +
       (sources.length > 0
         ? `Generated catalogs (the rest are hand-written; sequences always are):\n${sources.join("\n")}\n`
         : "");

@@ -11,7 +11,8 @@ const PLAIN = "hooktap";
 
 /**
  * How the user runs hooktap, for the commands hooktap suggests: the launcher's `HOOKTAP_INVOKED_AS`
- * (`npx hooktap` when run through npx), else `hooktap`; also `hooktap` when Deno may not read the
+ * (`npx hooktap` through npx or an npm script, the bin's path such as `./node_modules/.bin/hooktap`, or
+ * `hooktap` from the PATH: npm/hooktap.cjs), else `hooktap`; also `hooktap` when Deno may not read the
  * environment (asked without a prompt) or the value is not a plain command.
  */
 export function invokedAs(
@@ -27,10 +28,18 @@ export function invokedAs(
   } catch {
     return PLAIN; // permission denied, or no such API here
   }
-  return value !== undefined && /^[A-Za-z0-9@._/:+-]+(?: [A-Za-z0-9@._/:+=-]+){0,4}$/.test(value) &&
-      /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
-    ? value
-    : PLAIN;
+  if (value === undefined) return PLAIN;
+  if (
+    // One word (a bin, a path), or a runner and its words (`npx hooktap`, `deno task hooktap`): a first word
+    // with a `/` and a space after it is a path with a space, quoted below.
+    /^(?:[A-Za-z0-9@._/:+-]+|[A-Za-z0-9@._:+-]+(?: [A-Za-z0-9@._/:+=-]+){1,4})$/.test(value) &&
+    /(?:^|[ /])hooktap(?:@\S*)?$/.test(value)
+  ) {
+    return value;
+  }
+  // A path to the bin with a space or a quote in it (`/home/me/my app/node_modules/.bin/hooktap`): quoted.
+  // deno-lint-ignore no-control-regex
+  return /^[^\x00-\x1f\x7f]*\/hooktap$/.test(value) ? shellQuote(value) : PLAIN;
 }
 
 /** `arg` quoted for a POSIX shell when it needs it (single quotes; a quote inside as `'\''`). */

@@ -10,6 +10,8 @@ import { CATALOG } from "../providers/catalog.ts";
 import { expandTarget } from "../route/expand.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { closest } from "../text/suggest.ts";
+import { suggestCommand } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** The running dev: its pid and receiver port. */
 export interface RunningDev {
@@ -66,13 +68,21 @@ export function endpointFor(config: ResolvedConfig | null, provider: string, nam
   const found = declared ?? named ?? undeclared[0];
   if (found !== undefined) return found;
   const title = CATALOG[provider]?.title ?? provider;
+  const file = config?.file ?? null;
   throw new NotFoundError(
-    `No endpoint in ${
-      config?.file ?? "hooktap.config.ts"
-    } receives ${title} events. Add one to \`endpoints\`:\n` +
+    `No endpoint ${
+      file === null ? "of the built-in starter config (no hooktap.config.ts here)" : `in ${file}`
+    } receives ${title} events. Add one to \`endpoints\`${
+      file === null ? ` (${suggestCommand(["init"])} writes the file)` : ""
+    }:\n` +
       `  { name: "${provider}", path: "/${provider}", method: "POST", provider: "${provider}", ` +
       `secret: Deno.env.get("${provider.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET") }\n` +
-      "then restart `hooktap dev`, or send straight to your app with --to URL.",
+      (file === null
+        ? `then (re)start dev: ${suggestCommand(["dev"])}`
+        : `then save it (a running dev reloads it; else start one: ${
+          suggestCommand(["dev", ...configWords(file)])
+        })`) +
+      ", or send straight to your app with --to URL.",
   );
 }
 

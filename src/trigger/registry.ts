@@ -10,6 +10,7 @@ import { PROVIDER_INDEX } from "../providers/index.ts";
 import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import { closest } from "../text/suggest.ts";
 import type { SequenceStep, TriggerCatalog } from "../providers/catalog_types.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 type Loader = () => Promise<{ catalog: TriggerCatalog }>;
 
@@ -38,7 +39,7 @@ export async function loadCatalog(name: string): Promise<TriggerCatalog> {
       `hooktap cannot trigger "${name}": it is not a provider it knows${
         near ? ` (did you mean ${near}?)` : ""
       }. ` +
-        "Run `hooktap trigger --list` for every provider and event.",
+        `Run \`${suggestCommand(["trigger", "--list"])}\` for every provider and event.`,
     );
   }
   return (await load()).catalog;
@@ -66,6 +67,6 @@ export function resolveEvent(catalog: TriggerCatalog, event: string): Resolved {
     `${title} has no event or sequence "${event}" in hooktap's catalog${
       near ? `: did you mean ${near}?` : "."
     } ` +
-      `Run \`hooktap trigger --list ${catalog.provider}\` to see them all.`,
+      `Run \`${suggestCommand(["trigger", "--list", catalog.provider])}\` to see them all.`,
   );
 }

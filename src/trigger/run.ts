@@ -27,6 +27,7 @@ import { loadCatalog, resolveEvent } from "./registry.ts";
 import { signDelivery, type Signed, type SigningMaterial, signingMode } from "./sign.ts";
 import type { BuildContext, DraftBody, SequenceStep, TriggerCatalog } from "../providers/catalog_types.ts";
 import { closest } from "../text/suggest.ts";
+import { suggestCommand } from "../text/command_line.ts";
 
 /** The delivery faults a trigger can make. */
 export interface Faults {
@@ -284,7 +285,7 @@ function _resolveSteps(
     resolveEvent(catalog, step.event); // an unknown one: did-you-mean
     throw new UsageError(
       `a fixture step is one event, and ${step.event} is a sequence: list its events as steps ` +
-        `(hooktap trigger --list ${provider} shows them).`,
+        `(${suggestCommand(["trigger", "--list", provider])} shows them).`,
     );
   }
   return resolved;
@@ -336,7 +337,7 @@ function _checkFaults(
   if (fault.outOfOrder && stepCount < 2) {
     throw new UsageError(
       `--out-of-order shuffles a sequence, and ${request.event} is one event: name a sequence ` +
-        `(hooktap trigger --list ${provider} shows them).`,
+        `(${suggestCommand(["trigger", "--list", provider])} shows them).`,
     );
   }
   const retries = fault.retries ?? 0;

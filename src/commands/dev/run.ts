@@ -325,7 +325,13 @@ async function startParts(
       onCutOff: (cutOff) => out.err(cutOffNote(cutOff, c)),
     }),
   );
-  await store.describe({ pid: Deno.pid, port: listening.port, startedAt: new Date().toISOString(), run });
+  await store.describe({
+    pid: Deno.pid,
+    port: listening.port,
+    startedAt: new Date().toISOString(),
+    run,
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+  });
   const hub = plan.hub && parts.use(await startHub(plan.hub, listening.handle, paths, out));
   const inspector = plan.ui === false
     ? undefined
@@ -345,6 +351,7 @@ async function startParts(
       dataDir: paths.dir,
       json: opts.json ?? false,
       portFromFlag: opts.port !== undefined,
+      configArg: opts.config,
       forwardTo: plan.fallback !== undefined,
       readyFile: plan.readyFile,
       inspector: inspector?.inspector.openUrl ?? null,

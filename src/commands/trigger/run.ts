@@ -6,6 +6,7 @@
  */
 import { lazyImport } from "../../cli/lazy.ts";
 import { UsageError } from "../../errors.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -89,22 +90,28 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (o.list) return await _list(ctx, providerArg, o.json ?? false);
   if (o.fixture !== undefined && eventArg !== undefined) {
     throw new UsageError(
-      `--fixture sends the file's steps, so there is no event to name: hooktap trigger ${providerArg} --fixture ${o.fixture}`,
+      `--fixture sends the file's steps, so there is no event to name: ${
+        suggestCommand(["trigger", providerArg ?? "<provider>", "--fixture", o.fixture])
+      }`,
     );
   }
   if (providerArg !== undefined && eventArg === undefined && o.fixture === undefined) {
     const catalog = await loadCatalog(providerArg); // an unknown provider: its own did-you-mean
     const flows = Object.keys(catalog.sequences).length;
     throw new UsageError(
-      `Say which event to send: hooktap trigger ${providerArg} <event>. ` +
-        `\`hooktap trigger --list ${providerArg}\` shows its ${catalog.events.length} events` +
+      `Say which event to send: ${suggestCommand(["trigger", providerArg])} <event>. ` +
+        `\`${
+          suggestCommand(["trigger", "--list", providerArg])
+        }\` shows its ${catalog.events.length} events` +
         (flows > 0 ? ` and ${flows} sequences.` : "."),
     );
   }
   if (providerArg === undefined || (eventArg === undefined && o.fixture === undefined)) {
     throw new UsageError(
-      `Give a provider and an event: hooktap trigger stripe checkout.session.completed. ` +
-        "`hooktap trigger --list` shows what can be triggered.",
+      `Give a provider and an event: ${
+        suggestCommand(["trigger", "stripe", "checkout.session.completed"])
+      }. ` +
+        `\`${suggestCommand(["trigger", "--list"])}\` shows what can be triggered.`,
     );
   }
   _checkFlags(o);
@@ -133,8 +140,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     secretOption: "--secret",
     noDev: () =>
       new UsageError(
-        "No `hooktap dev` is running in this directory: start it (hooktap dev) in another terminal, " +
-          "or send straight to your app with --to http://localhost:3000/webhooks.",
+        `No \`hooktap dev\` is running in this directory: start it (${
+          suggestCommand(["dev", ...(o.config === undefined ? [] : ["--config", o.config])])
+        }) in another terminal, or send straight to your app with --to http://localhost:3000/webhooks.`,
       ),
   });
   const { to, material, keys } = setup;
@@ -248,9 +256,43 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
 async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | null> {
   if (o.config === undefined) {
     if (o.to !== undefined && o.secret !== undefined && o.endpoint === undefined) return null;
+    // The dev running here started with --config: its endpoints are the ones it serves.
+    const running = await _runningDevConfig(`${ctx.cwd}/.hooktap/dev.lock`);
+    if (running !== undefined) {
+      if (!o.json) {
+        ctx.output.err(ctx.output.errColors.dim(`Using ${running}, the config of the dev running here.\n`));
+      }
+      return await (await shared()).optionalConfig(ctx, running);
+    }
     const exists = await Deno.stat(`${ctx.cwd}/${CONFIG_FILE_NAME}`).then(() => true, () => false);
     if (!exists) return null;
   }
   const { optionalConfig } = await shared();
   return await optionalConfig(ctx, o.config);
+}
+
+/**
+ * The `--config` the dev holding the lock at `lockPath` started with (as given, relative to the directory
+ * it runs in): the config trigger uses when given none. `undefined` when no dev holds it, or it runs on the
+ * default config.
+ */
+async function _runningDevConfig(lockPath: string): Promise<string | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(lockPath, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    if (await file.tryLock(false)) {
+      await file.unlock();
+      return undefined; // nobody holds it: no dev
+    }
+    const owner = JSON.parse(await Deno.readTextFile(lockPath)) as { config?: unknown };
+    return typeof owner.config === "string" && owner.config !== "" ? owner.config : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
 }

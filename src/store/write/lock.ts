@@ -7,6 +7,7 @@
 import { StoreError } from "../../errors.ts";
 import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
+import { suggestCommand } from "../../text/command_line.ts";
 
 /** Who holds the lock, as written into the lock file. */
 export interface LockOwner {
@@ -15,6 +16,11 @@ export interface LockOwner {
   startedAt: string;
   /** The run's nonce, which the port's probe answers (src/receiver/probe.ts). */
   run?: string;
+  /**
+   * The run's `--config`, as given (relative to the directory dev runs in); absent for the default
+   * hooktap.config.ts (or the starter config). doctor and trigger use it when they are given none.
+   */
+  config?: string;
 }
 
 /** A held writer lock. */
@@ -49,7 +55,7 @@ export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> 
     throw new StoreError(
       `${who} is already writing to ${paths.dir}. Only one hooktap dev may use a data directory: ` +
         `stop that one first (kill ${owner?.pid ?? "<pid>"}), or run this one from another directory. ` +
-        `hooktap logs, inspect and replay work while it runs.`,
+        `${suggestCommand(["logs"])}, inspect and replay work while it runs.`,
     );
   }
   return {
