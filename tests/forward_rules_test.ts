@@ -270,6 +270,21 @@ Deno.test("dev --forward-to URL --forward-events push replaces the config's targ
   assert.equal(configured.requests.length, 0);
 });
 
+Deno.test("dev --config FILE --forward-to URL names FILE as the config whose targets it replaces", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  await writeFile(tmp.path, "alt.config.ts", config(`"http://127.0.0.1:${app.port}/x"`));
+  await using dev = await startDev(tmp.path, [
+    "--config",
+    "alt.config.ts",
+    "--forward-to",
+    `http://127.0.0.1:${app.port}/y`,
+  ]);
+  await until(() => /Forwarding( "[^"]*")? \(queue\)/.test(dev.stderr()), "the forwarding banner");
+  assert.match(dev.stderr(), /--forward-to replaces the 1 forward target of alt\.config\.ts for this run/);
+  assert.doesNotMatch(dev.stderr(), /hooktap\.config\.ts/);
+});
+
 Deno.test("a reload that removes a target with events waiting keeps them undelivered and reports them, now and at the next start", async () => {
   await using tmp = await withTmpDir();
   await using a = startApp(0, () => ({ status: 200 }));

@@ -185,9 +185,9 @@ export function reportForwarding(
   if (options.replaced !== undefined && options.replaced > 0) {
     out.err(
       c.yellow(
-        `--forward-to replaces the ${
-          plural(options.replaced, "forward target")
-        } of hooktap.config.ts for this run.\n`,
+        `--forward-to replaces the ${plural(options.replaced, "forward target")} of ${
+          safeLine(options.config ?? "hooktap.config.ts")
+        } for this run.\n`,
       ),
     );
   }
