@@ -64,3 +64,46 @@ Deno.test("hub: after `hub token rotate`, dev says what to do once, takes the ne
   assert.deepEqual(unmatched.map((l) => JSON.parse(l).path), ["/nowhere/0", "/nowhere/1", "/nowhere/2"]);
   assert.equal(await dev.stop("SIGINT"), 0);
 });
+
+Deno.test("hub: with nothing waiting, dev says 'connected again' on its first poll with the new token, not at the next event; doctor gives dev's advice meanwhile", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const tokenFile = `${tmp.path}/.hooktap/hub-token`;
+  await writeFile(tmp.path, ".hooktap/hub-token", `${channel.token}\n`);
+  await Deno.chmod(tokenFile, 0o600);
+  await using dev = await startDev(tmp.path, ["--hub", channel.url, "--hub-client", "alice"]);
+  await until(() => dev.stderr().includes("as alice connected"), "dev to connect");
+  const rotated = await runCli(["hub", "token", "rotate", "--hub", channel.url], {
+    cwd: tmp.path,
+    permissions: ["--allow-net", "--allow-env"],
+    env: { HOOKTAP_HUB_ADMIN_TOKEN: "admin" },
+  });
+  assert.equal(rotated.code, 0, rotated.stderr);
+  await until(() => /refused the token/.test(dev.stderr()), "dev to say the hub refused the token");
+  const hubCheck = async () => {
+    const doctor = await runCli(["doctor", "--json"], { cwd: tmp.path });
+    return JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === "hub");
+  };
+  const refused = await hubCheck();
+  assert.equal(refused.status, "warn");
+  assert.match(
+    refused.fix,
+    /write the new token to .*\.hooktap\/hub-token \(chmod 600\)/,
+    "dev's own advice",
+  );
+  assert.doesNotMatch(refused.fix, /keeps retrying/);
+
+  await Deno.writeTextFile(tokenFile, `${rotated.stdout.trim()}\n`);
+  // No event is sent: the first poll with the new token (which waits up to 25 s for one) is the proof.
+  await until(() => dev.stderr().includes("Hub: connected again"), "dev to say it is connected again");
+  assert.match(dev.stderr(), /Hub: connected again; nothing waited at the hub\./);
+  const state = JSON.parse(await Deno.readTextFile(`${tmp.path}/.hooktap/hub.json`));
+  assert.equal(state.connected, true);
+  assert.equal(state.tokenRefused, undefined);
+  assert.equal(state.error, undefined);
+  const connected = await hubCheck();
+  assert.equal(connected.status, "ok", connected.summary);
+  assert.equal(await dev.stop("SIGINT"), 0);
+});

@@ -126,3 +126,61 @@ Deno.test("hub: a GET that announces a body gets 400 (docs/hub.md) and nothing i
   assert.equal((await create("")).status, 201, "an empty body: a channel");
   assert.equal((await create("{}")).status, 201, "{}: a channel");
 });
+
+Deno.test("hub: every GET or HEAD of the API that announces a body gets 400 and its connection closed; POST /api/channels refuses an unknown key", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const paths = [
+    `/api/channels/${id}?client=alice`,
+    `/api/channels/${id}/events?after=0&wait=0&client=alice`,
+    `/api/channels/${id}/clients`,
+    "/",
+  ];
+  const framings = [["Content-Length: 2", "xx"], ["Transfer-Encoding: chunked", "2\r\nxx\r\n0\r\n\r\n"]];
+  for (const method of ["GET", "HEAD"]) {
+    for (const path of paths) {
+      for (const [header, body] of framings) {
+        const conn = await HttpConn.open(hub.port);
+        try {
+          await conn.send(
+            `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\n` +
+              `Authorization: Bearer ${channel.token}\r\n${header}\r\n\r\n${body}`,
+          );
+          const answer = await conn.readResponse(method === "HEAD");
+          assert.equal(answer.status, 400, `${method} ${path} ${header}: ${answer.text()}`);
+          if (method === "GET") {
+            assert.match(answer.text(), /takes no body/);
+            // The connection closes after it: nothing more is read from it. (A HEAD's answer has no body
+            // whose break-off closes it: its connection goes on, the announced body read and dropped.)
+            await assert.rejects(conn.readResponse(), `${method} ${path}: connection closed`);
+          }
+        } finally {
+          conn.close();
+        }
+      }
+    }
+  }
+  // Without a body they work, and the status read above registered no one.
+  const status = await fetch(`${hub.url}/api/channels/${id}?client=alice`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  assert.equal(status.status, 200);
+  assert.equal((await status.json()).registered, false);
+
+  const create = async (body: string) => {
+    const r = await fetch(`${hub.url}/api/channels`, {
+      method: "POST",
+      headers: { authorization: "Bearer admin" },
+      body,
+    });
+    return { status: r.status, text: await r.text() };
+  };
+  for (const bad of ['{"a":1}', '{"retention":"7d","a":1}']) {
+    const r = await create(bad);
+    assert.equal(r.status, 400, `${bad}: ${r.text}`);
+    assert.match(r.text, /unknown key "(a|retention)": the known keys are none .*No channel was created/);
+  }
+  assert.equal((await create("{}")).status, 201, "{}: a channel");
+});

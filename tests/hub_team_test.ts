@@ -18,6 +18,12 @@ async function project(root: string, name: string): Promise<string> {
   return dir;
 }
 
+/** Writes the channel's token to `<dir>/.hooktap/hub-token` (0600), where dev reads it. */
+async function tokenFile(dir: string, token: string): Promise<void> {
+  await writeFile(dir, ".hooktap/hub-token", `${token}\n`);
+  await Deno.chmod(`${dir}/.hooktap/hub-token`, 0o600);
+}
+
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 Deno.test("hub team: two clients on one channel each store every event exactly once while either comes and goes", async () => {
@@ -220,4 +226,83 @@ Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
   );
   await until(async () => (await hubSeqs(dir)).length === 2, "the two stored events");
   await dev.stop();
+});
+
+Deno.test("hub team: a new or unknown client's status says what it would get (0 once the others acked all) and that it is not connected; dev's banner agrees", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const alice = await project(tmp.path, "alice");
+  const bob = await project(tmp.path, "bob");
+  for (const dir of [alice, bob]) await tokenFile(dir, channel.token);
+  const status = async (client: string) => {
+    const r = await fetch(`${hub.url}/api/channels/${id}?client=${client}`, {
+      headers: { authorization: `Bearer ${channel.token}` },
+    });
+    return await r.json();
+  };
+  await using a = await startDev(alice, ["--hub", channel.url, "--hub-client", "alice"]);
+  await until(() => a.stderr().includes("as alice connected"), "alice to connect");
+  for (let i = 0; i < 10; i++) assert.equal(await send(`${channel.url}/gh`, `{"n":${i}}`), 200);
+  await until(async () => (await hubSeqs(alice)).length === 10, "alice to store the 10");
+  await until(
+    async () => (await status("alice")).low === 10,
+    "the hub to drop what alice (its only client) acked",
+  );
+
+  const probe = await status("probe1");
+  assert.equal(probe.head, 10);
+  assert.equal(probe.registered, false);
+  assert.equal(probe.waiting, 0, "the hub holds none of the 10 for a client that would connect now");
+  assert.equal(probe.connected, false, "probe1 never polled (alice's polls are hers)");
+  assert.equal((await status("alice")).connected, true);
+
+  await using b = await startDev(bob, ["--hub", channel.url, "--hub-client", "bob"]);
+  await until(() => b.stderr().includes("as bob connected"), "bob to connect");
+  assert.match(b.stderr(), /as bob connected, 0 waiting/);
+  assert.equal(await b.stop("SIGINT"), 0);
+  assert.deepEqual(await hubSeqs(bob), []);
+  await a.stop("SIGINT");
+});
+
+Deno.test("hub team: a dev stopped cleanly says bye: the hub stops holding senders for it at once (a killed one is still counted for the window)", async () => {
+  await using tmp = await withTmpDir();
+  // A long answer timeout makes the window after a client's last poll long (58 s): without the bye, the
+  // sender below would be held for a minute.
+  await using hub = await startHub(tmp.path, 0, ["--answer-timeout", "60s"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const alice = await project(tmp.path, "alice");
+  await tokenFile(alice, channel.token);
+  const connected = async (client: string) => {
+    const r = await fetch(`${hub.url}/api/channels/${id}?client=${client}`, {
+      headers: { authorization: `Bearer ${channel.token}` },
+    });
+    return (await r.json()).connected;
+  };
+  {
+    await using a = await startDev(alice, ["--hub", channel.url, "--hub-client", "alice"]);
+    await until(() => a.stderr().includes("as alice connected"), "alice to connect");
+    // Connected: a sender gets dev's answer (its plain one), not the hub's.
+    const r = await fetch(`${channel.url}/gh`, { method: "POST", body: "{}" });
+    assert.equal(r.status, 200);
+    assert.doesNotMatch(await r.text(), /"hub":/);
+    assert.equal(await a.stop("SIGINT"), 0);
+  }
+  assert.equal(await connected("alice"), false, "said bye: no longer connected");
+  const r = await fetch(`${channel.url}/gh`, {
+    method: "POST",
+    body: "{}",
+    signal: AbortSignal.timeout(30_000),
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(await r.json(), { ok: true, hub: 2 }, "the hub's own answer, not held for a gone client");
+  {
+    await using a = await startDev(alice, ["--hub", channel.url, "--hub-client", "alice"]);
+    await until(() => a.stderr().includes("as alice connected"), "alice to connect again");
+    await until(async () => (await hubSeqs(alice)).length === 2, "alice to store event 2");
+    await a.stop("SIGKILL");
+  }
+  assert.equal(await connected("alice"), true, "killed: no bye, counted as connected for the window");
 });

@@ -213,7 +213,9 @@ function hubCheck(f: DoctorFacts): Check | undefined {
     id: "hub",
     status: "warn",
     summary: `Not connected to ${h.url}${h.error ? ` (${h.error})` : ""}: ${heard}, ${last}.`,
-    fix: f.dev.running
+    fix: f.dev.running && h.tokenRefused !== undefined
+      ? h.tokenRefused.fix // dev's own advice: write the new token to <file>, or restart dev with it
+      : f.dev.running
       ? "dev keeps retrying; check the hub is up (curl <hub>/) and the token"
       : `events wait at the hub until you run: ${
         f.config.state === "ok" && f.config.config.hub?.url === h.url

@@ -190,12 +190,13 @@ class HubSession {
       channel,
       seq: known ? saved!.seq : 0,
       connected: true,
-      waiting: Math.max(0, status.head - (known ? saved!.seq : 0)),
+      waiting: 0, // set below, once the gap (a new client starts at the hub's low mark) is skipped
       lastReceivedAt: known ? saved!.lastReceivedAt : null,
       updatedAt: new Date().toISOString(),
       ...(options.clientName === undefined ? {} : { client: options.clientName }),
     };
     this.skipGap(status.low, status.lowAt);
+    this.state.waiting = Math.max(0, status.head - this.state.seq);
     this.noteRefused(status.refused);
   }
 
@@ -383,7 +384,10 @@ class HubSession {
         const ahead = prefetched?.after === state.seq ? prefetched.poll : undefined;
         prefetched?.poll.catch(() => {});
         prefetched = undefined;
-        prefetched = await this.#take(await (ahead ?? this.fetchPoll(state.seq, pollWait)));
+        // Not connected (a start of the loop after a failure or a refused token): a poll that answers at
+        // once, so "connected again" is said on the first poll that works, not when an event arrives.
+        const wait = state.connected ? pollWait : 0;
+        prefetched = await this.#take(await (ahead ?? this.fetchPoll(state.seq, wait)));
         backoff = 500;
       } catch (error) {
         if (this.stopping.signal.aborted) break;
@@ -474,16 +478,34 @@ class HubSession {
     return true;
   }
 
+  /**
+   * Tells the hub this client stops (a clean stop), so it no longer holds senders for its answer. Best
+   * effort, at most 2 s: a hub that is gone or refuses the token changes nothing (it then counts the client
+   * as connected for a moment after its last poll, as for a killed dev).
+   */
+  async #bye(): Promise<void> {
+    const { link } = this;
+    try {
+      const r = await link.fetch(`${link.api}/bye?${link.who}`, {
+        method: "POST",
+        headers: link.auth,
+        signal: AbortSignal.timeout(2000),
+      });
+      await r.body?.cancel();
+    } catch { /* best effort */ }
+  }
+
   /** Starts the poll loop. */
   start(): void {
     this.#running = this.loop();
   }
 
-  /** Stops after the batch in hand is stored and acknowledged. */
+  /** Stops after the batch in hand is stored and acknowledged, and tells the hub it leaves. */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.#running;
     await this.#acking;
+    await this.#bye();
     this.state.connected = false;
     delete this.state.error;
     await this.publish(false).catch(() => {});

@@ -74,8 +74,8 @@ export interface HubContext {
   readonly rate: RateLimiter;
   readonly presence: Presence;
   readonly space: ChannelSpace;
-  /** Senders held for a connected client's answer, by `channel:seq`. */
-  readonly waiters: Map<string, (answer: WireAnswer) => void>;
+  /** Senders held for a connected client's answer, by `channel:seq` (`undefined`: the hub's own 200). */
+  readonly waiters: Map<string, (answer: WireAnswer | undefined) => void>;
   /**
    * Per channel, the senders being stored that will wait for an answer: each settles once its waiter is
    * registered (or it failed). A poll waits for them before it tells the client which events want an answer,

@@ -123,6 +123,26 @@ export function headerText(value: string): string {
   }
 }
 
+/**
+ * The "Response" section. For an event fetched from a hub, what dev answered went to the hub: the sender got
+ * it only when it waited for dev's answer (dev connected as it sent, answering in time); otherwise the hub's
+ * own 200. The record does not say which, so the section says both.
+ */
+function _response(event: CapturedEvent, colors: Colors): string[] {
+  const lines = responseSection(event, colors);
+  if (event.hub === undefined || lines.length < 2) return lines;
+  const source = event.response === undefined ? "" : `${event.response.source}; `;
+  lines[1] = colors.bold(`Response (${source}dev's answer to the hub)`);
+  lines.push(
+    ..._aligned([[
+      "sender got",
+      `the hub's 200 {"ok":true,"hub":${event.hub.seq}}, or this answer if it waited for it ` +
+      "(dev connected when it sent, answering within the hub's --answer-timeout)",
+    ]], colors),
+  );
+  return lines;
+}
+
 /** The whole `inspect` view of `event`, ending with a newline. */
 export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = new Date()): string {
   const received = new Date(event.receivedAt);
@@ -152,7 +172,7 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
     colors.bold(event.id),
     ..._aligned(facts, colors),
     ...signatureSection(event, colors),
-    ...responseSection(event, colors),
+    ..._response(event, colors),
     "",
     colors.bold(`Headers (${event.headers.length})`),
     ..._aligned(event.headers.map(([k, v]) => [k, headerText(v)]), colors),

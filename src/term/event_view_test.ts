@@ -72,3 +72,24 @@ Deno.test("inspect shows a UTF-8 header value decoded (café), and other bytes a
   assert.equal(headerText("plain ascii"), "plain ascii");
   assert.equal(headerText("caf\u00c3\u00a9"), "café");
 });
+
+Deno.test("renderEvent() of an event fetched from a hub labels the response as dev's answer to the hub and says what the sender got", () => {
+  const hub = { channel: "JkEMBoAeLjUoRDLxKh0fSQ", seq: 7, receivedAt: "2024-05-01T09:59:00.000Z" };
+  const direct = { ...event("application/json", "{}"), provider: "github" };
+  const viaHub = { ...direct, v: 2 as const, hub };
+  // Received directly: the sender got hooktap's plain answer.
+  assert.match(
+    renderEvent(direct, plain),
+    /Response\n {2}200 \{"ok":true,\.\.\.\} \(hooktap's plain answer\)/,
+  );
+  const plainView = renderEvent(viaHub, plain);
+  assert.match(plainView, /Response \(dev's answer to the hub\)\n {2}200 \{"ok":true,\.\.\.\}/);
+  assert.match(
+    plainView,
+    /sender got {2}the hub's 200 \{"ok":true,"hub":7\}, or this answer if it waited for it/,
+  );
+  const custom = renderEvent({ ...viaHub, response: { status: 202, source: "custom" as const } }, plain);
+  assert.match(custom, /Response \(custom; dev's answer to the hub\)/);
+  assert.match(custom, /status +202/);
+  assert.match(custom, /sender got +the hub's 200 \{"ok":true,"hub":7\}/);
+});

@@ -27,12 +27,15 @@ async function adminOn(request: Request, channel: string, ctx: HubContext): Prom
   return undefined;
 }
 
+/** The keys the body of `POST /api/channels` may hold: none is defined yet. */
+const CHANNEL_OPTIONS: readonly string[] = [];
+
 /** Largest body `POST /api/channels` reads: it takes no options (`{}` or nothing). */
 const MAX_OPTIONS_BODY = 4096;
 
 /**
- * The body of `POST /api/channels`: none, or a JSON object (no option is defined yet, so its fields are
- * ignored). A response when it is anything else (`{bad`, `[]`, too long): nothing is created then.
+ * The body of `POST /api/channels`: none, or a JSON object of known keys (none is defined yet). A response
+ * when it is anything else (`{bad`, `[]`, `{"a":1}`, too long): nothing is created then.
  */
 async function noOptions(request: Request): Promise<Response | undefined> {
   let body: Uint8Array;
@@ -56,8 +59,20 @@ async function noOptions(request: Request): Promise<Response | undefined> {
   } catch {
     value = undefined;
   }
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return undefined;
-  return text(400, "Bad request: the body is not a JSON object; send no body or {}. No channel was created.");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return text(
+      400,
+      "Bad request: the body is not a JSON object; send no body or {}. No channel was created.",
+    );
+  }
+  const unknown = Object.keys(value).find((k) => !CHANNEL_OPTIONS.includes(k));
+  if (unknown === undefined) return undefined;
+  return text(
+    400,
+    `Bad request: unknown key ${JSON.stringify(unknown).slice(0, 80)}: the known keys are ${
+      CHANNEL_OPTIONS.length === 0 ? "none (no option is defined yet)" : CHANNEL_OPTIONS.join(", ")
+    }; send no body or {}. No channel was created.`,
+  );
 }
 
 /** `POST /api/channels`: a new channel, its URL and its token (shown once). */

@@ -34,7 +34,7 @@ async function enter(
     maxClients: limits.maxClients,
   });
   if (touched === "full") return tooManyClients(ctx);
-  ctx.presence.hold(channel, control);
+  ctx.presence.hold(channel, control, client);
   return undefined;
 }
 
@@ -60,11 +60,9 @@ export async function poll(
   const refusedNow = await enter(channel, client, control, ctx);
   if (refusedNow) return refusedNow;
   const given = await hashToken(bearer(request.headers) ?? "");
-  const p = ctx.presence.seen(channel);
-  p.active++;
+  const visit = ctx.presence.visit(channel, client);
   const leave = () => {
-    p.active--;
-    p.lastSeen = Date.now();
+    visit.end();
     ctx.presence.release(channel, control);
   };
   let held = false;

@@ -7,6 +7,7 @@
  */
 import type { RequestInfo } from "../../receiver/request.ts";
 import type { HubContext } from "../context.ts";
+import { closeAfter } from "../../receiver/closing.ts";
 import { NO_CHANNEL, text } from "../respond.ts";
 
 /** What a route gets besides the request and the context. */
@@ -66,6 +67,9 @@ export function dispatch(
 ): Promise<Response> {
   const url = new URL(request.url);
   const match = matchRoute(routes, request.method, url.pathname);
+  // Receiving (a route for every method) answers a hidden body itself, after the channel's 404.
+  const receiving = match.kind === "found" && match.route.method === "*";
+  if (!receiving && announcesHiddenBody(request)) return Promise.resolve(hiddenBody(request.method));
   if (match.kind === "found") return match.route.handler(request, { groups: match.groups, url, info }, ctx);
   if (match.kind === "method") {
     const allow = [...new Set(match.allowed.map((r) => r.method))];
@@ -73,4 +77,21 @@ export function dispatch(
     return Promise.resolve(text(405, `Use ${uses}.`, { allow: allow.join(", ") }));
   }
   return Promise.resolve(text(404, NO_CHANNEL));
+}
+
+/** A GET or HEAD that announces a body: Deno.serve hides such a body (docs/hub.md). */
+function announcesHiddenBody(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && Number(length) !== 0);
+}
+
+/** The API's 400 for a GET or HEAD with a body; the connection closes after it (the body may still come). */
+function hiddenBody(method: string): Response {
+  return closeAfter(text(
+    400,
+    `Bad request: a ${method} request to the hub takes no body (Deno.serve hides GET and HEAD bodies). ` +
+      "Send it without one.",
+    { connection: "close" },
+  ));
 }

@@ -31,7 +31,7 @@ export async function status(
     if (registered === "full") return tooManyClients(ctx);
     // A client says hello right before its first poll: from here on it counts as connected, so a sender
     // arriving in between waits for its answer (served by that poll) instead of getting the blind 200.
-    ctx.presence.seen(channel);
+    ctx.presence.seen(channel, client);
   }
   await ctx.space.trim(channel); // before the low mark is read: a client coming back learns what it missed now
   const head = await store.head(channel);
@@ -44,8 +44,11 @@ export async function status(
     {
       head,
       acked,
-      waiting: Math.max(0, head - acked),
-      connected: ctx.presence.connected(channel),
+      // What it would get if it polled now: the events it has not acked that the hub still holds (a new
+      // client starts at the low mark; so does one away longer than the retention).
+      waiting: Math.max(0, head - Math.max(acked, low.seq)),
+      // This client's polls (not another's): false for a name that never polled, or that said bye.
+      connected: ctx.presence.connected(channel, client),
       lastReceivedAt: last[0]?.receivedAt ?? null,
       client,
       registered: cursor !== null,

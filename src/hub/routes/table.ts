@@ -5,6 +5,7 @@
 import { text } from "../respond.ts";
 import { ack } from "./ack.ts";
 import { answer } from "./answers.ts";
+import { bye } from "./bye.ts";
 import { createChannel, deleteChannel, rotateToken } from "./channels.ts";
 import { listClients, removeClient } from "./clients.ts";
 import { ingest } from "./ingest.ts";
@@ -31,9 +32,10 @@ export const HUB_ROUTES: readonly Route[] = [
   // The channel token's or the admin's.
   route("GET", `${CHANNEL}/clients`, "to list the channel's clients", listClients),
   route("DELETE", `${CHANNEL}/clients/:name([^/]+)`, "to remove a client", removeClient),
-  // A client's: status (hello), poll, ack, answers.
+  // A client's: status (hello), poll, ack, answers, bye.
   route("GET", CHANNEL, "for the channel's status", status),
   route("GET", `${CHANNEL}/events`, "to poll the channel's events", poll),
   route("POST", `${CHANNEL}/ack`, "to acknowledge events", ack),
   route("POST", `${CHANNEL}/answers/:seq([^/]+)`, "to answer a held sender", answer),
+  route("POST", `${CHANNEL}/bye`, "to say the client stops", bye),
 ];
