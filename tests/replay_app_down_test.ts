@@ -182,3 +182,37 @@ Deno.test("the app comes back: events that waited for several targets go out in 
   );
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("replay --undelivered while a dev runs here leaves it the events it still has: no delivery twice", async () => {
+  await using tmp = await withTmpDir();
+  const appPort = unusedPort();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [` +
+      `{ name: "gh", path: "/gh", method: "POST", forward: "http://127.0.0.1:${appPort}/gh" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const id = await post(`${dev.url}/gh`, '{"n":1}');
+  await until(async () => (await deliveries(tmp.path)).length >= 1, "dev's try found nothing listening");
+  // The audit pasted the suggested replay here; once the app was up it got the event from dev and the replay.
+  const replay = await runCli(["replay", "--undelivered"], { cwd: tmp.path });
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.match(
+    replay.stderr,
+    /1 undelivered event is still pending while a hooktap dev runs here \(pid \d+\).*nothing was sent\. To send it yourself, stop that dev first/s,
+  );
+  assert.ok((await deliveries(tmp.path)).every((d) => d.source !== "replay"), "the replay sent nothing");
+  // With --to URL the replay goes elsewhere, a delivery of its own: sent while dev runs.
+  await using other = startApp(0, () => ({ status: 202 }));
+  const elsewhere = await runCli(["replay", "--undelivered", "--to", `http://127.0.0.1:${other.port}/x`], {
+    cwd: tmp.path,
+  });
+  assert.equal(elsewhere.code, 0, elsewhere.stderr);
+  assert.equal(other.requests.length, 1);
+  await using app = startApp(appPort, () => ({ status: 200 }));
+  await until(() => app.requests.length >= 1, "dev delivers it once the app listens");
+  await new Promise((r) => setTimeout(r, 1500)); // time for a second delivery, were there one
+  assert.equal(app.requests.length, 1, "delivered once");
+  assert.equal((await deliveryOf(tmp.path)).get(id)?.outcome, "delivered");
+});

@@ -123,6 +123,30 @@ function _targets(
 }
 
 /** `hooktap replay`. */
+/** The pending events of `matching` that the `hooktap dev` running here holds, or `undefined` when none runs. */
+async function _heldByDev(
+  ctx: CommandContext,
+  pending: readonly CapturedEvent[],
+  matching: readonly CapturedEvent[],
+): Promise<{ ids: Set<string>; pid: number } | undefined> {
+  const { runningDev } = await import("../../trigger/dev_target.ts");
+  const dev = await runningDev(storeOf(ctx));
+  if (dev === undefined) return undefined;
+  const mine = new Set(pending.map((e) => e.id));
+  const ids = new Set(matching.filter((e) => mine.has(e.id)).map((e) => e.id));
+  return ids.size === 0 ? undefined : { ids, pid: dev.pid };
+}
+
+function _heldNote(n: number, pid: number, only: boolean): string {
+  const them = n === 1 ? "it" : "them";
+  return `${n === 1 ? "1 undelivered event is" : `${n} undelivered events are`} still pending while a ` +
+    `hooktap dev runs here (pid ${pid}), which delivers waiting events as soon as their app listens: a replay ` +
+    `now could deliver ${them} twice, so ${
+      only ? "nothing was sent" : `this replay leaves ${them}`
+    }. To send ` +
+    `${them} yourself, stop that dev first (or send ${them} elsewhere with --to URL).\n`;
+}
+
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const id = input.args[0];
@@ -201,10 +225,17 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const found = await findUndelivered(storeOf(ctx));
     const missedOf = (e: CapturedEvent) => found.due.get(e.id) ?? found.failedTargets.get(e.id) ?? [];
     missed = (e) => opts.target ?? missedOf(e)[0];
-    const list = [...found.pending, ...found.failed].sort((a, b) => (a.id < b.id ? -1 : 1)).filter((e) =>
+    const matching = [...found.pending, ...found.failed].sort((a, b) => (a.id < b.id ? -1 : 1)).filter((e) =>
       matchesFilter(e, filter) &&
       (opts.target === undefined || missedOf(e).includes(opts.target))
     );
+    // While a dev runs here, the events still pending are its own to send (it sends them as soon as their app
+    // listens, or reports those marked for a target it does not forward to): a replay to their targets now
+    // would deliver them twice. Given-up ones are no dev's any more.
+    const held = opts.to === undefined ? await _heldByDev(ctx, found.pending, matching) : undefined;
+    const list = held === undefined ? matching : matching.filter((e) => !held.ids.has(e.id));
+    if (held !== undefined) out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
+    if (list.length === 0 && held !== undefined) return;
     if (list.length === 0) {
       if (opts.endpoint !== undefined) await checkEndpointName(ctx, opts.endpoint, null, opts.config);
       out.err(
