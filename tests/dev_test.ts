@@ -151,6 +151,8 @@ Deno.test("dev without a config and without a terminal starts on the starter con
   await using tmp = await withTmpDir();
   await using dev = await startDev(tmp.path);
   assert.match(dev.stderr(), /using the built-in starter config/);
+  // It listens where --port 0 said (any free port), and says so rather than the starter's 8787.
+  assert.match(dev.stderr(), /starter config \(any free port, as --port 0 asked, POST \/webhook/);
   const r = await fetch(`${dev.url}/webhook`, { method: "POST", body: "hi" });
   assert.equal(r.status, 200);
   await r.body?.cancel();

@@ -140,7 +140,11 @@ function stackOverride(): "deno" | "node" | undefined {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
-async function configForDev(ctx: CommandContext, path: string | undefined): Promise<ResolvedConfig> {
+async function configForDev(
+  ctx: CommandContext,
+  path: string | undefined,
+  port: number | undefined,
+): Promise<ResolvedConfig> {
   const config = await loadConfig({ cwd: ctx.cwd, path });
   if (config !== null) return config;
   const c = ctx.output.errColors;
@@ -153,9 +157,14 @@ async function configForDev(ctx: CommandContext, path: string | undefined): Prom
   }
   ctx.output.err(
     c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
-      `(port 8787, POST /webhook as "default"). Nothing was written; \`${
-        suggestCommand(["init", "--yes"])
-      }\` ` +
+      `(${
+        port === undefined
+          ? "port 8787"
+          : port === 0
+          ? "any free port, as --port 0 asked"
+          : `port ${port}, as --port asked`
+      }, POST /webhook as "default"). ` +
+      `Nothing was written; \`${suggestCommand(["init", "--yes"])}\` ` +
       "writes it.\n",
   );
   return starterConfig();
@@ -199,7 +208,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const port = opts.port;
   const stack = stackOverride();
   const fallback = forwardFlag(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // usage errors first
-  const config = await configForDev(ctx, opts.config);
+  const config = await configForDev(ctx, opts.config, port);
   for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
   if (!LOOPBACK.test(opts.host)) {
     out.err(
