@@ -45,7 +45,10 @@ Deno.test("a replay to the forward target counts apart from dev's tries: never r
   const again = eventDelivery(EVENT, [attempt(1, 200, "delivered"), replay(1, 200, "delivered")]);
   assert.equal(deliveryCell(again, MARK), "→ 200 (1 try, 1 replay)");
   assert.equal(again.targets[0]!.attempts, 2);
-  assert.match(renderTargets(again.targets, plain), /localhost:3000\/hook: delivered \(200, 1 attempt, 1 replay\)/);
+  assert.match(
+    renderTargets(again.targets, plain),
+    /localhost:3000\/hook: delivered \(200, 1 attempt, 1 replay\)/,
+  );
   // Given up after three tries, then delivered by a replay.
   const failed = [1, 2].map((n) => attempt(n, 500, "retrying"));
   const rescued = eventDelivery(EVENT, [...failed, attempt(3, 500, "failed"), replay(1, 200, "delivered")]);
