@@ -12,24 +12,26 @@ import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf } from "../_shared/context.ts";
 import { suggestCommand } from "../_shared/hints.ts";
+import { configWords } from "../../text/config_words.ts";
 
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const file = resolvePath(ctx.cwd, opts.config);
   // Refuse before asking anything, not after the user answered.
-  if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
+  if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd);
   if (opts.force) {
     await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
     await refuseInsideStore(file, storeOf(ctx).dir, "--config");
   }
+  const config = configWords(file, ctx.cwd); // the commands printed use the file written
   let answers: StarterAnswers | undefined;
   if (!opts.yes) {
     const why = whyNoPrompt(file);
     if (why !== undefined) {
       throw new UsageError(
         `hooktap init cannot ask its questions: ${why}. Run \`${
-          suggestCommand(["init", "--yes"])
+          suggestCommand(["init", "--yes", ...config, ...(opts.force ? ["--force"] : [])])
         }\` to write the starter config (port 8787, POST /webhook).`,
       );
     }
@@ -40,6 +42,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   ctx.output.err(
     `Wrote ${
       pathInside(ctx.cwd, file) || file
-    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${suggestCommand(["dev"])}\n`,
+    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${suggestCommand(["dev", ...config])}\n`,
   );
 }
