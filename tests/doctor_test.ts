@@ -321,3 +321,70 @@ Deno.test("doctor: a forward target that is down while events wait for it is nam
     app.close();
   }
 });
+
+/** `hooktap doctor --json` with `args`, its forwarding check (absent: `undefined`). */
+async function forwardOf(cwd: string, args: string[] = []) {
+  const env = { HOOKTAP_NGROK_API: NOTHING, HOOKTAP_CLOUDFLARED_METRICS: NOTHING };
+  const r = await runCli(["doctor", "--json", ...args], { cwd, permissions: PERMISSIONS, env });
+  return (JSON.parse(r.stdout) as Report).checks.find((c) => c.id === "forward");
+}
+
+Deno.test("doctor: events an earlier dev --forward-to marked for a URL the config does not forward to get the commands that deliver them", async () => {
+  await using tmp = await withTmpDir();
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const appPort = (free.addr as Deno.NetAddr).port;
+  free.close();
+  const url = `http://127.0.0.1:${appPort}/gh`;
+  const gh =
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", gh);
+  await writeFile(tmp.path, "alt.config.ts", gh);
+  await writeFile(tmp.path, "pat.config.ts", gh.replaceAll("gh", "other"));
+  {
+    // The app is down: the event waits for the --forward-to URL.
+    await using dev = await startDev(tmp.path, ["--forward-to", url]);
+    const r = await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" });
+    await r.body?.cancel();
+    assert.equal(r.status, 200);
+    assert.equal(await dev.stop("SIGINT"), 0);
+  }
+  const forward = (await forwardOf(tmp.path))!;
+  assert.equal(forward.status, "fail");
+  assert.doesNotMatch(forward.fix!, /delivers them at start|delivers the waiting events/);
+  const replay = `hooktap replay --undelivered --endpoint gh --target 127.0.0.1:${appPort}/gh --to ${url}`;
+  assert.equal(
+    forward.fix,
+    `they were marked for ${url}, which hooktap.config.ts does not forward to; start the app at ${url}, ` +
+      `then deliver them with hooktap dev --forward-to ${url} or ${replay} (run while no hooktap dev runs)`,
+  );
+  // A config without the endpoint: no dev command, which would not deliver them either.
+  const pat = (await forwardOf(tmp.path, ["--config", "pat.config.ts"]))!;
+  assert.match(pat.fix!, /which pat\.config\.ts does not forward to \(it has no endpoint "gh"\)/);
+  assert.doesNotMatch(pat.fix!, /hooktap dev --/);
+  assert.ok(pat.fix!.includes(replay), pat.fix);
+  const app = Deno.serve(
+    { hostname: "127.0.0.1", port: appPort, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  try {
+    {
+      // A dev on alt.config.ts runs and the app listens: that dev does not deliver them.
+      await using dev = await startDev(tmp.path, ["--config", "alt.config.ts"]);
+      const alt = (await forwardOf(tmp.path))!;
+      assert.equal(alt.status, "warn");
+      assert.equal(
+        alt.fix,
+        `they were marked for ${url}, which alt.config.ts does not forward to; stop the running hooktap dev, ` +
+          `then deliver them with hooktap dev --forward-to ${url} --config alt.config.ts or ${replay} ` +
+          `(run while no hooktap dev runs)`,
+      );
+      assert.equal(await dev.stop("SIGINT"), 0);
+    }
+    // Pasted, the replay delivers them; then nothing waits.
+    const sent = await runCli(replay.split(" ").slice(1), { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(await forwardOf(tmp.path), undefined);
+  } finally {
+    await app.shutdown();
+  }
+});

@@ -10,7 +10,7 @@ import type { Endpoint } from "../config/types.ts";
 import { shownPath, unmatchedHints } from "../route/hints.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { plural } from "../text/format.ts";
-import type { DoctorFacts } from "./facts.ts";
+import type { DoctorFacts, ForwardFact } from "./facts.ts";
 import { judgeUnmatched } from "./unmatched.ts";
 
 /** The outcome of one check. */
@@ -321,13 +321,16 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
 }
 
 /**
- * Events waiting for a forward target: a line only when there are some and either nothing listens at the
- * target (the app is down) or no dev runs to deliver them; while dev runs and the target listens, they are on
- * their way (no line).
+ * Events waiting for a forward target: a line only when there are some and nothing listens at the target
+ * (the app is down), no dev runs to deliver them, or the config doctor checks does not forward their endpoint
+ * to the target they were marked for (a dev started on it keeps them waiting: src/send/resume_scan.ts); while
+ * dev runs on a config that forwards to it and the target listens, they are on their way (no line).
  */
 function forwardCheck(f: DoctorFacts): Check | undefined {
-  const down = f.forward.filter((t) => !t.listening);
-  const shown = down.length > 0 ? down : f.dev.running ? [] : f.forward;
+  const loads = f.config.state !== "error";
+  const elsewhere = f.forward.filter((t) => !t.forwarded || !loads);
+  const ours = f.forward.filter((t) => t.forwarded && loads);
+  const shown = [...ours.filter((t) => !t.listening || !f.dev.running), ...elsewhere];
   if (shown.length === 0) return undefined;
   const lines = shown.map((t) =>
     `${plural(t.count, "event")} of endpoint "${t.endpoint}" ${
@@ -335,27 +338,72 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
     } for forward target "${t.target}" (${t.url})` +
     (t.listening ? "" : `: nothing listens there (${t.error ?? "refused"})`)
   );
-  if (down.length === 0) {
-    return {
-      id: "forward",
-      status: "warn",
-      summary: `${lines.join("\n")}; no hooktap dev runs to deliver them.`,
-      fix: `start dev (${command(f, ["dev"])}): it delivers them at start (or send them now: ${
-        command(f, ["replay", "--undelivered"])
-      })`,
-    };
-  }
+  const down = shown.filter((t) => !t.listening);
+  const fixes = [
+    ...(ours.length > 0 && ours.some((t) => shown.includes(t))
+      ? [_oursFix(f, ours.filter((t) => shown.includes(t)))]
+      : []),
+    ...elsewhere.map((t) => _elsewhereFix(f, t)),
+  ];
   return {
     id: "forward",
-    status: "fail",
-    summary: lines.join("\n"),
-    fix: `start the app at ${down.map((t) => t.url).join(", ")}; ` +
-      (f.dev.running
-        ? "the running hooktap dev delivers the waiting events once it listens"
-        : `then dev (${command(f, ["dev"])}) delivers the waiting events at start (or ${
-          command(f, ["replay", "--undelivered"])
-        })`),
+    status: down.length > 0 ? "fail" : "warn",
+    summary: lines.join("\n") +
+      (!f.dev.running && elsewhere.length === 0 ? "; no hooktap dev runs to deliver them." : ""),
+    fix: fixes.join("; "),
   };
+}
+
+/** What delivers events waiting for targets the config forwards to: dev (started, or once the app listens). */
+function _oursFix(f: DoctorFacts, ours: readonly ForwardFact[]): string {
+  const down = ours.filter((t) => !t.listening);
+  if (down.length === 0) {
+    return `start dev (${command(f, ["dev"])}): it delivers them at start (or send them now: ${
+      command(f, ["replay", "--undelivered"])
+    })`;
+  }
+  return `start the app at ${down.map((t) => t.url).join(", ")}; ` +
+    (f.dev.running
+      ? "the running hooktap dev delivers the waiting events once it listens"
+      : `then dev (${command(f, ["dev"])}) delivers the waiting events at start (or ${
+        command(f, ["replay", "--undelivered"])
+      })`);
+}
+
+/**
+ * What delivers events marked for a target the checked config does not forward their endpoint to (or a config
+ * that does not load): `dev --forward-to` that URL (when the config has the endpoint and loads), or a replay
+ * of them to it while no dev runs; never a command carrying a config that does not load.
+ */
+function _elsewhereFix(f: DoctorFacts, t: ForwardFact): string {
+  const name = _configName(f);
+  const why = f.config.state === "error"
+    ? `${name} does not load, so doctor cannot tell whether it forwards "${t.endpoint}" to ${t.url} ` +
+      `(and hooktap dev does not start on it)`
+    : `they were marked for ${t.url}, which ${name} does not forward to${
+      f.config.state === "ok" && !t.hasEndpoint ? ` (it has no endpoint "${t.endpoint}")` : ""
+    }`;
+  const replay = suggestCommand(
+    ["replay", "--undelivered", "--endpoint", t.endpoint, "--target", t.target, "--to", t.url],
+    f.command?.runner ?? "hooktap",
+  );
+  const dev = f.config.state === "ok" && t.hasEndpoint
+    ? `${command(f, ["dev", "--forward-to", t.url])} or `
+    : "";
+  const first = [
+    ...(f.dev.running ? ["stop the running hooktap dev"] : []),
+    ...(t.listening ? [] : [`start the app at ${t.url}`]),
+  ];
+  return `${why}; ${
+    first.length > 0 ? `${first.join(" and ")}, then ` : ""
+  }deliver them with ${dev}${replay}` +
+    ` (run while no hooktap dev runs)`;
+}
+
+/** The config doctor checks, named as the user gives it. */
+function _configName(f: DoctorFacts): string {
+  if (f.config.state === "missing") return "the starter config (no hooktap.config.ts here)";
+  return f.command?.config[1] ?? "hooktap.config.ts";
 }
 
 function configCheck(f: DoctorFacts): Check {

@@ -38,6 +38,14 @@ export interface WaitingTarget {
   url: string;
   /** Events waiting for it. */
   count: number;
+  /**
+   * Whether the config doctor checks forwards this endpoint to this target (a `dev` started on it delivers
+   * them at start, src/send/resume_scan.ts): `false` for events marked for a target it lacks (an earlier
+   * `dev --forward-to URL`, a target renamed or removed), which such a dev keeps waiting.
+   */
+  forwarded: boolean;
+  /** Whether that config has the event's endpoint at all. */
+  hasEndpoint: boolean;
 }
 
 /** A {@linkcode WaitingTarget} and whether something listens at its host and port now. */
