@@ -388,3 +388,38 @@ Deno.test("doctor: events an earlier dev --forward-to marked for a URL the confi
     await app.shutdown();
   }
 });
+
+Deno.test("doctor --config FILE that does not exist: no command on it but the one creating it, and no invented port", async () => {
+  await using tmp = await withTmpDir();
+  const env = { HOOKTAP_NGROK_API: NOTHING, HOOKTAP_CLOUDFLARED_METRICS: NOTHING };
+  const r = await runCli(["doctor", "--json", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: PERMISSIONS,
+    env,
+  });
+  assert.equal(r.code, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as Report;
+  const fixes = report.checks.flatMap((c) => c.fix === undefined ? [] : [c.fix]);
+  const commands = fixes.join("\n").match(/hooktap [a-z]+[^()\n;]*--config nope\.ts/g) ?? [];
+  assert.deepEqual([...new Set(commands)], ["hooktap init --yes --config nope.ts"], fixes.join("\n"));
+  assert.match(
+    status(report, "config").fix!,
+    /^nope\.ts does not exist: create it \(hooktap init --yes --config nope\.ts\)/,
+  );
+  assert.doesNotMatch(JSON.stringify(report), /fix the problems listed|run `hooktap init` to write one/);
+  assert.equal(status(report, "port").status, "skip");
+  assert.match(status(report, "tunnel").fix!, /ngrok http <dev's port> /);
+  assert.doesNotMatch(status(report, "tunnel").fix!, /8787/);
+  // Pasted, the command creates it, and doctor then finds it loads.
+  const init = await runCli(["init", "--yes", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=nope.ts"],
+  });
+  assert.equal(init.code, 0, init.stderr);
+  const after = await runCli(["doctor", "--json", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: PERMISSIONS,
+    env,
+  });
+  assert.equal(status(JSON.parse(after.stdout), "config").status, "ok");
+});

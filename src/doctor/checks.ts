@@ -54,7 +54,7 @@ function devCheck(f: DoctorFacts): Check {
       id: "dev",
       status: "fail",
       summary: "No hooktap dev is running for this directory (nobody holds .hooktap/dev.lock).",
-      fix: `start the receiver here: ${command(f, ["dev"])}`,
+      fix: _configFirst(f) ?? `start the receiver here: ${command(f, ["dev"])}`,
     };
   }
   const o = f.dev.owner;
@@ -148,9 +148,11 @@ function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
       status: "warn",
       summary:
         "No tunnel found: neither ngrok's agent API (127.0.0.1:4040) nor a cloudflared quick tunnel answered.",
-      fix: `senders on the internet cannot reach this machine without one: ngrok http ${
-        port ?? 8787
-      }  (or cloudflared tunnel --url http://localhost:${port ?? 8787})`,
+      fix:
+        `senders on the internet cannot reach this machine without one: ngrok http ${
+          _knownPort(f) ?? "<dev's port>"
+        }  (or cloudflared tunnel --url http://localhost:${_knownPort(f) ?? "<dev's port>"})` +
+        (_knownPort(f) === undefined ? " (no port known: dev prints the one it listens on)" : ""),
     };
   }
   const wrong = f.tunnels.filter((t) =>
@@ -299,7 +301,7 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   if (quiet.length === 0) return { id: "events", status: "ok", summary: lines.join("; ") };
   const e = quiet[0]!;
   const hub = hubOrigin(f);
-  const base = hub ?? f.tunnels[0]?.publicUrl ?? `http://localhost:${f.port ?? 8787}`;
+  const base = hub ?? f.tunnels[0]?.publicUrl ?? `http://localhost:${_knownPort(f) ?? "<dev's port>"}`;
   const url = `${base}${shownPath(e.path)}`;
   const why = hub !== undefined
     ? "its hub's channel URL"
@@ -307,7 +309,7 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
     ? "the current URL (a tunnel restarted since may have a new URL)"
     : "the current URL";
   // A pattern's URL has parts to fill in: no curl to paste with a literal `:provider` (nor `<provider>`).
-  const test = url === `${base}${e.path}`
+  const test = url === `${base}${e.path}` && !base.includes("<")
     ? `send a test: curl -X ${e.methods[0]} ${url} -d '{}'`
     : `send a test to it with each <…> filled in`;
   return {
@@ -406,6 +408,26 @@ function _configName(f: DoctorFacts): string {
   return f.command?.config[1] ?? "hooktap.config.ts";
 }
 
+/**
+ * What to do before any command that runs on the checked config, when it does not load (`undefined` when it
+ * does): such commands exit 78, so none is suggested; a file that does not exist is created first.
+ */
+function _configFirst(f: DoctorFacts): string | undefined {
+  if (f.config.state !== "error") return undefined;
+  return f.config.absent === true
+    ? `${_configName(f)} does not exist: create it first (${
+      command(f, ["init", "--yes"])
+    }), then start dev on it`
+    : `${
+      _configName(f)
+    } does not load: fix it first (see the config check below); hooktap dev does not start on it`;
+}
+
+/** The port dev listens on, when known: the running dev's, the config's, or the starter config's 8787. */
+function _knownPort(f: DoctorFacts): number | undefined {
+  return f.port ?? (f.config.state === "missing" ? 8787 : undefined);
+}
+
 function configCheck(f: DoctorFacts): Check {
   const c = f.config;
   if (c.state === "ok") {
@@ -433,15 +455,23 @@ function configCheck(f: DoctorFacts): Check {
       })`,
     ]
     : [];
+  if (c.absent === true) {
+    return {
+      id: "config",
+      status: "fail",
+      summary: c.message,
+      fix: `${_configName(f)} does not exist: create it (${
+        command(f, ["init", "--yes"])
+      }), or give the path of the config you have`,
+    };
+  }
   return {
     id: "config",
     status: "fail",
     summary: c.message,
     fix: f.dev.running
       ? "fix the problems listed, then save: the running dev reloads it"
-      : `fix the problems listed, then save (${
-        command(f, ["dev"])
-      } does not start on a config that does not load)`,
+      : "fix the problems listed, then save (hooktap dev does not start on a config that does not load)",
     details: [...c.issues, ...running],
   };
 }
