@@ -81,6 +81,25 @@ Deno.test("`hooktap init --config FILE`: every command it prints carries --confi
   assert.equal(await Deno.readTextFile(join(tmp.path, "alt3.config.ts")), configSource());
 });
 
+Deno.test("`hooktap init --config webhooks/hooktap.config.ts` (the help's example) says a missing folder does not exist, and how to make it", async () => {
+  await using tmp = await withTmpDir();
+  const args = ["init", "--config", "webhooks/hooktap.config.ts", "--force", "--yes"];
+  const perms = ["--allow-read=.", "--allow-write=webhooks/hooktap.config.ts"];
+  const refused = await runCli(args, { cwd: tmp.path, permissions: perms });
+  assert.equal(refused.code, 1);
+  assert.doesNotMatch(refused.stderr, /permissions/);
+  const mkdir = refused.stderr.match(
+    /The folder webhooks does not exist; .*Create it \((mkdir -p webhooks)\)/,
+  )?.[1];
+  assert.equal(mkdir, "mkdir -p webhooks", refused.stderr);
+  // Made as it says, the same command writes the file.
+  const made = await new Deno.Command("sh", { args: ["-c", mkdir], cwd: tmp.path }).output();
+  assert.equal(made.code, 0);
+  const wrote = await runCli(args, { cwd: tmp.path, permissions: perms });
+  assert.equal(wrote.code, 0, wrote.stderr);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "webhooks", "hooktap.config.ts")), configSource());
+});
+
 Deno.test("`hooktap --version` prints the version from deno.json", async () => {
   await using tmp = await withTmpDir();
   const { version } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
