@@ -321,3 +321,105 @@ Deno.test("doctor: a forward target that is down while events wait for it is nam
     app.close();
   }
 });
+
+/** `hooktap doctor --json` with `args`, its forwarding check (absent: `undefined`). */
+async function forwardOf(cwd: string, args: string[] = []) {
+  const env = { HOOKTAP_NGROK_API: NOTHING, HOOKTAP_CLOUDFLARED_METRICS: NOTHING };
+  const r = await runCli(["doctor", "--json", ...args], { cwd, permissions: PERMISSIONS, env });
+  return (JSON.parse(r.stdout) as Report).checks.find((c) => c.id === "forward");
+}
+
+Deno.test("doctor: events an earlier dev --forward-to marked for a URL the config does not forward to get the commands that deliver them", async () => {
+  await using tmp = await withTmpDir();
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const appPort = (free.addr as Deno.NetAddr).port;
+  free.close();
+  const url = `http://127.0.0.1:${appPort}/gh`;
+  const gh =
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", gh);
+  await writeFile(tmp.path, "alt.config.ts", gh);
+  await writeFile(tmp.path, "pat.config.ts", gh.replaceAll("gh", "other"));
+  {
+    // The app is down: the event waits for the --forward-to URL.
+    await using dev = await startDev(tmp.path, ["--forward-to", url]);
+    const r = await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" });
+    await r.body?.cancel();
+    assert.equal(r.status, 200);
+    assert.equal(await dev.stop("SIGINT"), 0);
+  }
+  const forward = (await forwardOf(tmp.path))!;
+  assert.equal(forward.status, "fail");
+  assert.doesNotMatch(forward.fix!, /delivers them at start|delivers the waiting events/);
+  const replay = `hooktap replay --undelivered --endpoint gh --target 127.0.0.1:${appPort}/gh --to ${url}`;
+  assert.equal(
+    forward.fix,
+    `they were marked for ${url}, which hooktap.config.ts does not forward to; start the app at ${url}, ` +
+      `then deliver them with hooktap dev --forward-to ${url} or ${replay} (run while no hooktap dev runs)`,
+  );
+  // A config without the endpoint: no dev command, which would not deliver them either.
+  const pat = (await forwardOf(tmp.path, ["--config", "pat.config.ts"]))!;
+  assert.match(pat.fix!, /which pat\.config\.ts does not forward to \(it has no endpoint "gh"\)/);
+  assert.doesNotMatch(pat.fix!, /hooktap dev --/);
+  assert.ok(pat.fix!.includes(replay), pat.fix);
+  const app = Deno.serve(
+    { hostname: "127.0.0.1", port: appPort, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  try {
+    {
+      // A dev on alt.config.ts runs and the app listens: that dev does not deliver them.
+      await using dev = await startDev(tmp.path, ["--config", "alt.config.ts"]);
+      const alt = (await forwardOf(tmp.path))!;
+      assert.equal(alt.status, "warn");
+      assert.equal(
+        alt.fix,
+        `they were marked for ${url}, which alt.config.ts does not forward to; stop the running hooktap dev, ` +
+          `then deliver them with hooktap dev --forward-to ${url} --config alt.config.ts or ${replay} ` +
+          `(run while no hooktap dev runs)`,
+      );
+      assert.equal(await dev.stop("SIGINT"), 0);
+    }
+    // Pasted, the replay delivers them; then nothing waits.
+    const sent = await runCli(replay.split(" ").slice(1), { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(await forwardOf(tmp.path), undefined);
+  } finally {
+    await app.shutdown();
+  }
+});
+
+Deno.test("doctor --config FILE that does not exist: no command on it but the one creating it, and no invented port", async () => {
+  await using tmp = await withTmpDir();
+  const env = { HOOKTAP_NGROK_API: NOTHING, HOOKTAP_CLOUDFLARED_METRICS: NOTHING };
+  const r = await runCli(["doctor", "--json", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: PERMISSIONS,
+    env,
+  });
+  assert.equal(r.code, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as Report;
+  const fixes = report.checks.flatMap((c) => c.fix === undefined ? [] : [c.fix]);
+  const commands = fixes.join("\n").match(/hooktap [a-z]+[^()\n;]*--config nope\.ts/g) ?? [];
+  assert.deepEqual([...new Set(commands)], ["hooktap init --yes --config nope.ts"], fixes.join("\n"));
+  assert.match(
+    status(report, "config").fix!,
+    /^nope\.ts does not exist: create it \(hooktap init --yes --config nope\.ts\)/,
+  );
+  assert.doesNotMatch(JSON.stringify(report), /fix the problems listed|run `hooktap init` to write one/);
+  assert.equal(status(report, "port").status, "skip");
+  assert.match(status(report, "tunnel").fix!, /ngrok http <dev's port> /);
+  assert.doesNotMatch(status(report, "tunnel").fix!, /8787/);
+  // Pasted, the command creates it, and doctor then finds it loads.
+  const init = await runCli(["init", "--yes", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=nope.ts"],
+  });
+  assert.equal(init.code, 0, init.stderr);
+  const after = await runCli(["doctor", "--json", "--config", "nope.ts"], {
+    cwd: tmp.path,
+    permissions: PERMISSIONS,
+    env,
+  });
+  assert.equal(status(JSON.parse(after.stdout), "config").status, "ok");
+});

@@ -57,6 +57,49 @@ Deno.test("`hooktap init` never overwrites an existing config unless --force", a
   assert.equal(await Deno.readTextFile(file), configSource());
 });
 
+Deno.test("`hooktap init --config FILE`: every command it prints carries --config FILE", async () => {
+  await using tmp = await withTmpDir();
+  const perms = ["--allow-read=.", "--allow-write=alt3.config.ts"];
+  const asked = await runCli(["init", "--config", "alt3.config.ts"], { cwd: tmp.path, permissions: perms });
+  assert.equal(asked.code, 2);
+  const run = asked.stderr.match(/Run `hooktap (init [^`]*)`/)?.[1];
+  assert.equal(run, "init --yes --config alt3.config.ts", asked.stderr);
+  // Pasted, it writes alt3.config.ts and names the next command for that file.
+  const wrote = await runCli(run.split(" "), { cwd: tmp.path, permissions: perms });
+  assert.equal(wrote.code, 0, wrote.stderr);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "alt3.config.ts")), configSource());
+  assert.match(wrote.stderr, /\nNext: hooktap dev --config alt3\.config\.ts\n$/);
+  await assert.rejects(Deno.stat(join(tmp.path, "hooktap.config.ts")), Deno.errors.NotFound);
+  // Already there: the --force command replaces that file, not hooktap.config.ts.
+  const again = await runCli(run.split(" "), { cwd: tmp.path, permissions: perms });
+  assert.equal(again.code, 1);
+  const force = again.stderr.match(/run `hooktap (init [^`]*)` to replace it/)?.[1];
+  assert.equal(force, "init --force --config alt3.config.ts", again.stderr);
+  await Deno.writeTextFile(join(tmp.path, "alt3.config.ts"), "// mine\n");
+  const forced = await runCli([...force.split(" "), "--yes"], { cwd: tmp.path, permissions: perms });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "alt3.config.ts")), configSource());
+});
+
+Deno.test("`hooktap init --config webhooks/hooktap.config.ts` (the help's example) says a missing folder does not exist, and how to make it", async () => {
+  await using tmp = await withTmpDir();
+  const args = ["init", "--config", "webhooks/hooktap.config.ts", "--force", "--yes"];
+  const perms = ["--allow-read=.", "--allow-write=webhooks/hooktap.config.ts"];
+  const refused = await runCli(args, { cwd: tmp.path, permissions: perms });
+  assert.equal(refused.code, 1);
+  assert.doesNotMatch(refused.stderr, /permissions/);
+  const mkdir = refused.stderr.match(
+    /The folder webhooks does not exist; .*Create it \((mkdir -p webhooks)\)/,
+  )?.[1];
+  assert.equal(mkdir, "mkdir -p webhooks", refused.stderr);
+  // Made as it says, the same command writes the file.
+  const made = await new Deno.Command("sh", { args: ["-c", mkdir], cwd: tmp.path }).output();
+  assert.equal(made.code, 0);
+  const wrote = await runCli(args, { cwd: tmp.path, permissions: perms });
+  assert.equal(wrote.code, 0, wrote.stderr);
+  assert.equal(await Deno.readTextFile(join(tmp.path, "webhooks", "hooktap.config.ts")), configSource());
+});
+
 Deno.test("`hooktap --version` prints the version from deno.json", async () => {
   await using tmp = await withTmpDir();
   const { version } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));

@@ -128,3 +128,67 @@ Deno.test("the suggested command starts the way the user runs hooktap: HOOKTAP_I
   });
   assert.match(hintOf(odd.stderr), /^hooktap replay /);
 });
+
+/** The `--to` command a "no forward target" refusal suggests, and the config file it names. */
+function toHintOf(stderr: string): { command: string; file: string } {
+  const m = stderr.match(/Give --to URL \((.*)\), or set one in (\S+): /);
+  assert.ok(m, stderr);
+  return { command: m[1]!, file: m[2]! };
+}
+
+Deno.test("with no forward target, the suggested --to command is the user's own (filters, --config) and runs when pasted", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  await Deno.writeTextFile(`${tmp.path}/alt.config.ts`, CONFIG);
+  const got: string[] = [];
+  await using _app = {
+    server: Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+      got.push(new URL(req.url).pathname + " " + await req.text());
+      return new Response("ok");
+    }),
+    [Symbol.asyncDispose]() {
+      return this.server.shutdown();
+    },
+  };
+  const appUrl = `http://127.0.0.1:${_app.server.addr.port}/github`;
+  const bulk = await runCli(["replay", "--endpoint", "github", "--config", "alt.config.ts"], {
+    cwd: tmp.path,
+  });
+  assert.equal(bulk.code, 2, bulk.stderr);
+  assert.doesNotMatch(bulk.stderr, /these events'? --to/);
+  const hint = toHintOf(bulk.stderr);
+  assert.equal(hint.file, "alt.config.ts");
+  const words = await shellWords(hint.command);
+  assert.deepEqual(words, [
+    "hooktap",
+    "replay",
+    "--endpoint",
+    "github",
+    "--to",
+    "http://localhost:3000/github",
+    "--config",
+    "alt.config.ts",
+  ]);
+  // Pasted (with the app's real port for localhost:3000), it sends the event.
+  const pasted = await runCli(words.slice(1).map((w) => w.replace("http://localhost:3000/github", appUrl)), {
+    cwd: tmp.path,
+  });
+  assert.equal(pasted.code, 0, pasted.stderr);
+  assert.deepEqual(got, ["/github {}"]);
+  // One id: the --to command keeps --config, and the text names alt.config.ts.
+  const logs = await runCli(["logs", "--endpoint", "github", "--json"], { cwd: tmp.path });
+  const id = (JSON.parse(logs.stdout.trim().split("\n")[0]!) as { id: string }).id;
+  const one = await runCli(["replay", id, "--config", "alt.config.ts"], { cwd: tmp.path });
+  assert.equal(one.code, 2, one.stderr);
+  const oneHint = toHintOf(one.stderr);
+  assert.equal(oneHint.file, "alt.config.ts");
+  assert.deepEqual(await shellWords(oneHint.command), [
+    "hooktap",
+    "replay",
+    id,
+    "--to",
+    "http://localhost:3000/github",
+    "--config",
+    "alt.config.ts",
+  ]);
+});

@@ -13,6 +13,7 @@ import { fileUrl, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
 import { suggestCommand } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** Options of {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -146,7 +147,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     if (error instanceof Deno.errors.NotFound) {
       if (options.path === undefined) return null;
       throw new ConfigError(`Config file ${file} does not exist.`, [
-        `check the --config path, or run \`${suggestCommand(["init"])}\` to write one`,
+        `check the --config path, or run \`${
+          suggestCommand(["init", "--yes", ...configWords(file, options.cwd ?? Deno.cwd())])
+        }\` to write one`,
       ]);
     }
     throw new ConfigError(`Cannot read config file ${file}: ${describeError(error)}`, [

@@ -9,6 +9,7 @@ import { configSource, type StarterAnswers } from "./starter.ts";
 import { DATA_DIR_NAME } from "../store/paths.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import { suggestCommand } from "../text/command_line.ts";
+import { configWords } from "../text/config_words.ts";
 
 /** Options of {@linkcode writeConfigFile}. */
 export interface WriteConfigOptions {
@@ -22,10 +23,10 @@ export interface WriteConfigOptions {
 }
 
 /** The error for a config file that is already there. */
-export function alreadyExists(file: string): HooktapError {
+export function alreadyExists(file: string, cwd?: string): HooktapError {
   return new HooktapError(
     `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`${
-      suggestCommand(["init", "--force"])
+      suggestCommand(["init", "--force", ...configWords(file, cwd)])
     }\` to replace it.`,
   );
 }

@@ -306,7 +306,7 @@ export function waitingNote(
     lines.push(
       `${waiting} ${waiting === 1 ? "delivery was" : "deliveries were"} still waiting for your app: ` +
         `${waiting === 1 ? "it is" : "they are"} kept, and the next ${next} sends ${they}${order} ` +
-        `(${runner} replay --undelivered${with_} sends ${they} now).\n`,
+        `(or, once your app listens, ${runner} replay --undelivered${with_} sends ${they}).\n`,
     );
   }
   return out.errColors.yellow(lines.join(""));

@@ -10,7 +10,7 @@ import type { Endpoint } from "../config/types.ts";
 import { shownPath, unmatchedHints } from "../route/hints.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { plural } from "../text/format.ts";
-import type { DoctorFacts } from "./facts.ts";
+import type { DoctorFacts, ForwardFact } from "./facts.ts";
 import { judgeUnmatched } from "./unmatched.ts";
 
 /** The outcome of one check. */
@@ -54,7 +54,7 @@ function devCheck(f: DoctorFacts): Check {
       id: "dev",
       status: "fail",
       summary: "No hooktap dev is running for this directory (nobody holds .hooktap/dev.lock).",
-      fix: `start the receiver here: ${command(f, ["dev"])}`,
+      fix: _configFirst(f) ?? `start the receiver here: ${command(f, ["dev"])}`,
     };
   }
   const o = f.dev.owner;
@@ -148,9 +148,11 @@ function tunnelCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
       status: "warn",
       summary:
         "No tunnel found: neither ngrok's agent API (127.0.0.1:4040) nor a cloudflared quick tunnel answered.",
-      fix: `senders on the internet cannot reach this machine without one: ngrok http ${
-        port ?? 8787
-      }  (or cloudflared tunnel --url http://localhost:${port ?? 8787})`,
+      fix:
+        `senders on the internet cannot reach this machine without one: ngrok http ${
+          _knownPort(f) ?? "<dev's port>"
+        }  (or cloudflared tunnel --url http://localhost:${_knownPort(f) ?? "<dev's port>"})` +
+        (_knownPort(f) === undefined ? " (no port known: dev prints the one it listens on)" : ""),
     };
   }
   const wrong = f.tunnels.filter((t) =>
@@ -299,7 +301,7 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
   if (quiet.length === 0) return { id: "events", status: "ok", summary: lines.join("; ") };
   const e = quiet[0]!;
   const hub = hubOrigin(f);
-  const base = hub ?? f.tunnels[0]?.publicUrl ?? `http://localhost:${f.port ?? 8787}`;
+  const base = hub ?? f.tunnels[0]?.publicUrl ?? `http://localhost:${_knownPort(f) ?? "<dev's port>"}`;
   const url = `${base}${shownPath(e.path)}`;
   const why = hub !== undefined
     ? "its hub's channel URL"
@@ -307,7 +309,7 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
     ? "the current URL (a tunnel restarted since may have a new URL)"
     : "the current URL";
   // A pattern's URL has parts to fill in: no curl to paste with a literal `:provider` (nor `<provider>`).
-  const test = url === `${base}${e.path}`
+  const test = url === `${base}${e.path}` && !base.includes("<")
     ? `send a test: curl -X ${e.methods[0]} ${url} -d '{}'`
     : `send a test to it with each <…> filled in`;
   return {
@@ -321,13 +323,16 @@ function eventsCheck(f: DoctorFacts, endpoints: readonly Endpoint[]): Check {
 }
 
 /**
- * Events waiting for a forward target: a line only when there are some and either nothing listens at the
- * target (the app is down) or no dev runs to deliver them; while dev runs and the target listens, they are on
- * their way (no line).
+ * Events waiting for a forward target: a line only when there are some and nothing listens at the target
+ * (the app is down), no dev runs to deliver them, or the config doctor checks does not forward their endpoint
+ * to the target they were marked for (a dev started on it keeps them waiting: src/send/resume_scan.ts); while
+ * dev runs on a config that forwards to it and the target listens, they are on their way (no line).
  */
 function forwardCheck(f: DoctorFacts): Check | undefined {
-  const down = f.forward.filter((t) => !t.listening);
-  const shown = down.length > 0 ? down : f.dev.running ? [] : f.forward;
+  const loads = f.config.state !== "error";
+  const elsewhere = f.forward.filter((t) => !t.forwarded || !loads);
+  const ours = f.forward.filter((t) => t.forwarded && loads);
+  const shown = [...ours.filter((t) => !t.listening || !f.dev.running), ...elsewhere];
   if (shown.length === 0) return undefined;
   const lines = shown.map((t) =>
     `${plural(t.count, "event")} of endpoint "${t.endpoint}" ${
@@ -335,27 +340,92 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
     } for forward target "${t.target}" (${t.url})` +
     (t.listening ? "" : `: nothing listens there (${t.error ?? "refused"})`)
   );
-  if (down.length === 0) {
-    return {
-      id: "forward",
-      status: "warn",
-      summary: `${lines.join("\n")}; no hooktap dev runs to deliver them.`,
-      fix: `start dev (${command(f, ["dev"])}): it delivers them at start (or send them now: ${
-        command(f, ["replay", "--undelivered"])
-      })`,
-    };
-  }
+  const down = shown.filter((t) => !t.listening);
+  const fixes = [
+    ...(ours.length > 0 && ours.some((t) => shown.includes(t))
+      ? [_oursFix(f, ours.filter((t) => shown.includes(t)))]
+      : []),
+    ...elsewhere.map((t) => _elsewhereFix(f, t)),
+  ];
   return {
     id: "forward",
-    status: "fail",
-    summary: lines.join("\n"),
-    fix: `start the app at ${down.map((t) => t.url).join(", ")}; ` +
-      (f.dev.running
-        ? "the running hooktap dev delivers the waiting events once it listens"
-        : `then dev (${command(f, ["dev"])}) delivers the waiting events at start (or ${
-          command(f, ["replay", "--undelivered"])
-        })`),
+    status: down.length > 0 ? "fail" : "warn",
+    summary: lines.join("\n") +
+      (!f.dev.running && elsewhere.length === 0 ? "; no hooktap dev runs to deliver them." : ""),
+    fix: fixes.join("; "),
   };
+}
+
+/** What delivers events waiting for targets the config forwards to: dev (started, or once the app listens). */
+function _oursFix(f: DoctorFacts, ours: readonly ForwardFact[]): string {
+  const down = ours.filter((t) => !t.listening);
+  if (down.length === 0) {
+    return `start dev (${command(f, ["dev"])}): it delivers them at start (or send them now: ${
+      command(f, ["replay", "--undelivered"])
+    })`;
+  }
+  return `start the app at ${down.map((t) => t.url).join(", ")}; ` +
+    (f.dev.running
+      ? "the running hooktap dev delivers the waiting events once it listens"
+      : `then dev (${command(f, ["dev"])}) delivers the waiting events at start (or ${
+        command(f, ["replay", "--undelivered"])
+      })`);
+}
+
+/**
+ * What delivers events marked for a target the checked config does not forward their endpoint to (or a config
+ * that does not load): `dev --forward-to` that URL (when the config has the endpoint and loads), or a replay
+ * of them to it while no dev runs; never a command carrying a config that does not load.
+ */
+function _elsewhereFix(f: DoctorFacts, t: ForwardFact): string {
+  const name = _configName(f);
+  const why = f.config.state === "error"
+    ? `${name} does not load, so doctor cannot tell whether it forwards "${t.endpoint}" to ${t.url} ` +
+      `(and hooktap dev does not start on it)`
+    : `they were marked for ${t.url}, which ${name} does not forward to${
+      f.config.state === "ok" && !t.hasEndpoint ? ` (it has no endpoint "${t.endpoint}")` : ""
+    }`;
+  const replay = suggestCommand(
+    ["replay", "--undelivered", "--endpoint", t.endpoint, "--target", t.target, "--to", t.url],
+    f.command?.runner ?? "hooktap",
+  );
+  const dev = f.config.state === "ok" && t.hasEndpoint
+    ? `${command(f, ["dev", "--forward-to", t.url])} or `
+    : "";
+  const first = [
+    ...(f.dev.running ? ["stop the running hooktap dev"] : []),
+    ...(t.listening ? [] : [`start the app at ${t.url}`]),
+  ];
+  return `${why}; ${
+    first.length > 0 ? `${first.join(" and ")}, then ` : ""
+  }deliver them with ${dev}${replay}` +
+    ` (run while no hooktap dev runs)`;
+}
+
+/** The config doctor checks, named as the user gives it. */
+function _configName(f: DoctorFacts): string {
+  if (f.config.state === "missing") return "the starter config (no hooktap.config.ts here)";
+  return f.command?.config[1] ?? "hooktap.config.ts";
+}
+
+/**
+ * What to do before any command that runs on the checked config, when it does not load (`undefined` when it
+ * does): such commands exit 78, so none is suggested; a file that does not exist is created first.
+ */
+function _configFirst(f: DoctorFacts): string | undefined {
+  if (f.config.state !== "error") return undefined;
+  return f.config.absent === true
+    ? `${_configName(f)} does not exist: create it first (${
+      command(f, ["init", "--yes"])
+    }), then start dev on it`
+    : `${
+      _configName(f)
+    } does not load: fix it first (see the config check below); hooktap dev does not start on it`;
+}
+
+/** The port dev listens on, when known: the running dev's, the config's, or the starter config's 8787. */
+function _knownPort(f: DoctorFacts): number | undefined {
+  return f.port ?? (f.config.state === "missing" ? 8787 : undefined);
 }
 
 function configCheck(f: DoctorFacts): Check {
@@ -385,15 +455,23 @@ function configCheck(f: DoctorFacts): Check {
       })`,
     ]
     : [];
+  if (c.absent === true) {
+    return {
+      id: "config",
+      status: "fail",
+      summary: c.message,
+      fix: `${_configName(f)} does not exist: create it (${
+        command(f, ["init", "--yes"])
+      }), or give the path of the config you have`,
+    };
+  }
   return {
     id: "config",
     status: "fail",
     summary: c.message,
     fix: f.dev.running
       ? "fix the problems listed, then save: the running dev reloads it"
-      : `fix the problems listed, then save (${
-        command(f, ["dev"])
-      } does not start on a config that does not load)`,
+      : "fix the problems listed, then save (hooktap dev does not start on a config that does not load)",
     details: [...c.issues, ...running],
   };
 }

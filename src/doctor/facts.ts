@@ -22,12 +22,19 @@ import { type HubState, readHubState } from "../hub/cursor_file.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
 import { invokedAs } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
+import { resolvePath } from "../text/path.ts";
 
 /** The config as doctor found it. */
 export type ConfigFact =
   | { state: "ok"; config: ResolvedConfig }
   | { state: "missing" }
-  | { state: "error"; message: string; issues: readonly string[] };
+  | {
+    state: "error";
+    message: string;
+    issues: readonly string[];
+    /** The file given (`--config`, or the running dev's) does not exist. */
+    absent?: boolean;
+  };
 
 /** A forward target events wait for (counted by the delivery-state model, given by the caller). */
 export interface WaitingTarget {
@@ -38,6 +45,14 @@ export interface WaitingTarget {
   url: string;
   /** Events waiting for it. */
   count: number;
+  /**
+   * Whether the config doctor checks forwards this endpoint to this target (a `dev` started on it delivers
+   * them at start, src/send/resume_scan.ts): `false` for events marked for a target it lacks (an earlier
+   * `dev --forward-to URL`, a target renamed or removed), which such a dev keeps waiting.
+   */
+  forwarded: boolean;
+  /** Whether that config has the event's endpoint at all. */
+  hasEndpoint: boolean;
 }
 
 /** A {@linkcode WaitingTarget} and whether something listens at its host and port now. */
@@ -222,10 +237,16 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     const loaded = await loadConfig({ cwd: options.cwd, path: configPath });
     config = loaded === null ? { state: "missing" } : { state: "ok", config: loaded };
   } catch (error) {
+    const absent = configPath !== undefined &&
+      await Deno.lstat(resolvePath(options.cwd, configPath)).then(
+        () => false,
+        (e) => e instanceof Deno.errors.NotFound,
+      );
     config = {
       state: "error",
       message: describeError(error),
-      issues: (error as { issues?: string[] }).issues ?? [],
+      issues: absent ? [] : (error as { issues?: string[] }).issues ?? [],
+      ...(absent ? { absent } : {}),
     };
   }
   const port = owner?.port ??

@@ -74,15 +74,24 @@ export function formatDelivery(
   ];
   if (record.source === "relay") parts.push(c.dim("(relayed)"));
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
-  if (record.refused) parts.push(c.dim("no attempt spent")); // a try nothing listened to is not one
-  else if (record.attempt > 1 || record.outcome !== "delivered") {
+  // Nothing listened: one phrase (why, what happens, and that a try nothing listened to is not an attempt).
+  const waits = record.outcome === "retrying" && record.retryAt === undefined;
+  if (record.refused) {
+    parts.push(
+      c.yellow(
+        `— ${safeLine(record.error ?? "nothing listened")}${
+          waits ? "; it waits for the app to listen" : ""
+        } (no attempt spent)`,
+      ),
+    );
+  } else if (record.attempt > 1 || record.outcome !== "delivered") {
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
-  if (record.error !== undefined) parts.push(c.red(safeLine(record.error)));
+  if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
     parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
-  } else if (record.outcome === "retrying") {
+  } else if (waits && !record.refused) {
     // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
     parts.push(c.yellow("waits for the app to listen"));
   } else if (record.outcome === "failed" && record.source !== "relay") {

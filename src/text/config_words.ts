@@ -15,3 +15,12 @@ export function configWords(file: string | null | undefined, cwd: string = Deno.
   const inside = pathInside(cwd, resolvePath(cwd, file));
   return inside === "hooktap.config.ts" ? [] : ["--config", inside];
 }
+
+/**
+ * The config file's name as the user should read it: relative to `cwd` when inside it, else absolute;
+ * `hooktap.config.ts` for none (`null`, the built-in starter config: the file to create).
+ */
+export function configName(file: string | null | undefined, cwd: string = Deno.cwd()): string {
+  if (file === null || file === undefined || file === "") return "hooktap.config.ts";
+  return pathInside(cwd, resolvePath(cwd, file));
+}

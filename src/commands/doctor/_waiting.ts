@@ -8,6 +8,7 @@
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { WaitingTarget } from "../../doctor/facts.ts";
 import { findUndelivered } from "../../send/undelivered.ts";
+import { targetNameOf } from "../../send/target.ts";
 import type { StorePaths } from "../../store/paths.ts";
 
 /** Each (endpoint, target) with events waiting for it, most waiting first. */
@@ -18,17 +19,30 @@ export async function waitingTargets(
   const found = await findUndelivered(paths, { afterWatermark: true });
   const lanes = new Map<string, WaitingTarget>();
   for (const event of found.pending) {
-    const targets = config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [];
-    const plain = event.forward?.targets === undefined; // one target, marked by its URL (a v1 mark)
+    const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
+    const targets = endpoint?.targets ?? [];
+    const mark = event.forward;
     for (const due of found.due.get(event.id) ?? []) {
-      // A plain mark's name is derived from its URL: the endpoint's one configured target is the same one.
+      // The target dev delivers it to, as its start does (src/send/resume_scan.ts): by name, or for a plain
+      // (v1) mark the endpoint's one target when it has the URL the event was marked for.
       const configured = targets.find((t) => t.name === due) ??
-        (plain && targets.length === 1 ? targets[0] : undefined);
+        (mark?.targets === undefined && targets.length === 1 && targets[0]!.to === mark?.to
+          ? targets[0]
+          : undefined);
       const target = configured?.name ?? due;
-      const url = configured?.to ?? (plain ? event.forward?.to : undefined);
+      const url = configured?.to ??
+        (mark !== undefined && targetNameOf(mark.to) === due ? mark.to : undefined);
       if (url === undefined) continue;
-      const key = `${event.endpoint}\n${target}`;
-      const lane = lanes.get(key) ?? { endpoint: event.endpoint, target, url, count: 0 };
+      const key = `${event.endpoint}\n${target}\n${url}`;
+      const lane = lanes.get(key) ??
+        {
+          endpoint: event.endpoint,
+          target,
+          url,
+          count: 0,
+          forwarded: configured !== undefined,
+          hasEndpoint: endpoint !== undefined,
+        };
       lane.count++;
       lanes.set(key, lane);
     }

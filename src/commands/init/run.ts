@@ -2,34 +2,59 @@
  * `hooktap init`: writes `hooktap.config.ts`.
  * @module
  */
-import { pathInside, resolvePath } from "../../text/path.ts";
+import { dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
 import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
 import { alreadyExists, configFileExists, refuseLinkedConfig, writeConfigFile } from "../../config/write.ts";
-import { UsageError } from "../../errors.ts";
+import { HooktapError, UsageError } from "../../errors.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf } from "../_shared/context.ts";
-import { suggestCommand } from "../_shared/hints.ts";
+import { shellQuote, suggestCommand } from "../_shared/hints.ts";
+import { configWords } from "../../text/config_words.ts";
+
+/**
+ * Refuses, before asking anything, a config path whose folder does not exist (`--config webhooks/x.ts`
+ * before `webhooks/` is made): hooktap init writes the file, not folders. A folder it may not stat is left to
+ * the write's own message.
+ * @throws {HooktapError} naming the folder and the command that creates it.
+ */
+async function _refuseMissingFolder(cwd: string, file: string): Promise<void> {
+  const dir = dirnameOf(file);
+  const shown = pathInside(cwd, dir) || dir;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(dir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return;
+    throw new HooktapError(
+      `The folder ${shown} does not exist; hooktap init writes the config file, not its folder. ` +
+        `Create it (mkdir -p ${shellQuote(shown)}), then run the same command again.`,
+    );
+  }
+  if (!info.isDirectory) throw new HooktapError(`${shown} is not a folder: give a --config path inside one.`);
+}
 
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const file = resolvePath(ctx.cwd, opts.config);
   // Refuse before asking anything, not after the user answered.
-  if (!opts.force && await configFileExists(file)) throw alreadyExists(file);
+  await _refuseMissingFolder(ctx.cwd, file);
+  if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd);
   if (opts.force) {
     await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
     await refuseInsideStore(file, storeOf(ctx).dir, "--config");
   }
+  const config = configWords(file, ctx.cwd); // the commands printed use the file written
   let answers: StarterAnswers | undefined;
   if (!opts.yes) {
     const why = whyNoPrompt(file);
     if (why !== undefined) {
       throw new UsageError(
         `hooktap init cannot ask its questions: ${why}. Run \`${
-          suggestCommand(["init", "--yes"])
+          suggestCommand(["init", "--yes", ...config, ...(opts.force ? ["--force"] : [])])
         }\` to write the starter config (port 8787, POST /webhook).`,
       );
     }
@@ -40,6 +65,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   ctx.output.err(
     `Wrote ${
       pathInside(ctx.cwd, file) || file
-    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${suggestCommand(["dev"])}\n`,
+    }: ${a.method} ${a.path} (${a.name}) on port ${a.port}.\nNext: ${suggestCommand(["dev", ...config])}\n`,
   );
 }

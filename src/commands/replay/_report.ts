@@ -126,16 +126,46 @@ export function againCommand(
   how: { undelivered: boolean; filter: EventFilter; runner?: string },
 ): string {
   const words = ["replay"];
-  const add = (flag: string, value: string | undefined) => {
-    if (value !== undefined) words.push(flag, value);
-  };
   if (how.undelivered) words.push("--undelivered");
   // --undelivered without --endpoint: the failures' endpoint when they share one (the command picks them all).
   const only = summary.failedEndpoints.length === 1 ? first.event.endpoint : undefined;
-  add("--endpoint", opts.endpoint ?? (how.undelivered ? only : undefined));
+  const endpoint = opts.endpoint ?? (how.undelivered ? only : undefined);
+  _optionWords(words, { ...opts, ...(endpoint !== undefined ? { endpoint } : {}) }, how.filter);
+  if (opts.resignInvalid) words.push("--resign-invalid");
+  else if (summary.stale > 0 || opts.resign) words.push("--resign");
+  return suggestCommand(words, how.runner);
+}
+
+/**
+ * The user's own `hooktap replay` command (the event id, or its filters; its options, `--config` too) with
+ * `--to` set to `to`: what to run when the events have no forward target. Shell-quoted, after the way the
+ * user runs hooktap.
+ */
+export function withToCommand(
+  id: string | undefined,
+  opts: HintOptions,
+  filter: EventFilter,
+  to: string,
+  runner?: string,
+): string {
+  const words = ["replay"];
+  if (id !== undefined) words.push(id);
+  if (opts.undelivered) words.push("--undelivered");
+  _optionWords(words, { ...opts, to }, filter);
+  if (opts.resignInvalid) words.push("--resign-invalid");
+  else if (opts.resign) words.push("--resign");
+  return suggestCommand(words, runner);
+}
+
+/** Appends to `words` the filters and options of a run (`--since`/`--until` as the times they stood for). */
+function _optionWords(words: string[], opts: HintOptions, filter: EventFilter): void {
+  const add = (flag: string, value: string | undefined) => {
+    if (value !== undefined) words.push(flag, value);
+  };
+  add("--endpoint", opts.endpoint);
   add("--filter-method", opts.filterMethod);
-  add("--since", how.filter.since?.toISOString());
-  add("--until", how.filter.until?.toISOString());
+  add("--since", filter.since?.toISOString());
+  add("--until", filter.until?.toISOString());
   add("--grep", opts.grep);
   for (const w of opts.where ?? []) add("--where", w);
   for (const h of opts.hasHeader ?? []) add("--has-header", h);
@@ -153,9 +183,6 @@ export function againCommand(
   if (opts.timeout !== undefined && opts.timeout !== 30_000) add("--timeout", `${opts.timeout}ms`);
   if (opts.insecure) words.push("--insecure");
   add("--rate", opts.rate === undefined ? undefined : String(opts.rate));
-  if (opts.resignInvalid) words.push("--resign-invalid");
-  else if (summary.stale > 0 || opts.resign) words.push("--resign");
-  return suggestCommand(words, how.runner);
 }
 
 /** The summary line: what went out, what the app answered, what was refused before sending or found no app. */

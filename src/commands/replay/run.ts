@@ -26,7 +26,8 @@ import {
 } from "../_shared/context.ts";
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
-import { printSent, printSingle, printSummary } from "./_report.ts";
+import { printSent, printSingle, printSummary, withToCommand } from "./_report.ts";
+import { configName } from "../../text/config_words.ts";
 
 type Opts = Input<typeof options>["options"];
 
@@ -73,6 +74,7 @@ function _targets(
   config: ResolvedConfig | null,
   timeoutMs: number,
   missed?: (event: CapturedEvent) => string | undefined,
+  noTarget?: (event: CapturedEvent) => UsageError,
 ): (event: CapturedEvent) => ResendTarget {
   const common = { timeoutMs, insecure: opts.insecure ?? false };
   if (opts.to !== undefined && opts.undelivered) {
@@ -90,7 +92,9 @@ function _targets(
       const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
       const target = endpoint?.targets?.find((t) => t.name === name);
       const to = target?.to ?? event.forward?.to;
-      if (to === undefined || name === undefined) return _targets(opts, config, timeoutMs)(event);
+      if (to === undefined || name === undefined) {
+        return _targets(opts, config, timeoutMs, undefined, noTarget)(event);
+      }
       return { name, to, ...common, ...(target?.insecure ? { insecure: true } : {}) };
     };
   }
@@ -105,13 +109,7 @@ function _targets(
     const forward = endpoint?.forward;
     const to = forward?.to ?? event.forward?.to;
     if (to === undefined) {
-      throw new UsageError(
-        `Where should ${event.id} go? Endpoint "${event.endpoint}" has no forward target. Give --to URL ` +
-          `(${
-            suggestCommand(["replay", event.id, "--to", `http://localhost:3000${event.path}`])
-          }), or set one in ` +
-          `hooktap.config.ts: { name: "${event.endpoint}", forward: "http://localhost:3000${event.path}" }.`,
-      );
+      throw noTarget?.(event) ?? new UsageError(`Endpoint "${event.endpoint}" has no forward target.`);
     }
     return {
       name: targetNameOf(to),
@@ -120,6 +118,26 @@ function _targets(
       ...(forward?.insecure ? { insecure: true } : {}),
     };
   };
+}
+
+/**
+ * The usage error for events with no target: the user's own command with `--to` added (keeping the id or
+ * the filters, the options and `--config`), or a forward target to set in the config file it read.
+ */
+function _noTarget(
+  who: string,
+  endpoint: string,
+  path: string,
+  withTo: (to: string) => string,
+  config: ResolvedConfig | null,
+  cwd: string,
+): UsageError {
+  const to = `http://localhost:3000${/[:*]/.test(path) ? "/" : path}`;
+  return new UsageError(
+    `Where should ${who} go? Endpoint "${endpoint}" has no forward target. Give --to URL ` +
+      `(${withTo(to)}), or set one in ${configName(config?.file, cwd)}: ` +
+      `{ name: "${endpoint}", forward: "${to}" }.`,
+  );
 }
 
 /** `hooktap replay`. */
@@ -176,7 +194,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     opts.set.length > 0 || opts.config !== undefined;
   const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
   let missed: ((event: CapturedEvent) => string | undefined) | undefined; // --undelivered: the target that missed it
-  const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed)(event);
+  const withTo = (to: string) => withToCommand(id, opts, filter, to);
+  const noTarget = (event: CapturedEvent) =>
+    _noTarget(event.id, event.endpoint, event.path, withTo, config, ctx.cwd);
+  const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed, noTarget)(event);
   const base = {
     targetOf,
     overrides,
@@ -275,7 +296,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (filter.endpoint !== undefined && opts.to === undefined) {
     const probe = config?.endpoints.find((e) => e.name === filter.endpoint);
     if (probe !== undefined && probe.forward === undefined && !opts.undelivered) {
-      targetOf({ id: "these events", endpoint: probe.name, path: "/" } as CapturedEvent);
+      throw _noTarget("these events", probe.name, probe.path, withTo, config, ctx.cwd);
     }
   }
   const log = await openReplayLog(storeOf(ctx), Array.isArray(events) ? events : undefined);
