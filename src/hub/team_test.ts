@@ -446,3 +446,35 @@ Deno.test("hub: bodies in flight share one byte budget: past it, 503 and nothing
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("hub team: bye answers 404 for a name never registered, 400 with a body or no client, and creates nothing", async () => {
+  await withHub({}, async (h) => {
+    const { id, token } = await create(h);
+    const bye = async (query: string, init: RequestInit = {}) => {
+      const r = await h(
+        new Request(`http://hub/api/channels/${id}/bye${query}`, {
+          method: "POST",
+          headers: bearer(token),
+          ...init,
+        }),
+      );
+      return { status: r.status, body: await r.text() };
+    };
+    const stranger = await bye("?client=stranger");
+    assert.equal(stranger.status, 404, stranger.body);
+    assert.match(stranger.body, /No client named \\"stranger\\"/);
+    assert.equal((await bye("")).status, 400);
+    const withBody = await bye("?client=alice", {
+      headers: { ...bearer(token), "content-length": "5" },
+      body: "hello",
+    });
+    assert.equal(withBody.status, 400);
+    assert.match(withBody.body, /no body/);
+    // The stranger was not registered by its bye: the channel lists no client.
+    const list = await h(new Request(`http://hub/api/channels/${id}/clients`, { headers: bearer(token) }));
+    assert.deepEqual((await list.json() as WireClients).clients, []);
+    await status(h, id, token, "alice");
+    assert.equal((await bye("?client=alice")).status, 200);
+    assert.equal((await status(h, id, token, "alice", false)).connected, false);
+  });
+});

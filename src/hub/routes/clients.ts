@@ -60,6 +60,7 @@ export async function removeClient(
   if (!(await ctx.store.removeClient(channel, name))) {
     return text(404, `No client named ${JSON.stringify(name)} here.`);
   }
+  ctx.presence.forget(channel, name);
   void ctx.space.trim(channel, true);
   return json({ ok: true, removed: name });
 }
