@@ -68,6 +68,18 @@ async function ack(h: Hub, id: string, token: string, client: string, seq: numbe
   await r.arrayBuffer();
 }
 
+async function byeAll(h: Hub, id: string, token: string, clients: string[]) {
+  for (const c of clients) {
+    const r = await h(
+      new Request(`http://hub/api/channels/${id}/bye?client=${c}`, {
+        method: "POST",
+        headers: bearer(token),
+      }),
+    );
+    assert.equal(r.status, 200, await r.text());
+  }
+}
+
 /** dev's hello (`hello=1`: registers the client), or with `hello` false a plain status read. */
 async function status(h: Hub, id: string, token: string, client: string, hello = true) {
   const r = await h(
@@ -476,5 +488,26 @@ Deno.test("hub team: bye answers 404 for a name never registered, 400 with a bod
     await status(h, id, token, "alice");
     assert.equal((await bye("?client=alice")).status, 200);
     assert.equal((await status(h, id, token, "alice", false)).connected, false);
+  });
+});
+
+Deno.test("hub team: events every client acked in quick succession go (a trailing trim) and are never handed to a new client", async () => {
+  await withHub({}, async (h) => {
+    const { id, token, url } = await create(h);
+    for (const c of ["x", "y", "z"]) await status(h, id, token, c);
+    await byeAll(h, id, token, ["x", "y", "z"]); // registered, not connected: senders are not held
+    for (let i = 0; i < 6; i++) assert.equal((await send(h, url)).status, 200);
+    for (const c of ["x", "y", "z"]) await ack(h, id, token, c, 6);
+    // A hello right after: the new client registers past what everyone acked.
+    const w = await status(h, id, token, "w");
+    assert.deepEqual({ acked: w.acked, low: w.low, waiting: w.waiting }, { acked: 6, low: 6, waiting: 0 });
+    assert.deepEqual((await poll(h, id, token, "w", 0)).events.map((e) => e.seq), []);
+    await byeAll(h, id, token, ["w"]);
+    // Acks within the throttle's second, then nothing: the skipped trims still run.
+    for (let i = 0; i < 3; i++) assert.equal((await send(h, url)).status, 200);
+    for (const c of ["x", "y", "z", "w"]) await ack(h, id, token, c, 9);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await poll(h, id, token, "x", 0);
+    assert.deepEqual({ events: after.events.map((e) => e.seq), low: after.low }, { events: [], low: 9 });
   });
 });

@@ -24,6 +24,12 @@ export async function status(
   const { client } = open;
   const { store } = ctx;
   if (url.searchParams.get("hello") === "1") {
+    // Trim first: a new client registers at the low mark, and a stale one would pin events every other
+    // client acked already. Forced for a new name with room for it (the throttle may have skipped the last
+    // acks' trim); names past --max-clients are refused below and force nothing.
+    const fresh = (await store.cursor(channel, client)) === null &&
+      (await store.clients(channel)).length < ctx.limits.maxClients;
+    await ctx.space.trim(channel, fresh);
     const registered = await store.touchClient(channel, client, {
       now: ctx.now(),
       maxClients: ctx.limits.maxClients,
