@@ -286,6 +286,9 @@ Deno.test("hub team: retention drops events no client acked; a client away longe
     assert.equal(p.events.length, 0);
     const listed = await clients(h, ch.id, ch.token);
     assert.ok(listed.every((c) => c.pinning));
+    // The list counts waiting as the status does: the dropped events are not waiting for anyone.
+    assert.equal(st.waiting, 0);
+    assert.deepEqual(listed.map((c) => [c.name, c.acked, c.waiting]), [["away", 0, 0], ["other", 4, 0]]);
   });
 });
 

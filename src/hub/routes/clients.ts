@@ -35,7 +35,12 @@ export async function listClients(
   const refused = await tokenOrAdmin(request, channel, ctx);
   if (refused) return refused;
   const { store } = ctx;
-  const list = clientInfos(await store.clients(channel), await store.head(channel), {
+  const [clients, head, low] = [
+    await store.clients(channel),
+    await store.head(channel),
+    await store.lowMark(channel),
+  ];
+  const list = clientInfos(clients, { head, low: low.seq }, {
     now: ctx.now(),
     retentionMs: ctx.limits.retentionMs,
   });

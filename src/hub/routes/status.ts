@@ -8,6 +8,7 @@
  */
 import type { HubContext } from "../context.ts";
 import { json } from "../respond.ts";
+import { waitingFor } from "../team.ts";
 import type { WireStatus } from "../wire.ts";
 import { channelClient, tooManyClients } from "./guard.ts";
 import type { RouteParams } from "./route.ts";
@@ -52,7 +53,7 @@ export async function status(
       acked,
       // What it would get if it polled now: the events it has not acked that the hub still holds (a new
       // client starts at the low mark; so does one away longer than the retention).
-      waiting: Math.max(0, head - Math.max(acked, low.seq)),
+      waiting: waitingFor(head, acked, low.seq),
       // This client's polls (not another's): false for a name that never polled, or that said bye.
       connected: ctx.presence.connected(channel, client),
       lastReceivedAt: last[0]?.receivedAt ?? null,
