@@ -514,3 +514,14 @@ Deno.test("hub team: events every client acked in quick succession go (a trailin
     assert.deepEqual({ events: after.events.map((e) => e.seq), low: after.low }, { events: [], low: 9 });
   });
 });
+
+Deno.test("hub team: connected is true from a hello (as documented) and false for a name that never said hello nor polled", async () => {
+  await withHub({}, async (h) => {
+    const { id, token } = await create(h);
+    assert.equal((await status(h, id, token, "never", false)).connected, false);
+    await status(h, id, token, "greeted");
+    assert.equal((await status(h, id, token, "greeted", false)).connected, true, "its hello counts");
+    await byeAll(h, id, token, ["greeted"]);
+    assert.equal((await status(h, id, token, "greeted", false)).connected, false);
+  });
+});

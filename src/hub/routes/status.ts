@@ -2,8 +2,9 @@
  * `GET /api/channels/:channel?client=NAME`: the channel's status for a
  * client, read-only. With `&hello=1` it is `dev`'s hello before its first
  * poll: it registers the client (a new name pins the events from then on)
- * and counts it as connected. A plain status read registers, pins and
- * connects no one.
+ * and counts it as connected (docs/hub.md says so: a sender arriving
+ * before that first poll is held for dev's answer). A plain status read
+ * registers, pins and connects no one.
  * @module
  */
 import type { HubContext } from "../context.ts";
