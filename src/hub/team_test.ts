@@ -525,3 +525,35 @@ Deno.test("hub team: connected is true from a hello (as documented) and false fo
     assert.equal((await status(h, id, token, "greeted", false)).connected, false);
   });
 });
+
+Deno.test("hub team: the client API refuses unknown or repeated query parameters and unknown ack keys, naming them", async () => {
+  await withHub({}, async (h) => {
+    const { id, token, url } = await create(h);
+    await status(h, id, token, "a");
+    await byeAll(h, id, token, ["a"]); // registered, not connected: the sender is not held
+    assert.equal((await send(h, url)).status, 200);
+    const call = async (path: string, init: RequestInit = {}) => {
+      const r = await h(
+        new Request(`http://hub/api/channels/${id}${path}`, { headers: bearer(token), ...init }),
+      );
+      return { status: r.status, body: await r.text() };
+    };
+    const post = (body: string) => ({ method: "POST", body });
+    const events = await call("/events?after=0&wait=0&client=a&zzz=1");
+    assert.equal(events.status, 400);
+    assert.match(events.body, /unknown query parameter "zzz"/);
+    const twice = await call("/ack?client=b&client=a", post('{"seq":1}'));
+    assert.equal(twice.status, 400);
+    assert.match(twice.body, /"client" given more than once/);
+    const junk = await call("/ack?client=a", post('{"seq":1,"junk":2}'));
+    assert.equal(junk.status, 400);
+    assert.match(junk.body, /Unknown key \\"junk\\"/);
+    assert.equal((await call("?client=a&hello=1&x=1")).status, 400);
+    assert.equal((await call("?client=a&hello=yes")).status, 400);
+    assert.equal((await call("/bye?client=a&why=1", { method: "POST" })).status, 400);
+    // Nothing was acked by the refused calls; the well-formed ones still work.
+    assert.equal((await status(h, id, token, "a", false)).acked, 0);
+    assert.equal((await call("/ack?client=a", post('{"seq":1}'))).status, 200);
+    assert.equal((await call("/events?after=1&wait=0&limit=5&client=a")).status, 200);
+  });
+});

@@ -40,7 +40,7 @@ export async function bye(
     await request.body?.cancel().catch(() => {});
     return closeAfter(refusedBye(400, "A bye takes no body: send it without one.", { connection: "close" }));
   }
-  const open = await channelClient(request, channel, url, ctx);
+  const open = await channelClient(request, channel, url, ctx, ["client"]);
   await request.body?.cancel().catch(() => {});
   if ("refused" in open) return open.refused;
   if (!url.searchParams.has("client")) {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { HubContext } from "../context.ts";
-import { json } from "../respond.ts";
+import { json, text } from "../respond.ts";
 import { waitingFor } from "../team.ts";
 import type { WireStatus } from "../wire.ts";
 import { channelClient, tooManyClients } from "./guard.ts";
@@ -21,11 +21,18 @@ export async function status(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  const open = await channelClient(request, channel, url, ctx);
+  const open = await channelClient(request, channel, url, ctx, ["client", "hello"]);
   if ("refused" in open) return open.refused;
   const { client } = open;
   const { store } = ctx;
-  if (url.searchParams.get("hello") === "1") {
+  const hello = url.searchParams.get("hello");
+  if (hello !== null && hello !== "1") {
+    return text(
+      400,
+      "hello takes 1 (dev's hello, which registers the client); leave it out for a status read.",
+    );
+  }
+  if (hello === "1") {
     // Trim first: a new client registers at the low mark, and a stale one would pin events every other
     // client acked already. Forced for a new name with room for it (the throttle may have skipped the last
     // acks' trim); names past --max-clients are refused below and force nothing.
