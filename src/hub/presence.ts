@@ -3,7 +3,9 @@
  * cap counts them) and, per client name, its polls in progress and when it
  * was last seen. A sender is held for a client's answer only while some
  * client of its channel counts as connected; a client that said `bye` (a
- * clean stop) stops counting at once.
+ * clean stop) stops counting at once. An entry is made only for a client
+ * just registered (its hello or poll) and goes with it (`hub clients rm`,
+ * the channel deleted): requests cannot grow this.
  * @module
  */
 
@@ -90,10 +92,24 @@ export class Presence {
    * answer goes to no one).
    */
   bye(channel: string, client: string): void {
-    const c = this.#contact(channel, client);
-    c.gone = true;
-    c.lastSeen = 0;
+    const c = this.#clients.get(channel)?.get(client); // creates no entry: only a registered client has one
+    if (c !== undefined) {
+      c.gone = true;
+      c.lastSeen = 0;
+    }
     for (const [control, who] of this.#open.get(channel) ?? []) if (who === client) control.abort();
+  }
+
+  /** Forgets `client` of `channel` (it was removed; a poll of it held now still ends as it would). */
+  forget(channel: string, client: string): void {
+    const clients = this.#clients.get(channel);
+    clients?.delete(client);
+    if (clients?.size === 0) this.#clients.delete(channel);
+  }
+
+  /** Clients of `channel` with an entry here (at most its registered clients). */
+  contacts(channel: string): number {
+    return this.#clients.get(channel)?.size ?? 0;
   }
 
   /** Polls held open on `channel` now. */

@@ -13,6 +13,8 @@ export class ChannelSpace {
   readonly #reserved = new Map<string, number>();
   readonly #used = new Map<string, { bytes: number; until: number }>();
   readonly #trimmedAt = new Map<string, number>();
+  /** A trim skipped by the throttle runs once it allows (at most one per channel). */
+  readonly #trailing = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #received = new Set<string>();
   readonly #sweep: ReturnType<typeof setInterval>;
 
@@ -34,10 +36,25 @@ export class ChannelSpace {
     this.#received.add(channel);
   }
 
-  /** Drops what may go (acked by every client, or past retention); at most once a second unless forced. */
+  /**
+   * Drops what may go (acked by every client, or past retention); at most once a second unless forced. A
+   * trim the throttle skips runs later (a trailing run): acks in quick succession are all trimmed for, even
+   * when nothing comes after them.
+   */
   async trim(channel: string, force = false): Promise<void> {
     const t = performance.now(); // throttled in real time; retention is judged by the (injectable) clock
-    if (!force && t - (this.#trimmedAt.get(channel) ?? -Infinity) < 1000) return;
+    const since = t - (this.#trimmedAt.get(channel) ?? -Infinity);
+    if (!force && since < 1000) {
+      if (!this.#trailing.has(channel)) {
+        const timer = setTimeout(() => {
+          this.#trailing.delete(channel);
+          void this.trim(channel);
+        }, 1000 - since);
+        Deno.unrefTimer(timer);
+        this.#trailing.set(channel, timer);
+      }
+      return;
+    }
     this.#trimmedAt.set(channel, t);
     try {
       const result = await this.store.trim(channel, { now: this.now(), retentionMs: this.retentionMs });
@@ -73,8 +90,10 @@ export class ChannelSpace {
     if (u !== undefined) u.bytes += bytes;
   }
 
-  /** Stops the sweep. */
+  /** Stops the sweep and the trailing trims. */
   close(): void {
     clearInterval(this.#sweep);
+    for (const timer of this.#trailing.values()) clearTimeout(timer);
+    this.#trailing.clear();
   }
 }

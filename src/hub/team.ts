@@ -23,7 +23,7 @@ export interface ClientInfo {
   acked: number;
   /** Last contact (poll or ack). */
   lastSeen: string;
-  /** Events at the hub after its ack. */
+  /** Events the hub still holds after its ack ({@linkcode waitingFor}). */
   waiting: number;
   /** Whether it still keeps events from being dropped (seen within the retention). */
   pinning: boolean;
@@ -32,17 +32,25 @@ export interface ClientInfo {
 /** A client's name: letters, digits, `.`, `_`, `@`, `-`, at most 64. */
 export const CLIENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/**
+ * What a client would get if it polled now: the events the hub still holds (after the `low` mark: the rest
+ * were dropped) that it has not acked. The one count of waiting events, for the status and the list alike.
+ */
+export function waitingFor(head: number, acked: number, low: number): number {
+  return Math.max(0, head - Math.max(acked, low));
+}
+
 /** The clients as listed by `hooktap hub clients`. */
 export function clientInfos(
   clients: { name: string; record: ClientRecord }[],
-  head: number,
+  channel: { head: number; low: number },
   options: { now: number; retentionMs: number },
 ): ClientInfo[] {
   return clients.map(({ name, record }) => ({
     name,
     acked: record.seq,
     lastSeen: record.at,
-    waiting: Math.max(0, head - record.seq),
+    waiting: waitingFor(channel.head, record.seq, channel.low),
     pinning: options.now - Date.parse(record.at) <= options.retentionMs,
   }));
 }

@@ -68,6 +68,18 @@ async function ack(h: Hub, id: string, token: string, client: string, seq: numbe
   await r.arrayBuffer();
 }
 
+async function byeAll(h: Hub, id: string, token: string, clients: string[]) {
+  for (const c of clients) {
+    const r = await h(
+      new Request(`http://hub/api/channels/${id}/bye?client=${c}`, {
+        method: "POST",
+        headers: bearer(token),
+      }),
+    );
+    assert.equal(r.status, 200, await r.text());
+  }
+}
+
 /** dev's hello (`hello=1`: registers the client), or with `hello` false a plain status read. */
 async function status(h: Hub, id: string, token: string, client: string, hello = true) {
   const r = await h(
@@ -274,6 +286,9 @@ Deno.test("hub team: retention drops events no client acked; a client away longe
     assert.equal(p.events.length, 0);
     const listed = await clients(h, ch.id, ch.token);
     assert.ok(listed.every((c) => c.pinning));
+    // The list counts waiting as the status does: the dropped events are not waiting for anyone.
+    assert.equal(st.waiting, 0);
+    assert.deepEqual(listed.map((c) => [c.name, c.acked, c.waiting]), [["away", 0, 0], ["other", 4, 0]]);
   });
 });
 
@@ -445,4 +460,100 @@ Deno.test("hub: bodies in flight share one byte budget: past it, 503 and nothing
     kv.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("hub team: bye answers 404 for a name never registered, 400 with a body or no client, and creates nothing", async () => {
+  await withHub({}, async (h) => {
+    const { id, token } = await create(h);
+    const bye = async (query: string, init: RequestInit = {}) => {
+      const r = await h(
+        new Request(`http://hub/api/channels/${id}/bye${query}`, {
+          method: "POST",
+          headers: bearer(token),
+          ...init,
+        }),
+      );
+      return { status: r.status, body: await r.text() };
+    };
+    const stranger = await bye("?client=stranger");
+    assert.equal(stranger.status, 404, stranger.body);
+    assert.match(stranger.body, /No client named \\"stranger\\"/);
+    assert.equal((await bye("")).status, 400);
+    const withBody = await bye("?client=alice", {
+      headers: { ...bearer(token), "content-length": "5" },
+      body: "hello",
+    });
+    assert.equal(withBody.status, 400);
+    assert.match(withBody.body, /no body/);
+    // The stranger was not registered by its bye: the channel lists no client.
+    const list = await h(new Request(`http://hub/api/channels/${id}/clients`, { headers: bearer(token) }));
+    assert.deepEqual((await list.json() as WireClients).clients, []);
+    await status(h, id, token, "alice");
+    assert.equal((await bye("?client=alice")).status, 200);
+    assert.equal((await status(h, id, token, "alice", false)).connected, false);
+  });
+});
+
+Deno.test("hub team: events every client acked in quick succession go (a trailing trim) and are never handed to a new client", async () => {
+  await withHub({}, async (h) => {
+    const { id, token, url } = await create(h);
+    for (const c of ["x", "y", "z"]) await status(h, id, token, c);
+    await byeAll(h, id, token, ["x", "y", "z"]); // registered, not connected: senders are not held
+    for (let i = 0; i < 6; i++) assert.equal((await send(h, url)).status, 200);
+    for (const c of ["x", "y", "z"]) await ack(h, id, token, c, 6);
+    // A hello right after: the new client registers past what everyone acked.
+    const w = await status(h, id, token, "w");
+    assert.deepEqual({ acked: w.acked, low: w.low, waiting: w.waiting }, { acked: 6, low: 6, waiting: 0 });
+    assert.deepEqual((await poll(h, id, token, "w", 0)).events.map((e) => e.seq), []);
+    await byeAll(h, id, token, ["w"]);
+    // Acks within the throttle's second, then nothing: the skipped trims still run.
+    for (let i = 0; i < 3; i++) assert.equal((await send(h, url)).status, 200);
+    for (const c of ["x", "y", "z", "w"]) await ack(h, id, token, c, 9);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await poll(h, id, token, "x", 0);
+    assert.deepEqual({ events: after.events.map((e) => e.seq), low: after.low }, { events: [], low: 9 });
+  });
+});
+
+Deno.test("hub team: connected is true from a hello (as documented) and false for a name that never said hello nor polled", async () => {
+  await withHub({}, async (h) => {
+    const { id, token } = await create(h);
+    assert.equal((await status(h, id, token, "never", false)).connected, false);
+    await status(h, id, token, "greeted");
+    assert.equal((await status(h, id, token, "greeted", false)).connected, true, "its hello counts");
+    await byeAll(h, id, token, ["greeted"]);
+    assert.equal((await status(h, id, token, "greeted", false)).connected, false);
+  });
+});
+
+Deno.test("hub team: the client API refuses unknown or repeated query parameters and unknown ack keys, naming them", async () => {
+  await withHub({}, async (h) => {
+    const { id, token, url } = await create(h);
+    await status(h, id, token, "a");
+    await byeAll(h, id, token, ["a"]); // registered, not connected: the sender is not held
+    assert.equal((await send(h, url)).status, 200);
+    const call = async (path: string, init: RequestInit = {}) => {
+      const r = await h(
+        new Request(`http://hub/api/channels/${id}${path}`, { headers: bearer(token), ...init }),
+      );
+      return { status: r.status, body: await r.text() };
+    };
+    const post = (body: string) => ({ method: "POST", body });
+    const events = await call("/events?after=0&wait=0&client=a&zzz=1");
+    assert.equal(events.status, 400);
+    assert.match(events.body, /unknown query parameter "zzz"/);
+    const twice = await call("/ack?client=b&client=a", post('{"seq":1}'));
+    assert.equal(twice.status, 400);
+    assert.match(twice.body, /"client" given more than once/);
+    const junk = await call("/ack?client=a", post('{"seq":1,"junk":2}'));
+    assert.equal(junk.status, 400);
+    assert.match(junk.body, /Unknown key \\"junk\\"/);
+    assert.equal((await call("?client=a&hello=1&x=1")).status, 400);
+    assert.equal((await call("?client=a&hello=yes")).status, 400);
+    assert.equal((await call("/bye?client=a&why=1", { method: "POST" })).status, 400);
+    // Nothing was acked by the refused calls; the well-formed ones still work.
+    assert.equal((await status(h, id, token, "a", false)).acked, 0);
+    assert.equal((await call("/ack?client=a", post('{"seq":1}'))).status, 200);
+    assert.equal((await call("/events?after=1&wait=0&limit=5&client=a")).status, 200);
+  });
 });

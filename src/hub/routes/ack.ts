@@ -42,7 +42,16 @@ async function ackedSeq(request: Request): Promise<number | Response> {
   try {
     body = JSON.parse(new TextDecoder().decode(raw));
   } catch { /* refused below */ }
-  const seq = typeof body === "object" && body !== null ? body.seq : undefined;
+  const keys = typeof body === "object" && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
+  const extra = keys.filter((k) => k !== "seq");
+  if (extra.length > 0) {
+    const named = extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 64))).join(", ");
+    return refusedAck(
+      400,
+      `${usage} Unknown key${extra.length > 1 ? "s" : ""} ${named}: seq is the only one.`,
+    );
+  }
+  const seq = keys.includes("seq") ? (body as { seq: unknown }).seq : undefined;
   if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0) return refusedAck(400, usage);
   return seq;
 }
@@ -54,7 +63,7 @@ export async function ack(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  const open = await channelClient(request, channel, url, ctx);
+  const open = await channelClient(request, channel, url, ctx, ["client"]);
   if ("refused" in open) return open.refused;
   const seq = await ackedSeq(request);
   if (seq instanceof Response) return seq;

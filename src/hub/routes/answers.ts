@@ -16,7 +16,7 @@ export async function answer(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  const open = await channelClient(request, channel, url, ctx);
+  const open = await channelClient(request, channel, url, ctx, ["client"]);
   if ("refused" in open) return open.refused;
   const given = await request.json().catch(() => null) as WireAnswer | null;
   if (

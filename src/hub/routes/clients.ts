@@ -35,7 +35,12 @@ export async function listClients(
   const refused = await tokenOrAdmin(request, channel, ctx);
   if (refused) return refused;
   const { store } = ctx;
-  const list = clientInfos(await store.clients(channel), await store.head(channel), {
+  const [clients, head, low] = [
+    await store.clients(channel),
+    await store.head(channel),
+    await store.lowMark(channel),
+  ];
+  const list = clientInfos(clients, { head, low: low.seq }, {
     now: ctx.now(),
     retentionMs: ctx.limits.retentionMs,
   });
@@ -60,6 +65,7 @@ export async function removeClient(
   if (!(await ctx.store.removeClient(channel, name))) {
     return text(404, `No client named ${JSON.stringify(name)} here.`);
   }
+  ctx.presence.forget(channel, name);
   void ctx.space.trim(channel, true);
   return json({ ok: true, removed: name });
 }

@@ -64,15 +64,47 @@ export function tooManyClients(ctx: HubContext): Response {
   );
 }
 
-/** The channel's token and a valid client name, or the response refusing them. */
+/**
+ * The 400 for query parameters a route does not take, or gives twice (the first would win silently), or
+ * `undefined` when each is `known` and given once.
+ */
+export function strayParams(params: URLSearchParams, known: readonly string[]): Response | undefined {
+  const seen = new Set<string>();
+  const unknown = new Set<string>();
+  const repeated = new Set<string>();
+  for (const key of params.keys()) {
+    if (!known.includes(key)) unknown.add(key);
+    else if (seen.has(key)) repeated.add(key);
+    seen.add(key);
+  }
+  if (unknown.size === 0 && repeated.size === 0) return undefined;
+  const names = (set: Set<string>) =>
+    [...set].slice(0, 5).map((k) => JSON.stringify(k.slice(0, 64))).join(", ");
+  const problems = [
+    ...(unknown.size > 0 ? [`unknown query parameter${unknown.size > 1 ? "s" : ""} ${names(unknown)}`] : []),
+    ...(repeated.size > 0 ? [`${names(repeated)} given more than once`] : []),
+  ];
+  return text(
+    400,
+    `Bad request: ${problems.join("; ")}. This route takes ${known.join(", ")}, each at most once.`,
+  );
+}
+
+/**
+ * The channel's token and a valid client name, or the response refusing them; the query may hold only
+ * `known` parameters, each once.
+ */
 export async function channelClient(
   request: Request,
   channel: string,
   url: URL,
   ctx: HubContext,
+  known: readonly string[],
 ): Promise<{ client: string } | { refused: Response }> {
   const notOpen = await authorized(request, channel, ctx);
   if (notOpen) return { refused: notOpen };
+  const stray = strayParams(url.searchParams, known);
+  if (stray) return { refused: stray };
   const client = clientOf(url.searchParams);
   return client === undefined ? { refused: badClient() } : { client };
 }

@@ -45,7 +45,7 @@ export async function poll(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  const open = await channelClient(request, channel, url, ctx);
+  const open = await channelClient(request, channel, url, ctx, ["after", "wait", "limit", "client"]);
   if ("refused" in open) return open.refused;
   const params = url.searchParams;
   const after = Number(params.get("after") ?? "0");
