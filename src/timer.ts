@@ -20,3 +20,17 @@ export function wakeableSleep(): { sleep(ms: number): Promise<void>; wake(): voi
     wake: () => wake(),
   };
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (already aborted: at once); never rejects. */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

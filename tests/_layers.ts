@@ -66,7 +66,7 @@ export const LAYERS: readonly Layer[] = [
   { unit: "server", uses: ["config", "errors.ts", "event", "receiver", "timer.ts"], what: "HTTP listeners" },
   {
     unit: "hub",
-    uses: ["errors.ts", "event", "ports.ts", "receiver", "server", "store", "text"],
+    uses: ["errors.ts", "event", "ports.ts", "receiver", "server", "store", "text", "timer.ts"],
     what: "the hub: server, client",
   },
   {

@@ -19,6 +19,7 @@ import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cur
 import type { HubOrder } from "./order.ts";
 import { type WireAnswer, type WireEvent, type WirePoll, wirePollProblem, type WireStatus } from "./wire.ts";
 import { invokedAs } from "../text/command_line.ts";
+import { sleepUnlessAborted } from "../timer.ts";
 
 /** Options of {@linkcode connectHub}. */
 export interface HubClientOptions {
@@ -410,17 +411,7 @@ class HubSession {
 
   /** Waits `ms`, or less when the client stops. */
   async #pause(ms: number): Promise<void> {
-    const { signal } = this.stopping;
-    if (signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done, { once: true });
-    });
+    await sleepUnlessAborted(ms, this.stopping.signal);
   }
 
   /** Tokens the hub refused in a row (a changed one that is refused too counts again), and the last one. */

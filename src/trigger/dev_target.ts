@@ -9,6 +9,7 @@ import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import { CATALOG } from "../providers/catalog.ts";
 import { expandTarget } from "../route/expand.ts";
 import type { StorePaths } from "../store/paths.ts";
+import { heldLockOwner } from "../store/read/dev_lock.ts";
 import { closest } from "../text/suggest.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
@@ -21,24 +22,9 @@ export interface RunningDev {
 
 /** The `hooktap dev` holding `paths`' writer lock, or `undefined` when none runs. */
 export async function runningDev(paths: StorePaths): Promise<RunningDev | undefined> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(paths.lock, { read: true });
-  } catch {
-    return undefined;
-  }
-  try {
-    if (await file.tryLock(false)) {
-      await file.unlock();
-      return undefined; // nobody holds it: no dev
-    }
-    const owner = JSON.parse(await Deno.readTextFile(paths.lock)) as { pid?: number; port?: number };
-    return typeof owner.port === "number" ? { pid: owner.pid ?? 0, port: owner.port } : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    file.close();
-  }
+  const owner = await heldLockOwner(paths.lock);
+  if (typeof owner?.port !== "number") return undefined;
+  return { pid: typeof owner.pid === "number" ? owner.pid : 0, port: owner.port };
 }
 
 /**

@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { cliArgs, LEAST_PRIVILEGE, withTmpDir, writeFile } from "../_helpers.ts";
 import { eventLine } from "../../src/event/record.ts";
 import { deliveryLines, fixtureEvents, targetServer } from "./_fixture.ts";
+import { spawnUntil } from "../../bench/proc.ts";
 
 const CONFIG = `export default { port: 19387, endpoints: [
   { name: "github", path: "/hooks/github", method: "POST" },
@@ -20,23 +21,12 @@ const CONFIG = `export default { port: 19387, endpoints: [
 
 /** `hooktap ui --port 0` over `events` in a temp project: its URL, and `api(path, init)` with the token. */
 async function startUi(dir: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(LEAST_PRIVILEGE, ["ui", "--port", "0"]),
-    cwd: dir,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let stderr = "";
-  let m: RegExpMatchArray | null = null;
-  while ((m = stderr.match(/ on (http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]{64})\s/)) === null) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`hooktap ui exited:\n${stderr}`);
-    stderr += value;
-  }
-  const [, url, token] = m;
+  const { child, match } = await spawnUntil(
+    cliArgs(LEAST_PRIVILEGE, ["ui", "--port", "0"]),
+    dir,
+    / on (http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]{64})\s/,
+  );
+  const [, url, token] = match;
   return {
     api: (path: string, init: RequestInit = {}) =>
       fetch(`${url}${path}`, {
@@ -45,8 +35,6 @@ async function startUi(dir: string) {
       }),
     async [Symbol.asyncDispose]() {
       child.kill("SIGINT");
-      reader.releaseLock();
-      await child.stderr.cancel().catch(() => {});
       await child.status;
     },
   };

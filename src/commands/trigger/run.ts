@@ -277,22 +277,9 @@ async function _config(ctx: CommandContext, o: Opts): Promise<ResolvedConfig | n
  * default config.
  */
 async function _runningDevConfig(lockPath: string): Promise<string | undefined> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(lockPath, { read: true });
-  } catch {
-    return undefined;
-  }
-  try {
-    if (await file.tryLock(false)) {
-      await file.unlock();
-      return undefined; // nobody holds it: no dev
-    }
-    const owner = JSON.parse(await Deno.readTextFile(lockPath)) as { config?: unknown };
-    return typeof owner.config === "string" && owner.config !== "" ? owner.config : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    file.close();
-  }
+  const { heldLockOwner } = await lazyImport<typeof import("../../store/read/dev_lock.ts")>(
+    "src/store/read/dev_lock.ts",
+  );
+  const config = (await heldLockOwner(lockPath))?.config;
+  return typeof config === "string" && config !== "" ? config : undefined;
 }

@@ -10,6 +10,7 @@ import type { CapturedEvent } from "../../event/record.ts";
 import { parseEventLine } from "../../event/record.ts";
 import { type Line, readLine, scanForward } from "./lines.ts";
 import type { StorePaths } from "../paths.ts";
+import { sleepUnlessAborted } from "../../timer.ts";
 
 /** Options of {@linkcode followEvents}. */
 export interface FollowOptions {
@@ -25,19 +26,6 @@ export interface FollowOptions {
 }
 
 const decoder = new TextDecoder();
-
-function _sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 async function _size(path: string): Promise<number> {
   try {
@@ -70,6 +58,6 @@ export async function* followEvents(
         if (signal.aborted) return;
       }
     }
-    await _sleep(options.pollMs ?? 200, signal);
+    await sleepUnlessAborted(options.pollMs ?? 200, signal);
   }
 }
