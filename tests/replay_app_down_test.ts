@@ -203,6 +203,13 @@ Deno.test("replay --undelivered while a dev runs here leaves it the events it st
     /1 undelivered event is still pending while a hooktap dev runs here \(pid \d+\).*nothing was sent\. To send it yourself, stop that dev first/s,
   );
   assert.ok((await deliveries(tmp.path)).every((d) => d.source !== "replay"), "the replay sent nothing");
+  // `replay ID` is an explicit request: sent (here to nothing listening), with a warning that dev sends it too.
+  const one = await runCli(["replay", id], { cwd: tmp.path });
+  assert.notEqual(one.code, 0, "nothing listens");
+  assert.match(
+    one.stderr,
+    /warning: the hooktap dev running here \(pid \d+\) still has this event waiting for its target: it sends it too/,
+  );
   // With --to URL the replay goes elsewhere, a delivery of its own: sent while dev runs.
   await using other = startApp(0, () => ({ status: 202 }));
   const elsewhere = await runCli(["replay", "--undelivered", "--to", `http://127.0.0.1:${other.port}/x`], {

@@ -155,6 +155,34 @@ async function _heldByDev(
   return ids.size === 0 ? undefined : { ids, pid: dev.pid };
 }
 
+/**
+ * The pid of the `hooktap dev` running here when `event` is still pending for its forward target (that dev
+ * sends it as soon as the app listens), else `undefined`.
+ */
+async function _heldByDevOne(ctx: CommandContext, event: CapturedEvent): Promise<number | undefined> {
+  if (event.forward === undefined) return undefined;
+  const { runningDev } = await import("../../trigger/dev_target.ts");
+  const dev = await runningDev(storeOf(ctx));
+  if (dev === undefined) return undefined;
+  const { readDeliveriesOf } = await import("../../send/deliveries_read.ts");
+  const { eventDelivery } = await import("../../send/delivery_state.ts");
+  const records = (await readDeliveriesOf(storeOf(ctx).deliveries, [event])).get(event.id) ?? [];
+  const state = eventDelivery(event, records).state;
+  return state === "pending" || state === "retrying" ? dev.pid : undefined;
+}
+
+/** Warns when the `hooktap dev` running here still has `event` waiting: it sends it too. */
+async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent): Promise<void> {
+  const pid = await _heldByDevOne(ctx, event);
+  if (pid !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(pid)));
+}
+
+function _heldOneWarning(pid: number): string {
+  return `warning: the hooktap dev running here (pid ${pid}) still has this event waiting for its target: it ` +
+    "sends it too as soon as the app listens, so the app may get it twice (stop that dev first to send it " +
+    "only once, or send it elsewhere with --to URL).\n";
+}
+
 function _heldNote(n: number, pid: number, only: boolean): string {
   const them = n === 1 ? "it" : "them";
   return `${n === 1 ? "1 undelivered event is" : `${n} undelivered events are`} still pending while a ` +
@@ -218,6 +246,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       warnSkipped(ctx, reader);
     }
     targetOf(event); // no target: a usage error before sending
+    if (opts.to === undefined) await _warnHeldByDev(ctx, event);
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
     try {
