@@ -272,27 +272,15 @@ async function _stateFile(
   };
 }
 
-/** `forwarder`, its relays taken (`take`) so the watermark waits for them; its counts read live. */
+/** `forwarder`, its relays taken (`take`) so the watermark waits for them; the rest (its live counts) its own. */
 function _tracking(forwarder: Forwarder, take: (id: string) => void): Forwarder {
-  return {
-    ...forwarder,
-    get pending() {
-      return forwarder.pending;
-    },
-    get inMemory() {
-      return forwarder.inMemory;
-    },
-    get inFlight() {
-      return forwarder.inFlight;
-    },
-    get pendingTargets() {
-      return forwarder.pendingTargets;
-    },
-    relay(event, target) {
-      take(event.id);
-      return forwarder.relay(event, target);
-    },
+  // Its prototype is `forwarder`: every count reads the engine's live value, whatever counts it gains.
+  const tracked: Forwarder = Object.create(forwarder);
+  tracked.relay = (event, target) => {
+    take(event.id);
+    return forwarder.relay(event, target);
   };
+  return tracked;
 }
 
 /**
