@@ -68,7 +68,7 @@ export interface ResumePlan {
  * target whose URL changed) is not sent to this one: its readers would call the target it was meant for
  * delivered by an answer from another app. It is kept, reported as waiting for a target this run lacks.
  */
-function laneTarget<T extends ScanTarget>(
+export function laneTarget<T extends ScanTarget>(
   event: CapturedEvent,
   name: string,
   list: readonly T[],

@@ -7,6 +7,7 @@
  */
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { WaitingTarget } from "../../doctor/facts.ts";
+import { laneTarget } from "../../send/resume_scan.ts";
 import { findUndelivered } from "../../send/undelivered.ts";
 import { targetNameOf } from "../../send/target.ts";
 import type { StorePaths } from "../../store/paths.ts";
@@ -23,12 +24,8 @@ export async function waitingTargets(
     const targets = endpoint?.targets ?? [];
     const mark = event.forward;
     for (const due of found.due.get(event.id) ?? []) {
-      // The target dev delivers it to, as its start does (src/send/resume_scan.ts): by name, or for a plain
-      // (v1) mark the endpoint's one target when it has the URL the event was marked for.
-      const configured = targets.find((t) => t.name === due) ??
-        (mark?.targets === undefined && targets.length === 1 && targets[0]!.to === mark?.to
-          ? targets[0]
-          : undefined);
+      // The target dev delivers it to: the rule of its start (src/send/resume_scan.ts).
+      const configured = laneTarget(event, due, targets);
       const target = configured?.name ?? due;
       const url = configured?.to ??
         (mark !== undefined && targetNameOf(mark.to) === due ? mark.to : undefined);
