@@ -27,6 +27,11 @@ export interface Overrides {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Whether `name` is an HTTP header name (a token, RFC 9110): what `-H` and the inspector's replay send. */
+export function isHeaderName(name: string): boolean {
+  return TOKEN.test(name);
+}
+
 /** What an HTTP field value may not hold (RFC 9110 §5.5): a control character but HTAB, or DEL. */
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;

@@ -6,7 +6,7 @@
  * @module
  */
 import { type CapturedEvent, encodeBody } from "../../event/record.ts";
-import { checkMethod, HEADER_VALUE_RULE, headerValueProblem } from "../../send/overrides.ts";
+import { checkMethod, HEADER_VALUE_RULE, headerValueProblem, isHeaderName } from "../../send/overrides.ts";
 import { invalidResignMessage } from "../../send/prepare.ts";
 import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
@@ -63,8 +63,6 @@ export class ReplayRequestError extends Error {
 /** The keys of a replay request. */
 const KEYS = ["to", "method", "headers", "body", "bodyEncoding", "resign", "resignInvalid"] as const;
 
-/** An HTTP header name (a token, RFC 9110). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Standard base64 (RFC 4648 §4) as `base64` writes it: the alphabet, `=` padding, line breaks between lines. */
 const BASE64_TEXT = /^[A-Za-z0-9+/=\r\n]*$/;
 /**
@@ -89,7 +87,7 @@ const NOT_BASE64 = 'body is not base64 (bodyEncoding is "base64"): give the byte
 /** @throws {ReplayRequestError} naming the first header whose name or value cannot be sent. */
 function _checkHeaders(headers: [string, string][]): void {
   for (const [name, value] of headers) {
-    if (!HEADER_NAME.test(name)) {
+    if (!isHeaderName(name)) {
       throw new ReplayRequestError(
         `headers: ${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+.^_\`|~-, ` +
           "no spaces or colons)",
