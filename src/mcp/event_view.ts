@@ -105,10 +105,16 @@ function _charEnd(bytes: Uint8Array, end: number): number {
   return e;
 }
 
-/** The bytes of `event`'s body from `offset`, `limit` at most (a UTF-8 body is cut between characters). */
+/**
+ * The bytes of `event`'s body from `offset`, `limit` at most. A UTF-8 body is cut between characters: a
+ * piece starts at the character `offset` falls in and ends before the first that does not fit.
+ */
 export function bodyPiece(event: CapturedEvent, offset = 0, limit = DEFAULT_BODY_LIMIT): FullEvent["body"] {
   const bytes = event.bodyEncoding === "utf8" ? new TextEncoder().encode(event.body) : decodeBody(event);
-  const from = Math.min(offset, bytes.length);
+  let from = Math.min(offset, bytes.length);
+  // An offset inside a character (one the caller chose, not a nextOffset) starts at that character, so
+  // `data` is always the body's own text, never a replacement character; `offset` says where it starts.
+  if (event.bodyEncoding === "utf8") from = _charEnd(bytes, from);
   let end = Math.min(bytes.length, from + limit);
   if (event.bodyEncoding === "utf8") {
     end = _charEnd(bytes, end);

@@ -61,3 +61,34 @@ Deno.test("fullEvent and summaryOf: headers in order with repeats, unsigned when
   assert.equal(s.verdict, "unsigned");
   assert.equal(s.deliveries, undefined);
 });
+
+Deno.test("bodyPiece: an offset inside a UTF-8 character starts at that character, never a broken one", () => {
+  const text = "a😀b漢c";
+  const bytes = new TextEncoder().encode(text);
+  const e = event(bytes);
+  for (let offset = 0; offset <= bytes.length; offset++) {
+    for (const limit of [1, 2, 4, 64]) {
+      const piece = bodyPiece(e, offset, limit);
+      assert.ok(
+        !piece.data.includes("\ufffd"),
+        `offset ${offset}, limit ${limit}: ${JSON.stringify(piece.data)}`,
+      );
+      assert.ok(piece.offset <= offset && offset - piece.offset < 4, `offset ${offset} -> ${piece.offset}`);
+      // `data` is exactly the body's bytes from `offset`, `length` of them.
+      assert.deepEqual(
+        new TextEncoder().encode(piece.data),
+        bytes.subarray(piece.offset, piece.offset + piece.length),
+      );
+    }
+  }
+  // The last byte of the emoji (offset 4): the piece is the whole emoji, from its first byte.
+  assert.deepEqual({ ...bodyPiece(e, 4, 1) }, {
+    encoding: "utf8",
+    data: "😀",
+    size: bytes.length,
+    offset: 1,
+    length: 4,
+    truncated: true,
+    nextOffset: 5,
+  });
+});
