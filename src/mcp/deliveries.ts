@@ -47,6 +47,10 @@ export const ATTEMPT_SCHEMA = z.object({
 /** The deliveries of an event to one target. */
 export const TARGET_DELIVERIES_SCHEMA = z.object({
   target: z.string().describe("the target's name, as dev and logs show it"),
+  kind: z.enum(["forward", "other"]).describe(
+    "forward: a forward target of the endpoint (its state is the event's delivery state); other: a URL the " +
+      "event was replayed to (replay `to`), which never changes the forward state",
+  ),
   state: z.enum(["pending", "delivered", "retrying", "failed"]),
   attempts: z.array(ATTEMPT_SCHEMA),
 });
@@ -54,6 +58,10 @@ export const TARGET_DELIVERIES_SCHEMA = z.object({
 /** A target's state in a summary. */
 export const TARGET_STATE_SCHEMA = z.object({
   target: z.string(),
+  kind: z.enum(["forward", "other"]).describe(
+    "forward: a forward target of the endpoint (its state is the event's delivery state); other: a URL the " +
+      "event was replayed to (replay `to`), which never changes the forward state",
+  ),
   state: z.enum(["pending", "delivered", "retrying", "failed"]),
   status: z.number().int().optional().describe("the last answer's status"),
   attempts: z.number().int(),
@@ -100,24 +108,33 @@ export function deliveriesOf(
   const forward = model.targets.map((t) => {
     const mine = all.filter((r) => !taken.has(r) && isForwardRecord(event, t.name, r));
     for (const r of mine) taken.add(r);
-    return { target: t.name, state: t.outcome, attempts: mine.map(_attempt) };
+    return { target: t.name, kind: "forward" as const, state: t.outcome, attempts: mine.map(_attempt) };
   });
   const others = model.others.map((t) => ({
     target: t.name,
+    kind: "other" as const,
     state: t.outcome,
     attempts: all.filter((r) => !taken.has(r) && r.target === t.name).map(_attempt),
   }));
   return [...forward, ...others];
 }
 
-/** Each target's state, for a summary: the model's (src/send/delivery_state.ts). */
+/**
+ * Each target's state, for a summary: the model's (src/send/delivery_state.ts), the forward targets first,
+ * then the URLs it was replayed to (`kind` tells which, as `logs --json` has `targets` and `others`).
+ */
 export function targetStates(
   event: CapturedEvent,
   records: readonly DeliveryRecord[] | undefined,
 ): z.infer<typeof TARGET_STATE_SCHEMA>[] {
   const model = eventDelivery(event, records ?? []);
-  return [...model.targets, ...model.others].map((t) => ({
+  const kinds = [
+    ...model.targets.map((t) => [t, "forward"] as const),
+    ...model.others.map((t) => [t, "other"] as const),
+  ];
+  return kinds.map(([t, kind]) => ({
     target: t.name,
+    kind,
     state: t.outcome,
     ...(t.status !== undefined ? { status: t.status } : {}),
     attempts: t.attempts,

@@ -40,13 +40,13 @@ Deno.test("mcp's deliveries follow the one model: a failed resend elsewhere neve
   ];
   assert.deepEqual(targetStates(EVENT, records), [
     // The try nothing listened to is not an attempt; the target the mark names is the one shown.
-    { target: "localhost:3000/hook", state: "delivered", status: 200, attempts: 1 },
-    // A send by hand says so: it is a replay, not a retry.
-    { target: "localhost:3999/oops", state: "failed", attempts: 1, replays: 1 },
+    { target: "localhost:3000/hook", kind: "forward", state: "delivered", status: 200, attempts: 1 },
+    // A send by hand says so: it is a replay, not a retry; and to another URL, not the forward state.
+    { target: "localhost:3999/oops", kind: "other", state: "failed", attempts: 1, replays: 1 },
   ]);
   const full = deliveriesOf(EVENT, records);
-  assert.deepEqual(full.map((t) => [t.target, t.state, t.attempts.length]), [
-    ["localhost:3000/hook", "delivered", 2],
-    ["localhost:3999/oops", "failed", 1],
+  assert.deepEqual(full.map((t) => [t.target, t.kind, t.state, t.attempts.length]), [
+    ["localhost:3000/hook", "forward", "delivered", 2],
+    ["localhost:3999/oops", "other", "failed", 1],
   ]);
 });
