@@ -7,7 +7,6 @@
  */
 import { z } from "zod";
 import type { CapturedEvent } from "../event/record.ts";
-import { HooktapError, NotFoundError } from "../errors.ts";
 import { resolveEventLine } from "../store/read/resolve.ts";
 import { readDeliveryRecords } from "./deliveries.ts";
 import { type McpContext, openStore, storeOf } from "./context.ts";
@@ -42,15 +41,8 @@ export async function lookUpLine(
 ): Promise<{ event: CapturedEvent; line: string }> {
   const reader = await openStore(ctx);
   try {
+    // The CLI's messages suggest `hooktap logs`; every tool error says search_events instead (./wording.ts).
     return await resolveEventLine(reader, id);
-  } catch (error) {
-    // The CLI's messages point at `hooktap logs`; here search_events lists the events.
-    const message = error instanceof HooktapError
-      ? error.message.replaceAll("`hooktap logs`", "search_events")
-      : "";
-    if (error instanceof NotFoundError) throw new NotFoundError(message);
-    if (error instanceof HooktapError) throw new HooktapError(message);
-    throw error;
   } finally {
     reader?.[Symbol.dispose]();
   }

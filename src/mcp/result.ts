@@ -7,6 +7,7 @@
  */
 import { ConfigError, describeError, HooktapError } from "../errors.ts";
 import { escapeForTerminal, safeBlock } from "../text/sanitize.ts";
+import { type InputWords, reword } from "./wording.ts";
 
 /** What a tool handler returns (the SDK's `CallToolResult`, narrowed to what hooktap sends). */
 export interface ToolAnswer {
@@ -47,9 +48,12 @@ export function errorMessage(error: unknown): string {
   return `hooktap failed unexpectedly: ${describeError(error)}`;
 }
 
-/** A tool error: the CLI's message, made safe for a terminal. */
-export function toolError(error: unknown): ToolAnswer {
-  return { content: [{ type: "text", text: safeBlock(errorMessage(error)) }], isError: true };
+/**
+ * A tool error: the CLI's message in the tool's words (its inputs for the CLI's options, its sibling tools for
+ * the commands the CLI suggests: ./wording.ts), made safe for a terminal.
+ */
+export function toolError(error: unknown, words: InputWords = new Map()): ToolAnswer {
+  return { content: [{ type: "text", text: safeBlock(reword(errorMessage(error), words)) }], isError: true };
 }
 
 /** Tells the client a long call is still going (a progress notification), when it asked for them. */
@@ -65,9 +69,13 @@ export interface CallExtra {
   }): Promise<void>;
 }
 
-/** `handler` with every throw turned into a tool error, and progress sent when the client gave a token. */
+/**
+ * `handler` with every throw turned into a tool error (in the words of a tool whose inputs are `words`), and
+ * progress sent when the client gave a token.
+ */
 export function guarded<A>(
   handler: (args: A, signal: AbortSignal, progress: Progress) => Promise<ToolAnswer>,
+  words: InputWords = new Map(),
 ): (args: A, extra: CallExtra) => Promise<ToolAnswer> {
   return async (args, extra) => {
     const token = extra._meta?.progressToken;
@@ -82,7 +90,7 @@ export function guarded<A>(
     try {
       return await handler(args, extra.signal, progress);
     } catch (error) {
-      return toolError(error);
+      return toolError(error, words);
     }
   };
 }

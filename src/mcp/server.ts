@@ -23,6 +23,7 @@ import { searchEvents } from "./search_events.ts";
 import type { Shape, Tool } from "./tool.ts";
 import { triggerTool } from "./trigger.ts";
 import { waitForEvent } from "./wait_for_event.ts";
+import { inputWords } from "./wording.ts";
 
 /** What the server tells a client about itself. */
 const INSTRUCTIONS = "hooktap receives webhooks on this machine and stores each request exactly " +
@@ -50,19 +51,26 @@ export function tools(ctx: McpContext): Tool[] {
 export function createServer(ctx: McpContext): McpServer {
   const server = new McpServer({ name: "hooktap", version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of tools(ctx)) {
-    server.registerTool(tool.name, {
-      title: tool.title,
-      description: tool.description,
-      // Strict: an argument the tool does not take (a misspelled `timeout`, `limt`) is refused, not dropped.
-      inputSchema: z.object(tool.input).strict(),
-      outputSchema: tool.output,
-      annotations: {
+    server.registerTool(
+      tool.name,
+      {
         title: tool.title,
-        readOnlyHint: tool.readOnly,
-        ...(tool.readOnly ? {} : { destructiveHint: false }),
-        openWorldHint: tool.openWorld ?? false,
+        description: tool.description,
+        // Strict: an argument the tool does not take (a misspelled `timeout`, `limt`) is refused, not dropped.
+        inputSchema: z.object(tool.input).strict(),
+        outputSchema: tool.output,
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly,
+          ...(tool.readOnly ? {} : { destructiveHint: false }),
+          openWorldHint: tool.openWorld ?? false,
+        },
       },
-    }, guarded((args: unknown, signal, progress) => tool.run(args as never, signal, progress)) as never);
+      guarded(
+        (args: unknown, signal, progress) => tool.run(args as never, signal, progress),
+        inputWords(tool.input),
+      ) as never,
+    );
   }
   return server;
 }

@@ -18,6 +18,7 @@ import { configOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
 import { answer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
+import { inputWords, reword } from "./wording.ts";
 
 /** How much of each answer's body is returned. */
 const ANSWER_PREVIEW = 4096;
@@ -109,6 +110,9 @@ const TRIGGER_INPUT = {
     "longest wait for each answer (default 30)",
   ),
 };
+
+/** Its inputs, for the CLI's messages in its words (./wording.ts). */
+const WORDS = inputWords(TRIGGER_INPUT);
 
 /** What it returns. */
 const TRIGGER_OUTPUT = {
@@ -229,18 +233,19 @@ export function triggerTool(ctx: McpContext) {
         viaDev,
         ok,
         deliveries,
-        warnings,
+        warnings: warnings.map((w) => reword(w, WORDS)),
       };
       const lines = deliveries.map((d) =>
         `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
         (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
-        (d.storedEventId ? `, stored as ${d.storedEventId}` : "")
+        (d.storedEventId ? `, stored as ${d.storedEventId}` : "") +
+        (d.devVerdict ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)` : "")
       );
       return answer(
         structured,
         `${ok ? "Sent" : "Sent, not all answered 2xx"}: ${title} ${o.event}, ${deliveries.length} ` +
           `deliver${deliveries.length === 1 ? "y" : "ies"}${viaDev ? " into hooktap dev" : ""}.\n` +
-          [...lines, ...warnings.map((w) => `warning: ${w}`)].join("\n"),
+          [...lines, ...structured.warnings.map((w) => `warning: ${w}`)].join("\n"),
       );
     },
   });
