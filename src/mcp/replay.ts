@@ -23,12 +23,14 @@ import { deliveryUrl, targetNameOf } from "../send/target.ts";
 import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
 import { configOf, type McpContext, openStore, storeOf } from "./context.ts";
-import { FILTER_SHAPE, filterOf, hasFilterInput } from "./filters.ts";
+import { FILTER_SHAPE, type FilterInput, filterOf, hasFilterInput } from "./filters.ts";
 import { lookUp } from "./get_event.ts";
 import { answer, type ToolAnswer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
 import { undeliveredIds } from "./undelivered.ts";
+import { inputWords, reword } from "./wording.ts";
+import { refuseUnservedEndpoint } from "./wait_for_event.ts";
 
 const RESULT_SCHEMA = z.object({
   id: z.string().describe("the event sent"),
@@ -47,6 +49,52 @@ const RESULT_SCHEMA = z.object({
   warning: z.string().optional().describe("why the app will likely refuse it (a stale signature)"),
   error: z.string().optional().describe("why there was no answer, or why it was not sent"),
 });
+
+/**
+ * Replay's filters: those of search_events, but the received method is `filter_method` (as the CLI's
+ * `--filter-method`), because `method` is the override: the method to send with.
+ */
+const { method: _receivedMethod, ...OTHER_FILTERS } = FILTER_SHAPE;
+const REPLAY_FILTERS = {
+  ...OTHER_FILTERS,
+  filter_method: FILTER_SHAPE.method.describe(
+    "only events received with this HTTP method (any case); `method` is the one to send with",
+  ),
+};
+
+/** The filter inputs of replay's arguments, with `filter_method` as the filters' `method`. */
+function _filters(o: { filter_method?: string | undefined } & Omit<FilterInput, "method">): FilterInput {
+  const { filter_method, ...rest } = o;
+  const picked: FilterInput = {};
+  for (const key of Object.keys(OTHER_FILTERS) as (keyof typeof OTHER_FILTERS)[]) {
+    if (rest[key] !== undefined) (picked as Record<string, unknown>)[key] = rest[key];
+  }
+  if (filter_method !== undefined) picked.method = filter_method;
+  return picked;
+}
+
+/** The tool's arguments. */
+const REPLAY_INPUT = {
+  id: z.string().optional().describe("the event id or a unique prefix (none: the filters choose)"),
+  ...REPLAY_FILTERS,
+  to: z.string().optional().describe("where to send (default: the endpoint's forward target)"),
+  resign: z.boolean().optional()
+    .describe("sign afresh with the endpoint's secret and the current time (Stripe, Slack, ...)"),
+  method: z.string().optional().describe("send with this method instead of the original"),
+  headers: z.array(z.string()).optional().describe(
+    'add or replace headers: "Name: value" (empty removes)',
+  ),
+  set: z.array(z.string()).optional().describe("change fields of the JSON or form body: a.b=value"),
+  set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
+  limit: z.number().int().min(1).max(1000).optional()
+    .describe("bulk: send at most this many of the matching events (default 100); more are refused"),
+  timeout_seconds: z.number().positive().max(300).optional().describe(
+    "longest wait for each answer (default 30)",
+  ),
+};
+
+/** Its inputs, for the CLI's messages in its words (./wording.ts). */
+const WORDS = inputWords(REPLAY_INPUT);
 
 /** Where an event goes: `to`, else its endpoint's forward target, else the target it was marked with. */
 function _targetOf(
@@ -90,24 +138,7 @@ export function replayTool(ctx: McpContext) {
       "target or to `to` (loopback, a forward target, or a URL the config allows in mcp.allowSendTo). " +
       "resign signs afresh with the endpoint's secret; method, headers and set override. Each send is " +
       "recorded as a delivery (get_event shows it). Returns the app's answer to each.",
-    input: {
-      id: z.string().optional().describe("the event id or a unique prefix (none: the filters choose)"),
-      ...FILTER_SHAPE,
-      to: z.string().optional().describe("where to send (default: the endpoint's forward target)"),
-      resign: z.boolean().optional()
-        .describe("sign afresh with the endpoint's secret and the current time (Stripe, Slack, ...)"),
-      method: z.string().optional().describe("send with this method instead of the original"),
-      headers: z.array(z.string()).optional().describe(
-        'add or replace headers: "Name: value" (empty removes)',
-      ),
-      set: z.array(z.string()).optional().describe("change fields of the JSON or form body: a.b=value"),
-      set_new: z.boolean().optional().describe("let `set` add a field the body does not have"),
-      limit: z.number().int().min(1).max(1000).optional()
-        .describe("bulk: send at most this many of the matching events (default 100); more are refused"),
-      timeout_seconds: z.number().positive().max(300).optional().describe(
-        "longest wait for each answer (default 30)",
-      ),
-    },
+    input: REPLAY_INPUT,
     output: {
       sent: z.number().int(),
       ok: z.number().int().describe("answered 2xx"),
@@ -118,7 +149,8 @@ export function replayTool(ctx: McpContext) {
     readOnly: false,
     openWorld: true,
     async run(o, signal) {
-      const filtered = hasFilterInput(o);
+      const filters = _filters(o);
+      const filtered = hasFilterInput(filters);
       if (o.id !== undefined && filtered) {
         throw new UsageError("Give `id` alone, or filters to replay every event they match, not both.");
       }
@@ -141,8 +173,10 @@ export function replayTool(ctx: McpContext) {
       const targetOf = _targetOf(config, o.to, (o.timeout_seconds ?? 30) * 1000);
       let events: CapturedEvent[];
       if (o.id !== undefined) events = [await lookUp(ctx, o.id)];
-      else events = await _matching(ctx, o, o.limit ?? 100);
+      else events = await _matching(ctx, filters, o.limit ?? 100);
       if (events.length === 0) {
+        // An endpoint the config does not have is a typo, refused as `replay --endpoint` refuses it.
+        await refuseUnservedEndpoint(ctx, filters.endpoint);
         return answer(
           { sent: 0, ok: 0, failed: 0, refused: 0, results: [] },
           "No stored events match these filters.",
@@ -170,11 +204,12 @@ export function replayTool(ctx: McpContext) {
   });
 }
 
-/** The mcp's words for the CLI options a refusal names (the tool has `resign`, no way to re-sign an invalid one). */
+/**
+ * The tool's words for what the send engine says to a CLI user: the options it names become inputs
+ * (./wording.ts), and the tool has no way to re-sign an event stored invalid (`--resign-invalid`).
+ */
 function _mcpWording(text: string): string {
-  return text
-    .replace(/,? or use --resign-invalid to re-sign it anyway\./, ".")
-    .replace(/--resign\b/g, "`resign: true`");
+  return reword(text.replace(/,? or use --resign-invalid to re-sign it anyway\./, "."), WORDS);
 }
 
 /**
@@ -186,7 +221,11 @@ function _report(sent: readonly Sent[], interrupted: boolean): ToolAnswer {
   // Counted here from each send, not from resendEach's summary, which counts a refused event as sent.
   const results = sent.map((s) => {
     const r = replayResult(s);
-    return r.error !== undefined && s.problem !== undefined ? { ...r, error: _mcpWording(r.error) } : r;
+    return {
+      ...r,
+      ...(r.error !== undefined ? { error: _mcpWording(r.error) } : {}),
+      ...(r.warning !== undefined ? { warning: _mcpWording(r.warning) } : {}),
+    };
   });
   const refused = sent.filter((s) => s.problem !== undefined).length;
   const went = sent.length - refused;
@@ -213,7 +252,7 @@ function _report(sent: readonly Sent[], interrupted: boolean): ToolAnswer {
 /** The events the filters match, oldest first. @throws {UsageError} when more than `limit` match. */
 async function _matching(
   ctx: McpContext,
-  o: Parameters<typeof filterOf>[0],
+  o: FilterInput,
   limit: number,
 ): Promise<CapturedEvent[]> {
   const filter = filterOf(o);
