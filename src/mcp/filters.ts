@@ -6,13 +6,18 @@
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
+import { canonicalProvider, CATALOG } from "../providers/catalog.ts";
 import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../query/filter.ts";
+import { safeLine } from "../text/sanitize.ts";
+import { didYouMean } from "../text/suggest.ts";
 
 /** The filter inputs, as a zod shape (their JSON Schema is derived from it). */
 export const FILTER_SHAPE = {
   endpoint: z.string().optional().describe("only events of this endpoint (its name in hooktap.config.ts)"),
   type: z.string().optional().describe("event type, exact or a prefix: `issues` matches `issues.opened`"),
-  provider: z.string().optional().describe("sender: github, stripe, slack, ..."),
+  provider: z.string().optional().describe(
+    "sender: github, stripe, slack, ... (an alias such as svix works)",
+  ),
   verdict: z.enum(["valid", "invalid", "expired", "unsigned", "no-secret"]).optional()
     .describe("signature verdict at receipt"),
   path: z.string().optional().describe("request path, exact or a prefix ending in *: /hooks/*"),
@@ -47,7 +52,7 @@ export function filterOf(input: FilterInput, now: Date = new Date()): EventFilte
   if (input.text !== undefined) filter.grep = input.text;
   if (input.where !== undefined && input.where.length > 0) filter.where = input.where;
   if (input.has_header !== undefined && input.has_header.length > 0) filter.header = input.has_header;
-  if (input.provider !== undefined) filter.provider = input.provider;
+  if (input.provider !== undefined) filter.provider = providerFilter(input.provider);
   if (input.type !== undefined) filter.type = input.type;
   if (input.path !== undefined) filter.path = input.path;
   if (input.verdict !== undefined) filter.verdict = parseVerdict(input.verdict);
@@ -61,6 +66,21 @@ export function filterOf(input: FilterInput, now: Date = new Date()): EventFilte
     throw error;
   }
   return filter;
+}
+
+/**
+ * The canonical name events carry for the `provider` input (an alias such as `svix` is
+ * `standard-webhooks`), as `logs --provider` reads it.
+ * @throws {UsageError} for a name no provider has, with the nearest one and the known names.
+ */
+export function providerFilter(name: string): string {
+  const known = canonicalProvider(name);
+  if (known !== undefined) return known;
+  const names = Object.keys(CATALOG);
+  throw new UsageError(
+    `provider must name a provider, got "${safeLine(name)}"${didYouMean(name.toLowerCase(), names) || "."} ` +
+      `Known: ${names.join(", ")}.`,
+  );
 }
 
 /** Whether any filter input is set. */
