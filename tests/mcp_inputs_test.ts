@@ -1,0 +1,168 @@
+/**
+ * `hooktap mcp`'s tools take what their schemas say and speak in their own
+ * words, found by a new-user audit: a real `hooktap dev` (GitHub and Stripe
+ * endpoints) forwarding to an app that verifies with `@octokit/webhooks` and
+ * `stripe`, and `hooktap mcp` driven by the official MCP SDK client over
+ * stdio, as the npm launcher starts it (`HOOKTAP_INVOKED_AS=npx hooktap`).
+ * - `replay`'s `method` is the method to send with, also with `id` (it was
+ *   taken for the received-method filter, so `id` + `method` was refused);
+ *   the filter is `filter_method`, as the CLI's `--filter-method`.
+ * - `provider` is checked and made canonical as `logs --provider` does (an
+ *   alias finds its events; a typo is refused with the nearest name).
+ * - `replay` refuses an endpoint the config does not have, as the CLI does.
+ * - Errors and warnings name the tools' inputs and tools, not the CLI's
+ *   options and commands (`npx hooktap logs`, `-H`, `--resign`).
+ */
+import assert from "node:assert/strict";
+import { Webhooks } from "@octokit/webhooks";
+import Stripe from "stripe";
+import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+
+const GITHUB_SECRET = "gh-secret-for-the-mcp-inputs-test";
+const STRIPE_SECRET = "whsec_mcp_inputs_test";
+
+/** The app: verifies each request with the sender's own library, and keeps the method and the verdict. */
+function verifyingApp() {
+  const github = new Webhooks({ secret: GITHUB_SECRET });
+  const stripe = new Stripe("sk_test_x");
+  const got: { method: string; path: string; verified: boolean }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    const body = await req.text();
+    let verified = false;
+    try {
+      verified = path.includes("github")
+        ? await github.verify(body, req.headers.get("x-hub-signature-256") ?? "")
+        : (await stripe.webhooks.constructEventAsync(
+          body,
+          req.headers.get("stripe-signature") ?? "",
+          STRIPE_SECRET,
+        ),
+          true);
+    } catch { /* refused by the library */ }
+    got.push({ method: req.method, path, verified });
+    return new Response(verified ? "verified" : "bad signature", { status: verified ? 200 : 400 });
+  });
+  return { got, url: `http://127.0.0.1:${server.addr.port}`, server };
+}
+
+Deno.test({
+  name: "hooktap mcp: replay's method with an id, provider names checked, and messages in the tools' words",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = verifyingApp();
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default {
+  port: 0,
+  endpoints: [
+    { name: "github", path: "/github", method: "POST", provider: "github", secret: ${
+        JSON.stringify(GITHUB_SECRET)
+      },
+      forward: "${app.url}/webhooks/github" },
+    { name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: ${
+        JSON.stringify(STRIPE_SECRET)
+      },
+      forward: "${app.url}/webhooks/stripe" },
+    { name: "raw", path: "/raw", method: "POST" },
+  ],
+};
+`,
+    );
+    try {
+      await using dev = await startDev(tmp.path);
+      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path, {
+        env: { HOOKTAP_INVOKED_AS: "npx hooktap" }, // as the npm launcher starts it
+      });
+      const gh = await mcp.call("trigger", { provider: "github", event: "push" });
+      assert.equal(gh.isError, false, gh.text);
+      const ghId: string = gh.structured?.deliveries[0].storedEventId;
+
+      // replay's `method` is the method to send with, with an id too.
+      const put = await mcp.call("replay", { id: ghId, method: "PUT", to: `${app.url}/webhooks/github` });
+      assert.equal(put.isError, false, put.text);
+      assert.equal(put.structured?.results[0].method, "PUT");
+      assert.deepEqual(app.got.at(-1), { method: "PUT", path: "/webhooks/github", verified: true });
+      // In a bulk replay, the received method is `filter_method`; `method` still overrides.
+      const bulk = await mcp.call("replay", {
+        provider: "github",
+        filter_method: "post",
+        method: "PATCH",
+        to: `${app.url}/webhooks/github`,
+      });
+      assert.equal(bulk.isError, false, bulk.text);
+      assert.deepEqual(bulk.structured?.results.map((r: { id: string }) => r.id), [ghId]);
+      assert.deepEqual(app.got.at(-1), { method: "PATCH", path: "/webhooks/github", verified: true });
+      const none = await mcp.call("replay", { provider: "github", filter_method: "GET" });
+      assert.equal(none.structured?.sent, 0, "no GitHub event was received with GET");
+
+      // `provider` as logs --provider reads it: an alias finds its events, a typo is refused.
+      const svix = await mcp.call("trigger", {
+        provider: "svix",
+        event: "user.created",
+        to: `${dev.url}/raw`,
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      });
+      assert.equal(svix.isError, false, svix.text);
+      assert.equal(svix.structured?.deliveries[0].status, 200);
+      const byAlias = await mcp.call("search_events", { provider: "svix" });
+      assert.deepEqual(byAlias.structured?.events.map((e: { endpoint: string }) => e.endpoint), ["raw"]);
+      assert.equal(byAlias.structured?.events[0].provider, "standard-webhooks");
+      const byCase = await mcp.call("search_events", { provider: "GitHub" });
+      assert.deepEqual(byCase.structured?.events.map((e: { id: string }) => e.id), [ghId]);
+      for (const tool of ["search_events", "wait_for_event", "replay"]) {
+        const typo = await mcp.call(tool, {
+          provider: "githib",
+          ...(tool === "wait_for_event" ? { timeout_seconds: 1 } : {}),
+        });
+        assert.equal(typo.isError, true, `${tool}: ${typo.text}`);
+        assert.match(typo.text, /provider must name a provider, got "githib": did you mean github\?/);
+      }
+
+      // replay refuses an endpoint the config does not have, as `replay --endpoint` does.
+      const unknown = await mcp.call("replay", { endpoint: "githb" });
+      assert.equal(unknown.isError, true, unknown.text);
+      assert.match(unknown.text, /no endpoint of that name \(it has "github", "stripe", "raw"\)/);
+
+      // Messages name the tools' inputs and tools, never the CLI's options or commands.
+      const notAnId = await mcp.call("get_event", { id: "nope" });
+      assert.equal(notAnId.isError, true);
+      assert.match(notAnId.text, /"nope" is not an event id\. .* search_events lists them\./);
+      const missing = await mcp.call("get_event", { id: "evt_20990101_01ZZZZZZZZZZZZZZZZZZZZZZZZ" });
+      assert.match(missing.text, /Run search_events to list the stored events\./);
+      const header = await mcp.call("replay", { id: ghId, headers: ["X-Evil"] });
+      assert.match(header.text, /^`headers` expects "Name: value"/);
+      const setPath = await mcp.call("replay", { id: ghId, set: ["nope.x=1"] });
+      assert.match(setPath.text, /^`set` nope\.x: .* or add `set_new: true` to create it/);
+      const event = await mcp.call("trigger", { provider: "github", event: "psh" });
+      assert.match(
+        event.text,
+        /did you mean push\? Run list_triggers \{"provider": "github"\} to see them all\./,
+      );
+      for (const c of [notAnId, missing, header, setPath, event]) {
+        assert.doesNotMatch(c.text, /hooktap (logs|trigger)|(^|\s)(-H|--[a-z-]+)\b/, c.text);
+      }
+
+      // A stale Stripe delivery: dev's verdict is in the summary; the app refuses its replay, and the
+      // warning says to send it with `resign: true`, which the app's library then accepts.
+      const stale = await mcp.call("trigger", { provider: "stripe", event: "invoice.paid", stale: true });
+      assert.equal(stale.isError, false, stale.text);
+      assert.match(stale.text, /\(dev's verdict: expired, as the fault intends\)/);
+      const staleId: string = stale.structured?.deliveries[0].storedEventId;
+      const refused = await mcp.call("replay", { id: staleId });
+      assert.equal(refused.structured?.results[0].status, 400);
+      const warning: string = refused.structured?.results[0].warning;
+      assert.match(warning, /send it with `resign: true` to sign it afresh/);
+      assert.doesNotMatch(warning, /--resign/);
+      const resigned = await mcp.call("replay", { id: staleId, resign: true });
+      assert.equal(resigned.structured?.results[0].status, 200, resigned.text);
+      assert.deepEqual(app.got.at(-1), { method: "POST", path: "/webhooks/stripe", verified: true });
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
