@@ -166,3 +166,36 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "hooktap mcp list_triggers: counts per provider unless asked for one or a name, never 1,400 entries at once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+    const all = await mcp.call("list_triggers");
+    assert.equal(all.isError, false, all.text);
+    assert.deepEqual(all.structured?.entries, []);
+    const github = all.structured?.providers.find((p: { provider: string }) => p.provider === "github");
+    assert.ok(github.entries > 200, `github has ${github.entries}`);
+    assert.ok(all.text.length < 8192, `the answer is ${all.text.length} characters`);
+    assert.match(all.text, /Ask for one provider's \(provider: "github"\) or for names with a text/);
+    const invoice = await mcp.call("list_triggers", { match: "Invoice.Paid" });
+    const names = invoice.structured?.entries.map((e: { provider: string; name: string }) =>
+      `${e.provider} ${e.name}`
+    );
+    assert.ok(names.includes("stripe invoice.paid"), names.join(", "));
+    assert.ok(names.every((n: string) => n.toLowerCase().includes("invoice.paid")), names.join(", "));
+    const one = await mcp.call("list_triggers", { provider: "github", match: "push" });
+    assert.ok(one.structured?.entries.some((e: { name: string }) => e.name === "push"));
+    assert.deepEqual(one.structured?.providers, [{
+      provider: "github",
+      entries: one.structured?.entries.length,
+    }]);
+    const nothing = await mcp.call("list_triggers", { provider: "github", match: "no-such-event" });
+    assert.equal(nothing.isError, false);
+    assert.match(nothing.text, /No event or sequence of github has "no-such-event" in its name\./);
+  },
+});
