@@ -169,7 +169,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "hooktap mcp list_triggers: counts per provider unless asked for one or a name, never 1,400 entries at once",
+    "hooktap mcp without dev: list_triggers counts per provider unless asked for one or a name; an empty secret is refused",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -194,6 +194,16 @@ Deno.test({
       provider: "github",
       entries: one.structured?.entries.length,
     }]);
+    // An empty secret is refused by the schema, naming the input (it was "hooktap failed unexpectedly").
+    const empty = await mcp.call("trigger", {
+      provider: "github",
+      event: "push",
+      to: "http://127.0.0.1:9/hook",
+      secret: "",
+    });
+    assert.equal(empty.isError, true);
+    assert.match(empty.text, /Invalid arguments for tool trigger: .* at secret/);
+    assert.doesNotMatch(empty.text, /unexpectedly/);
     const nothing = await mcp.call("list_triggers", { provider: "github", match: "no-such-event" });
     assert.equal(nothing.isError, false);
     assert.match(nothing.text, /No event or sequence of github has "no-such-event" in its name\./);

@@ -90,7 +90,8 @@ const TRIGGER_INPUT = {
     "the dev endpoint to send to (default: the first for the provider)",
   ),
   to: z.string().optional().describe("send straight to this URL instead of the running dev"),
-  secret: z.string().optional().describe("sign with this secret instead of the endpoint's"),
+  // An empty secret signs nothing (Web Crypto refuses a zero-length key): refused with the input's name.
+  secret: z.string().min(1).optional().describe("sign with this secret instead of the endpoint's"),
   signature_url: z.string().optional().describe(
     "the URL the signature covers (Twilio), if not where it goes",
   ),
