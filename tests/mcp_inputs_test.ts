@@ -194,6 +194,17 @@ Deno.test({
       provider: "github",
       entries: one.structured?.entries.length,
     }]);
+    // tools/list offers only what each tool takes: a wait has no `undelivered` (it was listed, then always
+    // refused); replay's received-method filter is `filter_method`, its `method` the one to send with.
+    const inputs = (name: string) =>
+      Object.keys(mcp.tools.find((t: { name: string }) => t.name === name)!.inputSchema.properties ?? {});
+    assert.ok(!inputs("wait_for_event").includes("undelivered"), inputs("wait_for_event").join(", "));
+    assert.ok(inputs("wait_for_event").includes("provider"));
+    assert.ok(inputs("replay").includes("filter_method") && inputs("replay").includes("method"));
+    const wait = await mcp.call("wait_for_event", { undelivered: true, timeout_seconds: 1 });
+    assert.equal(wait.isError, true);
+    assert.match(wait.text, /Unrecognized key: "undelivered"/);
+
     // An empty secret is refused by the schema, naming the input (it was "hooktap failed unexpectedly").
     const empty = await mcp.call("trigger", {
       provider: "github",

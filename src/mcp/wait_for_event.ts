@@ -47,6 +47,12 @@ export async function refuseUnservedEndpoint(ctx: McpContext, name: string | und
   );
 }
 
+/**
+ * The filters a wait takes: search_events', but `undelivered` (an event that arrives has no delivery yet; it is
+ * search_events' filter), so tools/list offers only what the tool takes.
+ */
+const { undelivered: _undelivered, ...WAIT_FILTERS } = FILTER_SHAPE;
+
 /** The tool. */
 export function waitForEvent(ctx: McpContext) {
   return defineTool({
@@ -55,11 +61,11 @@ export function waitForEvent(ctx: McpContext) {
     description:
       "Block until an event matching the filters arrives at the `hooktap dev` running in this project, or " +
       "until timeout_seconds (default 30) pass; returns it whole, as get_event does. Filters are those of " +
-      "search_events; with `since` (e.g. 1m) an event already stored in that window is returned at once, " +
+      "search_events but undelivered; with `since` (e.g. 1m) an event already stored in that window is returned at once, " +
       "so a send just before the call is not missed. Start the wait, then have the sender (or the trigger " +
       "tool) send. Needs `hooktap dev` running.",
     input: {
-      ...FILTER_SHAPE,
+      ...WAIT_FILTERS,
       timeout_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).optional()
         .describe("longest wait (default 30)"),
       ...BODY_PAGING,
@@ -71,11 +77,6 @@ export function waitForEvent(ctx: McpContext) {
     },
     readOnly: true,
     async run(args, signal, progress) {
-      if (args.undelivered) {
-        throw new UsageError(
-          "wait_for_event waits for new events; `undelivered` is a filter of search_events.",
-        );
-      }
       const filter = filterOf(args);
       const timeoutMs = (args.timeout_seconds ?? 30) * 1000;
       const started = performance.now();
