@@ -38,7 +38,7 @@ export const EVENT_SUMMARY_SCHEMA = z.object({
   verdict: z.string().describe("valid, invalid, expired, unsigned or no-secret"),
   bodySize: z.number().int(),
   deliveries: z.array(TARGET_STATE_SCHEMA).optional().describe(
-    "per forward target, when forwarded or replayed",
+    "per target (kind forward, or other: a URL it was replayed to), when forwarded or replayed",
   ),
 });
 

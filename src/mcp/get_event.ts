@@ -73,7 +73,7 @@ export function getEvent(ctx: McpContext) {
     description:
       "One stored event by id (or any unique prefix of it): method, path, query, headers in arrival order, " +
       "the exact body (text, or base64 when binary; its size; a big body is cut: page with body_offset), " +
-      "the signature verdict and its reason, and every delivery per forward target with the app's answers.",
+      "the signature verdict and its reason, and every delivery per target (its forward targets, then URLs it was replayed to) with the app's answers.",
     input: {
       id: z.string().min(1).describe("the event id, e.g. evt_20240501_01HXA5..., or a unique prefix"),
       ...BODY_PAGING,

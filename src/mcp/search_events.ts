@@ -39,7 +39,7 @@ export function searchEvents(ctx: McpContext) {
     description:
       "List the webhook events hooktap stored in this project (.hooktap/events.jsonl), newest first, with " +
       "the `hooktap logs` filters. Each has a compact summary: id, time, endpoint, method, path, provider, " +
-      "type, signature verdict, body size and delivery state per forward target. Pass nextCursor as cursor " +
+      "type, signature verdict, body size and delivery state per target (forward, or other: a replay elsewhere). Pass nextCursor as cursor " +
       "for the next (older) page. Use get_event for the headers and body.",
     input: {
       ...FILTER_SHAPE,
