@@ -161,6 +161,17 @@ Deno.test({
       const resigned = await mcp.call("replay", { id: staleId, resign: true });
       assert.equal(resigned.structured?.results[0].status, 200, resigned.text);
       assert.deepEqual(app.got.at(-1), { method: "POST", path: "/webhooks/stripe", verified: true });
+
+      // A bulk replay tells a client that asks for progress of each send (it can outlast a request timeout).
+      const beats: string[] = [];
+      const all = await mcp.call("replay", { filter_method: "POST", to: `${app.url}/any` }, (p) => {
+        beats.push(p.message ?? "");
+      });
+      assert.equal(all.isError, false, all.text);
+      const n: number = all.structured?.sent;
+      assert.ok(n >= 3, `sent ${n}`);
+      assert.equal(beats.length, n, beats.join("\n"));
+      assert.match(beats.at(-1)!, new RegExp(`^sent ${n} of ${n}: evt_`));
     } finally {
       await app.server.shutdown();
     }

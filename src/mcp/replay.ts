@@ -148,7 +148,7 @@ export function replayTool(ctx: McpContext) {
     },
     readOnly: false,
     openWorld: true,
-    async run(o, signal) {
+    async run(o, signal, progress) {
       const filters = _filters(o);
       const filtered = hasFilterInput(filters);
       if (o.id !== undefined && filtered) {
@@ -194,7 +194,11 @@ export function replayTool(ctx: McpContext) {
           settingsOf: (endpoint) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
           signal: AbortSignal.any([signal, ctx.signal]),
           log,
-          onSend: (s) => void sent.push(s),
+          onSend: (s) => {
+            sent.push(s);
+            // A bulk replay can outlast a client's request timeout: each send tells it the call is alive.
+            if (events.length > 1) void progress(`sent ${sent.length} of ${events.length}: ${s.event.id}`);
+          },
         });
       } finally {
         await log.close();
