@@ -216,6 +216,11 @@ Deno.test({
     assert.equal(wait.isError, true);
     assert.match(wait.text, /Unrecognized key: "undelivered"/);
 
+    // A wait whose `until` is past can never be met: refused at once, not a timeout later.
+    const past = await mcp.call("wait_for_event", { until: "1h", timeout_seconds: 30 });
+    assert.equal(past.isError, true, past.text);
+    assert.match(past.text, /^until "1h" is .*, already past: no event that arrives now can match it\./);
+
     // An empty secret is refused by the schema, naming the input (it was "hooktap failed unexpectedly").
     const empty = await mcp.call("trigger", {
       provider: "github",

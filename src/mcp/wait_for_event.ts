@@ -95,6 +95,15 @@ export function waitForEvent(ctx: McpContext) {
       if (stored !== undefined) {
         return await eventAnswer(ctx, stored, args, { found: true, waitedMs: waited() }, "Already stored: ");
       }
+      // An event that arrives now is newer than any time past: `until` in the past would wait in vain.
+      if (filter.until !== undefined && filter.until.getTime() <= Date.now()) {
+        throw new UsageError(
+          `until ${
+            JSON.stringify(args.until)
+          } is ${filter.until.toISOString()}, already past: no event that ` +
+            "arrives now can match it. Leave until out to wait, or use search_events for the stored events.",
+        );
+      }
       if (await devOf(ctx) === undefined) throw new UsageError(noDevMessage("no event can arrive"));
       await refuseUnservedEndpoint(ctx, args.endpoint);
       const stop = AbortSignal.any([signal, ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
