@@ -87,6 +87,23 @@ Deno.test({
       assert.equal(put.isError, false, put.text);
       assert.equal(put.structured?.results[0].method, "PUT");
       assert.deepEqual(app.got.at(-1), { method: "PUT", path: "/webhooks/github", verified: true });
+      // Inputs an agent sends empty because the schema has them are no filters: `id` still goes alone.
+      const filled = await mcp.call("replay", {
+        id: ghId,
+        undelivered: false,
+        text: "",
+        where: [],
+        resign: false,
+        to: `${app.url}/webhooks/github`,
+      });
+      assert.equal(filled.isError, false, filled.text);
+      assert.deepEqual(filled.structured?.results.map((r: { id: string }) => r.id), [ghId]);
+      const listed = await mcp.call("search_events", {
+        endpoint: "",
+        undelivered: false,
+        provider: "github",
+      });
+      assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [ghId]);
       // In a bulk replay, the received method is `filter_method`; `method` still overrides.
       const bulk = await mcp.call("replay", {
         provider: "github",

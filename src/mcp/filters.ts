@@ -43,7 +43,8 @@ export type FilterInput = {
  * The store's filter for `input` (without `undelivered`, which needs the deliveries log), checked.
  * @throws {UsageError} naming the input and the fix.
  */
-export function filterOf(input: FilterInput, now: Date = new Date()): EventFilter {
+export function filterOf(given: FilterInput, now: Date = new Date()): EventFilter {
+  const input = givenFilters(given);
   const filter: EventFilter = {};
   if (input.endpoint !== undefined) filter.endpoint = input.endpoint;
   if (input.method !== undefined) filter.method = input.method;
@@ -83,7 +84,22 @@ export function providerFilter(name: string): string {
   );
 }
 
-/** Whether any filter input is set. */
+/**
+ * The filters `input` sets. A filter given empty (`""`, `[]`) or `false` sets nothing: agents often send every
+ * input of a schema, with its empty value for those they do not mean (`"undelivered": false` beside an `id`).
+ */
+export function givenFilters(input: FilterInput): FilterInput {
+  const given: Record<string, unknown> = {};
+  for (const key of Object.keys(FILTER_SHAPE) as (keyof FilterInput)[]) {
+    const value = input[key];
+    if (value === undefined || value === false || value === "") continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    given[key] = value;
+  }
+  return given as FilterInput;
+}
+
+/** Whether any filter input is set (an empty or `false` one is not: {@linkcode givenFilters}). */
 export function hasFilterInput(input: FilterInput): boolean {
-  return (Object.keys(FILTER_SHAPE) as (keyof FilterInput)[]).some((k) => input[k] !== undefined);
+  return Object.keys(givenFilters(input)).length > 0;
 }

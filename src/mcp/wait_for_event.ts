@@ -31,7 +31,7 @@ export const MAX_WAIT_SECONDS = 600;
  * @throws {UsageError} naming the endpoints there are.
  */
 export async function refuseUnservedEndpoint(ctx: McpContext, name: string | undefined): Promise<void> {
-  if (name === undefined) return;
+  if (name === undefined || name === "") return; // "" is no filter (filters.ts givenFilters)
   let names: string[];
   try {
     const config = await configOf(ctx);
