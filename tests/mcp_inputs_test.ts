@@ -18,6 +18,7 @@ import { Webhooks } from "@octokit/webhooks";
 import Stripe from "stripe";
 import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { logText, makeEvents } from "./_store_fixture.ts";
 
 const GITHUB_SECRET = "gh-secret-for-the-mcp-inputs-test";
 const STRIPE_SECRET = "whsec_mcp_inputs_test";
@@ -251,5 +252,26 @@ Deno.test({
     const nothing = await mcp.call("list_triggers", { provider: "github", match: "no-such-event" });
     assert.equal(nothing.isError, false);
     assert.match(nothing.text, /No event or sequence of github has "no-such-event" in its name\./);
+  },
+});
+
+Deno.test({
+  name: "hooktap mcp search_events says how many damaged lines it skipped, as logs warns",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const [a, b] = makeEvents(2);
+    // A line torn by a crash (or edited by hand) between two good ones.
+    const log = logText([a!]) + '{"v":2,"id":"evt_20240501_01HXA5B7K3M2N4P6Q8R0S2T4V6","endpoint":"def\n' +
+      logText([b!]);
+    await Deno.mkdir(`${tmp.path}/.hooktap`, { mode: 0o700 });
+    await Deno.writeTextFile(`${tmp.path}/.hooktap/events.jsonl`, log, { mode: 0o600 });
+    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+    const listed = await mcp.call("search_events");
+    assert.equal(listed.isError, false, listed.text);
+    assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [b!.id, a!.id]);
+    assert.equal(listed.structured?.skippedLines, 1);
+    assert.match(listed.text, /warning: skipped 1 damaged line in \.hooktap\/events\.jsonl/);
   },
 });

@@ -49,6 +49,10 @@ export function searchEvents(ctx: McpContext) {
     output: {
       events: z.array(EVENT_SUMMARY_SCHEMA).describe("newest first"),
       nextCursor: z.string().optional().describe("present when older events match: pass it as cursor"),
+      skippedLines: z.number().int().optional().describe(
+        "damaged lines of .hooktap/events.jsonl this page's scan passed (torn by a crash, or edited by hand): " +
+          "their events cannot be read or listed",
+      ),
     },
     readOnly: true,
     async run(args) {
@@ -59,6 +63,7 @@ export function searchEvents(ctx: McpContext) {
       const reader = await openStore(ctx);
       let events: EventSummary[] = [];
       let nextCursor: string | undefined;
+      let skipped = 0;
       if (reader !== null) {
         try {
           const end = args.cursor === undefined ? reader.size : parseCursor(args.cursor, reader.size);
@@ -76,6 +81,7 @@ export function searchEvents(ctx: McpContext) {
           // The deliveries of this page's events only (read back to the oldest of them).
           const records = await readDeliveryRecords(paths, found);
           events = found.map((e) => summaryOf(e, records.get(e.id)));
+          skipped = reader.skipped;
         } finally {
           reader[Symbol.dispose]();
         }
@@ -83,7 +89,16 @@ export function searchEvents(ctx: McpContext) {
       // Nothing found for an endpoint the config does not have: a typo, refused as `logs --endpoint` does
       // (an endpoint removed from the config still lists the events it stored).
       if (events.length === 0 && args.cursor === undefined) await refuseUnservedEndpoint(ctx, args.endpoint);
-      const structured = { events, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+      const structured = {
+        events,
+        ...(nextCursor !== undefined ? { nextCursor } : {}),
+        ...(skipped > 0 ? { skippedLines: skipped } : {}),
+      };
+      // As `hooktap logs` warns: a damaged line is an event no list shows, so the list says so.
+      const damaged = skipped === 0
+        ? ""
+        : `\nwarning: skipped ${skipped} damaged line${skipped === 1 ? "" : "s"} ` +
+          "in .hooktap/events.jsonl (torn by a crash, or edited by hand); the other events are shown.";
       const head = events.length === 0
         ? (reader === null || reader.size === 0
           ? "No events stored yet in this project (.hooktap/events.jsonl). Start `hooktap dev` and send one, " +
@@ -92,7 +107,7 @@ export function searchEvents(ctx: McpContext) {
         : `${events.length} event${events.length === 1 ? "" : "s"}, newest first` +
           `${nextCursor !== undefined ? " (more: pass nextCursor as cursor)" : ""}:\n` +
           events.map(eventLine).join("\n");
-      return answer(structured, head);
+      return answer(structured, head + damaged);
     },
   });
 }
