@@ -165,6 +165,16 @@ Deno.test({
         assert.doesNotMatch(c.text, /hooktap (logs|trigger)|(^|\s)(-H|--[a-z-]+)\b/, c.text);
       }
 
+      // Signed with a secret that is not the endpoint's: dev's verdict says so, not a bare 200.
+      const wrong = await mcp.call("trigger", {
+        provider: "github",
+        event: "ping",
+        secret: "not-the-endpoints",
+      });
+      assert.equal(wrong.structured?.deliveries[0].status, 200);
+      assert.equal(wrong.structured?.deliveries[0].devVerdict, "invalid");
+      assert.match(wrong.text, /\(dev's verdict: invalid: get_event gives the reason\)/);
+
       // A stale Stripe delivery: dev's verdict is in the summary; the app refuses its replay, and the
       // warning says to send it with `resign: true`, which the app's library then accepts.
       const stale = await mcp.call("trigger", { provider: "stripe", event: "invoice.paid", stale: true });

@@ -36,7 +36,10 @@ const DELIVERY_SCHEMA = z.object({
   error: z.string().optional().describe("why there was no answer"),
   durationMs: z.number(),
   storedEventId: z.string().optional().describe("through dev: the id dev stored it under (get_event)"),
-  devVerdict: z.string().optional().describe("through dev, for a fault: the verdict dev gave it"),
+  devVerdict: z.string().optional().describe(
+    "through dev, when not valid: the verdict dev gave it (meant for a fault; for a delivery meant to pass, " +
+      "the signature did not verify there: a `secret` that is not the endpoint's, say)",
+  ),
   answer: z.object({
     headers: HEADERS_SCHEMA,
     body: z.string().describe(`the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8`),
@@ -219,9 +222,7 @@ export function triggerTool(ctx: McpContext) {
           });
         },
         onDelivery: async (d) => {
-          if (viaDev && d.expectRejection && d.status !== undefined && d.status < 300) {
-            await _devVerdict(ctx, d);
-          }
+          if (viaDev && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
         },
       });
       const deliveries = outcome.deliveries.map((d) => _delivery(d, viaDev));
@@ -240,7 +241,11 @@ export function triggerTool(ctx: McpContext) {
         `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
         (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
         (d.storedEventId ? `, stored as ${d.storedEventId}` : "") +
-        (d.devVerdict ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)` : "")
+        (d.devVerdict === undefined
+          ? ""
+          : d.expectRejection
+          ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)`
+          : ` (dev's verdict: ${d.devVerdict}: get_event gives the reason)`)
       );
       return answer(
         structured,
@@ -252,16 +257,19 @@ export function triggerTool(ctx: McpContext) {
   });
 }
 
-/** Through dev (which answers 200 unless the endpoint enforces), a fault is judged by dev's verdict. */
+/**
+ * Through dev (which answers 200 unless the endpoint enforces), dev's verdict of each delivery: a fault is
+ * judged by it (refused as meant when not valid), and a delivery meant to pass that dev found not valid (a
+ * `secret` that is not the endpoint's) says so instead of passing for a good one.
+ */
 async function _devVerdict(ctx: McpContext, d: Delivery): Promise<void> {
   const id = _storedId(d);
   if (id === undefined) return;
   try {
     const { lookUp } = await import("./get_event.ts");
     const status = (await lookUp(ctx, id)).verdict?.status;
-    if (status !== undefined && status !== "valid") {
-      d.ok = true;
-      d.devVerdict = status;
-    }
+    if (status === undefined || status === "valid") return;
+    d.devVerdict = status;
+    if (d.expectRejection) d.ok = true;
   } catch { /* not found: judged by the answer */ }
 }
