@@ -19,6 +19,7 @@ import Stripe from "stripe";
 import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
+import { until, unusedPort } from "./_app.ts";
 
 const GITHUB_SECRET = "gh-secret-for-the-mcp-inputs-test";
 const STRIPE_SECRET = "whsec_mcp_inputs_test";
@@ -283,5 +284,58 @@ Deno.test({
     assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [b!.id, a!.id]);
     assert.equal(listed.structured?.skippedLines, 1);
     assert.match(listed.text, /warning: skipped 1 damaged line in \.hooktap\/events\.jsonl/);
+  },
+});
+
+Deno.test({
+  name:
+    "hooktap mcp replay leaves the running dev's waiting events out of an undelivered replay, as replay does",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const down = unusedPort(); // the app is down: dev keeps the event waiting and checks the port
+    const app = verifyingApp();
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default {
+  port: 0,
+  endpoints: [{ name: "github", path: "/github", method: "POST", provider: "github",
+    secret: ${JSON.stringify(GITHUB_SECRET)}, forward: "http://127.0.0.1:${down}/webhooks/github" }],
+};
+`,
+    );
+    try {
+      await using _dev = await startDev(tmp.path);
+      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      const fired = await mcp.call("trigger", { provider: "github", event: "push" });
+      const id: string = fired.structured?.deliveries[0].storedEventId;
+      await until(async () => {
+        const listed = await mcp.call("search_events", { undelivered: true });
+        return listed.structured?.events[0]?.deliveries?.[0]?.state === "pending";
+      }, "the event waits for the app (pending)");
+
+      // The running dev sends it as soon as the app listens: an undelivered replay leaves it, and says so.
+      const bulk = await mcp.call("replay", { undelivered: true });
+      assert.equal(bulk.isError, false, bulk.text);
+      assert.equal(bulk.structured?.sent, 0);
+      assert.deepEqual(bulk.structured?.held, [id]);
+      assert.match(
+        bulk.text,
+        /^1 undelivered event is still pending while a hooktap dev runs here \(pid \d+\)/,
+      );
+      assert.match(bulk.text, /so nothing was sent/);
+      // A single replay is sent as asked (the app is still down here), and warns that dev sends it too.
+      const one = await mcp.call("replay", { id, timeout_seconds: 2 });
+      assert.match(one.structured?.results[0].warning, /still has this event waiting for its target/);
+      // Elsewhere (`to`), nothing is held: the app gets it once, signed right.
+      const elsewhere = await mcp.call("replay", { undelivered: true, to: `${app.url}/webhooks/github` });
+      assert.equal(elsewhere.structured?.sent, 1, elsewhere.text);
+      assert.equal(elsewhere.structured?.held, undefined);
+      assert.deepEqual(app.got.at(-1), { method: "POST", path: "/webhooks/github", verified: true });
+    } finally {
+      await app.server.shutdown();
+    }
   },
 });

@@ -28,6 +28,7 @@ import { lookUp } from "./get_event.ts";
 import { answer, type ToolAnswer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
+import { heldByDev, heldNote, heldOneWarning } from "./held_by_dev.ts";
 import { undeliveredIds } from "./undelivered.ts";
 import { inputWords, reword } from "./wording.ts";
 import { refuseUnservedEndpoint } from "./wait_for_event.ts";
@@ -145,6 +146,10 @@ export function replayTool(ctx: McpContext) {
       failed: z.number().int().describe("sent and not answered 2xx"),
       refused: z.number().int().describe("not sent: re-signing refused or impossible, a bad `set` path"),
       results: z.array(RESULT_SCHEMA),
+      held: z.array(z.string()).optional().describe(
+        "undelivered events left out: the running hooktap dev still has them waiting and sends them itself " +
+          "as soon as the app listens (a replay now could deliver them twice)",
+      ),
     },
     readOnly: false,
     openWorld: true,
@@ -182,6 +187,20 @@ export function replayTool(ctx: McpContext) {
           "No stored events match these filters.",
         );
       }
+      // As `hooktap replay`: the running dev's waiting events are its own to send. An undelivered bulk replay to
+      // their targets leaves them; a single one is sent, as asked, with a warning.
+      const held = o.to === undefined ? await heldByDev(ctx, events) : undefined;
+      let heldIds: string[] = [];
+      let heldWarning: string | undefined;
+      if (held !== undefined && o.id === undefined && o.undelivered) {
+        heldIds = events.filter((e) => held.ids.has(e.id)).map((e) => e.id);
+        events = events.filter((e) => !held.ids.has(e.id));
+        const note = heldNote(heldIds.length, held.pid, events.length === 0);
+        if (events.length === 0) {
+          return answer({ sent: 0, ok: 0, failed: 0, refused: 0, results: [], held: heldIds }, note);
+        }
+        heldWarning = note;
+      } else if (held !== undefined && o.id !== undefined) heldWarning = heldOneWarning(held.pid);
       for (const event of events) targetOf(event); // every URL checked before the first send
       const log = await openReplayLog(storeOf(ctx), events);
       const sent: Sent[] = [];
@@ -203,7 +222,11 @@ export function replayTool(ctx: McpContext) {
       } finally {
         await log.close();
       }
-      return _report(sent, summary.interrupted);
+      return _report(sent, summary.interrupted, {
+        held: heldIds,
+        note: heldWarning,
+        single: o.id !== undefined,
+      });
     },
   });
 }
@@ -221,20 +244,33 @@ function _mcpWording(text: string): string {
  * impossible, a bad `set` path) is counted as refused, not sent, and makes the answer a tool error that gives
  * the reason (the CLI exits 1 with it); the sends that went out are still listed.
  */
-function _report(sent: readonly Sent[], interrupted: boolean): ToolAnswer {
+function _report(
+  sent: readonly Sent[],
+  interrupted: boolean,
+  dev: { held: readonly string[]; note: string | undefined; single: boolean },
+): ToolAnswer {
   // Counted here from each send, not from resendEach's summary, which counts a refused event as sent.
   const results = sent.map((s) => {
     const r = replayResult(s);
+    // A single event the running dev still has waiting: its result warns that the app may get it twice.
+    const warning = [r.warning && _mcpWording(r.warning), dev.single ? dev.note : undefined].filter(Boolean);
     return {
       ...r,
       ...(r.error !== undefined ? { error: _mcpWording(r.error) } : {}),
-      ...(r.warning !== undefined ? { warning: _mcpWording(r.warning) } : {}),
+      ...(warning.length > 0 ? { warning: warning.join(" Also: ") } : {}),
     };
   });
   const refused = sent.filter((s) => s.problem !== undefined).length;
   const went = sent.length - refused;
   const ok = sent.filter(answeredOk).length;
-  const structured = { sent: went, ok, failed: went - ok, refused, results };
+  const structured = {
+    sent: went,
+    ok,
+    failed: went - ok,
+    refused,
+    results,
+    ...(dev.held.length > 0 ? { held: [...dev.held] } : {}),
+  };
   const lines = results.map((r, i) =>
     `${r.id} → ${r.url}: ${
       sent[i]!.problem !== undefined
@@ -247,7 +283,10 @@ function _report(sent: readonly Sent[], interrupted: boolean): ToolAnswer {
   );
   const head = `Replayed ${went} event${went === 1 ? "" : "s"}: ${ok} answered 2xx` +
     `${went - ok > 0 ? `, ${went - ok} not` : ""}` +
-    `${refused > 0 ? `; ${refused} refused, not sent` : ""}${interrupted ? "; stopped before the end" : ""}.`;
+    `${refused > 0 ? `; ${refused} refused, not sent` : ""}${
+      interrupted ? "; stopped before the end" : ""
+    }.` +
+    (!dev.single && dev.note !== undefined ? `\n${dev.note}` : "");
   if (refused === 0) return answer(structured, `${head}\n${lines.join("\n")}`);
   const reason = sent.length === 1 ? results[0]!.error! : `${head}\n${lines.join("\n")}`;
   return { ...answer(structured, reason), isError: true };
