@@ -181,7 +181,7 @@ export function replayTool(ctx: McpContext) {
       else events = await _matching(ctx, filters, o.limit ?? 100);
       if (events.length === 0) {
         // An endpoint the config does not have is a typo, refused as `replay --endpoint` refuses it.
-        await refuseUnservedEndpoint(ctx, filters.endpoint);
+        await refuseUnservedEndpoint(ctx, filters.endpoint, "is stored or can arrive");
         return answer(
           { sent: 0, ok: 0, failed: 0, refused: 0, results: [] },
           "No stored events match these filters.",
@@ -204,6 +204,7 @@ export function replayTool(ctx: McpContext) {
       for (const event of events) targetOf(event); // every URL checked before the first send
       const log = await openReplayLog(storeOf(ctx), events);
       const sent: Sent[] = [];
+      const beats: Promise<void>[] = []; // each progress notification goes out before the answer
       let summary;
       try {
         summary = await resendEach(events, {
@@ -216,11 +217,14 @@ export function replayTool(ctx: McpContext) {
           onSend: (s) => {
             sent.push(s);
             // A bulk replay can outlast a client's request timeout: each send tells it the call is alive.
-            if (events.length > 1) void progress(`sent ${sent.length} of ${events.length}: ${s.event.id}`);
+            if (events.length > 1) {
+              beats.push(progress(`sent ${sent.length} of ${events.length}: ${s.event.id}`));
+            }
           },
         });
       } finally {
         await log.close();
+        await Promise.all(beats);
       }
       return _report(sent, summary.interrupted, {
         held: heldIds,

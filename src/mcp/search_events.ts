@@ -88,7 +88,9 @@ export function searchEvents(ctx: McpContext) {
       }
       // Nothing found for an endpoint the config does not have: a typo, refused as `logs --endpoint` does
       // (an endpoint removed from the config still lists the events it stored).
-      if (events.length === 0 && args.cursor === undefined) await refuseUnservedEndpoint(ctx, args.endpoint);
+      if (events.length === 0 && args.cursor === undefined) {
+        await refuseUnservedEndpoint(ctx, args.endpoint, "is stored or can arrive");
+      }
       const structured = {
         events,
         ...(nextCursor !== undefined ? { nextCursor } : {}),

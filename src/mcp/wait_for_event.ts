@@ -25,12 +25,16 @@ const PROGRESS_MS = 5000;
 export const MAX_WAIT_SECONDS = 600;
 
 /**
- * Refuses to wait for an endpoint the config does not have (dev, which serves the config, stores no event
+ * Refuses to wait for (or list, or replay: `what` an event of it does) an endpoint the config does not have (dev, which serves the config, stores no event
  * for it): the CLI refuses an unknown `--endpoint` the same way. Says nothing when the config does not load
  * (doctor tells why).
  * @throws {UsageError} naming the endpoints there are.
  */
-export async function refuseUnservedEndpoint(ctx: McpContext, name: string | undefined): Promise<void> {
+export async function refuseUnservedEndpoint(
+  ctx: McpContext,
+  name: string | undefined,
+  what = "can arrive",
+): Promise<void> {
   if (name === undefined || name === "") return; // "" is no filter (filters.ts givenFilters)
   let names: string[];
   try {
@@ -42,7 +46,7 @@ export async function refuseUnservedEndpoint(ctx: McpContext, name: string | und
   }
   if (names.includes(name)) return;
   throw new UsageError(
-    `No event can arrive for endpoint ${JSON.stringify(name)}: the config has no endpoint of that name ` +
+    `No event ${what} for endpoint ${JSON.stringify(name)}: the config has no endpoint of that name ` +
       `(it has ${names.map((n) => JSON.stringify(n)).join(", ")}). list_endpoints shows them.`,
   );
 }
