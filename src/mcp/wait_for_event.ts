@@ -25,8 +25,9 @@ const PROGRESS_MS = 5000;
 export const MAX_WAIT_SECONDS = 600;
 
 /**
- * Refuses to wait for (or list, or replay: `what` an event of it does) an endpoint the config does not have (dev, which serves the config, stores no event
- * for it): the CLI refuses an unknown `--endpoint` the same way. Says nothing when the config does not load
+ * Refuses to wait for an endpoint the config does not have (dev, which serves the config, stores no event
+ * for it), or to list or replay it when nothing of it is stored (`what` no event does: "is stored or can
+ * arrive"): the CLI refuses an unknown `--endpoint` the same way. Says nothing when the config does not load
  * (doctor tells why).
  * @throws {UsageError} naming the endpoints there are.
  */
