@@ -106,6 +106,13 @@ Deno.test({
         provider: "github",
       });
       assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [ghId]);
+      // Every input is honoured or refused: `limit` bounds a bulk replay, and means nothing with an `id`.
+      const limited = await mcp.call("replay", { id: ghId, limit: 5 });
+      assert.equal(limited.isError, true);
+      assert.match(
+        limited.text,
+        /^limit bounds a replay of the events the filters match; .* leave limit out\./,
+      );
       // In a bulk replay, the received method is `filter_method`; `method` still overrides.
       const bulk = await mcp.call("replay", {
         provider: "github",

@@ -165,6 +165,12 @@ export function replayTool(ctx: McpContext) {
             "search_events lists the stored events.",
         );
       }
+      if (o.id !== undefined && o.limit !== undefined) {
+        throw new UsageError(
+          "limit bounds a replay of the events the filters match; with `id` one event is sent: " +
+            "leave limit out.",
+        );
+      }
       if (o.method !== undefined) checkMethod(o.method);
       if (o.set_new && (o.set ?? []).length === 0) throw new UsageError("set_new goes with set.");
       const config = await configOf(ctx);
