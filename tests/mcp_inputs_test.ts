@@ -328,6 +328,16 @@ Deno.test({
         return listed.structured?.events[0]?.deliveries?.[0]?.state === "pending";
       }, "the event waits for the app (pending)");
 
+      // Nothing listened: the try is no attempt (as `inspect` says "no attempt spent, waits for the app").
+      const waiting = await mcp.call("get_event", { id });
+      const target = waiting.structured?.event.deliveries[0];
+      assert.equal(target.state, "pending");
+      assert.ok(
+        target.attempts.length >= 1 && target.attempts.every((a: { refused?: boolean }) => a.refused),
+      );
+      const summary = await mcp.call("search_events");
+      assert.equal(summary.structured?.events[0].deliveries[0].attempts, 0);
+
       // The running dev sends it as soon as the app listens: an undelivered replay leaves it, and says so.
       const bulk = await mcp.call("replay", { undelivered: true });
       assert.equal(bulk.isError, false, bulk.text);

@@ -42,6 +42,9 @@ export const ATTEMPT_SCHEMA = z.object({
   truncated: z.boolean().optional(),
   error: z.string().optional().describe("why there was no answer"),
   resigned: z.boolean().optional(),
+  refused: z.boolean().optional().describe(
+    "nothing listened (connection refused): no attempt spent, not counted; the event waits for the app",
+  ),
 });
 
 /** The deliveries of an event to one target. */
@@ -90,6 +93,7 @@ function _attempt(d: DeliveryRecord): Attempt {
   if (d.truncated !== undefined) a.truncated = d.truncated;
   if (d.error !== undefined) a.error = d.error;
   if (d.resigned !== undefined) a.resigned = d.resigned;
+  if (d.refused === true) a.refused = true; // as `inspect`: "no attempt spent, waits for the app"
   return a;
 }
 
