@@ -76,6 +76,13 @@ function _checkFlags(o: Opts): void {
       "--body-file replaces the whole body, so --set has nothing to change: give one or the other.",
     );
   }
+  if (o.secret === "") {
+    // An empty key signs nothing a receiver would accept (and WebCrypto refuses it).
+    throw new UsageError(
+      '--secret is empty: give the secret the receiver checks with (--secret "$SECRET" expands to nothing ' +
+        "when the variable is unset), or leave --secret out to use the endpoint's `secret`.",
+    );
+  }
   if (o.stale && o.badSignature) {
     throw new UsageError("Give --stale or --bad-signature, not both: each is its own fault.");
   }

@@ -1,0 +1,45 @@
+/**
+ * Every option honoured or refused: the edge values and combinations an audit of each command's options
+ * found taken silently, or failing without a message. Each runs the real CLI in a temp dir.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, withTmpDir, writeFile } from "./_helpers.ts";
+import { logText, makeEvents } from "./_store_fixture.ts";
+
+const CONFIG = `export default { port: 0, endpoints: [
+  { name: "a", path: "/a", method: "POST" },
+  { name: "b", path: "/b", method: "POST" },
+] };\n`;
+
+/** A project with `count` stored events (endpoints a and b, one second apart, ending a minute ago). */
+async function project(dir: string, count = 6): Promise<string> {
+  await writeFile(dir, "hooktap.config.ts", CONFIG);
+  const start = new Date(Date.now() - 60_000 - count * 1000);
+  const log = logText(makeEvents(count, { endpoints: ["a", "b"], start }));
+  await writeFile(dir, ".hooktap/events.jsonl", log);
+  return log;
+}
+
+const logOf = (dir: string) => Deno.readTextFile(join(dir, ".hooktap/events.jsonl"));
+
+Deno.test("prune --keep 0 is refused (it would remove every event unasked), naming rm --all; nothing removed", async () => {
+  await using tmp = await withTmpDir();
+  const log = await project(tmp.path);
+  const r = await runCli(["prune", "--keep", "0"], { cwd: tmp.path });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--keep must be a whole number of at least 1 .*hooktap rm --all.*got "0"/);
+  assert.equal(await logOf(tmp.path), log);
+});
+
+Deno.test("trigger --secret '' (an unset variable expanded) is a usage error, not a crash", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(
+    ["trigger", "github", "push", "--to", "http://127.0.0.1:9/hook", "--secret", ""],
+    { cwd: tmp.path },
+  );
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--secret is empty: give the secret/);
+  assert.doesNotMatch(r.stderr, /unexpectedly|DataError/);
+});
