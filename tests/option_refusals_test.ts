@@ -43,3 +43,15 @@ Deno.test("trigger --secret '' (an unset variable expanded) is a usage error, no
   assert.match(r.stderr, /--secret is empty: give the secret/);
   assert.doesNotMatch(r.stderr, /unexpectedly|DataError/);
 });
+
+Deno.test("a single-value option given twice with different values is refused (logs -e a -e b listed only b)", async () => {
+  await using tmp = await withTmpDir();
+  await project(tmp.path);
+  const r = await runCli(["logs", "-e", "a", "--endpoint", "b"], { cwd: tmp.path });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /--endpoint was given twice, as "a" and as "b": it takes one value\. Give it once\./,
+  );
+  assert.equal(r.stdout, "");
+});

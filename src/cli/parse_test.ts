@@ -198,3 +198,13 @@ Deno.test("every command's relations name options it declares, and its defaults 
     }
   }
 });
+
+Deno.test("a single-value option given twice with different values is refused, not the last kept silently", () => {
+  refused(
+    ["-n", "2", "-n", "3"],
+    /^--limit was given twice, as "2" and as "3": it takes one value\. Give it once\.$/,
+  );
+  refused(["--grep", "a", "--grep=b"], /^--grep was given twice, as "a" and as "b"/);
+  assert.equal(parse("-n", "2", "--limit", "2").limit, 2); // the same value twice is harmless
+  assert.deepEqual(parse("--tag", "1", "--tag", "2").tag, [1, 2]); // a repeatable one collects them
+});
