@@ -55,3 +55,51 @@ Deno.test("a single-value option given twice with different values is refused (l
   );
   assert.equal(r.stdout, "");
 });
+
+Deno.test("filter values no event can match are refused with the fix, in logs, export and replay alike", async () => {
+  await using tmp = await withTmpDir();
+  await project(tmp.path);
+  const cases: [string[], RegExp][] = [
+    [
+      ["--filter-method", "BAD M"],
+      /^error: --filter-method must be an HTTP method like POST or GET, got "BAD M"\.$/,
+    ],
+    [["-m", ""], /--filter-method must be an HTTP method/],
+    [["--grep", ""], /^error: --grep is empty: give what to look for, or leave --grep out\.$/],
+    [["--type", ""], /^error: --type is empty/],
+    [["--path", ""], /^error: --path is empty/],
+    [["--path", "a"], /^error: --path must start with "\/" .*got "a": use "\/a"\.$/],
+    [
+      ["--since", "1m", "--until", "1h"],
+      /^error: --since \S+ is not before --until \S+, so no event is in between/,
+    ],
+    [["--has-header", "=x"], /^error: --has-header must look like Name=value or Name/],
+    [["--provider", ""], /^error: --provider must name a provider, got ""\. Known: /],
+  ];
+  for (const command of [["logs"], ["export"], ["replay", "--to", "http://127.0.0.1:9/"]]) {
+    for (const [flags, message] of cases) {
+      if (command[0] === "replay" && flags[0] === "--path") continue; // replay has no --path
+      const r = await runCli([...command, ...flags], { cwd: tmp.path });
+      assert.equal(r.code, 2, `${[...command, ...flags].join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr.trim(), message, [...command, ...flags].join(" "));
+      assert.equal(r.stdout, "");
+    }
+  }
+  // Their good forms still work: -m in any case, a path with its "/", --since before --until.
+  const ok = await runCli([
+    "logs",
+    "--json",
+    "-m",
+    "post",
+    "--path",
+    "/webhook",
+    "--since",
+    "1d",
+    "--until",
+    "1m",
+  ], {
+    cwd: tmp.path,
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout.trim().split("\n").length, 4); // makeEvents: every third is a PUT
+});

@@ -75,9 +75,10 @@ export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
  * @throws {UsageError} naming the option and the fix.
  */
 export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
-  const { compileFilter } = await lazyImport<
-    typeof import("../../query/filter.ts")
-  >("src/query/filter.ts");
+  const values = await lazyImport<typeof import("./filter_values.ts")>(
+    "src/commands/_shared/filter_values.ts",
+  );
+  values.checkFilterValues(opts);
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;
@@ -96,7 +97,7 @@ export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.path !== undefined) filter.path = opts.path;
   if (opts.verdict !== undefined) filter.verdict = opts.verdict;
-  compileFilter(filter); // throws on a bad --where or --header
+  values.compileChecked(filter); // throws on a bad --where or --has-header
   return filter;
 }
 
