@@ -103,3 +103,36 @@ Deno.test("filter values no event can match are refused with the fix, in logs, e
   assert.equal(ok.code, 0, ok.stderr);
   assert.equal(ok.stdout.trim().split("\n").length, 4); // makeEvents: every third is a PUT
 });
+
+Deno.test("logs --unmatched honours --count, --until and --path, and refuses the filters it cannot apply", async () => {
+  await using tmp = await withTmpDir();
+  await project(tmp.path);
+  const old = new Date(Date.now() - 3 * 3600_000).toISOString();
+  const now = new Date().toISOString();
+  await writeFile(
+    tmp.path,
+    ".hooktap/unmatched.jsonl",
+    [
+      { time: old, method: "GET", path: "/nope", query: "", status: 404 },
+      { time: now, method: "PUT", path: "/a", query: "", status: 405, allow: ["POST"] },
+      { time: now, method: "POST", path: "/hooks/x", query: "", status: 404 },
+    ].map((e) => JSON.stringify(e) + "\n").join(""),
+  );
+  const count = await runCli(["logs", "-u", "--count"], { cwd: tmp.path });
+  assert.equal(count.code, 0, count.stderr);
+  assert.equal(count.stdout, "3\n"); // was the list, --count ignored
+  const until = await runCli(["logs", "-u", "--json", "--until", "1h"], { cwd: tmp.path });
+  assert.deepEqual(until.stdout.trim().split("\n").map((l) => JSON.parse(l).path), ["/nope"]);
+  const path = await runCli(["logs", "-u", "--json", "--path", "/hooks/*"], { cwd: tmp.path });
+  assert.deepEqual(path.stdout.trim().split("\n").map((l) => JSON.parse(l).path), ["/hooks/x"]);
+  const none = await runCli(["logs", "-u", "--path", "/zzz"], { cwd: tmp.path });
+  assert.equal(none.stderr, "No unmatched requests match these filters.\n");
+  for (
+    const flags of [["-e", "a"], ["--grep", "x"], ["--verdict", "valid"], ["--follow"], ["--where", "a=1"]]
+  ) {
+    const r = await runCli(["logs", "-u", ...flags], { cwd: tmp.path });
+    assert.equal(r.code, 2, `${flags.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /^error: --[a-z-]+ does not apply to --unmatched: .*Leave --[a-z-]+ out/);
+    assert.equal(r.stdout, "");
+  }
+});
