@@ -136,3 +136,48 @@ Deno.test("logs --unmatched honours --count, --until and --path, and refuses the
     assert.equal(r.stdout, "");
   }
 });
+
+Deno.test("init --config refuses a name that is no TypeScript file (it wrote TS into x.json) and a folder", async () => {
+  await using tmp = await withTmpDir();
+  const json = await runCli(["init", "--yes", "--config", "x.json"], { cwd: tmp.path });
+  assert.equal(json.code, 2, json.stderr);
+  assert.match(
+    json.stderr,
+    /--config must name a file ending in \.ts .*got "x\.json": use hooktap init --yes --config x\.ts\./,
+  );
+  await Deno.mkdir(join(tmp.path, "conf.ts"));
+  const folder = await runCli(["init", "--yes", "--force", "--config", "conf.ts"], { cwd: tmp.path });
+  assert.equal(folder.code, 2, folder.stderr);
+  assert.match(
+    folder.stderr,
+    /^error: conf\.ts is a folder: .*hooktap init --config conf\.ts\/hooktap\.config\.ts\./,
+  );
+  assert.deepEqual([...Deno.readDirSync(tmp.path)].map((e) => e.name), ["conf.ts"]); // nothing written
+  const mts = await runCli(["init", "--yes", "--config", "x.mts"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=.", "--allow-write=."],
+  });
+  assert.equal(mts.code, 0, mts.stderr);
+});
+
+Deno.test("a --config that is no module (hooktap.json) is a config error naming the file and the fix", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.json", `{"port": 8787}`);
+  const r = await runCli(["logs", "--config", "hooktap.json"], { cwd: tmp.path });
+  assert.equal(r.code, 78, r.stderr);
+  assert.match(
+    r.stderr,
+    /^error: Config file \S+hooktap\.json is not a TypeScript or JavaScript module: .*end in \.ts/,
+  );
+  assert.match(r.stderr, /hooktap init --yes/);
+  assert.doesNotMatch(r.stderr, /import attribute|"type": "json"/);
+});
+
+Deno.test("logs --count refuses -n (it counts the whole log; -n was ignored)", async () => {
+  await using tmp = await withTmpDir();
+  await project(tmp.path);
+  const r = await runCli(["logs", "--count", "-n", "2"], { cwd: tmp.path });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--count and --limit cannot be given together/);
+  assert.equal((await runCli(["logs", "--count"], { cwd: tmp.path })).stdout, "6\n");
+});
