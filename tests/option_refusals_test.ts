@@ -181,3 +181,21 @@ Deno.test("logs --count refuses -n (it counts the whole log; -n was ignored)", a
   assert.match(r.stderr, /--count and --limit cannot be given together/);
   assert.equal((await runCli(["logs", "--count"], { cwd: tmp.path })).stdout, "6\n");
 });
+
+Deno.test("rm says which events it removed (it said only how many were kept), in text and --json", async () => {
+  await using tmp = await withTmpDir();
+  await project(tmp.path);
+  const ids = (await logOf(tmp.path)).trim().split("\n").map((l) => JSON.parse(l).id as string);
+  const r = await runCli(["rm", ids[1]!, ids[2]!.slice(13), "--yes"], { cwd: tmp.path });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    new RegExp(`^Removed ${ids[1]}, ${ids[2]}; 4 events kept \\(.+\\), .+ freed\\.\\n$`),
+  );
+  const json = await runCli(["rm", ids[3]!, "--yes", "--json"], { cwd: tmp.path });
+  assert.deepEqual(JSON.parse(json.stdout).removed, [ids[3]]);
+  const left = (await logOf(tmp.path)).trim().split("\n").map((l) => JSON.parse(l).id);
+  assert.deepEqual(left, [ids[0], ids[4], ids[5]]); // exactly those, no more
+  const all = await runCli(["rm", "--all", "--yes"], { cwd: tmp.path });
+  assert.match(all.stdout, /^Removed every event: 0 events kept/);
+});
