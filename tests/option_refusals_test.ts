@@ -199,3 +199,34 @@ Deno.test("rm says which events it removed (it said only how many were kept), in
   const all = await runCli(["rm", "--all", "--yes"], { cwd: tmp.path });
   assert.match(all.stdout, /^Removed every event: 0 events kept/);
 });
+
+Deno.test("hub serve refuses an empty --admin-token (it served with 'admin API on' that no token could open)", async () => {
+  await using tmp = await withTmpDir();
+  const permissions = ["--allow-net=127.0.0.1", "--allow-read=.", "--allow-write=."];
+  const empty = await runCli(["hub", "serve", "--port", "0", "--admin-token", ""], {
+    cwd: tmp.path,
+    permissions,
+    timeoutMs: 15_000,
+  });
+  assert.equal(empty.timedOut, undefined, "it started serving");
+  assert.equal(empty.code, 2, empty.stderr);
+  assert.match(empty.stderr, /--admin-token is empty: a token is one word/);
+  const spaced = await runCli([
+    "hub",
+    "clients",
+    "--hub",
+    "http://127.0.0.1:9",
+    "--channel",
+    "c",
+    "--token",
+    "a b",
+  ], {
+    cwd: tmp.path,
+    permissions,
+  });
+  assert.equal(spaced.code, 2, spaced.stderr);
+  assert.match(spaced.stderr, /--token holds a space/);
+  const host = await runCli(["hub", "serve", "--port", "0", "--host", ""], { cwd: tmp.path, permissions });
+  assert.equal(host.code, 2, host.stderr);
+  assert.match(host.stderr, /--host is empty: give the interface to bind/);
+});
