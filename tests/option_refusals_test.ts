@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, withTmpDir, writeFile } from "./_helpers.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
 
 const CONFIG = `export default { port: 0, endpoints: [
@@ -229,4 +229,24 @@ Deno.test("hub serve refuses an empty --admin-token (it served with 'admin API o
   const host = await runCli(["hub", "serve", "--port", "0", "--host", ""], { cwd: tmp.path, permissions });
   assert.equal(host.code, 2, host.stderr);
   assert.match(host.stderr, /--host is empty: give the interface to bind/);
+});
+
+Deno.test("doctor --config OTHER while dev runs does not promise that dev reloads that file (it watches its own)", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  await writeFile(tmp.path, "other.ts", "export default { port: 0, endpoints: [] };\n");
+  await using dev = await startDev(tmp.path);
+  const other = await runCli(["doctor", "--config", "other.ts"], { cwd: tmp.path });
+  assert.equal(other.code, 1, other.stderr);
+  assert.doesNotMatch(other.stdout, /the running dev reloads it|keeps serving its last good config/);
+  assert.match(other.stdout, /the running dev serves its own config, not this file/);
+  assert.match(
+    other.stdout,
+    /the running dev does not read this file: restart it with hooktap dev --config other\.ts/,
+  );
+  // Its own file, broken: the running dev does reload that one.
+  await writeFile(tmp.path, "hooktap.config.ts", "export default { port: 0, endpoints: [] };\n");
+  const own = await runCli(["doctor"], { cwd: tmp.path });
+  assert.match(own.stdout, /then save: the running dev reloads it/);
+  assert.equal(await dev.stop(), 0);
 });
