@@ -250,3 +250,20 @@ Deno.test("doctor --config OTHER while dev runs does not promise that dev reload
   assert.match(own.stdout, /then save: the running dev reloads it/);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("trigger --list refuses an event and the options of a send (it listed everything and ignored them)", async () => {
+  await using tmp = await withTmpDir();
+  const event = await runCli(["trigger", "--list", "github", "push"], { cwd: tmp.path });
+  assert.equal(event.code, 2, event.stderr);
+  assert.match(
+    event.stderr,
+    /--list lists every event of a provider, so it takes no event \("push"\): run hooktap trigger --list github/,
+  );
+  assert.equal(event.stdout, "");
+  const to = await runCli(["trigger", "--list", "--to", "http://127.0.0.1:9/"], { cwd: tmp.path });
+  assert.equal(to.code, 2, to.stderr);
+  assert.match(to.stderr, /--list only lists \(it sends nothing\), so --to has no effect with it/);
+  const json = await runCli(["trigger", "--list", "github", "--json"], { cwd: tmp.path });
+  assert.equal(json.code, 0, json.stderr);
+  assert.ok(json.stdout.trim().split("\n").every((l) => JSON.parse(l).provider === "github"));
+});
