@@ -267,3 +267,14 @@ Deno.test("trigger --list refuses an event and the options of a send (it listed 
   assert.equal(json.code, 0, json.stderr);
   assert.ok(json.stdout.trim().split("\n").every((l) => JSON.parse(l).provider === "github"));
 });
+
+Deno.test("completion offers provider names for --provider (it offered nothing)", async () => {
+  await using tmp = await withTmpDir();
+  for (const command of ["logs", "export", "replay"]) {
+    const r = await runCli(["complete", "--", command, "--provider", "st"], { cwd: tmp.path });
+    assert.equal(r.code, 0, r.stderr);
+    const values = r.stdout.trim().split("\n").map((l) => l.split("\t")[0]);
+    assert.ok(values.includes("stripe") && values.includes("standard-webhooks"), `${command}: ${r.stdout}`);
+    assert.ok(values.every((v) => v!.startsWith("st")), r.stdout);
+  }
+});

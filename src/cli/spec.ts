@@ -124,7 +124,7 @@ export interface OptionSpec {
   /** Left out of help and completion. */
   readonly hidden?: boolean;
   /** What completion offers for its value. */
-  readonly complete?: "endpoint" | "method" | "event-id";
+  readonly complete?: "endpoint" | "method" | "event-id" | "provider";
 }
 
 /** Whether `option` takes a value. */

@@ -51,7 +51,10 @@ async function _values(
   positional: readonly string[] = [],
 ): Promise<Candidate[]> {
   if (choices !== undefined) return _byPrefix(choices.map((c) => [c, ""]), current);
-  if (kind === "trigger-provider") return _byPrefix([...(await data.triggerable?.()) ?? []], current);
+  // The providers a filter names are the ones trigger knows: one catalog (src/providers/catalog.ts).
+  if (kind === "trigger-provider" || kind === "provider") {
+    return _byPrefix([...(await data.triggerable?.()) ?? []], current);
+  }
   if (kind === "trigger-event") {
     const provider = positional.at(-1);
     return provider === undefined ? [] : _byPrefix([...(await data.triggerable?.(provider)) ?? []], current);

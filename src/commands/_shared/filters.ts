@@ -54,7 +54,11 @@ export const FILTER_OPTIONS = defineOptions({
     description:
       "only events with this header: X-GitHub-Event=push, or a name alone (repeatable; renamed from --header: -H/--header is the override)",
   },
-  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
+  provider: {
+    value: "name",
+    description: "only events from this sender (github, stripe, slack, ...)",
+    complete: "provider",
+  },
   type: {
     value: "type",
     description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
