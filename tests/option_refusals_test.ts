@@ -278,3 +278,16 @@ Deno.test("completion offers provider names for --provider (it offered nothing)"
     assert.ok(values.every((v) => v!.startsWith("st")), r.stdout);
   }
 });
+
+Deno.test("--version refuses words after it, --help names a command's help, and help takes one command", async () => {
+  await using tmp = await withTmpDir();
+  const version = await runCli(["-V", "logs"], { cwd: tmp.path });
+  assert.equal(version.code, 2, version.stderr);
+  assert.match(version.stderr, /-V prints the version and takes nothing after it, got "logs"/);
+  const help = await runCli(["--help", "logs"], { cwd: tmp.path });
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: hooktap logs \[options\]/); // was the program's help
+  const extra = await runCli(["help", "logs", "extra"], { cwd: tmp.path });
+  assert.equal(extra.code, 2, extra.stderr);
+  assert.match(extra.stderr, /help takes one command at most, got "logs extra": hooktap help logs\./);
+});
