@@ -291,3 +291,16 @@ Deno.test("--version refuses words after it, --help names a command's help, and 
   assert.equal(extra.code, 2, extra.stderr);
   assert.match(extra.stderr, /help takes one command at most, got "logs extra": hooktap help logs\./);
 });
+
+Deno.test("inspect -e default without a config knows the starter config's endpoint (it said there is none)", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(["inspect", "-e", "default"], { cwd: tmp.path });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /^error: Endpoint "default" has no events yet\. Send one to it while `hooktap dev` runs/,
+  );
+  const typo = await runCli(["inspect", "-e", "defualt"], { cwd: tmp.path });
+  assert.equal(typo.code, 2, typo.stderr);
+  assert.match(typo.stderr, /did you mean "default"\? Known endpoints: default\./);
+});
