@@ -304,3 +304,14 @@ Deno.test("inspect -e default without a config knows the starter config's endpoi
   assert.equal(typo.code, 2, typo.stderr);
   assert.match(typo.stderr, /did you mean "default"\? Known endpoints: default\./);
 });
+
+Deno.test("completion offers hub's sub-actions of the action typed (channel offered rotate and revoke)", async () => {
+  await using tmp = await withTmpDir();
+  const offered = async (action: string) =>
+    (await runCli(["complete", "--", "hub", action, ""], { cwd: tmp.path })).stdout.trim().split("\n")
+      .filter((l) => l !== "").map((l) => l.split("\t")[0]);
+  assert.deepEqual(await offered("channel"), ["create", "rm"]);
+  assert.deepEqual(await offered("clients"), ["rm"]);
+  assert.deepEqual(await offered("token"), ["rotate", "revoke"]);
+  assert.deepEqual(await offered("serve"), []);
+});

@@ -139,5 +139,11 @@ export async function candidates(
   const positional = _positional(spec, before);
   const arg = declared[positional.length] ?? (declared.at(-1)?.variadic ? declared.at(-1) : undefined);
   if (arg === undefined) return [];
-  return _values(arg.complete, arg.choices, current, data, positional);
+  const word = positional.at(-1);
+  const after = word === undefined || arg.choicesAfter === undefined
+    ? undefined
+    : Object.hasOwn(arg.choicesAfter, word)
+    ? arg.choicesAfter[word]!
+    : [];
+  return _values(arg.complete, after ?? arg.choices, current, data, positional);
 }
