@@ -24,12 +24,15 @@ async function project(dir: string, count = 6): Promise<string> {
 
 const logOf = (dir: string) => Deno.readTextFile(join(dir, ".hooktap/events.jsonl"));
 
-Deno.test("prune --keep 0 is refused (it would remove every event unasked), naming rm --all; nothing removed", async () => {
+Deno.test("prune --keep 0 and --older-than 0s are refused (they removed every event unasked), naming rm --all; nothing removed", async () => {
   await using tmp = await withTmpDir();
   const log = await project(tmp.path);
   const r = await runCli(["prune", "--keep", "0"], { cwd: tmp.path });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /--keep must be a whole number of at least 1 .*hooktap rm --all.*got "0"/);
+  const age = await runCli(["prune", "--older-than", "0s"], { cwd: tmp.path });
+  assert.equal(age.code, 2, age.stderr);
+  assert.match(age.stderr, /--older-than must be a duration above 0 .*got "0s"/);
   assert.equal(await logOf(tmp.path), log);
 });
 

@@ -9,7 +9,8 @@ export const options = defineOptions({
     description: "keep only the newest N events",
   },
   olderThan: {
-    kind: duration({ placeholder: "age", bare: null, zero: true }),
+    // Above 0, as the config's retention.olderThan: 0 would remove every event, as --keep 0 would.
+    kind: duration({ placeholder: "age", bare: null }),
     description: "remove events older than this (7d, 12h, 30m)",
   },
   json: { description: "print the result as one JSON object on stdout" },
