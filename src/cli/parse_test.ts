@@ -91,6 +91,10 @@ Deno.test("time: a duration back from now, or an ISO time, read as a Date", () =
     /^--since must be a duration like 10m, 2h or 1d, or an ISO time like .*, got "yesterday"\.$/,
   );
   refused(["--since", "5"], /--since must be a duration/); // a bare number is not a time
+  // An impossible day is refused, not rolled over into the next month (2026-02-30 was March 2).
+  refused(["--since", "2026-02-30"], /--since must be a duration .*got "2026-02-30"/);
+  refused(["--since", "2026-04-31T10:00:00Z"], /--since must be a duration/);
+  assert.equal(parse("--since", "2024-02-29").since?.toISOString(), "2024-02-29T00:00:00.000Z");
 });
 
 Deno.test("integer and port: whole numbers within their range, named with the option and what it expects", () => {
