@@ -63,8 +63,20 @@ export function parseCommand(spec: CommandSpec, words: readonly string[]): Parse
   }
   const args: string[] = [];
   const given = new Set<string>();
+  const texts = new Map<string, string>(); // each single-value option's text, as given
   const set = (flag: Flag, value: string | boolean) => {
     const { key, spec: option } = flag;
+    if (typeof value === "string" && !option.repeatable) {
+      // `-e gh -e stripe` would silently keep the last: say so instead (the same value twice is harmless).
+      const before = texts.get(key);
+      if (before !== undefined && before !== value) {
+        throw new UsageError(
+          `${_flag(key)} was given twice, as "${before}" and as "${value}": it takes one value. ` +
+            `Give it once.`,
+        );
+      }
+      texts.set(key, value);
+    }
     if (value !== false) given.add(key);
     const read = typeof value === "string" ? readValue(key, option.kind, value) : value;
     if (option.repeatable) (options[key] as (string | number | Date)[]).push(read as string | number | Date);

@@ -91,6 +91,10 @@ Deno.test("time: a duration back from now, or an ISO time, read as a Date", () =
     /^--since must be a duration like 10m, 2h or 1d, or an ISO time like .*, got "yesterday"\.$/,
   );
   refused(["--since", "5"], /--since must be a duration/); // a bare number is not a time
+  // An impossible day is refused, not rolled over into the next month (2026-02-30 was March 2).
+  refused(["--since", "2026-02-30"], /--since must be a duration .*got "2026-02-30"/);
+  refused(["--since", "2026-04-31T10:00:00Z"], /--since must be a duration/);
+  assert.equal(parse("--since", "2024-02-29").since?.toISOString(), "2024-02-29T00:00:00.000Z");
 });
 
 Deno.test("integer and port: whole numbers within their range, named with the option and what it expects", () => {
@@ -197,4 +201,14 @@ Deno.test("every command's relations name options it declares, and its defaults 
       }
     }
   }
+});
+
+Deno.test("a single-value option given twice with different values is refused, not the last kept silently", () => {
+  refused(
+    ["-n", "2", "-n", "3"],
+    /^--limit was given twice, as "2" and as "3": it takes one value\. Give it once\.$/,
+  );
+  refused(["--grep", "a", "--grep=b"], /^--grep was given twice, as "a" and as "b"/);
+  assert.equal(parse("-n", "2", "--limit", "2").limit, 2); // the same value twice is harmless
+  assert.deepEqual(parse("--tag", "1", "--tag", "2").tag, [1, 2]); // a repeatable one collects them
 });

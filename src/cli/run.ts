@@ -55,9 +55,19 @@ export async function runProgram(
     ctx.exit(2);
     return;
   }
+  if ((first === "-V" || first === "--version") && rest.length > 0) {
+    throw new UsageError(`${first} prints the version and takes nothing after it, got "${rest[0]}".`);
+  }
   if (first === "-V" || first === "--version") return void ctx.output.out(`${program.version}\n`);
-  if (first === "-h" || first === "--help") return void ctx.output.out(await help());
-  if (first === "help") {
+  if (["-h", "--help", "help"].includes(first) && rest.length > 1) {
+    throw new UsageError(
+      `${first} takes one command at most, got "${rest.join(" ")}": ${suggestCommand(["help", rest[0]!])}.`,
+    );
+  }
+  if ((first === "-h" || first === "--help") && rest[0] === undefined) {
+    return void ctx.output.out(await help());
+  }
+  if (first === "help" || first === "-h" || first === "--help") {
     ctx.output.out(
       rest[0] === undefined
         ? await help()

@@ -124,7 +124,7 @@ export interface OptionSpec {
   /** Left out of help and completion. */
   readonly hidden?: boolean;
   /** What completion offers for its value. */
-  readonly complete?: "endpoint" | "method" | "event-id";
+  readonly complete?: "endpoint" | "method" | "event-id" | "provider";
 }
 
 /** Whether `option` takes a value. */
@@ -148,6 +148,11 @@ export interface ArgumentSpec {
   readonly variadic?: boolean;
   /** Allowed values. */
   readonly choices?: readonly string[];
+  /**
+   * The values completion offers after each value of the argument before it (`hub channel` → create, rm),
+   * when they depend on it; `choices` still says what the parser accepts.
+   */
+  readonly choicesAfter?: Readonly<Record<string, readonly string[]>>;
   /** What completion offers: recent event ids, endpoint names, trigger's providers and events, or the choices. */
   readonly complete?: "event-id" | "endpoint" | "trigger-provider" | "trigger-event";
 }

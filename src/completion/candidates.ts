@@ -51,7 +51,10 @@ async function _values(
   positional: readonly string[] = [],
 ): Promise<Candidate[]> {
   if (choices !== undefined) return _byPrefix(choices.map((c) => [c, ""]), current);
-  if (kind === "trigger-provider") return _byPrefix([...(await data.triggerable?.()) ?? []], current);
+  // The providers a filter names are the ones trigger knows: one catalog (src/providers/catalog.ts).
+  if (kind === "trigger-provider" || kind === "provider") {
+    return _byPrefix([...(await data.triggerable?.()) ?? []], current);
+  }
   if (kind === "trigger-event") {
     const provider = positional.at(-1);
     return provider === undefined ? [] : _byPrefix([...(await data.triggerable?.(provider)) ?? []], current);
@@ -136,5 +139,11 @@ export async function candidates(
   const positional = _positional(spec, before);
   const arg = declared[positional.length] ?? (declared.at(-1)?.variadic ? declared.at(-1) : undefined);
   if (arg === undefined) return [];
-  return _values(arg.complete, arg.choices, current, data, positional);
+  const word = positional.at(-1);
+  const after = word === undefined || arg.choicesAfter === undefined
+    ? undefined
+    : Object.hasOwn(arg.choicesAfter, word)
+    ? arg.choicesAfter[word]!
+    : [];
+  return _values(arg.complete, after ?? arg.choices, current, data, positional);
 }

@@ -121,6 +121,9 @@ async function importableHere(file: string, url: string, cacheBust: string | und
   }
 }
 
+/** A file Deno imports as a module: TypeScript or JavaScript, by its extension. */
+export const MODULE_FILE: RegExp = /\.(?:m?[jt]s|[jt]sx)$/i;
+
 /** Absolute path of the config file a command would read. */
 export function configPath(options: LoadConfigOptions = {}): string {
   return resolvePath(options.cwd ?? Deno.cwd(), options.path ?? CONFIG_FILE_NAME);
@@ -166,6 +169,17 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     throw new ConfigError(`Config path ${file} is not a regular file (it is ${fileKind(info)}).`, [
       "point --config at a hooktap.config.ts file",
     ]);
+  }
+  if (!MODULE_FILE.test(file)) {
+    // `--config hooktap.json` would fail in the module loader with a message about import attributes.
+    throw new ConfigError(
+      `Config file ${file} is not a TypeScript or JavaScript module: hooktap imports its config, so the ` +
+        "file must end in .ts (or .mts, .js, .mjs).",
+      [
+        "put the settings in a hooktap.config.ts that default-exports them " +
+        `(\`${suggestCommand(["init", "--yes"])}\` writes one), and give --config that file`,
+      ],
+    );
   }
   try {
     // Open it here first: a clear error for an unreadable file, not a module-loader one.

@@ -68,6 +68,8 @@ function _secrets(value: unknown, at: string, issues: Issues): string[] {
         `${where} must be a non-empty string, got ${show(s)}` +
           (s === undefined
             ? " (is the environment variable set? Deno.env.get() gives undefined when not)"
+            : s === ""
+            ? ": set the secret the sender signs with (or leave the field out to store its events unchecked)"
             : ""),
       );
     } else out.push(s);

@@ -448,9 +448,13 @@ function configCheck(f: DoctorFacts): Check {
       fix: `write one: ${command(f, ["init", "--yes"], false)}`,
     };
   }
+  // The running dev watches its own config file: another one given to --config is neither served nor reloaded.
+  const watched = f.devWatches !== false;
   const running = f.endpoints.from === "running"
     ? [
-      `the running dev keeps serving its last good config; the checks above use its endpoints (${
+      `the running dev ${
+        watched ? "keeps serving its last good config" : "serves its own config, not this file"
+      }; the checks above use its endpoints (${
         f.endpoints.list.map((e) => `${e.name} ${e.path}`).join(", ")
       })`,
     ]
@@ -469,8 +473,11 @@ function configCheck(f: DoctorFacts): Check {
     id: "config",
     status: "fail",
     summary: c.message,
-    fix: f.dev.running
+    fix: f.dev.running && watched
       ? "fix the problems listed, then save: the running dev reloads it"
+      : f.dev.running
+      ? "fix the problems listed, then save (the running dev does not read this file: restart it with " +
+        `${command(f, ["dev"])} to use it)`
       : "fix the problems listed, then save (hooktap dev does not start on a config that does not load)",
     details: [...c.issues, ...running],
   };

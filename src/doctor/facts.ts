@@ -9,7 +9,7 @@
  * @module
  */
 import { loadConfig } from "../config/load.ts";
-import type { Endpoint, ResolvedConfig } from "../config/types.ts";
+import { CONFIG_FILE_NAME, type Endpoint, type ResolvedConfig } from "../config/types.ts";
 import { describeError } from "../errors.ts";
 import { PROBE_HEADER, PROBE_PATH, PROBE_RUN_HEADER, type ProbeAnswer } from "../receiver/probe.ts";
 import { latestOfEndpoint } from "../store/read/latest.ts";
@@ -71,6 +71,11 @@ export interface DoctorFacts {
    * given none), or the default hooktap.config.ts (`default`).
    */
   configFrom?: "option" | "running" | "default";
+  /**
+   * When dev runs: whether the config checked is the file it watches (a `--config` naming another file is
+   * not: saving that one reloads nothing).
+   */
+  devWatches?: boolean;
   /** How the user runs hooktap and the `--config FILE` words, for the commands the fixes suggest. */
   command?: { runner: string; config: readonly string[] };
   /** `running` when the writer lock is held. */
@@ -297,6 +302,12 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     now,
     config,
     configFrom: options.configPath !== undefined ? "option" : fromDev !== undefined ? "running" : "default",
+    ...(devRunning
+      ? {
+        devWatches: resolvePath(options.cwd, configPath ?? CONFIG_FILE_NAME) ===
+          resolvePath(options.cwd, owner?.config ?? CONFIG_FILE_NAME),
+      }
+      : {}),
     command: { runner: options.runner ?? invokedAs(), config: configWords(configPath, options.cwd) },
     dev,
     ...(port === undefined ? {} : { port }),

@@ -32,6 +32,7 @@ export function editDistance(a: string, b: string): number {
  * Look-alike digits count as their letters (`P0ST` is one edit from `POST`).
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  if (word === "") return undefined; // every short candidate is "close" to nothing
   let best: string | undefined;
   let bestDistance = Infinity;
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));

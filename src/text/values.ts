@@ -42,7 +42,12 @@ export function isBareNumber(text: string): boolean {
 export function parseWhen(text: string, now: Date = new Date()): Date | undefined {
   const ms = parseDuration(text);
   if (ms !== undefined && !isBareNumber(text)) return new Date(now.getTime() - ms);
-  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
+  if (day !== null) {
+    // Date.parse rolls an impossible day over (2026-02-30 is March 2): such a date is refused.
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const real = new Date(Date.UTC(y, m - 1, d));
+    if (real.getUTCMonth() !== m - 1 || real.getUTCDate() !== d) return undefined;
     const at = Date.parse(text.trim());
     if (!Number.isNaN(at)) return new Date(at);
   }

@@ -11,16 +11,23 @@ import { type CommandContext, storeOf } from "./context.ts";
 export async function compactAndReport(ctx: CommandContext, plan: CompactPlan, json: boolean): Promise<void> {
   const { result, by } = await compactStore(storeOf(ctx), plan, { signal: ctx.signal });
   const out = ctx.output;
+  // What `rm ID...` removed, by id: those asked for that were still there.
+  const removed = plan.ids?.filter((id) => !result.missing.includes(id));
   if (json) {
-    out.out(JSON.stringify({ ...result, by }) + "\n");
+    out.out(JSON.stringify({ ...result, ...(removed === undefined ? {} : { removed }), by }) + "\n");
     return;
   }
   const freed = result.bytesBefore - result.bytesAfter;
   if (result.unchanged) {
     out.out(`Nothing to remove: the log is unchanged (${formatBytes(result.bytesAfter)}).\n`);
   } else {
+    const what = plan.all
+      ? "Removed every event: "
+      : removed !== undefined && removed.length > 0
+      ? `Removed ${removed.join(", ")}; `
+      : "";
     out.out(
-      `${plural(result.kept, "event")} kept (${formatBytes(result.bytesAfter)}), ${
+      `${what}${plural(result.kept, "event")} kept (${formatBytes(result.bytesAfter)}), ${
         formatBytes(freed)
       } freed` +
         `${by === "hooktap dev" ? " (done by the running hooktap dev)" : ""}.\n`,

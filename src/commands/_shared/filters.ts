@@ -54,7 +54,11 @@ export const FILTER_OPTIONS = defineOptions({
     description:
       "only events with this header: X-GitHub-Event=push, or a name alone (repeatable; renamed from --header: -H/--header is the override)",
   },
-  provider: { value: "name", description: "only events from this sender (github, stripe, slack, ...)" },
+  provider: {
+    value: "name",
+    description: "only events from this sender (github, stripe, slack, ...)",
+    complete: "provider",
+  },
   type: {
     value: "type",
     description: "only events of this type (exact, or a prefix: issues matches issues.opened)",
@@ -75,9 +79,10 @@ export type FilterValues = Partial<OptionsOf<typeof FILTER_OPTIONS>>;
  * @throws {UsageError} naming the option and the fix.
  */
 export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
-  const { compileFilter } = await lazyImport<
-    typeof import("../../query/filter.ts")
-  >("src/query/filter.ts");
+  const values = await lazyImport<typeof import("./filter_values.ts")>(
+    "src/commands/_shared/filter_values.ts",
+  );
+  values.checkFilterValues(opts);
   const filter: EventFilter = {};
   if (opts.endpoint !== undefined) filter.endpoint = opts.endpoint;
   if (opts.filterMethod !== undefined) filter.method = opts.filterMethod;
@@ -96,7 +101,7 @@ export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.path !== undefined) filter.path = opts.path;
   if (opts.verdict !== undefined) filter.verdict = opts.verdict;
-  compileFilter(filter); // throws on a bad --where or --header
+  values.compileChecked(filter); // throws on a bad --where or --has-header
   return filter;
 }
 

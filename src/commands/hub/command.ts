@@ -90,6 +90,7 @@ export const hub = defineCommand({
       name: "sub",
       description: "channel: create or rm; clients: rm; token: rotate or revoke",
       choices: ["create", "rm", "rotate", "revoke"],
+      choicesAfter: { serve: [], channel: ["create", "rm"], clients: ["rm"], token: ["rotate", "revoke"] },
     },
     { name: "name", description: "channel rm: the channel's id; clients rm: the client's name" },
   ],

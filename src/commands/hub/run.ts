@@ -32,6 +32,21 @@ function refuse(opts: Record<string, unknown>, keys: string[], where: string): v
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const [action = "", sub] = input.args;
   const opts = input.options;
+  for (const [flag, value] of [["--admin-token", opts.adminToken], ["--token", opts.token]] as const) {
+    // A token is sent as `Authorization: Bearer <token>`: an empty one, or one with a space, never matches.
+    if (value !== undefined && !/^\S+$/.test(value)) {
+      throw new UsageError(
+        `${flag} ${value === "" ? "is empty" : "holds a space"}: a token is one word, and this one could ` +
+          `never be presented. Give the token itself (an unset variable in ${flag} "$VAR" expands to ` +
+          `nothing), or leave ${flag} out.`,
+      );
+    }
+  }
+  if (opts.host !== undefined && opts.host.trim() === "") {
+    throw new UsageError(
+      "--host is empty: give the interface to bind, like 127.0.0.1 or 0.0.0.0, or leave it out.",
+    );
+  }
   const adminToken = opts.adminToken ?? tokenFromEnv(ADMIN_ENV);
   const warn = ctx.output.errColors.yellow;
   if (opts.adminToken !== undefined) {

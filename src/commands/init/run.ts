@@ -2,7 +2,7 @@
  * `hooktap init`: writes `hooktap.config.ts`.
  * @module
  */
-import { dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
+import { dirnameOf, joinPath, pathInside, resolvePath } from "../../text/path.ts";
 import { STARTER_ANSWERS, type StarterAnswers } from "../../config/starter.ts";
 import { alreadyExists, configFileExists, refuseLinkedConfig, writeConfigFile } from "../../config/write.ts";
 import { HooktapError, UsageError } from "../../errors.ts";
@@ -36,12 +36,49 @@ async function _refuseMissingFolder(cwd: string, file: string): Promise<void> {
   if (!info.isDirectory) throw new HooktapError(`${shown} is not a folder: give a --config path inside one.`);
 }
 
+/** `path` as a .ts file: a folder's path (or none) given the default name, else its extension replaced. */
+async function _asTs(path: string, file: string): Promise<string> {
+  const folder = path === "" || /[/\\]$/.test(path) ||
+    await Deno.stat(file).then((info) => info.isDirectory, () => false);
+  if (folder) return path === "" ? "hooktap.config.ts" : `${path.replace(/[/\\]?$/, "/")}hooktap.config.ts`;
+  return path.replace(/(\.[A-Za-z0-9]+)?$/, ".ts");
+}
+
 /** `hooktap init`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const file = resolvePath(ctx.cwd, opts.config);
+  if (!/\.m?ts$/i.test(file)) {
+    // What init writes is TypeScript (and imports hooktap's types where the npm package is installed).
+    throw new UsageError(
+      `hooktap init writes a TypeScript module, so --config must name a file ending in .ts (or .mts), got ${
+        JSON.stringify(opts.config)
+      }: use ${
+        suggestCommand([
+          "init",
+          ...(opts.yes ? ["--yes"] : []),
+          ...(opts.force ? ["--force"] : []),
+          "--config",
+          await _asTs(opts.config, file),
+        ])
+      }.`,
+    );
+  }
   // Refuse before asking anything, not after the user answered.
   await _refuseMissingFolder(ctx.cwd, file);
+  if (await Deno.stat(file).then((info) => info.isDirectory, () => false)) {
+    // Not "already exists ... --force": --force replaces only a file.
+    throw new UsageError(
+      `${pathInside(ctx.cwd, file) || file} is a folder: give --config the path of the file to write, ` +
+        `e.g. ${
+          suggestCommand([
+            "init",
+            "--config",
+            joinPath(pathInside(ctx.cwd, file) || file, "hooktap.config.ts"),
+          ])
+        }.`,
+    );
+  }
   if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd);
   if (opts.force) {
     await refuseLinkedConfig(file); // never written through, never replaced: a link is refused

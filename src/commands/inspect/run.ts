@@ -20,6 +20,7 @@ import { safeLine, terminalRisk } from "../../text/sanitize.ts";
 import { configOrProblem, noEventsText, suggestCommand } from "../_shared/hints.ts";
 import { type CommandContext, explicitConfig, openStore, storeOf, warnSkipped } from "../_shared/context.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
+import { starterConfig } from "../../config/load.ts";
 import { didYouMean } from "../../text/suggest.ts";
 
 async function _newestOfEndpoint(
@@ -32,7 +33,9 @@ async function _newestOfEndpoint(
   if ("event" in result && result.event !== undefined) return result.event;
   const config = await configOrProblem(ctx, configPath);
   const broken = config !== null && "problem" in config ? config.problem : undefined;
-  const configured = config !== null && !("problem" in config) ? config.endpoints.map((e) => e.name) : [];
+  // No config: dev serves the starter config, whose endpoint "default" is as real as a configured one.
+  const endpoints = config === null ? starterConfig().endpoints : "problem" in config ? [] : config.endpoints;
+  const configured = endpoints.map((e) => e.name);
   if (configured.includes(name) || result.endpoints.includes(name)) {
     throw new NotFoundError(
       `Endpoint "${safeLine(name)}" has no events yet. Send one to it while \`${

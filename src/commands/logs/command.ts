@@ -17,7 +17,7 @@ export const options = defineOptions({
   },
   count: {
     description: "print how many events match over the whole log, nothing else",
-    conflicts: ["follow"],
+    conflicts: ["follow", "limit"], // it counts the whole log: -n would be ignored
   },
   follow: { short: "f", description: "keep printing new events as they arrive, until Ctrl-C" },
   json: { description: "print the full stored records as JSON Lines on stdout, nothing else" },

@@ -3,9 +3,14 @@ import { defineCommand, defineOptions, duration, integer } from "../../cli/spec.
 
 /** Options of `hooktap prune`. */
 export const options = defineOptions({
-  keep: { kind: integer({ placeholder: "count" }), description: "keep only the newest N events" },
+  keep: {
+    // 0 would remove every event without the confirmation `rm --all` asks for.
+    kind: integer({ placeholder: "count", min: 1, note: "to remove every event: hooktap rm --all" }),
+    description: "keep only the newest N events",
+  },
   olderThan: {
-    kind: duration({ placeholder: "age", bare: null, zero: true }),
+    // Above 0, as the config's retention.olderThan: 0 would remove every event, as --keep 0 would.
+    kind: duration({ placeholder: "age", bare: null }),
     description: "remove events older than this (7d, 12h, 30m)",
   },
   json: { description: "print the result as one JSON object on stdout" },

@@ -13,7 +13,8 @@ export const options = defineOptions({
   endpoint: {
     short: "e",
     value: "name",
-    description: "the dev endpoint to send to (default: the first one for the provider)",
+    description:
+      "the dev endpoint to send to, signed with its secret (default: the first one for the provider); with --to, only its secret is used",
     complete: "endpoint",
   },
   secret: { value: "secret", description: "sign with this secret instead of the endpoint's `secret`" },

@@ -54,6 +54,31 @@ async function _fixture(ctx: CommandContext, file: string) {
   return parseFixture(text, file);
 }
 
+/** The options `--list` honours: the rest send, and a list sends nothing. */
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["list", "json", "timeout"]);
+
+/**
+ * Refuses what `--list` would ignore: an event after the provider, and any option of a send.
+ * @throws {UsageError} naming it.
+ */
+function _checkListFlags(o: Opts, provider: string | undefined, event: string | undefined): void {
+  if (event !== undefined) {
+    throw new UsageError(
+      `--list lists every event of a provider, so it takes no event ("${event}"): run ${
+        suggestCommand(["trigger", "--list", provider!])
+      }, or send it without --list.`,
+    );
+  }
+  for (const [key, value] of Object.entries(o)) {
+    if (LIST_OPTIONS.has(key) || value === undefined || value === false) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new UsageError(
+      `--list only lists (it sends nothing), so ${flag} has no effect with it: leave one out.`,
+    );
+  }
+}
+
 function _checkFlags(o: Opts): void {
   if (o.fixture !== undefined && o.bodyFile !== undefined) {
     throw new UsageError(
@@ -76,6 +101,13 @@ function _checkFlags(o: Opts): void {
       "--body-file replaces the whole body, so --set has nothing to change: give one or the other.",
     );
   }
+  if (o.secret === "") {
+    // An empty key signs nothing a receiver would accept (and WebCrypto refuses it).
+    throw new UsageError(
+      '--secret is empty: give the secret the receiver checks with (--secret "$SECRET" expands to nothing ' +
+        "when the variable is unset), or leave --secret out to use the endpoint's `secret`.",
+    );
+  }
   if (o.stale && o.badSignature) {
     throw new UsageError("Give --stale or --bad-signature, not both: each is its own fault.");
   }
@@ -87,7 +119,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const o = input.options;
   const out = ctx.output;
   const [providerArg, eventArg] = input.args;
-  if (o.list) return await _list(ctx, providerArg, o.json ?? false);
+  if (o.list) {
+    _checkListFlags(o, providerArg, eventArg);
+    return await _list(ctx, providerArg, o.json ?? false);
+  }
   if (o.fixture !== undefined && eventArg !== undefined) {
     throw new UsageError(
       `--fixture sends the file's steps, so there is no event to name: ${
