@@ -10,6 +10,43 @@ import { startApp, until } from "./_app.ts";
 import { deliveries, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { verify } from "./trigger/_verifiers.ts";
 
+Deno.test("Shopify: a rule's type prefix takes Shopify's topics (orders takes orders/create); the app verifies them", async () => {
+  await using tmp = await withTmpDir();
+  await using orders = startApp(0, () => ({ status: 200 }));
+  await using rest = startApp(0, () => ({ status: 200 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "shop", path: "/shop", method: "POST", ` +
+      `provider: "shopify", secret: "shpss_audit", forward: [` +
+      `{ name: "orders", to: "http://127.0.0.1:${orders.port}/orders", when: { type: "orders" } },` +
+      `{ name: "apps", to: "http://127.0.0.1:${rest.port}/apps", when: { type: ["app", "customers"] } }] }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  for (const topic of ["orders/create", "customers/update", "orders/paid", "products/create"]) {
+    const sent = await runCli(["trigger", "shopify", topic], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+  }
+  await until(() => orders.requests.length >= 2 && rest.requests.length >= 1, `deliveries\n${dev.stdout()}`);
+  await until(async () => (await deliveries(tmp.path)).length >= 3, "deliveries recorded");
+  const topic = (r: { headers: [string, string][] }) =>
+    r.headers.find(([k]) => k.toLowerCase() === "x-shopify-topic")?.[1];
+  assert.deepEqual(orders.requests.map(topic), ["orders/create", "orders/paid"]);
+  assert.deepEqual(rest.requests.map(topic), ["customers/update"]);
+  for (const r of [...orders.requests, ...rest.requests]) {
+    const arrived = { url: `http://127.0.0.1:${orders.port}${r.target}`, headers: r.headers, body: r.body };
+    assert.ok(await verify("shopify", arrived, { secret: "shpss_audit", publicKeys: {} }), topic(r));
+  }
+  const marks = (await readEvents(tmp.path)).map((e) => (e.forward as { targets?: string[] }).targets);
+  assert.deepEqual(marks, [["orders"], ["apps"], ["orders"], []]);
+  // `logs --type` is the same filter language: the prefix finds Shopify's topics too.
+  const logs = await runCli(["logs", "--type", "orders", "--json"], { cwd: tmp.path });
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.equal(logs.stdout.trim().split("\n").length, 2, logs.stdout);
+  assert.equal(await dev.stop(), 0);
+  assert.equal(dev.stdout().match(/not forwarded \(no rule matched\)/g)?.length, 1, dev.stdout());
+});
+
 Deno.test("relay: the app's own 404 is shown as the event's answer, not as a request no endpoint took", async () => {
   await using tmp = await withTmpDir();
   let status = 404;
