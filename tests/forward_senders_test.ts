@@ -79,3 +79,43 @@ Deno.test("relay: the app's own 404 is shown as the event's answer, not as a req
   }
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("replay ID of an event dev did not forward goes to the target whose rule takes it, under that target's name", async () => {
+  await using tmp = await withTmpDir();
+  await using orders = startApp(0, () => ({ status: 200 }));
+  await using apps = startApp(0, () => ({ status: 200 }));
+  const endpoint = (forward: string) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "shop", path: "/shop", method: "POST", ` +
+    `provider: "shopify", secret: "shpss_audit"${forward} }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", endpoint(""));
+  {
+    await using dev = await startDev(tmp.path);
+    for (const topic of ["customers/update", "products/create"]) {
+      const sent = await runCli(["trigger", "shopify", topic], { cwd: tmp.path });
+      assert.equal(sent.code, 0, sent.stderr);
+    }
+    assert.equal(await dev.stop(), 0);
+  }
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    endpoint(
+      `, forward: [{ name: "orders", to: "http://127.0.0.1:${orders.port}/orders", when: { type: "orders" } },` +
+        `{ name: "apps", to: "http://127.0.0.1:${apps.port}/apps", when: { type: "customers" } }]`,
+    ),
+  );
+  const [customers, products] = (await readEvents(tmp.path)).map((e) => e.id as string);
+  const first = await runCli(["replay", customers!], { cwd: tmp.path });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  assert.match(first.stderr, /\(target apps\)/);
+  assert.deepEqual([orders.requests.length, apps.requests.length], [0, 1]);
+  // No rule takes products/create: the endpoint's first target, under its name.
+  const second = await runCli(["replay", products!], { cwd: tmp.path });
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stderr, /\(target orders\)/);
+  assert.deepEqual([orders.requests.length, apps.requests.length], [1, 1]);
+  const sent = (await deliveries(tmp.path)).map((d) => `${d.event} ${d.target} ${d.source}`);
+  assert.deepEqual(sent, [`${customers} apps replay`, `${products} orders replay`]);
+  const arrived = { url: "", headers: apps.requests[0]!.headers, body: apps.requests[0]!.body };
+  assert.ok(await verify("shopify", arrived, { secret: "shpss_audit", publicKeys: {} }));
+});
