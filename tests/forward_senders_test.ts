@@ -6,6 +6,7 @@
  * (tests/trigger/_verifiers.ts). Each test holds a defect the audit found.
  */
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { startApp, until } from "./_app.ts";
 import { deliveries, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { verify } from "./trigger/_verifiers.ts";
@@ -118,4 +119,97 @@ Deno.test("replay ID of an event dev did not forward goes to the target whose ru
   assert.deepEqual(sent, [`${customers} apps replay`, `${products} orders replay`]);
   const arrived = { url: "", headers: apps.requests[0]!.headers, body: apps.requests[0]!.body };
   assert.ok(await verify("shopify", arrived, { secret: "shpss_audit", publicKeys: {} }));
+});
+
+Deno.test("Slack: a retry past a short tolerance is re-signed (and dev says so), a fresh attempt is not, an event expired at receipt never is", async () => {
+  await using tmp = await withTmpDir();
+  const seen = new Map<string, number>();
+  await using app = startApp(0, (r) => {
+    const key = new TextDecoder().decode(r.body);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    return { status: seen.get(key) === 1 ? 500 : 200 };
+  });
+  const secret = "slack_audit";
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "slack", path: "/slack", method: "POST", ` +
+      `provider: "slack", secret: "${secret}", tolerance: 4, ` +
+      `forward: { to: "http://127.0.0.1:${app.port}/slack", retry: { attempts: 2, backoff: [3000] } } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "slack", "message"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  // Signed ten minutes ago (a replayed request, or a sender's clock far off): expired when it arrives.
+  const body = '{"type":"event_callback","event":{"type":"message","text":"old"}}';
+  const ts = String(Math.floor(Date.now() / 1000) - 600);
+  const sig = `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`;
+  const old = await fetch(`${dev.url}/slack`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-slack-request-timestamp": ts,
+      "x-slack-signature": sig,
+    },
+    body,
+  });
+  await old.body?.cancel();
+  await until(() => app.requests.length >= 4, `four attempts\n${dev.stdout()}`, 30_000);
+  const [fresh, expired] = await readEvents(tmp.path);
+  assert.deepEqual([fresh!.verdict, expired!.verdict].map((v) => (v as { status: string }).status), [
+    "valid",
+    "expired",
+  ]);
+  const signature = (headers: readonly [string, string][]) =>
+    headers.find(([k]) => k.toLowerCase() === "x-slack-signature")?.[1];
+  const stored = signature(fresh!.headers as [string, string][]);
+  const keys = { secret, publicKeys: {} };
+  const check = (r: { headers: [string, string][]; body: Uint8Array }) =>
+    verify("slack", { url: "", headers: r.headers, body: r.body }, keys);
+  const [a1, a2, b1, b2] = app.requests;
+  assert.equal(signature(a1!.headers), stored, "attempt 1, at once: the sender's own signature");
+  assert.notEqual(signature(a2!.headers), stored, "attempt 2, past the tolerance: signed afresh");
+  assert.deepEqual([await check(a1!), await check(a2!)], [true, true]);
+  assert.equal(signature(b1!.headers), sig);
+  assert.equal(signature(b2!.headers), sig, "expired at receipt: sent as received, never made fresh");
+  assert.deepEqual([await check(b1!), await check(b2!)], [false, false]);
+  await until(async () => (await deliveries(tmp.path)).length >= 4, "deliveries recorded");
+  const resigned = (await deliveries(tmp.path)).map((d) =>
+    `${d.event === fresh!.id ? "a" : "b"}${d.attempt} ${d.resigned ?? false}`
+  );
+  assert.deepEqual(resigned, ["a1 false", "a2 true", "b1 false", "b2 false"]);
+  assert.equal(
+    dev.stdout().match(/\(re-signed: older than the endpoint's tolerance\)/g)?.length,
+    1,
+    dev.stdout(),
+  );
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("Twilio: the forwarded signature is the one over the URL hooktap was called at (twilio checks it there), replay --resign signs the app's URL", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200, body: "<Response/>" }));
+  const token = "twilio_audit_token";
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "sms", path: "/sms", method: "POST", ` +
+      `provider: "twilio", secret: "${token}", forward: "http://127.0.0.1:${app.port}/twilio" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "twilio", "delivered"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  await until(() => app.requests.length >= 1, `the delivery\n${dev.stdout()}`);
+  const [event] = await readEvents(tmp.path);
+  assert.equal((event!.verdict as { status: string }).status, "valid");
+  const keys = { secret: token, publicKeys: {} };
+  const at = (url: string, r: { headers: [string, string][]; body: Uint8Array }) =>
+    verify("twilio", { url, headers: r.headers, body: r.body }, keys);
+  const forwarded = app.requests[0]!;
+  assert.equal(await at(`http://127.0.0.1:${dev.port}/sms`, forwarded), true, "the URL Twilio called");
+  assert.equal(await at(`http://127.0.0.1:${app.port}/twilio`, forwarded), false, "the app's own URL");
+  const resent = await runCli(["replay", String(event!.id), "--resign"], { cwd: tmp.path });
+  assert.equal(resent.code, 0, resent.stdout + resent.stderr);
+  assert.equal(await at(`http://127.0.0.1:${app.port}/twilio`, app.requests[1]!), true, "re-signed for it");
+  assert.equal(await dev.stop(), 0);
 });

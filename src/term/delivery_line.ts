@@ -74,6 +74,8 @@ export function formatDelivery(
   ];
   if (record.source === "relay") parts.push(c.dim("(relayed)"));
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
+  // Signed afresh by the forwarder (src/send/resign_stale.ts): the app did not get the sender's signature.
+  if (record.resigned) parts.push(c.dim("(re-signed: older than the endpoint's tolerance)"));
   // Nothing listened: one phrase (why, what happens, and that a try nothing listened to is not an attempt).
   const waits = record.outcome === "retrying" && record.retryAt === undefined;
   if (record.refused) {
