@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { startApp, until } from "./_app.ts";
+import { startApp, until, unusedPort } from "./_app.ts";
 import { deliveries, readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { verify } from "./trigger/_verifiers.ts";
 
@@ -211,5 +211,47 @@ Deno.test("Twilio: the forwarded signature is the one over the URL hooktap was c
   const resent = await runCli(["replay", String(event!.id), "--resign"], { cwd: tmp.path });
   assert.equal(resent.code, 0, resent.stdout + resent.stderr);
   assert.equal(await at(`http://127.0.0.1:${app.port}/twilio`, app.requests[1]!), true, "re-signed for it");
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("Meta: events an earlier dev --forward-to left waiting get a command naming their URL, which works as printed while dev runs", async () => {
+  await using tmp = await withTmpDir();
+  const secret = "meta_audit_secret";
+  await using configured = startApp(0, () => ({ status: 200 }));
+  const appPort = unusedPort();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "wa", path: "/wa", method: ["GET", "POST"], ` +
+      `provider: "meta", secret: "${secret}", forward: "http://127.0.0.1:${configured.port}/meta" }] };\n`,
+  );
+  const url = `http://127.0.0.1:${appPort}/whatsapp`;
+  {
+    await using dev = await startDev(tmp.path, ["--forward-to", url]);
+    const sent = await runCli(["trigger", "meta", "whatsapp.message"], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    await until(() => /nothing listens/.test(dev.stdout()), `the waiting line\n${dev.stdout()}`);
+    assert.equal(await dev.stop(), 0);
+  }
+  await using dev = await startDev(tmp.path);
+  await until(
+    () => dev.stderr().includes("does not forward to"),
+    `the report of the kept event\n${dev.stderr()}`,
+  );
+  const command = dev.stderr().match(/kept: hooktap (replay [^\n]*) sends it\./)?.[1];
+  assert.equal(
+    command,
+    `replay --undelivered --endpoint wa --target 127.0.0.1:${appPort}/whatsapp --to ${url}`,
+    dev.stderr(),
+  );
+  await using app = startApp(appPort, () => ({ status: 200 }));
+  const pasted = await runCli(command!.split(" "), { cwd: tmp.path });
+  assert.equal(pasted.code, 0, pasted.stdout + pasted.stderr);
+  assert.equal(app.requests.length, 1);
+  const r = app.requests[0]!;
+  assert.ok(await verify("meta", { url, headers: r.headers, body: r.body }, { secret, publicKeys: {} }));
+  assert.equal(configured.requests.length, 0, "never sent to a target it was not meant for");
+  const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
+  assert.match(logs.stdout, /"outcome":"delivered"/, logs.stdout);
   assert.equal(await dev.stop(), 0);
 });

@@ -223,13 +223,17 @@ export function reportForwarding(
   }
   for (const [key, n] of forwarding.orphaned) {
     const [endpoint, target] = key.split(" ") as [string, string];
+    // The URL they waited for when known (an earlier `--forward-to`): the command works as printed.
+    const to = forwarding.orphanedTo.get(key);
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
           `which this run does not forward to; ${n === 1 ? "it is" : "they are"} kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
-          } --to URL${config} sends ${n === 1 ? "it" : "them"}.\n`,
+          } --to ${to === undefined ? "URL" : safeLine(shellQuote(to))}${config} sends ${
+            n === 1 ? "it" : "them"
+          }.\n`,
       ),
     );
   }

@@ -103,6 +103,8 @@ export interface ForwardingSession {
   skipPending(): void;
   /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
   readonly orphaned: ReadonlyMap<string, number>;
+  /** The URL of an orphaned target when the events' marks name it (a `--forward-to` of an earlier run). */
+  readonly orphanedTo: ReadonlyMap<string, string>;
   /**
    * A reloaded config: new events follow its targets and rules at once;
    * events queued for a removed target are dropped from the queue and kept
@@ -368,6 +370,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     },
     leftOver,
     orphaned,
+    orphanedTo: plan.orphanedTo,
     resignsOf: (name) => resendNeedsResign(endpoints.find((e) => e.name === name)),
     checkLoop(receiver) {
       listening = receiver;
