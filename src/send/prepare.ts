@@ -155,9 +155,11 @@ export async function prepareRequest(
       const why = rejectionReason(event, changed, settings, now, true) ??
         (facts === undefined
           ? "hooktap did not recognise a signature scheme on this event"
-          : !facts.resigns
+          : facts.keyPair !== undefined
           ? `${facts.title} signs with its private key, which only ${facts.title} holds, so no one else can ` +
             "sign it afresh (its stored signature still verifies: send it without --resign)"
+          : !facts.resigns
+          ? `hooktap does not sign ${facts.title} requests afresh (send it without --resign: it goes as stored)`
           : facts.timestamped
           ? `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
             "within the tolerance, so sending without --resign works for now)"
