@@ -48,6 +48,8 @@ export interface AppState {
   targets?: number;
   /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
   relay?: boolean;
+  /** With {@linkcode AppState.relay}: the id of the event whose relay found it down. */
+  event?: string;
 }
 
 /** Which events of the store a lane reads back, and as which attempt; `undefined`: not this lane's. */
@@ -393,7 +395,7 @@ class ForwarderEngine {
     return { waiting, targets };
   }
 
-  #noteState(target: ForwardTarget, outcome: AttemptOutcome) {
+  #noteState(target: ForwardTarget, outcome: AttemptOutcome, event: CapturedEvent) {
     const host = this.#hostOf(target.to);
     const isDown = outcome.error?.kind === "refused";
     if (!isDown && outcome.response === undefined) return; // no answer in time: not "answers again"
@@ -405,7 +407,7 @@ class ForwarderEngine {
         host,
         up: false,
         reason: outcome.error!.message,
-        ...(target.mode === "relay" ? { relay: true } : {}),
+        ...(target.mode === "relay" ? { relay: true, event: event.id } : {}),
       });
     }
     for (const lane of this.#lanes.values()) {
@@ -438,7 +440,7 @@ class ForwarderEngine {
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
     const outcome = await deliverOnce(event, target, options);
-    this.#noteState(target, outcome);
+    this.#noteState(target, outcome, event);
     return outcome;
   }
 

@@ -229,7 +229,8 @@ export function formatAppState(state: AppState, output: Output, runner = invoked
   if (!state.up && state.relay) {
     return c.yellow(
       `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
-        `(${runner} replay ID sends it again to ${host}, where it was relayed).\n`,
+        `(${runner} replay ${state.event === undefined ? "ID" : safeLine(state.event)} sends it again to ` +
+        `${host}, where it was relayed).\n`,
     );
   }
   if (!state.up) {
