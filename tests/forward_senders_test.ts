@@ -46,6 +46,12 @@ Deno.test("Shopify: a rule's type prefix takes Shopify's topics (orders takes or
   assert.equal(logs.stdout.trim().split("\n").length, 2, logs.stdout);
   assert.equal(await dev.stop(), 0);
   assert.equal(dev.stdout().match(/not forwarded \(no rule matched\)/g)?.length, 1, dev.stdout());
+  // That line comes after the line of the request it is about (it was printed before the event was stored).
+  const products = String((await readEvents(tmp.path))[3]!.id);
+  const lines = dev.stdout().split("\n").filter((l) => l.includes(products));
+  assert.equal(lines.length, 2, dev.stdout());
+  assert.match(lines[0]!, /POST +\/shop +200/);
+  assert.match(lines[1]!, /not forwarded \(no rule matched\)/);
 });
 
 Deno.test("relay: the app's own 404 is shown as the event's answer, not as a request no endpoint took", async () => {
@@ -254,4 +260,31 @@ Deno.test("Meta: events an earlier dev --forward-to left waiting get a command n
   const logs = await runCli(["logs", "--json"], { cwd: tmp.path });
   assert.match(logs.stdout, /"outcome":"delivered"/, logs.stdout);
   assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("Zoom with dev --json: the event a rule takes arrives signed as Zoom signs it; the one none takes is said not forwarded after its request object", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  const secret = "zoom_audit_secret";
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "zoom", path: "/zoom", method: "POST", ` +
+      `provider: "zoom", secret: "${secret}", forward: { to: "http://127.0.0.1:${app.port}/zoom", ` +
+      `when: { type: ["meeting.started", "meeting.ended"] } } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path, ["--json"]);
+  for (const type of ["meeting.created", "meeting.started"]) {
+    const sent = await runCli(["trigger", "zoom", type], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+  }
+  await until(() => app.requests.length >= 1 && /"kind":"delivery"/.test(dev.stdout()), dev.stdout());
+  const r = app.requests[0]!;
+  assert.ok(await verify("zoom", { url: "", headers: r.headers, body: r.body }, { secret, publicKeys: {} }));
+  assert.equal(await dev.stop(), 0);
+  const objects = dev.stdout().trim().split("\n").map((l) => JSON.parse(l));
+  const [created] = await readEvents(tmp.path);
+  const about = objects.filter((o) => o.id === created!.id || o.event === created!.id);
+  assert.deepEqual(about.map((o) => o.kind ?? "request"), ["request", "not-forwarded"], dev.stdout());
+  assert.deepEqual(about[1], { kind: "not-forwarded", event: created!.id, endpoint: "zoom", targets: [] });
 });

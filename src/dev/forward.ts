@@ -111,16 +111,19 @@ export function forwardingCallbacks(
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
     onUnrouted: (event) => {
       if (options.quiet) return;
-      print(
-        options.json
-          ? JSON.stringify({
-            kind: "not-forwarded",
-            event: event.id,
-            endpoint: event.endpoint,
-            targets: [],
-          }) +
-            "\n"
-          : formatUnrouted(event, out),
+      // After the request line of the event, which dev's printer writes in a microtask (src/term/dev_log.ts).
+      queueMicrotask(() =>
+        print(
+          options.json
+            ? JSON.stringify({
+              kind: "not-forwarded",
+              event: event.id,
+              endpoint: event.endpoint,
+              targets: [],
+            }) +
+              "\n"
+            : formatUnrouted(event, out),
+        )
       );
     },
     onError: (error) =>

@@ -83,6 +83,8 @@ export interface ForwardingSession {
    * does not forward.
    */
   route(event: CapturedEvent): readonly RoutedTarget[] | undefined;
+  /** An event {@linkcode route} gave no target, once stored: calls `onUnrouted`. */
+  unrouted(event: CapturedEvent): void;
   readonly forwarder: Forwarder;
   /** Every target, for the banner. */
   readonly targets: ReadonlyMap<string, RoutedTarget>;
@@ -360,10 +362,10 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       else {
         event.v = 2; // a v2 field: see ForwardMark.targets
         event.forward = { to: first.to, mode: first.mode, targets: chosen.map((t) => t.name) };
-        if (chosen.length === 0) options.onUnrouted?.(event);
       }
       return chosen;
     },
+    unrouted: (event) => options.onUnrouted?.(event),
     forwarder: track,
     get targets() {
       return targets;
