@@ -288,3 +288,59 @@ Deno.test("Zoom with dev --json: the event a rule takes arrives signed as Zoom s
   assert.deepEqual(about.map((o) => o.kind ?? "request"), ["request", "not-forwarded"], dev.stdout());
   assert.deepEqual(about[1], { kind: "not-forwarded", event: created!.id, endpoint: "zoom", targets: [] });
 });
+
+Deno.test("an app that reads a webhook and drops the connection: every time it got it is an attempt dev reports", async () => {
+  await using tmp = await withTmpDir();
+  // A raw keep-alive app: answers 200, except that it drops the connection after reading the second request.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const got: string[] = [];
+  const serving = (async () => {
+    for await (const conn of listener) {
+      (async () => {
+        const buf = new Uint8Array(65536);
+        let text = "";
+        try {
+          while (true) {
+            const n = await conn.read(buf);
+            if (n === null) break;
+            text += new TextDecoder().decode(buf.subarray(0, n));
+            const end = text.indexOf("\r\n\r\n");
+            const len = Number(/content-length: (\d+)/i.exec(text.slice(0, Math.max(end, 0)))?.[1] ?? 0);
+            if (end < 0 || text.length < end + 4 + len) continue;
+            got.push(text.slice(end + 4, end + 4 + len));
+            text = text.slice(end + 4 + len);
+            if (got.length === 2) break; // read, then dropped without a byte of answer
+            await conn.write(new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+          }
+        } catch { /* closed */ }
+        conn.close();
+      })();
+    }
+  })().catch(() => {});
+  const port = (listener.addr as Deno.NetAddr).port;
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "wa", path: "/wa", method: "POST", ` +
+      `provider: "meta", secret: "s", forward: { to: "http://127.0.0.1:${port}/wa", retry: { attempts: 3, backoff: [200] } } }] };\n`,
+  );
+  try {
+    await using dev = await startDev(tmp.path);
+    for (const type of ["whatsapp.message", "whatsapp.status"]) {
+      const sent = await runCli(["trigger", "meta", type], { cwd: tmp.path });
+      assert.equal(sent.code, 0, sent.stderr);
+    }
+    await until(async () => got.length >= 3 && (await deliveries(tmp.path)).length >= 2, dev.stdout());
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await dev.stop(), 0);
+    const [, second] = await readEvents(tmp.path);
+    const attempts = (await deliveries(tmp.path)).filter((d) => d.event === second!.id);
+    assert.equal(second!.bodyEncoding, "utf8");
+    const times = got.filter((body) => body === second!.body).length;
+    assert.deepEqual([times, attempts.length], [2, 2], dev.stdout());
+    assert.match(dev.stdout(), /attempt 1 [^\n]*closed/);
+  } finally {
+    listener.close();
+    await serving;
+  }
+});
