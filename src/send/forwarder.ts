@@ -577,6 +577,12 @@ class ForwarderEngine {
       outcome.record.outcome = "retrying";
       if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
     }
+    // The connect check may end an arrival-order lane's wait after a closed connection (below): said so.
+    if (
+      delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
+    ) {
+      outcome.record.retrySooner = true;
+    }
     await this.#record(outcome.record, job.event);
     if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
     if (this.#stopped) return; // left for the next start

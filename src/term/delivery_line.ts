@@ -92,7 +92,15 @@ export function formatDelivery(
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
-    parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
+    parts.push(
+      c.yellow(
+        record.retrySooner
+          ? `retry once it accepts connections (checked every second), in ${
+            seconds(Math.round(wait))
+          } at the latest`
+          : `retry in ${seconds(Math.round(wait))}`,
+      ),
+    );
   } else if (waits && !record.refused) {
     // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
     parts.push(c.yellow("waits for the app to listen"));
