@@ -97,7 +97,10 @@ export type ForwardTargetConfig = string | {
 
 /** `when` as a user writes it. */
 export interface ForwardWhen {
-  /** Event type, exact or a prefix up to a `.` (`issues` takes `issues.opened`); a list: any of them. */
+  /**
+   * Event type, exact or a prefix up to a `.`, `/` or space (`issues` takes `issues.opened`, `orders` takes
+   * Shopify's `orders/create`); a list: any of them.
+   */
   type?: string | readonly string[];
   /** Sender (`github`, `stripe`, ...); a list: any of them. */
   provider?: string | readonly string[];

@@ -111,16 +111,19 @@ export function forwardingCallbacks(
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
     onUnrouted: (event) => {
       if (options.quiet) return;
-      print(
-        options.json
-          ? JSON.stringify({
-            kind: "not-forwarded",
-            event: event.id,
-            endpoint: event.endpoint,
-            targets: [],
-          }) +
-            "\n"
-          : formatUnrouted(event, out),
+      // After the request line of the event, which dev's printer writes in a microtask (src/term/dev_log.ts).
+      queueMicrotask(() =>
+        print(
+          options.json
+            ? JSON.stringify({
+              kind: "not-forwarded",
+              event: event.id,
+              endpoint: event.endpoint,
+              targets: [],
+            }) +
+              "\n"
+            : formatUnrouted(event, out),
+        )
       );
     },
     onError: (error) =>
@@ -223,13 +226,17 @@ export function reportForwarding(
   }
   for (const [key, n] of forwarding.orphaned) {
     const [endpoint, target] = key.split(" ") as [string, string];
+    // The URL they waited for when known (an earlier `--forward-to`): the command works as printed.
+    const to = forwarding.orphanedTo.get(key);
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
           `which this run does not forward to; ${n === 1 ? "it is" : "they are"} kept: ` +
           `${runner} replay --undelivered --endpoint ${safeLine(endpoint)} --target ${
             safeLine(target)
-          } --to URL${config} sends ${n === 1 ? "it" : "them"}.\n`,
+          } --to ${to === undefined ? "URL" : safeLine(shellQuote(to))}${config} sends ${
+            n === 1 ? "it" : "them"
+          }.\n`,
       ),
     );
   }

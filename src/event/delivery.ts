@@ -73,6 +73,11 @@ export interface DeliveryRecord {
   refused?: true;
   /** When the next attempt is due, if one is scheduled. */
   retryAt?: string;
+  /**
+   * With `retryAt`: the connection closed without an answer, so the next attempt goes as soon as a connect
+   * check (about every second) succeeds, `retryAt` at the latest (an app still starting).
+   */
+  retrySooner?: true;
   /** Whether the event counts as delivered to this target after this attempt (2xx, or not retried further). */
   outcome: "delivered" | "retrying" | "failed";
 }

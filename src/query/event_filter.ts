@@ -29,7 +29,7 @@ export interface EventFilter {
   header?: string[];
   /** Sender (`github`, `stripe`, ...), any case. */
   provider?: string;
-  /** Event type: exact, or a prefix up to a `.` or space (`issues` matches `issues.opened`). */
+  /** Event type: exact, or a prefix up to a `.`, `/` or space (`issues` matches `issues.opened`). */
   type?: string;
   /** Request path: exact, or a prefix when it ends in `*` (`/hooks/*` matches `/hooks/github`). */
   path?: string;

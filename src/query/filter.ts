@@ -60,7 +60,11 @@ export function parseVerdict(text: string): VerdictStatus {
 
 function _typeMatches(type: string | undefined, wanted: string): boolean {
   if (type === undefined) return false;
-  return type === wanted || type.startsWith(`${wanted}.`) || type.startsWith(`${wanted} `);
+  if (type === wanted) return true;
+  // A prefix ends where the sender's own hierarchy does: `.` (GitHub, Stripe, Zoom), `/` (Shopify's
+  // `orders/create`) or the space of a compound type (Slack's `event_callback message`).
+  const next = type.charCodeAt(wanted.length);
+  return type.startsWith(wanted) && (next === 0x2e || next === 0x2f || next === 0x20);
 }
 
 /** A filter compiled for scanning. */

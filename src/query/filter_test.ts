@@ -136,6 +136,17 @@ Deno.test("filters combine (and) with method, endpoint, time, provider fields", 
   assertMatch(e, { verdict: "invalid" }, false);
 });
 
+Deno.test("a type prefix ends at the sender's own separator: '.', '/' (Shopify's orders/create) or a space", () => {
+  const typed = (type: string) => ({ ...ev('{"a":1}'), provider: "shopify", type });
+  assertMatch(typed("orders/create"), { type: "orders" }, true);
+  assertMatch(typed("orders/create"), { type: "orders/create" }, true);
+  assertMatch(typed("orders_edited"), { type: "orders" }, false);
+  assertMatch(typed("orders/create"), { type: "order" }, false);
+  assertMatch(typed("issues.opened"), { type: "issues" }, true);
+  assertMatch(typed("event_callback message"), { type: "event_callback" }, true);
+  assertMatch(typed("issue_comment"), { type: "issue" }, false);
+});
+
 Deno.test("a malformed --where or --header is a usage error naming the fix", () => {
   assert.throws(() => compileFilter({ where: ["=x"] }), /--where must look like field=value/);
   assert.throws(() => compileFilter({ where: ["a..b=x"] }), /--where must/);

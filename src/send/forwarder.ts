@@ -48,6 +48,8 @@ export interface AppState {
   targets?: number;
   /** It went down under a relay attempt: that sender got a 502, nothing waits for it. */
   relay?: boolean;
+  /** With {@linkcode AppState.relay}: the id of the event whose relay found it down. */
+  event?: string;
 }
 
 /** Which events of the store a lane reads back, and as which attempt; `undefined`: not this lane's. */
@@ -393,7 +395,7 @@ class ForwarderEngine {
     return { waiting, targets };
   }
 
-  #noteState(target: ForwardTarget, outcome: AttemptOutcome) {
+  #noteState(target: ForwardTarget, outcome: AttemptOutcome, event: CapturedEvent) {
     const host = this.#hostOf(target.to);
     const isDown = outcome.error?.kind === "refused";
     if (!isDown && outcome.response === undefined) return; // no answer in time: not "answers again"
@@ -405,7 +407,7 @@ class ForwarderEngine {
         host,
         up: false,
         reason: outcome.error!.message,
-        ...(target.mode === "relay" ? { relay: true } : {}),
+        ...(target.mode === "relay" ? { relay: true, event: event.id } : {}),
       });
     }
     for (const lane of this.#lanes.values()) {
@@ -438,7 +440,7 @@ class ForwarderEngine {
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
     const outcome = await deliverOnce(event, target, options);
-    this.#noteState(target, outcome);
+    this.#noteState(target, outcome, event);
     return outcome;
   }
 
@@ -574,6 +576,12 @@ class ForwarderEngine {
     if (!delivered && (refused || delay !== undefined)) {
       outcome.record.outcome = "retrying";
       if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
+    }
+    // The connect check may end an arrival-order lane's wait after a closed connection (below): said so.
+    if (
+      delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
+    ) {
+      outcome.record.retrySooner = true;
     }
     await this.#record(outcome.record, job.event);
     if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);

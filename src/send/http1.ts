@@ -4,8 +4,11 @@
  * lines given (case, order, repeats; nothing added), the answer's headers come
  * back in the order received, bodies framed by `Content-Length`, chunked, or
  * the connection closing. Connections are kept alive and pooled per
- * host:port; a kept-alive connection the server had closed is retried once on
- * a fresh one, only when nothing of the answer had arrived. Redirects are
+ * host:port. A pooled connection is read while it waits, so one the server
+ * closes is dropped then; a request is sent again on a fresh connection only
+ * when the kept-alive one failed before the request was written (once written,
+ * the server may have read it: a second send would reach the app twice in one
+ * attempt). Redirects are
  * never followed. It costs a fraction of `node:http`'s CPU per request (see
  * docs/forwarding.md). Timeouts of kept-alive requests are checked by one ticker per pool, every
  * 50 ms; a one-shot request (`reuse: false`) has a timer of its own (AbortSignal.timeout).
@@ -167,7 +170,30 @@ class Connection {
   received = 0;
   reused = false;
   closed = false;
+  /**
+   * The read started while it waits in the pool ({@linkcode Connection.watchIdle}): the next answer's first
+   * bytes, or the end of stream when the server closes it meanwhile.
+   */
+  idleRead: Promise<number | null> | undefined;
   constructor(readonly conn: Deno.Conn) {}
+
+  /**
+   * Reads while the connection waits in the pool, so that a server closing it (its keep-alive timeout, an app
+   * that stopped) is seen then, not when the next request is written to it: `ended` is called when the read
+   * ends (end of stream, an error, or bytes no request asked for) before a request took it over.
+   */
+  watchIdle(ended: () => void): void {
+    this.start = this.end = 0; // nothing of an answer is left (only such a connection is pooled)
+    const read = this.conn.read(this.buf.subarray(0));
+    this.idleRead = read;
+    const done = () => {
+      if (this.idleRead !== read) return; // a request took it over: its answer reads the result
+      this.idleRead = undefined;
+      this.close();
+      ended();
+    };
+    read.then(done, done);
+  }
 
   close(): void {
     if (this.closed) return;
@@ -188,7 +214,9 @@ class Connection {
       this.start = 0;
       this.end = live;
     }
-    const n = await this.conn.read(this.buf.subarray(this.end));
+    const idle = this.idleRead;
+    this.idleRead = undefined;
+    const n = await (idle ?? this.conn.read(this.buf.subarray(this.end)));
     if (n === null) return false;
     this.end += n;
     this.received += n;
@@ -377,7 +405,8 @@ export class Http1Pool {
       if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
       for (let tries = 0;; tries++) {
         const idle = this.#idle.get(k);
-        const pooled = idle?.pop();
+        let pooled = idle?.pop();
+        while (pooled?.closed) pooled = idle?.pop();
         current = pooled ?? await this.#connect(origin);
         if (why) {
           current.close();
@@ -385,27 +414,36 @@ export class Http1Pool {
         }
         current.reused = pooled !== undefined;
         current.received = 0;
+        let written = false;
         try {
           if (current.wbuf.length < size && size <= MAX_WBUF) {
             current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
           await current.write(encodeWithHead(request, headBytes, current.wbuf));
+          written = true;
           const response = await readResponse(current, request.method, options.maxBody);
           if (response.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
             if (list.length < this.maxIdle) {
               list.push(current);
               this.#idle.set(k, list);
+              const pooledNow = current;
+              pooledNow.watchIdle(() => {
+                const at = this.#idle.get(k)?.indexOf(pooledNow) ?? -1;
+                if (at >= 0) this.#idle.get(k)!.splice(at, 1);
+              });
             } else current.close();
           } else current.close();
           return response.response;
         } catch (error) {
           current.close();
           if (why) throw why;
-          // A kept-alive connection the server had closed: once more on a fresh one. The other idle ones to
-          // that origin are from the same server and closed too (an app that restarted): drop them, so the
-          // retry connects anew and says what is true now (`nothing listens` when the app is down).
-          if (current.reused && current.received === 0 && tries === 0 && isClosedError(error)) {
+          // A kept-alive connection the server had closed before the request could be written: once more on a
+          // fresh one. The other idle ones to that origin are from the same server and closed too (an app
+          // that restarted): drop them, so the retry connects anew and says what is true now (`nothing
+          // listens` when the app is down). Once written, the server may have read the request (an app that
+          // reads it and drops the connection): it is not sent again here, where no one would know.
+          if (current.reused && !written && tries === 0 && isClosedError(error)) {
             for (const idle of this.#idle.get(k) ?? []) idle.close();
             this.#idle.delete(k);
             continue;

@@ -244,6 +244,48 @@ Deno.test("a kept-alive connection the server closed is retried once on a fresh 
   }
 });
 
+Deno.test("a pooled connection the server closes while it waits is dropped then, and the next request connects anew", async () => {
+  let first: Deno.Conn | undefined;
+  const server = rawServer(async (conn, _request, n) => {
+    first ??= conn;
+    await conn.write(enc.encode(`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  try {
+    await pool.request(origin, post(server.port, "a"), OPTS);
+    assert.equal(pool.idleCount(origin), 1);
+    first!.close(); // the app's keep-alive timeout
+    for (let i = 0; i < 100 && pool.idleCount(origin) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(pool.idleCount(origin), 0, "seen closed while idle");
+    assert.equal(dec.decode((await pool.request(origin, post(server.port, "b"), OPTS)).body), "1");
+    assert.equal(server.count, 2);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
+Deno.test("a kept-alive connection the server closes after reading the request is an error, never a second send", async () => {
+  const server = rawServer(async (conn, _request, n) => {
+    if (n === 1) return conn.close(); // read it (an app that took the webhook), then dropped the connection
+    await conn.write(enc.encode(`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  try {
+    await pool.request(origin, post(server.port, "a"), OPTS);
+    await assert.rejects(
+      pool.request(origin, post(server.port, "b"), OPTS),
+      (e: unknown) => e instanceof Http1Error && e.kind === "reset",
+    );
+    assert.equal(server.count, 2, "the app got the request once: not sent again on a fresh connection");
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
 Deno.test("no retry once part of the answer came; a fresh connection closing early is an error", async () => {
   const server = rawServer(async (conn) => {
     await conn.write(enc.encode("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"));

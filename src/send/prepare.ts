@@ -151,11 +151,20 @@ export async function prepareRequest(
   if (options.resign && invalid) throw new InvalidSignatureError(invalidResignMessage(event));
   if (options.resign || options.resignInvalid || (changed && canSign && !invalid)) {
     if (!canSign) {
+      const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
       const why = rejectionReason(event, changed, settings, now, true) ??
-        (event.provider === undefined
+        (facts === undefined
           ? "hooktap did not recognise a signature scheme on this event"
-          : `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
-            "within the tolerance, so sending without --resign works for now)");
+          : facts.keyPair !== undefined
+          ? `${facts.title} signs with its private key, which only ${facts.title} holds, so no one else can ` +
+            "sign it afresh (its stored signature still verifies: send it without --resign)"
+          : !facts.resigns
+          ? `hooktap does not sign ${facts.title} requests afresh (send it without --resign: it goes as stored)`
+          : facts.timestamped
+          ? `endpoint "${event.endpoint}" has no secret in the config (the stored signature is still ` +
+            "within the tolerance, so sending without --resign works for now)"
+          : `endpoint "${event.endpoint}" has no secret in the config (a ${facts.title} signature has no ` +
+            "timestamp to go stale, so sending without --resign works)");
       throw new HooktapError(`Cannot re-sign ${event.id}: ${why}.`);
     }
     // Loaded only to sign: the providers pull in node:crypto (~50 ms at start-up).

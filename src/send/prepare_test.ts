@@ -220,3 +220,25 @@ Deno.test("--resign without a secret says exactly why the app will reject the re
   );
   assert.equal(rejectionReason(stored("github", [], BODY), false, undefined, new Date()), undefined);
 });
+
+Deno.test("--resign of an unchanged event hooktap cannot sign says the true cause: Discord's private key, or no timestamp to go stale", async () => {
+  const url = new URL("http://127.0.0.1:9/hook");
+  const discord = stored("discord", [["X-Signature-Ed25519", "00"], ["X-Signature-Timestamp", "1700000000"]]);
+  const refused = (event: CapturedEvent, s?: ProviderSettings) =>
+    prepareReplay(event, url, { method: "POST", resign: true, ...(s ? { settings: s } : {}) }).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+  for (const s of [undefined, settings("whatever")]) {
+    const message = await refused(discord, s);
+    assert.match(message, /Discord signs with its private key, which only Discord holds/);
+    assert.doesNotMatch(message, /no secret|tolerance/);
+  }
+  const meta = stored("meta", [["X-Hub-Signature-256", "sha256=00"]]);
+  const metaMessage = await refused(meta);
+  assert.match(
+    metaMessage,
+    /endpoint "hook" has no secret in the config \(a Meta signature has no timestamp/,
+  );
+  assert.doesNotMatch(metaMessage, /tolerance/);
+});

@@ -2,7 +2,8 @@
  * Forward retries that outlive a signature's tolerance: an event of a
  * timestamped scheme (Stripe, Slack, Standard Webhooks, Zoom, …) whose
  * endpoint has a secret is re-signed at the time of the attempt, so the app
- * still accepts it. Everything else is sent as stored.
+ * still accepts it, unless its signature was invalid or expired when it
+ * arrived. Everything else is sent as stored.
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
@@ -32,13 +33,18 @@ export function resignWhenStale(
   return (event, _attempt, target) => {
     const provider = event.provider;
     if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
-    // A signature that was invalid at receipt is never made valid on the way to the app.
-    if (event.verdict?.status === "invalid") return undefined;
+    // A signature that was invalid or expired at receipt is never made valid on the way to the app: the
+    // sender's own check would refuse it, and so should the app's (an expired one goes as stored).
+    const status = event.verdict?.status;
+    if (status === "invalid" || status === "expired") return undefined;
     const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
     if (settings === undefined || settings.secrets.length === 0) return undefined;
     const at = now();
     const age = at.getTime() - Date.parse(event.receivedAt);
-    if (age < settings.tolerance * 1000 - MARGIN_MS) return undefined;
+    // The margin is at most half the tolerance: with a short one (`tolerance: 10`) a delivery made at once
+    // still carries the sender's own signature.
+    const margin = Math.min(MARGIN_MS, settings.tolerance * 500);
+    if (age < settings.tolerance * 1000 - margin) return undefined;
     return resigned(event, target, settings, at);
   };
 }

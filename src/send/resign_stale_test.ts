@@ -60,4 +60,36 @@ Deno.test("a forward retry after Stripe's tolerance is re-signed so stripe's own
   // A signature that was invalid at receipt is never made valid on the way to the app.
   const invalid = { ...event, verdict: { status: "invalid" as const, reason: "no secret matched" } };
   assert.equal(await resignWhenStale(() => endpoints)(invalid, 2, TARGET), undefined);
+  // Nor one whose signature had expired when it arrived (the sender's timestamp was already too old).
+  const expired = { ...event, verdict: { status: "expired" as const, reason: "older than the tolerance" } };
+  assert.equal(await resignWhenStale(() => endpoints)(expired, 2, TARGET), undefined);
+});
+
+Deno.test("with a tolerance shorter than twice the margin, a delivery made at once keeps the sender's signature", async () => {
+  const { endpoints } = validateConfig({
+    port: 0,
+    endpoints: [{
+      name: "stripe",
+      path: "/stripe",
+      method: "POST",
+      provider: "stripe",
+      secret: SECRET,
+      tolerance: 10,
+    }],
+  }, null);
+  const event = buildEvent({
+    id: "evt_20261123_01M84MGVTY6EJH6QQKCXTC8133",
+    endpoint: "stripe",
+    receivedAt: new Date(Date.now() - 1000),
+    method: "POST",
+    path: "/stripe",
+    query: "",
+    headers: [["Content-Type", "application/json"], ["Stripe-Signature", "t=1,v1=00"]],
+    body: new TextEncoder().encode(BODY),
+    remoteAddr: "127.0.0.1",
+  });
+  event.provider = "stripe";
+  assert.equal(await resignWhenStale(() => endpoints)(event, 1, TARGET), undefined, "1 s old: as sent");
+  const old = { ...event, receivedAt: new Date(Date.now() - 6000).toISOString() };
+  assert.ok((await resignWhenStale(() => endpoints)(old, 2, TARGET))?.resigned, "6 s old: re-signed");
 });

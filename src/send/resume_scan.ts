@@ -8,7 +8,7 @@
  * deliveries after the watermark.
  * @module
  */
-import type { DeliveryRecord } from "../event/delivery.ts";
+import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineEndpoint, lineId } from "../store/read/line_key.ts";
@@ -46,6 +46,11 @@ export interface ResumePlan {
   events: number;
   /** Waiting (event, target) pairs whose target the config no longer has, per `endpoint target`. */
   orphaned: Map<string, number>;
+  /**
+   * Of {@linkcode orphaned}, the URL each target was (a `--forward-to` of an earlier run names its target after
+   * its URL): what `replay --undelivered --to` sends them to.
+   */
+  orphanedTo: Map<string, string>;
   /** (Event, target) pairs every attempt of which failed, in the whole deliveries log. */
   givenUp: GivenUp[];
   /** The newest event id looked at (later ones are new: not resumed). */
@@ -210,6 +215,7 @@ export async function planResume<T extends ScanTarget>(
     lanes: new Map(),
     events: 0,
     orphaned: new Map(),
+    orphanedTo: new Map(),
     givenUp,
     size: 0,
     admit: (endpoint, name) => (event) => {
@@ -259,6 +265,7 @@ export async function planResume<T extends ScanTarget>(
       if (target === undefined) {
         const key = `${endpoint} ${t.name}`;
         plan.orphaned.set(key, (plan.orphaned.get(key) ?? 0) + 1);
+        if (targetNameOf(event.forward.to) === t.name) plan.orphanedTo.set(key, event.forward.to);
         continue;
       }
       const key = `${endpoint}\n${target.name}`;

@@ -83,6 +83,8 @@ export interface ForwardingSession {
    * does not forward.
    */
   route(event: CapturedEvent): readonly RoutedTarget[] | undefined;
+  /** An event {@linkcode route} gave no target, once stored: calls `onUnrouted`. */
+  unrouted(event: CapturedEvent): void;
   readonly forwarder: Forwarder;
   /** Every target, for the banner. */
   readonly targets: ReadonlyMap<string, RoutedTarget>;
@@ -103,6 +105,8 @@ export interface ForwardingSession {
   skipPending(): void;
   /** Pending (event, target) pairs of the last run whose target the config no longer has, per `endpoint target`. */
   readonly orphaned: ReadonlyMap<string, number>;
+  /** The URL of an orphaned target when the events' marks name it (a `--forward-to` of an earlier run). */
+  readonly orphanedTo: ReadonlyMap<string, string>;
   /**
    * A reloaded config: new events follow its targets and rules at once;
    * events queued for a removed target are dropped from the queue and kept
@@ -358,16 +362,17 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       else {
         event.v = 2; // a v2 field: see ForwardMark.targets
         event.forward = { to: first.to, mode: first.mode, targets: chosen.map((t) => t.name) };
-        if (chosen.length === 0) options.onUnrouted?.(event);
       }
       return chosen;
     },
+    unrouted: (event) => options.onUnrouted?.(event),
     forwarder: track,
     get targets() {
       return targets;
     },
     leftOver,
     orphaned,
+    orphanedTo: plan.orphanedTo,
     resignsOf: (name) => resendNeedsResign(endpoints.find((e) => e.name === name)),
     checkLoop(receiver) {
       listening = receiver;

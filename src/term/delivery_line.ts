@@ -74,6 +74,8 @@ export function formatDelivery(
   ];
   if (record.source === "relay") parts.push(c.dim("(relayed)"));
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
+  // Signed afresh by the forwarder (src/send/resign_stale.ts): the app did not get the sender's signature.
+  if (record.resigned) parts.push(c.dim("(re-signed: older than the endpoint's tolerance)"));
   // Nothing listened: one phrase (why, what happens, and that a try nothing listened to is not an attempt).
   const waits = record.outcome === "retrying" && record.retryAt === undefined;
   if (record.refused) {
@@ -90,7 +92,15 @@ export function formatDelivery(
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
-    parts.push(c.yellow(`retry in ${seconds(Math.round(wait))}`));
+    parts.push(
+      c.yellow(
+        record.retrySooner
+          ? `retry once it accepts connections (checked every second), in ${
+            seconds(Math.round(wait))
+          } at the latest`
+          : `retry in ${seconds(Math.round(wait))}`,
+      ),
+    );
   } else if (waits && !record.refused) {
     // Nothing listens: no attempt is spent; it goes out as soon as the app listens again.
     parts.push(c.yellow("waits for the app to listen"));
@@ -227,7 +237,8 @@ export function formatAppState(state: AppState, output: Output, runner = invoked
   if (!state.up && state.relay) {
     return c.yellow(
       `nothing listens on ${host}: is your app running? The sender got a 502 saying so; the event is stored ` +
-        `(${runner} replay ID sends it again to ${host}, where it was relayed).\n`,
+        `(${runner} replay ${state.event === undefined ? "ID" : safeLine(state.event)} sends it again to ` +
+        `${host}, where it was relayed).\n`,
     );
   }
   if (!state.up) {

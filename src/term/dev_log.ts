@@ -158,7 +158,9 @@ export function createActivityLog(
     let row: string[];
     let columns: Column[];
     let sample: string[];
-    if (o.status === 404 || o.status === 405) {
+    // A stored event's status is its answer (the app's own 404 in relay mode, a configured response):
+    // only a request no endpoint took gets the routing hint.
+    if ((o.status === 404 || o.status === 405) && o.id === undefined) {
       const now = options.endpointsNow?.() ?? knownFor;
       if (now !== knownFor) [knownFor, known] = [now, knownOf(now)];
       const hint = o.status === 404

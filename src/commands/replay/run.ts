@@ -11,6 +11,8 @@ import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
 import { targetNameOf } from "../../send/target.ts";
+import { compileWhen, type EventTest } from "../../send/choose.ts";
+import type { ResolvedForward } from "../../config/forward.ts";
 import { compileFilter, matchesFilter } from "../../query/filter.ts";
 import { countMatches, scanForward } from "../../store/read/scan.ts";
 import type { options } from "./command.ts";
@@ -102,17 +104,25 @@ function _targets(
     const fixed = { name: targetNameOf(opts.to), to: opts.to, ...common };
     return () => fixed;
   }
+  const tests = new Map<ResolvedForward, EventTest>();
+  const takes = (target: ResolvedForward, event: CapturedEvent) => {
+    let test = tests.get(target);
+    if (test === undefined) tests.set(target, test = compileWhen(target.when));
+    return test(event);
+  };
   return (event) => {
     const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
     const marked = _markedTarget(event, endpoint?.targets);
     if (marked !== undefined) return { ...marked, ...common, ...(marked.insecure ? { insecure: true } : {}) };
-    const forward = endpoint?.forward;
+    // Not forwarded by dev (no rule took it, or dev did not forward): the first target whose rule takes it
+    // now, else the endpoint's first target, under its own name (a send to it counts for it).
+    const forward = endpoint?.targets?.find((t) => takes(t, event)) ?? endpoint?.forward;
     const to = forward?.to ?? event.forward?.to;
     if (to === undefined) {
       throw noTarget?.(event) ?? new UsageError(`Endpoint "${event.endpoint}" has no forward target.`);
     }
     return {
-      name: targetNameOf(to),
+      name: forward?.name ?? targetNameOf(to),
       to,
       ...common,
       ...(forward?.insecure ? { insecure: true } : {}),
