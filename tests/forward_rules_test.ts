@@ -242,6 +242,9 @@ Deno.test("bad rules are refused at load with the field path, did-you-mean and w
   const usage = await runCli(["dev", "--forward-events", "push"], { cwd: tmp.path });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /--forward-events chooses the events --forward-to sends/);
+  const mode = await runCli(["dev", "--forward-mode", "relay"], { cwd: tmp.path });
+  assert.equal(mode.code, 2);
+  assert.match(mode.stderr, /--forward-mode sets how --forward-to sends: give both/);
 });
 
 Deno.test("dev --forward-to URL --forward-events push replaces the config's targets for this run, and says so", async () => {

@@ -128,6 +128,12 @@ export function checkForwards(
   return issues.length > before ? undefined : targets;
 }
 
+/**
+ * A target's fields that only a queue target uses: a relay target sends each request once, while its sender
+ * waits, so it has no retries, no order among waiting events and no bound on deliveries in flight.
+ */
+const RELAY_IGNORES = ["retry", "order", "concurrency"] as const;
+
 /** Validates one target found at `at`; `undefined` when absent or wrong (wrong is reported). */
 export function checkForward(
   value: unknown,
@@ -155,6 +161,15 @@ export function checkForward(
   const mode = entry.mode ?? FORWARD_DEFAULTS.mode;
   if (mode !== "queue" && mode !== "relay") {
     issues.push(`${at}.mode must be "queue" or "relay", got ${show(mode)}`);
+  }
+  if (mode === "relay") {
+    for (const field of RELAY_IGNORES) {
+      if (entry[field] === undefined) continue;
+      issues.push(
+        `${at}.${field} has no effect with mode "relay": a relayed request is sent once, as it arrives, and ` +
+          `the sender's own retries stand in for hooktap's: remove ${field}, or use mode "queue"`,
+      );
+    }
   }
   const timeoutMs = whole(
     entry.timeout,

@@ -82,3 +82,40 @@ Deno.test("checkForwards: an empty list and an empty rule list are refused", () 
   assert.match(issues[0]!, /^endpoints\[0\]\.forward must name at least one target/);
   assert.match(issues[1]!, /^endpoints\[1\]\.forward\[0\]\.when\.type must not be an empty list/);
 });
+
+Deno.test("checkForward: a relay target refuses retry, order and concurrency, which only a queue target uses", () => {
+  const issues: string[] = [];
+  const target = checkForward(
+    {
+      to: "http://localhost:3000/a",
+      mode: "relay",
+      retry: { attempts: 4 },
+      order: "parallel",
+      concurrency: 2,
+    },
+    "endpoints[0].forward",
+    issues,
+  );
+  assert.equal(target, undefined);
+  assert.equal(issues.length, 3);
+  for (const field of ["retry", "order", "concurrency"]) {
+    assert.ok(
+      issues.some((i) =>
+        i.startsWith(`endpoints[0].forward.${field} has no effect with mode "relay"`) &&
+        i.endsWith(`remove ${field}, or use mode "queue"`)
+      ),
+      issues.join("\n"),
+    );
+  }
+  const timeoutOnly: string[] = [];
+  const relay = checkForward(
+    { to: "http://localhost:3000/a", mode: "relay", timeout: 5000 },
+    "endpoints[0].forward",
+    timeoutOnly,
+  );
+  assert.deepEqual(timeoutOnly, []);
+  assert.equal(relay?.timeoutMs, 5000);
+  const queue: string[] = [];
+  assert.ok(checkForward({ to: "http://localhost:3000/a", retry: false, order: "parallel" }, "f", queue));
+  assert.deepEqual(queue, []);
+});

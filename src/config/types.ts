@@ -74,18 +74,18 @@ export type ForwardTargetConfig = string | {
   mode?: "queue" | "relay";
   /** Longest wait for the app's answer, in milliseconds. @default 30000 */
   timeout?: number;
-  /** Deliveries in flight at once while the app keeps up. @default 8 */
+  /** Deliveries in flight at once while the app keeps up (queue mode; refused with `relay`). @default 8 */
   concurrency?: number;
   /**
    * `"arrival"`: events that wait (the app down, a retry, a resume after a restart, a hub catch-up) go one at
    * a time in the order hooktap received them, a retry holding the line (live events start in arrival order,
    * up to `concurrency` in flight); `"parallel"`: up to `concurrency` at once and a retry lets later events
-   * pass. @default "arrival"
+   * pass. Queue mode; refused with `relay`. @default "arrival"
    */
   order?: "arrival" | "parallel";
   /**
    * Retries in queue mode, for answers (5xx, 429, 408) and attempts without an answer in time: `false` for
-   * none. An app that is down (nothing listens) spends no attempt. The last wait repeats.
+   * none. An app that is down (nothing listens) spends no attempt. The last wait repeats. Refused with `relay`.
    * @default { attempts: 20, backoff: [1000, 5000, 30000, 60000, 120000, 300000] } (about 74 minutes)
    */
   retry?: false | { attempts?: number; backoff?: readonly number[] };

@@ -42,6 +42,15 @@ export function forwardFlag(
           "or put the rule in hooktap.config.ts (forward: [{ to, when: { type: [...] } }]).",
       );
     }
+    if (mode !== undefined) {
+      throw new UsageError(
+        "--forward-mode sets how --forward-to sends: give both " +
+          `(${
+            suggestCommand(["dev", "--forward-to", "http://localhost:3000/hook", "--forward-mode", mode])
+          }), ` +
+          `or set the mode in hooktap.config.ts (forward: { to, mode: "${mode}" }).`,
+      );
+    }
     return undefined;
   }
   const types = events?.split(",").map((t) => t.trim()).filter((t) => t !== "");

@@ -36,8 +36,8 @@ export const options = defineOptions({
   forwardMode: {
     kind: choice(["queue", "relay"], "mode"),
     description:
-      "queue: answer the sender at once, deliver after (retried); relay: answer with your app's answer",
-    default: "queue",
+      "with --forward-to: queue (the default) answers the sender at once and delivers after (retried); relay " +
+      "answers with your app's answer",
   },
   skipPending: {
     description: "do not deliver the events the last run left undelivered (replay --undelivered sends them)",
