@@ -231,7 +231,21 @@ Deno.test("hub serve refuses an empty --admin-token (it served with 'admin API o
   assert.match(spaced.stderr, /--token holds a space/);
   const host = await runCli(["hub", "serve", "--port", "0", "--host", ""], { cwd: tmp.path, permissions });
   assert.equal(host.code, 2, host.stderr);
-  assert.match(host.stderr, /--host is empty: give the interface to bind/);
+  assert.match(host.stderr, /--host must be an interface to bind, an address or a host name/);
+});
+
+Deno.test("dev --host refuses what no interface is ('' bound nothing and exited 1; a URL or a port is a typo)", async () => {
+  await using tmp = await withTmpDir();
+  for (const value of ["", "http://0.0.0.0", ":8787", "0.0.0.0:8787", "a b"]) {
+    const result = await runCli(["dev", "--port", "0", "--host", value], { cwd: tmp.path });
+    assert.equal(result.code, 2, `${value}: ${result.stderr}`);
+    assert.match(
+      result.stderr,
+      /--host must be an interface to bind, an address or a host name like 127\.0\.0\.1, 0\.0\.0\.0 or ::1/,
+    );
+  }
+  await using dev = await startDev(tmp.path, ["--host", "localhost"]);
+  assert.match(dev.stderr(), /bound to 127\.0\.0\.1/);
 });
 
 Deno.test("doctor --config OTHER while dev runs does not promise that dev reloads that file (it watches its own)", async () => {

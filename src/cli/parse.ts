@@ -186,6 +186,8 @@ function _expected(kind: OptionKind): string {
       return "a number of events per second above 0 like 10 or 2.5/s";
     case "choice":
       return `one of ${kind.values.join(", ")}`;
+    case "host":
+      return "an interface to bind, an address or a host name like 127.0.0.1, 0.0.0.0 or ::1 (no scheme or port)";
     default:
       return `a ${kind.placeholder}`;
   }
@@ -229,6 +231,14 @@ export function readValue(key: string, kind: OptionKind | undefined, text: strin
       const problem = httpUrlProblem(text, _flag(key));
       if (problem !== undefined) throw new UsageError(problem);
       return text;
+    }
+    case "host": {
+      // An address or a name: no scheme, port, path or space (`http://0.0.0.0`, `:8787`, `host:80` are typos).
+      const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+      if (!/^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|(?:[0-9A-Fa-f]*:){2,}[0-9A-Fa-f.]*)$/.test(bare)) {
+        throw bad();
+      }
+      return bare;
     }
     case "choice": {
       const loose = text.trim().toLowerCase().replace(/[\s_]+/g, "-");

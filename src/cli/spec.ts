@@ -10,8 +10,8 @@ import type { CommandContext } from "./context.ts";
 /**
  * What an option's value is, checked once when the command line is read: the action gets the typed value, and a
  * bad one is a usage error naming the option, the value and what is expected. Build one with {@linkcode duration},
- * {@linkcode time}, {@linkcode integer}, {@linkcode port}, {@linkcode rate}, {@linkcode url}, {@linkcode choice},
- * {@linkcode path} or {@linkcode text}. Pure data, so a declaration stays cheap to load.
+ * {@linkcode time}, {@linkcode integer}, {@linkcode port}, {@linkcode rate}, {@linkcode url}, {@linkcode host},
+ * {@linkcode choice}, {@linkcode path} or {@linkcode text}. Pure data, so a declaration stays cheap to load.
  */
 export type OptionKind =
   | { readonly type: "text"; readonly placeholder: string }
@@ -35,6 +35,7 @@ export type OptionKind =
   }
   | { readonly type: "rate"; readonly placeholder: string }
   | { readonly type: "url"; readonly placeholder: string }
+  | { readonly type: "host"; readonly placeholder: string }
   | { readonly type: "choice"; readonly placeholder: string; readonly values: readonly string[] };
 
 /** Free text. */
@@ -90,6 +91,11 @@ export function rate(placeholder = "n/s"): { readonly type: "rate"; readonly pla
 /** An http:// or https:// URL (kept as typed: a send adds the event's query string only when it has none). */
 export function url(placeholder = "url"): { readonly type: "url"; readonly placeholder: string } {
   return { type: "url", placeholder };
+}
+
+/** An interface to bind: an IP address or a host name (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`). */
+export function host(): { readonly type: "host"; readonly placeholder: string } {
+  return { type: "host", placeholder: "host" };
 }
 
 /** One of `values` (any case; `_` and spaces read as `-`). */

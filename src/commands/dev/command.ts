@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { choice, defineCommand, defineOptions, path, port, url } from "../../cli/spec.ts";
+import { choice, defineCommand, defineOptions, host, path, port, url } from "../../cli/spec.ts";
 
 /** Options of `hooktap dev`. */
 export const options = defineOptions({
@@ -10,7 +10,7 @@ export const options = defineOptions({
     description: "listen on this port instead of the config's (0 = any free port)",
   },
   host: {
-    value: "host",
+    kind: host(),
     description: "interface to bind; anything but loopback exposes hooktap to your network",
     default: "127.0.0.1",
   },

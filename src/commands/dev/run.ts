@@ -213,8 +213,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (!LOOPBACK.test(opts.host)) {
     out.err(
       c.yellow(
-        `warning: binding ${opts.host}: anyone who can reach this machine on port ${
-          port ?? config.port
+        `warning: binding ${opts.host}: anyone who can reach this machine on ${
+          (port ?? config.port) === 0 ? "the port dev picks" : `port ${port ?? config.port}`
         } can send events to hooktap and see its answers. Use the default 127.0.0.1 unless you mean it.\n`,
       ),
     );

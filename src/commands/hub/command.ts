@@ -1,5 +1,5 @@
 import { lazyImport } from "../../cli/lazy.ts";
-import { defineCommand, defineOptions } from "../../cli/spec.ts";
+import { defineCommand, defineOptions, host } from "../../cli/spec.ts";
 
 /** Options of `hooktap hub`. */
 export const options = defineOptions({
@@ -11,7 +11,7 @@ export const options = defineOptions({
   },
   kv: { value: "path", description: "serve: Deno KV file (default .hooktap-hub/hub.sqlite)" },
   host: {
-    value: "host",
+    kind: host(),
     description:
       "serve: interface to bind (default 127.0.0.1; a public hub needs 0.0.0.0 or a reverse proxy)",
   },

@@ -42,11 +42,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       );
     }
   }
-  if (opts.host !== undefined && opts.host.trim() === "") {
-    throw new UsageError(
-      "--host is empty: give the interface to bind, like 127.0.0.1 or 0.0.0.0, or leave it out.",
-    );
-  }
   const adminToken = opts.adminToken ?? tokenFromEnv(ADMIN_ENV);
   const warn = ctx.output.errColors.yellow;
   if (opts.adminToken !== undefined) {
