@@ -58,7 +58,7 @@ Deno.test("replay --undelivered while the app is down: nothing sent, nothing cha
     assert.equal(await dev.stop(), 0);
     assert.match(
       dev.stderr(),
-      /2 deliveries were still waiting for your app: they are kept, and the next hooktap dev sends them in order for each target \(or, once your app listens, hooktap replay --undelivered sends them\)\./,
+      /2 deliveries were still waiting for your app: they are kept, and the next hooktap dev sends them in order for each target \(or, once your app listens, hooktap replay --undelivered sends them, with any event that gave up earlier\)\./,
     );
   }
   const stored = await runCli(["logs", "--json", "--verdict", "invalid"], { cwd: tmp.path });
@@ -131,7 +131,7 @@ Deno.test("--forward-to: Ctrl-C names the dev command that resumes the waiting e
     await until(async () => (await deliveries(tmp.path)).length >= 1, "the try found nothing listening");
     assert.equal(await dev.stop(), 0);
     const said = dev.stderr().match(
-      /1 delivery was still waiting for your app: it is kept, and the next (hooktap dev .*) sends it \(or, once your app listens, hooktap replay --undelivered --config alt\.config\.ts sends it\)\./,
+      /1 delivery was still waiting for your app: it is kept, and the next (hooktap dev .*) sends it \(or, once your app listens, hooktap replay --undelivered --config alt\.config\.ts sends it, with any event that gave up earlier\)\./,
     );
     assert.ok(said, dev.stderr());
     command = said[1]!;

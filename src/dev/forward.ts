@@ -322,7 +322,8 @@ export function waitingNote(
     lines.push(
       `${waiting} ${waiting === 1 ? "delivery was" : "deliveries were"} still waiting for your app: ` +
         `${waiting === 1 ? "it is" : "they are"} kept, and the next ${next} sends ${they}${order} ` +
-        `(or, once your app listens, ${runner} replay --undelivered${with_} sends ${they}).\n`,
+        `(or, once your app listens, ${runner} replay --undelivered${with_} sends ${they}, with any event ` +
+        `that gave up earlier).\n`,
     );
   }
   return out.errColors.yellow(lines.join(""));
