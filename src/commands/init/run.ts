@@ -48,6 +48,8 @@ async function _asTs(path: string, file: string): Promise<string> {
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const file = resolvePath(ctx.cwd, opts.config);
+  // First: a path in hooktap's data is wrong whatever its name (and no fix below may point into it).
+  await refuseInsideStore(file, storeOf(ctx).dir, "--config");
   if (!/\.m?ts$/i.test(file)) {
     // What init writes is TypeScript (and imports hooktap's types where the npm package is installed).
     throw new UsageError(
@@ -82,7 +84,6 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd);
   if (opts.force) {
     await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
-    await refuseInsideStore(file, storeOf(ctx).dir, "--config");
   }
   const config = configWords(file, ctx.cwd); // the commands printed use the file written
   let answers: StarterAnswers | undefined;
