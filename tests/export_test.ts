@@ -216,3 +216,48 @@ Deno.test("export --endpoint naming no endpoint is a usage error (exit 2), namin
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /There is no endpoint named "nope"\. Known endpoints: /);
 });
+
+Deno.test("`hooktap export --format curl` sends header bytes beyond ASCII as stored, and a body over 128 KiB", async () => {
+  await using tmp = await withTmpDir();
+  // Header bytes as they came: Latin-1 `é` (not UTF-8), UTF-8 `é` and a UTF-8 right-to-left override.
+  const latin1 = "caf\u00e9 end";
+  const utf8 = String.fromCharCode(...enc.encode("José"));
+  const bidi = String.fromCharCode(...enc.encode("invoice\u202Egnp.exe"));
+  // Text that would be inline, but longer than one argument may be on Linux (128 KiB).
+  const big = `{"pad":"${"x".repeat(200 * 1024)}"}`;
+  await captureEvents(tmp.path, [
+    { path: "/webhook", headers: [["x-latin1", latin1], ["x-utf8", utf8], ["x-bidi", bidi]], body: "{}" },
+    { path: "/webhook", headers: [["content-type", "application/json"]], body: big },
+  ]);
+  const got: { headers: Headers; body: Uint8Array }[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    got.push({ headers: req.headers, body: new Uint8Array(await req.arrayBuffer()) });
+    return new Response("ok");
+  });
+  const to = `http://127.0.0.1:${server.addr.port}/replayed`;
+  const r = await runCli(["export", "--format", "curl", "--to", to, "-o", "send.sh"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const script = await Deno.readTextFile(join(tmp.path, "send.sh"));
+  assert.match(script, /--header 'x-utf8: José'/); // readable when the bytes are UTF-8
+  assert.doesNotMatch(script, /\u202E/); // never a bidi override in the script's text
+  for (const shell of ["sh", "bash"]) {
+    got.length = 0;
+    const run = await new Deno.Command(shell, {
+      args: ["send.sh"],
+      cwd: tmp.path,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.equal(got.length, 2);
+    // Deno hands header bytes over one per character, as hooktap stored them.
+    assert.equal(got[0]!.headers.get("x-latin1"), latin1);
+    assert.equal(got[0]!.headers.get("x-utf8"), utf8);
+    assert.equal(got[0]!.headers.get("x-bidi"), bidi);
+    assert.deepEqual(got[1]!.body, enc.encode(big));
+  }
+});
