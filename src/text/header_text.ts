@@ -22,7 +22,6 @@ export function headerBytes(value: string): Uint8Array | undefined {
  * decoded, else as they came.
  */
 export function headerText(value: string): string {
-  // deno-lint-ignore no-control-regex
   if (!/[\x80-\xff]/.test(value)) return value;
   const bytes = headerBytes(value);
   if (bytes === undefined) return value;
