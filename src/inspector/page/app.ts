@@ -5,7 +5,15 @@
  * the keyboard (`j`/`k`, `/`, `r`). Every value is set as text.
  * @module
  */
-import { type EventDetail, type EventSummary, getEvent, getInfo, getPage, type Info } from "./api.ts";
+import {
+  ApiError,
+  type EventDetail,
+  type EventSummary,
+  getEvent,
+  getInfo,
+  getPage,
+  type Info,
+} from "./api.ts";
 import { renderDetail } from "./detail.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
 import { openReplay } from "./replay_dialog.ts";
@@ -89,14 +97,27 @@ async function loadMore(): Promise<void> {
   }
 }
 
+/** Whether this list's stream was open before: a later open follows a gap, to be filled. */
+let streamedOnce = false;
+
 function connect(): void {
   stream?.close();
   const query = filterQuery();
-  stream = new EventSource(`/api/stream${query ? `?${query}` : ""}`);
+  const mine = new EventSource(`/api/stream${query ? `?${query}` : ""}`);
+  stream = mine;
   document.body.dataset.live = "connecting";
-  stream.addEventListener("open", () => (document.body.dataset.live = "on"));
-  stream.addEventListener("error", () => (document.body.dataset.live = "off"));
-  stream.addEventListener("event", (message) => {
+  mine.addEventListener("open", () => {
+    document.body.dataset.live = "on";
+    // Events stored while the stream was down (hooktap restarting, a network blip) are listed too.
+    if (streamedOnce) void catchUp();
+    streamedOnce = true;
+  });
+  mine.addEventListener("error", () => {
+    document.body.dataset.live = "off";
+    // A stream the server refused is not tried again by the browser: say why, or try again.
+    if (mine.readyState === EventSource.CLOSED && stream === mine) void streamRefused();
+  });
+  mine.addEventListener("event", (message) => {
     const e = JSON.parse((message as MessageEvent<string>).data) as EventSummary;
     if (shown.has(e.id)) return;
     shown.add(e.id);
@@ -108,8 +129,51 @@ function connect(): void {
   });
 }
 
+/** The stream was refused: a session that ended (hooktap restarted: a new token) is told; else connect again. */
+async function streamRefused(): Promise<void> {
+  const mine = stream;
+  try {
+    await getInfo();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      document.body.dataset.live = "ended";
+      setStatus(
+        "This page's session ended (hooktap restarted or stopped; each start has a new token): " +
+          "open the link hooktap printed last, or run hooktap ui --open.",
+      );
+      return;
+    }
+  }
+  setTimeout(() => {
+    if (stream === mine) connect();
+  }, 2000);
+}
+
+/** Lists the newest events the page has not shown, each in its place (newest first). */
+async function catchUp(): Promise<void> {
+  const mine = generation;
+  const query = filterQuery();
+  const page = await getPage(`${query}${query ? "&" : ""}limit=100`).catch(() => undefined);
+  if (page === undefined || mine !== generation) return;
+  for (const e of page.events) {
+    if (shown.has(e.id)) continue;
+    const after = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")].find((tr) =>
+      tr.dataset.id! < e.id
+    );
+    if (after === undefined && cursor !== null) continue; // older than the rows loaded: a later page has it
+    shown.add(e.id);
+    rows.querySelector("tr.empty")?.remove();
+    const tr = row(e);
+    tr.classList.add("new");
+    if (after === undefined) rows.append(tr);
+    else rows.insertBefore(tr, after);
+  }
+  setStatus(`${shown.size} event${shown.size === 1 ? "" : "s"}${cursor === null ? "" : " · more below"}`);
+}
+
 function reload(): void {
   generation++;
+  streamedOnce = false;
   rows.replaceChildren();
   shown.clear();
   cursor = Number.MAX_SAFE_INTEGER;
@@ -136,7 +200,12 @@ async function select(id: string): Promise<void> {
 }
 
 function replay(): void {
-  if (current !== undefined) openReplay(current.event, info.resign);
+  if (current === undefined) return;
+  const id = current.event.id;
+  // The detail shows the new attempt, as `hooktap logs` and `inspect` do.
+  openReplay(current.event, info.resign, () => {
+    if (selected === id) void select(id);
+  });
 }
 
 async function copy(text: string, what: string): Promise<void> {

@@ -1,0 +1,282 @@
+/// <reference lib="dom" />
+/**
+ * What the inspector page shows and sends is true to the stored bytes, in a
+ * real Chromium: the JSON tree keeps numbers as sent and repeated keys, a
+ * body nested too deep for the tree does not hide the event, header values
+ * read as `hooktap inspect` reads them, "Copy as curl" sends the exact
+ * request when run by `sh` (never a local file for a body starting with
+ * `@`), replay of an unedited CR LF body keeps its bytes (the app's
+ * @octokit/webhooks verify passes), and a page whose session ended (hooktap
+ * restarted) says so.
+ */
+import { Webhooks } from "@octokit/webhooks";
+import { sign } from "@octokit/webhooks-methods";
+import type { Page } from "puppeteer-core";
+import { buildEvent, type CapturedEvent, eventLine } from "../../src/event/record.ts";
+import { createIdFactory } from "../../src/event/id.ts";
+import { type Inspector, startInspector } from "../../src/inspector/server.ts";
+import { assertEquals, assertIncludes } from "./_assert.ts";
+import { launchChromium } from "./_browser.ts";
+import { inspectorFixture } from "./_fixture.ts";
+
+const enc = new TextEncoder();
+const SECRET = "It's a Secret to Everybody";
+/** A GitHub ping with CR LF line breaks (as a Windows-built sender sends it). */
+const CRLF_BODY = '{\r\n  "zen": "Keep it logically awesome.",\r\n  "hook_id": 42\r\n}';
+const NUMBERS = '{"big":12345678901234567890,"id":9007199254740993,"f":1.0,"e":1e2,"dup":1,"dup":2}';
+const DEEP = "[".repeat(20_000) + "]".repeat(20_000);
+const BINARY = new Uint8Array([0xff, 0x00, 0x27, 0x25, 0x5c, 0x0a, 0x80, 0x1b]);
+
+const newId = createIdFactory();
+function event(
+  body: string | Uint8Array,
+  headers: [string, string][],
+  more: { query?: string; method?: string } = {},
+): CapturedEvent {
+  const at = new Date(Date.now() - 60_000);
+  return buildEvent({
+    id: newId(at),
+    endpoint: "github",
+    receivedAt: at,
+    method: more.method ?? "POST",
+    path: "/hooks/github",
+    query: more.query ?? "",
+    headers: [["host", "localhost:8787"], ...headers],
+    body: typeof body === "string" ? enc.encode(body) : body,
+    remoteAddr: "127.0.0.1",
+  });
+}
+
+async function open(page: Page, id: string): Promise<void> {
+  await page.click(`#rows tr[data-id="${id}"]`);
+  await page.waitForSelector(`#detail article[data-id="${id}"]`);
+}
+
+/** An app that checks GitHub's signature with @octokit/webhooks, as a real one does. */
+function githubApp() {
+  const webhooks = new Webhooks({ secret: SECRET });
+  const got: { body: Uint8Array; verified: boolean }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    const body = new Uint8Array(await request.arrayBuffer());
+    const signature = request.headers.get("x-hub-signature-256") ?? "";
+    const verified = await webhooks.verify(new TextDecoder().decode(body), signature).catch(() => false);
+    got.push({ body, verified });
+    return new Response(verified ? "verified" : "bad signature", { status: verified ? 200 : 401 });
+  });
+  return Object.assign(server, { got, url: `http://127.0.0.1:${server.addr.port}/webhooks/github` });
+}
+
+Deno.test({
+  name: "the inspector page is true to the stored bytes, in Chromium",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const ping = event(CRLF_BODY, [
+      ["content-type", "application/json"],
+      ["x-github-event", "ping"],
+      ["x-hub-signature-256", await sign(SECRET, CRLF_BODY)],
+    ]);
+    const numbers = event(NUMBERS, [["content-type", "application/json"]]);
+    const deep = event(DEEP, [["content-type", "application/json"], ["x-after-body", "still shown"]]);
+    // Header bytes as they came: UTF-8 `José` and a right-to-left override, one byte per character.
+    const utf8 = event("{}", [
+      ["x-name", String.fromCharCode(...enc.encode("José"))],
+      ["x-file", String.fromCharCode(...enc.encode("invoice\u202Egnp.exe"))],
+    ]);
+    const secretFile = await Deno.makeTempFile({ prefix: "hooktap_secret_" });
+    await Deno.writeTextFile(secretFile, "PRIVATE KEY");
+    const atFile = event(`@${secretFile}`, [["content-type", "text/plain"]], { query: "a[0]=1&b={x}" });
+    const binary = event(BINARY, [["content-type", "application/octet-stream"]], { method: "PUT" });
+    await using fx = await inspectorFixture({ events: [ping, numbers, deep, utf8, atFile, binary] });
+    await using app = githubApp();
+    await using browser = await launchChromium();
+    await browser.defaultBrowserContext().overridePermissions(fx.inspector.url.slice(0, -1), [
+      "clipboard-read",
+      "clipboard-write",
+      "clipboard-sanitized-write",
+    ]);
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1440, height: 900 });
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    page.on("dialog", (d) => problems.push(`dialog: ${d.message()}`));
+    await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
+    await page.waitForFunction(() => document.querySelectorAll("#rows tr[data-id]").length === 6);
+
+    await t.step("the JSON tree shows numbers as sent and each repeat of a key", async () => {
+      await open(page, numbers.id);
+      const leaves = await page.$$eval("#detail .body-view .leaf", (ls) => ls.map((l) => l.textContent));
+      assertEquals(leaves, [
+        '"big": 12345678901234567890',
+        '"id": 9007199254740993',
+        '"f": 1.0',
+        '"e": 1e2',
+        '"dup": 1',
+        '"dup": 2',
+      ]);
+      assertEquals(await page.$$eval("#detail .key.repeated", (ks) => ks.length), 2);
+    });
+
+    await t.step(
+      "a body nested deeper than the tree goes still shows the event, the rest as text",
+      async () => {
+        await open(page, deep.id);
+        const text = await page.$eval("#detail", (d) => d.textContent!);
+        assertIncludes(text, "still shown"); // the headers, after the body view was built
+        assertIncludes(text, "nested deeper than 64 levels");
+        assertEquals(await page.$$eval("#detail details.json", (ds) => ds.length), 64);
+      },
+    );
+
+    await t.step(
+      "header values read as hooktap inspect reads them: UTF-8 decoded, controls marked",
+      async () => {
+        await open(page, utf8.id);
+        const cells = await page.$$eval("#detail table.headers td", (tds) => tds.map((td) => td.textContent));
+        assertIncludes(cells.join("\n"), "José");
+        assertIncludes(cells.join("\n"), "invoice⟨U+202E⟩gnp.exe");
+      },
+    );
+
+    await t.step("Copy as curl, run by sh, sends the stored request byte for byte", async () => {
+      const got: { method: string; url: string; headers: Headers; body: Uint8Array }[] = [];
+      await using target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+        got.push({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: new Uint8Array(await req.arrayBuffer()),
+        });
+        return new Response("ok");
+      });
+      const dir = await Deno.makeTempDir({ prefix: "hooktap_curl_" });
+      try {
+        for (const e of [atFile, binary, ping]) {
+          await open(page, e.id);
+          await page.click("#copy-curl");
+          await page.waitForFunction(() =>
+            /Copied the curl command/.test(document.getElementById("status")!.textContent!)
+          );
+          const copied = await page.evaluate(() => navigator.clipboard.readText());
+          // The stored Host is where it arrived; the test's server stands in for it.
+          const script = copied.replace("http://localhost:8787", `http://127.0.0.1:${target.addr.port}`);
+          await Deno.writeTextFile(`${dir}/send.sh`, script);
+          const run = await new Deno.Command("sh", {
+            args: ["send.sh"],
+            cwd: dir,
+            stdout: "null",
+            stderr: "piped",
+          })
+            .output();
+          assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+          const sent = got.at(-1)!;
+          assertEquals(sent.body, e.bodyEncoding === "base64" ? BINARY : enc.encode(e.body));
+          assertEquals(sent.method, e.method);
+          assertEquals(new URL(sent.url).search, e.query === "" ? "" : `?${e.query}`);
+          for (const [name, value] of e.headers) {
+            if (name !== "host") assertEquals(sent.headers.get(name), value);
+          }
+          // curl added nothing the sender did not send.
+          assertEquals(sent.headers.get("user-agent"), null);
+          assertEquals(sent.headers.get("accept"), null);
+        }
+        assertEquals(got.length, 3);
+        const verified = await new Webhooks({ secret: SECRET }).verify(
+          new TextDecoder().decode(got[2]!.body),
+          got[2]!.headers.get("x-hub-signature-256")!,
+        );
+        assertEquals(verified, true);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+        await Deno.remove(secretFile);
+      }
+    });
+
+    await t.step(
+      "replay of an unedited CR LF body keeps its bytes: the app's signature check passes",
+      async () => {
+        await open(page, ping.id);
+        const before = await page.$$eval("#detail table.attempts tr", (trs) => trs.length);
+        await page.focus("body");
+        await page.keyboard.press("r");
+        await page.waitForSelector("#replay-dialog[open]");
+        await page.$eval("#replay-to", (el, url) => ((el as HTMLInputElement).value = url), app.url);
+        await page.click("#replay-send");
+        await page.waitForFunction(() =>
+          /verified|bad signature/.test(document.getElementById("replay-result")!.textContent!)
+        );
+        assertIncludes(await page.$eval("#replay-result", (r) => r.textContent!), "200 OK");
+        assertEquals(app.got[0]!.body, enc.encode(CRLF_BODY));
+        assertEquals(app.got[0]!.verified, true);
+        // Edited headers only: the body still goes as stored.
+        await page.$eval("#replay-headers", (el) => ((el as HTMLTextAreaElement).value += "\nx-edited: yes"));
+        await page.click("#replay-send");
+        await page.waitForFunction(() =>
+          !document.querySelector<HTMLButtonElement>("#replay-send")!.disabled
+        );
+        await page.waitForFunction(() => document.querySelectorAll("#replay-result p.ok").length === 1);
+        assertEquals(app.got.length, 2);
+        assertEquals(app.got[1]!.verified, true);
+        // An edited body keeps the stored CR LF line breaks (the textarea gives LF).
+        await page.$eval("#replay-body", (el) => {
+          const area = el as HTMLTextAreaElement;
+          area.value = area.value.replace("42", "43");
+        });
+        await page.click("#replay-send");
+        await page.waitForFunction(() => /401/.test(document.getElementById("replay-result")!.textContent!));
+        assertEquals(app.got[2]!.body, enc.encode(CRLF_BODY.replace("42", "43")));
+        await page.keyboard.press("Escape");
+        // The detail lists the replays, as `hooktap inspect` does.
+        await page.waitForFunction(
+          (n) => document.querySelectorAll("#detail table.attempts tr").length > n,
+          {},
+          before,
+        );
+      },
+    );
+
+    let restarted: Inspector = fx.inspector;
+    await t.step("after hooktap restarts, the page lists the events stored while it was away", async () => {
+      const port = fx.inspector.port;
+      await fx.inspector.stop();
+      // Stored while no inspector ran: no live message will ever tell of it.
+      const missed = event('{"while":"away"}', [["content-type", "application/json"]]);
+      missed.receivedAt = new Date().toISOString();
+      await Deno.writeTextFile(fx.paths.events, eventLine(missed), { append: true });
+      restarted = startInspector({ paths: fx.paths, port, tokenFiles: false });
+      // The new link opened in another tab: this browser holds the new session's cookie.
+      await browser.setCookie({
+        name: `hooktap_inspector_${port}`,
+        value: restarted.token,
+        domain: "127.0.0.1",
+        path: "/",
+        httpOnly: true,
+        sameSite: "Strict",
+      });
+      await page.waitForSelector(`#rows tr[data-id="${missed.id}"]`, { timeout: 15_000 });
+      const ids = await page.$$eval(
+        "#rows tr[data-id]",
+        (rows) => rows.map((r) => (r as HTMLElement).dataset.id!),
+      );
+      assertEquals(ids[0], missed.id); // newest first, once
+      assertEquals(new Set(ids).size, ids.length);
+    });
+
+    await t.step("a page whose session ended (hooktap restarted: a new token) says so", async () => {
+      const port = restarted.port;
+      await restarted.stop();
+      const again = startInspector({ paths: fx.paths, port, tokenFiles: false });
+      try {
+        await page.waitForFunction(() => document.body.dataset.live === "ended", { timeout: 15_000 });
+        assertIncludes(
+          await page.$eval("#status", (s) => s.textContent!),
+          "open the link hooktap printed last",
+        );
+      } finally {
+        await again.stop();
+      }
+    });
+
+    assertEquals(problems, []);
+  },
+});
