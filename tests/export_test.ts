@@ -261,3 +261,34 @@ Deno.test("`hooktap export --format curl` sends header bytes beyond ASCII as sto
     assert.deepEqual(got[1]!.body, enc.encode(big));
   }
 });
+
+Deno.test("export names the ids its filters leave out; raw refuses one before touching -o FILE", async () => {
+  await using tmp = await withTmpDir();
+  const [json, binary] = await store(tmp.path);
+  await captureEvents(tmp.path, [{ path: "/github", body: "{}" }]);
+  const githubId = JSON.parse(
+    (await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"))).trim().split("\n").at(-1)!,
+  ).id;
+  const out = join(tmp.path, "body.bin");
+  await Deno.writeTextFile(out, "precious");
+  const raw = await runCli(["export", binary!, "--format", "raw", "--endpoint", "github", "-o", "body.bin"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(raw.code, 2, raw.stderr);
+  assert.match(raw.stderr, new RegExp(`${binary} does not match the filters given: nothing written`));
+  assert.equal(await Deno.readTextFile(out), "precious");
+  const some = await runCli(["export", json!, githubId, "--format", "jsonl", "--endpoint", "github"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(some.code, 0, some.stderr);
+  assert.equal(some.stdout.trim().split("\n").length, 1);
+  assert.match(some.stderr, new RegExp(`Left out 1 event the filters exclude: ${json}\\.`));
+  const none = await runCli(["export", "--format", "har", "--grep", "no-such-text", "-o", "none.har"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stderr, /No stored events match these filters: wrote an empty har export to none\.har\./);
+});
