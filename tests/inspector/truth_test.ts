@@ -87,7 +87,9 @@ Deno.test({
     await Deno.writeTextFile(secretFile, "PRIVATE KEY");
     const atFile = event(`@${secretFile}`, [["content-type", "text/plain"]], { query: "a[0]=1&b={x}" });
     const binary = event(BINARY, [["content-type", "application/octet-stream"]], { method: "PUT" });
-    await using fx = await inspectorFixture({ events: [ping, numbers, deep, utf8, atFile, binary] });
+    const items = Array.from({ length: 40_000 }, (_, i) => ({ i, tags: { a: [i] } }));
+    const large = event(JSON.stringify(items), [["content-type", "application/json"]]);
+    await using fx = await inspectorFixture({ events: [ping, numbers, deep, utf8, atFile, binary, large] });
     await using app = githubApp();
     await using browser = await launchChromium();
     await browser.defaultBrowserContext().overridePermissions(fx.inspector.url.slice(0, -1), [
@@ -101,7 +103,7 @@ Deno.test({
     page.on("pageerror", (e) => problems.push(String(e)));
     page.on("dialog", (d) => problems.push(`dialog: ${d.message()}`));
     await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
-    await page.waitForFunction(() => document.querySelectorAll("#rows tr[data-id]").length === 6);
+    await page.waitForFunction(() => document.querySelectorAll("#rows tr[data-id]").length === 7);
 
     await t.step("the JSON tree shows numbers as sent and each repeat of a key", async () => {
       await open(page, numbers.id);
@@ -121,12 +123,41 @@ Deno.test({
       "a body nested deeper than the tree goes still shows the event, the rest as text",
       async () => {
         await open(page, deep.id);
-        const text = await page.$eval("#detail", (d) => d.textContent!);
-        assertIncludes(text, "still shown"); // the headers, after the body view was built
-        assertIncludes(text, "nested deeper than 64 levels");
+        assertIncludes(await page.$eval("#detail", (d) => d.textContent!), "still shown"); // the headers
+        // Open each level in turn (a level's children are made when it opens).
+        for (let level = 0; level < 70; level++) {
+          const opened = await page.evaluate(() => {
+            const closed = document.querySelector<HTMLDetailsElement>("#detail details.json:not([open])");
+            if (closed) closed.open = true;
+            return closed !== null;
+          });
+          if (!opened) break;
+          await page.waitForFunction(() =>
+            document.querySelector("#detail details.json[open] > .children:empty") === null
+          );
+        }
+        assertIncludes(await page.$eval("#detail", (d) => d.textContent!), "nested deeper than 64 levels");
         assertEquals(await page.$$eval("#detail details.json", (ds) => ds.length), 64);
       },
     );
+
+    await t.step("a large JSON body is shown a part at a time, the rest on demand", async () => {
+      await open(page, large.id);
+      // 40,000 items: the first 500 made (each open, two leaves), a button for the next.
+      assertEquals(await page.$$eval("#detail .body-view details.json[open]", (ds) => ds.length), 1 + 500);
+      assertEquals(
+        await page.$eval("#detail .json-more", (b) => b.textContent),
+        "show 500 more (500 of 40000 shown)",
+      );
+      await page.click("#detail .json-more");
+      assertEquals(await page.$$eval("#detail .body-view details.json[open]", (ds) => ds.length), 1 + 1000);
+      assertIncludes(await page.$eval("#detail .json-more", (b) => b.textContent!), "(1000 of 40000 shown)");
+      // A folded level (each item's "tags") makes its children only when opened.
+      const level4 = "#detail details.json details.json details.json details.json";
+      assertEquals(await page.$$eval(level4, (ds) => ds.length), 0);
+      await page.click("#detail details.json details.json details.json > summary");
+      await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 1, {}, level4);
+    });
 
     await t.step(
       "header values read as hooktap inspect reads them: UTF-8 decoded, controls marked",

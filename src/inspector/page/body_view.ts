@@ -35,6 +35,9 @@ export function hexView(bytes: Uint8Array): HTMLElement {
   return pre;
 }
 
+/** Children of an object or array made at a time (a button shows the next ones). */
+export const JSON_CHUNK = 500;
+
 /**
  * A JSON body as a tree of `<details>` (objects and arrays fold; the first two levels start open), true to its
  * text (./json_source.ts): numbers as sent, a repeated key shown each time (marked), a value nested too deep
@@ -60,14 +63,35 @@ export function jsonTree(node: JsonNode, key?: string, depth = 0, repeated = fal
     );
     const details = h("details", { class: "json", open: depth < 2 }, summary);
     const list = h("div", { class: "children" });
-    if (node.kind === "array") {
-      for (const item of node.items) list.append(jsonTree(item, undefined, depth + 1));
-    } else {
+    details.append(list);
+    let childAt: (i: number) => HTMLElement;
+    if (node.kind === "array") childAt = (i) => jsonTree(node.items[i]!, undefined, depth + 1);
+    else {
       const seen = new Map<string, number>();
       for (const [k] of node.entries) seen.set(k, (seen.get(k) ?? 0) + 1);
-      for (const [k, v] of node.entries) list.append(jsonTree(v, k, depth + 1, seen.get(k)! > 1));
+      childAt = (i) => {
+        const [k, v] = node.entries[i]!;
+        return jsonTree(v, k, depth + 1, seen.get(k)! > 1);
+      };
     }
-    details.append(list);
+    // Children are made when their parent is first opened, JSON_CHUNK at a time: a large body opens at once.
+    const build = (from: number) => {
+      const to = Math.min(count, from + JSON_CHUNK);
+      for (let i = from; i < to; i++) list.append(childAt(i));
+      if (to === count) return;
+      const more = h(
+        "button",
+        { type: "button", class: "json-more" },
+        `show ${Math.min(JSON_CHUNK, count - to)} more (${to} of ${count} shown)`,
+      );
+      more.addEventListener("click", () => {
+        more.remove();
+        build(to);
+      });
+      list.append(more);
+    };
+    if (depth < 2) build(0);
+    else details.addEventListener("toggle", () => details.open && list.childElementCount === 0 && build(0));
     return details;
   }
   if (node.kind === "deep") {
