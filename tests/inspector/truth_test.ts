@@ -169,6 +169,21 @@ Deno.test({
       },
     );
 
+    await t.step("Esc leaves any filter field, a select too, and j moves on", async () => {
+      for (const field of ["#q", 'select[name="verdict"]']) {
+        await page.focus(field);
+        await page.keyboard.press("Escape");
+        assertEquals(await page.evaluate(() => document.activeElement?.tagName), "BODY");
+      }
+      const before = await page.$eval("#rows tr.selected", (tr) => (tr as HTMLElement).dataset.id);
+      await page.keyboard.press("j");
+      await page.waitForFunction(
+        (id) => (document.querySelector("#rows tr.selected") as HTMLElement | null)?.dataset.id !== id,
+        {},
+        before,
+      );
+    });
+
     await t.step("Copy as curl, run by sh, sends the stored request byte for byte", async () => {
       const got: { method: string; url: string; headers: Headers; body: Uint8Array }[] = [];
       await using target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {

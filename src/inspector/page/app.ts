@@ -235,7 +235,8 @@ document.addEventListener("keydown", (e) => {
   const t = e.target as HTMLElement;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (t.closest("input, textarea, select, dialog")) {
-    if (e.key === "Escape" && t instanceof HTMLInputElement) t.blur();
+    // Esc leaves a field (in the replay dialog it closes the dialog, as dialogs do).
+    if (e.key === "Escape" && !t.closest("dialog")) t.blur();
     return;
   }
   if (e.key === "j") move(1);
