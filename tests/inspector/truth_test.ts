@@ -89,7 +89,12 @@ Deno.test({
     const binary = event(BINARY, [["content-type", "application/octet-stream"]], { method: "PUT" });
     const items = Array.from({ length: 40_000 }, (_, i) => ({ i, tags: { a: [i] } }));
     const large = event(JSON.stringify(items), [["content-type", "application/json"]]);
-    await using fx = await inspectorFixture({ events: [ping, numbers, deep, utf8, atFile, binary, large] });
+    // Forwarded, not yet answered: pending until the app takes it.
+    const waiting = event('{"action":"closed"}', [["content-type", "application/json"]]);
+    waiting.forward = { to: "http://127.0.0.1:9/webhooks/github", mode: "queue" };
+    await using fx = await inspectorFixture({
+      events: [ping, numbers, deep, utf8, atFile, binary, large, waiting],
+    });
     await using app = githubApp();
     await using browser = await launchChromium();
     await browser.defaultBrowserContext().overridePermissions(fx.inspector.url.slice(0, -1), [
@@ -103,7 +108,7 @@ Deno.test({
     page.on("pageerror", (e) => problems.push(String(e)));
     page.on("dialog", (d) => problems.push(`dialog: ${d.message()}`));
     await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
-    await page.waitForFunction(() => document.querySelectorAll("#rows tr[data-id]").length === 7);
+    await page.waitForFunction(() => document.querySelectorAll("#rows tr[data-id]").length === 8);
 
     await t.step("the JSON tree shows numbers as sent and each repeat of a key", async () => {
       await open(page, numbers.id);
@@ -280,6 +285,43 @@ Deno.test({
         );
       },
     );
+
+    await t.step("a row's delivery state follows the deliveries log, as hooktap logs does", async () => {
+      const cell = (id: string) =>
+        page.$eval(`#rows tr[data-id="${id}"] td:nth-child(7)`, (td) => td.textContent);
+      assertEquals(await cell(waiting.id), "pending");
+      await open(page, waiting.id);
+      // dev delivers it: its attempt is appended to the deliveries log.
+      const record = {
+        v: 2,
+        id: `dlv_${waiting.id.slice(4, 12)}_${"0".repeat(25)}1`,
+        event: waiting.id,
+        endpoint: waiting.endpoint,
+        source: "forward",
+        target: "127.0.0.1:9/webhooks/github",
+        url: waiting.forward!.to,
+        method: "POST",
+        attempt: 1,
+        startedAt: new Date().toISOString(),
+        durationMs: 3,
+        outcome: "delivered",
+        status: 200,
+        statusText: "OK",
+      };
+      await Deno.writeTextFile(`${fx.paths.dir}/deliveries.jsonl`, JSON.stringify(record) + "\n", {
+        append: true,
+      });
+      await page.waitForFunction(
+        (id) =>
+          document.querySelector(`#rows tr[data-id="${id}"] td:nth-child(7)`)?.textContent === "delivered",
+        { timeout: 10_000 },
+        waiting.id,
+      );
+      // The open event is read again too.
+      await page.waitForFunction(() =>
+        /Delivery · delivered/i.test(document.getElementById("detail")!.textContent!)
+      );
+    });
 
     let restarted: Inspector = fx.inspector;
     await t.step("after hooktap restarts, the page lists the events stored while it was away", async () => {

@@ -48,19 +48,56 @@ function filterQuery(): string {
 function row(e: EventSummary): HTMLTableRowElement {
   const tr = h(
     "tr",
-    { "data-id": e.id, tabindex: "-1" },
+    { "data-id": e.id, "data-delivery": e.delivery, tabindex: "-1" },
     h("td", { class: "time", title: e.receivedAt }, formatTime(e.receivedAt)),
     h("td", {}, e.endpoint),
     h("td", {}, h("span", { class: `m m-${e.method.toLowerCase()}` }, e.method)),
     h("td", { class: "path" }, e.query ? `${e.path}?${e.query}` : e.path),
     h("td", {}, [e.provider, e.type].filter(Boolean).join(" ")),
     h("td", {}, e.verdict ? h("span", { class: `verdict v-${e.verdict}` }, e.verdict) : ""),
-    h("td", {}, e.delivery === "none" ? "" : h("span", { class: `d-${e.delivery}` }, e.delivery)),
+    h("td", { class: "delivery" }, deliveryMark(e.delivery)),
     h("td", { class: "size" }, formatSize(e.size)),
   );
   tr.addEventListener("click", () => select(e.id));
   if (e.id === selected) tr.classList.add("selected");
   return tr;
+}
+
+/** A row's delivery cell: the state, or nothing for an event not forwarded. */
+function deliveryMark(state: string): HTMLElement | string {
+  return state === "none" ? "" : h("span", { class: `d-${state}` }, state);
+}
+
+/** Shows `state` in the row of event `id` (when listed). */
+function setRowState(id: string, state: string): void {
+  const tr = rows.querySelector<HTMLTableRowElement>(`tr[data-id="${CSS.escape(id)}"]`);
+  if (tr === null || tr.dataset.delivery === state) return;
+  tr.dataset.delivery = state;
+  tr.querySelector("td.delivery")?.replaceChildren(deliveryMark(state));
+}
+
+/** States a forward can still leave (a replay may change the others: the detail's refresh shows it). */
+const UNSETTLED = new Set(["pending", "retrying"]);
+
+/**
+ * Reads again the states of the rows down to the oldest whose delivery is unsettled (one page request), so a
+ * row says `delivered` once the app took it, as `hooktap logs` does; the open event is read again too.
+ */
+async function refreshStates(): Promise<void> {
+  const list = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")];
+  const last = list.findLastIndex((tr) => UNSETTLED.has(tr.dataset.delivery ?? ""));
+  if (last === -1 || document.hidden) return;
+  const mine = generation;
+  const query = filterQuery();
+  const limit = Math.min(1000, last + 1 + 20); // a few more: rows streamed in meanwhile
+  const page = await getPage(`${query}${query ? "&" : ""}limit=${limit}`).catch(() => undefined);
+  if (page === undefined || mine !== generation) return;
+  for (const e of page.events) {
+    const tr = rows.querySelector<HTMLTableRowElement>(`tr[data-id="${CSS.escape(e.id)}"]`);
+    if (tr === null || tr.dataset.delivery === e.delivery) continue;
+    setRowState(e.id, e.delivery);
+    if (e.id === selected && document.querySelector("#replay-dialog[open]") === null) void select(e.id);
+  }
 }
 
 function setStatus(text: string): void {
@@ -194,6 +231,7 @@ async function select(id: string): Promise<void> {
     if (selected !== id) return;
     current = detail;
     detailPane.replaceChildren(renderDetail(detail, { replay, copy }));
+    setRowState(id, detail.delivery); // one model: the row says what the detail says
   } catch (error) {
     detailPane.replaceChildren(h("p", { class: "error" }, String(error)));
   }
@@ -261,6 +299,7 @@ filters.addEventListener("submit", (e) => {
   reload();
 });
 more.addEventListener("click", () => void loadMore());
+setInterval(() => void refreshStates(), 2000);
 new IntersectionObserver((entries) => {
   if (entries.some((x) => x.isIntersecting)) void loadMore();
 }).observe(more);
