@@ -11,7 +11,7 @@
  */
 import { Webhooks } from "@octokit/webhooks";
 import { sign } from "@octokit/webhooks-methods";
-import type { Page } from "puppeteer-core";
+import type { HTTPRequest, Page } from "puppeteer-core";
 import { buildEvent, type CapturedEvent, eventLine } from "../../src/event/record.ts";
 import { createIdFactory } from "../../src/event/id.ts";
 import { type Inspector, startInspector } from "../../src/inspector/server.ts";
@@ -365,6 +365,46 @@ Deno.test({
       }
     });
 
+    assertEquals(problems, []);
+  },
+});
+
+Deno.test({
+  name: "an event stored before the page's live stream listened is listed, once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const first = event("{}", [["content-type", "application/json"]]);
+    await using fx = await inspectorFixture({ events: [first] });
+    await using browser = await launchChromium();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    // The stream connects late (a busy machine): held until the first page is read.
+    await page.setRequestInterception(true);
+    let held: HTTPRequest | undefined;
+    page.on("request", (request) => {
+      if (request.url().includes("/api/stream") && held === undefined) held = request;
+      else void request.continue();
+    });
+    await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
+    await page.waitForSelector(`#rows tr[data-id="${first.id}"]`);
+    // Stored after the page was read, before the stream subscribed: no live message tells of it.
+    const between = event('{"between":true}', [["content-type", "application/json"]]);
+    between.receivedAt = new Date().toISOString();
+    await Deno.writeTextFile(fx.paths.events, eventLine(between), { append: true });
+    while (held === undefined) await new Promise((r) => setTimeout(r, 20));
+    await held.continue();
+    await page.waitForSelector(`#rows tr[data-id="${between.id}"]`, { timeout: 10_000 });
+    const later = event('{"later":true}', [["content-type", "application/json"]]);
+    later.receivedAt = new Date().toISOString();
+    await fx.add(later);
+    await page.waitForSelector(`#rows tr[data-id="${later.id}"]`);
+    const ids = await page.$$eval(
+      "#rows tr[data-id]",
+      (rows) => rows.map((r) => (r as HTMLElement).dataset.id!),
+    );
+    assertEquals(ids, [later.id, between.id, first.id]);
     assertEquals(problems, []);
   },
 });

@@ -134,8 +134,8 @@ async function loadMore(): Promise<void> {
   }
 }
 
-/** Whether this list's stream was open before: a later open follows a gap, to be filled. */
-let streamedOnce = false;
+/** The list's first page, read: the stream's catch-up waits for it. */
+let firstPage: Promise<void> = Promise.resolve();
 
 function connect(): void {
   stream?.close();
@@ -145,9 +145,9 @@ function connect(): void {
   document.body.dataset.live = "connecting";
   mine.addEventListener("open", () => {
     document.body.dataset.live = "on";
-    // Events stored while the stream was down (hooktap restarting, a network blip) are listed too.
-    if (streamedOnce) void catchUp();
-    streamedOnce = true;
+    // Events stored before the stream listened are listed too: after the first page was read and before
+    // this stream was subscribed, or while it was down (hooktap restarting, a network blip).
+    void firstPage.then(() => (stream === mine ? catchUp() : undefined));
   });
   mine.addEventListener("error", () => {
     document.body.dataset.live = "off";
@@ -210,13 +210,12 @@ async function catchUp(): Promise<void> {
 
 function reload(): void {
   generation++;
-  streamedOnce = false;
   rows.replaceChildren();
   shown.clear();
   cursor = Number.MAX_SAFE_INTEGER;
   loading = false;
   connect();
-  void loadMore();
+  firstPage = loadMore();
 }
 
 async function select(id: string): Promise<void> {
