@@ -242,6 +242,14 @@ Deno.test("`hooktap export --format curl` sends header bytes beyond ASCII as sto
   assert.equal(r.code, 0, r.stderr);
   const script = await Deno.readTextFile(join(tmp.path, "send.sh"));
   assert.match(script, /--header 'x-utf8: José'/); // readable when the bytes are UTF-8
+  // HAR: the value as the sender meant it (as `inspect` shows it), not its bytes as Latin-1 characters.
+  const har = await runCli(["export", "--format", "har", "-n", "2"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  const headers = JSON.parse(har.stdout).log.entries[0].request.headers;
+  assert.deepEqual(headers.find((h: { name: string }) => h.name === "x-utf8").value, "José");
+  assert.deepEqual(headers.find((h: { name: string }) => h.name === "x-latin1").value, latin1);
   assert.doesNotMatch(script, /\u202E/); // never a bidi override in the script's text
   for (const shell of ["sh", "bash"]) {
     got.length = 0;
