@@ -78,18 +78,22 @@ function setRowState(id: string, state: string): void {
 
 /** States a forward can still leave (a replay may change the others: the detail's refresh shows it). */
 const UNSETTLED = new Set(["pending", "retrying"]);
+/** Rows from the top whose states are read again (older ones are read when opened). */
+const REFRESH_ROWS = 200;
 
 /**
- * Reads again the states of the rows down to the oldest whose delivery is unsettled (one page request), so a
- * row says `delivered` once the app took it, as `hooktap logs` does; the open event is read again too.
+ * Reads again the states of the rows down to the oldest whose delivery is unsettled, among the first
+ * {@linkcode REFRESH_ROWS} (one page request), so a row says `delivered` once the app took it, as
+ * `hooktap logs` does; the open event is read again too.
  */
 async function refreshStates(): Promise<void> {
-  const list = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")];
+  const list = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")].slice(0, REFRESH_ROWS);
   const last = list.findLastIndex((tr) => UNSETTLED.has(tr.dataset.delivery ?? ""));
   if (last === -1 || document.hidden) return;
   const mine = generation;
   const query = filterQuery();
-  const limit = Math.min(1000, last + 1 + 20); // a few more: rows streamed in meanwhile
+  // A few more than the rows: rows streamed in meanwhile. At most REFRESH_ROWS: each poll reads that many.
+  const limit = Math.min(REFRESH_ROWS, last + 1 + 20);
   const page = await getPage(`${query}${query ? "&" : ""}limit=${limit}`).catch(() => undefined);
   if (page === undefined || mine !== generation) return;
   for (const e of page.events) {
