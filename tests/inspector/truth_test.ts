@@ -360,6 +360,17 @@ Deno.test({
           await page.$eval("#status", (s) => s.textContent!),
           "open the link hooktap printed last",
         );
+        // The new link opened in another tab: the page goes on by itself.
+        await browser.setCookie({
+          name: `hooktap_inspector_${port}`,
+          value: again.token,
+          domain: "127.0.0.1",
+          path: "/",
+          httpOnly: true,
+          sameSite: "Strict",
+        });
+        await page.waitForFunction(() => document.body.dataset.live === "on", { timeout: 15_000 });
+        assertIncludes(await page.$eval("#status", (s) => s.textContent!), "events");
       } finally {
         await again.stop();
       }

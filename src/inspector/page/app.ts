@@ -170,24 +170,29 @@ function connect(): void {
   });
 }
 
-/** The stream was refused: a session that ended (hooktap restarted: a new token) is told; else connect again. */
+/**
+ * The stream was refused: a session that ended (hooktap restarted: a new token) is told, and asked again
+ * until this browser has the new one; else it connects again.
+ */
 async function streamRefused(): Promise<void> {
   const mine = stream;
+  let ended = false;
   try {
     await getInfo();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
+      ended = true;
       document.body.dataset.live = "ended";
       setStatus(
         "This page's session ended (hooktap restarted or stopped; each start has a new token): " +
           "open the link hooktap printed last, or run hooktap ui --open.",
       );
-      return;
     }
   }
+  // An ended session is asked again (the new link opened in another tab gives this browser the new one).
   setTimeout(() => {
-    if (stream === mine) connect();
-  }, 2000);
+    if (stream === mine) void (ended ? streamRefused() : connect());
+  }, ended ? 3000 : 2000);
 }
 
 /** Lists the newest events the page has not shown, each in its place (newest first). */
