@@ -18,6 +18,7 @@ import { type Inspector, startInspector } from "../../src/inspector/server.ts";
 import { assertEquals, assertIncludes } from "./_assert.ts";
 import { launchChromium } from "./_browser.ts";
 import { inspectorFixture } from "./_fixture.ts";
+import { runCli } from "../_helpers.ts";
 
 const enc = new TextEncoder();
 const SECRET = "It's a Secret to Everybody";
@@ -417,5 +418,96 @@ Deno.test({
     );
     assertEquals(ids, [later.id, between.id, first.id]);
     assertEquals(problems, []);
+  },
+});
+
+Deno.test({
+  name: "the detail says what hooktap inspect says of deliveries: a try nothing listened to, sends elsewhere",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const forwarded = event('{"action":"opened"}', [["content-type", "application/json"]]);
+    forwarded.forward = { to: "http://127.0.0.1:3000/webhooks/github", mode: "queue" };
+    await using fx = await inspectorFixture({ events: [forwarded] });
+    const base = {
+      v: 2,
+      event: forwarded.id,
+      endpoint: forwarded.endpoint,
+      method: "POST",
+      startedAt: forwarded.receivedAt,
+      durationMs: 2,
+    };
+    const records = [
+      // dev's try while the app was down: no attempt spent, the event waited.
+      {
+        ...base,
+        id: `dlv_${forwarded.id.slice(4, 12)}_${"0".repeat(25)}1`,
+        source: "forward",
+        target: "127.0.0.1:3000/webhooks/github",
+        url: forwarded.forward.to,
+        attempt: 1,
+        outcome: "retrying",
+        error: "nothing listens on 127.0.0.1:3000",
+        refused: true,
+      },
+      {
+        ...base,
+        id: `dlv_${forwarded.id.slice(4, 12)}_${"0".repeat(25)}2`,
+        source: "forward",
+        target: "127.0.0.1:3000/webhooks/github",
+        url: forwarded.forward.to,
+        attempt: 1,
+        outcome: "delivered",
+        status: 200,
+        statusText: "OK",
+      },
+      // Replayed by hand to another URL: its own delivery, not the forward state.
+      {
+        ...base,
+        id: `dlv_${forwarded.id.slice(4, 12)}_${"0".repeat(25)}3`,
+        source: "replay",
+        target: "127.0.0.1:4000/other",
+        url: "http://127.0.0.1:4000/other",
+        attempt: 1,
+        outcome: "failed",
+        status: 500,
+        statusText: "Internal Server Error",
+      },
+    ];
+    await Deno.writeTextFile(
+      `${fx.paths.dir}/deliveries.jsonl`,
+      records.map((r) => JSON.stringify(r) + "\n").join(""),
+      {
+        append: true,
+      },
+    );
+    await using browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
+    await page.waitForSelector(`#rows tr[data-id="${forwarded.id}"]`);
+    await open(page, forwarded.id);
+    const rows = await page.$$eval(
+      "#detail table.attempts tr:not(.answer)",
+      (trs) => trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)),
+    );
+    assertEquals(rows.map((r) => [r[0], r[5], r[6]]), [
+      ["–", "nothing listens on 127.0.0.1:3000 (no attempt spent)", "waits for the app"],
+      ["1", "200 OK", "delivered"],
+      ["1", "500 Internal Server Error", "failed"],
+    ]);
+    assertEquals(
+      await page.$eval("#targets", (ul) => ul.textContent),
+      "127.0.0.1:3000/webhooks/github: delivered (200, 1 attempt)",
+    );
+    assertEquals(
+      await page.$eval("#others li", (li) => li.textContent),
+      "127.0.0.1:4000/other: failed (500, 1 replay)",
+    );
+    // The same as `hooktap inspect` says.
+    const inspect = await runCli(["inspect", forwarded.id], { cwd: fx.dir });
+    assertEquals(inspect.code, 0, inspect.stderr);
+    assertIncludes(inspect.stdout, "127.0.0.1:3000/webhooks/github: delivered (200, 1 attempt)");
+    assertIncludes(inspect.stdout, "127.0.0.1:4000/other: failed (500, 1 replay)");
+    assertIncludes(inspect.stdout, "no attempt spent");
   },
 });

@@ -4,7 +4,7 @@
  * verdict, what hooktap answered, delivery attempts; and its actions.
  * @module
  */
-import type { CapturedEvent, EventDetail } from "./api.ts";
+import type { CapturedEvent, EventDetail, TargetOutcome } from "./api.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
 import { parseJsonSource } from "./json_source.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
@@ -86,6 +86,20 @@ function bodySection(event: CapturedEvent): HTMLElement {
   );
 }
 
+/** One target's outcome, in `hooktap inspect`'s words (src/term/delivery_view.ts). */
+function targetLine(t: TargetOutcome): HTMLElement {
+  return h(
+    "li",
+    {},
+    `${t.name}: `,
+    h("span", { class: `d-${t.outcome}` }, t.outcome),
+    t.attempts > 0 ? ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})` : "",
+    t.waiting
+      ? h("span", { class: "dim" }, " (nothing listens: it waits for the app, no attempt spent)")
+      : "",
+  );
+}
+
 /** The detail view of an event. */
 export function renderDetail(
   detail: EventDetail,
@@ -146,16 +160,24 @@ export function renderDetail(
       ),
     );
     for (const a of attempts) {
+      // A try nothing listened to is no attempt (it costs none), as `hooktap inspect` says.
+      const waits = a.refused === true && a.outcome === "retrying" && a.retryAt === undefined;
       list.append(h(
         "tr",
-        {},
-        h("td", {}, String(a.attempt)),
+        a.refused === true ? { class: "refused" } : {},
+        h("td", {}, a.refused === true ? "–" : String(a.attempt)),
         h("td", {}, a.source),
         h("td", {}, a.target),
         h("td", {}, formatTime(a.startedAt)),
         h("td", {}, String(a.durationMs)),
-        h("td", {}, a.status !== undefined ? `${a.status} ${a.statusText ?? ""}` : a.error ?? ""),
-        h("td", { class: `d-${a.outcome}` }, a.outcome),
+        h(
+          "td",
+          {},
+          a.status !== undefined
+            ? `${a.status} ${a.statusText ?? ""}`
+            : `${a.error ?? ""}${a.refused === true ? " (no attempt spent)" : ""}`,
+        ),
+        h("td", { class: `d-${a.outcome}` }, waits ? "waits for the app" : a.outcome),
       ));
       if (a.body) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, textView(a.body))));
     }
@@ -167,18 +189,23 @@ export function renderDetail(
           : h(
             "ul",
             { id: "targets" },
-            ...detail.targets.map((t) =>
-              h(
-                "li",
-                {},
-                `${t.name}: `,
-                h("span", { class: `d-${t.outcome}` }, t.outcome),
-                t.status !== undefined ? ` (${t.status}, ${attemptsPhrase(t, "attempts")})` : "",
-              )
-            ),
+            ...detail.targets.map(targetLine),
           ))
         : event.forward
         ? h("p", {}, `forwarding (${event.forward.mode}) to ${event.forward.to}`)
+        : null,
+      detail.others !== undefined && detail.others.length > 0
+        ? h(
+          "div",
+          { id: "others" },
+          h(
+            "p",
+            {},
+            "Sent elsewhere ",
+            h("span", { class: "dim" }, "(replay to another URL: not the forward state)"),
+          ),
+          h("ul", {}, ...detail.others.map(targetLine)),
+        )
         : null,
       attempts.length > 0 ? list : h("p", { class: "dim" }, "No attempt yet."),
     ));
