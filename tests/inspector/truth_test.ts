@@ -511,3 +511,30 @@ Deno.test({
     assertIncludes(inspect.stdout, "no attempt spent");
   },
 });
+
+Deno.test({
+  name: "without the clipboard, Copy shows the text to copy by hand: one box, the last thing asked for",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const one = event('{"a":1}', [["content-type", "application/json"]]);
+    await using fx = await inspectorFixture({ events: [one] });
+    await using browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(fx.inspector.openUrl, { waitUntil: "load" });
+    await page.waitForSelector(`#rows tr[data-id="${one.id}"]`);
+    await open(page, one.id);
+    // The browser refuses the clipboard (no permission given, as a page not in focus gets).
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+    });
+    await page.click("#copy-curl");
+    await page.waitForSelector("#copy-fallback");
+    await page.click("#copy-id");
+    await page.waitForFunction(() =>
+      (document.getElementById("copy-fallback") as HTMLTextAreaElement | null)?.value.startsWith("evt_")
+    );
+    assertEquals(await page.$$eval("textarea.copy", (areas) => areas.length), 1);
+    assertEquals(await page.$eval("#copy-fallback", (area) => (area as HTMLTextAreaElement).value), one.id);
+  },
+});

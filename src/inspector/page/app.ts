@@ -259,7 +259,8 @@ async function copy(text: string, what: string): Promise<void> {
     await navigator.clipboard.writeText(text);
     setStatus(`Copied the ${what}.`);
   } catch {
-    // No clipboard permission: show it, selected, to copy by hand.
+    // No clipboard permission: show it, selected, to copy by hand (one box: the last thing asked for).
+    document.getElementById("copy-fallback")?.remove();
     const area = h("textarea", { class: "copy", rows: "6", readonly: true, id: "copy-fallback" });
     area.value = text;
     detailPane.prepend(area);
