@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { har as validateHar } from "har-validator";
-import { runCli, withTmpDir } from "./_helpers.ts";
-import { captureEvents } from "./_capture.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { captureEvents, MULTI_CONFIG } from "./_capture.ts";
+import { curlCommand } from "../src/export/curl.ts";
 
 const enc = new TextEncoder();
 const WRITE_HERE = ["--allow-net", "--allow-read=.", "--allow-write=."];
@@ -299,4 +300,71 @@ Deno.test("export names the ids its filters leave out; raw refuses one before to
   });
   assert.equal(none.code, 0, none.stderr);
   assert.match(none.stderr, /No stored events match these filters: wrote an empty har export to none\.har\./);
+});
+
+Deno.test("`hooktap export --format curl` sends a GET's body too (curl can), and says a HEAD's is not sent", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", MULTI_CONFIG);
+  {
+    // A GET with a body, as some senders send it (fetch cannot, so over a socket).
+    await using dev = await startDev(tmp.path);
+    const { hostname, port } = new URL(dev.url);
+    const conn = await Deno.connect({ hostname, port: Number(port) });
+    const body = '{"search":"GET with a body"}';
+    await conn.write(enc.encode(
+      `GET /ping?q=1 HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    ));
+    const answer = new Uint8Array(1024);
+    await conn.read(answer);
+    conn.close();
+  }
+  const stored = JSON.parse((await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"))).trim());
+  assert.equal(stored.method, "GET");
+  assert.ok(stored.bodySize > 0, "dev stored the GET's body");
+  // A server of bytes: Deno.serve hands a GET's request no body.
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const received = (async () => {
+    const conn = await listener.accept();
+    let text = "";
+    const buf = new Uint8Array(4096);
+    // Until the head, then as many bytes as the request's own content-length says (none: no body).
+    const want = () => {
+      const end = text.indexOf("\r\n\r\n");
+      if (end === -1) return Infinity;
+      return end + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+    };
+    while (text.length < want()) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    await conn.write(enc.encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok"));
+    conn.close();
+    return text;
+  })();
+  const to = `http://127.0.0.1:${listener.addr.port}/replayed`;
+  const r = await runCli(["export", "--format", "curl", "--to", to, "-o", "send.sh"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const run = await new Deno.Command("sh", {
+    args: ["send.sh"],
+    cwd: tmp.path,
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+  const request = await received;
+  assert.match(request, /^GET \/replayed\?q=1 HTTP\/1\.1\r\n/);
+  assert.equal(request.slice(request.indexOf("\r\n\r\n") + 4), stored.body);
+  // HEAD: curl --head sends no body; the script says so.
+  const head = curlCommand({ ...stored, method: "HEAD" });
+  assert.match(
+    head,
+    new RegExp(`# Its stored ${stored.bodySize}-byte body is not sent: a HEAD request carries none`),
+  );
+  assert.doesNotMatch(head, /--data-binary/);
 });

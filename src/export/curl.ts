@@ -68,7 +68,8 @@ export function headerWord(name: string, value: string): string {
 export function curlCommand(event: CapturedEvent, to?: string): string {
   const url = to === undefined ? originalUrl(event) : replayUrl(event, to).href;
   const method = event.method.toUpperCase();
-  const bodyless = method === "GET" || method === "HEAD";
+  // curl sends a GET's body as any other (a fetch cannot): only HEAD goes without one (`--head`).
+  const bodyless = method === "HEAD";
   const words = ["curl", "--globoff", "--no-progress-meter"];
   words.push(method === "HEAD" ? "--head" : `--request ${shellQuote(method)}`, shellQuote(url));
   const sent = new Set<string>();
@@ -90,7 +91,12 @@ export function curlCommand(event: CapturedEvent, to?: string): string {
       words.push("--data-binary @-");
     }
   }
-  return `# ${event.id} (${event.endpoint}, ${event.receivedAt})\n${pipe}${words.join(" \\\n  ")}\n`;
+  const dropped = bodyless && event.bodySize > 0
+    ? `# Its stored ${event.bodySize}-byte body is not sent: a HEAD request carries none.\n`
+    : "";
+  return `# ${event.id} (${event.endpoint}, ${event.receivedAt})\n${dropped}${pipe}${
+    words.join(" \\\n  ")
+  }\n`;
 }
 
 /** curl commands. */
