@@ -62,7 +62,7 @@ export const LAYERS: readonly Layer[] = [
     uses: ["config", "errors.ts", "event", "ports.ts", "providers", "query", "route", "store", "text"],
     what: "forwarding, replay, deliveries",
   },
-  { unit: "export", uses: ["event", "names.ts", "providers", "send"], what: "export formats" },
+  { unit: "export", uses: ["event", "names.ts", "providers", "send", "text"], what: "export formats" },
   { unit: "server", uses: ["config", "errors.ts", "event", "receiver", "timer.ts"], what: "HTTP listeners" },
   {
     unit: "hub",
@@ -77,7 +77,7 @@ export const LAYERS: readonly Layer[] = [
   { unit: "completion", uses: ["cli", "config", "store", "text"], what: "shell completion" },
   {
     unit: "inspector",
-    uses: ["config", "errors.ts", "event", "hub", "query", "send", "store", "text"],
+    uses: ["config", "errors.ts", "event", "export", "hub", "query", "send", "store", "text"],
     what: "the browser UI",
   },
   {

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { har as validateHar } from "har-validator";
-import { runCli, withTmpDir } from "./_helpers.ts";
-import { captureEvents } from "./_capture.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { captureEvents, MULTI_CONFIG } from "./_capture.ts";
+import { curlCommand } from "../src/export/curl.ts";
 
 const enc = new TextEncoder();
 const WRITE_HERE = ["--allow-net", "--allow-read=.", "--allow-write=."];
@@ -215,4 +216,155 @@ Deno.test("export --endpoint naming no endpoint is a usage error (exit 2), namin
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /There is no endpoint named "nope"\. Known endpoints: /);
+});
+
+Deno.test("`hooktap export --format curl` sends header bytes beyond ASCII as stored, and a body over 128 KiB", async () => {
+  await using tmp = await withTmpDir();
+  // Header bytes as they came: Latin-1 `é` (not UTF-8), UTF-8 `é` and a UTF-8 right-to-left override.
+  const latin1 = "caf\u00e9 end";
+  const utf8 = String.fromCharCode(...enc.encode("José"));
+  const bidi = String.fromCharCode(...enc.encode("invoice\u202Egnp.exe"));
+  // Text that would be inline, but longer than one argument may be on Linux (128 KiB).
+  const big = `{"pad":"${"x".repeat(200 * 1024)}"}`;
+  await captureEvents(tmp.path, [
+    { path: "/webhook", headers: [["x-latin1", latin1], ["x-utf8", utf8], ["x-bidi", bidi]], body: "{}" },
+    { path: "/webhook", headers: [["content-type", "application/json"]], body: big },
+  ]);
+  const got: { headers: Headers; body: Uint8Array }[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    got.push({ headers: req.headers, body: new Uint8Array(await req.arrayBuffer()) });
+    return new Response("ok");
+  });
+  const to = `http://127.0.0.1:${server.addr.port}/replayed`;
+  const r = await runCli(["export", "--format", "curl", "--to", to, "-o", "send.sh"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const script = await Deno.readTextFile(join(tmp.path, "send.sh"));
+  assert.match(script, /--header 'x-utf8: José'/); // readable when the bytes are UTF-8
+  // HAR: the value as the sender meant it (as `inspect` shows it), not its bytes as Latin-1 characters.
+  const har = await runCli(["export", "--format", "har", "-n", "2"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  const headers = JSON.parse(har.stdout).log.entries[0].request.headers;
+  assert.deepEqual(headers.find((h: { name: string }) => h.name === "x-utf8").value, "José");
+  assert.deepEqual(headers.find((h: { name: string }) => h.name === "x-latin1").value, latin1);
+  assert.doesNotMatch(script, /\u202E/); // never a bidi override in the script's text
+  for (const shell of ["sh", "bash"]) {
+    got.length = 0;
+    const run = await new Deno.Command(shell, {
+      args: ["send.sh"],
+      cwd: tmp.path,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.equal(got.length, 2);
+    // Deno hands header bytes over one per character, as hooktap stored them.
+    assert.equal(got[0]!.headers.get("x-latin1"), latin1);
+    assert.equal(got[0]!.headers.get("x-utf8"), utf8);
+    assert.equal(got[0]!.headers.get("x-bidi"), bidi);
+    assert.deepEqual(got[1]!.body, enc.encode(big));
+  }
+});
+
+Deno.test("export names the ids its filters leave out; raw refuses one before touching -o FILE", async () => {
+  await using tmp = await withTmpDir();
+  const [json, binary] = await store(tmp.path);
+  await captureEvents(tmp.path, [{ path: "/github", body: "{}" }]);
+  const githubId = JSON.parse(
+    (await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"))).trim().split("\n").at(-1)!,
+  ).id;
+  const out = join(tmp.path, "body.bin");
+  await Deno.writeTextFile(out, "precious");
+  const raw = await runCli(["export", binary!, "--format", "raw", "--endpoint", "github", "-o", "body.bin"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(raw.code, 2, raw.stderr);
+  assert.match(raw.stderr, new RegExp(`${binary} does not match the filters given: nothing written`));
+  assert.equal(await Deno.readTextFile(out), "precious");
+  const some = await runCli(["export", json!, githubId, "--format", "jsonl", "--endpoint", "github"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(some.code, 0, some.stderr);
+  assert.equal(some.stdout.trim().split("\n").length, 1);
+  assert.match(some.stderr, new RegExp(`Left out 1 event the filters exclude: ${json}\\.`));
+  const none = await runCli(["export", "--format", "har", "--grep", "no-such-text", "-o", "none.har"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stderr, /No stored events match these filters: wrote an empty har export to none\.har\./);
+});
+
+Deno.test("`hooktap export --format curl` sends a GET's body too (curl can), and says a HEAD's is not sent", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", MULTI_CONFIG);
+  {
+    // A GET with a body, as some senders send it (fetch cannot, so over a socket).
+    await using dev = await startDev(tmp.path);
+    const { hostname, port } = new URL(dev.url);
+    const conn = await Deno.connect({ hostname, port: Number(port) });
+    const body = '{"search":"GET with a body"}';
+    await conn.write(enc.encode(
+      `GET /ping?q=1 HTTP/1.1\r\nHost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    ));
+    const answer = new Uint8Array(1024);
+    await conn.read(answer);
+    conn.close();
+  }
+  const stored = JSON.parse((await Deno.readTextFile(join(tmp.path, ".hooktap/events.jsonl"))).trim());
+  assert.equal(stored.method, "GET");
+  assert.ok(stored.bodySize > 0, "dev stored the GET's body");
+  // A server of bytes: Deno.serve hands a GET's request no body.
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const received = (async () => {
+    const conn = await listener.accept();
+    let text = "";
+    const buf = new Uint8Array(4096);
+    // Until the head, then as many bytes as the request's own content-length says (none: no body).
+    const want = () => {
+      const end = text.indexOf("\r\n\r\n");
+      if (end === -1) return Infinity;
+      return end + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+    };
+    while (text.length < want()) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    await conn.write(enc.encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok"));
+    conn.close();
+    return text;
+  })();
+  const to = `http://127.0.0.1:${listener.addr.port}/replayed`;
+  const r = await runCli(["export", "--format", "curl", "--to", to, "-o", "send.sh"], {
+    cwd: tmp.path,
+    permissions: WRITE_HERE,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const run = await new Deno.Command("sh", {
+    args: ["send.sh"],
+    cwd: tmp.path,
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+  const request = await received;
+  assert.match(request, /^GET \/replayed\?q=1 HTTP\/1\.1\r\n/);
+  assert.equal(request.slice(request.indexOf("\r\n\r\n") + 4), stored.body);
+  // HEAD: curl --head sends no body; the script says so.
+  const head = curlCommand({ ...stored, method: "HEAD" });
+  assert.match(
+    head,
+    new RegExp(`# Its stored ${stored.bodySize}-byte body is not sent: a HEAD request carries none`),
+  );
+  assert.doesNotMatch(head, /--data-binary/);
 });

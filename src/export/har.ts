@@ -9,9 +9,15 @@
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
+import { headerText } from "../text/header_text.ts";
 
 function _pairs(list: Iterable<[string, string]>): { name: string; value: string }[] {
   return [...list].map(([name, value]) => ({ name, value }));
+}
+
+/** Request headers as the sender meant them: bytes that are UTF-8 decoded, as `inspect` shows them. */
+function _headers(list: Iterable<[string, string]>): { name: string; value: string }[] {
+  return [...list].map(([name, value]) => ({ name, value: headerText(value) }));
 }
 
 /** The HAR entry of one event. */
@@ -21,7 +27,7 @@ export function harEntry(event: CapturedEvent): Record<string, unknown> {
     url: originalUrl(event),
     httpVersion: "HTTP/1.1",
     cookies: [],
-    headers: _pairs(event.headers),
+    headers: _headers(event.headers),
     queryString: _pairs(new URLSearchParams(event.query)),
     headersSize: -1,
     bodySize: event.bodySize,

@@ -13,6 +13,10 @@ import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { responseSection, signatureSection } from "./verdict.ts";
+import { headerText } from "../text/header_text.ts";
+
+/** A header value as the sender meant it (see src/text/header_text.ts). */
+export { headerText };
 
 /** The kind of body, by content type and content. */
 export type BodyKind = "empty" | "json" | "form" | "text" | "binary";
@@ -107,20 +111,6 @@ export function triggerText(mark: NonNullable<CapturedEvent["trigger"]>): string
     ? ""
     : `, fault: ${mark.fault}${mark.attempt > 0 ? ` #${mark.attempt}` : ""}`;
   return safeLine(`sent by hooktap trigger (${mark.event}${fault})`);
-}
-
-/**
- * A header value as the sender meant it. HTTP hands header bytes over one byte per character (Latin-1), so
- * UTF-8 `café` arrives as `cafÃ©`; when the bytes are valid UTF-8 they are shown decoded, else as they came.
- */
-export function headerText(value: string): string {
-  if (!/[\x80-\xff]/.test(value) || [...value].some((c) => c.charCodeAt(0) > 0xff)) return value;
-  const bytes = Uint8Array.from(value, (c) => c.charCodeAt(0));
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return value;
-  }
 }
 
 /**

@@ -254,3 +254,18 @@ Deno.test("a live stream whose reader does not read is ended, not kept growing",
   await reader.cancel().catch(() => {});
   assert.ok(ended && rows < published, `${rows} rows of ${published}, ended: ${ended}`);
 });
+
+Deno.test("replay as GET says the stored body was not sent, as `hooktap replay -X GET` does", async () => {
+  await using fx = await inspectorFixture();
+  await using target = targetServer();
+  const event = fx.events.find((e) => e.bodySize > 0)!;
+  const r = await fx.fetch(`${fx.inspector.url}api/events/${event.id}/replay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ to: target.url, method: "GET" }),
+  });
+  const answer = await json(r);
+  assertEquals(target.received[0]!.method, "GET");
+  assertEquals(target.received[0]!.body.length, 0);
+  assertIncludes(String(answer.warning), `GET requests carry no body; the stored ${event.bodySize} B body`);
+});

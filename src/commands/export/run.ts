@@ -30,12 +30,14 @@ async function* _select(
   reader: StoreReader,
   ids: readonly string[],
   opts: Input<typeof options>["options"],
+  excluded: string[],
 ): AsyncGenerator<Item> {
   const filter = compileFilter(await filterFrom(opts));
   if (ids.length > 0) {
     for (const id of ids) {
       const item = await resolveEventLine(reader, id);
       if (filter.event(item.event)) yield item;
+      else excluded.push(item.event.id); // named, not dropped in silence
     }
     return;
   }
@@ -186,6 +188,19 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       throw error;
     }
   }
+  if (format.raw && hasFilter(await filterFrom(opts))) {
+    // One body asked for by id: one the filters leave out is refused before a file is touched.
+    const item = await resolveEventLine(reader, input.args[0]!).catch((error) => {
+      reader[Symbol.dispose]();
+      throw error;
+    });
+    if (!compileFilter(await filterFrom(opts)).event(item.event)) {
+      reader[Symbol.dispose]();
+      throw new UsageError(
+        `${item.event.id} does not match the filters given: nothing written. Drop the filters to write its body.`,
+      );
+    }
+  }
   const writer = format.create({ version: VERSION, ...(opts.to !== undefined ? { to: opts.to } : {}) });
   let sink: Sink & { abort?(): Promise<void> };
   try {
@@ -198,9 +213,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   let count = 0;
   let ok = false;
+  const excluded: string[] = [];
   try {
     if (writer.head) await sink.write(writer.head());
-    for await (const { event, line } of _select(ctx, reader, input.args, opts)) {
+    for await (const { event, line } of _select(ctx, reader, input.args, opts, excluded)) {
       await sink.write(writer.event(event, line));
       count++;
     }
@@ -212,11 +228,18 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     reader[Symbol.dispose]();
   }
   warnSkipped(ctx, reader);
+  if (excluded.length > 0) {
+    ctx.output.err(
+      `Left out ${plural(excluded.length, "event")} the filters exclude: ${excluded.join(", ")}.\n`,
+    );
+  }
   if (opts.output !== undefined || count === 0) {
     const where = opts.output === undefined ? "" : ` to ${opts.output}`;
     ctx.output.err(
       count === 0 && hasFilter(await filterFrom(opts))
-        ? "No stored events match these filters.\n"
+        ? `No stored events match these filters${
+          opts.output === undefined ? "" : `: wrote an empty ${format.name} export to ${opts.output}`
+        }.\n`
         : `Exported ${plural(count, "event")} as ${format.name}${where}.\n`,
     );
   }

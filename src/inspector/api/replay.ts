@@ -12,6 +12,7 @@ import { noAnswer, openReplayLog, type ReplayResult, replayResult, sendOne } fro
 import { targetNameOf } from "../../send/target.ts";
 import { didYouMean } from "../../text/suggest.ts";
 import { replayUrl } from "../../send/to_url.ts";
+import { formatBytes } from "../../text/format.ts";
 import type { StorePaths } from "../../store/paths.ts";
 
 /**
@@ -235,5 +236,12 @@ export async function replayFromApi(
   const answer: ReplayAnswer = { ...result, resigned: request.resign === true };
   if (request.resign === true) delete answer.warning;
   else if (answer.warning !== undefined) answer.warning = apiWording(answer.warning);
+  if (sent.request?.body === null && edited.bodySize > 0) {
+    // Told, as `hooktap replay -X GET` tells it: the app's signature check fails without the body.
+    const dropped = `${answer.method} requests carry no body; the stored ${
+      formatBytes(edited.bodySize)
+    } body was not sent.`;
+    answer.warning = answer.warning === undefined ? dropped : `${answer.warning} ${dropped}`;
+  }
   return answer;
 }

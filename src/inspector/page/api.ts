@@ -39,10 +39,18 @@ export interface Info {
   live: boolean;
 }
 
+/** An API call answered with an error status. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
 async function _get<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { accept: "application/json" } });
   const body = await response.json();
-  if (!response.ok) throw new Error(body?.error ?? `HTTP ${response.status}`);
+  if (!response.ok) throw new ApiError(body?.error ?? `HTTP ${response.status}`, response.status);
   return body as T;
 }
 

@@ -5,7 +5,15 @@
  * the keyboard (`j`/`k`, `/`, `r`). Every value is set as text.
  * @module
  */
-import { type EventDetail, type EventSummary, getEvent, getInfo, getPage, type Info } from "./api.ts";
+import {
+  ApiError,
+  type EventDetail,
+  type EventSummary,
+  getEvent,
+  getInfo,
+  getPage,
+  type Info,
+} from "./api.ts";
 import { renderDetail } from "./detail.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
 import { openReplay } from "./replay_dialog.ts";
@@ -40,19 +48,60 @@ function filterQuery(): string {
 function row(e: EventSummary): HTMLTableRowElement {
   const tr = h(
     "tr",
-    { "data-id": e.id, tabindex: "-1" },
+    { "data-id": e.id, "data-delivery": e.delivery, tabindex: "-1" },
     h("td", { class: "time", title: e.receivedAt }, formatTime(e.receivedAt)),
     h("td", {}, e.endpoint),
     h("td", {}, h("span", { class: `m m-${e.method.toLowerCase()}` }, e.method)),
     h("td", { class: "path" }, e.query ? `${e.path}?${e.query}` : e.path),
     h("td", {}, [e.provider, e.type].filter(Boolean).join(" ")),
     h("td", {}, e.verdict ? h("span", { class: `verdict v-${e.verdict}` }, e.verdict) : ""),
-    h("td", {}, e.delivery === "none" ? "" : h("span", { class: `d-${e.delivery}` }, e.delivery)),
+    h("td", { class: "delivery" }, deliveryMark(e.delivery)),
     h("td", { class: "size" }, formatSize(e.size)),
   );
   tr.addEventListener("click", () => select(e.id));
   if (e.id === selected) tr.classList.add("selected");
   return tr;
+}
+
+/** A row's delivery cell: the state, or nothing for an event not forwarded. */
+function deliveryMark(state: string): HTMLElement | string {
+  return state === "none" ? "" : h("span", { class: `d-${state}` }, state);
+}
+
+/** Shows `state` in the row of event `id` (when listed). */
+function setRowState(id: string, state: string): void {
+  const tr = rows.querySelector<HTMLTableRowElement>(`tr[data-id="${CSS.escape(id)}"]`);
+  if (tr === null || tr.dataset.delivery === state) return;
+  tr.dataset.delivery = state;
+  tr.querySelector("td.delivery")?.replaceChildren(deliveryMark(state));
+}
+
+/** States a forward can still leave (a replay may change the others: the detail's refresh shows it). */
+const UNSETTLED = new Set(["pending", "retrying"]);
+/** Rows from the top whose states are read again (older ones are read when opened). */
+const REFRESH_ROWS = 200;
+
+/**
+ * Reads again the states of the rows down to the oldest whose delivery is unsettled, among the first
+ * {@linkcode REFRESH_ROWS} (one page request), so a row says `delivered` once the app took it, as
+ * `hooktap logs` does; the open event is read again too.
+ */
+async function refreshStates(): Promise<void> {
+  const list = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")].slice(0, REFRESH_ROWS);
+  const last = list.findLastIndex((tr) => UNSETTLED.has(tr.dataset.delivery ?? ""));
+  if (last === -1 || document.hidden) return;
+  const mine = generation;
+  const query = filterQuery();
+  // A few more than the rows: rows streamed in meanwhile. At most REFRESH_ROWS: each poll reads that many.
+  const limit = Math.min(REFRESH_ROWS, last + 1 + 20);
+  const page = await getPage(`${query}${query ? "&" : ""}limit=${limit}`).catch(() => undefined);
+  if (page === undefined || mine !== generation) return;
+  for (const e of page.events) {
+    const tr = rows.querySelector<HTMLTableRowElement>(`tr[data-id="${CSS.escape(e.id)}"]`);
+    if (tr === null || tr.dataset.delivery === e.delivery) continue;
+    setRowState(e.id, e.delivery);
+    if (e.id === selected && document.querySelector("#replay-dialog[open]") === null) void select(e.id);
+  }
 }
 
 function setStatus(text: string): void {
@@ -89,14 +138,27 @@ async function loadMore(): Promise<void> {
   }
 }
 
+/** The list's first page, read: the stream's catch-up waits for it. */
+let firstPage: Promise<void> = Promise.resolve();
+
 function connect(): void {
   stream?.close();
   const query = filterQuery();
-  stream = new EventSource(`/api/stream${query ? `?${query}` : ""}`);
+  const mine = new EventSource(`/api/stream${query ? `?${query}` : ""}`);
+  stream = mine;
   document.body.dataset.live = "connecting";
-  stream.addEventListener("open", () => (document.body.dataset.live = "on"));
-  stream.addEventListener("error", () => (document.body.dataset.live = "off"));
-  stream.addEventListener("event", (message) => {
+  mine.addEventListener("open", () => {
+    document.body.dataset.live = "on";
+    // Events stored before the stream listened are listed too: after the first page was read and before
+    // this stream was subscribed, or while it was down (hooktap restarting, a network blip).
+    void firstPage.then(() => (stream === mine ? catchUp() : undefined));
+  });
+  mine.addEventListener("error", () => {
+    document.body.dataset.live = "off";
+    // A stream the server refused is not tried again by the browser: say why, or try again.
+    if (mine.readyState === EventSource.CLOSED && stream === mine) void streamRefused();
+  });
+  mine.addEventListener("event", (message) => {
     const e = JSON.parse((message as MessageEvent<string>).data) as EventSummary;
     if (shown.has(e.id)) return;
     shown.add(e.id);
@@ -108,6 +170,53 @@ function connect(): void {
   });
 }
 
+/**
+ * The stream was refused: a session that ended (hooktap restarted: a new token) is told, and asked again
+ * until this browser has the new one; else it connects again.
+ */
+async function streamRefused(): Promise<void> {
+  const mine = stream;
+  let ended = false;
+  try {
+    await getInfo();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      ended = true;
+      document.body.dataset.live = "ended";
+      setStatus(
+        "This page's session ended (hooktap restarted or stopped; each start has a new token): " +
+          "open the link hooktap printed last, or run hooktap ui --open.",
+      );
+    }
+  }
+  // An ended session is asked again (the new link opened in another tab gives this browser the new one).
+  setTimeout(() => {
+    if (stream === mine) void (ended ? streamRefused() : connect());
+  }, ended ? 3000 : 2000);
+}
+
+/** Lists the newest events the page has not shown, each in its place (newest first). */
+async function catchUp(): Promise<void> {
+  const mine = generation;
+  const query = filterQuery();
+  const page = await getPage(`${query}${query ? "&" : ""}limit=100`).catch(() => undefined);
+  if (page === undefined || mine !== generation) return;
+  for (const e of page.events) {
+    if (shown.has(e.id)) continue;
+    const after = [...rows.querySelectorAll<HTMLTableRowElement>("tr[data-id]")].find((tr) =>
+      tr.dataset.id! < e.id
+    );
+    if (after === undefined && cursor !== null) continue; // older than the rows loaded: a later page has it
+    shown.add(e.id);
+    rows.querySelector("tr.empty")?.remove();
+    const tr = row(e);
+    tr.classList.add("new");
+    if (after === undefined) rows.append(tr);
+    else rows.insertBefore(tr, after);
+  }
+  setStatus(`${shown.size} event${shown.size === 1 ? "" : "s"}${cursor === null ? "" : " · more below"}`);
+}
+
 function reload(): void {
   generation++;
   rows.replaceChildren();
@@ -115,7 +224,7 @@ function reload(): void {
   cursor = Number.MAX_SAFE_INTEGER;
   loading = false;
   connect();
-  void loadMore();
+  firstPage = loadMore();
 }
 
 async function select(id: string): Promise<void> {
@@ -130,13 +239,19 @@ async function select(id: string): Promise<void> {
     if (selected !== id) return;
     current = detail;
     detailPane.replaceChildren(renderDetail(detail, { replay, copy }));
+    setRowState(id, detail.delivery); // one model: the row says what the detail says
   } catch (error) {
     detailPane.replaceChildren(h("p", { class: "error" }, String(error)));
   }
 }
 
 function replay(): void {
-  if (current !== undefined) openReplay(current.event, info.resign);
+  if (current === undefined) return;
+  const id = current.event.id;
+  // The detail shows the new attempt, as `hooktap logs` and `inspect` do.
+  openReplay(current.event, info.resign, () => {
+    if (selected === id) void select(id);
+  });
 }
 
 async function copy(text: string, what: string): Promise<void> {
@@ -144,7 +259,8 @@ async function copy(text: string, what: string): Promise<void> {
     await navigator.clipboard.writeText(text);
     setStatus(`Copied the ${what}.`);
   } catch {
-    // No clipboard permission: show it, selected, to copy by hand.
+    // No clipboard permission: show it, selected, to copy by hand (one box: the last thing asked for).
+    document.getElementById("copy-fallback")?.remove();
     const area = h("textarea", { class: "copy", rows: "6", readonly: true, id: "copy-fallback" });
     area.value = text;
     detailPane.prepend(area);
@@ -166,7 +282,8 @@ document.addEventListener("keydown", (e) => {
   const t = e.target as HTMLElement;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (t.closest("input, textarea, select, dialog")) {
-    if (e.key === "Escape" && t instanceof HTMLInputElement) t.blur();
+    // Esc leaves a field (in the replay dialog it closes the dialog, as dialogs do).
+    if (e.key === "Escape" && !t.closest("dialog")) t.blur();
     return;
   }
   if (e.key === "j") move(1);
@@ -191,6 +308,7 @@ filters.addEventListener("submit", (e) => {
   reload();
 });
 more.addEventListener("click", () => void loadMore());
+setInterval(() => void refreshStates(), 2000);
 new IntersectionObserver((entries) => {
   if (entries.some((x) => x.isIntersecting)) void loadMore();
 }).observe(more);

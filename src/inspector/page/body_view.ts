@@ -5,6 +5,7 @@
  * @module
  */
 import { h } from "./dom.ts";
+import { type JsonNode, MAX_TREE_DEPTH } from "./json_source.ts";
 
 /** Bytes shown in the hex view at most (the download has them all). */
 export const HEX_LIMIT = 64 * 1024;
@@ -34,32 +35,80 @@ export function hexView(bytes: Uint8Array): HTMLElement {
   return pre;
 }
 
-/** A JSON value as a tree of `<details>` (objects and arrays fold; the first two levels start open). */
-export function jsonTree(value: unknown, key?: string, depth = 0): HTMLElement {
-  const label = key === undefined ? null : h("span", { class: "key" }, JSON.stringify(key), ": ");
-  if (value !== null && typeof value === "object") {
-    const entries = Array.isArray(value)
-      ? value.map((v, i) => [String(i), v] as const)
-      : Object.entries(value as Record<string, unknown>);
+/** Children of an object or array made at a time (a button shows the next ones). */
+export const JSON_CHUNK = 500;
+
+/**
+ * A JSON body as a tree of `<details>` (objects and arrays fold; the first two levels start open), true to its
+ * text (./json_source.ts): numbers as sent, a repeated key shown each time (marked), a value nested too deep
+ * for the tree as its text.
+ */
+export function jsonTree(node: JsonNode, key?: string, depth = 0, repeated = false): HTMLElement {
+  const label = key === undefined ? null : h(
+    "span",
+    {
+      class: repeated ? "key repeated" : "key",
+      title: repeated ? "this key is given more than once" : undefined,
+    },
+    JSON.stringify(key),
+    ": ",
+  );
+  if (node.kind === "object" || node.kind === "array") {
+    const count = node.kind === "array" ? node.items.length : node.entries.length;
     const summary = h(
       "summary",
       {},
       label,
-      h("span", { class: "punct" }, Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`),
+      h("span", { class: "punct" }, node.kind === "array" ? `[${count}]` : `{${count}}`),
     );
     const details = h("details", { class: "json", open: depth < 2 }, summary);
     const list = h("div", { class: "children" });
-    for (const [k, v] of entries) list.append(jsonTree(v, Array.isArray(value) ? undefined : k, depth + 1));
     details.append(list);
+    let childAt: (i: number) => HTMLElement;
+    if (node.kind === "array") childAt = (i) => jsonTree(node.items[i]!, undefined, depth + 1);
+    else {
+      const seen = new Map<string, number>();
+      for (const [k] of node.entries) seen.set(k, (seen.get(k) ?? 0) + 1);
+      childAt = (i) => {
+        const [k, v] = node.entries[i]!;
+        return jsonTree(v, k, depth + 1, seen.get(k)! > 1);
+      };
+    }
+    // Children are made when their parent is first opened, JSON_CHUNK at a time: a large body opens at once.
+    const build = (from: number) => {
+      const to = Math.min(count, from + JSON_CHUNK);
+      for (let i = from; i < to; i++) list.append(childAt(i));
+      if (to === count) return;
+      const more = h(
+        "button",
+        { type: "button", class: "json-more" },
+        `show ${Math.min(JSON_CHUNK, count - to)} more (${to} of ${count} shown)`,
+      );
+      more.addEventListener("click", () => {
+        more.remove();
+        build(to);
+      });
+      list.append(more);
+    };
+    if (depth < 2) build(0);
+    else details.addEventListener("toggle", () => details.open && list.childElementCount === 0 && build(0));
     return details;
   }
-  const cls = value === null ? "null" : typeof value;
-  return h(
-    "div",
-    { class: "leaf" },
-    label,
-    h("span", { class: `v-${cls}` }, JSON.stringify(value) ?? "undefined"),
-  );
+  if (node.kind === "deep") {
+    return h(
+      "div",
+      { class: "leaf" },
+      label,
+      h("span", { class: "dim" }, `(nested deeper than ${MAX_TREE_DEPTH} levels: as text) `),
+      h("span", { class: "v-deep" }, node.text),
+    );
+  }
+  const [cls, text] = node.kind === "string"
+    ? ["string", JSON.stringify(node.value)]
+    : node.kind === "number"
+    ? ["number", node.text]
+    : [node.text === "null" ? "null" : "boolean", node.text];
+  return h("div", { class: "leaf" }, label, h("span", { class: `v-${cls}` }, text));
 }
 
 /** Form fields of an `application/x-www-form-urlencoded` body, in order. */

@@ -4,33 +4,26 @@
  * verdict, what hooktap answered, delivery attempts; and its actions.
  * @module
  */
-import type { CapturedEvent, EventDetail } from "./api.ts";
+import type { CapturedEvent, EventDetail, TargetOutcome } from "./api.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
+import { parseJsonSource } from "./json_source.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
 import { attemptsPhrase } from "../../text/attempts.ts";
+import { headerText } from "../../text/header_text.ts";
+import { curlCommand } from "../../export/curl.ts";
 
 /** Header value of a stored event (first, any case). */
 export function header(event: CapturedEvent, name: string): string | undefined {
   return event.headers.find(([k]) => k.toLowerCase() === name)?.[1];
 }
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The event as a curl command that sends it again to where it arrived. */
+/**
+ * The event as a curl command that sends it again to where it arrived: `export --format curl`'s own
+ * (src/export/curl.ts), so a body starting with `@` is sent as text (never a local file read), binary bytes
+ * are piped in from `printf`, the URL is not globbed, and curl adds no header the sender did not send.
+ */
 export function curlOf(event: CapturedEvent): string {
-  const host = header(event, "host") ?? "localhost:8787";
-  const url = `http://${host}${event.path}${event.query ? `?${event.query}` : ""}`;
-  const parts = [`curl -X ${event.method} ${q(url)}`];
-  for (const [k, v] of event.headers) {
-    if (/^(host|content-length|connection|transfer-encoding)$/i.test(k)) continue;
-    parts.push(`-H ${q(`${k}: ${v}`)}`);
-  }
-  if (event.bodySize > 0) {
-    parts.push(
-      event.bodyEncoding === "utf8" ? `--data-binary ${q(event.body)}` : `--data-binary @${event.id}.body`,
-    );
-  }
-  return parts.join(" \\\n  ");
+  return curlCommand(event);
 }
 
 function section(title: string, ...children: (Node | string | null)[]): HTMLElement {
@@ -51,15 +44,23 @@ function bodySection(event: CapturedEvent): HTMLElement {
     for (const b of tabs.querySelectorAll("button")) {
       b.setAttribute("aria-selected", String(b.dataset.view === view));
     }
-    holder.replaceChildren(
+    const render = () =>
       view === "json"
-        ? jsonTree(JSON.parse(event.body))
+        ? jsonTree(parseJsonSource(event.body))
         : view === "form"
         ? formView(event.body)
         : view === "text"
         ? textView(event.body)
-        : hexView(bodyBytes(event.body, event.bodyEncoding)),
-    );
+        : hexView(bodyBytes(event.body, event.bodyEncoding));
+    try {
+      holder.replaceChildren(render());
+    } catch (error) {
+      // A view that cannot show this body never hides the rest of the event: its text is shown.
+      holder.replaceChildren(
+        h("p", { class: "error" }, `The ${view} view cannot show this body (${error}); its text:`),
+        textView(event.body),
+      );
+    }
   };
   for (const view of views) {
     const button = h(
@@ -82,6 +83,20 @@ function bodySection(event: CapturedEvent): HTMLElement {
     `Body · ${formatSize(event.bodySize)}${event.bodyEncoding === "base64" ? " · binary" : ""}`,
     h("div", { class: "toolbar" }, event.bodySize > 0 ? tabs : null, download),
     holder,
+  );
+}
+
+/** One target's outcome, in `hooktap inspect`'s words (src/term/delivery_view.ts). */
+function targetLine(t: TargetOutcome): HTMLElement {
+  return h(
+    "li",
+    {},
+    `${t.name}: `,
+    h("span", { class: `d-${t.outcome}` }, t.outcome),
+    t.attempts > 0 ? ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})` : "",
+    t.waiting
+      ? h("span", { class: "dim" }, " (nothing listens: it waits for the app, no attempt spent)")
+      : "",
   );
 }
 
@@ -145,16 +160,24 @@ export function renderDetail(
       ),
     );
     for (const a of attempts) {
+      // A try nothing listened to is no attempt (it costs none), as `hooktap inspect` says.
+      const waits = a.refused === true && a.outcome === "retrying" && a.retryAt === undefined;
       list.append(h(
         "tr",
-        {},
-        h("td", {}, String(a.attempt)),
+        a.refused === true ? { class: "refused" } : {},
+        h("td", {}, a.refused === true ? "–" : String(a.attempt)),
         h("td", {}, a.source),
         h("td", {}, a.target),
         h("td", {}, formatTime(a.startedAt)),
         h("td", {}, String(a.durationMs)),
-        h("td", {}, a.status !== undefined ? `${a.status} ${a.statusText ?? ""}` : a.error ?? ""),
-        h("td", { class: `d-${a.outcome}` }, a.outcome),
+        h(
+          "td",
+          {},
+          a.status !== undefined
+            ? `${a.status} ${a.statusText ?? ""}`
+            : `${a.error ?? ""}${a.refused === true ? " (no attempt spent)" : ""}`,
+        ),
+        h("td", { class: `d-${a.outcome}` }, waits ? "waits for the app" : a.outcome),
       ));
       if (a.body) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, textView(a.body))));
     }
@@ -166,23 +189,30 @@ export function renderDetail(
           : h(
             "ul",
             { id: "targets" },
-            ...detail.targets.map((t) =>
-              h(
-                "li",
-                {},
-                `${t.name}: `,
-                h("span", { class: `d-${t.outcome}` }, t.outcome),
-                t.status !== undefined ? ` (${t.status}, ${attemptsPhrase(t, "attempts")})` : "",
-              )
-            ),
+            ...detail.targets.map(targetLine),
           ))
         : event.forward
         ? h("p", {}, `forwarding (${event.forward.mode}) to ${event.forward.to}`)
         : null,
+      detail.others !== undefined && detail.others.length > 0
+        ? h(
+          "div",
+          { id: "others" },
+          h(
+            "p",
+            {},
+            "Sent elsewhere ",
+            h("span", { class: "dim" }, "(replay to another URL: not the forward state)"),
+          ),
+          h("ul", {}, ...detail.others.map(targetLine)),
+        )
+        : null,
       attempts.length > 0 ? list : h("p", { class: "dim" }, "No attempt yet."),
     ));
   }
-  root.append(section(`Headers · ${event.headers.length}`, kvTable(event.headers, "kv headers")));
+  // Header bytes come one per character: UTF-8 values are shown decoded, as `hooktap inspect` shows them.
+  const headers = event.headers.map(([k, v]): [string, string] => [k, headerText(v)]);
+  root.append(section(`Headers · ${event.headers.length}`, kvTable(headers, "kv headers")));
   root.append(bodySection(event));
   return root;
 }

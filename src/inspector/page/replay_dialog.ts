@@ -9,8 +9,26 @@ import { h } from "./dom.ts";
 
 const LAST_TARGET = "hooktap.replay.to";
 
-/** Opens the replay dialog for `event`. */
-export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialogElement {
+/** `text` with its line breaks as a textarea holds them: CR LF and a lone CR become LF. */
+export function asTextarea(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/**
+ * The bytes to send for an edited body: a textarea gives its line breaks as LF, so a body stored with CR LF
+ * line breaks throughout (and no other kind) gets them back; any other body is sent as edited.
+ */
+export function editedBody(edited: string, stored: string): string {
+  const crlfOnly = stored.includes("\r\n") && !/\r(?!\n)|(?<!\r)\n/.test(stored);
+  return crlfOnly ? edited.replace(/\r?\n/g, "\r\n") : edited;
+}
+
+/** Opens the replay dialog for `event`; `onSent` runs after each send the target answered. */
+export function openReplay(
+  event: CapturedEvent,
+  canResign: boolean,
+  onSent: () => void = () => {},
+): HTMLDialogElement {
   document.getElementById("replay-dialog")?.remove();
   const to = h("input", {
     id: "replay-to",
@@ -73,7 +91,8 @@ export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialog
         return at === -1 ? [line.trim(), ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
       });
     }
-    if (!binary && body.value !== event.body) request.body = body.value;
+    // Unedited, the stored bytes go (the textarea's value has lost any CR of them).
+    if (!binary && body.value !== asTextarea(event.body)) request.body = editedBody(body.value, event.body);
     if (resign.checked) request.resign = true;
     if (resign.checked && invalid && resignInvalid.checked) request.resignInvalid = true;
     localStorage.setItem(LAST_TARGET, to.value.trim());
@@ -93,6 +112,7 @@ export function openReplay(event: CapturedEvent, canResign: boolean): HTMLDialog
           h("p", { class: "warn" }, typeof answer.warning === "string" ? answer.warning : ""),
           h("pre", { class: "raw" }, String(answer.body ?? "")),
         );
+        onSent();
       }
     } catch (error) {
       result.replaceChildren(h("p", { class: "error" }, String(error)));
