@@ -99,7 +99,7 @@ export async function openEventWriter(
   try {
     const before = (await file.stat()).size;
     repairedBytes = await repairTail(file, before);
-    size = before - repairedBytes;
+    size = (await file.stat()).size; // a whole last line may have got its newline
   } catch (error) {
     throw new StoreError(
       `Cannot open the event log ${paths.events}: ${describeError(error)}. ` +
