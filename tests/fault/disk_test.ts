@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
 import { LOAD_CONFIG, runLoad, splitLog } from "./_load.ts";
 
@@ -162,5 +162,69 @@ Deno.test({
     } finally {
       await sh("chattr", "-i", events);
     }
+  },
+});
+
+Deno.test({
+  name:
+    "a full disk before dev or prune starts: the message names it and the fix, non-zero exit, the log unchanged",
+  ignore: !canMount,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
+    const data = join(tmp.path, ".hooktap");
+    await Deno.mkdir(data);
+    assert.ok(await sh("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", data));
+    try {
+      const log = new TextEncoder().encode(
+        Array.from({ length: 5 }, (_, i) => JSON.stringify(jsonOf(i, 10)) + "\n").join(""),
+      );
+      await Deno.writeFile(join(data, "events.jsonl"), log, { mode: 0o600 });
+      // Fill the rest of the tmpfs.
+      await Deno.writeFile(join(data, "filler"), new Uint8Array(128 * 1024)).catch(() => {});
+      const fix =
+        /the disk is full \(No space left on device.*\)\..* To fix it, free some space on the disk that holds \.hooktap \(df -h \.hooktap shows it\)\./;
+      const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, timeoutMs: 20_000 });
+      assert.notEqual(dev.code, 0, dev.stderr);
+      assert.match(dev.stderr, fix);
+      const prune = await runCli(["prune", "--keep", "2"], { cwd: tmp.path });
+      assert.notEqual(prune.code, 0, prune.stderr);
+      assert.match(prune.stderr, /Cannot write the compacted log .*The event log was not changed\./);
+      assert.match(prune.stderr, fix);
+      assert.deepEqual(
+        await Deno.readFile(join(data, "events.jsonl")),
+        log,
+        "the log is byte for byte as it was",
+      );
+    } finally {
+      await sh("umount", "-l", data);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a data directory nobody may write (chattr +i): dev and prune name the file and the fix, the log unchanged",
+  ignore: !canChattr,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
+    const data = join(tmp.path, ".hooktap");
+    const log = Array.from({ length: 3 }, (_, i) => JSON.stringify(jsonOf(i, 10)) + "\n").join("");
+    await writeFile(tmp.path, ".hooktap/events.jsonl", log);
+    await Deno.writeTextFile(join(data, ".gitignore"), "*\n");
+    assert.ok(await sh("chattr", "+i", data));
+    try {
+      const fix = /permission denied \(.*\)\. To fix it, make \.hooktap and its files writable by you/;
+      const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, timeoutMs: 20_000 });
+      assert.notEqual(dev.code, 0, dev.stderr);
+      assert.match(dev.stderr, fix);
+      const prune = await runCli(["prune", "--keep", "1"], { cwd: tmp.path });
+      assert.notEqual(prune.code, 0, prune.stderr);
+      assert.match(prune.stderr, fix);
+    } finally {
+      await sh("chattr", "-i", data);
+    }
+    assert.equal(await Deno.readTextFile(join(data, "events.jsonl")), log);
   },
 });

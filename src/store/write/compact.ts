@@ -12,7 +12,7 @@
  * @module
  */
 import { joinPath } from "../../text/path.ts";
-import { describeError, StoreError } from "../../errors.ts";
+import { StoreError } from "../../errors.ts";
 import { newestPerEndpoint } from "../index_file.ts";
 import { writeIndex } from "./index_write.ts";
 import { ID_PROBE_BYTES, idTime, lineId } from "../read/line_key.ts";
@@ -22,6 +22,7 @@ import { openStoreReader } from "../read/reader.ts";
 import type { StorePaths } from "../paths.ts";
 import { lastCompleteLineEnd } from "./repair.ts";
 import { openNoFollow, writeFileReplacing } from "./no_follow.ts";
+import { writeFailureOf } from "./write_fix.ts";
 
 /** What to remove. Several fields combine: an event goes when any of them says so. */
 export interface CompactPlan {
@@ -195,8 +196,9 @@ export async function compactLog(
     await out.syncData();
   } catch (error) {
     await Deno.remove(tmp).catch(() => {});
+    const { reason, fix } = writeFailureOf(error);
     throw new StoreError(
-      `Cannot write the compacted log ${tmp}: ${describeError(error)}. The event log was not changed.`,
+      `Cannot write the compacted log ${tmp}: ${reason}. The event log was not changed. To fix it, ${fix}.`,
       { cause: error },
     );
   }
