@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
+import { logText, makeEvents } from "../_store_fixture.ts";
 import { LOAD_CONFIG, runLoad, splitLog } from "./_load.ts";
 
 async function sh(cmd: string, ...args: string[]): Promise<boolean> {
@@ -56,6 +57,27 @@ const jsonOf = (i: number, size: number) => {
   const text = JSON.stringify({ i, pad: "x".repeat(size) });
   return { kind: "json" as const, contentType: "application/json", bytes: new TextEncoder().encode(text) };
 };
+
+/** Appends to `path` a page at a time until the disk refuses: then it is full, to the byte. */
+async function fill(path: string): Promise<void> {
+  using file = await Deno.open(path, { append: true, create: true });
+  const page = new Uint8Array(4096);
+  for (let i = 0; i < 100_000; i++) {
+    try {
+      await file.write(page);
+    } catch {
+      break;
+    }
+  }
+  const byte = new Uint8Array(1);
+  for (let i = 0; i < 4096; i++) {
+    try {
+      await file.write(byte);
+    } catch {
+      return;
+    }
+  }
+}
 
 /** Every line parses, the file ends cleanly, and it holds exactly the acknowledged ids. */
 async function assertOnlyAcknowledged(dir: string, acked: Set<string>): Promise<void> {
@@ -176,17 +198,15 @@ Deno.test({
     await Deno.mkdir(data);
     assert.ok(await sh("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", data));
     try {
-      const log = new TextEncoder().encode(
-        Array.from({ length: 5 }, (_, i) => JSON.stringify(jsonOf(i, 10)) + "\n").join(""),
-      );
+      const log = new TextEncoder().encode(logText(makeEvents(5)));
       await Deno.writeFile(join(data, "events.jsonl"), log, { mode: 0o600 });
-      // Fill the rest of the tmpfs.
-      await Deno.writeFile(join(data, "filler"), new Uint8Array(128 * 1024)).catch(() => {});
+      await fill(join(data, "filler"));
       const fix =
         /the disk is full \(No space left on device.*\)\..* To fix it, free some space on the disk that holds \.hooktap \(df -h \.hooktap shows it\)\./;
       const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, timeoutMs: 20_000 });
       assert.notEqual(dev.code, 0, dev.stderr);
       assert.match(dev.stderr, fix);
+      await fill(join(data, "filler")); // whatever dev's try may have freed
       const prune = await runCli(["prune", "--keep", "2"], { cwd: tmp.path });
       assert.notEqual(prune.code, 0, prune.stderr);
       assert.match(prune.stderr, /Cannot write the compacted log .*The event log was not changed\./);
@@ -210,7 +230,7 @@ Deno.test({
     await using tmp = await withTmpDir();
     await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
     const data = join(tmp.path, ".hooktap");
-    const log = Array.from({ length: 3 }, (_, i) => JSON.stringify(jsonOf(i, 10)) + "\n").join("");
+    const log = logText(makeEvents(3));
     await writeFile(tmp.path, ".hooktap/events.jsonl", log);
     await Deno.writeTextFile(join(data, ".gitignore"), "*\n");
     assert.ok(await sh("chattr", "+i", data));
