@@ -11,8 +11,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
+import { logText, makeEvents } from "../_store_fixture.ts";
 import { LOAD_CONFIG, runLoad, splitLog } from "./_load.ts";
 
 async function sh(cmd: string, ...args: string[]): Promise<boolean> {
@@ -56,6 +57,27 @@ const jsonOf = (i: number, size: number) => {
   const text = JSON.stringify({ i, pad: "x".repeat(size) });
   return { kind: "json" as const, contentType: "application/json", bytes: new TextEncoder().encode(text) };
 };
+
+/** Appends to `path` a page at a time until the disk refuses: then it is full, to the byte. */
+async function fill(path: string): Promise<void> {
+  using file = await Deno.open(path, { append: true, create: true });
+  const page = new Uint8Array(4096);
+  for (let i = 0; i < 100_000; i++) {
+    try {
+      await file.write(page);
+    } catch {
+      break;
+    }
+  }
+  const byte = new Uint8Array(1);
+  for (let i = 0; i < 4096; i++) {
+    try {
+      await file.write(byte);
+    } catch {
+      return;
+    }
+  }
+}
 
 /** Every line parses, the file ends cleanly, and it holds exactly the acknowledged ids. */
 async function assertOnlyAcknowledged(dir: string, acked: Set<string>): Promise<void> {
@@ -162,5 +184,67 @@ Deno.test({
     } finally {
       await sh("chattr", "-i", events);
     }
+  },
+});
+
+Deno.test({
+  name:
+    "a full disk before dev or prune starts: the message names it and the fix, non-zero exit, the log unchanged",
+  ignore: !canMount,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
+    const data = join(tmp.path, ".hooktap");
+    await Deno.mkdir(data);
+    assert.ok(await sh("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", data));
+    try {
+      const log = new TextEncoder().encode(logText(makeEvents(5)));
+      await Deno.writeFile(join(data, "events.jsonl"), log, { mode: 0o600 });
+      await fill(join(data, "filler"));
+      const fix =
+        /the disk is full \(No space left on device.*\)\..* To fix it, free some space on the disk that holds \.hooktap \(df -h \.hooktap shows it\)\./;
+      const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, timeoutMs: 20_000 });
+      assert.notEqual(dev.code, 0, dev.stderr);
+      assert.match(dev.stderr, fix);
+      await fill(join(data, "filler")); // whatever dev's try may have freed
+      const prune = await runCli(["prune", "--keep", "2"], { cwd: tmp.path });
+      assert.notEqual(prune.code, 0, prune.stderr);
+      assert.match(prune.stderr, /Cannot write the compacted log .*The event log was not changed\./);
+      assert.match(prune.stderr, fix);
+      assert.deepEqual(
+        await Deno.readFile(join(data, "events.jsonl")),
+        log,
+        "the log is byte for byte as it was",
+      );
+    } finally {
+      await sh("umount", "-l", data);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a data directory nobody may write (chattr +i): dev and prune name the file and the fix, the log unchanged",
+  ignore: !canChattr,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
+    const data = join(tmp.path, ".hooktap");
+    const log = logText(makeEvents(3));
+    await writeFile(tmp.path, ".hooktap/events.jsonl", log);
+    await Deno.writeTextFile(join(data, ".gitignore"), "*\n");
+    assert.ok(await sh("chattr", "+i", data));
+    try {
+      const fix = /permission denied \(.*\)\. To fix it, make \.hooktap and its files writable by you/;
+      const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, timeoutMs: 20_000 });
+      assert.notEqual(dev.code, 0, dev.stderr);
+      assert.match(dev.stderr, fix);
+      const prune = await runCli(["prune", "--keep", "1"], { cwd: tmp.path });
+      assert.notEqual(prune.code, 0, prune.stderr);
+      assert.match(prune.stderr, fix);
+    } finally {
+      await sh("chattr", "-i", data);
+    }
+    assert.equal(await Deno.readTextFile(join(data, "events.jsonl")), log);
   },
 });

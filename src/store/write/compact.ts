@@ -12,7 +12,7 @@
  * @module
  */
 import { joinPath } from "../../text/path.ts";
-import { describeError, StoreError } from "../../errors.ts";
+import { StoreError } from "../../errors.ts";
 import { newestPerEndpoint } from "../index_file.ts";
 import { writeIndex } from "./index_write.ts";
 import { ID_PROBE_BYTES, idTime, lineId } from "../read/line_key.ts";
@@ -22,6 +22,7 @@ import { openStoreReader } from "../read/reader.ts";
 import type { StorePaths } from "../paths.ts";
 import { lastCompleteLineEnd } from "./repair.ts";
 import { openNoFollow, writeFileReplacing } from "./no_follow.ts";
+import { writeFailureOf } from "./write_fix.ts";
 
 /** What to remove. Several fields combine: an event goes when any of them says so. */
 export interface CompactPlan {
@@ -54,20 +55,64 @@ const CHUNK = 4 * 1024 * 1024;
 /** Name of the temp file the new log is written to. */
 export const COMPACT_TEMP = "events.jsonl.compact.tmp";
 
-/** Offset where the newest `n` lines of `[0, end)` start. */
+/** Bytes every record line starts with, of any format version: `{"v":`. A line without them is no event. */
+const RECORD_HEAD = new TextEncoder().encode('{"v":');
+
+function _isRecordHead(bytes: Uint8Array): boolean {
+  if (bytes.length < RECORD_HEAD.length) return false;
+  for (let i = 0; i < RECORD_HEAD.length; i++) if (bytes[i] !== RECORD_HEAD[i]) return false;
+  return true;
+}
+
+/** Counts the record lines (those starting `{"v":`) in bytes fed in order, from a line start on. */
+class RecordCounter {
+  count = 0;
+  /** Bytes of RECORD_HEAD matched at the current line's start; -1 once it is known not to be one (or counted). */
+  #matched = 0;
+  feed(data: Uint8Array): void {
+    let i = 0;
+    while (i < data.length) {
+      if (this.#matched >= 0) {
+        if (data[i] === RECORD_HEAD[this.#matched]) {
+          i++;
+          if (++this.#matched === RECORD_HEAD.length) {
+            this.count++;
+            this.#matched = -1;
+          }
+          continue;
+        }
+        this.#matched = -1;
+      }
+      const nl = data.indexOf(0x0a, i);
+      if (nl === -1) return;
+      this.#matched = 0;
+      i = nl + 1;
+    }
+  }
+}
+
+/**
+ * Offset where the newest `n` events of `[0, end)` start: lines that are no record (garbage, a hand edit)
+ * are not counted, so `--keep 100` keeps 100 events however many such lines are among them.
+ */
 async function _startOfNewest(file: Deno.FsFile, end: number, n: number): Promise<number> {
   if (n <= 0) return end;
   let pos = end;
   let seen = 0;
   const buf = new Uint8Array(CHUNK);
+  const probe = new Uint8Array(RECORD_HEAD.length);
   let lineEnd = end; // a newline at end-1 ends the last line, not starts one
+  const isRecordAt = async (data: Uint8Array, i: number, at: number) =>
+    i + RECORD_HEAD.length <= data.length
+      ? _isRecordHead(data.subarray(i, i + RECORD_HEAD.length))
+      : _isRecordHead(probe.subarray(0, await readAt(file, at, probe)));
   while (pos > 0) {
     const start = Math.max(0, pos - CHUNK);
     const got = await readAt(file, start, buf.subarray(0, pos - start));
     const data = buf.subarray(0, got);
     for (let i = data.lastIndexOf(0x0a, data.length - 1); i !== -1; i = data.lastIndexOf(0x0a, i - 1)) {
       const at = start + i;
-      if (at + 1 < lineEnd) { // a non-empty line starts at at + 1
+      if (at + 1 < lineEnd && await isRecordAt(data, i + 1, at + 1)) { // an event's line starts at at + 1
         if (++seen === n) return at + 1;
       }
       lineEnd = at;
@@ -181,22 +226,25 @@ export async function compactLog(
     using src = await Deno.open(paths.events, { read: true });
     using out = await openNoFollow(tmp, "the compacted log", { write: true, createNew: true });
     const buf = new Uint8Array(CHUNK);
+    const events = new RecordCounter();
     for (const [s, e] of ranges) {
       for (let pos = s; pos < e;) {
         const got = await readAt(src, pos, buf.subarray(0, Math.min(CHUNK, e - pos)));
         if (got === 0) throw new Error("the log ended early");
         const data = buf.subarray(0, got);
-        for (let i = data.indexOf(0x0a); i !== -1; i = data.indexOf(0x0a, i + 1)) kept++;
+        events.feed(data); // each range starts at a line start and ends after a newline
         for (let off = 0; off < got;) off += await out.write(data.subarray(off));
         pos += got;
         bytesAfter += got;
       }
     }
     await out.syncData();
+    kept = events.count;
   } catch (error) {
     await Deno.remove(tmp).catch(() => {});
+    const { reason, fix } = writeFailureOf(error);
     throw new StoreError(
-      `Cannot write the compacted log ${tmp}: ${describeError(error)}. The event log was not changed.`,
+      `Cannot write the compacted log ${tmp}: ${reason}. The event log was not changed. To fix it, ${fix}.`,
       { cause: error },
     );
   }

@@ -5,6 +5,7 @@
  */
 import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
+import { writeFailureOf } from "./write_fix.ts";
 import { createFileOnce, makePrivateDir, readNoFollow } from "./no_follow.ts";
 
 const GITIGNORE = "# hooktap's captured webhooks carry secrets: never commit them.\n*\n";
@@ -47,10 +48,9 @@ export async function ensureDataDir(paths: StorePaths): Promise<void> {
     if (!(await createFileOnce(paths.gitignore, GITIGNORE))) await readNoFollow(paths.gitignore, "the file");
   } catch (error) {
     if (error instanceof StoreError) throw error;
-    throw new StoreError(
-      `Cannot create the data directory ${paths.dir}: ${describeError(error)}. ` +
-        `Run hooktap where you may write, and allow it (deno run --allow-write=.hooktap).`,
-      { cause: error },
-    );
+    const { reason, fix } = writeFailureOf(error);
+    throw new StoreError(`Cannot set up the data directory ${paths.dir}: ${reason}. To fix it, ${fix}.`, {
+      cause: error,
+    });
   }
 }

@@ -30,6 +30,7 @@
  * through it, but opening a FIFO there could block.
  * @module
  */
+import { writeFailureOf } from "./write_fix.ts";
 import { describeError, StoreError } from "../../errors.ts";
 
 /** How to open. */
@@ -56,6 +57,12 @@ function kindOf(info: Deno.FileInfo): string | undefined {
   return undefined;
 }
 
+/** Why a write or an open failed, and the fix. */
+function _withFix(error: unknown): string {
+  const { reason, fix } = writeFailureOf(error);
+  return `${reason}. To fix it, ${fix}.`;
+}
+
 /**
  * Opens `path` (creating it owner-only when missing) refusing links.
  * @throws {StoreError} naming the link and the fix, or why it cannot be opened.
@@ -75,7 +82,7 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
         return await Deno.open(path, { ...mode, createNew: true, mode: 0o600 });
       } catch (error) {
         if (error instanceof Deno.errors.AlreadyExists && !mode.createNew) continue; // created meanwhile: again
-        throw new StoreError(`Cannot create ${what} ${path}: ${describeError(error)}`, { cause: error });
+        throw new StoreError(`Cannot create ${what} ${path}: ${_withFix(error)}`, { cause: error });
       }
     }
     const kind = kindOf(before);
@@ -85,7 +92,7 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
       file = await Deno.open(path, mode);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      throw new StoreError(`Cannot open ${what} ${path}: ${describeError(error)}`, { cause: error });
+      throw new StoreError(`Cannot open ${what} ${path}: ${_withFix(error)}`, { cause: error });
     }
     try {
       const opened = await file.stat();

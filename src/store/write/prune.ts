@@ -11,6 +11,7 @@ import { compactLog, type CompactPlan, type CompactResult } from "./compact.ts";
 import { type ControlClientOptions, requestCompaction } from "./control.ts";
 import type { IndexKeeper } from "./index_keeper.ts";
 import { acquireWriterLock } from "./lock.ts";
+import { completeLastLine } from "./repair.ts";
 import type { EventWriter } from "./writer.ts";
 
 /** `dev`'s side: compacts with `writer` paused, then points the index keeper at the new log. */
@@ -59,6 +60,7 @@ export async function compactStore(
     return { result: await requestCompaction(paths, plan, options), by: "hooktap dev" };
   }
   try {
+    await completeLastLine(paths.events); // a whole last record that lacks its newline is kept, not cut as torn
     const { latest: _, ...result } = await compactLog(paths, plan);
     return { result, by: "this process" };
   } finally {

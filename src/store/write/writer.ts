@@ -18,6 +18,7 @@ import { ensureDataDir } from "./data_dir.ts";
 import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
+import { writeFailureOf } from "./write_fix.ts";
 
 /** Options of {@linkcode openEventWriter}. */
 export interface EventWriterOptions {
@@ -61,14 +62,13 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   while (off < bytes.length) off += await file.write(bytes.subarray(off));
 }
 
-/** A write failed: what the sender is told (503) and `dev` prints. */
+/** A write failed: what the sender is told (503) and `dev` prints, with the fix. */
 function writeFailure(error: unknown): StoreError {
-  let reason = describeError(error);
-  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
-    reason = `permission denied writing the event log (${reason})`;
-  } else if (/no space|ENOSPC|quota/i.test(reason)) reason = `the disk is full (${reason})`;
-  else if (/read-only|EROFS/i.test(reason)) reason = `the disk is read-only (${reason})`;
-  return new StoreError(reason, { cause: error });
+  const { reason, fix } = writeFailureOf(error);
+  const what = error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable
+    ? `permission denied writing the event log (${describeError(error)})`
+    : reason;
+  return new StoreError(`${what}: ${fix}`, { cause: error });
 }
 
 /**
@@ -99,13 +99,12 @@ export async function openEventWriter(
   try {
     const before = (await file.stat()).size;
     repairedBytes = await repairTail(file, before);
-    size = before - repairedBytes;
+    size = (await file.stat()).size; // a whole last line may have got its newline
   } catch (error) {
-    throw new StoreError(
-      `Cannot open the event log ${paths.events}: ${describeError(error)}. ` +
-        `Check that you may write there (deno run --allow-write=.hooktap).`,
-      { cause: error },
-    );
+    const { reason, fix } = writeFailureOf(error);
+    throw new StoreError(`Cannot open the event log ${paths.events}: ${reason}. To fix it, ${fix}.`, {
+      cause: error,
+    });
   }
 
   // Each line is encoded as it is appended, into the batch's buffer (reused batch after batch).

@@ -1,0 +1,97 @@
+/**
+ * What the lines a read skipped were, so the one warning about them is
+ * true: damaged (torn by a crash, or edited by hand), written by a newer
+ * hooktap (a format version this one does not know), or the last line
+ * still being written by the `hooktap dev` that holds the writer lock,
+ * which is no damage at all. Synchronous, as the readers' scans are.
+ * @module
+ */
+import { RECORD_VERSION_2 } from "../../event/record.ts";
+import { readAtSync } from "./lines.ts";
+import type { StoreReader } from "./reader.ts";
+
+/** The skipped lines of a read, by kind. */
+export interface SkippedLines {
+  /** Torn by a crash, or edited by hand. */
+  damaged: number;
+  /** Records of a format newer than this hooktap reads. */
+  newer: number;
+  /** The newest format version among them. */
+  newestVersion: number;
+  /** The last line, still being written by the running `hooktap dev` (0 or 1). */
+  beingWritten: number;
+}
+
+const decoder = new TextDecoder();
+const VERSION_HEAD = /^\{"v":(\d{1,9})[,}]/;
+
+/** Whether a `hooktap dev` holds the writer lock at `path` (it writes the log). */
+function devWrites(path: string): boolean {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch {
+    return false;
+  }
+  try {
+    if (file.tryLockSync(false)) {
+      file.unlockSync();
+      return false;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    file.close();
+  }
+}
+
+/** Start of the last line of `[0, size)` when it has no newline (a torn or unfinished line), else -1. */
+function unfinishedLineStart(file: Deno.FsFile, size: number): number {
+  if (size === 0) return -1;
+  const buf = new Uint8Array(64 * 1024);
+  if (readAtSync(file, size - 1, buf.subarray(0, 1)) === 1 && buf[0] === 0x0a) return -1;
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - buf.length);
+    const got = readAtSync(file, start, buf.subarray(0, end - start));
+    const at = buf.subarray(0, got).lastIndexOf(0x0a);
+    if (at !== -1) return start + at + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * Sorts the lines `reader` skipped into {@linkcode SkippedLines}. The reader may be closed already: the
+ * log is opened again and only `[0, reader.size)` is looked at (the log is only appended to meanwhile).
+ */
+export function classifySkipped(reader: StoreReader): SkippedLines {
+  const out: SkippedLines = { damaged: 0, newer: 0, newestVersion: 0, beingWritten: 0 };
+  if (reader.skipped === 0) return out;
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(reader.paths.events, { read: true });
+  } catch {
+    out.damaged = reader.skipped; // gone meanwhile: say what was seen
+    return out;
+  }
+  try {
+    const tail = unfinishedLineStart(file, reader.size);
+    const head = new Uint8Array(24);
+    for (const start of reader.skippedAt) {
+      if (start === tail && devWrites(reader.paths.lock)) {
+        out.beingWritten++;
+        continue;
+      }
+      const m = VERSION_HEAD.exec(decoder.decode(head.subarray(0, readAtSync(file, start, head))));
+      const version = m === null ? 0 : Number(m[1]);
+      if (start !== tail && version > RECORD_VERSION_2) {
+        out.newer++;
+        out.newestVersion = Math.max(out.newestVersion, version);
+      } else out.damaged++;
+    }
+  } finally {
+    file.close();
+  }
+  return out;
+}
