@@ -296,6 +296,15 @@ Deno.test({
     assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [b!.id, a!.id]);
     assert.equal(listed.structured?.skippedLines, 1);
     assert.match(listed.text, /warning: skipped 1 damaged line in \.hooktap\/events\.jsonl/);
+    // A line of a newer format is no damage: the warning says to upgrade, as logs does.
+    await Deno.writeTextFile(`${tmp.path}/.hooktap/events.jsonl`, '{"v":9,"id":"evt_x"}\n', { append: true });
+    const newer = await mcp.call("search_events");
+    assert.equal(newer.structured?.skippedLines, 2);
+    assert.match(newer.text, /warning: skipped 1 damaged line in \.hooktap\/events\.jsonl/);
+    assert.match(
+      newer.text,
+      /warning: skipped 1 line in \.hooktap\/events\.jsonl written by a newer hooktap/,
+    );
   },
 });
 

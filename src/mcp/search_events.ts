@@ -9,6 +9,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import { UsageError } from "../errors.ts";
 import { compileFilter } from "../query/filter.ts";
 import { scanBackward } from "../store/read/scan.ts";
+import { classifySkipped, type SkippedLines, skippedWarnings } from "../store/read/skipped.ts";
 import { readDeliveryRecords } from "./deliveries.ts";
 import { type McpContext, openStore, storeOf } from "./context.ts";
 import { EVENT_SUMMARY_SCHEMA, eventLine, type EventSummary, summaryOf } from "./event_view.ts";
@@ -50,8 +51,9 @@ export function searchEvents(ctx: McpContext) {
       events: z.array(EVENT_SUMMARY_SCHEMA).describe("newest first"),
       nextCursor: z.string().optional().describe("present when older events match: pass it as cursor"),
       skippedLines: z.number().int().optional().describe(
-        "damaged lines of .hooktap/events.jsonl this page's scan passed (torn by a crash, or edited by hand): " +
-          "their events cannot be read or listed",
+        "lines of .hooktap/events.jsonl this page's scan passed that it cannot list: damaged (torn by a crash, " +
+          "or edited by hand) or written by a newer hooktap (the text's warning says which); a last line the " +
+          "running dev is still writing is not counted",
       ),
     },
     readOnly: true,
@@ -63,7 +65,7 @@ export function searchEvents(ctx: McpContext) {
       const reader = await openStore(ctx);
       let events: EventSummary[] = [];
       let nextCursor: string | undefined;
-      let skipped = 0;
+      let kinds: SkippedLines | undefined;
       if (reader !== null) {
         try {
           const end = args.cursor === undefined ? reader.size : parseCursor(args.cursor, reader.size);
@@ -81,7 +83,7 @@ export function searchEvents(ctx: McpContext) {
           // The deliveries of this page's events only (read back to the oldest of them).
           const records = await readDeliveryRecords(paths, found);
           events = found.map((e) => summaryOf(e, records.get(e.id)));
-          skipped = reader.skipped;
+          kinds = classifySkipped(reader); // a line dev is still writing is no damage
         } finally {
           reader[Symbol.dispose]();
         }
@@ -91,16 +93,15 @@ export function searchEvents(ctx: McpContext) {
       if (events.length === 0 && args.cursor === undefined) {
         await refuseUnservedEndpoint(ctx, args.endpoint, "is stored or can arrive");
       }
+      const skipped = kinds === undefined ? 0 : kinds.damaged + kinds.newer;
       const structured = {
         events,
         ...(nextCursor !== undefined ? { nextCursor } : {}),
         ...(skipped > 0 ? { skippedLines: skipped } : {}),
       };
       // As `hooktap logs` warns: a damaged line is an event no list shows, so the list says so.
-      const damaged = skipped === 0
-        ? ""
-        : `\nwarning: skipped ${skipped} damaged line${skipped === 1 ? "" : "s"} ` +
-          "in .hooktap/events.jsonl (torn by a crash, or edited by hand); the other events are shown.";
+      const warnings = kinds === undefined ? [] : skippedWarnings(kinds);
+      const damaged = warnings.map((w) => `\nwarning: ${w}`).join("");
       const head = events.length === 0
         ? (reader === null || reader.size === 0
           ? "No events stored yet in this project (.hooktap/events.jsonl). Start `hooktap dev` and send one, " +

@@ -8,8 +8,7 @@ import { UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../../store/paths.ts";
 import { openStoreReader, type StoreReader } from "../../store/read/reader.ts";
-import { classifySkipped } from "../../store/read/skipped.ts";
-import { plural } from "../../text/format.ts";
+import { classifySkipped, skippedWarnings } from "../../store/read/skipped.ts";
 import { joinPath } from "../../text/path.ts";
 import type { CommandContext } from "../../cli/context.ts";
 
@@ -57,20 +56,8 @@ export function openStore(ctx: CommandContext): Promise<StoreReader | null> {
 export function warnSkipped(ctx: CommandContext, reader: StoreReader | null | undefined): void {
   if (reader == null || reader.skipped === 0) return;
   // A last line the running dev is still writing is no damage: it is shown once it is whole.
-  const { damaged, newer, newestVersion } = classifySkipped(reader);
-  const warn = (text: string) => ctx.output.err(ctx.output.errColors.yellow(`warning: ${text}\n`));
-  if (damaged > 0) {
-    warn(
-      `skipped ${plural(damaged, "damaged line")} in .hooktap/events.jsonl ` +
-        `(torn by a crash, or edited by hand); the other events are shown.`,
-    );
-  }
-  if (newer > 0) {
-    warn(
-      `skipped ${plural(newer, "line")} in .hooktap/events.jsonl written by a newer hooktap ` +
-        `(event format v${newestVersion}; this one reads v1 and v2): upgrade hooktap to see them; ` +
-        `the other events are shown.`,
-    );
+  for (const text of skippedWarnings(classifySkipped(reader))) {
+    ctx.output.err(ctx.output.errColors.yellow(`warning: ${text}\n`));
   }
 }
 

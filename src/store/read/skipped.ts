@@ -7,6 +7,7 @@
  * @module
  */
 import { RECORD_VERSION_2 } from "../../event/record.ts";
+import { plural } from "../../text/format.ts";
 import { readAtSync } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
 
@@ -94,4 +95,26 @@ export function classifySkipped(reader: StoreReader): SkippedLines {
     file.close();
   }
   return out;
+}
+
+/**
+ * The warnings a list owes for `kinds` (without `warning: `), one per kind met: damaged lines, and lines of a
+ * newer format; a line still being written is none. `logs`, `inspect`, `export` and mcp's search say the same.
+ */
+export function skippedWarnings(kinds: SkippedLines): string[] {
+  const warnings: string[] = [];
+  if (kinds.damaged > 0) {
+    warnings.push(
+      `skipped ${plural(kinds.damaged, "damaged line")} in .hooktap/events.jsonl ` +
+        `(torn by a crash, or edited by hand); the other events are shown.`,
+    );
+  }
+  if (kinds.newer > 0) {
+    warnings.push(
+      `skipped ${plural(kinds.newer, "line")} in .hooktap/events.jsonl written by a newer hooktap ` +
+        `(event format v${kinds.newestVersion}; this one reads v1 and v2): upgrade hooktap to see them; ` +
+        `the other events are shown.`,
+    );
+  }
+  return warnings;
 }
