@@ -368,3 +368,27 @@ Deno.test("`hooktap export --format curl` sends a GET's body too (curl can), and
   );
   assert.doesNotMatch(head, /--data-binary/);
 });
+
+Deno.test("export -o refuses a folder and an empty path, and -n 0 (they crashed with exit 70, or exported nothing)", async () => {
+  await using tmp = await withTmpDir();
+  await store(tmp.path);
+  await Deno.mkdir(join(tmp.path, "out"));
+  const folder = await runCli(["export", "-o", "out"], { cwd: tmp.path });
+  assert.equal(folder.code, 2, folder.stderr);
+  assert.match(
+    folder.stderr,
+    /--output \S+out is a folder: give the path of a file to write, like \S+export\.jsonl/,
+  );
+  const empty = await runCli(["export", "-o", ""], { cwd: tmp.path });
+  assert.equal(empty.code, 2, empty.stderr);
+  assert.match(empty.stderr, /--output must be a file, got "": give a file path/);
+  const none = await runCli(["export", "-n", "0"], { cwd: tmp.path });
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(none.stderr, /--limit must be a whole number of at least 1, got "0"/);
+  // Nothing written anywhere: no temp file beside the folder, the folder empty.
+  assert.deepEqual([...Deno.readDirSync(join(tmp.path, "out"))], []);
+  assert.deepEqual(
+    [...Deno.readDirSync(tmp.path)].map((e) => e.name).filter((n) => n.endsWith(".tmp")),
+    [],
+  );
+});

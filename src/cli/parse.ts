@@ -204,7 +204,10 @@ export function readValue(key: string, kind: OptionKind | undefined, text: strin
   switch (kind?.type) {
     case undefined:
     case "text":
+      return text;
     case "path":
+      // An empty path names no file (an unset variable expanded to nothing); it would read or write the folder.
+      if (text === "") throw bad(": give a file path");
       return text;
     case "duration": {
       const ms = kind.bare === null && isBareNumber(text) ? undefined : parseDuration(text, kind.bare ?? "s");

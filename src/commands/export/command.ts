@@ -19,7 +19,7 @@ export const options = defineOptions({
   to: { kind: url(), description: "curl: send to this URL instead of the original one (curl only)" },
   limit: {
     short: "n",
-    kind: integer({ placeholder: "count" }),
+    kind: integer({ placeholder: "count", min: 1 }),
     description: "only the newest N matching events",
   },
   ...FILTER_OPTIONS,

@@ -76,6 +76,19 @@ export async function refuseInsideStore(path: string, dataDir: string, option: s
   }
 }
 
+/**
+ * Refuses a user-named file path that is a folder: writing it would rename a temp file over the folder (an
+ * `IsADirectory` crash, the temp left beside it).
+ * @throws {UsageError} naming the option and a file path in that folder.
+ */
+async function refuseFolder(abs: string, option: string): Promise<void> {
+  const info = await Deno.stat(abs).catch(() => undefined);
+  if (info?.isDirectory !== true) return;
+  throw new UsageError(
+    `${option} ${abs} is a folder: give the path of a file to write, like ${joinPath(abs, "export.jsonl")}.`,
+  );
+}
+
 /** A user-named file being written. */
 export interface UserFile {
   readonly file: Deno.FsFile;
@@ -168,6 +181,7 @@ export async function writeUserFile(
   option: string,
 ): Promise<void> {
   await refuseInsideStore(path, dataDir, option);
+  await refuseFolder(path, option);
   const out = granted(`${path}.tmp`) ? await startTemp(path) : await openInPlace(path, dataDir, option);
   try {
     const bytes = new TextEncoder().encode(text);
@@ -192,6 +206,7 @@ export async function openUserFile(
 ): Promise<UserFile> {
   const abs = resolvePath(cwd, path);
   await refuseInsideStore(abs, dataDir, option);
+  await refuseFolder(abs, option);
   return granted(`${abs}.tmp`) ? await startTemp(abs) : await openInPlace(abs, dataDir, option);
 }
 
