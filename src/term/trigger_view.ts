@@ -36,6 +36,8 @@ export function deliveryText(d: Delivery, c: Colors): string {
     ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
     : d.expectRejection
     ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
+    : d.answerProblem !== undefined
+    ? ` (but ${safeLine(d.answerProblem)})`
     : "";
   let text = `${head}\n  ${mark} ${
     good ? c.green(String(d.status)) : c.red(String(d.status))
@@ -63,6 +65,7 @@ export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): 
     expectRejection: d.expectRejection,
     ok: d.ok,
     ...(d.devVerdict === undefined ? {} : { devVerdict: d.devVerdict }),
+    ...(d.answerProblem === undefined ? {} : { answerProblem: d.answerProblem }),
     status: d.status ?? null,
     durationMs: d.durationMs,
     ...(d.responseBody === undefined ? {} : { answer: decoder.decode(d.responseBody.subarray(0, 4096)) }),

@@ -8,6 +8,7 @@
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";
+import { handshakeProblem } from "./handshake.ts";
 import { UsageError } from "../errors.ts";
 import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../providers/catalog.ts";
@@ -133,6 +134,8 @@ export interface Delivery extends PlannedDelivery {
   ok: boolean;
   /** Through `dev`: its verdict, when it judged a fault meant to be refused (`expired`, `invalid`). */
   devVerdict?: string;
+  /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
+  answerProblem?: string;
 }
 
 /** What a whole trigger did. */
@@ -527,6 +530,8 @@ interface Sending {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   send: typeof sendRaw;
   effects: TriggerEffects;
+  /** The secret signed with, which Zoom's handshake answer must use. */
+  secret?: string;
 }
 
 /** Sends the plan in order (a retry waits and is signed again), and collects what each got. */
@@ -584,6 +589,13 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.responseBody = answer.body;
       const accepted = answer.status >= 200 && answer.status < 300;
       delivery.ok = expectRejection ? !accepted : accepted;
+      const problem = accepted && !expectRejection
+        ? handshakeProblem(provider, { headers, body: bytes }, answer.status, answer.body, s.secret)
+        : undefined;
+      if (problem !== undefined) {
+        delivery.ok = false;
+        delivery.answerProblem = problem;
+      }
     } catch (error) {
       delivery.error = error instanceof Error ? error.message : String(error);
     }
@@ -653,6 +665,7 @@ export async function trigger(
     sleep,
     send,
     effects,
+    ...(material.secret !== undefined ? { secret: material.secret } : {}),
   });
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;
