@@ -242,6 +242,17 @@ function _apiVersion(
       `--api-version shapes Stripe's payloads; ${title}'s have no API version hooktap can change. Leave it out.`,
     );
   }
+  const newest = known.at(-1);
+  if (
+    !known.includes(asked) && newest !== undefined && /^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/.test(asked) &&
+    asked.slice(0, 10) > newest.slice(0, 10)
+  ) {
+    // A later version than the catalog's is a real one hooktap cannot shape (stripe@23's 2026-10-28.endive).
+    throw new UsageError(
+      `--api-version ${asked} is later than the newest ${title} API version hooktap's catalog knows ` +
+        `(${newest}), so it cannot shape payloads for it; give ${newest} or an earlier one.`,
+    );
+  }
   if (!known.includes(asked)) {
     const near = closest(asked, [...known]);
     throw new UsageError(

@@ -77,6 +77,12 @@ Deno.test("bad overrides are refused before anything is sent, naming the fix", a
     { ...base, event: "invoice.paid", apiVersion: "2024-06-21" },
     /not a Stripe API version \(did you mean 2024-06-20\?\)/,
   );
+  // A real version later than the catalog's (stripe@23.1.0 pins 2026-10-28.endive) is not called "not a Stripe
+  // API version": it is one hooktap cannot shape.
+  await refused(
+    { ...base, event: "invoice.paid", apiVersion: "2026-10-28.endive" },
+    /--api-version 2026-10-28\.endive is later than the newest Stripe API version hooktap's catalog knows \(\d{4}-\d{2}-\d{2}\.[a-z]+\)/,
+  );
   await refused(
     { provider: "github", event: "ping", to: server.url, secret: "s", apiVersion: "2024-06-20" },
     /--api-version shapes Stripe's payloads; GitHub's/,
