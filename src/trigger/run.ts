@@ -381,6 +381,7 @@ function _buildContext(
       ? { secret: fault.badSignature ? `${request.secret}-not-the-secret` : request.secret }
       : {}),
     ...(apiVersion !== undefined ? { apiVersion } : {}),
+    webhookUrl: request.signatureUrl ?? request.to,
   };
 }
 
