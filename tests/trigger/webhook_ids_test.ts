@@ -11,6 +11,7 @@ import { Buffer } from "node:buffer";
 import { Webhooks } from "@octokit/webhooks";
 import { LinearWebhookClient } from "@linear/sdk/webhooks";
 import { runCli, withTmpDir } from "../_helpers.ts";
+import { verify } from "./_verifiers.ts";
 
 const SECRET = "s3cret-webhook-ids";
 
@@ -100,6 +101,49 @@ Deno.test("GitHub's hook id and Linear's webhookId are the webhook's: the same o
     assert.equal(l1!.webhookId, l2!.webhookId);
     assert.equal(l1!.organizationId, l2!.organizationId);
     assert.notEqual(l1!.delivery, l2!.delivery, "Linear-Delivery is fresh");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("Twitch: each subscription type of a sequence has its own subscription id, the same on every trigger", async () => {
+  await using tmp = await withTmpDir();
+  const seen: { type: string; id: string; callback: string; ok: boolean }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const body = new Uint8Array(await request.arrayBuffer());
+    const ok = await verify("twitch", {
+      url: request.url,
+      headers: [...request.headers],
+      body,
+    }, { secret: SECRET, publicKeys: {} });
+    const sub = JSON.parse(new TextDecoder().decode(body)).subscription;
+    seen.push({ type: sub.type, id: sub.id, callback: sub.transport.callback, ok });
+    return new Response(null, { status: ok ? 204 : 403 });
+  });
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/twitch`;
+    for (let run = 0; run < 2; run++) {
+      const r = await runCli(["trigger", "twitch", "stream", "--to", url, "--secret", SECRET], {
+        cwd: tmp.path,
+      });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    }
+    assert.equal(seen.length, 8);
+    assert.ok(seen.every((s) => s.ok), "Twitch's documented HMAC verifies each");
+    const first = seen.slice(0, 4);
+    assert.deepEqual(first.map((s) => s.type), [
+      "stream.online",
+      "channel.follow",
+      "channel.cheer",
+      "stream.offline",
+    ]);
+    assert.equal(new Set(first.map((s) => s.id)).size, 4, "one subscription per type");
+    assert.deepEqual(
+      seen.slice(4).map((s) => s.id),
+      first.map((s) => s.id),
+      "the same subscriptions next time",
+    );
+    assert.ok(seen.every((s) => s.callback === url), "the callback is where it is sent");
   } finally {
     await server.shutdown();
   }
