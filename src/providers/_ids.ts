@@ -3,8 +3,6 @@
  * unix time. Fresh on each call, except the `stable` ones (a webhook's own ids), which derive from a seed.
  * @module
  */
-import { createHash } from "node:crypto";
-
 const ALPHANUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** `n` random characters of `alphabet`. */
@@ -48,9 +46,21 @@ export function unix(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
 
-/** The SHA-256 of `seed` as hex: the same input always gives the same id (a webhook's own, not a delivery's). */
+/**
+ * 32 hex digits that are the same for the same `seed` (four FNV-1a lanes): an id, not a secret, so no
+ * cryptographic hash (and no node:crypto, which `trigger` never loads).
+ */
 function _stableHex(seed: string): string {
-  return createHash("sha256").update(seed).digest("hex");
+  const bytes = new TextEncoder().encode(seed);
+  let out = "";
+  for (const basis of [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b]) {
+    let h = basis >>> 0;
+    for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    h = Math.imul(h ^ (h >>> 12), 0x297a2d39) >>> 0;
+    out += ((h ^ (h >>> 15)) >>> 0).toString(16).padStart(8, "0");
+  }
+  return out;
 }
 
 /** A number of `n` digits (n <= 12, no leading zero), the same for the same `seed`. */

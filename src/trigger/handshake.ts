@@ -5,11 +5,10 @@
  * `challenge=...`), Discord's PING a PONG (`{"type": 1}`), Zoom's
  * `endpoint.url_validation` `{plainToken, encryptedToken}` (the hex
  * HMAC-SHA256 of the token with the secret), Twitch's
- * `webhook_callback_verification` the raw challenge as the body.
+ * `webhook_callback_verification` the raw challenge as the body. WebCrypto
+ * only: `trigger` never loads node:crypto.
  * @module
  */
-import { createHmac } from "node:crypto";
-
 /** What was sent. */
 export interface HandshakeRequest {
   headers: readonly [string, string][];
@@ -60,18 +59,31 @@ function _discord(sent: Record<string, unknown>, status: number, answer: Uint8Ar
     "accept the interactions endpoint";
 }
 
-function _zoom(
+async function _hmacHex(secret: string, text: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    "raw",
+    enc.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [
+      "sign",
+    ],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(text)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function _zoom(
   sent: Record<string, unknown>,
   answer: Uint8Array,
   secret: string | undefined,
-): string | undefined {
+): Promise<string | undefined> {
   if (sent.event !== "endpoint.url_validation") return undefined;
   const plainToken = _object(sent.payload)?.plainToken;
   if (typeof plainToken !== "string") return undefined;
   const got = _object(_json(answer));
-  const expected = secret === undefined
-    ? undefined
-    : createHmac("sha256", secret).update(plainToken).digest("hex");
+  const expected = secret === undefined ? undefined : await _hmacHex(secret, plainToken);
   if (got?.plainToken === plainToken && (expected === undefined || got.encryptedToken === expected)) {
     return undefined;
   }
@@ -97,13 +109,13 @@ function _twitch(
  * `undefined` when it passes or `request` is no handshake. `secret` checks
  * Zoom's `encryptedToken` (without it, only its `plainToken`).
  */
-export function handshakeProblem(
+export async function handshakeProblem(
   provider: string,
   request: HandshakeRequest,
   status: number,
   answer: Uint8Array,
   secret?: string,
-): string | undefined {
+): Promise<string | undefined> {
   if (!["slack", "discord", "zoom", "twitch"].includes(provider)) return undefined;
   const sent = _object(_json(request.body));
   if (sent === undefined) return undefined;
@@ -113,7 +125,7 @@ export function handshakeProblem(
     case "discord":
       return _discord(sent, status, answer);
     case "zoom":
-      return _zoom(sent, answer, secret);
+      return await _zoom(sent, answer, secret);
     default:
       return _twitch(request, sent, answer);
   }

@@ -8,7 +8,6 @@
  * @module
  */
 import { lazyImport } from "../cli/lazy.ts";
-import { handshakeProblem } from "./handshake.ts";
 import { UsageError } from "../errors.ts";
 import { sendRaw } from "../send/client.ts";
 import { CATALOG } from "../providers/catalog.ts";
@@ -159,6 +158,9 @@ interface Built {
 }
 
 const TOLERANCE_FLOOR: Record<string, number> = { twitch: 600 };
+
+/** Providers with a URL handshake whose answer is judged (src/trigger/handshake.ts, loaded only for them). */
+const HANDSHAKES: ReadonlySet<string> = new Set(["slack", "discord", "zoom", "twitch"]);
 
 function _sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -601,8 +603,15 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.responseBody = answer.body;
       const accepted = answer.status >= 200 && answer.status < 300;
       delivery.ok = expectRejection ? !accepted : accepted;
-      const problem = accepted && !expectRejection
-        ? handshakeProblem(provider, { headers, body: bytes }, answer.status, answer.body, s.secret)
+      const problem = accepted && !expectRejection && HANDSHAKES.has(provider)
+        ? await (await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts"))
+          .handshakeProblem(
+            provider,
+            { headers, body: bytes },
+            answer.status,
+            answer.body,
+            s.secret,
+          )
         : undefined;
       if (problem !== undefined) {
         delivery.ok = false;
