@@ -17,7 +17,10 @@ const decoder = new TextDecoder();
 function signedText(d: Delivery): string {
   if (d.signed === "none") return "unsigned";
   if (d.fault === "bad-signature") return `a signature made wrong on purpose (not with the ${d.signed})`;
-  return `signed with the ${d.signed}`;
+  const by = (d.signatureHeaders ?? []).map(({ name, value }) =>
+    value === "" ? `${safeLine(name)} removed by -H` : `${safeLine(name)} set by -H`
+  );
+  return `signed with the ${d.signed}${by.length > 0 ? `, then ${by.join(", ")}` : ""}`;
 }
 
 /** Two lines (more for an error body) about one delivery. */

@@ -135,6 +135,8 @@ export interface Delivery extends PlannedDelivery {
   devVerdict?: string;
   /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
   answerProblem?: string;
+  /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
+  signatureHeaders?: { name: string; value: string }[];
 }
 
 /** What a whole trigger did. */
@@ -457,6 +459,7 @@ function _signer(
       !sets.some((s) => s.startsWith(`${stamp.bodyField}=`))
     ? stamp.bodyField
     : undefined;
+  const overrides = signatureOverrides(provider, request);
   return async (d: Built, at: Date, extra: [string, string][] = []) => {
     const when = fault.stale ? staleTime(provider, at, tolerance) : at;
     const bytes = bodyStamp === undefined
@@ -469,8 +472,28 @@ function _signer(
       when,
       tolerance,
     );
+    // -H on a signature header is the user's word over the signer's: removed or replaced as it says.
+    if (overrides.length > 0) {
+      return { ...signed, headers: applyHeaderOverrides(signed.headers, overrides), bytes };
+    }
     return { ...signed, bytes };
   };
+}
+
+/**
+ * The `-H` options that name one of `provider`'s signature headers (`Stripe-Signature`, an `hmac`
+ * endpoint's header): applied after signing, so `-H "Stripe-Signature:"` sends none and
+ * `-H "Stripe-Signature: t=1,v1=x"` sends that.
+ */
+export function signatureOverrides(
+  provider: string,
+  request: Pick<TriggerRequest, "headers" | "hmac">,
+): [string, string][] {
+  const names = new Set([
+    ...(CATALOG[provider]?.signatureHeaders ?? []),
+    ...(request.hmac?.header !== undefined ? [request.hmac.header.toLowerCase()] : []),
+  ]);
+  return (request.headers ?? []).filter(([n]) => names.has(n.toLowerCase())).map(([n, v]) => [n, v]);
 }
 
 /** The plan: each delivery signed at `start`, then its duplicate and its retries (the faults asked for). */
@@ -546,6 +569,8 @@ interface Sending {
   effects: TriggerEffects;
   /** The secret signed with, which Zoom's handshake answer must use. */
   secret?: string;
+  /** `-H` options on signature headers, applied after signing. */
+  signatureOverrides: readonly [string, string][];
 }
 
 /** Sends the plan in order (a retry waits and is signed again), and collects what each got. */
@@ -590,6 +615,9 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       expectRejection,
       durationMs: 0,
       ok: false,
+      ...(s.signatureOverrides.length > 0
+        ? { signatureHeaders: s.signatureOverrides.map(([name, value]) => ({ name, value })) }
+        : {}),
     };
     try {
       const answer = await send(url, { method: p.draft.method, headers, body: bytes }, {
@@ -687,6 +715,7 @@ export async function trigger(
     send,
     effects,
     ...(material.secret !== undefined ? { secret: material.secret } : {}),
+    signatureOverrides: signatureOverrides(provider, request),
   });
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;
