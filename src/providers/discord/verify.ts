@@ -85,7 +85,8 @@ export const discord: Provider = {
       };
     }
     // Discord's docs: a webhook event PING is acknowledged with 204 and no body, an interaction PING with a PONG.
-    if (webhookPing) return { status: 204, headers: [], body: "" };
+    // ("You must provide a valid Content-Type when responding to PINGs.")
+    if (webhookPing) return { status: 204, headers: [["content-type", "application/json"]], body: "" };
     return { status: 200, headers: [["content-type", "application/json"]], body: '{"type":1}' };
   },
 };
