@@ -422,12 +422,26 @@ async function _buildDrafts(
       : _header(draft.headers, "content-type");
     const ownSets = mine(sets);
     const ownUnsets = mine(unsets);
-    let bytes = request.body !== undefined
-      ? request.body
-      : ownSets.length === 0
-      ? _encode(body)
-      : applySets(_encode(body), type, ownSets, request.setNew ?? false);
-    if (request.body === undefined) bytes = applyUnsets(bytes, type, ownUnsets);
+    let bytes: Uint8Array;
+    try {
+      bytes = request.body !== undefined
+        ? request.body
+        : ownSets.length === 0
+        ? _encode(body)
+        : applySets(_encode(body), type, ownSets, request.setNew ?? false);
+      if (request.body === undefined) bytes = applyUnsets(bytes, type, ownUnsets);
+    } catch (error) {
+      // In a sequence, say which step lacks the field, and that a STEP: prefix changes only the ones that have it.
+      if (!(error instanceof UsageError) || steps.length < 2) throw error;
+      const flag = error.message.startsWith("--unset") ? "--unset path" : "--set path=value";
+      throw new UsageError(
+        `Step ${
+          position + 1
+        } of ${steps.length} (${step.event}): ${error.message}; or change only the steps ` +
+          `that have it with a STEP: prefix, a step's number (1 to ${steps.length}) or its event ` +
+          `(${flag.replace(" ", ` ${steps.at(-1)!.event}:`)})`,
+      );
+    }
     drafts.push({
       step,
       method: draft.method ?? "POST",

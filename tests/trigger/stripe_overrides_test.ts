@@ -69,6 +69,15 @@ Deno.test("bad overrides are refused before anything is sent, naming the fix", a
     /"invoice\.paid" names no step.*1 to 8.*checkout\.session\.completed/,
   );
   await refused({ ...base, event: "checkout", unset: ["9:data.object.id"] }, /"9" names no step/);
+  // A path only some steps of a sequence have: which step lacks it, and the STEP: prefix that fixes it.
+  await refused(
+    { ...base, event: "checkout", set: ["data.object.amount=5"] },
+    /^Step 1 of 8 \(product\.created\): --set data\.object\.amount: the body has no field.*or change only the steps that have it with a STEP: prefix.*--set checkout\.session\.completed:path=value/,
+  );
+  await refused(
+    { ...base, event: "checkout", unset: ["data.object.amount"] },
+    /^Step 1 of 8 \(product\.created\): --unset data\.object\.amount:.*\(--unset checkout\.session\.completed:path\)/,
+  );
   await refused(
     { ...base, event: "invoice.paid", unset: ["data.object.nope"] },
     /--unset data\.object\.nope: the body has no field/,
