@@ -41,6 +41,11 @@ export interface BuildContext {
   secret?: string;
   /** `--api-version`: the API version to shape the payload for (a catalog with `apiVersions` only). */
   apiVersion?: string;
+  /**
+   * The URL the provider's webhook is configured with (where it is sent, or `--signature-url`): the ids of
+   * the webhook itself (GitHub's hook id, Linear's webhookId) derive from it, the same on every trigger.
+   */
+  webhookUrl?: string;
 }
 
 /** One step of a sequence: an event and changes to its body. */

@@ -109,7 +109,9 @@ export async function sendAnswer(
   if (!headers.has("content-type") && (answer.body ?? "") !== "") {
     headers.set("content-type", "text/plain; charset=utf-8");
   }
-  const response = new Response(answer.body ?? "", { status: answer.status, headers });
+  // A null-body status (204, 205, 304) cannot carry one, not even an empty one: `Response` throws.
+  const nullBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  const response = new Response(nullBody ? null : answer.body ?? "", { status: answer.status, headers });
   response.headers.set("x-hooktap-event-id", id);
   return response;
 }

@@ -17,7 +17,10 @@ const decoder = new TextDecoder();
 function signedText(d: Delivery): string {
   if (d.signed === "none") return "unsigned";
   if (d.fault === "bad-signature") return `a signature made wrong on purpose (not with the ${d.signed})`;
-  return `signed with the ${d.signed}`;
+  const by = (d.signatureHeaders ?? []).map(({ name, value }) =>
+    value === "" ? `${safeLine(name)} removed by -H` : `${safeLine(name)} set by -H`
+  );
+  return `signed with the ${d.signed}${by.length > 0 ? `, then ${by.join(", ")}` : ""}`;
 }
 
 /** Two lines (more for an error body) about one delivery. */
@@ -36,6 +39,8 @@ export function deliveryText(d: Delivery, c: Colors): string {
     ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
     : d.expectRejection
     ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
+    : d.answerProblem !== undefined
+    ? ` (but ${safeLine(d.answerProblem)})`
     : "";
   let text = `${head}\n  ${mark} ${
     good ? c.green(String(d.status)) : c.red(String(d.status))
@@ -63,6 +68,7 @@ export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): 
     expectRejection: d.expectRejection,
     ok: d.ok,
     ...(d.devVerdict === undefined ? {} : { devVerdict: d.devVerdict }),
+    ...(d.answerProblem === undefined ? {} : { answerProblem: d.answerProblem }),
     status: d.status ?? null,
     durationMs: d.durationMs,
     ...(d.responseBody === undefined ? {} : { answer: decoder.decode(d.responseBody.subarray(0, 4096)) }),

@@ -133,6 +133,10 @@ export interface Delivery extends PlannedDelivery {
   ok: boolean;
   /** Through `dev`: its verdict, when it judged a fault meant to be refused (`expired`, `invalid`). */
   devVerdict?: string;
+  /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
+  answerProblem?: string;
+  /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
+  signatureHeaders?: { name: string; value: string }[];
 }
 
 /** What a whole trigger did. */
@@ -156,6 +160,9 @@ interface Built {
 }
 
 const TOLERANCE_FLOOR: Record<string, number> = { twitch: 600 };
+
+/** Providers with a URL handshake whose answer is judged (src/trigger/handshake.ts, loaded only for them). */
+const HANDSHAKES: ReadonlySet<string> = new Set(["slack", "discord", "zoom", "twitch"]);
 
 function _sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -237,6 +244,17 @@ function _apiVersion(
   if (known === undefined) {
     throw new UsageError(
       `--api-version shapes Stripe's payloads; ${title}'s have no API version hooktap can change. Leave it out.`,
+    );
+  }
+  const newest = known.at(-1);
+  if (
+    !known.includes(asked) && newest !== undefined && /^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/.test(asked) &&
+    asked.slice(0, 10) > newest.slice(0, 10)
+  ) {
+    // A later version than the catalog's is a real one hooktap cannot shape (stripe@23's 2026-10-28.endive).
+    throw new UsageError(
+      `--api-version ${asked} is later than the newest ${title} API version hooktap's catalog knows ` +
+        `(${newest}), so it cannot shape payloads for it; give ${newest} or an earlier one.`,
     );
   }
   if (!known.includes(asked)) {
@@ -367,6 +385,7 @@ function _buildContext(
       ? { secret: fault.badSignature ? `${request.secret}-not-the-secret` : request.secret }
       : {}),
     ...(apiVersion !== undefined ? { apiVersion } : {}),
+    webhookUrl: request.signatureUrl ?? request.to,
   };
 }
 
@@ -403,12 +422,26 @@ async function _buildDrafts(
       : _header(draft.headers, "content-type");
     const ownSets = mine(sets);
     const ownUnsets = mine(unsets);
-    let bytes = request.body !== undefined
-      ? request.body
-      : ownSets.length === 0
-      ? _encode(body)
-      : applySets(_encode(body), type, ownSets, request.setNew ?? false);
-    if (request.body === undefined) bytes = applyUnsets(bytes, type, ownUnsets);
+    let bytes: Uint8Array;
+    try {
+      bytes = request.body !== undefined
+        ? request.body
+        : ownSets.length === 0
+        ? _encode(body)
+        : applySets(_encode(body), type, ownSets, request.setNew ?? false);
+      if (request.body === undefined) bytes = applyUnsets(bytes, type, ownUnsets);
+    } catch (error) {
+      // In a sequence, say which step lacks the field, and that a STEP: prefix changes only the ones that have it.
+      if (!(error instanceof UsageError) || steps.length < 2) throw error;
+      const flag = error.message.startsWith("--unset") ? "--unset path" : "--set path=value";
+      throw new UsageError(
+        `Step ${
+          position + 1
+        } of ${steps.length} (${step.event}): ${error.message}; or change only the steps ` +
+          `that have it with a STEP: prefix, a step's number (1 to ${steps.length}) or its event ` +
+          `(${flag.replace(" ", ` ${steps.at(-1)!.event}:`)})`,
+      );
+    }
     drafts.push({
       step,
       method: draft.method ?? "POST",
@@ -440,6 +473,7 @@ function _signer(
       !sets.some((s) => s.startsWith(`${stamp.bodyField}=`))
     ? stamp.bodyField
     : undefined;
+  const overrides = signatureOverrides(provider, request);
   return async (d: Built, at: Date, extra: [string, string][] = []) => {
     const when = fault.stale ? staleTime(provider, at, tolerance) : at;
     const bytes = bodyStamp === undefined
@@ -452,8 +486,28 @@ function _signer(
       when,
       tolerance,
     );
+    // -H on a signature header is the user's word over the signer's: removed or replaced as it says.
+    if (overrides.length > 0) {
+      return { ...signed, headers: applyHeaderOverrides(signed.headers, overrides), bytes };
+    }
     return { ...signed, bytes };
   };
+}
+
+/**
+ * The `-H` options that name one of `provider`'s signature headers (`Stripe-Signature`, an `hmac`
+ * endpoint's header): applied after signing, so `-H "Stripe-Signature:"` sends none and
+ * `-H "Stripe-Signature: t=1,v1=x"` sends that.
+ */
+export function signatureOverrides(
+  provider: string,
+  request: Pick<TriggerRequest, "headers" | "hmac">,
+): [string, string][] {
+  const names = new Set([
+    ...(CATALOG[provider]?.signatureHeaders ?? []),
+    ...(request.hmac?.header !== undefined ? [request.hmac.header.toLowerCase()] : []),
+  ]);
+  return (request.headers ?? []).filter(([n]) => names.has(n.toLowerCase())).map(([n, v]) => [n, v]);
 }
 
 /** The plan: each delivery signed at `start`, then its duplicate and its retries (the faults asked for). */
@@ -527,6 +581,10 @@ interface Sending {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   send: typeof sendRaw;
   effects: TriggerEffects;
+  /** The secret signed with, which Zoom's handshake answer must use. */
+  secret?: string;
+  /** `-H` options on signature headers, applied after signing. */
+  signatureOverrides: readonly [string, string][];
 }
 
 /** Sends the plan in order (a retry waits and is signed again), and collects what each got. */
@@ -571,6 +629,9 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       expectRejection,
       durationMs: 0,
       ok: false,
+      ...(s.signatureOverrides.length > 0
+        ? { signatureHeaders: s.signatureOverrides.map(([name, value]) => ({ name, value })) }
+        : {}),
     };
     try {
       const answer = await send(url, { method: p.draft.method, headers, body: bytes }, {
@@ -584,6 +645,20 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.responseBody = answer.body;
       const accepted = answer.status >= 200 && answer.status < 300;
       delivery.ok = expectRejection ? !accepted : accepted;
+      const problem = accepted && !expectRejection && HANDSHAKES.has(provider)
+        ? await (await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts"))
+          .handshakeProblem(
+            provider,
+            { headers, body: bytes },
+            answer.status,
+            answer.body,
+            s.secret,
+          )
+        : undefined;
+      if (problem !== undefined) {
+        delivery.ok = false;
+        delivery.answerProblem = problem;
+      }
     } catch (error) {
       delivery.error = error instanceof Error ? error.message : String(error);
     }
@@ -653,6 +728,8 @@ export async function trigger(
     sleep,
     send,
     effects,
+    ...(material.secret !== undefined ? { secret: material.secret } : {}),
+    signatureOverrides: signatureOverrides(provider, request),
   });
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;

@@ -69,6 +69,15 @@ Deno.test("bad overrides are refused before anything is sent, naming the fix", a
     /"invoice\.paid" names no step.*1 to 8.*checkout\.session\.completed/,
   );
   await refused({ ...base, event: "checkout", unset: ["9:data.object.id"] }, /"9" names no step/);
+  // A path only some steps of a sequence have: which step lacks it, and the STEP: prefix that fixes it.
+  await refused(
+    { ...base, event: "checkout", set: ["data.object.amount=5"] },
+    /^Step 1 of 8 \(product\.created\): --set data\.object\.amount: the body has no field.*or change only the steps that have it with a STEP: prefix.*--set checkout\.session\.completed:path=value/,
+  );
+  await refused(
+    { ...base, event: "checkout", unset: ["data.object.amount"] },
+    /^Step 1 of 8 \(product\.created\): --unset data\.object\.amount:.*\(--unset checkout\.session\.completed:path\)/,
+  );
   await refused(
     { ...base, event: "invoice.paid", unset: ["data.object.nope"] },
     /--unset data\.object\.nope: the body has no field/,
@@ -76,6 +85,12 @@ Deno.test("bad overrides are refused before anything is sent, naming the fix", a
   await refused(
     { ...base, event: "invoice.paid", apiVersion: "2024-06-21" },
     /not a Stripe API version \(did you mean 2024-06-20\?\)/,
+  );
+  // A real version later than the catalog's (stripe@23.1.0 pins 2026-10-28.endive) is not called "not a Stripe
+  // API version": it is one hooktap cannot shape.
+  await refused(
+    { ...base, event: "invoice.paid", apiVersion: "2026-10-28.endive" },
+    /--api-version 2026-10-28\.endive is later than the newest Stripe API version hooktap's catalog knows \(\d{4}-\d{2}-\d{2}\.[a-z]+\)/,
   );
   await refused(
     { provider: "github", event: "ping", to: server.url, secret: "s", apiVersion: "2024-06-20" },

@@ -222,7 +222,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const viaDev = o.to === undefined;
   let told: boolean | undefined;
   const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
-  const outcomeExtra = resolved.sequence === undefined ? {} : { sequence: resolved.sequence };
+  const outcomeExtra = {
+    ...(resolved.sequence === undefined ? {} : { sequence: resolved.sequence }),
+    // With --json the key line is not printed: the app's public key is in each object instead.
+    ...(setup.key === undefined ? {} : { publicKey: setup.key.publicKey }),
+  };
   const outcome = await trigger(request, {
     timeoutMs: o.timeout,
     signal: ctx.signal,

@@ -72,7 +72,10 @@ export const discord: Provider = {
   },
   async challenge(view, settings) {
     const body = view.json();
-    if (!isObject(body) || body.type !== 1) return undefined;
+    // An interaction's PING is type 1; a webhook event's PING is type 0 (an event, with `event`, type 1).
+    if (!isObject(body) || "event" in body) return undefined;
+    const webhookPing = body.type === 0 && "application_id" in body && !("token" in body);
+    if (!webhookPing && body.type !== 1) return undefined;
     const verdict = await _verify(view, settings);
     if (verdict.status !== "valid") {
       return {
@@ -81,6 +84,9 @@ export const discord: Provider = {
         body: "invalid request signature",
       };
     }
+    // Discord's docs: a webhook event PING is acknowledged with 204 and no body, an interaction PING with a PONG.
+    // ("You must provide a valid Content-Type when responding to PINGs.")
+    if (webhookPing) return { status: 204, headers: [["content-type", "application/json"]], body: "" };
     return { status: 200, headers: [["content-type", "application/json"]], body: '{"type":1}' };
   },
 };

@@ -8,7 +8,7 @@
  * the body's `hook_id`.
  * @module
  */
-import { digits, hex, uuid } from "../_ids.ts";
+import { digits, hex, stableDigits, uuid } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../catalog_types.ts";
 import { GITHUB_ENTRIES, GITHUB_EVENTS, GITHUB_LOADERS, GITHUB_SOURCE } from "./samples/index.gen.ts";
 
@@ -52,11 +52,27 @@ function _pullRequest(body: Record<string, unknown>, ctx: BuildContext): void {
   }
 }
 
+/**
+ * The webhook's id: GitHub's `X-GitHub-Hook-ID` names the webhook, not the delivery, so it is the same on
+ * every trigger to the same URL (and a ping's `hook.config.url` is that URL).
+ */
 function _hook(body: Record<string, unknown>, ctx: BuildContext): string {
-  const hook = ctx.id("github.hook", () => String(digits(9)));
+  const url = ctx.webhookUrl;
+  const hook = ctx.id(
+    "github.hook",
+    () => String(url === undefined ? digits(9) : stableDigits(`github.hook ${url}`, 9)),
+  );
   if (typeof body.hook_id === "number") body.hook_id = Number(hook);
   const obj = body.hook as Record<string, unknown> | null | undefined;
-  if (obj !== null && typeof obj === "object" && typeof obj.id === "number") obj.id = Number(hook);
+  if (obj !== null && typeof obj === "object" && typeof obj.id === "number") {
+    obj.id = Number(hook);
+    const config = obj.config as Record<string, unknown> | null | undefined;
+    if (
+      url !== undefined && config !== null && typeof config === "object" && typeof config.url === "string"
+    ) {
+      config.url = url;
+    }
+  }
   return hook;
 }
 

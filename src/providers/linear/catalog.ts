@@ -8,7 +8,7 @@
  * within 60 s).
  * @module
  */
-import { uuid } from "../_ids.ts";
+import { stableUuid, uuid } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../catalog_types.ts";
 import { stampNow } from "../_stamp.ts";
 import { LINEAR_EVENTS, LINEAR_SOURCE } from "./samples/events.gen.ts";
@@ -27,8 +27,14 @@ function build(event: string, ctx: BuildContext): Draft {
     if (typeof data.teamId === "string") data.teamId = team;
     if (data.issue !== null && typeof data.issue === "object") (data.issue as Obj).id = issue;
   }
-  if (typeof body.organizationId === "string") body.organizationId = ctx.id("linear.org", uuid);
-  if (typeof body.webhookId === "string") body.webhookId = ctx.id("linear.webhook", uuid);
+  // The workspace's and the webhook's ids name the configuration, not the delivery: the same on every
+  // trigger to the same URL.
+  const url = ctx.webhookUrl;
+  const stable = (name: string) => () => url === undefined ? uuid() : stableUuid(`${name} ${url}`);
+  if (typeof body.organizationId === "string") {
+    body.organizationId = ctx.id("linear.org", stable("linear.org"));
+  }
+  if (typeof body.webhookId === "string") body.webhookId = ctx.id("linear.webhook", stable("linear.webhook"));
   if ("webhookTimestamp" in body) body.webhookTimestamp = ctx.now.getTime();
   return {
     headers: [

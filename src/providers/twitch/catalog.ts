@@ -5,7 +5,7 @@
  * a revocation, with the `Twitch-Eventsub-*` headers Twitch sends.
  * @module
  */
-import { randomText, uuid } from "../_ids.ts";
+import { randomText, stableUuid, uuid } from "../_ids.ts";
 import type { BuildContext, Draft, EntryOrigin, TriggerCatalog } from "../catalog_types.ts";
 import { stampNow } from "../_stamp.ts";
 import { TWITCH_EVENTS, TWITCH_SOURCE } from "./samples/events.gen.ts";
@@ -32,8 +32,12 @@ function build(name: string, ctx: BuildContext): Draft {
   const spec = kind === "notification" ? TWITCH_EVENTS[name]! : TWITCH_EVENTS["channel.follow"]!;
   const subType = kind === "notification" ? name.replace(/\.v\d+$/, "") : "channel.follow";
   const event = kind === "notification" ? stampNow(spec.event, ctx.now) as Obj : undefined;
+  // A subscription is one type and version at one callback URL: its id is the same on every notification
+  // of it (and differs between the types of a sequence), its callback the URL it is sent to.
+  const url = ctx.webhookUrl;
+  const subKey = `twitch.sub ${subType} ${spec.version}`;
   const subscription = {
-    id: ctx.id("twitch.sub", uuid),
+    id: ctx.id(subKey, () => url === undefined ? uuid() : stableUuid(`${subKey} ${url}`)),
     status: kind === "revocation"
       ? "authorization_revoked"
       : kind === "notification"
@@ -43,7 +47,7 @@ function build(name: string, ctx: BuildContext): Draft {
     version: spec.version,
     cost: 0,
     condition: _condition(subType, event),
-    transport: { method: "webhook", callback: "https://example.com/webhooks/callback" },
+    transport: { method: "webhook", callback: url ?? "https://example.com/webhooks/callback" },
     created_at: ctx.now.toISOString(),
   };
   const body = kind === "notification"

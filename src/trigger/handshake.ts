@@ -1,0 +1,132 @@
+/**
+ * Whether an app answered a provider's URL handshake the way the provider
+ * requires: a 2xx alone does not pass it. Slack's `url_verification` wants
+ * its `challenge` back (as the body, `{"challenge": ...}` or
+ * `challenge=...`), Discord's PING a PONG (`{"type": 1}`), Zoom's
+ * `endpoint.url_validation` `{plainToken, encryptedToken}` (the hex
+ * HMAC-SHA256 of the token with the secret), Twitch's
+ * `webhook_callback_verification` the raw challenge as the body. WebCrypto
+ * only: `trigger` never loads node:crypto.
+ * @module
+ */
+/** What was sent. */
+export interface HandshakeRequest {
+  headers: readonly [string, string][];
+  body: Uint8Array;
+}
+
+const decoder = new TextDecoder();
+
+function _json(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function _object(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+}
+
+function _header(headers: readonly [string, string][], name: string): string | undefined {
+  return headers.find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
+function _slack(sent: Record<string, unknown>, answer: Uint8Array): string | undefined {
+  if (sent.type !== "url_verification" || typeof sent.challenge !== "string") return undefined;
+  const text = decoder.decode(answer).trim();
+  const challenge = sent.challenge;
+  if (text === challenge) return undefined;
+  if (_object(_json(answer))?.challenge === challenge) return undefined;
+  if (new URLSearchParams(text).get("challenge") === challenge) return undefined;
+  return 'Slack\'s url_verification needs its challenge back (the body, {"challenge": ...} or ' +
+    "challenge=...); the answer does not carry it, so Slack would not verify the URL";
+}
+
+function _discord(sent: Record<string, unknown>, status: number, answer: Uint8Array): string | undefined {
+  // A webhook event (`event` present) of type 1 is an event, not an interaction's PING.
+  if ("event" in sent) return undefined;
+  if (sent.type === 0 && "application_id" in sent && !("token" in sent)) {
+    // A webhook event PING: Discord asks for 204 and an empty body.
+    if (status === 204 && answer.length === 0) return undefined;
+    return "Discord's webhook event PING needs 204 with an empty body; the answer is not that, so Discord " +
+      "would not accept the webhook events URL";
+  }
+  if (sent.type !== 1) return undefined;
+  if (_object(_json(answer))?.type === 1) return undefined;
+  return 'Discord\'s PING needs a PONG back, {"type": 1}; the answer is not one, so Discord would not ' +
+    "accept the interactions endpoint";
+}
+
+async function _hmacHex(secret: string, text: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    "raw",
+    enc.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [
+      "sign",
+    ],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(text)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function _zoom(
+  sent: Record<string, unknown>,
+  answer: Uint8Array,
+  secret: string | undefined,
+): Promise<string | undefined> {
+  if (sent.event !== "endpoint.url_validation") return undefined;
+  const plainToken = _object(sent.payload)?.plainToken;
+  if (typeof plainToken !== "string") return undefined;
+  const got = _object(_json(answer));
+  const expected = secret === undefined ? undefined : await _hmacHex(secret, plainToken);
+  if (got?.plainToken === plainToken && (expected === undefined || got.encryptedToken === expected)) {
+    return undefined;
+  }
+  return 'Zoom\'s endpoint.url_validation needs {"plainToken", "encryptedToken"} back, encryptedToken ' +
+    "the hex HMAC-SHA256 of plainToken with the secret token; the answer is not that, so Zoom would not " +
+    "validate the URL";
+}
+
+function _twitch(
+  request: HandshakeRequest,
+  sent: Record<string, unknown>,
+  answer: Uint8Array,
+): string | undefined {
+  const type = _header(request.headers, "twitch-eventsub-message-type");
+  if (type !== "webhook_callback_verification" || typeof sent.challenge !== "string") return undefined;
+  if (decoder.decode(answer) === sent.challenge) return undefined;
+  return "Twitch's webhook_callback_verification needs the raw challenge as the whole body; the answer is " +
+    "not that, so Twitch would not enable the subscription";
+}
+
+/**
+ * Why the app's 2xx answer (`status`, `answer` its body) to `request` fails `provider`'s handshake, or
+ * `undefined` when it passes or `request` is no handshake. `secret` checks
+ * Zoom's `encryptedToken` (without it, only its `plainToken`).
+ */
+export async function handshakeProblem(
+  provider: string,
+  request: HandshakeRequest,
+  status: number,
+  answer: Uint8Array,
+  secret?: string,
+): Promise<string | undefined> {
+  if (!["slack", "discord", "zoom", "twitch"].includes(provider)) return undefined;
+  const sent = _object(_json(request.body));
+  if (sent === undefined) return undefined;
+  switch (provider) {
+    case "slack":
+      return _slack(sent, answer);
+    case "discord":
+      return _discord(sent, status, answer);
+    case "zoom":
+      return await _zoom(sent, answer, secret);
+    default:
+      return _twitch(request, sent, answer);
+  }
+}
