@@ -161,7 +161,7 @@ Deno.test("four triggers at once in a fresh directory all sign with the keys the
   const keys: string[] = [];
   await using server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () => new Response("ok"),
+    () => Response.json({ type: 1 }), // Discord's PING wants a PONG back
   );
   const url = `http://127.0.0.1:${server.addr.port}/`;
   const runs = await Promise.all(

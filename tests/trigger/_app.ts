@@ -126,6 +126,12 @@ export function startApp(keys: AppKeys): { url: string; seen: Seen[] } & AsyncDi
       ...(result.type ? { type: result.type } : {}),
     });
     const ok = library !== false && result.verdict.status === "valid";
+    // A URL handshake (Slack's url_verification, Discord's PING, Zoom's url_validation, Twitch's challenge)
+    // is answered as the provider asks, as a real app does: trigger judges that answer, not a bare 2xx.
+    if (ok && result.challenge !== undefined) {
+      const { status, headers, body: answer } = result.challenge;
+      return new Response(status === 204 ? null : answer, { status, headers });
+    }
     return new Response(ok ? "ok" : `rejected: ${result.verdict.reason ?? "library"}`, {
       status: ok ? 200 : 401,
     });
