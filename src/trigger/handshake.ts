@@ -9,6 +9,8 @@
  * only: `trigger` never loads node:crypto.
  * @module
  */
+import { hmac, toHex, withWebCrypto } from "../providers/hmac.ts";
+
 /** What was sent. */
 export interface HandshakeRequest {
   headers: readonly [string, string][];
@@ -59,21 +61,6 @@ function _discord(sent: Record<string, unknown>, status: number, answer: Uint8Ar
     "accept the interactions endpoint";
 }
 
-async function _hmacHex(secret: string, text: string): Promise<string> {
-  const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    "raw",
-    enc.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    [
-      "sign",
-    ],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(text)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 async function _zoom(
   sent: Record<string, unknown>,
   answer: Uint8Array,
@@ -83,7 +70,9 @@ async function _zoom(
   const plainToken = _object(sent.payload)?.plainToken;
   if (typeof plainToken !== "string") return undefined;
   const got = _object(_json(answer));
-  const expected = secret === undefined ? undefined : await _hmacHex(secret, plainToken);
+  const expected = secret === undefined
+    ? undefined
+    : await withWebCrypto(() => toHex(hmac("sha256", secret, plainToken)));
   if (got?.plainToken === plainToken && (expected === undefined || got.encryptedToken === expected)) {
     return undefined;
   }
