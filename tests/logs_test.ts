@@ -80,6 +80,23 @@ Deno.test("`hooktap logs` without any events prints a ready curl command for the
   assert.match(r.stderr, /curl -X PUT http:\/\/localhost:9123\/hooks\/in /);
 });
 
+Deno.test("`hooktap logs` without events while dev runs sends the curl to dev's own port, not the config's", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    'export default { port: 9123, endpoints: [{ name: "in", path: "/hooks/in", method: "PUT" }] };\n',
+  );
+  await using dev = await startDev(tmp.path); // --port 0: another port than the config's 9123
+  for (const command of ["logs", "inspect"]) {
+    const r = await runCli([command], { cwd: tmp.path });
+    assert.equal(r.code, command === "logs" ? 0 : 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`\`hooktap dev\` is running here on port ${dev.port}; send one:`));
+    assert.match(r.stderr, new RegExp(`curl -X PUT http://localhost:${dev.port}/hooks/in `));
+    assert.doesNotMatch(r.stderr, /Start `hooktap dev`|9123/);
+  }
+});
+
 Deno.test("`hooktap logs --follow` prints an event that hooktap dev stores after it started", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", MULTI_CONFIG);

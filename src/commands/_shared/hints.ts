@@ -8,6 +8,7 @@
 import { lazyImport } from "../../cli/lazy.ts";
 import { ConfigError, describeError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
+import { heldLockOwner } from "../../store/read/dev_lock.ts";
 import type { StoreReader } from "../../store/read/reader.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { type CommandContext, optionalConfig, storeOf } from "./context.ts";
@@ -29,18 +30,22 @@ export async function configOrProblem(
   }
 }
 
-/** A ready `curl` command that sends a first event to the config's first endpoint. */
-function _curl(config: ResolvedConfig): string {
+/** A ready `curl` command that sends a first event to the config's first endpoint (on `port` when given). */
+function _curl(config: ResolvedConfig, port?: number): string {
   const endpoint = config.endpoints[0]!;
   const method = endpoint.methods[0] ?? "POST";
-  const url = `http://localhost:${config.port === 0 ? 8787 : config.port}${endpoint.path}`;
+  const url = `http://localhost:${port ?? (config.port === 0 ? 8787 : config.port)}${endpoint.path}`;
   if (method === "GET" || method === "HEAD") return `curl ${method === "HEAD" ? "-I " : ""}${url}`;
   return `curl -X ${method} ${url} -H 'content-type: application/json' -d '{"hello":"hooktap"}'`;
 }
 
 /** What to say when the store has no events at all (or does not exist). */
 export async function noEventsText(ctx: CommandContext, configPath: string | undefined): Promise<string> {
-  const config = await configOrProblem(ctx, configPath);
+  // A running dev's own port (it may run with --port, or on port 0) and, given no --config, its config.
+  const owner = await heldLockOwner(storeOf(ctx).lock);
+  const running = typeof owner?.port === "number" ? owner.port : undefined;
+  const devConfig = typeof owner?.config === "string" && owner.config !== "" ? owner.config : undefined;
+  const config = await configOrProblem(ctx, configPath ?? devConfig);
   const dir = storeOf(ctx).dir;
   const where = pathInside(ctx.cwd, dir) || dir;
   let exists = true;
@@ -61,6 +66,11 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
   // The config loader is imported only here: the read commands' start-up never pays for it.
   const starter = config ??
     (await lazyImport<typeof import("../../config/load.ts")>("src/config/load.ts")).starterConfig();
+  if (running !== undefined) {
+    return `${head}\n\`${dev}\` is running here on port ${running}; send one:\n  ${
+      _curl(starter, running)
+    }\n`;
+  }
   return `${head}\nStart \`${dev}\`, then send one:\n  ${_curl(starter)}\n`;
 }
 
