@@ -367,7 +367,8 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
           "npm: hooktap --help / deno run --quiet empty.ts",
           await paired([installed.bin, "--help"], npmFloor, {
             ...t,
-            check: expect("npm --help", "Usage: hooktap"),
+            // The usage line names the bin as it was run (here its path: it is not the PATH's hooktap).
+            check: expect("npm --help", "[options] [command]"),
           }),
           1.35,
         );

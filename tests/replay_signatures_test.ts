@@ -144,4 +144,16 @@ Deno.test("the advice still says to add the secret when the endpoint truly has n
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /Cannot re-sign evt_\S+: .*add the signing secret to endpoint "stripe"/);
   assert.equal(app.got.length, 0);
+  // An endpoint with no signing settings at all, its config read (not --resign): the advice is to add the
+  // secret, not a --resign that would fail for want of it.
+  await Deno.writeTextFile(
+    `${tmp.path}/hooktap.config.ts`,
+    `export default { port: 0, endpoints: [{ name: "stripe", path: "/stripe", method: "POST" }] };\n`,
+  );
+  const read = await runCli(["replay", stale, "--to", app.url, "--config", "hooktap.config.ts"], {
+    cwd: tmp.path,
+  });
+  assert.match(read.stderr, /warning: the stored Stripe signature covers its timestamp/);
+  assert.match(read.stderr, /add the signing secret to endpoint "stripe" in hooktap\.config\.ts/);
+  assert.doesNotMatch(read.stderr, /send it with --resign to sign it afresh/);
 });

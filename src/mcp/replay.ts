@@ -217,7 +217,7 @@ export function replayTool(ctx: McpContext) {
           targetOf,
           overrides,
           resign: o.resign === true,
-          settingsOf: (endpoint) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
+          settingsOf: (endpoint) => config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null,
           signal: AbortSignal.any([signal, ctx.signal]),
           log,
           onSend: (s) => {

@@ -243,8 +243,12 @@ export function triggerTool(ctx: McpContext) {
         (d.storedEventId ? `, stored as ${d.storedEventId}` : "") +
         (d.devVerdict === undefined
           ? ""
-          : d.expectRejection
+          : d.expectRejection && d.ok
           ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)`
+          : d.expectRejection
+          ? ` (dev's verdict: ${d.devVerdict}: dev could not judge the signature, so the fault proves nothing${
+            d.devVerdict === "no-secret" ? "; give the endpoint its secret in the config" : ""
+          })`
           : ` (dev's verdict: ${d.devVerdict}: get_event gives the reason)`)
       );
       return answer(
@@ -270,6 +274,7 @@ async function _devVerdict(ctx: McpContext, d: Delivery): Promise<void> {
     const status = (await lookUp(ctx, id)).verdict?.status;
     if (status === undefined || status === "valid") return;
     d.devVerdict = status;
-    if (d.expectRejection) d.ok = true;
+    // Refused as meant only when dev judged the signature: `no-secret` or `unsigned` proves nothing.
+    if (d.expectRejection) d.ok = status === "invalid" || status === "expired";
   } catch { /* not found: judged by the answer */ }
 }

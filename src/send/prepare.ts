@@ -35,13 +35,14 @@ function _ago(ms: number): string {
 /**
  * The precise reason the app will refuse an unsigned-again replay, or `undefined` if it will not.
  * `settings` `undefined` means the config was not read (a replay to `--to` without `--resign` does not
- * read it): the fix is then `--resign` (which reads it), never a claim that the secret is missing;
+ * read it): the fix is then `--resign` (which reads it), never a claim that the secret is missing; `null`
+ * means it was read and the endpoint has no secret (the fix is to add one);
  * `resigning` says `--resign` was asked and could not be honoured (then the secret is what is missing).
  */
 export function rejectionReason(
   event: CapturedEvent,
   changedBody: boolean,
-  settings: ProviderSettings | undefined,
+  settings: ProviderSettings | null | undefined,
   now: Date,
   resigning = false,
 ): string | undefined {
@@ -78,8 +79,11 @@ export interface PrepareOptions {
   overrides?: Overrides;
   /** Re-sign with the endpoint's secret and `now` (`--resign`). @default false */
   resign?: boolean;
-  /** The endpoint's signing settings from the config, when it has any. */
-  settings?: ProviderSettings;
+  /**
+   * The endpoint's signing settings from the config, when it has any; `null` when the config was read and
+   * the endpoint has none (a hint then says to add its secret, not to use `--resign`).
+   */
+  settings?: ProviderSettings | null;
   /** Clock. @default new Date() */
   now?: Date;
   /**
@@ -145,7 +149,8 @@ export async function prepareRequest(
   let headers = applyHeaderOverrides(event.headers.filter(([n]) => !isHopHeader(n)), o.headers);
   headers = withLength(headers, body, method);
   const settings = options.settings;
-  const canSign = event.provider !== undefined && settings !== undefined && settings.secrets.length > 0 &&
+  const canSign = event.provider !== undefined && settings !== undefined && settings !== null &&
+    settings.secrets.length > 0 &&
     providerFacts(event.provider)?.resigns === true;
   const invalid = event.verdict?.status === "invalid" && options.resignInvalid !== true;
   if (options.resign && invalid) throw new InvalidSignatureError(invalidResignMessage(event));

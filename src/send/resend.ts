@@ -84,8 +84,11 @@ export interface ResendOptions {
   resign?: boolean;
   /** Sign afresh even events stored with an `invalid` verdict (`--resign-invalid`). @default false */
   resignInvalid?: boolean;
-  /** The signing settings of an endpoint (its secret), from the config. */
-  settingsOf?: (endpoint: string) => ProviderSettings | undefined;
+  /**
+   * The signing settings of an endpoint (its secret), from the config: `null` when the config was read and
+   * the endpoint has none, `undefined` when it was not read.
+   */
+  settingsOf?: (endpoint: string) => ProviderSettings | null | undefined;
   /** Where sends are recorded; none: nothing is written. */
   log?: ReplayLog;
   /** Sends per second at most. @default unlimited */

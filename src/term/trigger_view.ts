@@ -36,7 +36,11 @@ export function deliveryText(d: Delivery, c: Colors): string {
   const good = d.status >= 200 && d.status < 300;
   const mark = d.ok ? c.green("✓") : c.red("✗");
   const note = d.devVerdict !== undefined
-    ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
+    ? (d.ok
+      ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
+      : ` (dev's verdict: ${d.devVerdict}: dev could not judge the signature, so the fault proves nothing${
+        d.devVerdict === "no-secret" ? "; give the endpoint its secret in the config" : ""
+      })`)
     : d.expectRejection
     ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
     : d.answerProblem !== undefined

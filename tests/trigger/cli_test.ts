@@ -353,3 +353,22 @@ Deno.test("trigger --to URL --endpoint of another provider: the warning says wha
   );
   assert.equal(server.requests.length, 1);
 });
+
+Deno.test("a fault into a dev that cannot judge it (no secret) is not 'as it should be': exit 1, and says why", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe" }] };\n`,
+  );
+  await using _dev = await startDev(tmp.path);
+  const stale = await runCli(["trigger", "stripe", "invoice.paid", "--stale", "--secret", "whsec_x"], {
+    cwd: tmp.path,
+  });
+  assert.equal(stale.code, 1, stale.stdout + stale.stderr);
+  assert.doesNotMatch(stale.stdout, /as it should be/);
+  assert.match(
+    stale.stdout,
+    /dev's verdict: no-secret: dev could not judge the signature, so the fault proves nothing; give the endpoint its secret in the config/,
+  );
+});

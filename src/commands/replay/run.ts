@@ -241,7 +241,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     overrides,
     resign,
     ...(opts.resignInvalid ? { resignInvalid: true } : {}),
-    settingsOf: (endpoint: string) => config?.endpoints.find((e) => e.name === endpoint)?.signing,
+    // `null`: the config was read (the starter config when there is no file) and the endpoint has no secret.
+    settingsOf: (endpoint: string) =>
+      needsConfig ? config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null : undefined,
     signal: ctx.signal,
     ...(rate !== undefined ? { rate } : {}),
   };

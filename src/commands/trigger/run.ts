@@ -257,6 +257,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (outcome.deliveries.length === 0 || outcome.deliveries.some((d) => !d.ok)) ctx.exit(1);
 }
 
+/** dev's verdicts that refuse a signature (a fault meant to be refused is, when dev gives one). */
+const REFUSALS = new Set(["invalid", "expired"]);
+
 /**
  * Through `dev` (which answers 200 unless the endpoint enforces), a fault meant
  * to be refused is judged by dev's verdict on the stored event.
@@ -278,7 +281,9 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     const event = await resolveEvent(reader, id);
     const status = event.verdict?.status;
     if (status !== undefined && status !== "valid") {
-      d.ok = true;
+      // Refused as meant only when dev judged the signature (invalid, expired): `no-secret` or `unsigned`
+      // means dev could not judge it, and the fault proves nothing.
+      d.ok = REFUSALS.has(status);
       d.devVerdict = status;
     }
   } catch {
