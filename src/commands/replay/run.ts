@@ -7,6 +7,7 @@
  */
 import { HooktapError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
+import type { ProviderSettings } from "../../providers/types.ts";
 import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
@@ -203,6 +204,17 @@ function _heldNote(n: number, pid: number, only: boolean): string {
     `${them} yourself, stop that dev first (or send ${them} elsewhere with --to URL).\n`;
 }
 
+/**
+ * The signing settings of each endpoint: `undefined` when the config was not read (`config` undefined), `null`
+ * when it was (the starter config when there is no file) and the endpoint has no secret.
+ */
+function _settingsOf(
+  config: ResolvedConfig | null | undefined,
+): (endpoint: string) => ProviderSettings | null | undefined {
+  return (endpoint) =>
+    config === undefined ? undefined : config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null;
+}
+
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const id = input.args[0];
@@ -241,9 +253,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     overrides,
     resign,
     ...(opts.resignInvalid ? { resignInvalid: true } : {}),
-    // `null`: the config was read (the starter config when there is no file) and the endpoint has no secret.
-    settingsOf: (endpoint: string) =>
-      needsConfig ? config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null : undefined,
+    settingsOf: _settingsOf(needsConfig ? config : undefined),
     signal: ctx.signal,
     ...(rate !== undefined ? { rate } : {}),
   };

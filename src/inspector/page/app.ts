@@ -108,6 +108,11 @@ function setStatus(text: string): void {
   status.textContent = text;
 }
 
+/** What the status line says of the list: how many events it shows, and whether older ones are below. */
+function countText(): string {
+  return `${shown.size} event${shown.size === 1 ? "" : "s"}${cursor === null ? "" : " · more below"}`;
+}
+
 async function loadMore(): Promise<void> {
   if (loading || cursor === null) return;
   loading = true;
@@ -123,7 +128,7 @@ async function loadMore(): Promise<void> {
     }
     cursor = page.next;
     more.hidden = cursor === null;
-    setStatus(`${shown.size} event${shown.size === 1 ? "" : "s"}${cursor === null ? "" : " · more below"}`);
+    setStatus(countText());
     if (rows.children.length === 0 && cursor === null) {
       rows.append(h("tr", { class: "empty" }, h("td", { colspan: "8" }, "No events match.")));
     }
@@ -138,6 +143,9 @@ async function loadMore(): Promise<void> {
   }
 }
 
+/** Whether the status line says this page's session ended (until a stream opens again). */
+let sessionEnded = false;
+
 /** The list's first page, read: the stream's catch-up waits for it. */
 let firstPage: Promise<void> = Promise.resolve();
 
@@ -149,6 +157,8 @@ function connect(): void {
   document.body.dataset.live = "connecting";
   mine.addEventListener("open", () => {
     document.body.dataset.live = "on";
+    if (sessionEnded) setStatus(countText()); // the status said the session ended: it is live again
+    sessionEnded = false;
     // Events stored before the stream listened are listed too: after the first page was read and before
     // this stream was subscribed, or while it was down (hooktap restarting, a network blip).
     void firstPage.then(() => (stream === mine ? catchUp() : undefined));
@@ -181,7 +191,7 @@ async function streamRefused(): Promise<void> {
     await getInfo();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      ended = true;
+      ended = sessionEnded = true;
       document.body.dataset.live = "ended";
       setStatus(
         "This page's session ended (hooktap restarted or stopped; each start has a new token): " +
