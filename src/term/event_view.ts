@@ -15,9 +15,6 @@ import { suggestCommand } from "../text/command_line.ts";
 import { responseSection, signatureSection } from "./verdict.ts";
 import { headerText } from "../text/header_text.ts";
 
-/** A header value as the sender meant it (see src/text/header_text.ts). */
-export { headerText };
-
 /** The kind of body, by content type and content. */
 export type BodyKind = "empty" | "json" | "form" | "text" | "binary";
 

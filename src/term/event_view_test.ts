@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { buildEvent } from "../event/record.ts";
 import { createColors } from "./colors.ts";
-import { bodyKind, headerText, hexPreview, renderEvent } from "./event_view.ts";
+import { bodyKind, hexPreview, renderEvent } from "./event_view.ts";
+import { headerText } from "../text/header_text.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeLine } from "../text/sanitize.ts";
 
