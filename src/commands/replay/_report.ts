@@ -259,6 +259,10 @@ interface SummaryHow {
   opts: HintOptions;
   undelivered: boolean;
   filter: EventFilter;
+  /** When the config was read: whether an endpoint has no secret to re-sign with (`--resign` fails there). */
+  noSecret?: (endpoint: string) => boolean;
+  /** The config file read, as the user names it (with `noSecret`). */
+  configFile?: string;
 }
 
 /** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
@@ -278,7 +282,23 @@ export function printSummary(
   const first = summary.firstFailure;
   if (first === undefined) return;
   if (first.record?.refused !== true) _firstFailure(ctx, first); // nothing listened: the count line says so
-  if (summary.stale > 0 && !how.opts.resign) {
+  // --resign helps a stale signature only where the endpoint has a secret: where none of them has one, the
+  // fix is to set it first (and the command below leaves --resign out until then).
+  const unsigned = summary.stale > 0 && !how.opts.resign && how.noSecret !== undefined &&
+    summary.failedEndpoints.every(how.noSecret);
+  if (unsigned) {
+    const names = summary.failedEndpoints.map((e) => `"${safeLine(e)}"`).join(", ");
+    out.err(
+      c.yellow(
+        `${summary.stale} of them carried a stale signature, and ${
+          summary.failedEndpoints.length === 1 ? "endpoint" : "endpoints"
+        } ${names} ${
+          summary.failedEndpoints.length === 1 ? "has" : "have"
+        } no secret in ${how.configFile} to sign them afresh with: set it (\`secret\`), then send them ` +
+          `with --resign.\n`,
+      ),
+    );
+  } else if (summary.stale > 0 && !how.opts.resign) {
     out.err(
       c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
     );
@@ -290,7 +310,9 @@ export function printSummary(
   // Nor when every failure was an event stored invalid (the app rightly refuses it).
   const notSent = summary.answers["not sent"] ?? 0;
   const refusedOnly = notSent === summary.failed || summary.invalid + notSent === summary.failed;
-  const hint = refusedOnly ? undefined : againCommand(first, summary, how.opts, how);
+  const hint = refusedOnly
+    ? undefined
+    : againCommand(first, unsigned ? { ...summary, stale: 0 } : summary, how.opts, how);
   if (hint === undefined) return;
   // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
   const resendsAll = !(how.undelivered && how.opts.to === undefined);

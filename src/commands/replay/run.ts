@@ -5,12 +5,13 @@
  * apply to all three, and each send is recorded as a delivery.
  * @module
  */
-import { HooktapError, UsageError } from "../../errors.ts";
+import { ConfigError, HooktapError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { ProviderSettings } from "../../providers/types.ts";
 import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
+import { rejectionReason } from "../../send/prepare.ts";
 import { targetNameOf } from "../../send/target.ts";
 import { compileWhen, type EventTest } from "../../send/choose.ts";
 import type { ResolvedForward } from "../../config/forward.ts";
@@ -215,6 +216,23 @@ function _settingsOf(
     config === undefined ? undefined : config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null;
 }
 
+/**
+ * The config a replay that needs none (to `--to`, without `--resign`) reads only to make its hint true: an
+ * event its app will refuse (a stale timestamped signature) is sent as stored, with a warning whose fix is
+ * `--resign` only when the endpoint has a secret to sign with, else setting that secret. The file is read
+ * when it is there; one that does not load (a config reading Deno.env without --allow-env) leaves the
+ * hint as if unread (`undefined`: `--resign`, which reads it and says what is wrong), since the send itself
+ * needs no config.
+ */
+async function _configForHint(ctx: CommandContext): Promise<ResolvedConfig | null | undefined> {
+  try {
+    return await optionalConfig(ctx, undefined);
+  } catch (error) {
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+}
+
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const id = input.args[0];
@@ -268,6 +286,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       warnSkipped(ctx, reader);
     }
     targetOf(event); // no target: a usage error before sending
+    if (!needsConfig && rejectionReason(event, false, undefined, new Date()) !== undefined) {
+      base.settingsOf = _settingsOf(await _configForHint(ctx));
+    }
     if (opts.to === undefined) await _warnHeldByDev(ctx, event);
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
@@ -350,6 +371,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       throw _noTarget("these events", probe.name, probe.path, withTo, config, ctx.cwd);
     }
   }
+  // Any of them may need the hint (a stale signature): the config read once for all, as for one event.
+  const hintConfig = needsConfig ? config : await _configForHint(ctx);
+  if (!needsConfig) base.settingsOf = _settingsOf(hintConfig);
   const log = await openReplayLog(storeOf(ctx), Array.isArray(events) ? events : undefined);
   const report = printSent(ctx, total, opts.json ?? false, opts.to);
   let summary;
@@ -360,7 +384,16 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     dispose();
     await log.close();
   }
-  printSummary(ctx, summary, total, { opts, undelivered: opts.undelivered ?? false, filter });
+  printSummary(ctx, summary, total, {
+    opts,
+    undelivered: opts.undelivered ?? false,
+    filter,
+    // The config was read and the endpoint has no secret: --resign would fail for its events.
+    ...(hintConfig === undefined ? {} : {
+      noSecret: (endpoint: string) => (_settingsOf(hintConfig)(endpoint)?.secrets.length ?? 0) === 0,
+      configFile: configName(hintConfig?.file, ctx.cwd),
+    }),
+  });
   if (summary.interrupted) throw new HooktapError("Stopped.", { exitCode: 130, reported: true });
   ctx.exit(summary.failed > 0 ? 1 : 0);
 }
