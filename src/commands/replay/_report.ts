@@ -15,6 +15,8 @@ import { suggestCommand } from "../_shared/hints.ts";
 import type { Input } from "../../cli/spec.ts";
 import type { EventFilter } from "../../query/filter.ts";
 import type { options } from "./command.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
+import { configName } from "../../text/config_words.ts";
 
 const PREVIEW_CHARS = 1000;
 
@@ -259,10 +261,21 @@ interface SummaryHow {
   opts: HintOptions;
   undelivered: boolean;
   filter: EventFilter;
-  /** When the config was read: whether an endpoint has no secret to re-sign with (`--resign` fails there). */
-  noSecret?: (endpoint: string) => boolean;
-  /** The config file read, as the user names it (with `noSecret`). */
-  configFile?: string;
+  /**
+   * The config read (`null`: no file, the starter's endpoints), for whether an endpoint has a secret to
+   * re-sign with (`--resign` fails where it has none); `undefined` when it was not read.
+   */
+  config?: ResolvedConfig | null | undefined;
+}
+
+/** The endpoints without a secret among `endpoints`, when the config was read; else `undefined`. */
+function _noSecret(
+  config: ResolvedConfig | null | undefined,
+  endpoints: readonly string[],
+): string[] | undefined {
+  if (config === undefined) return undefined;
+  const signing = (name: string) => config?.endpoints.find((e) => e.name === name)?.signing;
+  return endpoints.filter((name) => (signing(name)?.secrets.length ?? 0) === 0);
 }
 
 /** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
@@ -284,17 +297,17 @@ export function printSummary(
   if (first.record?.refused !== true) _firstFailure(ctx, first); // nothing listened: the count line says so
   // --resign helps a stale signature only where the endpoint has a secret: where none of them has one, the
   // fix is to set it first (and the command below leaves --resign out until then).
-  const unsigned = summary.stale > 0 && !how.opts.resign && how.noSecret !== undefined &&
-    summary.failedEndpoints.every(how.noSecret);
+  const unsigned = summary.stale > 0 && !how.opts.resign &&
+    _noSecret(how.config, summary.failedEndpoints)?.length === summary.failedEndpoints.length;
   if (unsigned) {
     const names = summary.failedEndpoints.map((e) => `"${safeLine(e)}"`).join(", ");
     out.err(
       c.yellow(
         `${summary.stale} of them carried a stale signature, and ${
           summary.failedEndpoints.length === 1 ? "endpoint" : "endpoints"
-        } ${names} ${
-          summary.failedEndpoints.length === 1 ? "has" : "have"
-        } no secret in ${how.configFile} to sign them afresh with: set it (\`secret\`), then send them ` +
+        } ${names} ${summary.failedEndpoints.length === 1 ? "has" : "have"} no secret in ${
+          configName(how.config?.file, ctx.cwd)
+        } to sign them afresh with: set it (\`secret\`), then send them ` +
           `with --resign.\n`,
       ),
     );

@@ -222,15 +222,33 @@ function _settingsOf(
  * `--resign` only when the endpoint has a secret to sign with, else setting that secret. The file is read
  * when it is there; one that does not load (a config reading Deno.env without --allow-env) leaves the
  * hint as if unread (`undefined`: `--resign`, which reads it and says what is wrong), since the send itself
- * needs no config.
+ * needs no config. `event`: the one event replayed.
  */
-async function _configForHint(ctx: CommandContext): Promise<ResolvedConfig | null | undefined> {
+async function _configForHint(
+  ctx: CommandContext,
+  event?: CapturedEvent,
+): Promise<ResolvedConfig | null | undefined> {
+  // One event: read only when its stored signature will be refused (the common replay reads nothing more).
+  if (event !== undefined && rejectionReason(event, false, undefined, new Date()) === undefined) {
+    return undefined;
+  }
   try {
     return await optionalConfig(ctx, undefined);
   } catch (error) {
     if (error instanceof ConfigError) return undefined;
     throw error;
   }
+}
+
+/** What the user changes in each event sent (`-X`, `-H`, `--set`, `--set-new`, `--body-file`). */
+async function _overrides(ctx: CommandContext, opts: Opts): Promise<Overrides> {
+  return {
+    headers: opts.header.map(parseHeaderOption),
+    set: opts.set,
+    ...(opts.method !== undefined ? { method: opts.method } : {}),
+    ...(opts.setNew ? { setNew: true } : {}),
+    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
+  };
 }
 
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
@@ -248,13 +266,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         `Run \`${suggestCommand(["logs"])}\` to see ids.`,
     );
   }
-  const overrides: Overrides = {
-    headers: opts.header.map(parseHeaderOption),
-    set: opts.set,
-    ...(opts.method !== undefined ? { method: opts.method } : {}),
-    ...(opts.setNew ? { setNew: true } : {}),
-    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
-  };
+  const overrides = await _overrides(ctx, opts);
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).
   const resign = opts.resign === true || opts.resignInvalid === true;
@@ -286,9 +298,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       warnSkipped(ctx, reader);
     }
     targetOf(event); // no target: a usage error before sending
-    if (!needsConfig && rejectionReason(event, false, undefined, new Date()) !== undefined) {
-      base.settingsOf = _settingsOf(await _configForHint(ctx));
-    }
+    if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
     if (opts.to === undefined) await _warnHeldByDev(ctx, event);
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
@@ -373,7 +383,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
   // Any of them may need the hint (a stale signature): the config read once for all, as for one event.
   const hintConfig = needsConfig ? config : await _configForHint(ctx);
-  if (!needsConfig) base.settingsOf = _settingsOf(hintConfig);
+  base.settingsOf = _settingsOf(hintConfig);
   const log = await openReplayLog(storeOf(ctx), Array.isArray(events) ? events : undefined);
   const report = printSent(ctx, total, opts.json ?? false, opts.to);
   let summary;
@@ -384,16 +394,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     dispose();
     await log.close();
   }
-  printSummary(ctx, summary, total, {
-    opts,
-    undelivered: opts.undelivered ?? false,
-    filter,
-    // The config was read and the endpoint has no secret: --resign would fail for its events.
-    ...(hintConfig === undefined ? {} : {
-      noSecret: (endpoint: string) => (_settingsOf(hintConfig)(endpoint)?.secrets.length ?? 0) === 0,
-      configFile: configName(hintConfig?.file, ctx.cwd),
-    }),
-  });
+  const how = { opts, undelivered: opts.undelivered ?? false, filter, config: hintConfig };
+  printSummary(ctx, summary, total, how);
   if (summary.interrupted) throw new HooktapError("Stopped.", { exitCode: 130, reported: true });
   ctx.exit(summary.failed > 0 ? 1 : 0);
 }
