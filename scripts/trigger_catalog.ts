@@ -124,8 +124,9 @@ export function githubEntries(): GeneratedEntry[] {
       continue;
     }
     const schema = ref(hook.schema);
-    const asIs = list.find((e) => synth.valid(e, schema));
-    const body = asIs ?? synth.conform(list[0], schema, "", "$") as Record<string, unknown>;
+    const ordered = _preferredFirst(event, list);
+    const asIs = ordered.find((e) => synth.valid(e, schema));
+    const body = asIs ?? synth.conform(ordered[0], schema, "", "$") as Record<string, unknown>;
     synth.learn(body, schema);
     completed.set(key, {
       body,
@@ -161,6 +162,27 @@ export function githubEntries(): GeneratedEntry[] {
     a,
     b,
   ) => (a.event === b.event ? (a.action < b.action ? -1 : 1) : a.event < b.event ? -1 : 1));
+}
+
+/**
+ * The examples an event's payload is taken from first, where the first recorded one is not what a user
+ * testing a handler of that event expects. `push`: the recorded examples begin with tag pushes (no commits,
+ * `refs/tags/…`); a push handler is written for a branch push with commits (`refs/heads/…`, `commits[]`,
+ * `head_commit`), and the examples have one.
+ */
+const PREFERRED: Readonly<Record<string, (example: Record<string, unknown>) => boolean>> = {
+  push: (e) =>
+    typeof e.ref === "string" && e.ref.startsWith("refs/heads/") && Array.isArray(e.commits) &&
+    e.commits.length > 0 && typeof e.head_commit === "object" && e.head_commit !== null,
+};
+
+/** `list` with the examples {@linkcode PREFERRED} prefers for `event` first, each part in recorded order. */
+function _preferredFirst(
+  event: string,
+  list: Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const prefer = PREFERRED[event];
+  return prefer === undefined ? list : [...list.filter(prefer), ...list.filter((e) => !prefer(e))];
 }
 
 function _settled(

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import Stripe from "stripe";
-import { runCli, withTmpDir } from "./_helpers.ts";
+import { LEAST_PRIVILEGE, runCli, withTmpDir } from "./_helpers.ts";
 import { captureEvents } from "./_capture.ts";
 
 const SECRET = "whsec_signatures_test";
@@ -125,7 +125,7 @@ Deno.test("stale-signature advice of `replay ID` names the old timestamp and --r
   await using tmp = await withTmpDir();
   const { stale } = await store(tmp.path);
   await using app = stripeApp();
-  // --to and no --resign: the config is not read, and hooktap must not claim the secret is missing.
+  // --to and no --resign: the config is read for the advice, and the secret is there: --resign.
   const r = await runCli(["replay", stale, "--to", app.url], { cwd: tmp.path });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /warning: the stored Stripe signature covers its timestamp \(about 60 min ago\)/);
@@ -156,4 +156,43 @@ Deno.test("the advice still says to add the secret when the endpoint truly has n
   assert.match(read.stderr, /warning: the stored Stripe signature covers its timestamp/);
   assert.match(read.stderr, /add the signing secret to endpoint "stripe" in hooktap\.config\.ts/);
   assert.doesNotMatch(read.stderr, /send it with --resign to sign it afresh/);
+});
+
+Deno.test("`replay ID --to` of a stale event reads the config for its advice: no secret there, set it (not a --resign that fails)", async () => {
+  await using tmp = await withTmpDir();
+  const { stale } = await store(tmp.path);
+  await using app = stripeApp();
+  // The endpoint has no secret: --resign would fail, so the advice is to set the secret.
+  await Deno.writeTextFile(`${tmp.path}/hooktap.config.ts`, CONFIG.replace(`, secret: "${SECRET}"`, ""));
+  const none = await runCli(["replay", stale, "--to", app.url], { cwd: tmp.path });
+  assert.equal(none.code, 1, none.stderr);
+  assert.match(none.stderr, /warning: the stored Stripe signature covers its timestamp \(about 60 min ago\)/);
+  assert.match(none.stderr, /add the signing secret to endpoint "stripe" in hooktap\.config\.ts/);
+  assert.doesNotMatch(none.stderr, /send it with --resign to sign it afresh/);
+  const fails = await runCli(["replay", stale, "--to", app.url, "--resign"], { cwd: tmp.path });
+  assert.equal(fails.code, 1, "--resign indeed fails there");
+  // Bulk: the summary says the same, and its command leaves --resign out.
+  const bulk = await runCli(["replay", "--grep", "evt_old", "--to", app.url], { cwd: tmp.path });
+  assert.equal(bulk.code, 1, bulk.stderr);
+  assert.match(
+    bulk.stderr,
+    /1 of them carried a stale signature, and endpoint "stripe" has no secret in hooktap\.config\.ts to sign them afresh with: set it \(`secret`\), then send them with --resign\./,
+  );
+  assert.match(bulk.stderr, /Send them again once the app is fixed: .*replay --grep evt_old --to \S+\n/);
+  assert.doesNotMatch(bulk.stderr, /add --resign|--to \S+ --resign/);
+  // A config this run may not load (it reads Deno.env, and the replay has no --allow-env): the send goes on
+  // as stored, and the advice is --resign, which reads the config and works once it may.
+  await Deno.writeTextFile(
+    `${tmp.path}/hooktap.config.ts`,
+    CONFIG.replace(`"${SECRET}"`, `Deno.env.get("STRIPE_WEBHOOK_SECRET")`),
+  );
+  const unread = await runCli(["replay", stale, "--to", app.url], { cwd: tmp.path });
+  assert.equal(unread.code, 1, unread.stderr);
+  assert.match(unread.stderr, /send it with --resign to sign it afresh with the endpoint's secret/);
+  const resigned = await runCli(["replay", stale, "--to", app.url, "--resign"], {
+    cwd: tmp.path,
+    permissions: [...LEAST_PRIVILEGE, "--allow-env=STRIPE_WEBHOOK_SECRET"],
+    env: { STRIPE_WEBHOOK_SECRET: SECRET },
+  });
+  assert.equal(resigned.code, 0, resigned.stderr);
 });

@@ -108,3 +108,83 @@ Deno.test({
     assert.equal(await dev.stop(), 0);
   },
 });
+
+/** Sends `requests` (JSON-RPC lines) to `hooktap mcp` on its stdin and returns its answers by id. */
+// deno-lint-ignore no-explicit-any
+async function rawCalls(cwd: string, requests: Record<string, unknown>[]): Promise<Map<unknown, any>> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(PERMISSIONS, ["mcp"]),
+    cwd,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  // deno-lint-ignore no-explicit-any
+  const answers = new Map<unknown, any>();
+  const wanted = requests.filter((r) => "id" in r).map((r) => r.id);
+  for (const request of requests) {
+    await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+  }
+  let buffered = "";
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      const answer = JSON.parse(line);
+      answers.set(answer.id, answer);
+    }
+    if (wanted.every((id) => answers.has(id))) break;
+  }
+  await writer.close();
+  await child.status;
+  return answers;
+}
+
+Deno.test({
+  name:
+    'hooktap mcp: tools/call with "arguments": null is a call without arguments, not a -32603 internal error',
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+    );
+    const call = (id: number, name: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: null },
+    });
+    const answers = await rawCalls(tmp.path, [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      call(2, "search_events"),
+      call(3, "get_event"),
+    ]);
+    // A tool that needs no argument answers as for `{}`.
+    const search = answers.get(2);
+    assert.equal(search.error, undefined, JSON.stringify(search.error));
+    assert.notEqual(search.result.isError, true, JSON.stringify(search.result));
+    assert.deepEqual(search.result.structuredContent, { events: [] });
+    // One that needs an argument names it, as for a call without any.
+    const get = answers.get(3);
+    assert.equal(get.error, undefined, JSON.stringify(get.error));
+    assert.equal(get.result.isError, true);
+    assert.match(get.result.content[0].text, /get_event: .* at id/);
+  },
+});

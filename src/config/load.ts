@@ -14,6 +14,7 @@ import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
+import { withLines } from "./locate.ts";
 
 /** Options of {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -203,7 +204,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     // It loaded, but holds what cannot cross to another thread (a function, as a custom `response` may
     // be): import it here, now that the worker showed it finishes loading.
     const mod = await import(url) as { default?: unknown };
-    return validateConfig("default" in mod ? mod.default : undefined, file);
+    return await validated("default" in mod ? mod.default : undefined, file);
   }
   if (!answer.ok) {
     const { cause, frame } = describeLoadError(answer.error, file);
@@ -211,7 +212,26 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       "fix the error above in the file",
     ]);
   }
-  return validateConfig(answer.hasDefault ? answer.value : undefined, file);
+  return await validated(answer.hasDefault ? answer.value : undefined, file);
+}
+
+/**
+ * {@linkcode validateConfig}, each problem followed by the line of the field it names (` (line 5)`) where the
+ * file's literals tell it for sure (./locate.ts; the file is read again only then).
+ */
+async function validated(value: unknown, file: string): Promise<ResolvedConfig> {
+  try {
+    return validateConfig(value, file);
+  } catch (error) {
+    if (!(error instanceof ConfigError) || error.issues.length === 0) throw error;
+    let source: string;
+    try {
+      source = await Deno.readTextFile(file);
+    } catch {
+      throw error;
+    }
+    throw new ConfigError(error.message, withLines(error.issues, source));
+  }
 }
 
 /** The built-in starter config, resolved. */

@@ -180,8 +180,11 @@ export interface ListenerOptions {
   /** How long stopping waits for requests in flight, then for the socket to close (the server's defaults). */
   drainTimeoutMs?: number;
   closeTimeoutMs?: number;
-  /** Called as stopping begins with the requests in flight (when there are some), then with those cut off. */
-  onDrain?: ((inFlight: number) => void) | undefined;
+  /**
+   * Called as stopping begins with the requests in flight (when there are some) and how many of them are
+   * relayed to the app, waiting for its answer; then with the uploads cut off (answered 503, nothing stored).
+   */
+  onDrain?: ((inFlight: number, relaying: number) => void) | undefined;
   onCutOff?: ((cutOff: number) => void) | undefined;
 }
 
@@ -207,12 +210,20 @@ export interface Listening extends AsyncDisposable {
  * @throws {UsageError} when a forward target is the receiver itself; the socket is closed again then.
  */
 export async function startListener(options: ListenerOptions): Promise<Listening> {
+  // The uploads a stop cut off, counted as they are answered 503: a request still in the handler when the
+  // wait ran out may be a relay waiting for the app or a delayed answer, which are not cut off.
+  let cutOff = 0;
+  const onOutcome = options.onOutcome;
+  const counting = options.onCutOff === undefined ? onOutcome : (o: RequestOutcome) => {
+    if (o.cutOff) cutOff++;
+    onOutcome?.(o);
+  };
   const handler = createHandler({
     endpoints: options.endpoints,
     router: options.router,
     sink: options.sink,
     ...(options.forward ? { forward: options.forward } : {}),
-    ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+    ...(counting ? { onOutcome: counting } : {}),
   });
   const choice = chooseStack(options.endpoints, options.stack);
   // The probe lists the endpoints served now to a caller that knows the run's nonce (doctor, when the config
@@ -239,8 +250,12 @@ export async function startListener(options: ListenerOptions): Promise<Listening
   }
   let stopping: Promise<void> | undefined;
   const stop = async () => {
-    if (server.inFlight > 0) options.onDrain?.(server.inFlight);
-    const cutOff = await server.shutdown();
+    const inFlight = server.inFlight;
+    // A request the hub client passed in (not through the listener) may be one of the relays.
+    if (inFlight > 0) {
+      options.onDrain?.(inFlight, Math.min(inFlight, options.forward?.forwarder.relaying ?? 0));
+    }
+    await server.shutdown();
     if (cutOff > 0) options.onCutOff?.(cutOff);
     await server.finished.catch(() => {}); // a failure of its own is the caller's, through `finished`
   };

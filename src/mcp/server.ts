@@ -78,7 +78,7 @@ export function createServer(ctx: McpContext): McpServer {
 /** Serves on stdin/stdout until stdin ends or `ctx.signal` aborts. */
 export async function serveStdio(ctx: McpContext): Promise<void> {
   const server = createServer(ctx);
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  const transport = nullArgumentsAsNone(new StdioServerTransport(process.stdin, process.stdout));
   const closed = new Promise<void>((resolve) => {
     const done = () => resolve();
     process.stdin.once("end", done);
@@ -89,6 +89,46 @@ export async function serveStdio(ctx: McpContext): Promise<void> {
   await server.connect(transport);
   await closed;
   await server.close().catch(() => {});
+}
+
+/**
+ * `message` with a `tools/call`'s `"arguments": null` taken as no arguments. MCP's schema makes `arguments`
+ * an optional object; the SDK checks the request before any tool sees it and answered null with a -32603
+ * internal error quoting zod. Absent arguments are `{}` to the SDK, and null means the same: a tool that
+ * needs an argument then says which one, as for a call without any.
+ */
+export function dropNullArguments(message: Message): Message {
+  if (message.method !== "tools/call") return message;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (params === null || typeof params !== "object" || params.arguments !== null) return message;
+  const { arguments: _null, ...rest } = params;
+  return { ...message, params: rest };
+}
+
+/** A JSON-RPC message as a transport passes it (the SDK's subpath types do not resolve under Deno). */
+type Message = { method?: unknown; params?: unknown; [key: string]: unknown };
+
+/** The part of the SDK's `Transport` interface a server uses. */
+export interface Transport {
+  start(): Promise<void>;
+  send(message: Message, options?: unknown): Promise<void>;
+  close(): Promise<void>;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: Message, extra?: unknown) => void;
+}
+
+/** `inner`, with each message it receives passed through {@linkcode dropNullArguments} first. */
+export function nullArgumentsAsNone(inner: Transport): Transport {
+  const outer: Transport = {
+    start: () => inner.start(),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  inner.onmessage = (message, extra) => outer.onmessage?.(dropNullArguments(message), extra);
+  inner.onclose = () => outer.onclose?.();
+  inner.onerror = (error) => outer.onerror?.(error);
+  return outer;
 }
 
 export type { Shape };

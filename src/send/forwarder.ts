@@ -154,6 +154,8 @@ export interface Forwarder extends Forwarding {
    * {@linkcode Forwarder.stop}, those whose grace ran out (counted in `pending`: the next start sends them again).
    */
   readonly inFlight: number;
+  /** Relayed requests whose attempt is under way (the sender waits for the app's answer). */
+  readonly relaying: number;
   /**
    * How many targets (lanes) have deliveries waiting, not in flight (in memory or in the store): order holds
    * within each. After {@linkcode Forwarder.stop}, those that had some when it stopped.
@@ -880,6 +882,9 @@ class ForwarderEngine {
   get inFlight(): number {
     return this.#inFlight.size;
   }
+  get relaying(): number {
+    return this.#relaying;
+  }
   get pendingTargets(): number {
     if (this.#stoppedTargets !== undefined) return this.#stoppedTargets;
     let n = 0;
@@ -943,6 +948,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     get inFlight() {
       return engine.inFlight;
+    },
+    get relaying() {
+      return engine.relaying;
     },
     get pendingTargets() {
       return engine.pendingTargets;

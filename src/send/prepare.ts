@@ -34,8 +34,9 @@ function _ago(ms: number): string {
 
 /**
  * The precise reason the app will refuse an unsigned-again replay, or `undefined` if it will not.
- * `settings` `undefined` means the config was not read (a replay to `--to` without `--resign` does not
- * read it): the fix is then `--resign` (which reads it), never a claim that the secret is missing; `null`
+ * `settings` `undefined` means the config was not read (a replay to `--to` without `--resign` reads it only
+ * for this advice, and may not load it): the fix is then `--resign` (which reads it and says what is wrong),
+ * never a claim that the secret is missing; `null`
  * means it was read and the endpoint has no secret (the fix is to add one);
  * `resigning` says `--resign` was asked and could not be honoured (then the secret is what is missing).
  */

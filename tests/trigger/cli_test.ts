@@ -1,6 +1,7 @@
 /** `hooktap trigger` as a subprocess, with the installed package's narrow permissions. */
 import assert from "node:assert/strict";
 import { readEvents, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { Webhooks } from "@octokit/webhooks";
 import { startRawServer } from "./_raw.ts";
 
 const CONFIG = (forward: string) =>
@@ -371,4 +372,33 @@ Deno.test("a fault into a dev that cannot judge it (no secret) is not 'as it sho
     stale.stdout,
     /dev's verdict: no-secret: dev could not judge the signature, so the fault proves nothing; give the endpoint its secret in the config/,
   );
+});
+
+Deno.test("trigger github push sends a branch push with commits (not a tag push), which @octokit/webhooks verifies and parses", async () => {
+  await using tmp = await withTmpDir();
+  await using server = startRawServer();
+  const r = await runCli(["trigger", "github", "push", "--to", `${server.url}/gh`, "--secret", "gh_push"], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const [got] = server.requests;
+  assert.ok(got !== undefined, "one request arrived");
+  const header = (name: string) => got.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? "";
+  const text = new TextDecoder().decode(got.body);
+  const webhooks = new Webhooks({ secret: "gh_push" });
+  let parsed:
+    | { ref: string; after: string; commits: { id: string }[]; head_commit: { id: string } | null }
+    | undefined;
+  webhooks.on("push", ({ payload }) => void (parsed = payload));
+  await webhooks.verifyAndReceive({
+    id: header("x-github-delivery"),
+    name: header("x-github-event") as "push",
+    signature: header("x-hub-signature-256"),
+    payload: text,
+  });
+  assert.ok(parsed !== undefined, "@octokit/webhooks took it as a push");
+  assert.match(parsed.ref, /^refs\/heads\//);
+  assert.ok(parsed.commits.length > 0, "it has commits");
+  assert.equal(parsed.head_commit?.id, parsed.after);
+  assert.equal(parsed.commits.at(-1)?.id, parsed.head_commit?.id);
 });

@@ -330,7 +330,7 @@ async function startParts(
       onNotice,
       probe: run,
       headerCheck: true,
-      onDrain: (inFlight) => out.err(drainNote(inFlight, c)),
+      onDrain: (inFlight, relaying) => out.err(drainNote(inFlight, relaying, c)),
       onCutOff: (cutOff) => out.err(cutOffNote(cutOff, c)),
     }),
   );

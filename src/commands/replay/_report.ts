@@ -15,6 +15,8 @@ import { suggestCommand } from "../_shared/hints.ts";
 import type { Input } from "../../cli/spec.ts";
 import type { EventFilter } from "../../query/filter.ts";
 import type { options } from "./command.ts";
+import type { ResolvedConfig } from "../../config/types.ts";
+import { configName } from "../../text/config_words.ts";
 
 const PREVIEW_CHARS = 1000;
 
@@ -259,6 +261,21 @@ interface SummaryHow {
   opts: HintOptions;
   undelivered: boolean;
   filter: EventFilter;
+  /**
+   * The config read (`null`: no file, the starter's endpoints), for whether an endpoint has a secret to
+   * re-sign with (`--resign` fails where it has none); `undefined` when it was not read.
+   */
+  config?: ResolvedConfig | null | undefined;
+}
+
+/** The endpoints without a secret among `endpoints`, when the config was read; else `undefined`. */
+function _noSecret(
+  config: ResolvedConfig | null | undefined,
+  endpoints: readonly string[],
+): string[] | undefined {
+  if (config === undefined) return undefined;
+  const signing = (name: string) => config?.endpoints.find((e) => e.name === name)?.signing;
+  return endpoints.filter((name) => (signing(name)?.secrets.length ?? 0) === 0);
 }
 
 /** The summary of a bulk or `--undelivered` replay: what the app answered (stderr). */
@@ -278,7 +295,23 @@ export function printSummary(
   const first = summary.firstFailure;
   if (first === undefined) return;
   if (first.record?.refused !== true) _firstFailure(ctx, first); // nothing listened: the count line says so
-  if (summary.stale > 0 && !how.opts.resign) {
+  // --resign helps a stale signature only where the endpoint has a secret: where none of them has one, the
+  // fix is to set it first (and the command below leaves --resign out until then).
+  const unsigned = summary.stale > 0 && !how.opts.resign &&
+    _noSecret(how.config, summary.failedEndpoints)?.length === summary.failedEndpoints.length;
+  if (unsigned) {
+    const names = summary.failedEndpoints.map((e) => `"${safeLine(e)}"`).join(", ");
+    out.err(
+      c.yellow(
+        `${summary.stale} of them carried a stale signature, and ${
+          summary.failedEndpoints.length === 1 ? "endpoint" : "endpoints"
+        } ${names} ${summary.failedEndpoints.length === 1 ? "has" : "have"} no secret in ${
+          configName(how.config?.file, ctx.cwd)
+        } to sign them afresh with: set it (\`secret\`), then send them ` +
+          `with --resign.\n`,
+      ),
+    );
+  } else if (summary.stale > 0 && !how.opts.resign) {
     out.err(
       c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
     );
@@ -290,7 +323,9 @@ export function printSummary(
   // Nor when every failure was an event stored invalid (the app rightly refuses it).
   const notSent = summary.answers["not sent"] ?? 0;
   const refusedOnly = notSent === summary.failed || summary.invalid + notSent === summary.failed;
-  const hint = refusedOnly ? undefined : againCommand(first, summary, how.opts, how);
+  const hint = refusedOnly
+    ? undefined
+    : againCommand(first, unsigned ? { ...summary, stale: 0 } : summary, how.opts, how);
   if (hint === undefined) return;
   // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
   const resendsAll = !(how.undelivered && how.opts.to === undefined);

@@ -5,12 +5,13 @@
  * apply to all three, and each send is recorded as a delivery.
  * @module
  */
-import { HooktapError, UsageError } from "../../errors.ts";
+import { ConfigError, HooktapError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { ProviderSettings } from "../../providers/types.ts";
 import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
+import { rejectionReason } from "../../send/prepare.ts";
 import { targetNameOf } from "../../send/target.ts";
 import { compileWhen, type EventTest } from "../../send/choose.ts";
 import type { ResolvedForward } from "../../config/forward.ts";
@@ -215,6 +216,41 @@ function _settingsOf(
     config === undefined ? undefined : config?.endpoints.find((e) => e.name === endpoint)?.signing ?? null;
 }
 
+/**
+ * The config a replay that needs none (to `--to`, without `--resign`) reads only to make its hint true: an
+ * event its app will refuse (a stale timestamped signature) is sent as stored, with a warning whose fix is
+ * `--resign` only when the endpoint has a secret to sign with, else setting that secret. The file is read
+ * when it is there; one that does not load (a config reading Deno.env without --allow-env) leaves the
+ * hint as if unread (`undefined`: `--resign`, which reads it and says what is wrong), since the send itself
+ * needs no config. `event`: the one event replayed.
+ */
+async function _configForHint(
+  ctx: CommandContext,
+  event?: CapturedEvent,
+): Promise<ResolvedConfig | null | undefined> {
+  // One event: read only when its stored signature will be refused (the common replay reads nothing more).
+  if (event !== undefined && rejectionReason(event, false, undefined, new Date()) === undefined) {
+    return undefined;
+  }
+  try {
+    return await optionalConfig(ctx, undefined);
+  } catch (error) {
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+}
+
+/** What the user changes in each event sent (`-X`, `-H`, `--set`, `--set-new`, `--body-file`). */
+async function _overrides(ctx: CommandContext, opts: Opts): Promise<Overrides> {
+  return {
+    headers: opts.header.map(parseHeaderOption),
+    set: opts.set,
+    ...(opts.method !== undefined ? { method: opts.method } : {}),
+    ...(opts.setNew ? { setNew: true } : {}),
+    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
+  };
+}
+
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const id = input.args[0];
@@ -230,13 +266,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         `Run \`${suggestCommand(["logs"])}\` to see ids.`,
     );
   }
-  const overrides: Overrides = {
-    headers: opts.header.map(parseHeaderOption),
-    set: opts.set,
-    ...(opts.method !== undefined ? { method: opts.method } : {}),
-    ...(opts.setNew ? { setNew: true } : {}),
-    ...(opts.bodyFile !== undefined ? { body: await readBodyFile(ctx, opts.bodyFile) } : {}),
-  };
+  const overrides = await _overrides(ctx, opts);
   // The config holds the forward targets and the secrets: read only when one of them is needed (a config
   // that reads Deno.env needs --allow-env, which a plain replay to a URL does not).
   const resign = opts.resign === true || opts.resignInvalid === true;
@@ -268,6 +298,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       warnSkipped(ctx, reader);
     }
     targetOf(event); // no target: a usage error before sending
+    if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
     if (opts.to === undefined) await _warnHeldByDev(ctx, event);
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
@@ -350,6 +381,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       throw _noTarget("these events", probe.name, probe.path, withTo, config, ctx.cwd);
     }
   }
+  // Any of them may need the hint (a stale signature): the config read once for all, as for one event.
+  const hintConfig = needsConfig ? config : await _configForHint(ctx);
+  base.settingsOf = _settingsOf(hintConfig);
   const log = await openReplayLog(storeOf(ctx), Array.isArray(events) ? events : undefined);
   const report = printSent(ctx, total, opts.json ?? false, opts.to);
   let summary;
@@ -360,7 +394,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     dispose();
     await log.close();
   }
-  printSummary(ctx, summary, total, { opts, undelivered: opts.undelivered ?? false, filter });
+  const how = { opts, undelivered: opts.undelivered ?? false, filter, config: hintConfig };
+  printSummary(ctx, summary, total, how);
   if (summary.interrupted) throw new HooktapError("Stopped.", { exitCode: 130, reported: true });
   ctx.exit(summary.failed > 0 ? 1 : 0);
 }
