@@ -55,6 +55,11 @@ export interface RequestOutcome {
   answered?: "challenge" | "custom" | "enforce";
   /** The hub's sequence number, for an event from the hub (`dev --hub` prints a batch's lines in its order). */
   hubSeq?: number;
+  /**
+   * Stored, and no forward target's rule took it: the event's `receivedAt`. The printer of the request's line
+   * writes "not forwarded (no rule matched)" after it, so the two cannot part.
+   */
+  unrouted?: { receivedAt: string };
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -252,10 +257,11 @@ export function createHandler(options: HandlerOptions): Handler {
         ? await planAnswer(found.endpoint, event, examined)
         : undefined;
       const chosen = first === undefined ? undefined : options.forward!.route(event);
-      const marks: Pick<RequestOutcome, "provider" | "type" | "verdict"> = {};
+      const marks: Pick<RequestOutcome, "provider" | "type" | "verdict" | "unrouted"> = {};
       if (event.provider !== undefined) marks.provider = event.provider;
       if (event.type !== undefined) marks.type = event.type;
       if (event.verdict !== undefined) marks.verdict = event.verdict.status;
+      if (chosen?.length === 0) marks.unrouted = { receivedAt: event.receivedAt }; // not on a store failure's 503
       try {
         await sink.append(event);
       } catch (error) {
