@@ -18,8 +18,9 @@ const CHUNK = 64 * 1024;
  */
 export function lastCompleteLineEnd(file: Deno.FsFile, size: number): number {
   if (size === 0) return 0;
-  const buf = new Uint8Array(CHUNK);
-  if (readAtSync(file, size - 1, buf.subarray(0, 1)) === 1 && buf[0] === 0x0a) return size;
+  const last = new Uint8Array(1);
+  if (readAtSync(file, size - 1, last) === 1 && last[0] === 0x0a) return size;
+  const buf = new Uint8Array(Math.min(CHUNK, size));
   for (let end = size; end > 0;) {
     const start = Math.max(0, end - CHUNK);
     const got = readAtSync(file, start, buf.subarray(0, end - start));
