@@ -10,7 +10,7 @@
 import type { CapturedEvent } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { runningDev } from "../store/read/dev_lock.ts";
-import { readDeliveriesOf } from "./deliveries_read.ts";
+import { factOf, readDeliveriesOf } from "./deliveries_read.ts";
 import { eventDelivery, type TargetOutcome } from "./delivery_state.ts";
 
 /** What {@linkcode heldByDev} found: the running dev's pid and the ids of the events it still has waiting. */
@@ -40,7 +40,7 @@ export async function heldByDev(
   if (forwarded.length === 0) return undefined;
   const dev = await runningDev(paths);
   if (dev === undefined) return undefined;
-  const records = await readDeliveriesOf(paths.deliveries, forwarded);
+  const records = await readDeliveriesOf(paths.deliveries, forwarded, { as: factOf }); // what the state reads
   const ids = new Set<string>();
   for (const e of forwarded) {
     if (eventDelivery(e, records.get(e.id)).targets.some(stillWaiting)) ids.add(e.id);
