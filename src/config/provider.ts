@@ -4,10 +4,10 @@
  * generic `hmac` scheme. Pure; every problem pushed with its field path.
  * @module
  */
-import { canonicalProvider, CATALOG, DEFAULT_TOLERANCE, PROVIDER_ALIASES } from "../providers/catalog.ts";
+import { DEFAULT_TOLERANCE } from "../providers/catalog.ts";
 import type { GenericHmacSettings, ProviderSettings } from "../providers/types.ts";
-import { closest } from "../text/suggest.ts";
 import { checkKeys, isRecord, type Issues, optionalBoolean, show } from "./_check.ts";
+import { readProvider } from "./provider_name.ts";
 
 /** Endpoint fields read here. */
 export const PROVIDER_FIELDS: readonly string[] = [
@@ -101,18 +101,13 @@ export function checkProvider(
     enforce: false,
   };
   if (entry.provider !== undefined) {
-    const name = entry.provider;
-    const known = typeof name === "string" ? canonicalProvider(name) : undefined;
-    if (known === undefined) {
-      const names = Object.keys(CATALOG).filter((n) => n !== "generic");
-      const near = typeof name === "string"
-        ? closest(name.toLowerCase(), [...names, ...Object.keys(PROVIDER_ALIASES)])
-        : undefined;
+    const read = readProvider(entry.provider, false);
+    if (read.provider === undefined) {
       issues.push(
-        `${at}.provider ${show(name)} is not a known provider` + (near ? `: did you mean "${near}"?` : "") +
-          ` (known: ${names.join(", ")})`,
+        `${at}.provider ${show(entry.provider)} is not a known provider` +
+          (read.near ? `: did you mean "${read.near}"?` : "") + ` (known: ${read.names.join(", ")})`,
       );
-    } else settings.provider = known;
+    } else settings.provider = read.provider;
   }
   const publicKey = _string(entry.publicKey, `${at}.publicKey`, issues);
   if (publicKey !== undefined) settings.publicKey = publicKey;

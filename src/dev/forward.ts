@@ -11,13 +11,7 @@ import type { AppState } from "../send/forwarder.ts";
 import type { ForwardingSession, RoutedTarget } from "../send/session.ts";
 import type { Colors } from "../term/colors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import {
-  deliveryJson,
-  formatAppState,
-  formatDelivery,
-  formatUnrouted,
-  givenUpNote,
-} from "../term/delivery_line.ts";
+import { deliveryJson, formatAppState, formatDelivery, givenUpNote } from "../term/delivery_line.ts";
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -94,7 +88,6 @@ export function forwardingCallbacks(
   onDelivery: (record: DeliveryRecord, event?: CapturedEvent) => void;
   onAppState: (s: AppState) => void;
   onError: (e: unknown) => void;
-  onUnrouted: (event: CapturedEvent) => void;
 } {
   let stdoutGone = false;
   const print = (text: string) => {
@@ -118,23 +111,6 @@ export function forwardingCallbacks(
       );
     },
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
-    onUnrouted: (event) => {
-      if (options.quiet) return;
-      // After the request line of the event, which dev's printer writes in a microtask (src/term/dev_log.ts).
-      queueMicrotask(() =>
-        print(
-          options.json
-            ? JSON.stringify({
-              kind: "not-forwarded",
-              event: event.id,
-              endpoint: event.endpoint,
-              targets: [],
-            }) +
-              "\n"
-            : formatUnrouted(event, out),
-        )
-      );
-    },
     onError: (error) =>
       out.err(out.errColors.red(`error: ${error instanceof Error ? error.message : String(error)}\n`)),
   };

@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "../config/types.ts";
 import { DATA_DIR_NAME, type StorePaths, storePaths } from "../store/paths.ts";
 import { openStoreReader, type StoreReader } from "../store/read/reader.ts";
 import { joinPath } from "../text/path.ts";
-import { type RunningDev, runningDev } from "../trigger/dev_target.ts";
+import { type RunningDev, runningDev } from "../store/read/dev_lock.ts";
 
 /** The server's surroundings. */
 export interface McpContext {

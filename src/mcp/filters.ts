@@ -6,10 +6,8 @@
  */
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
-import { canonicalProvider, CATALOG } from "../providers/catalog.ts";
+import { providerFilter } from "../config/provider_name.ts";
 import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../query/filter.ts";
-import { safeLine } from "../text/sanitize.ts";
-import { didYouMean } from "../text/suggest.ts";
 
 /** The filter inputs, as a zod shape (their JSON Schema is derived from it). */
 export const FILTER_SHAPE = {
@@ -53,7 +51,7 @@ export function filterOf(given: FilterInput, now: Date = new Date()): EventFilte
   if (input.text !== undefined) filter.grep = input.text;
   if (input.where !== undefined && input.where.length > 0) filter.where = input.where;
   if (input.has_header !== undefined && input.has_header.length > 0) filter.header = input.has_header;
-  if (input.provider !== undefined) filter.provider = providerFilter(input.provider);
+  if (input.provider !== undefined) filter.provider = providerFilter(input.provider, "provider");
   if (input.type !== undefined) filter.type = input.type;
   if (input.path !== undefined) filter.path = input.path;
   if (input.verdict !== undefined) filter.verdict = parseVerdict(input.verdict);
@@ -67,21 +65,6 @@ export function filterOf(given: FilterInput, now: Date = new Date()): EventFilte
     throw error;
   }
   return filter;
-}
-
-/**
- * The canonical name events carry for the `provider` input (an alias such as `svix` is
- * `standard-webhooks`), as `logs --provider` reads it.
- * @throws {UsageError} for a name no provider has, with the nearest one and the known names.
- */
-export function providerFilter(name: string): string {
-  const known = canonicalProvider(name);
-  if (known !== undefined) return known;
-  const names = Object.keys(CATALOG);
-  throw new UsageError(
-    `provider must name a provider, got "${safeLine(name)}"${didYouMean(name.toLowerCase(), names) || "."} ` +
-      `Known: ${names.join(", ")}.`,
-  );
 }
 
 /**

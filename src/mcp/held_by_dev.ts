@@ -1,33 +1,9 @@
 /**
- * Events the `hooktap dev` running in the project still has waiting for
- * their forward target (pending, or retrying): that dev delivers them as
- * soon as the app listens, so a replay to the same target now could deliver
- * them twice. `replay` leaves them out of an `undelivered` bulk replay and
- * warns on a single one, as `hooktap replay` does (src/commands/replay/).
+ * What mcp's `replay` says of events the `hooktap dev` running in the project
+ * still has waiting (the rule: src/send/held_by_dev.ts): the tool's words
+ * (`to`, `held`) for what `hooktap replay` says with its flags.
  * @module
  */
-import type { CapturedEvent } from "../event/record.ts";
-import { eventDelivery } from "../send/delivery_state.ts";
-import { devOf, type McpContext, storeOf } from "./context.ts";
-import { readDeliveryRecords } from "./deliveries.ts";
-
-/** The running dev's pid and the ids of `events` it still has waiting; `undefined` when none runs or waits. */
-export async function heldByDev(
-  ctx: McpContext,
-  events: readonly CapturedEvent[],
-): Promise<{ ids: Set<string>; pid: number } | undefined> {
-  const forwarded = events.filter((e) => e.forward !== undefined);
-  if (forwarded.length === 0) return undefined;
-  const dev = await devOf(ctx);
-  if (dev === undefined) return undefined;
-  const records = await readDeliveryRecords(storeOf(ctx), forwarded);
-  const ids = new Set<string>();
-  for (const e of forwarded) {
-    const state = eventDelivery(e, records.get(e.id)).state;
-    if (state === "pending" || state === "retrying") ids.add(e.id);
-  }
-  return ids.size === 0 ? undefined : { ids, pid: dev.pid };
-}
 
 /** The warning of a single replay of an event the running dev still has waiting. */
 export function heldOneWarning(pid: number): string {

@@ -28,7 +28,8 @@ import { lookUp } from "./get_event.ts";
 import { answer, type ToolAnswer } from "./result.ts";
 import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
-import { heldByDev, heldNote, heldOneWarning } from "./held_by_dev.ts";
+import { heldNote, heldOneWarning } from "./held_by_dev.ts";
+import { heldByDev } from "../send/held_by_dev.ts";
 import { undeliveredIds } from "./undelivered.ts";
 import { inputWords, reword } from "./wording.ts";
 import { refuseUnservedEndpoint } from "./wait_for_event.ts";
@@ -195,7 +196,7 @@ export function replayTool(ctx: McpContext) {
       }
       // As `hooktap replay`: the running dev's waiting events are its own to send. An undelivered bulk replay to
       // their targets leaves them; a single one is sent, as asked, with a warning.
-      const held = o.to === undefined ? await heldByDev(ctx, events) : undefined;
+      const held = o.to === undefined ? await heldByDev(storeOf(ctx), events) : undefined;
       let heldIds: string[] = [];
       let heldWarning: string | undefined;
       if (held !== undefined && o.id === undefined && o.undelivered) {

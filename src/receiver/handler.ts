@@ -55,6 +55,11 @@ export interface RequestOutcome {
   answered?: "challenge" | "custom" | "enforce";
   /** The hub's sequence number, for an event from the hub (`dev --hub` prints a batch's lines in its order). */
   hubSeq?: number;
+  /**
+   * Stored, and no forward target's rule took it: the event's `receivedAt`. The printer of the request's line
+   * writes "not forwarded (no rule matched)" after it, so the two cannot part.
+   */
+  unrouted?: { receivedAt: string };
 }
 
 /** Options of {@linkcode createHandler}. */
@@ -85,8 +90,6 @@ export interface HandlerOptions {
     targetsOf(endpoint: string): readonly ForwardTarget[];
     /** Chooses the targets of an event whose provider, type and verdict are known; sets its forward mark. */
     route(event: CapturedEvent): readonly ForwardTarget[] | undefined;
-    /** Told of an event no target's rule took, once it is stored and its outcome reported. */
-    unrouted?(event: CapturedEvent): void;
     forwarder: Forwarding;
   };
 }
@@ -252,10 +255,11 @@ export function createHandler(options: HandlerOptions): Handler {
         ? await planAnswer(found.endpoint, event, examined)
         : undefined;
       const chosen = first === undefined ? undefined : options.forward!.route(event);
-      const marks: Pick<RequestOutcome, "provider" | "type" | "verdict"> = {};
+      const marks: Pick<RequestOutcome, "provider" | "type" | "verdict" | "unrouted"> = {};
       if (event.provider !== undefined) marks.provider = event.provider;
       if (event.type !== undefined) marks.type = event.type;
       if (event.verdict !== undefined) marks.verdict = event.verdict.status;
+      if (chosen?.length === 0) marks.unrouted = { receivedAt: event.receivedAt }; // not on a store failure's 503
       try {
         await sink.append(event);
       } catch (error) {
@@ -271,15 +275,13 @@ export function createHandler(options: HandlerOptions): Handler {
         // hooktap answers itself (a challenge, enforce's 401, the endpoint's custom response); a forward
         // target still gets the event, queued, since the sender is not waiting on the app.
         for (const target of chosen ?? []) options.forward!.forwarder.enqueue(event, queued(target));
-        const answered = outcome(
+        return outcome(
           { status: answer.status, size: body.length, endpoint, id, ...marks, answered: answer.source },
           // Never `request.signal` when the listener gives a cut-off: Deno.serve prints a warning about its
           // legacy abort the first time a handler reads it. A delay then ends on shutdown; a sender that hung
           // up meanwhile gets its answer written to a closed connection.
           await sendAnswer(answer, id, info?.cutOff ?? request.signal),
         );
-        if (chosen?.length === 0) options.forward!.unrouted?.(event);
-        return answered;
       }
       if (chosen !== undefined && chosen.length > 0) {
         let relay: ForwardTarget | undefined;
@@ -298,10 +300,7 @@ export function createHandler(options: HandlerOptions): Handler {
       const ok = new Response(`{"ok":true,"id":"${id}"}`);
       ok.headers.set("content-type", "application/json");
       ok.headers.set("x-hooktap-event-id", id);
-      const done = outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
-      // Said after the event is stored (a store failure is no "not forwarded") and its line reported.
-      if (chosen?.length === 0) options.forward!.unrouted?.(event);
-      return done;
+      return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);
     } finally {
       info?.budget?.release(body.length);
       releaseBody(body);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import Stripe from "stripe";
 import { validateConfig } from "../config/validate.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import type { ForwardTarget } from "../ports.ts";
 import { createHandler, type EventSink, type RequestOutcome } from "./handler.ts";
 
 const config = validateConfig(
@@ -190,4 +191,31 @@ Deno.test("an event fetched from a hub has its signature's timestamp judged agai
   await handler(request(), { remoteAddr: remote, hub: hub("not a time") });
   await handler(request(), { remoteAddr: remote, hub: hub(new Date(NOW.getTime() + 60_000).toISOString()) });
   assert.deepEqual(verdicts, ["valid", "expired", "expired", "expired"]);
+});
+
+Deno.test("handler: a stored event no forward rule took says so in its outcome; one a rule took or not stored does not", async () => {
+  const target = { name: "app", to: "http://127.0.0.1:9/hook", mode: "queue" as const } as ForwardTarget;
+  let takes = false;
+  let fails = false;
+  const outcomes: RequestOutcome[] = [];
+  const handler = createHandler({
+    endpoints: config.endpoints,
+    sink: { append: () => fails ? Promise.reject(new Error("disk full")) : Promise.resolve() },
+    now: () => NOW,
+    onOutcome: (o) => outcomes.push(o),
+    forward: {
+      targetsOf: () => [target],
+      route: () => (takes ? [target] : []),
+      forwarder: { enqueue: () => true, relay: () => Promise.resolve(new Response(null)) },
+    },
+  });
+  const post = () => handler(new Request("http://localhost/webhook", { method: "POST", body: "{}" }));
+  await post();
+  takes = true;
+  await post();
+  [takes, fails] = [false, true];
+  assert.equal((await post()).status, 503);
+  assert.deepEqual(outcomes[0]!.unrouted, { receivedAt: NOW.toISOString() });
+  assert.equal(outcomes[1]!.unrouted, undefined, "a rule took it");
+  assert.equal(outcomes[2]!.unrouted, undefined, "not stored: no 'not forwarded' either");
 });

@@ -51,8 +51,6 @@ export interface ForwardingOptions {
   onDelivery?: ForwarderOptions["onDelivery"];
   onAppState?: ForwarderOptions["onAppState"];
   onError?: ForwarderOptions["onError"];
-  /** Called with an event no target's rule took ("not forwarded (no rule matched)"). */
-  onUnrouted?: (event: CapturedEvent) => void;
 }
 
 /** A target of a running `dev`, with its rule compiled. */
@@ -83,8 +81,6 @@ export interface ForwardingSession {
    * does not forward.
    */
   route(event: CapturedEvent): readonly RoutedTarget[] | undefined;
-  /** An event {@linkcode route} gave no target, once stored: calls `onUnrouted`. */
-  unrouted(event: CapturedEvent): void;
   readonly forwarder: Forwarder;
   /** Every target, for the banner. */
   readonly targets: ReadonlyMap<string, RoutedTarget>;
@@ -365,7 +361,6 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       }
       return chosen;
     },
-    unrouted: (event) => options.onUnrouted?.(event),
     forwarder: track,
     get targets() {
       return targets;

@@ -31,6 +31,12 @@ export function formatUnrouted(event: Pick<CapturedEvent, "id" | "receivedAt">, 
     `${c.dim("not forwarded (no rule matched)")}\n`;
 }
 
+/** The `--json` line of an event no target's rule took. */
+export function unroutedJson(event: Pick<CapturedEvent, "id" | "endpoint">): string {
+  return JSON.stringify({ kind: "not-forwarded", event: event.id, endpoint: event.endpoint, targets: [] }) +
+    "\n";
+}
+
 /** Options of {@linkcode formatDelivery}. */
 export interface DeliveryLineOptions {
   /** The target's attempts in all, shown as `attempt 2/5`. */

@@ -1,6 +1,7 @@
 /**
  * What `hooktap dev` prints: the start banner (stderr) and one line per
- * request (stdout), or JSON Lines with `--json`. Request lines are gathered
+ * request (stdout), or JSON Lines with `--json`, followed by "not forwarded
+ * (no rule matched)" for a stored event no forward rule took. Lines are gathered
  * and written once per turn of the event loop, so a burst of requests costs
  * one write to the terminal, not one each.
  * @module
@@ -14,6 +15,7 @@ import { safeLine } from "../text/sanitize.ts";
 import { type Column, layoutRows } from "./table.ts";
 import { paintVerdict, senderCell } from "./verdict.ts";
 import { padTo } from "./width.ts";
+import { formatUnrouted, unroutedJson } from "./delivery_line.ts";
 import { suggestCommand } from "../text/command_line.ts";
 
 /** What the banner shows. */
@@ -204,5 +206,14 @@ export function createActivityLog(
   return (outcome) => {
     if (buffer.length === 0) queueMicrotask(flush);
     buffer.push(format(outcome));
+    // "not forwarded (no rule matched)" goes right after its request's line, in the same write: written here,
+    // it is held with that line (a hub batch's order) and can never go ahead of it.
+    const { id, unrouted } = outcome;
+    if (id === undefined || unrouted === undefined) return;
+    buffer.push(
+      options.json
+        ? unroutedJson({ id, endpoint: outcome.endpoint ?? "" })
+        : formatUnrouted({ id, receivedAt: unrouted.receivedAt }, output),
+    );
   };
 }

@@ -1,31 +1,16 @@
 /**
- * Finding where a trigger goes: the `hooktap dev` running in this
- * directory (its writer lock is held, and the lock file names its port),
- * and the endpoint for the provider in the config (or the one named).
+ * Finding where a trigger goes: the endpoint for the provider in the config
+ * (or the one named), on the `hooktap dev` running in this directory
+ * (../store/read/dev_lock.ts `runningDev` finds it and its port).
  * @module
  */
 import { NotFoundError, UsageError } from "../errors.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import { CATALOG } from "../providers/catalog.ts";
 import { expandTarget } from "../route/expand.ts";
-import type { StorePaths } from "../store/paths.ts";
-import { heldLockOwner } from "../store/read/dev_lock.ts";
 import { closest } from "../text/suggest.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
-
-/** The running dev: its pid and receiver port. */
-export interface RunningDev {
-  pid: number;
-  port: number;
-}
-
-/** The `hooktap dev` holding `paths`' writer lock, or `undefined` when none runs. */
-export async function runningDev(paths: StorePaths): Promise<RunningDev | undefined> {
-  const owner = await heldLockOwner(paths.lock);
-  if (typeof owner?.port !== "number") return undefined;
-  return { pid: typeof owner.pid === "number" ? owner.pid : 0, port: owner.port };
-}
 
 /**
  * The endpoint a trigger of `provider` goes to: the one named, else the first

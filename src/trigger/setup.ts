@@ -20,6 +20,7 @@ import { signingMode } from "./sign.ts";
 // Finding dev and hooktap's key pair are imported when a trigger needs them: `--to URL --secret S` needs
 // neither, and its start-up reads fewer modules (issue 36).
 const devTarget = () => lazyImport<typeof import("./dev_target.ts")>("src/trigger/dev_target.ts");
+const devLock = () => lazyImport<typeof import("../store/read/dev_lock.ts")>("src/store/read/dev_lock.ts");
 const triggerKeys = () => lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
 
 /** What {@linkcode setUpTrigger} takes. */
@@ -89,8 +90,8 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   let to = input.to;
   let endpoint: Endpoint | undefined;
   if (to === undefined) {
-    const { endpointFor, endpointUrl, runningDev } = await devTarget();
-    const dev = await runningDev(await input.paths());
+    const { endpointFor, endpointUrl } = await devTarget();
+    const dev = await (await devLock()).runningDev(await input.paths());
     if (dev === undefined) throw input.noDev();
     endpoint = endpointFor(config, provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);

@@ -93,10 +93,10 @@ export async function filterFrom(opts: FilterValues): Promise<EventFilter> {
   if (opts.hasHeader !== undefined && opts.hasHeader.length > 0) filter.header = opts.hasHeader;
   if (opts.provider !== undefined) {
     // Checked and made canonical by a module loaded only when asked (the declarations load none).
-    const { providerFilter } = await lazyImport<typeof import("./provider_filter.ts")>(
-      "src/commands/_shared/provider_filter.ts",
+    const { providerFilter } = await lazyImport<typeof import("../../config/provider_name.ts")>(
+      "src/config/provider_name.ts",
     );
-    filter.provider = providerFilter(opts.provider);
+    filter.provider = providerFilter(opts.provider, "--provider");
   }
   if (opts.type !== undefined) filter.type = opts.type;
   if (opts.path !== undefined) filter.path = opts.path;

@@ -152,41 +152,11 @@ function _noTarget(
   );
 }
 
-/** `hooktap replay`. */
-/** The pending events of `matching` that the `hooktap dev` running here holds, or `undefined` when none runs. */
-async function _heldByDev(
-  ctx: CommandContext,
-  pending: readonly CapturedEvent[],
-  matching: readonly CapturedEvent[],
-): Promise<{ ids: Set<string>; pid: number } | undefined> {
-  const { runningDev } = await import("../../trigger/dev_target.ts");
-  const dev = await runningDev(storeOf(ctx));
-  if (dev === undefined) return undefined;
-  const mine = new Set(pending.map((e) => e.id));
-  const ids = new Set(matching.filter((e) => mine.has(e.id)).map((e) => e.id));
-  return ids.size === 0 ? undefined : { ids, pid: dev.pid };
-}
-
-/**
- * The pid of the `hooktap dev` running here when `event` is still pending for its forward target (that dev
- * sends it as soon as the app listens), else `undefined`.
- */
-async function _heldByDevOne(ctx: CommandContext, event: CapturedEvent): Promise<number | undefined> {
-  if (event.forward === undefined) return undefined;
-  const { runningDev } = await import("../../trigger/dev_target.ts");
-  const dev = await runningDev(storeOf(ctx));
-  if (dev === undefined) return undefined;
-  const { readDeliveriesOf } = await import("../../send/deliveries_read.ts");
-  const { eventDelivery } = await import("../../send/delivery_state.ts");
-  const records = (await readDeliveriesOf(storeOf(ctx).deliveries, [event])).get(event.id) ?? [];
-  const state = eventDelivery(event, records).state;
-  return state === "pending" || state === "retrying" ? dev.pid : undefined;
-}
-
 /** Warns when the `hooktap dev` running here still has `event` waiting: it sends it too. */
 async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent): Promise<void> {
-  const pid = await _heldByDevOne(ctx, event);
-  if (pid !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(pid)));
+  const { heldByDev } = await import("../../send/held_by_dev.ts");
+  const held = await heldByDev(storeOf(ctx), [event]);
+  if (held !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
 }
 
 function _heldOneWarning(pid: number): string {
@@ -251,6 +221,7 @@ async function _overrides(ctx: CommandContext, opts: Opts): Promise<Overrides> {
   };
 }
 
+/** `hooktap replay`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
   const id = input.args[0];
@@ -335,7 +306,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     // While a dev runs here, the events still pending are its own to send (it sends them as soon as their app
     // listens, or reports those marked for a target it does not forward to): a replay to their targets now
     // would deliver them twice. Given-up ones are no dev's any more.
-    const held = opts.to === undefined ? await _heldByDev(ctx, found.pending, matching) : undefined;
+    const { heldByDev } = await import("../../send/held_by_dev.ts");
+    const held = opts.to === undefined ? await heldByDev(storeOf(ctx), matching) : undefined;
     const list = held === undefined ? matching : matching.filter((e) => !held.ids.has(e.id));
     if (held !== undefined) out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
     if (list.length === 0 && held !== undefined) return;

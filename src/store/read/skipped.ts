@@ -8,6 +8,8 @@
  */
 import { RECORD_VERSION_2 } from "../../event/record.ts";
 import { plural } from "../../text/format.ts";
+import { devHoldsLock } from "./dev_lock.ts";
+import { lastCompleteLineEnd } from "./line_end.ts";
 import { readAtSync } from "./lines.ts";
 import type { StoreReader } from "./reader.ts";
 
@@ -26,42 +28,6 @@ export interface SkippedLines {
 const decoder = new TextDecoder();
 const VERSION_HEAD = /^\{"v":(\d{1,9})[,}]/;
 
-/** Whether a `hooktap dev` holds the writer lock at `path` (it writes the log). */
-function devWrites(path: string): boolean {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path, { read: true });
-  } catch {
-    return false;
-  }
-  try {
-    if (file.tryLockSync(false)) {
-      file.unlockSync();
-      return false;
-    }
-    return true;
-  } catch {
-    return false;
-  } finally {
-    file.close();
-  }
-}
-
-/** Start of the last line of `[0, size)` when it has no newline (a torn or unfinished line), else -1. */
-function unfinishedLineStart(file: Deno.FsFile, size: number): number {
-  if (size === 0) return -1;
-  const buf = new Uint8Array(64 * 1024);
-  if (readAtSync(file, size - 1, buf.subarray(0, 1)) === 1 && buf[0] === 0x0a) return -1;
-  for (let end = size; end > 0;) {
-    const start = Math.max(0, end - buf.length);
-    const got = readAtSync(file, start, buf.subarray(0, end - start));
-    const at = buf.subarray(0, got).lastIndexOf(0x0a);
-    if (at !== -1) return start + at + 1;
-    end = start;
-  }
-  return 0;
-}
-
 /**
  * Sorts the lines `reader` skipped into {@linkcode SkippedLines}. The reader may be closed already: the
  * log is opened again and only `[0, reader.size)` is looked at (the log is only appended to meanwhile).
@@ -77,10 +43,11 @@ export function classifySkipped(reader: StoreReader): SkippedLines {
     return out;
   }
   try {
-    const tail = unfinishedLineStart(file, reader.size);
+    const whole = lastCompleteLineEnd(file, reader.size);
+    const tail = whole === reader.size ? -1 : whole; // where an unfinished last line starts
     const head = new Uint8Array(24);
     for (const start of reader.skippedAt) {
-      if (start === tail && devWrites(reader.paths.lock)) {
+      if (start === tail && devHoldsLock(reader.paths.lock)) {
         out.beingWritten++;
         continue;
       }

@@ -20,7 +20,7 @@ import { findByIdPrefix } from "../read/lookup.ts";
 import { lineStartAtOrAfter, readAt } from "../read/lines.ts";
 import { openStoreReader } from "../read/reader.ts";
 import type { StorePaths } from "../paths.ts";
-import { lastCompleteLineEnd } from "./repair.ts";
+import { lastCompleteLineEnd } from "../read/line_end.ts";
 import { openNoFollow, writeFileReplacing } from "./no_follow.ts";
 import { writeFailureOf } from "./write_fix.ts";
 
@@ -186,7 +186,7 @@ export async function compactLog(
   const missing: string[] = [];
   let bytesBefore: number;
   try {
-    const end = options.end ?? (await lastCompleteLineEnd(reader.file, reader.size));
+    const end = options.end ?? lastCompleteLineEnd(reader.file, reader.size);
     bytesBefore = end;
     let cut = 0;
     if (plan.all) cut = end;

@@ -8,30 +8,8 @@
  * @module
  */
 
+import { lastCompleteLineEnd } from "../read/line_end.ts";
 import { openNoFollow } from "./no_follow.ts";
-
-const CHUNK = 64 * 1024;
-
-/** Length of the file up to and including its last newline. */
-export async function lastCompleteLineEnd(file: Deno.FsFile, size: number): Promise<number> {
-  let end = size;
-  const buf = new Uint8Array(CHUNK);
-  while (end > 0) {
-    const start = Math.max(0, end - CHUNK);
-    const want = end - start;
-    await file.seek(start, Deno.SeekMode.Start);
-    let got = 0;
-    while (got < want) {
-      const n = await file.read(buf.subarray(got, want));
-      if (n === null) break;
-      got += n;
-    }
-    const at = buf.subarray(0, got).lastIndexOf(0x0a);
-    if (at !== -1) return start + at + 1;
-    end = start;
-  }
-  return 0;
-}
 
 /** Longest last line checked for being whole (a bigger one is cut as torn). */
 const MAX_WHOLE_CHECK = 256 * 1024 * 1024;
@@ -67,7 +45,7 @@ export async function isWholeLine(file: Deno.FsFile, start: number, size: number
  */
 export async function repairTail(file: Deno.FsFile, size: number): Promise<number> {
   if (size === 0) return 0;
-  const good = await lastCompleteLineEnd(file, size);
+  const good = lastCompleteLineEnd(file, size);
   if (good === size) return 0;
   if (await isWholeLine(file, good, size)) {
     await file.seek(0, Deno.SeekMode.End);
@@ -96,7 +74,7 @@ export async function completeLastLine(path: string): Promise<void> {
   try {
     const size = (await file.stat()).size;
     if (size === 0) return;
-    const good = await lastCompleteLineEnd(file, size);
+    const good = lastCompleteLineEnd(file, size);
     if (good !== size && await isWholeLine(file, good, size)) {
       await file.write(new Uint8Array([0x0a]));
       await file.syncData();

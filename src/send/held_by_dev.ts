@@ -1,0 +1,49 @@
+/**
+ * Events the `hooktap dev` running in the project still has waiting for a
+ * forward target (never answered there yet, or retrying): that dev sends them
+ * as soon as the app listens, so a replay now could deliver them twice.
+ * `hooktap replay` (src/commands/replay/) and mcp's `replay` tool
+ * (src/mcp/replay.ts) ask this one rule: an undelivered bulk replay leaves
+ * them, a single one is sent with a warning. Each says so in its own words.
+ * @module
+ */
+import type { CapturedEvent } from "../event/record.ts";
+import type { StorePaths } from "../store/paths.ts";
+import { runningDev } from "../store/read/dev_lock.ts";
+import { factOf, readDeliveriesOf } from "./deliveries_read.ts";
+import { eventDelivery, type TargetOutcome } from "./delivery_state.ts";
+
+/** What {@linkcode heldByDev} found: the running dev's pid and the ids of the events it still has waiting. */
+export interface HeldByDev {
+  ids: Set<string>;
+  pid: number;
+}
+
+/**
+ * Whether a forward target still waits for `dev`: neither delivered nor given up (every attempt failed),
+ * as `findUndelivered` counts it due (./undelivered.ts).
+ */
+export function stillWaiting(target: Pick<TargetOutcome, "outcome">): boolean {
+  return target.outcome !== "delivered" && target.outcome !== "failed";
+}
+
+/**
+ * The events of `events` the `hooktap dev` running at `paths` still has waiting for one of their forward
+ * targets, or `undefined` when no dev runs or it has none of them. An event one target of which gave up
+ * while another still waits is held: its combined state reads `failed`, but dev still sends it there.
+ */
+export async function heldByDev(
+  paths: StorePaths,
+  events: readonly CapturedEvent[],
+): Promise<HeldByDev | undefined> {
+  const forwarded = events.filter((e) => e.forward !== undefined);
+  if (forwarded.length === 0) return undefined;
+  const dev = await runningDev(paths);
+  if (dev === undefined) return undefined;
+  const records = await readDeliveriesOf(paths.deliveries, forwarded, { as: factOf }); // what the state reads
+  const ids = new Set<string>();
+  for (const e of forwarded) {
+    if (eventDelivery(e, records.get(e.id)).targets.some(stillWaiting)) ids.add(e.id);
+  }
+  return ids.size === 0 ? undefined : { ids, pid: dev.pid };
+}
