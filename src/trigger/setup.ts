@@ -21,6 +21,8 @@ import { signingMode } from "./sign.ts";
 // neither, and its start-up reads fewer modules (issue 36).
 const devTarget = () => lazyImport<typeof import("./dev_target.ts")>("src/trigger/dev_target.ts");
 const triggerKeys = () => lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
+// The built-in starter config, which a dev started without a config file serves.
+const configLoader = () => lazyImport<typeof import("../config/load.ts")>("src/config/load.ts");
 
 /** What {@linkcode setUpTrigger} takes. */
 export interface SetupInput {
@@ -92,7 +94,9 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     const { endpointFor, endpointUrl, runningDev } = await devTarget();
     const dev = await runningDev(await input.paths());
     if (dev === undefined) throw input.noDev();
-    endpoint = endpointFor(config, provider, input.endpoint);
+    // No config file: the dev running here serves the built-in starter config (POST /webhook), as it
+    // would once `hooktap init --yes` wrote it.
+    endpoint = endpointFor(config ?? (await configLoader()).starterConfig(), provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);
   } else if (config !== null) {
     endpoint = input.endpoint !== undefined

@@ -1,0 +1,21 @@
+/**
+ * The first minutes of a new user, as README.md tells them: the CLI as a subprocess in an empty temp dir.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { readEvents, runCli, startDev, withTmpDir } from "./_helpers.ts";
+
+Deno.test("`trigger github push` reaches a dev on the built-in starter config (no hooktap.config.ts), as it does once init wrote the same config", async () => {
+  await using tmp = await withTmpDir();
+  await using dev = await startDev(tmp.path, [], { permissions: ["-A"] });
+  assert.match(dev.stderr(), /using the built-in starter config/);
+  const r = await runCli(["trigger", "github", "push"], { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout + r.stderr, new RegExp(`POST http://127\\.0\\.0\\.1:${dev.port}/webhook .*\\n.*200`));
+  assert.doesNotMatch(r.stderr, /No endpoint/);
+  const events = await readEvents(tmp.path);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.endpoint, "default");
+  assert.equal(events[0]!.path, "/webhook");
+  assert.equal(await dev.stop(), 0);
+});
