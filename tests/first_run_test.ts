@@ -3,7 +3,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { readEvents, runCli, startDev, withTmpDir } from "./_helpers.ts";
+import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 Deno.test("`trigger github push` reaches a dev on the built-in starter config (no hooktap.config.ts), as it does once init wrote the same config", async () => {
   await using tmp = await withTmpDir();
@@ -17,5 +17,26 @@ Deno.test("`trigger github push` reaches a dev on the built-in starter config (n
   assert.equal(events.length, 1);
   assert.equal(events[0]!.endpoint, "default");
   assert.equal(events[0]!.path, "/webhook");
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("`trigger` run where the endpoint's secret variable is unset says so (set it here, as for dev), not to add a `secret`", async () => {
+  await using tmp = await withTmpDir();
+  const variable = "HOOKTAP_FIRST_RUN_UNSET_SECRET";
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "github", path: "/github", method: "POST", ` +
+      `secret: Deno.env.get(${JSON.stringify(variable)}) }] };\n`,
+  );
+  // dev has the variable (its terminal exported it); the trigger's shell does not.
+  await using dev = await startDev(tmp.path, [], { permissions: ["-A"], env: { [variable]: "s3cret" } });
+  const r = await runCli(["trigger", "github", "push"], { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /warning: sending unsigned: endpoint "github" sets `secret` from an environment variable that is not set where this runs; set it here \(as for dev\), or give --secret/,
+  );
+  assert.doesNotMatch(r.stderr, /set `secret` on the endpoint/);
   assert.equal(await dev.stop(), 0);
 });

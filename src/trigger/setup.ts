@@ -140,7 +140,18 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     }
   }
   if (signingMode(provider, { ...material, ...(setup.keys ? { keys: setup.keys } : {}) }) === "none") {
-    warnings.push(unsignedText(provider, input.secretOption));
+    // The endpoint sets `secret: Deno.env.get(...)` and the variable is unset here (config validation said
+    // so): the fix is the variable in this shell (dev may well have it in its own), not a `secret` to add.
+    const unset = endpoint !== undefined &&
+      config?.warnings.some((w) => w.startsWith(`endpoint "${endpoint!.name}": its secret is empty`));
+    warnings.push(
+      unset
+        ? `sending unsigned: endpoint "${
+          endpoint!.name
+        }" sets \`secret\` from an environment variable that is ` +
+          `not set where this runs; set it here (as for dev), or give ${input.secretOption}`
+        : unsignedText(provider, input.secretOption),
+    );
   }
   return setup;
 }
