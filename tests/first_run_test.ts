@@ -40,3 +40,48 @@ Deno.test("`trigger` run where the endpoint's secret variable is unset says so (
   assert.doesNotMatch(r.stderr, /set `secret` on the endpoint/);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("dev's 'gave up' command for an event whose sender hooktap did not recognise leaves out --resign (which replay refuses for it), and works as printed", async () => {
+  await using tmp = await withTmpDir();
+  let status = 400;
+  let received = 0;
+  await using app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    await req.arrayBuffer();
+    received++;
+    return new Response(
+      status === 400 ? "Webhook Error: No stripe-signature header value was provided." : "ok",
+      {
+        status,
+      },
+    );
+  });
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "stripe", path: "/webhooks/stripe", method: "POST", ` +
+      `secret: "whsec_test", forward: "http://127.0.0.1:${app.addr.port}/webhooks/stripe" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path, [], { permissions: ["-A"] });
+  // An unsigned request (what `trigger stripe ...` sends when its shell lacks the secret).
+  const sent = await fetch(`${dev.url}/webhooks/stripe`, {
+    method: "POST",
+    body: '{"type":"payment_intent.succeeded"}',
+  });
+  assert.equal(sent.status, 200);
+  await sent.body?.cancel();
+  const deadline = Date.now() + 15_000;
+  while (!/gave up/.test(dev.stdout() + dev.stderr()) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const printed = (dev.stdout() + dev.stderr()).match(
+    /gave up: hooktap (replay --undelivered [^\n]*?) sends it again/,
+  );
+  assert.ok(printed, dev.stdout() + dev.stderr());
+  assert.doesNotMatch(printed[1]!, /--resign/);
+  status = 200;
+  const words = printed[1]!.split(" ");
+  const again = await runCli(words, { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(received, 2);
+  assert.equal(await dev.stop(), 0);
+});
