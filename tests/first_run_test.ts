@@ -83,5 +83,14 @@ Deno.test("dev's 'gave up' command for an event whose sender hooktap did not rec
   const again = await runCli(words, { cwd: tmp.path, permissions: ["-A"] });
   assert.equal(again.code, 0, again.stderr);
   assert.equal(received, 2);
+  // Asked for anyway, --resign is refused with the way that works.
+  const id = (await readEvents(tmp.path))[0]!.id as string;
+  const resign = await runCli(["replay", id, "--resign"], { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(resign.code, 1);
+  assert.match(
+    resign.stderr,
+    /Cannot re-sign evt_\S+: hooktap did not recognise a signature scheme on this event \(send it without --resign: it goes as stored\)\./,
+  );
+  assert.equal(received, 2);
   assert.equal(await dev.stop(), 0);
 });
