@@ -94,3 +94,34 @@ Deno.test("dev's 'gave up' command for an event whose sender hooktap did not rec
   assert.equal(received, 2);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("doctor with the config's port taken by another program does not tell to just start dev (it would fail to bind)", async () => {
+  await using tmp = await withTmpDir();
+  await using other = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("hi"),
+  );
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: ${other.addr.port}, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  const r = await runCli(["doctor", "--json"], { cwd: tmp.path, permissions: ["-A"] });
+  assert.equal(r.code, 1, r.stderr);
+  const checks = JSON.parse(r.stdout).checks as { id: string; status: string; fix?: string }[];
+  const dev = checks.find((c) => c.id === "dev")!;
+  assert.equal(dev.status, "fail");
+  assert.equal(
+    dev.fix,
+    `port ${other.addr.port} is taken (the port check below says by what): free it or set another port, ` +
+      "then start the receiver here: hooktap dev",
+  );
+  assert.equal(checks.find((c) => c.id === "port")!.status, "fail");
+  // Started anyway, dev says the same: the port is in use.
+  const start = await runCli(["dev"], { cwd: tmp.path, permissions: ["-A"], timeoutMs: 20_000 });
+  assert.equal(start.code, 1);
+  assert.match(
+    start.stderr,
+    new RegExp(`Cannot bind port ${other.addr.port} on 127\\.0\\.0\\.1: address already in use`),
+  );
+});
