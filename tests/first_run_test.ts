@@ -125,3 +125,23 @@ Deno.test("doctor with the config's port taken by another program does not tell 
     new RegExp(`Cannot bind port ${other.addr.port} on 127\\.0\\.0\\.1: address already in use`),
   );
 });
+
+Deno.test("dev's banner with several endpoints tells each sender to use its own endpoint's path, not the first one's", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "github", path: "/webhooks/github", method: "POST" }, ` +
+      `{ name: "stripe", path: "/webhooks/stripe", method: "POST" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path, [], { permissions: ["-A"] });
+  const banner = dev.stderr();
+  assert.match(banner, /POST http:\/\/localhost:\d+\/webhooks\/github {2}\(github\)/);
+  assert.match(banner, /POST http:\/\/localhost:\d+\/webhooks\/stripe {2}\(stripe\)/);
+  assert.match(
+    banner,
+    /\n {8}then give each sender <tunnel URL> followed by its endpoint's path \(above\)\n/,
+  );
+  assert.doesNotMatch(banner, /give the sender <tunnel URL>\/webhooks\/github/);
+  assert.equal(await dev.stop(), 0);
+});
