@@ -145,3 +145,35 @@ Deno.test("dev's banner with several endpoints tells each sender to use its own 
   assert.doesNotMatch(banner, /give the sender <tunnel URL>\/webhooks\/github/);
   assert.equal(await dev.stop(), 0);
 });
+
+Deno.test("an option before the command names the fix: a command's option goes after it, -v and --verison mean -V, --version", async () => {
+  await using tmp = await withTmpDir();
+  const cases: [string[], string][] = [
+    [
+      ["-c", "x.ts", "logs", "-n", "1"],
+      "unknown option '-c' before the command: options go after the command (hooktap logs -c x.ts -n 1).",
+    ],
+    [["-v"], "unknown option '-v' before the command (did you mean -V, --version?)."],
+    [["--verison"], "unknown option '--verison' before the command (did you mean --version?)."],
+    [["--hlep"], "unknown option '--hlep' before the command (did you mean --help?)."],
+    [["--foo"], "unknown option '--foo' before the command."],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(args, { cwd: tmp.path, permissions: ["--allow-read=."] });
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, `error: ${message} Run \`hooktap --help\` for the commands.\n`);
+  }
+  // The suggested command runs (no events yet: it says so and exits 0).
+  await writeFile(
+    tmp.path,
+    "x.ts",
+    `export default { port: 0, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+  );
+  const fixed = await runCli(["logs", "-c", "x.ts", "-n", "1"], {
+    cwd: tmp.path,
+    permissions: ["--allow-read=."],
+  });
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.match(fixed.stderr, /No events yet/);
+});
