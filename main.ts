@@ -11,7 +11,7 @@ import { ConfigError, HooktapError } from "./src/errors.ts";
 import { terminalOutput } from "./src/term/output.ts";
 // Imported at start, where Deno reads without asking: src/version.ts imports deno.json, outside src/, which
 // the read access hooktap's lazily imported modules need (src/cli/lazy.ts) does not cover.
-import "./src/version.ts";
+import { denoTooOld } from "./src/version.ts";
 
 /**
  * Signals within this many ms of the first are the same interrupt: a terminal's Ctrl-C reaches every
@@ -101,6 +101,12 @@ export async function declarationOf(word: string | undefined): Promise<CommandSp
 export async function main(args: string[]): Promise<number> {
   const output = terminalOutput();
   const c = output.errColors;
+  // An older Deno would fail mid-command with an error naming neither the cause nor the fix.
+  const tooOld = denoTooOld();
+  if (tooOld !== undefined) {
+    output.err(`${c.red("error:")} ${tooOld}\n`);
+    return 1;
+  }
   const controller = new AbortController();
   let exitCode = 0;
   let firstInterrupt: number | undefined;

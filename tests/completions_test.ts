@@ -25,6 +25,15 @@ Deno.test("`hooktap completions bash|zsh|fish` prints a script that asks `hookta
   assert.match(bad.stderr, /<shell> cannot be "tcsh": use one of bash, zsh, fish\./);
 });
 
+Deno.test("`hooktap completions --help` names installs that put `hooktap` on the PATH today (JSR is not published)", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(["completions", "--help"], { cwd: tmp.path, permissions: READ_ONLY });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /jsr:/);
+  assert.match(r.stdout, /npm install -g hooktap, or deno task install in a clone/);
+  assert.match(r.stdout, /not `npx hooktap \.\.\.`/);
+});
+
 async function words(cwd: string, ...args: string[]): Promise<string[]> {
   const r = await runCli(["complete", "--", ...args], { cwd, permissions: READ_ONLY });
   assert.equal(r.code, 0, r.stderr);

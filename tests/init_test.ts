@@ -50,7 +50,7 @@ Deno.test("`hooktap init` never overwrites an existing config unless --force", a
   await Deno.writeTextFile(file, "// mine\n");
   const refused = await runCli(["init", "--yes"], { cwd: tmp.path, permissions: INIT_PERMS });
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /already exists.*hooktap init --force/);
+  assert.match(refused.stderr, /already exists.*`hooktap init --yes --force`/);
   assert.equal(await Deno.readTextFile(file), "// mine\n");
   const forced = await runCli(["init", "--yes", "--force"], { cwd: tmp.path, permissions: INIT_PERMS });
   assert.equal(forced.code, 0, forced.stderr);
@@ -74,9 +74,10 @@ Deno.test("`hooktap init --config FILE`: every command it prints carries --confi
   const again = await runCli(run.split(" "), { cwd: tmp.path, permissions: perms });
   assert.equal(again.code, 1);
   const force = again.stderr.match(/run `hooktap (init [^`]*)` to replace it/)?.[1];
-  assert.equal(force, "init --force --config alt3.config.ts", again.stderr);
+  // It keeps the --yes it was given: pasted as printed, it replaces the file without asking.
+  assert.equal(force, "init --yes --force --config alt3.config.ts", again.stderr);
   await Deno.writeTextFile(join(tmp.path, "alt3.config.ts"), "// mine\n");
-  const forced = await runCli([...force.split(" "), "--yes"], { cwd: tmp.path, permissions: perms });
+  const forced = await runCli(force.split(" "), { cwd: tmp.path, permissions: perms });
   assert.equal(forced.code, 0, forced.stderr);
   assert.equal(await Deno.readTextFile(join(tmp.path, "alt3.config.ts")), configSource());
 });

@@ -41,6 +41,26 @@ function _find(program: Program, name: string): CommandSpec {
   );
 }
 
+/**
+ * An option before the command: a command's option (`hooktap -c x.ts logs`) is shown after its command, a
+ * near miss of `--version` or `--help` (`-v`, `--verison`) is named.
+ */
+function _optionBeforeCommand(program: Program, args: readonly string[]): UsageError {
+  const first = args[0]!;
+  const named = args.find((w) => program.commands.some((c) => c.name === w && !c.hidden));
+  const near = first === "-v" ? "-V" : closest(first.replace(/^-+/, ""), ["version", "help"]);
+  const hint = named !== undefined
+    ? `: options go after the command (${suggestCommand([named, ...args.filter((w) => w !== named)])})`
+    : near === undefined
+    ? ""
+    : ` (did you mean ${near === "-V" ? "-V, --version" : `--${near}`}?)`;
+  return new UsageError(
+    `unknown option '${first}' before the command${hint}. Run \`${
+      suggestCommand(["--help"])
+    }\` for the commands.`,
+  );
+}
+
 /** Runs `args` (the words after `hooktap`). */
 export async function runProgram(
   program: Program,
@@ -75,11 +95,7 @@ export async function runProgram(
     );
     return;
   }
-  if (first.startsWith("-")) {
-    throw new UsageError(
-      `unknown option '${first}' before the command. Run \`${suggestCommand(["--help"])}\` for the commands.`,
-    );
-  }
+  if (first.startsWith("-")) throw _optionBeforeCommand(program, args);
   await runCommand(_find(program, first), ctx, rest);
 }
 

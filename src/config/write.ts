@@ -22,11 +22,11 @@ export interface WriteConfigOptions {
   dataDir?: string;
 }
 
-/** The error for a config file that is already there. */
-export function alreadyExists(file: string, cwd?: string): HooktapError {
+/** The error for a config file that is already there; its command keeps `--yes` when `yes` (init was given it). */
+export function alreadyExists(file: string, cwd?: string, yes = false): HooktapError {
   return new HooktapError(
     `${file} already exists; hooktap init does not overwrite it. Edit it, or run \`${
-      suggestCommand(["init", "--force", ...configWords(file, cwd)])
+      suggestCommand(["init", ...(yes ? ["--yes"] : []), "--force", ...configWords(file, cwd)])
     }\` to replace it.`,
   );
 }

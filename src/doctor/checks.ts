@@ -54,7 +54,12 @@ function devCheck(f: DoctorFacts): Check {
       id: "dev",
       status: "fail",
       summary: "No hooktap dev is running for this directory (nobody holds .hooktap/dev.lock).",
-      fix: _configFirst(f) ?? `start the receiver here: ${command(f, ["dev"])}`,
+      fix: _configFirst(f) ??
+        // Another program (or another directory's dev) has the port: dev started now would only fail to bind.
+        (f.probe !== undefined && f.probe.state !== "closed"
+          ? `port ${f.port} is taken (the port check below says by what): free it or set another port, ` +
+            `then start the receiver here: ${command(f, ["dev"])}`
+          : `start the receiver here: ${command(f, ["dev"])}`),
     };
   }
   const o = f.dev.owner;

@@ -160,7 +160,7 @@ export async function prepareRequest(
       const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
       const why = rejectionReason(event, changed, settings, now, true) ??
         (facts === undefined
-          ? "hooktap did not recognise a signature scheme on this event"
+          ? "hooktap did not recognise a signature scheme on this event (send it without --resign: it goes as stored)"
           : facts.keyPair !== undefined
           ? `${facts.title} signs with its private key, which only ${facts.title} holds, so no one else can ` +
             "sign it afresh (its stored signature still verifies: send it without --resign)"

@@ -72,7 +72,10 @@ export function banner(info: BannerInfo, output: Output): string {
       `Tunnel: in another terminal run ${c.bold(`ngrok http ${info.port}`)} or ${
         c.bold(`cloudflared tunnel --url http://localhost:${info.port}`)
       },`,
-      `        then give the sender <tunnel URL>${info.endpoints[0]?.path ?? "/webhook"}`,
+      info.endpoints.length > 1
+        // Each sender its own endpoint's path: one path for all would send Stripe to GitHub's endpoint.
+        ? "        then give each sender <tunnel URL> followed by its endpoint's path (above)"
+        : `        then give the sender <tunnel URL>${info.endpoints[0]?.path ?? "/webhook"}`,
     ]),
     c.dim("Press Ctrl-C to stop."),
     "",

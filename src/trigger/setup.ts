@@ -22,6 +22,8 @@ import { signingMode } from "./sign.ts";
 const devTarget = () => lazyImport<typeof import("./dev_target.ts")>("src/trigger/dev_target.ts");
 const devLock = () => lazyImport<typeof import("../store/read/dev_lock.ts")>("src/store/read/dev_lock.ts");
 const triggerKeys = () => lazyImport<typeof import("./keys.ts")>("src/trigger/keys.ts");
+// The built-in starter config, which a dev started without a config file serves.
+const configLoader = () => lazyImport<typeof import("../config/load.ts")>("src/config/load.ts");
 
 /** What {@linkcode setUpTrigger} takes. */
 export interface SetupInput {
@@ -93,7 +95,9 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     const { endpointFor, endpointUrl } = await devTarget();
     const dev = await (await devLock()).runningDev(await input.paths());
     if (dev === undefined) throw input.noDev();
-    endpoint = endpointFor(config, provider, input.endpoint);
+    // No config file: the dev running here serves the built-in starter config (POST /webhook), as it
+    // would once `hooktap init --yes` wrote it.
+    endpoint = endpointFor(config ?? (await configLoader()).starterConfig(), provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);
   } else if (config !== null) {
     endpoint = input.endpoint !== undefined
@@ -137,7 +141,18 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     }
   }
   if (signingMode(provider, { ...material, ...(setup.keys ? { keys: setup.keys } : {}) }) === "none") {
-    warnings.push(unsignedText(provider, input.secretOption));
+    // The endpoint sets `secret: Deno.env.get(...)` and the variable is unset here (config validation said
+    // so): the fix is the variable in this shell (dev may well have it in its own), not a `secret` to add.
+    const unset = endpoint !== undefined &&
+      config?.warnings.some((w) => w.startsWith(`endpoint "${endpoint!.name}": its secret is empty`));
+    warnings.push(
+      unset
+        ? `sending unsigned: endpoint "${
+          endpoint!.name
+        }" sets \`secret\` from an environment variable that is ` +
+          `not set where this runs; set it here (as for dev), or give ${input.secretOption}`
+        : unsignedText(provider, input.secretOption),
+    );
   }
   return setup;
 }

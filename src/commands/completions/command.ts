@@ -14,7 +14,8 @@ export const completions = defineCommand({
   arguments: [{ name: "shell", description: "the shell to complete in", required: true, choices: SHELLS }],
   options,
   after: "\nThe script runs `hooktap complete -- ...` at each TAB, so `hooktap` must be on your PATH\n" +
-    "(deno install -g -A -n hooktap jsr:@hooktap/hooktap/cli).\n" +
+    "(npm install -g hooktap, or deno task install in a clone: docs/install.md); it completes\n" +
+    "`hooktap ...`, not `npx hooktap ...`.\n" +
     "\nExamples:\n  source <(hooktap completions bash)                                   # in ~/.bashrc\n" +
     "  hooktap completions zsh > ~/.zfunc/_hooktap                          # with fpath+=(~/.zfunc)\n" +
     "  hooktap completions fish > ~/.config/fish/completions/hooktap.fish\n",

@@ -290,8 +290,10 @@ async function startParts(
     ...forwardingCallbacks(out, {
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
+      // An event whose sender hooktap did not recognise has nothing to sign afresh (`replay --resign`
+      // refuses it): its command sends it as stored.
       resignsOf: (name, event) =>
-        event?.verdict?.status !== "invalid" &&
+        event?.verdict?.status !== "invalid" && (event === undefined || event.provider !== undefined) &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
       ...(opts.config !== undefined ? { config: opts.config } : {}),

@@ -81,7 +81,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         }.`,
     );
   }
-  if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd);
+  if (!opts.force && await configFileExists(file)) throw alreadyExists(file, ctx.cwd, opts.yes ?? false);
   if (opts.force) {
     await refuseLinkedConfig(file); // never written through, never replaced: a link is refused
   }
