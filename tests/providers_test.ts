@@ -164,3 +164,30 @@ Deno.test("hooktap dev answers challenges, marks verdicts, enforces; logs, inspe
     await server.shutdown();
   }
 });
+
+Deno.test("an unsigned request with Stripe's User-Agent is Stripe's: typed, filtered by --provider stripe, unsigned", async () => {
+  await using tmp = await withTmpDir();
+  {
+    // The built-in starter config: one endpoint, no secret (as a Stripe endpoint before its secret is set).
+    await using dev = await startDev(tmp.path);
+    const res = await fetch(`${dev.url}/webhook`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+      },
+      body: BODY,
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    // Another sender's request without the agent stays generic.
+    const other = await fetch(`${dev.url}/webhook`, { method: "POST", body: BODY });
+    await other.body?.cancel();
+  }
+  const listed = await runCli(["logs", "--provider", "stripe", "--json"], { cwd: tmp.path });
+  assert.equal(listed.code, 0, listed.stderr);
+  const events = listed.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(events.length, 1, listed.stdout);
+  const table = await runCli(["logs", "--provider", "stripe"], { cwd: tmp.path });
+  assert.match(table.stdout, /stripe invoice\.paid +- unsigned/);
+});

@@ -28,7 +28,11 @@ export const stripe: Provider = {
   title: "Stripe",
   signatureHeaders: ["stripe-signature"],
   timestamped: true,
-  detect: (view) => view.header("stripe-signature") !== undefined,
+  // Stripe's own User-Agent tells an unsigned Stripe request (an endpoint without its secret at Stripe, a
+  // trigger without --secret) from any other sender's.
+  detect: (view) =>
+    view.header("stripe-signature") !== undefined ||
+    view.header("user-agent")?.startsWith("Stripe/") === true,
   eventType: (view) => jsonString(view, "type"),
   verify(view, settings) {
     const header = view.header("stripe-signature");
