@@ -80,9 +80,21 @@ Deno.test("`hooktap export --format raw` writes one body's exact bytes and refus
   const r = await runCli(["export", ids[1]!, "--format", "raw"], { cwd: tmp.path });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.stdoutBytes, BINARY);
-  const many = await runCli(["export", "--format", "raw"], { cwd: tmp.path });
-  assert.equal(many.code, 2);
-  assert.match(many.stderr, /exactly one event id/);
+  // -n 1 picks one: the newest event the filters match.
+  const newest = await runCli(["export", "-n", "1", "--format", "raw"], { cwd: tmp.path });
+  assert.equal(newest.code, 0, newest.stderr);
+  assert.equal(newest.stdout, "@/etc/passwd starts with an at");
+  const newestBinary = await runCli(
+    ["export", "-n", "1", "--format", "raw", "--has-header", "content-type=application/octet-stream"],
+    { cwd: tmp.path },
+  );
+  assert.equal(newestBinary.code, 0, newestBinary.stderr);
+  assert.deepEqual(newestBinary.stdoutBytes, BINARY);
+  for (const args of [["--format", "raw"], ["-n", "2", "--format", "raw"]]) {
+    const many = await runCli(["export", ...args], { cwd: tmp.path });
+    assert.equal(many.code, 2);
+    assert.match(many.stderr, /exactly one event id, or -n 1/);
+  }
   const bad = await runCli(["export", "--format", "pdf"], { cwd: tmp.path });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--format must be one of har, curl, jsonl, raw/);

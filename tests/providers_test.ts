@@ -180,7 +180,7 @@ Deno.test("an unsigned request with Stripe's User-Agent is Stripe's: typed, filt
     });
     assert.equal(res.status, 200);
     await res.body?.cancel();
-    // Another sender's request without the agent stays generic.
+    // Another sender's request without the agent stays generic (`--provider generic` lists it).
     const other = await fetch(`${dev.url}/webhook`, { method: "POST", body: BODY });
     await other.body?.cancel();
   }
@@ -188,6 +188,10 @@ Deno.test("an unsigned request with Stripe's User-Agent is Stripe's: typed, filt
   assert.equal(listed.code, 0, listed.stderr);
   const events = listed.stdout.trim().split("\n").map((line) => JSON.parse(line));
   assert.equal(events.length, 1, listed.stdout);
+  const unknown = await runCli(["logs", "--provider", "generic", "--json"], { cwd: tmp.path });
+  assert.equal(unknown.code, 0, unknown.stderr);
+  assert.equal(unknown.stdout.trim().split("\n").length, 1, unknown.stdout);
+  assert.equal(JSON.parse(unknown.stdout).provider, undefined);
   const table = await runCli(["logs", "--provider", "stripe"], { cwd: tmp.path });
   assert.match(table.stdout, /stripe invoice\.paid +- unsigned/);
 });

@@ -25,7 +25,7 @@ export type ProviderName =
 
 /**
  * Reads `name` (a config value may be anything: only a string can name a provider).
- * @param listGeneric whether the names listed include `generic`: a filter's do (its events carry it); the
+ * @param listGeneric whether the names listed include `generic`: a filter's do (it picks the events of no known sender); the
  * config's do not (an endpoint gets it from `hmac`). @default true
  */
 export function readProvider(name: unknown, listGeneric = true): ProviderName {

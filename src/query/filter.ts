@@ -151,8 +151,13 @@ export function compileFilter(filter: EventFilter, options: CompileOptions = {})
   }
   if (filter.provider !== undefined) {
     const want = filter.provider.toLowerCase();
-    terms.push({ re: new RegExp(reEscape(`"provider":${JSON.stringify(want)}`)) });
-    exact.push((e) => e.provider === want);
+    if (want === "generic") {
+      // The fallback's events carry no provider (src/providers/examine.ts): no line test can pick them.
+      exact.push((e) => e.provider === undefined);
+    } else {
+      terms.push({ re: new RegExp(reEscape(`"provider":${JSON.stringify(want)}`)) });
+      exact.push((e) => e.provider === want);
+    }
   }
   if (filter.type !== undefined) {
     const want = filter.type;

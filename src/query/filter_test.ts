@@ -136,6 +136,14 @@ Deno.test("filters combine (and) with method, endpoint, time, provider fields", 
   assertMatch(e, { verdict: "invalid" }, false);
 });
 
+Deno.test("--provider generic picks the events of no known sender (they carry no provider)", () => {
+  const unknown = ev('{"a":1}');
+  const github = { ...ev('{"a":1}'), provider: "github", type: "push" };
+  assertMatch(unknown, { provider: "generic" }, true);
+  assertMatch(github, { provider: "generic" }, false);
+  assertMatch(unknown, { provider: "github" }, false);
+});
+
 Deno.test("a type prefix ends at the sender's own separator: '.', '/' (Shopify's orders/create) or a space", () => {
   const typed = (type: string) => ({ ...ev('{"a":1}'), provider: "shopify", type });
   assertMatch(typed("orders/create"), { type: "orders" }, true);

@@ -56,7 +56,7 @@ export const FILTER_OPTIONS = defineOptions({
   },
   provider: {
     value: "name",
-    description: "only events from this sender (github, stripe, slack, ...)",
+    description: "only events from this sender (github, stripe, slack, ...; generic: no known sender)",
     complete: "provider",
   },
   type: {

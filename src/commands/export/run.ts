@@ -154,9 +154,11 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const opts = input.options;
   const format = formatNamed(opts.format)!; // the parser checked the name against src/names.ts
   await filterFrom(opts); // usage errors before anything is read
-  if (format.raw && input.args.length !== 1) {
+  // One body: the event named, or the newest the filters match (`-n 1`).
+  if (format.raw && !(input.args.length === 1 || (input.args.length === 0 && opts.limit === 1))) {
     throw new UsageError(
-      "--format raw writes one event's body: give exactly one event id (or use --format jsonl for several).",
+      "--format raw writes one event's body: give exactly one event id, or -n 1 for the newest (or use " +
+        "--format jsonl for several).",
     );
   }
   if (opts.to !== undefined && !format.sendsTo) {
@@ -188,7 +190,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       throw error;
     }
   }
-  if (format.raw && hasFilter(await filterFrom(opts))) {
+  if (format.raw && input.args.length === 1 && hasFilter(await filterFrom(opts))) {
     // One body asked for by id: one the filters leave out is refused before a file is touched.
     const item = await resolveEventLine(reader, input.args[0]!).catch((error) => {
       reader[Symbol.dispose]();
