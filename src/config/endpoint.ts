@@ -142,7 +142,13 @@ export function checkEndpoints(
     checkKeys(entry, ENDPOINT_FIELDS, at, "an endpoint", issues);
     const { name } = entry;
     if (typeof name !== "string" || name.trim() === "" || /[\s\p{Cc}]/u.test(name)) {
-      issues.push(`${at}.name must be a non-empty string without spaces, got ${show(name)}: use "default"`);
+      // A name with spaces keeps its words (`"my app"`: use "my-app"); an empty or non-string one gets "default".
+      const fixed = typeof name === "string" ? name.trim().replace(/[\s\p{Cc}]+/gu, "-") : "";
+      issues.push(
+        `${at}.name must be a non-empty string without spaces, got ${show(name)}: use ${
+          JSON.stringify(fixed === "" ? "default" : fixed)
+        }`,
+      );
     } else if (names.has(name)) {
       issues.push(
         `${at}.name ${show(name)} is already used by endpoints[${names.get(name)}]: names must be unique`,

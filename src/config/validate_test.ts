@@ -78,6 +78,15 @@ Deno.test("validateConfig() reports every problem at once, each with its field p
   assert.match(issues[4]!, /^endpoints\[2\]\.name must be a non-empty string/);
 });
 
+Deno.test('validateConfig() suggests a name with spaces as the same words joined, and "default" for none', () => {
+  const named = (name: unknown) =>
+    issuesOf({ port: 1, endpoints: [{ name, path: "/a", method: "POST" }] })[0]!;
+  assert.match(named("my app"), /got "my app": use "my-app"$/);
+  assert.match(named(" stripe  live "), /use "stripe-live"$/);
+  assert.match(named(""), /got "": use "default"$/);
+  assert.match(named(42), /use "default"$/);
+});
+
 Deno.test("validateConfig() rejects a non-integer port and a negative one", () => {
   assert.match(issuesOf({ port: 1.5, endpoints: STARTER_CONFIG.endpoints })[0]!, /^port .*got 1\.5/);
   assert.match(issuesOf({ port: -1, endpoints: STARTER_CONFIG.endpoints })[0]!, /^port .*got -1/);
