@@ -126,6 +126,34 @@ export function wirePollProblem(value: unknown, after = 0): string | undefined {
   return undefined;
 }
 
+/** Largest status a client's answer may give a sender (1xx are not final answers). */
+const ANSWER_STATUS = { min: 200, max: 599 } as const;
+
+/**
+ * Checks a client's answer to a held sender before the hub builds the sender's response from it: a final
+ * status, headers as `[name, value]` pairs HTTP allows, a base64 body of at most `maxBody` bytes.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wireAnswerProblem(value: unknown, maxBody: number): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const a = value as Partial<WireAnswer>;
+  if (!Number.isInteger(a.status) || a.status! < ANSWER_STATUS.min || a.status! > ANSWER_STATUS.max) {
+    return "status must be a whole number from 200 to 599";
+  }
+  if (
+    !Array.isArray(a.headers) ||
+    !a.headers.every((h: unknown) =>
+      Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
+      typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
+    )
+  ) return "headers must be [name, value] pairs of strings HTTP allows";
+  if (typeof a.body !== "string" || !BASE64.test(a.body) || a.body.length % 4 !== 0) {
+    return "body must be base64";
+  }
+  if ((a.body.length / 4) * 3 > maxBody + 2) return `body is larger than ${maxBody} bytes`;
+  return undefined;
+}
+
 /** Checks a poll answer's shape (see {@linkcode wirePollProblem}). */
 export function isWirePoll(value: unknown): value is WirePoll {
   return wirePollProblem(value) === undefined;

@@ -5,7 +5,7 @@
  */
 import type { HubContext } from "../context.ts";
 import { json, text } from "../respond.ts";
-import { clientInfos } from "../team.ts";
+import { CLIENT_NAME, clientInfos } from "../team.ts";
 import type { WireClients } from "../wire.ts";
 import { admin, authorized } from "./guard.ts";
 import type { RouteParams } from "./route.ts";
@@ -54,16 +54,16 @@ export async function removeClient(
   ctx: HubContext,
 ): Promise<Response> {
   const channel = groups.channel!;
-  let name: string;
-  try {
-    name = decodeURIComponent(groups.name!); // `hooktap hub clients rm` encodes the name (`@` is `%40`)
-  } catch {
-    return text(404, `No client named ${JSON.stringify(groups.name)} here.`);
-  }
+  // The token first: without it, every name (even one that is not a name) gets the same 401.
   const refused = await tokenOrAdmin(request, channel, ctx);
   if (refused) return refused;
-  if (!(await ctx.store.removeClient(channel, name))) {
-    return text(404, `No client named ${JSON.stringify(name)} here.`);
+  let name: string | undefined;
+  try {
+    name = decodeURIComponent(groups.name!); // `hooktap hub clients rm` encodes the name (`@` is `%40`)
+  } catch { /* not a name */ }
+  // Only a client's name reaches the store (a KV key part): anything else is no client.
+  if (name === undefined || !CLIENT_NAME.test(name) || !(await ctx.store.removeClient(channel, name))) {
+    return text(404, `No client named ${JSON.stringify((name ?? groups.name!).slice(0, 80))} here.`);
   }
   ctx.presence.forget(channel, name);
   void ctx.space.trim(channel, true);

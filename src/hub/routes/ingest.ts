@@ -23,6 +23,18 @@ const FLAGS = {
   hub: "the hub's bound of bytes in flight, hub serve --max-bytes-in-flight",
 } as const;
 
+/** Headers of one connection, not of an answer: the hub frames the sender's response itself. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "content-length",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
 function inFlight(error: BodyBudgetError): string {
   return FLAGS[error instanceof HubBudgetError ? error.scope : "hub"];
 }
@@ -150,7 +162,7 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
     if (answer !== undefined) {
       return new Response(answer.body === "" ? null : Uint8Array.fromBase64(answer.body), {
         status: answer.status,
-        headers: answer.headers,
+        headers: answer.headers.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
       });
     }
   }
