@@ -87,6 +87,7 @@ export async function ack(
       `seq ${seq} is past this channel's last event (${done.head}): ack only events received. Nothing changed.`,
     );
   }
+  ctx.space.mayHaveRoom(channel);
   void ctx.space.trim(channel);
   return json({ ok: true, acked: done.seq });
 }

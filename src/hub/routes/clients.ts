@@ -66,6 +66,7 @@ export async function removeClient(
     return text(404, `No client named ${JSON.stringify((name ?? groups.name!).slice(0, 80))} here.`);
   }
   ctx.presence.forget(channel, name);
+  ctx.space.mayHaveRoom(channel);
   void ctx.space.trim(channel, true);
   return json({ ok: true, removed: name });
 }

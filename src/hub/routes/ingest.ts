@@ -115,7 +115,7 @@ function hiddenBody(method: string): Response {
 
 /** The 507 of a full channel (counted: dev shows the refusals). */
 async function full(channel: string, ctx: HubContext): Promise<Response> {
-  await ctx.store.noteRefused(channel, ctx.now()).catch(() => {});
+  await ctx.space.refused(channel, ctx.now());
   return text(
     507,
     `This channel's storage is full (${ctx.limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
@@ -131,10 +131,14 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
   const max = ctx.limits.maxChannelBytes;
   // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
   // same check. The commit checks the cap again against KV (other hub processes on the same KV).
+  // Found full a moment ago: refused at once (a flood at a full channel costs no store work per request).
+  if (space.knownFull(channel, cost)) return await full(channel, ctx);
   if ((await space.used(channel, false)) + space.reserved(channel) + cost > max) {
     // Full: drop what every client acknowledged or what passed retention, then look again.
-    await space.trim(channel, true);
-    if ((await space.used(channel, true)) + space.reserved(channel) + cost > max) {
+    await space.trimWhenFull(channel);
+    const room = max - (await space.used(channel, true)) - space.reserved(channel);
+    if (cost > room) {
+      space.markFull(channel, room);
       return await full(channel, ctx);
     }
   }
