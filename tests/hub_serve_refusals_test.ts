@@ -184,3 +184,16 @@ Deno.test("hub: every GET or HEAD of the API that announces a body gets 400 and 
   }
   assert.equal((await create("{}")).status, 201, "{}: a channel");
 });
+
+Deno.test("hub serve: a --max-body-size over what dev takes from a hub (64MiB) is refused (exit 2); 64MiB serves", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(
+    ["hub", "serve", "--port", "0", "--kv", `${tmp.path}/kv/hub.sqlite`, "--max-body-size", "65MiB"],
+    { cwd: tmp.path, permissions: ["--unstable-kv", ...SERVE], timeoutMs: 20_000 },
+  );
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--max-body-size must be at most 64MiB, got "65MiB"/);
+  assert.doesNotMatch(r.stderr, /listening/);
+  await using hub = await startHub(tmp.path, 0, ["--max-body-size", "64MiB"]);
+  assert.match(hub.stderr(), /body 64 MiB/);
+});

@@ -4,7 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import type { HubLimits } from "../../hub/limits.ts";
+import { type HubLimits, MAX_BODY_SIZE_LIMIT } from "../../hub/limits.ts";
 import { parseDuration } from "../../query/filter.ts";
 
 const UNITS: Record<string, number> = {
@@ -54,7 +54,15 @@ export function limitsFrom(opts: {
   maxBytesInFlightPerAddress?: string | undefined;
 }): Partial<HubLimits> {
   const out: Partial<HubLimits> = {};
-  if (opts.maxBodySize !== undefined) out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
+  if (opts.maxBodySize !== undefined) {
+    out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
+    if (out.maxBodySize > MAX_BODY_SIZE_LIMIT) {
+      throw new UsageError(
+        `--max-body-size must be at most 64MiB, got "${opts.maxBodySize}": dev takes events from the hub up to ` +
+          "that size, and a larger one stored would stop every client's catch-up at it.",
+      );
+    }
+  }
   if (opts.rateLimit !== undefined) out.ratePerMinute = count(opts.rateLimit, "--rate-limit", true);
   if (opts.maxChannels !== undefined) out.maxChannels = count(opts.maxChannels, "--max-channels", false);
   if (opts.maxClients !== undefined) out.maxClients = count(opts.maxClients, "--max-clients", false);
