@@ -110,3 +110,26 @@ Deno.test("hub channel create prints what a hostile hub answers as text, never i
   assert.match(created.stderr, /not as a hooktap hub does/);
   assert.ok(!(created.stdout + created.stderr).includes("\x1b"), JSON.stringify(created));
 });
+
+Deno.test("hub clients with the admin token for a channel that does not exist says so, never 'no client has connected'", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  await createChannel(tmp.path, hub.url);
+  const r = await runCli(["hub", "clients", "--hub", hub.url, "--channel", "AAAAAAAAAAAAAAAAAAAAAA"], {
+    cwd: tmp.path,
+    permissions: NET,
+    env: ADMIN,
+  });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /refused to list the clients \(404\): No channel here/);
+  assert.doesNotMatch(r.stderr, /No client has connected/);
+  // The API alike, for any channel string (a key too long for KV was a 500).
+  for (const channel of ["AAAAAAAAAAAAAAAAAAAAAA", "x".repeat(3000)]) {
+    const list = await fetch(`${hub.url}/api/channels/${channel}/clients`, {
+      headers: { authorization: "Bearer admin" },
+    });
+    assert.equal(list.status, 404, `${channel.slice(0, 8)}: ${list.status}`);
+    await list.body?.cancel();
+  }
+  assert.doesNotMatch(hub.stderr(), /error:/, hub.stderr());
+});
