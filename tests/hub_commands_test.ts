@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { runCli, withTmpDir } from "./_helpers.ts";
+import { LEAST_PRIVILEGE, runCli, withTmpDir, writeFile } from "./_helpers.ts";
 import { createChannel, startHub } from "./_hub.ts";
 
 const NET = ["--allow-net", "--allow-env", "--allow-read"];
@@ -132,4 +132,25 @@ Deno.test("hub clients with the admin token for a channel that does not exist sa
     await list.body?.cancel();
   }
   assert.doesNotMatch(hub.stderr(), /error:/, hub.stderr());
+});
+
+Deno.test("dev --hub shows what a hostile hub answers at connect as text, never its control codes", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+  );
+  await using fake = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("\x1b]0;pwned\x07\x1b[2Jdown", { status: 500 }),
+  );
+  const r = await runCli(["dev", "--hub", `http://127.0.0.1:${fake.addr.port}/c/AAAAAAAAAAAAAAAAAAAAAA`], {
+    cwd: tmp.path,
+    permissions: [...LEAST_PRIVILEGE, "--allow-env"],
+    env: { HOOKTAP_HUB_TOKEN: "htk_x" },
+  });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /The hub answered 500: .*down/);
+  assert.ok(!r.stderr.includes("\x1b") && !r.stderr.includes("\x07"), JSON.stringify(r.stderr));
 });
