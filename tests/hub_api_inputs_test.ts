@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { withTmpDir } from "./_helpers.ts";
 import { createChannel, startHub } from "./_hub.ts";
+import { wirePollProblem } from "../src/hub/wire.ts";
 
 Deno.test("hub: a poll's limit or after out of range gets 400 naming it, and the hub logs nothing", async () => {
   await using tmp = await withTmpDir();
@@ -142,4 +143,45 @@ Deno.test("hub: without a token a client removal gets 401 whatever the name; wit
     await r.body?.cancel();
   }
   assert.doesNotMatch(hub.stderr(), /error:/, hub.stderr());
+});
+
+Deno.test("hub: a request dev could not take (a header name over 256 characters, a method over 32) is refused at the hub, never stored to stop every client's catch-up", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  const api = `${hub.url}/api/channels/${id}`;
+  const auth = { authorization: `Bearer ${channel.token}` };
+  const raw = async (request: string) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: hub.port });
+    try {
+      await conn.write(new TextEncoder().encode(request));
+      const buf = new Uint8Array(4096);
+      const n = await conn.read(buf);
+      return new TextDecoder().decode(buf.subarray(0, n ?? 0));
+    } finally {
+      conn.close();
+    }
+  };
+  const longName = await raw(
+    `POST /c/${id}/x HTTP/1.1\r\nHost: x\r\n${"N".repeat(300)}: v\r\nContent-Length: 1\r\n\r\nx`,
+  );
+  assert.match(longName, /^HTTP\/1\.1 400 /);
+  assert.match(longName, /bad headers.*Nothing was stored/);
+  const longMethod = await raw(
+    `${"M".repeat(40)} /c/${id}/x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx`,
+  );
+  assert.match(longMethod, /^HTTP\/1\.1 400 /);
+  assert.match(longMethod, /a bad method/);
+  const ok = await fetch(`${channel.url}/x`, {
+    method: "POST",
+    body: "after",
+    headers: { ["N".repeat(256)]: "v" },
+  });
+  assert.equal(ok.status, 200, "a name of 256 characters is taken");
+  await ok.body?.cancel();
+  // The channel holds only what a client takes: its poll is one dev accepts.
+  const poll = await (await fetch(`${api}/events?after=0&wait=0&client=a`, { headers: auth })).json();
+  assert.equal(poll.events.length, 1);
+  assert.equal(wirePollProblem(poll, 0), undefined);
 });

@@ -14,7 +14,7 @@ import type { HubContext } from "../context.ts";
 import { ChannelFullError, HeadTooLargeError, type NewEvent, storedBytes } from "../kv_store.ts";
 import { json, NO_CHANNEL, text } from "../respond.ts";
 import { CHANNEL_ID } from "../token.ts";
-import type { WireAnswer } from "../wire.ts";
+import { type WireAnswer, wireRequestProblem } from "../wire.ts";
 import type { RouteParams } from "./route.ts";
 
 const FLAGS = {
@@ -62,6 +62,19 @@ export async function ingest(
   const headers = requestHeaders(request);
   const addr = info?.remoteAddr;
   const remoteAddr = addr?.transport === "tcp" ? addr.hostname : "";
+  const rest = groups.rest ?? "";
+  const parts = {
+    receivedAt: new Date(ctx.now()).toISOString(),
+    method: request.method,
+    path: rest === "" ? "/" : rest,
+    query: url.search.slice(1),
+    headers,
+    remoteAddr,
+  };
+  // What dev's client would refuse is refused here, before the body is read: stored, it would stop every
+  // client's catch-up at it for good.
+  const problem = wireRequestProblem(parts);
+  if (problem !== undefined) return await untakable(request, problem);
   const budget = new RequestBudget(ctx.budgets, channel, remoteAddr);
   let body: Uint8Array;
   try {
@@ -84,17 +97,9 @@ export async function ingest(
     });
   }
   try {
-    const rest = groups.rest ?? "";
-    return await keep(channel, {
-      receivedAt: new Date(ctx.now()).toISOString(),
-      method: request.method,
-      path: rest === "" ? "/" : rest,
-      query: url.search.slice(1),
-      headers,
-      remoteAddr,
-      size: body.length,
-      body,
-    }, ctx);
+    // Received once the body is whole (as before this check came first).
+    const receivedAt = new Date(ctx.now()).toISOString();
+    return await keep(channel, { ...parts, receivedAt, size: body.length, body }, ctx);
   } finally {
     budget.release(body.length);
   }
@@ -109,6 +114,17 @@ function hiddenBody(method: string): Response {
     400,
     `Bad request: the hub cannot read the body of a ${method} request (Deno.serve hides GET and HEAD ` +
       "bodies). Nothing was stored; send a body with POST (or another method).",
+    { connection: "close" },
+  ));
+}
+
+/** The 400 for a request dev could not take (`problem`, from the wire's rules); its body is not read. */
+async function untakable(request: Request, problem: string): Promise<Response> {
+  await request.body?.cancel().catch(() => {});
+  return closeAfter(text(
+    400,
+    `Bad request: ${problem} (a method takes at most 32 characters, a header name at most 256): dev could ` +
+      "not take this request. Nothing was stored.",
     { connection: "close" },
   ));
 }
