@@ -10,6 +10,7 @@ import { type PreparedKvFile, prepareKvFile, undoKvFile } from "../../hub/kv_fil
 import { publicBase } from "../../hub/public_url.ts";
 import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
+import { hubBanner } from "./_banner.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
 import { channelAction, target } from "./_channel.ts";
 import { safeLine } from "../../text/sanitize.ts";
@@ -155,15 +156,19 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
     await undoKvFile(kvPath, prepared).catch(() => {});
     throw error;
   });
-  ctx.output.err(
-    `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
-      publicUrl ?? hub.url
-    }/c/<id>\n` +
-      (adminToken === undefined
-        ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
-        : `  admin API on: ${invokedAs()} hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
-      `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
-  );
+  ctx.output.err(hubBanner({
+    url: hub.url,
+    hostname: hub.hostname,
+    port: hub.port,
+    scheme: tls ? "https" : "http",
+    kvPath,
+    publicUrl,
+    admin: adminToken !== undefined,
+    invokedAs: invokedAs(),
+    adminEnv: ADMIN_ENV,
+    limits: limitsLine({ ...DEFAULT_LIMITS, ...limits }),
+    warn: c.yellow,
+  }));
   if (ctx.signal.aborted) await hub.stop();
   ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
   await hub.finished;
