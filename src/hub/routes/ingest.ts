@@ -145,10 +145,10 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
   const { space } = ctx;
   const cost = storedBytes(event); // what the store adds to the channel's usage
   const max = ctx.limits.maxChannelBytes;
-  // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
-  // same check. The commit checks the cap again against KV (other hub processes on the same KV).
   // Found full a moment ago: refused at once (a flood at a full channel costs no store work per request).
   if (space.knownFull(channel, cost)) return await full(channel, ctx);
+  // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
+  // same check. The commit checks the cap again against KV (other hub processes on the same KV).
   if ((await space.used(channel, false)) + space.reserved(channel) + cost > max) {
     // Full: drop what every client acknowledged or what passed retention, then look again.
     await space.trimWhenFull(channel);
