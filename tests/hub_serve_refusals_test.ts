@@ -184,3 +184,41 @@ Deno.test("hub: every GET or HEAD of the API that announces a body gets 400 and 
   }
   assert.equal((await create("{}")).status, 201, "{}: a channel");
 });
+
+Deno.test("hub serve: a --max-body-size over what dev takes from a hub (64MiB) is refused (exit 2); 64MiB serves", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(
+    ["hub", "serve", "--port", "0", "--kv", `${tmp.path}/kv/hub.sqlite`, "--max-body-size", "65MiB"],
+    { cwd: tmp.path, permissions: ["--unstable-kv", ...SERVE], timeoutMs: 20_000 },
+  );
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--max-body-size must be at most 64MiB, got "65MiB"/);
+  assert.doesNotMatch(r.stderr, /listening/);
+  await using hub = await startHub(tmp.path, 0, ["--max-body-size", "64MiB"]);
+  assert.match(hub.stderr(), /body 64 MiB/);
+});
+
+Deno.test("hub serve: an --answer-timeout over 5m is refused (exit 2); the banner shows the limits in effect", async () => {
+  await using tmp = await withTmpDir();
+  for (const value of ["6m", "30d"]) {
+    const r = await runCli(
+      ["hub", "serve", "--port", "0", "--kv", `${tmp.path}/kv/hub.sqlite`, "--answer-timeout", value],
+      { cwd: tmp.path, permissions: ["--unstable-kv", ...SERVE], timeoutMs: 20_000 },
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`--answer-timeout must be at most 5m, got "${value}"`));
+  }
+  // A bound of bytes in flight below the body limit is raised to it (docs/hub.md#limits): said as in effect.
+  await using hub = await startHub(tmp.path, 0, [
+    "--max-bytes-in-flight",
+    "1KiB",
+    "--max-body-size",
+    "2MiB",
+    "--answer-timeout",
+    "5m",
+  ]);
+  assert.match(
+    hub.stderr(),
+    /bodies in flight 2 MiB \(32 MiB per channel, 64 MiB per address\), answers waited for 5m/,
+  );
+});

@@ -19,6 +19,7 @@ import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cur
 import type { HubOrder } from "./order.ts";
 import { type WireAnswer, type WireEvent, type WirePoll, wirePollProblem, type WireStatus } from "./wire.ts";
 import { invokedAs } from "../text/command_line.ts";
+import { safeLine } from "../text/sanitize.ts";
 import { sleepUnlessAborted } from "../timer.ts";
 
 /** Options of {@linkcode connectHub}. */
@@ -151,8 +152,9 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
       );
     }
     if (!response.ok) {
+      // What a hub answers is shown as text: a hostile one (or a proxy in between) sends no control codes.
       throw new HubError(
-        `The hub answered ${response.status}: ${(await response.text()).trim().slice(0, 500)}`,
+        `The hub answered ${response.status}: ${safeLine((await response.text()).trim().slice(0, 500))}`,
       );
     }
     const status = await response.json() as WireStatus;

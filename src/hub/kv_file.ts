@@ -49,6 +49,32 @@ async function outermostMissing(dir: string): Promise<string | undefined> {
   }
 }
 
+/** The hub refuses a KV path that is a link: Deno KV (SQLite) and the mode changes would go through it. */
+export class KvLinkError extends Error {
+  constructor(path: string, what: string) {
+    super(
+      `${path} is ${what}: the hub writes its store (and sets its mode) only in a file of its own, never ` +
+        "through a link. Remove the link, or give the real path with --kv",
+    );
+    this.name = "KvLinkError";
+  }
+}
+
+/** Throws when `path` is a symbolic link, or a file with another name (a hard link); nothing there is fine. */
+async function refuseLink(path: string, what: "directory" | "file"): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (info.isSymlink) throw new KvLinkError(path, `a symbolic link (the hub's ${what} must not be one)`);
+  if (what === "file" && info.isFile && (info.nlink ?? 1) > 1) {
+    throw new KvLinkError(path, `a hard link (${info.nlink} names)`);
+  }
+}
+
 /**
  * Before the open: creates the directory (0700) when missing, and the database file (0600) when missing;
  * an existing database file is set to 0600. `tighten`: set an existing directory to 0700 as well (the
@@ -60,6 +86,10 @@ export async function prepareKvFile(
   options: { tighten?: boolean } = {},
 ): Promise<PreparedKvFile> {
   const dir = dirnameOf(path);
+  // A link planted at the hub's own directory, at the database or at its -wal or -shm file (a project
+  // directory others can write to) would have the mode set, and SQLite write, through it.
+  if (options.tighten) await refuseLink(dir, "directory");
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) await refuseLink(p, "file");
   const createdDir = await outermostMissing(dir);
   if (createdDir !== undefined) await Deno.mkdir(dir, { recursive: true, mode: KV_DIR_MODE });
   if (createdDir !== undefined || options.tighten) await chmod(dir, KV_DIR_MODE);

@@ -141,8 +141,8 @@ export interface HubStore {
   lowMark(channel: string): Promise<LowMark>;
   /** Requests the cap refused, or `null`. */
   refused(channel: string): Promise<Refused | null>;
-  /** Counts a request the cap refused. */
-  noteRefused(channel: string, now: number): Promise<void>;
+  /** Counts `count` requests the cap refused (default 1), the last at `now`. */
+  noteRefused(channel: string, now: number, count?: number): Promise<void>;
   /** The registered clients of `channel`. */
   clients(channel: string): Promise<{ name: string; record: ClientRecord }[]>;
   /**
@@ -679,13 +679,15 @@ function teamOn(
     async refused(channel) {
       return (await kv.get<Refused>(["hub", "refused", channel])).value;
     },
-    async noteRefused(channel, now) {
+    async noteRefused(channel, now, count = 1) {
       const key = ["hub", "refused", channel];
-      const before = (await kv.get<Refused>(key)).value;
-      await kv.set(
-        key,
-        { count: (before?.count ?? 0) + 1, at: new Date(now).toISOString() } satisfies Refused,
-      );
+      // Checked by versionstamp: two writers (processes, isolates) never count over each other.
+      for (;;) {
+        const before = await kv.get<Refused>(key);
+        const next = { count: (before.value?.count ?? 0) + count, at: new Date(now).toISOString() };
+        const op = kv.atomic().check(before).set(key, next satisfies Refused);
+        if ((await whenNotBusy(() => op.commit())).ok) return;
+      }
     },
     clients: (channel) => listClients(kv, channel),
     touchClient: (channel, name, options) => touchClient(kv, channel, name, options),

@@ -5,6 +5,14 @@
  * @module
  */
 
+import { MAX_WIRE_BODY } from "./wire.ts";
+
+/**
+ * The largest `maxBodySize` a hub takes: what dev's client accepts in one event (`MAX_WIRE_BODY`). A larger
+ * body stored at the hub would be refused by every client, and each would stop at it, catching up no further.
+ */
+export const MAX_BODY_SIZE_LIMIT = MAX_WIRE_BODY;
+
 /** The hub's limits. */
 export interface HubLimits {
   /**
@@ -140,6 +148,11 @@ export function limitsFromEnv(text: string | undefined): Partial<HubLimits> {
     }
     if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || (n === 0 && key !== "ratePerMinute")) {
       throw new Error(`HOOKTAP_HUB_LIMITS: ${key} must be a positive number`);
+    }
+    if (key === "maxBodySize" && n > MAX_BODY_SIZE_LIMIT) {
+      throw new Error(
+        `HOOKTAP_HUB_LIMITS: maxBodySize must be at most ${MAX_BODY_SIZE_LIMIT} (64 MiB): dev takes events up to that size`,
+      );
     }
     out[key as keyof HubLimits] = n;
   }

@@ -20,4 +20,6 @@ Deno.test("hub limits: HOOKTAP_HUB_LIMITS is read as JSON and a bad field is nam
   assert.deepEqual(limitsFromEnv(undefined), {});
   assert.throws(() => limitsFromEnv('{"retention": 1}'), /unknown limit "retention"/);
   assert.throws(() => limitsFromEnv('{"maxClients": 0}'), /maxClients must be a positive number/);
+  assert.throws(() => limitsFromEnv('{"maxBodySize": 67108865}'), /maxBodySize must be at most 67108864/);
+  assert.deepEqual(limitsFromEnv('{"maxBodySize": 67108864}'), { maxBodySize: 67108864 });
 });

@@ -16,7 +16,16 @@ export class ChannelSpace {
   /** A trim skipped by the throttle runs once it allows (at most one per channel). */
   readonly #trailing = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #received = new Set<string>();
+  readonly #trimming = new Map<string, Promise<void>>();
   readonly #sweep: ReturnType<typeof setInterval>;
+  /**
+   * Channels found full a moment ago (a forced trim dropped nothing): the room they had left, and until when
+   * that holds. A flood of senders to a full channel is refused from here, not with a forced trim, a usage
+   * read and a write each: those, under one sender's flood, slowed every other channel about 19-fold.
+   */
+  readonly #full = new Map<string, { room: number; until: number }>();
+  /** Refusals not yet counted in the store, per channel (written at most one batch at a time). */
+  readonly #refusals = new Map<string, { count: number; at: number; writing: boolean }>();
 
   /**
    * @param store the hub's store.
@@ -60,7 +69,69 @@ export class ChannelSpace {
       const result = await this.store.trim(channel, { now: this.now(), retentionMs: this.retentionMs });
       const u = this.#used.get(channel);
       if (u !== undefined) u.bytes -= result.bytes;
+      if (result.bytes > 0) this.#full.delete(channel);
     } catch { /* a busy store: the next trim tries again */ }
+  }
+
+  /**
+   * The forced trim of senders that find `channel` full: one at a time, shared by the senders that find it
+   * full meanwhile (a burst of them costs one trim, not one each).
+   */
+  async trimWhenFull(channel: string): Promise<void> {
+    const running = this.#trimming.get(channel);
+    if (running !== undefined) return await running;
+    const done = this.trim(channel, true).finally(() => this.#trimming.delete(channel));
+    this.#trimming.set(channel, done);
+    return await done;
+  }
+
+  /** How long a channel found full is taken as full without looking again. */
+  static readonly FULL_MS = 1000;
+
+  /** Whether `channel` was found full a moment ago, with less room than `cost`. */
+  knownFull(channel: string, cost: number): boolean {
+    const full = this.#full.get(channel);
+    if (full === undefined) return false;
+    if (full.until <= performance.now()) {
+      this.#full.delete(channel);
+      return false;
+    }
+    return cost > full.room;
+  }
+
+  /** An ack or a client's removal may have made room on `channel`: the next sender looks again. */
+  mayHaveRoom(channel: string): void {
+    this.#full.delete(channel);
+  }
+
+  /** Notes that `channel` had only `room` bytes left after a forced trim (see {@linkcode knownFull}). */
+  markFull(channel: string, room: number): void {
+    this.#full.set(channel, { room: Math.max(0, room), until: performance.now() + ChannelSpace.FULL_MS });
+  }
+
+  /**
+   * Counts a request the cap refused at `at`: added to the store's count, one write at a time per channel
+   * (the refusals meanwhile go in the next), so a flood costs a write per batch, not per request.
+   */
+  refused(channel: string, at: number): Promise<void> {
+    let pending = this.#refusals.get(channel);
+    if (pending === undefined) this.#refusals.set(channel, pending = { count: 0, at, writing: false });
+    pending.count++;
+    pending.at = Math.max(pending.at, at);
+    return pending.writing ? Promise.resolve() : this.#writeRefusals(channel, pending);
+  }
+
+  async #writeRefusals(channel: string, pending: { count: number; at: number; writing: boolean }) {
+    pending.writing = true;
+    try {
+      while (pending.count > 0) {
+        const { count, at } = pending;
+        pending.count = 0;
+        await this.store.noteRefused(channel, at, count).catch(() => {});
+      }
+    } finally {
+      this.#refusals.delete(channel);
+    }
   }
 
   /** Bytes the channel's events hold: known within a second, or read now when `exact`. */

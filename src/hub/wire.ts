@@ -101,28 +101,69 @@ export function wirePollProblem(value: unknown, after = 0): string | undefined {
     const w = e as Partial<WireEvent>;
     if (!Number.isSafeInteger(w.seq) || w.seq! <= last) return `event id ${String(w.seq)} out of order`;
     last = w.seq!;
-    if (typeof w.method !== "string" || !METHOD.test(w.method)) return `event ${w.seq}: a bad method`;
-    if (
-      typeof w.path !== "string" || !w.path.startsWith("/") || CONTROL.test(w.path) || w.path.includes(" ")
-    ) {
-      return `event ${w.seq}: a bad path`;
-    }
-    if (typeof w.query !== "string" || CONTROL.test(w.query)) return `event ${w.seq}: a bad query`;
-    if (
-      !Array.isArray(w.headers) ||
-      !w.headers.every((h: unknown) =>
-        Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
-        typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
-      )
-    ) return `event ${w.seq}: bad headers`;
+    const request = wireRequestProblem(w);
+    if (request !== undefined) return `event ${w.seq}: ${request}`;
     if (typeof w.body !== "string" || w.body.length > (MAX_WIRE_BODY / 3) * 4 + 4 || !BASE64.test(w.body)) {
       return `event ${w.seq}: a bad or oversize body`;
     }
-    if (typeof w.receivedAt !== "string" || Number.isNaN(Date.parse(w.receivedAt))) {
-      return `event ${w.seq}: a bad time`;
-    }
-    if (typeof w.remoteAddr !== "string" || w.remoteAddr.length > 64) return `event ${w.seq}: a bad address`;
   }
+  return undefined;
+}
+
+/**
+ * Checks the request parts of an event (method, path, query, headers, time, address) as the client does. The
+ * hub checks each request it receives with it before storing it: a request the client would refuse (a header
+ * name over 256 characters, a method over 32) is refused at the hub, never stored to stop every client's
+ * catch-up at it.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wireRequestProblem(
+  w: Partial<Pick<WireEvent, "method" | "path" | "query" | "headers" | "receivedAt" | "remoteAddr">>,
+): string | undefined {
+  if (typeof w.method !== "string" || !METHOD.test(w.method)) return "a bad method";
+  if (
+    typeof w.path !== "string" || !w.path.startsWith("/") || CONTROL.test(w.path) || w.path.includes(" ")
+  ) {
+    return "a bad path";
+  }
+  if (typeof w.query !== "string" || CONTROL.test(w.query)) return "a bad query";
+  if (
+    !Array.isArray(w.headers) ||
+    !w.headers.every((h: unknown) =>
+      Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
+      typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
+    )
+  ) return "bad headers";
+  if (typeof w.receivedAt !== "string" || Number.isNaN(Date.parse(w.receivedAt))) return "a bad time";
+  if (typeof w.remoteAddr !== "string" || w.remoteAddr.length > 64) return "a bad address";
+  return undefined;
+}
+
+/** Largest status a client's answer may give a sender (1xx are not final answers). */
+const ANSWER_STATUS = { min: 200, max: 599 } as const;
+
+/**
+ * Checks a client's answer to a held sender before the hub builds the sender's response from it: a final
+ * status, headers as `[name, value]` pairs HTTP allows, a base64 body of at most `maxBody` bytes.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wireAnswerProblem(value: unknown, maxBody: number): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const a = value as Partial<WireAnswer>;
+  if (!Number.isInteger(a.status) || a.status! < ANSWER_STATUS.min || a.status! > ANSWER_STATUS.max) {
+    return "status must be a whole number from 200 to 599";
+  }
+  if (
+    !Array.isArray(a.headers) ||
+    !a.headers.every((h: unknown) =>
+      Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
+      typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
+    )
+  ) return "headers must be [name, value] pairs of strings HTTP allows";
+  if (typeof a.body !== "string" || !BASE64.test(a.body) || a.body.length % 4 !== 0) {
+    return "body must be base64";
+  }
+  if ((a.body.length / 4) * 3 > maxBody + 2) return `body is larger than ${maxBody} bytes`;
   return undefined;
 }
 

@@ -33,8 +33,16 @@ function envToken(): string | undefined {
   return Deno.env.get(TOKEN_ENV) || undefined;
 }
 
-/** The hub's base URL and the channel id, from `--hub` (a hub or a channel URL) and `--channel`. */
-function target(hub: string | undefined, channel: string | undefined, needChannel: boolean, usage: string) {
+/**
+ * The hub's base URL (a path kept: a hub behind a proxy under `/hub`) and the channel id, from `--hub` (a hub
+ * or a channel URL) and `--channel`.
+ */
+export function target(
+  hub: string | undefined,
+  channel: string | undefined,
+  needChannel: boolean,
+  usage: string,
+) {
   if (hub === undefined) throw new UsageError(`Give the hub's URL: ${usage}.`);
   let url: URL;
   try {
@@ -84,6 +92,11 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
         `Say what to do with a channel: ${invokedAs()} hub channel create --hub URL, or ${invokedAs()} hub channel rm ID --hub URL.`,
       );
     }
+    if (name !== undefined && opts.channel !== undefined && name !== opts.channel) {
+      throw new UsageError(
+        `Two channels given: "${safeLine(name)}" and --channel ${safeLine(opts.channel)}. Give one.`,
+      );
+    }
     const { base, id } = target(
       opts.hub,
       name ?? opts.channel,
@@ -117,7 +130,9 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
       );
       return;
     }
-    if (typeof body.token !== "string") throw new HooktapError("The hub answered without a token.");
+    if (typeof body.token !== "string" || !/^htk_[A-Za-z0-9_-]+$/.test(body.token)) {
+      throw new HooktapError("The hub answered without a token.");
+    }
     if (opts.json) out.out(JSON.stringify({ channel: id, token: body.token }) + "\n");
     else {
       out.out(`${body.token}\n`);
@@ -179,8 +194,8 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   }
   const rows = clients.map((c) => [
     safeLine(c.name),
-    c.lastSeen,
-    String(c.waiting),
+    safeLine(String(c.lastSeen)),
+    safeLine(String(c.waiting)),
     c.pinning ? "" : "away longer than retention: keeps nothing",
   ]);
   const head = ["NAME", "LAST SEEN", "WAITING", ""];

@@ -4,7 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import type { HubLimits } from "../../hub/limits.ts";
+import { type HubLimits, MAX_BODY_SIZE_LIMIT } from "../../hub/limits.ts";
 import { parseDuration } from "../../query/filter.ts";
 
 const UNITS: Record<string, number> = {
@@ -20,6 +20,9 @@ const UNITS: Record<string, number> = {
   gb: 1024 ** 3,
   gib: 1024 ** 3,
 };
+
+/** The longest `--answer-timeout`: 5 minutes. */
+export const MAX_ANSWER_TIMEOUT_MS = 5 * 60_000;
 
 /** A size like `10MiB`, `512k` or `1048576` (bytes), in bytes. */
 export function parseSize(text: string, flag: string): number {
@@ -54,7 +57,15 @@ export function limitsFrom(opts: {
   maxBytesInFlightPerAddress?: string | undefined;
 }): Partial<HubLimits> {
   const out: Partial<HubLimits> = {};
-  if (opts.maxBodySize !== undefined) out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
+  if (opts.maxBodySize !== undefined) {
+    out.maxBodySize = parseSize(opts.maxBodySize, "--max-body-size");
+    if (out.maxBodySize > MAX_BODY_SIZE_LIMIT) {
+      throw new UsageError(
+        `--max-body-size must be at most 64MiB, got "${opts.maxBodySize}": dev takes events from the hub up to ` +
+          "that size, and a larger one stored would stop every client's catch-up at it.",
+      );
+    }
+  }
   if (opts.rateLimit !== undefined) out.ratePerMinute = count(opts.rateLimit, "--rate-limit", true);
   if (opts.maxChannels !== undefined) out.maxChannels = count(opts.maxChannels, "--max-channels", false);
   if (opts.maxClients !== undefined) out.maxClients = count(opts.maxClients, "--max-clients", false);
@@ -91,6 +102,14 @@ export function limitsFrom(opts: {
     if (ms === undefined || ms <= 0) {
       throw new UsageError(`--answer-timeout must be a duration like 5s or 1m, got "${opts.answerTimeout}".`);
     }
+    // Senders give up far sooner (seconds); a longer wait only holds them, and a killed dev counts as
+    // connected that long. (Past about 24 days the runtime's timer would also fire at once.)
+    if (ms > MAX_ANSWER_TIMEOUT_MS) {
+      throw new UsageError(
+        `--answer-timeout must be at most 5m, got "${opts.answerTimeout}": senders stop waiting for an answer ` +
+          "within seconds, and a dev that is killed counts as connected for that long.",
+      );
+    }
     out.answerTimeoutMs = ms;
   }
   return out;
@@ -110,8 +129,9 @@ function duration(ms: number): string {
   return `${ms}ms`;
 }
 
-/** The limits in one line, for the banner. */
+/** The limits in one line, for the banner: those in effect (each bound of bytes in flight at least a body). */
 export function limitsLine(l: HubLimits): string {
+  const inFlight = (n: number) => Math.max(n, l.maxBodySize);
   return [
     `body ${size(l.maxBodySize)}`,
     l.ratePerMinute === 0 ? "no rate limit" : `${l.ratePerMinute} requests/min per channel`,
@@ -119,7 +139,9 @@ export function limitsLine(l: HubLimits): string {
     `retention ${duration(l.retentionMs)}`,
     `${l.maxChannels} channels`,
     `${l.maxClients} clients and ${l.maxConnections} connections per channel`,
-    `bodies in flight ${size(l.maxBytesInFlight)} (${size(l.maxBytesInFlightPerChannel)} per channel, ` +
-    `${size(l.maxBytesInFlightPerAddress)} per address)`,
+    `bodies in flight ${size(inFlight(l.maxBytesInFlight))} (${
+      size(inFlight(l.maxBytesInFlightPerChannel))
+    } per channel, ${size(inFlight(l.maxBytesInFlightPerAddress))} per address)`,
+    `answers waited for ${duration(l.answerTimeoutMs)}`,
   ].join(", ");
 }

@@ -26,7 +26,10 @@ export const options = defineOptions({
   },
   cert: { value: "path", description: "serve: TLS certificate (PEM); needs --key" },
   key: { value: "path", description: "serve: TLS private key (PEM); needs --cert" },
-  maxBodySize: { value: "size", description: "serve: largest body stored, 413 above (default 10MiB)" },
+  maxBodySize: {
+    value: "size",
+    description: "serve: largest body stored, 413 above (default 10MiB, at most 64MiB)",
+  },
   rateLimit: {
     value: "n",
     description:
@@ -45,7 +48,7 @@ export const options = defineOptions({
   maxBytesInFlight: {
     value: "size",
     description:
-      "serve: bytes of all bodies being received at once, 503 + Retry-After above (default 128MiB)",
+      "serve: bytes of all bodies being received at once, 503 + Retry-After above (default 128MiB; at least --max-body-size)",
   },
   maxBytesInFlightPerChannel: {
     value: "size",
@@ -58,7 +61,8 @@ export const options = defineOptions({
   },
   answerTimeout: {
     value: "duration",
-    description: "serve: how long a sender waits for a connected client's answer (challenges; default 5s)",
+    description:
+      "serve: how long a sender waits for a connected client's answer (challenges; default 5s, at most 5m)",
   },
   retention: {
     value: "duration",

@@ -10,8 +10,10 @@ import { type PreparedKvFile, prepareKvFile, undoKvFile } from "../../hub/kv_fil
 import { publicBase } from "../../hub/public_url.ts";
 import { type CommandContext, parsePort, storeOf } from "../_shared/context.ts";
 import { limitsFrom, limitsLine } from "./_limits.ts";
+import { hubBanner } from "./_banner.ts";
 import { DEFAULT_HUB_PORT, DEFAULT_LIMITS } from "../../hub/limits.ts";
-import { channelAction } from "./_channel.ts";
+import { channelAction, target } from "./_channel.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV, tokenFlagWarning, tokenFromEnv } from "../../hub/token_source.ts";
 import { invokedAs } from "../../text/command_line.ts";
 
@@ -77,6 +79,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     "retention",
     "answerTimeout",
   ], action);
+  const where = sub === undefined ? action : `${action} ${sub}`;
+  // --json where something is printed (channel create, clients, token rotate); --token for clients only.
+  const prints = (action === "channel" && sub === "create") || (action === "clients" && sub === undefined) ||
+    (action === "token" && sub === "rotate");
+  if (!prints) refuse(opts, ["json"], where);
+  if (action !== "clients") refuse(opts, ["token"], where);
   if (!(action === "channel" && sub === "create")) {
     return channelAction(ctx, {
       action,
@@ -148,15 +156,19 @@ async function _serve(ctx: CommandContext, opts: Options, adminToken: string | u
     await undoKvFile(kvPath, prepared).catch(() => {});
     throw error;
   });
-  ctx.output.err(
-    `hooktap hub listening on ${hub.url}\n  store: ${kvPath}\n  channel URLs: ${
-      publicUrl ?? hub.url
-    }/c/<id>\n` +
-      (adminToken === undefined
-        ? c.yellow(`  admin API off (no ${ADMIN_ENV}): no channel can be created.\n`)
-        : `  admin API on: ${invokedAs()} hub channel create --hub ${hub.url}  (with ${ADMIN_ENV} set)\n`) +
-      `  limits: ${limitsLine({ ...DEFAULT_LIMITS, ...limits })} (docs/hub.md#limits)\n`,
-  );
+  ctx.output.err(hubBanner({
+    url: hub.url,
+    hostname: hub.hostname,
+    port: hub.port,
+    scheme: tls ? "https" : "http",
+    kvPath,
+    publicUrl,
+    admin: adminToken !== undefined,
+    invokedAs: invokedAs(),
+    adminEnv: ADMIN_ENV,
+    limits: limitsLine({ ...DEFAULT_LIMITS, ...limits }),
+    warn: c.yellow,
+  }));
   if (ctx.signal.aborted) await hub.stop();
   ctx.signal.addEventListener("abort", () => void hub.stop(), { once: true });
   await hub.finished;
@@ -174,34 +186,35 @@ async function _createChannel(
   if (input.args[2] !== undefined) {
     throw new UsageError(`\`${invokedAs()} hub channel create\` takes no "${input.args[2]}".`);
   }
-  if (opts.hub === undefined) {
-    throw new UsageError(`Give the hub's URL: ${invokedAs()} hub channel create --hub URL.`);
-  }
+  // The hub's URL as every other hub command reads it: a path kept (a hub behind a proxy under /hub).
+  const { base } = target(opts.hub, undefined, false, `${invokedAs()} hub channel create --hub URL`);
   if (adminToken === undefined) {
     throw new UsageError(`Give the hub's admin token: set ${ADMIN_ENV}.`);
   }
-  let base: URL;
-  try {
-    base = new URL(opts.hub);
-  } catch {
-    throw new UsageError(`--hub must be the hub's URL like https://hub.example.com, got "${opts.hub}".`);
-  }
   let response: Response;
   try {
-    response = await fetch(new URL("/api/channels", base), {
+    response = await fetch(`${base}/api/channels`, {
       method: "POST",
       headers: { authorization: `Bearer ${adminToken}` },
     });
   } catch (error) {
-    throw new NetworkError(`Cannot reach the hub at ${base.origin}: ${(error as Error).message}`, {
+    throw new NetworkError(`Cannot reach the hub at ${base}: ${(error as Error).message}`, {
       cause: error,
     });
   }
   if (response.status !== 201) {
-    const why = (await response.text()).trim();
+    const why = safeLine((await response.text()).trim().slice(0, 500));
     throw new HooktapError(`The hub refused to create a channel (${response.status}): ${why}`);
   }
-  const { url, token } = await response.json() as { url: string; token: string };
+  // What a hub answers is printed: a hub that answers otherwise than a hub does is said so, never echoed.
+  const created = await response.json().catch(() => null) as { url?: unknown; token?: unknown } | null;
+  const { url, token } = created ?? {};
+  if (
+    typeof url !== "string" || typeof token !== "string" || !/^https?:\/\/\S+$/.test(url) ||
+    safeLine(url) !== url || !/^htk_[A-Za-z0-9_-]+$/.test(token)
+  ) {
+    throw new HooktapError(`${base} answered, but not as a hooktap hub does: no channel URL and token.`);
+  }
   if (opts.json) ctx.output.out(JSON.stringify({ url, token }) + "\n");
   else {
     ctx.output.out(`${url}\n${token}\n`);

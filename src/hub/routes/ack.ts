@@ -9,7 +9,7 @@
 import { readBody } from "../../receiver/body.ts";
 import { closeAfter } from "../../receiver/closing.ts";
 import type { HubContext } from "../context.ts";
-import { json } from "../respond.ts";
+import { json, NO_SNIFF } from "../respond.ts";
 import { channelClient } from "./guard.ts";
 import type { RouteParams } from "./route.ts";
 
@@ -20,7 +20,7 @@ const MAX_ACK_BODY = 1024;
 function refusedAck(status: number, error: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ ok: false, error }), {
     status,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...NO_SNIFF, ...headers },
   });
 }
 
@@ -87,6 +87,7 @@ export async function ack(
       `seq ${seq} is past this channel's last event (${done.head}): ack only events received. Nothing changed.`,
     );
   }
+  ctx.space.mayHaveRoom(channel);
   void ctx.space.trim(channel);
   return json({ ok: true, acked: done.seq });
 }

@@ -11,7 +11,7 @@
  */
 import { closeAfter } from "../../receiver/closing.ts";
 import type { HubContext } from "../context.ts";
-import { json } from "../respond.ts";
+import { json, NO_SNIFF } from "../respond.ts";
 import { channelClient } from "./guard.ts";
 import type { RouteParams } from "./route.ts";
 
@@ -19,7 +19,7 @@ import type { RouteParams } from "./route.ts";
 function refusedBye(status: number, error: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ ok: false, error }), {
     status,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...NO_SNIFF, ...headers },
   });
 }
 

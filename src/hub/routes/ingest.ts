@@ -14,7 +14,7 @@ import type { HubContext } from "../context.ts";
 import { ChannelFullError, HeadTooLargeError, type NewEvent, storedBytes } from "../kv_store.ts";
 import { json, NO_CHANNEL, text } from "../respond.ts";
 import { CHANNEL_ID } from "../token.ts";
-import type { WireAnswer } from "../wire.ts";
+import { type WireAnswer, wireRequestProblem } from "../wire.ts";
 import type { RouteParams } from "./route.ts";
 
 const FLAGS = {
@@ -22,6 +22,18 @@ const FLAGS = {
   address: "the bound of bytes in flight for your address, hub serve --max-bytes-in-flight-per-address",
   hub: "the hub's bound of bytes in flight, hub serve --max-bytes-in-flight",
 } as const;
+
+/** Headers of one connection, not of an answer: the hub frames the sender's response itself. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "content-length",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 function inFlight(error: BodyBudgetError): string {
   return FLAGS[error instanceof HubBudgetError ? error.scope : "hub"];
@@ -50,6 +62,19 @@ export async function ingest(
   const headers = requestHeaders(request);
   const addr = info?.remoteAddr;
   const remoteAddr = addr?.transport === "tcp" ? addr.hostname : "";
+  const rest = groups.rest ?? "";
+  const parts = {
+    receivedAt: new Date(ctx.now()).toISOString(),
+    method: request.method,
+    path: rest === "" ? "/" : rest,
+    query: url.search.slice(1),
+    headers,
+    remoteAddr,
+  };
+  // What dev's client would refuse is refused here, before the body is read: stored, it would stop every
+  // client's catch-up at it for good.
+  const problem = wireRequestProblem(parts);
+  if (problem !== undefined) return await untakable(request, problem);
   const budget = new RequestBudget(ctx.budgets, channel, remoteAddr);
   let body: Uint8Array;
   try {
@@ -72,17 +97,9 @@ export async function ingest(
     });
   }
   try {
-    const rest = groups.rest ?? "";
-    return await keep(channel, {
-      receivedAt: new Date(ctx.now()).toISOString(),
-      method: request.method,
-      path: rest === "" ? "/" : rest,
-      query: url.search.slice(1),
-      headers,
-      remoteAddr,
-      size: body.length,
-      body,
-    }, ctx);
+    // Received once the body is whole (as before this check came first).
+    const receivedAt = new Date(ctx.now()).toISOString();
+    return await keep(channel, { ...parts, receivedAt, size: body.length, body }, ctx);
   } finally {
     budget.release(body.length);
   }
@@ -101,9 +118,20 @@ function hiddenBody(method: string): Response {
   ));
 }
 
+/** The 400 for a request dev could not take (`problem`, from the wire's rules); its body is not read. */
+async function untakable(request: Request, problem: string): Promise<Response> {
+  await request.body?.cancel().catch(() => {});
+  return closeAfter(text(
+    400,
+    `Bad request: ${problem} (a method takes at most 32 characters, a header name at most 256): dev could ` +
+      "not take this request. Nothing was stored.",
+    { connection: "close" },
+  ));
+}
+
 /** The 507 of a full channel (counted: dev shows the refusals). */
 async function full(channel: string, ctx: HubContext): Promise<Response> {
-  await ctx.store.noteRefused(channel, ctx.now()).catch(() => {});
+  await ctx.space.refused(channel, ctx.now());
   return text(
     507,
     `This channel's storage is full (${ctx.limits.maxChannelBytes} bytes, hub serve --max-channel-bytes) with ` +
@@ -117,12 +145,16 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
   const { space } = ctx;
   const cost = storedBytes(event); // what the store adds to the channel's usage
   const max = ctx.limits.maxChannelBytes;
+  // Found full a moment ago: refused at once (a flood at a full channel costs no store work per request).
+  if (space.knownFull(channel, cost)) return await full(channel, ctx);
   // Checked and reserved with no await in between: concurrent senders in this process cannot all pass the
   // same check. The commit checks the cap again against KV (other hub processes on the same KV).
   if ((await space.used(channel, false)) + space.reserved(channel) + cost > max) {
     // Full: drop what every client acknowledged or what passed retention, then look again.
-    await space.trim(channel, true);
-    if ((await space.used(channel, true)) + space.reserved(channel) + cost > max) {
+    await space.trimWhenFull(channel);
+    const room = max - (await space.used(channel, true)) - space.reserved(channel);
+    if (cost > room) {
+      space.markFull(channel, room);
       return await full(channel, ctx);
     }
   }
@@ -150,7 +182,7 @@ async function keep(channel: string, event: NewEvent, ctx: HubContext): Promise<
     if (answer !== undefined) {
       return new Response(answer.body === "" ? null : Uint8Array.fromBase64(answer.body), {
         status: answer.status,
-        headers: answer.headers,
+        headers: answer.headers.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
       });
     }
   }

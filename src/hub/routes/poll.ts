@@ -7,7 +7,7 @@
  */
 import type { HubContext } from "../context.ts";
 import type { StoredEvent } from "../kv_store.ts";
-import { json, NO_CHANNEL, text } from "../respond.ts";
+import { json, NO_CHANNEL, NO_SNIFF, text } from "../respond.ts";
 import { bearer, hashToken, sameBytes } from "../token.ts";
 import type { WireEvent, WirePoll } from "../wire.ts";
 import { badClient, channelClient, clientOf, tooManyClients } from "./guard.ts";
@@ -50,11 +50,16 @@ export async function poll(
   const params = url.searchParams;
   const after = Number(params.get("after") ?? "0");
   const wait = Math.min(Number(params.get("wait") ?? ctx.pollWaitMs), ctx.pollWaitMs);
-  const limit = Math.max(1, Math.min(Number(params.get("limit") ?? "1000"), 1000));
+  const asked = Number(params.get("limit") ?? "1000");
   const client = clientOf(params);
-  if (!Number.isSafeInteger(after) || after < 0 || !Number.isFinite(wait)) {
+  // `after` below the largest safe integer: the store reads from `after + 1`.
+  if (!Number.isSafeInteger(after + 1) || after < 0 || !Number.isFinite(wait)) {
     return text(400, "after must be a sequence number and wait milliseconds.");
   }
+  if (!Number.isSafeInteger(asked) || asked < 1) {
+    return text(400, "limit must be a whole number of events, 1 or more (at most 1000 are sent).");
+  }
+  const limit = Math.min(asked, 1000);
   if (client === undefined) return badClient();
   const control = new AbortController();
   const refusedNow = await enter(channel, client, control, ctx);
@@ -116,7 +121,7 @@ function heldResponse(
       sink!.close();
     } catch { /* the client went away */ }
   })();
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  return new Response(body, { headers: { "content-type": "application/json", ...NO_SNIFF } });
 }
 
 /**
