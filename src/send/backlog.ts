@@ -62,34 +62,40 @@ const decoder = new TextDecoder();
  */
 const READ_BYTES = 128 * 1024;
 
-/** A line of the log: its bytes (a view of a read), `torn` when the log ends before its newline. */
-interface WholeLine {
-  start: number;
-  bytes: Uint8Array;
-  torn: boolean;
-}
+/** The buffer of {@linkcode eachLineSync}'s reads (one at a time: the scan is synchronous). */
+let readBuffer: Uint8Array | undefined;
 
 /**
- * The lines of `[start, end)` in order (`start` a line start), whole, empty ones skipped; a last piece
- * without a newline comes marked `torn`. Synchronous: see {@linkcode READ_BYTES}.
+ * Calls `each` with the lines of `[start, end)` in order (`start` a line start), whole, empty ones skipped; a
+ * last piece without a newline comes marked `torn`; `each` returns `false` to stop. Synchronous: see
+ * {@linkcode READ_BYTES}. A line's bytes are a view of a read buffer that the next read reuses: valid during
+ * the call only. (A callback and one buffer, not a generator yielding an object per line over a fresh
+ * 128 KiB buffer per read: issue 36.)
  */
-export function* linesSync(file: Deno.FsFile, start: number, end: number): Generator<WholeLine> {
+export function eachLineSync(
+  file: Deno.FsFile,
+  start: number,
+  end: number,
+  each: (start: number, bytes: Uint8Array, torn: boolean) => boolean,
+): void {
   let pos = start;
   let size = READ_BYTES;
   while (pos < end) {
     const want = Math.min(end - pos, size);
-    const data = new Uint8Array(want);
+    const data = want <= READ_BYTES
+      ? (readBuffer ??= new Uint8Array(READ_BYTES)).subarray(0, want)
+      : new Uint8Array(want);
     const got = readAtSync(file, pos, data);
     if (got === 0) return;
     const view = got === want ? data : data.subarray(0, got);
     let from = 0;
     for (let nl = view.indexOf(0x0a); nl !== -1; nl = view.indexOf(0x0a, from)) {
-      if (nl > from) yield { start: pos + from, bytes: view.subarray(from, nl), torn: false };
+      if (nl > from && !each(pos + from, view.subarray(from, nl), false)) return;
       from = nl + 1;
     }
     if (from < got && (got < want || pos + got >= end)) {
       // The log (or the range) ends inside this line: still being written.
-      yield { start: pos + from, bytes: view.subarray(from), torn: true };
+      each(pos + from, view.subarray(from), true);
       return;
     }
     // On from the first line not whole in this read; a line longer than a read gets a read twice as long.
@@ -140,33 +146,34 @@ export function storeBacklog(paths: StorePaths): Backlog {
       let check = start.id !== "";
       for (;;) {
         let next = Math.max(start.offset, Math.min(end, r.size));
-        let moved = false;
-        for (const line of linesSync(r.file, start.offset, end)) {
+        let rewritten = false;
+        let stopped: Place | undefined;
+        const from = start;
+        eachLineSync(r.file, from.offset, end, (at, bytes, torn) => {
           if (check) {
             check = false;
-            if (line.start !== start.offset || lineId(line.bytes) !== start.id) {
-              // The log was rewritten under us (prune): find the place again by id.
-              start = (await refind(r, start)) ?? { offset: r.size, id: "" };
-              moved = true;
-              break;
+            // The log was rewritten under us (prune): the place is found again by id, below.
+            if (at !== from.offset || lineId(bytes) !== from.id) {
+              rewritten = true;
+              return false;
             }
           }
-          if (line.torn) break; // still being written: read again later
-          next = line.start + line.bytes.length + 1;
+          if (torn) return false; // still being written: read again later
+          next = at + bytes.length + 1;
           // The endpoint told by its bytes (JSON.stringify's, as stored), then checked on the event.
-          if (lineId(line.bytes) === undefined || !ours(line.bytes)) continue;
-          const event = parseEventLine(decoder.decode(line.bytes));
-          if (event === undefined || event.endpoint !== endpoint) continue;
-          const place = { offset: line.start, id: event.id };
-          if (visit(event, place) === "stop") return { stopped: place, next: place };
-        }
-        if (check) {
-          // Nothing at the place any more: the log was cut shorter under us.
-          check = false;
-          start = (await refind(r, start)) ?? { offset: r.size, id: "" };
-          moved = true;
-        }
-        if (!moved) return { next: { offset: next, id: "" } };
+          if (lineId(bytes) === undefined || !ours(bytes)) return true;
+          const event = parseEventLine(decoder.decode(bytes));
+          if (event === undefined || event.endpoint !== endpoint) return true;
+          const place = { offset: at, id: event.id };
+          if (visit(event, place) !== "stop") return true;
+          stopped = place;
+          return false;
+        });
+        if (stopped !== undefined) return { stopped, next: stopped };
+        // Rewritten, or nothing at the place any more (the log was cut shorter under us): found again by id.
+        if (!rewritten && !check) return { next: { offset: next, id: "" } };
+        check = false;
+        start = (await refind(r, start)) ?? { offset: r.size, id: "" };
       }
     },
   };

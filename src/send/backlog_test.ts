@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildEvent, type CapturedEvent, eventLine } from "../event/record.ts";
 import { createIdFactory } from "../event/id.ts";
 import { storePaths } from "../store/paths.ts";
-import { linesSync, type Place, storeBacklog } from "./backlog.ts";
+import { eachLineSync, type Place, storeBacklog } from "./backlog.ts";
 
 /** `n` records of endpoints `hook` and (every third) `other`, bodies of `size` bytes. */
 function records(n: number, size = 20): CapturedEvent[] {
@@ -79,7 +79,7 @@ Deno.test("read-back: a place the log no longer has (rewritten by prune, or cut 
   }
 });
 
-Deno.test("linesSync: whole lines of any length in order, empty ones skipped, a last piece without newline torn", async () => {
+Deno.test("eachLineSync: whole lines of any length in order, empty ones skipped, a last piece without newline torn, a stop kept", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_lines_" });
   try {
     const long = "x".repeat(300 * 1024); // longer than two reads
@@ -88,7 +88,13 @@ Deno.test("linesSync: whole lines of any length in order, empty ones skipped, a 
     await Deno.writeTextFile(path, text);
     using file = Deno.openSync(path);
     const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    const all = [...linesSync(file, 0, text.length)].map((l) => [l.start, decode(l.bytes), l.torn]);
+    // A line's bytes are a view of a reused buffer: each is decoded during its call.
+    const lines = (start: number, end: number, stopAfter = Infinity) => {
+      const out: [number, string, boolean][] = [];
+      eachLineSync(file, start, end, (at, bytes, torn) => out.push([at, decode(bytes), torn]) < stopAfter);
+      return out;
+    };
+    const all = lines(0, text.length);
     const at = (s: string) => text.indexOf(s);
     assert.deepEqual(all, [
       [0, "a", false],
@@ -98,8 +104,11 @@ Deno.test("linesSync: whole lines of any length in order, empty ones skipped, a 
       [at("tor"), "tor", true],
     ]);
     // A range that ends inside a line: that line is torn; from a line start in the middle.
-    const cut = [...linesSync(file, at("bc"), at("d\n") + 1)].map((l) => [decode(l.bytes), l.torn]);
+    const cut = lines(at("bc"), at("d\n") + 1).map(([, line, torn]) => [line, torn]);
     assert.deepEqual(cut, [["bc", false], ["d", true]]);
+    // Stopped by its visitor: no line after the one it stopped at; two scans in turn see their own bytes.
+    assert.deepEqual(lines(0, text.length, 2).map(([at]) => at), [0, 3]);
+    assert.deepEqual(lines(at("bc"), text.length).map(([, line]) => line), ["bc", "d", "tor"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
