@@ -181,10 +181,20 @@ try {
     const profile = JSON.parse(await Deno.readTextFile(join(dir, "prof", file)));
     const wall = (profile.timeDeltas as number[]).reduce((a, b) => a + b, 0);
     const { self, inclusive } = summarize(profile);
+    // The profiler samples on the wall clock: on a busy machine a sample's time includes the thread waiting
+    // for the core. The last column shares out the main thread's CPU per event (/proc) by the busy samples
+    // instead, which reads the same however busy the machine is.
+    const busy = 1 - (self.get("(idle) ") ?? 0);
+    const mainCpu = (threads.get("deno") ?? 0) / stored;
     const print = (title: string, m: Map<string, number>) => {
-      say(`\n${title} (share of the main thread's profiled time, and µs per event)`);
+      say(`\n${title} (share of the main thread's profiled time, wall µs per event, CPU µs per event)`);
       for (const [k, v] of [...m].sort((x, y) => y[1] - x[1]).slice(0, Number(values.top))) {
-        say(`${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${k}`);
+        const cpu = k.startsWith("(idle)") ? "" : (v / busy * mainCpu).toFixed(2);
+        say(
+          `${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${
+            cpu.padStart(6)
+          } µs  ${k}`,
+        );
       }
     };
     print("Self time", self);

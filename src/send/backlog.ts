@@ -47,6 +47,8 @@ export interface Backlog {
   ): Promise<ReadEnd>;
   /** The log's size now. */
   size(): Promise<number>;
+  /** Lets go of the log held open between reads (a read after it opens the log again, for that read). */
+  close(): void;
 }
 
 const SCAN = { background: true };
@@ -118,12 +120,43 @@ export function storeBacklog(paths: StorePaths): Backlog {
     return undefined;
   }
   /** The place of the first line at or after `from` whose id is `from.id` (or after it), by scanning. */
-  async function refind(r: NonNullable<Awaited<ReturnType<typeof openStoreReader>>>, from: Place) {
+  async function refind(r: LogView, from: Place) {
     for await (const line of scanForward(r.file, 0, r.size, SCAN)) {
       const id = lineId(line.head);
       if (id !== undefined && id >= from.id) return { offset: line.start, id };
     }
     return undefined;
+  }
+  /**
+   * The log held open from read to read, and which file it is (its inode). A read opened, fstat-ed and closed
+   * it each time: ~40 µs of dev's main thread with its read permissions, about once per 32 events read back.
+   * A stat by path tells the size now and whether the path still names the same file (`prune` writes a new
+   * one in its place).
+   */
+  let held: { file: Deno.FsFile; ino: number } | undefined;
+  let closed = false;
+  /** Reads under way: the held file is closed after the last of them once {@linkcode Backlog.close} was called. */
+  let reading = 0;
+  const release = () => {
+    held?.file.close();
+    held = undefined;
+  };
+  /** The log and its size now (`own`: opened for this read alone, closed after it), or `null` when there is none. */
+  async function view(): Promise<LogView | null> {
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.statSync(paths.events);
+    } catch { /* gone, or not readable: the open below says which */ }
+    if (held !== undefined && info?.ino != null && info.ino === held.ino) {
+      return { file: held.file, size: info.size, own: false };
+    }
+    if (reading <= 1) release(); // this read alone (another may still be scanning the held file)
+    const reader = await openStoreReader(paths);
+    if (reader === null) return null;
+    const ino = closed || held !== undefined ? null : reader.file.statSync().ino;
+    if (ino === null) return { file: reader.file, size: reader.size, own: true };
+    held = { file: reader.file, ino };
+    return { file: reader.file, size: reader.size, own: false };
   }
   return {
     locate,
@@ -134,47 +167,77 @@ export function storeBacklog(paths: StorePaths): Backlog {
         return 0;
       }
     },
+    close() {
+      closed = true;
+      if (reading === 0) release();
+    },
     async read(from, endpoint, visit, until) {
-      const reader = await openStoreReader(paths);
-      if (reader === null) return { next: from };
-      using r = reader;
-      let start = from;
-      if (start.id === "" && start.offset > r.size) start = { offset: r.size, id: "" };
-      const end = until === undefined ? r.size : Math.min(until, r.size);
-      const ours = endpointMatcher(endpoint);
-      // The place is checked on the scan's first line, not by a read of its own.
-      let check = start.id !== "";
-      for (;;) {
-        let next = Math.max(start.offset, Math.min(end, r.size));
-        let rewritten = false;
-        let stopped: Place | undefined;
-        const from = start;
-        eachLineSync(r.file, from.offset, end, (at, bytes, torn) => {
-          if (check) {
-            check = false;
-            // The log was rewritten under us (prune): the place is found again by id, below.
-            if (at !== from.offset || lineId(bytes) !== from.id) {
-              rewritten = true;
-              return false;
-            }
-          }
-          if (torn) return false; // still being written: read again later
-          next = at + bytes.length + 1;
-          // The endpoint told by its bytes (JSON.stringify's, as stored), then checked on the event.
-          if (lineId(bytes) === undefined || !ours(bytes)) return true;
-          const event = parseEventLine(decoder.decode(bytes));
-          if (event === undefined || event.endpoint !== endpoint) return true;
-          const place = { offset: at, id: event.id };
-          if (visit(event, place) !== "stop") return true;
-          stopped = place;
-          return false;
-        });
-        if (stopped !== undefined) return { stopped, next: stopped };
-        // Rewritten, or nothing at the place any more (the log was cut shorter under us): found again by id.
-        if (!rewritten && !check) return { next: { offset: next, id: "" } };
-        check = false;
-        start = (await refind(r, start)) ?? { offset: r.size, id: "" };
+      reading++;
+      let r: LogView | null = null;
+      try {
+        r = await view();
+        if (r === null) return { next: from };
+        return await scan(r, from, endpoint, visit, until);
+      } finally {
+        reading--;
+        if (r?.own) r.file.close();
+        if (closed && reading === 0) release();
       }
     },
   };
+
+  /** {@linkcode Backlog.read} over the log `r`. */
+  async function scan(
+    r: LogView,
+    from: Place,
+    endpoint: string,
+    visit: (event: CapturedEvent, place: Place) => Visit,
+    until: number | undefined,
+  ): Promise<ReadEnd> {
+    let start = from;
+    if (start.id === "" && start.offset > r.size) start = { offset: r.size, id: "" };
+    const end = until === undefined ? r.size : Math.min(until, r.size);
+    const ours = endpointMatcher(endpoint);
+    // The place is checked on the scan's first line, not by a read of its own.
+    let check = start.id !== "";
+    for (;;) {
+      let next = Math.max(start.offset, Math.min(end, r.size));
+      let rewritten = false;
+      let stopped: Place | undefined;
+      const at0 = start;
+      eachLineSync(r.file, at0.offset, end, (at, bytes, torn) => {
+        if (check) {
+          check = false;
+          // The log was rewritten under us (prune): the place is found again by id, below.
+          if (at !== at0.offset || lineId(bytes) !== at0.id) {
+            rewritten = true;
+            return false;
+          }
+        }
+        if (torn) return false; // still being written: read again later
+        next = at + bytes.length + 1;
+        // The endpoint told by its bytes (JSON.stringify's, as stored), then checked on the event.
+        if (lineId(bytes) === undefined || !ours(bytes)) return true;
+        const event = parseEventLine(decoder.decode(bytes));
+        if (event === undefined || event.endpoint !== endpoint) return true;
+        const place = { offset: at, id: event.id };
+        if (visit(event, place) !== "stop") return true;
+        stopped = place;
+        return false;
+      });
+      if (stopped !== undefined) return { stopped, next: stopped };
+      // Rewritten, or nothing at the place any more (the log was cut shorter under us): found again by id.
+      if (!rewritten && !check) return { next: { offset: next, id: "" } };
+      check = false;
+      start = (await refind(r, start)) ?? { offset: r.size, id: "" };
+    }
+  }
+}
+
+/** The log as one read sees it: its file and its size when the read began. */
+interface LogView {
+  file: Deno.FsFile;
+  size: number;
+  /** Opened for this read alone: closed after it. */
+  own: boolean;
 }

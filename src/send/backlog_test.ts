@@ -22,20 +22,36 @@ function records(n: number, size = 20): CapturedEvent[] {
 }
 
 /** Every event of `hook` from `from` on, read `take` at a time as the forwarder's refills do. */
-async function readAll(dir: string, from: Place, take: number): Promise<string[]> {
-  const backlog = storeBacklog(storePaths(dir));
+async function readAll(
+  dir: string,
+  from: Place,
+  take: number,
+  backlog = storeBacklog(storePaths(dir)),
+  most = Infinity,
+): Promise<{ got: string[]; at: Place }> {
   const got: string[] = [];
   let place = from;
   for (;;) {
     let n = 0;
     const end = await backlog.read(place, "hook", (event) => {
-      if (n === take) return "stop";
+      if (n === take || got.length === most) return "stop";
       n++;
       got.push(event.id);
       return "take";
     });
-    if (end.stopped === undefined) return got;
+    if (end.stopped === undefined) return { got, at: end.next };
+    if (got.length === most) return { got, at: end.stopped };
     place = end.stopped;
+  }
+}
+
+/** {@linkcode readAll}'s ids, its backlog closed after it (the log it holds open between reads). */
+async function idsOf(dir: string, from: Place, take: number): Promise<string[]> {
+  const backlog = storeBacklog(storePaths(dir));
+  try {
+    return (await readAll(dir, from, take, backlog)).got;
+  } finally {
+    backlog.close();
   }
 }
 
@@ -47,13 +63,13 @@ Deno.test("read-back: every event of the endpoint once, in order, across refills
     await Deno.writeTextFile(storePaths(dir).events, events.map(eventLine).join(""));
     const want = events.filter((e) => e.endpoint === "hook").map((e) => e.id);
     for (const take of [1, 7, 32, 1000]) {
-      assert.deepEqual(await readAll(dir, { offset: 0, id: "" }, take), want, `${take} at a time`);
+      assert.deepEqual(await idsOf(dir, { offset: 0, id: "" }, take), want, `${take} at a time`);
     }
     // From a place found by locate (the spill's start).
     const backlog = storeBacklog(storePaths(dir));
     const place = await backlog.locate(want[100]!);
     assert.ok(place !== undefined);
-    assert.deepEqual(await readAll(dir, place, 32), want.slice(100));
+    assert.deepEqual(await idsOf(dir, place, 32), want.slice(100));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -70,11 +86,34 @@ Deno.test("read-back: a place the log no longer has (rewritten by prune, or cut 
     assert.ok(place !== undefined);
     // Pruned: the first 30 records gone, so the place's offset now falls inside another line.
     await Deno.writeTextFile(path, events.slice(30).map(eventLine).join(""));
-    assert.deepEqual(await readAll(dir, place, 5), hook.slice(40).map((e) => e.id));
+    assert.deepEqual(await idsOf(dir, place, 5), hook.slice(40).map((e) => e.id));
     // Cut shorter than the place: the place's id is found again (here: nothing at or after it is left).
     await Deno.writeTextFile(path, events.slice(0, 20).map(eventLine).join(""));
-    assert.deepEqual(await readAll(dir, place, 5), []);
+    assert.deepEqual(await idsOf(dir, place, 5), []);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("read-back: the log held open between reads is let go when prune writes a new file in its place, and the events appended to it are read", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_held_" });
+  const backlog = storeBacklog(storePaths(dir));
+  try {
+    const events = records(120);
+    const path = storePaths(dir).events;
+    await Deno.writeTextFile(path, events.slice(0, 90).map(eventLine).join(""));
+    const hook = events.filter((e) => e.endpoint === "hook").map((e) => e.id);
+    // Half read, 8 at a time: the backlog holds the log open.
+    const first = await readAll(dir, { offset: 0, id: "" }, 8, backlog, 30);
+    assert.deepEqual(first.got, hook.slice(0, 30));
+    // Prune's way: a new file (the first 30 records gone) renamed over the log, then appends to it.
+    await Deno.writeTextFile(`${path}.new`, events.slice(30, 90).map(eventLine).join(""));
+    await Deno.rename(`${path}.new`, path);
+    await Deno.writeTextFile(path, events.slice(90).map(eventLine).join(""), { append: true });
+    const rest = await readAll(dir, first.at, 8, backlog);
+    assert.deepEqual(rest.got, hook.slice(30), "the rest once each, in order, from the new file");
+  } finally {
+    backlog.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
