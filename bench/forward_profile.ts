@@ -189,7 +189,7 @@ try {
     const print = (title: string, m: Map<string, number>) => {
       say(`\n${title} (share of the main thread's profiled time, wall µs per event, CPU µs per event)`);
       for (const [k, v] of [...m].sort((x, y) => y[1] - x[1]).slice(0, Number(values.top))) {
-        const cpu = k.startsWith("(idle)") ? "" : (v / busy * mainCpu).toFixed(2);
+        const cpu = k.startsWith("(idle)") ? "" : (Math.min(1, v / busy) * mainCpu).toFixed(2);
         say(
           `${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${
             cpu.padStart(6)

@@ -47,7 +47,10 @@ export interface Backlog {
   ): Promise<ReadEnd>;
   /** The log's size now. */
   size(): Promise<number>;
-  /** Lets go of the log held open between reads (a read after it opens the log again, for that read). */
+  /**
+   * Lets go of the log held open between reads (held only while reads stop before its end: a lane behind); a
+   * read after it opens the log again, for that read.
+   */
   close(): void;
 }
 
@@ -174,14 +177,17 @@ export function storeBacklog(paths: StorePaths): Backlog {
     async read(from, endpoint, visit, until) {
       reading++;
       let r: LogView | null = null;
+      let end: ReadEnd | undefined;
       try {
         r = await view();
-        if (r === null) return { next: from };
-        return await scan(r, from, endpoint, visit, until);
+        if (r === null) return end = { next: from };
+        return end = await scan(r, from, endpoint, visit, until);
       } finally {
         reading--;
         if (r?.own) r.file.close();
-        if (closed && reading === 0) release();
+        // Held while a lane reads on (its window full again and again); let go once a read reached the end
+        // (the lane caught up: nothing may read again for days, and a file `prune` replaced would stay on disk).
+        if ((closed || end?.stopped === undefined) && reading === 0) release();
       }
     },
   };

@@ -118,6 +118,28 @@ Deno.test("read-back: the log held open between reads is let go when prune write
   }
 });
 
+Deno.test({
+  name:
+    "read-back: the log is held open only while reads stop before its end (a lane behind), let go once one reaches it",
+  ignore: Deno.build.os !== "linux", // counts /proc/self/fd
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_let_go_" });
+    const backlog = storeBacklog(storePaths(dir));
+    const fds = () => [...Deno.readDirSync("/proc/self/fd")].length;
+    try {
+      await Deno.writeTextFile(storePaths(dir).events, records(60).map(eventLine).join(""));
+      const before = fds();
+      const part = await readAll(dir, { offset: 0, id: "" }, 8, backlog, 16);
+      assert.equal(fds(), before + 1, "held while the read stopped before the end");
+      await readAll(dir, part.at, 8, backlog);
+      assert.equal(fds(), before, "let go once a read reached the end");
+    } finally {
+      backlog.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test("eachLineSync: whole lines of any length in order, empty ones skipped, a last piece without newline torn, a stop kept", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_lines_" });
   try {
