@@ -194,48 +194,61 @@ export function storeBacklog(paths: StorePaths): Backlog {
 
   /** {@linkcode Backlog.read} over the log `r`. */
   async function scan(
-    r: LogView,
+    held: LogView,
     from: Place,
     endpoint: string,
     visit: (event: CapturedEvent, place: Place) => Visit,
     until: number | undefined,
   ): Promise<ReadEnd> {
+    let r = held;
     let start = from;
     if (start.id === "" && start.offset > r.size) start = { offset: r.size, id: "" };
-    const end = until === undefined ? r.size : Math.min(until, r.size);
+    let end = until === undefined ? r.size : Math.min(until, r.size);
     const ours = endpointMatcher(endpoint);
     // The place is checked on the scan's first line, not by a read of its own.
     let check = start.id !== "";
-    for (;;) {
-      let next = Math.max(start.offset, Math.min(end, r.size));
-      let rewritten = false;
-      let stopped: Place | undefined;
-      const at0 = start;
-      eachLineSync(r.file, at0.offset, end, (at, bytes, torn) => {
-        if (check) {
-          check = false;
-          // The log was rewritten under us (prune): the place is found again by id, below.
-          if (at !== at0.offset || lineId(bytes) !== at0.id) {
-            rewritten = true;
-            return false;
+    try {
+      for (;;) {
+        let next = Math.max(start.offset, Math.min(end, r.size));
+        let rewritten = false;
+        let stopped: Place | undefined;
+        const at0 = start;
+        eachLineSync(r.file, at0.offset, end, (at, bytes, torn) => {
+          if (check) {
+            check = false;
+            // The log was rewritten under us (prune): the place is found again by id, below.
+            if (at !== at0.offset || lineId(bytes) !== at0.id) {
+              rewritten = true;
+              return false;
+            }
           }
+          if (torn) return false; // still being written: read again later
+          next = at + bytes.length + 1;
+          // The endpoint told by its bytes (JSON.stringify's, as stored), then checked on the event.
+          if (lineId(bytes) === undefined || !ours(bytes)) return true;
+          const event = parseEventLine(decoder.decode(bytes));
+          if (event === undefined || event.endpoint !== endpoint) return true;
+          const place = { offset: at, id: event.id };
+          if (visit(event, place) !== "stop") return true;
+          stopped = place;
+          return false;
+        });
+        if (stopped !== undefined) return { stopped, next: stopped };
+        // Rewritten, or nothing at the place any more (the log was cut shorter under us): found again by id.
+        if (!rewritten && !check) return { next: { offset: next, id: "" } };
+        check = false;
+        if (!r.own) {
+          // On a reader of this read's own, the log as it is now: the search reads in the background (a long
+          // log), and the file held between reads may be read by another target's lane meanwhile.
+          const reader = await openStoreReader(paths);
+          if (reader === null) return { next: { offset: 0, id: "" } };
+          r = { file: reader.file, size: reader.size, own: true };
+          end = until === undefined ? r.size : Math.min(until, r.size);
         }
-        if (torn) return false; // still being written: read again later
-        next = at + bytes.length + 1;
-        // The endpoint told by its bytes (JSON.stringify's, as stored), then checked on the event.
-        if (lineId(bytes) === undefined || !ours(bytes)) return true;
-        const event = parseEventLine(decoder.decode(bytes));
-        if (event === undefined || event.endpoint !== endpoint) return true;
-        const place = { offset: at, id: event.id };
-        if (visit(event, place) !== "stop") return true;
-        stopped = place;
-        return false;
-      });
-      if (stopped !== undefined) return { stopped, next: stopped };
-      // Rewritten, or nothing at the place any more (the log was cut shorter under us): found again by id.
-      if (!rewritten && !check) return { next: { offset: next, id: "" } };
-      check = false;
-      start = (await refind(r, start)) ?? { offset: r.size, id: "" };
+        start = (await refind(r, start)) ?? { offset: r.size, id: "" };
+      }
+    } finally {
+      if (r !== held) r.file.close();
     }
   }
 }
