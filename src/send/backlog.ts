@@ -52,6 +52,11 @@ export interface Backlog {
    * read after it opens the log again, for that read.
    */
   close(): void;
+  /**
+   * Lets go of the log held open until the next read: a lane that waits for its target reads nothing
+   * meanwhile (maybe for hours), and a log that `prune` replaced would stay on disk while it is held.
+   */
+  rest(): void;
 }
 
 const SCAN = { background: true };
@@ -172,6 +177,9 @@ export function storeBacklog(paths: StorePaths): Backlog {
     },
     close() {
       closed = true;
+      if (reading === 0) release();
+    },
+    rest() {
       if (reading === 0) release();
     },
     async read(from, endpoint, visit, until) {

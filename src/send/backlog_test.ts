@@ -131,7 +131,11 @@ Deno.test({
       const before = fds();
       const part = await readAll(dir, { offset: 0, id: "" }, 8, backlog, 16);
       assert.equal(fds(), before + 1, "held while the read stopped before the end");
-      await readAll(dir, part.at, 8, backlog);
+      await readAll(dir, part.at, 8, backlog, 8);
+      assert.equal(fds(), before + 1, "held again by the next read that stopped before the end");
+      backlog.rest(); // its lane waits for the app
+      assert.equal(fds(), before, "let go while its lane waits");
+      await readAll(dir, { offset: 0, id: "" }, 8, backlog);
       assert.equal(fds(), before, "let go once a read reached the end");
     } finally {
       backlog.close();

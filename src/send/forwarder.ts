@@ -608,6 +608,7 @@ class ForwarderEngine {
         return;
       }
       if (lane.hold === undefined) lane.hold = { host };
+      this.#backlog?.rest(); // nothing is read back while it waits
       this.#probe(host);
       return;
     }
@@ -624,6 +625,7 @@ class ForwarderEngine {
           this.#pump(lane);
         }, delay);
         lane.hold = hold;
+        this.#backlog?.rest(); // nothing is read back while it waits
         if (host !== undefined) this.#probe(host);
       }
       return;
