@@ -6,6 +6,10 @@
  * (received and delivered), and dev's CPU per event by thread from /proc.
  *
  *     deno run -A bench/forward_profile.ts [--seconds 5] [--top 40] [--main PATH/main.ts] [--no-prof] [--concurrency N]
+ *       [--under NAME]...
+ *
+ * `--under NAME` (repeatable) also prints where the time under each function named NAME (`NAME*`: whose name
+ * starts so) goes: its callees' inclusive µs per event (and its own self time), e.g. `--under "#record"`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -16,6 +20,51 @@ import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 import { summarize } from "./profile.ts";
+import { lineCounter } from "./forward.ts";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/**
+ * The time under the frames of function `prefix` (`name*`: whose name starts so) (not nested in another such frame),
+ * split by the callee it went through ("(self)" for the frame's own): shares of the profile's time.
+ */
+function under(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, prefix: string) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const matches = (f: string) => prefix.endsWith("*") ? f.startsWith(prefix.slice(0, -1)) : f === prefix;
+  const name = (n: ProfileNode) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${
+      n.callFrame.url.replace(/^.*\/(src|bench|npm|ext)\//, "$1/")
+    }`;
+  let total = 0;
+  const out = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const t = profile.timeDeltas[i] ?? 0;
+    total += t;
+    // The outermost matching frame on the stack, and the frame just below it.
+    let below: number | undefined;
+    let hit: { via: number | undefined } | undefined;
+    for (
+      let cur: number | undefined = id, prev: number | undefined;
+      cur !== undefined;
+      prev = cur, cur = parent.get(cur)
+    ) {
+      if (matches(byId.get(cur)!.callFrame.functionName)) hit = { via: prev };
+      below = prev;
+    }
+    void below;
+    if (hit === undefined) return;
+    const key = hit.via === undefined ? "(self)" : name(byId.get(hit.via)!);
+    out.set(key, (out.get(key) ?? 0) + t);
+  });
+  for (const [k, v] of out) out.set(k, v / total);
+  return out;
+}
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -26,6 +75,7 @@ const { values } = parseArgs({
     "no-prof": { type: "boolean", default: false },
     /** The target's `concurrency` (set in the config instead of `--forward-to`). */
     concurrency: { type: "string" },
+    under: { type: "string", multiple: true },
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -97,13 +147,15 @@ try {
       bodyFile: join(dir, "body.json"),
       headersFile: join(dir, "headers.txt"),
     });
-    const count = async (f: string) =>
-      (await Deno.readTextFile(join(dir, ".hooktap", f))).split("\n").length - 1;
-    stored = await count("events.jsonl");
+    const events = lineCounter(join(dir, ".hooktap", "events.jsonl"));
+    stored = events.count();
+    events.close();
+    const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && (await count("deliveries.jsonl").catch(() => 0)) < stored) {
-      await new Promise((r) => setTimeout(r, 50));
+    while (Date.now() < deadline && deliveries.count() < stored) {
+      await new Promise((r) => setTimeout(r, 20));
     }
+    deliveries.close();
     const after = threadCpu(server.pid);
     for (const [name, us] of after) threads.set(name, us - (before.get(name) ?? 0));
     threads = new Map([...threads].filter(([, us]) => us > 0).sort((a, b) => b[1] - a[1]));
@@ -129,14 +181,25 @@ try {
     const profile = JSON.parse(await Deno.readTextFile(join(dir, "prof", file)));
     const wall = (profile.timeDeltas as number[]).reduce((a, b) => a + b, 0);
     const { self, inclusive } = summarize(profile);
+    // The profiler samples on the wall clock: on a busy machine a sample's time includes the thread waiting
+    // for the core. The last column shares out the main thread's CPU per event (/proc) by the busy samples
+    // instead, which reads the same however busy the machine is.
+    const busy = 1 - (self.get("(idle) ") ?? 0);
+    const mainCpu = (threads.get("deno") ?? 0) / stored;
     const print = (title: string, m: Map<string, number>) => {
-      say(`\n${title} (share of the main thread's profiled time, and µs per event)`);
+      say(`\n${title} (share of the main thread's profiled time, wall µs per event, CPU µs per event)`);
       for (const [k, v] of [...m].sort((x, y) => y[1] - x[1]).slice(0, Number(values.top))) {
-        say(`${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${k}`);
+        const cpu = k.startsWith("(idle)") ? "" : (Math.min(1, v / busy) * mainCpu).toFixed(2);
+        say(
+          `${(v * 100).toFixed(1).padStart(5)}%  ${(v * wall / stored).toFixed(2).padStart(6)} µs  ${
+            cpu.padStart(6)
+          } µs  ${k}`,
+        );
       }
     };
     print("Self time", self);
     print("Inclusive time", inclusive);
+    for (const name of values.under ?? []) print(`Under ${name}, by callee`, under(profile, name));
   }
 } finally {
   await Deno.remove(dir, { recursive: true }).catch(() => {});

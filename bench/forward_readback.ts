@@ -62,6 +62,7 @@ try {
       place = end.stopped;
     }
     const c = process.cpuUsage(c0);
+    backlog.close?.(); // a tree without it opens the log at each read
     if (got !== N) throw new Error(`${tree.name}: ${got} of ${N} events read back`);
     return (c.user + c.system) / N;
   };

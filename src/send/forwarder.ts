@@ -101,7 +101,10 @@ export interface ForwarderOptions {
   probeMs?: number;
   /** The check: resolves when a TCP connection to `host:port` opens. @default Deno.connect, closed at once */
   connect?: (hostname: string, port: number) => Promise<void>;
-  /** Where events past a lane's window are read back from; without it every waiting event stays in memory. */
+  /**
+   * Where events past a lane's window are read back from; without it every waiting event stays in memory.
+   * {@linkcode Forwarder.stop} closes it.
+   */
   backlog?: Backlog;
   /** Whether a target's lane may leave events in the store (not a relay target's). @default () => true */
   spills?: (target: ForwardTarget) => boolean;
@@ -607,6 +610,7 @@ class ForwarderEngine {
         return;
       }
       if (lane.hold === undefined) lane.hold = { host };
+      this.#backlog?.rest(); // nothing is read back while it waits
       this.#probe(host);
       return;
     }
@@ -623,6 +627,7 @@ class ForwarderEngine {
           this.#pump(lane);
         }, delay);
         lane.hold = hold;
+        this.#backlog?.rest(); // nothing is read back while it waits
         if (host !== undefined) this.#probe(host);
       }
       return;
@@ -928,6 +933,7 @@ class ForwarderEngine {
       ]);
       clearTimeout(timer);
     }
+    this.#backlog?.close(); // nothing is read back after a stop
     // A run leaves `#inFlight` (and `#relaying`) once its record is appended, before its promise settles.
     return { abandoned: this.#inFlight.size + this.#relaying, unrecorded: this.#unrecorded };
   }
