@@ -19,3 +19,17 @@ export function cutOffNote(cutOff: number, c: Colors): string {
       `(the sender can retry).`,
   ) + "\n";
 }
+
+/** Printed at the stop when the event log was deleted or moved away with deliveries still waiting for the app. */
+export function lostDeliveriesNote(waiting: number, c: Colors): string {
+  if (waiting === 0) return "";
+  const they = waiting === 1 ? "its event was" : "their events were";
+  return c.yellow(
+    `${waiting} ${waiting === 1 ? "delivery" : "deliveries"} still waiting for your app ${
+      waiting === 1 ? "was" : "were"
+    } not sent: ` +
+      `${they} in the event log that was deleted or moved, so no later hooktap dev sends ${
+        waiting === 1 ? "it" : "them"
+      }.`,
+  ) + "\n";
+}

@@ -42,7 +42,7 @@ import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
 import { resendNeedsResign } from "../../send/session.ts";
-import { describeError, UsageError } from "../../errors.ts";
+import { describeError, StoreError, UsageError } from "../../errors.ts";
 import { basenameOf, dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
 import { preloadDigests } from "../../providers/hmac.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
@@ -57,7 +57,7 @@ import {
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
-import { cutOffNote, drainNote } from "../../term/drain_note.ts";
+import { cutOffNote, drainNote, lostDeliveriesNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { plural } from "../../text/format.ts";
@@ -255,11 +255,28 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     setTimeout(preloadDigests, 0);
   }
   let failure: { error: unknown } | undefined;
-  await stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure = { error }));
+  await Promise.race([
+    stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure ??= { error })),
+    // `rm -rf .hooktap` while dev runs: nothing more can be saved where readers look, so dev stops and says so.
+    parts.store.writer.gone.then(() => void (failure ??= { error: logGoneError(parts.store, eventsFile) })),
+  ]);
   await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
   if (failure !== undefined) throw failure.error;
   out.err(
     `\nStopped. ${plural(parts.store.writer.count, "event")} captured this session, in ${eventsFile}.\n`,
+  );
+}
+
+/** Why dev stopped when its event log was deleted or moved away while it ran. */
+function logGoneError(store: WritingStore, eventsFile: string): StoreError {
+  const n = store.writer.count;
+  return new StoreError(
+    `hooktap dev stopped: ${eventsFile} was deleted or moved away while it ran, so no event could be saved ` +
+      "any more (any request that came since was answered 503, which senders retry)." +
+      (n === 0
+        ? ""
+        : ` The ${plural(n, "event")} captured this session before that ${n === 1 ? "was" : "were"} in it.`) +
+      " Start hooktap dev again: it starts a new event log.",
   );
 }
 
@@ -274,6 +291,8 @@ async function startParts(
   const c = out.errColors;
   const onNotice = (message: string) => out.err(`${safeLine(message)}\n`);
   const store = parts.use(await openStoreForWriting(paths));
+  let logGone = false;
+  void store.writer.gone.then(() => void (logGone = true));
   const keys = parts.use(await startTriggerKeys(paths.dir, config.endpoints));
   const endpoints = keys.endpoints;
   const unmatched = parts.use(await store.openUnmatched());
@@ -300,7 +319,11 @@ async function startParts(
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
     const flags = forwardFlagWords(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // needed to resume
-    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config, flags)));
+    parts.defer(() => {
+      // Deliveries still waiting were events of a log that is gone: no later dev reads them again.
+      if (logGone) out.err(lostDeliveriesNote(forwarding.forwarder.pending, c));
+      else out.err(waitingNote(out, forwarding, invokedAs(), opts.config, flags));
+    });
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);
@@ -324,7 +347,10 @@ async function startParts(
       server: config.server,
       onOutcome: inHubOrder(
         plan.hub?.order,
-        recordingUnmatched(unmatched, outcomePrinter(out, opts, config.endpoints, () => router.endpoints)),
+        recordingUnmatched(
+          unmatched,
+          outcomePrinter(out, opts, config.endpoints, () => router.endpoints, () => logGone),
+        ),
       ),
       onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
       onNotice,
@@ -383,6 +409,7 @@ function outcomePrinter(
   opts: { json?: boolean | undefined; quiet?: boolean | undefined },
   endpoints: readonly Endpoint[],
   endpointsNow: () => readonly Endpoint[],
+  logGone: () => boolean,
 ): (outcome: RequestOutcome) => void {
   const c = out.errColors;
   let lastFailure = "";
@@ -391,7 +418,7 @@ function outcomePrinter(
     : createActivityLog(out, { json: opts.json ?? false, endpoints, endpointsNow });
   return (o) => {
     activity?.(o);
-    if (o.cutOff) return;
+    if (o.cutOff || logGone()) return; // a log that is gone: dev stops, and says why
     if (o.status === 503 && o.reason !== lastFailure) {
       lastFailure = o.reason ?? "";
       out.err(c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`));

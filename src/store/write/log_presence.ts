@@ -1,0 +1,102 @@
+/**
+ * Whether the event log's path still names the file the writer holds open.
+ * A log deleted or moved away while open (`rm -rf .hooktap` while dev runs)
+ * would take every later line with it, unseen by any reader: the writer asks
+ * before it acknowledges a batch, and this checks about once a second while
+ * idle, so the loss is said at once rather than when the next event comes.
+ * @module
+ */
+import { StoreError } from "../../errors.ts";
+
+/** The event log was deleted or moved away while it was open: events can no longer be saved where readers look. */
+export class LogGoneError extends StoreError {
+  constructor(path: string) {
+    super(
+      `the event log ${path} was deleted or moved while hooktap dev ran, so events can no longer be saved ` +
+        "there (start hooktap dev again: it starts a new log)",
+    );
+  }
+}
+
+/** The presence check of one open log. */
+export interface LogPresence {
+  /** The loss, once found (every batch is refused from then on). */
+  readonly lost: LogGoneError | undefined;
+  /** Settles with the loss once found; never otherwise. */
+  readonly gone: Promise<LogGoneError>;
+  /** Whether the path still names the open file; records the loss when it does not. */
+  check(): Promise<boolean>;
+  /** Forgets the file while a compaction replaces it: nothing is compared until {@linkcode LogPresence.resume}. */
+  suspend(): void;
+  /** Takes the identity of the reopened `file` (after a compaction) and checks again. */
+  resume(file: Deno.FsFile | undefined): Promise<void>;
+  /** Stops the idle check. */
+  close(): void;
+}
+
+type Identity = { dev: number; ino: number } | undefined;
+
+/** The open file's device and inode (`undefined` where the platform has none). */
+async function identityOf(file: Deno.FsFile): Promise<Identity> {
+  const info = await file.stat();
+  return info.ino === null ? undefined : { dev: info.dev, ino: info.ino };
+}
+
+/**
+ * Starts checking that `path` names `file`: before each acknowledgement (`check`), and every `everyMs`
+ * while idle (0: never; the timer does not keep the process alive).
+ */
+export async function watchLogPresence(
+  path: string,
+  file: Deno.FsFile,
+  everyMs: number,
+): Promise<LogPresence> {
+  let identity: Identity = await identityOf(file);
+  let lost: LogGoneError | undefined;
+  let replacing = false;
+  const gone = Promise.withResolvers<LogGoneError>();
+  // A check that started before a compaction's rename compares nothing: `identity` changed under it.
+  const there = async (): Promise<boolean> => {
+    const mine = identity;
+    if (mine === undefined) return true; // no inode numbers (Windows), or mid-replacement: nothing to compare
+    try {
+      const info = await Deno.lstat(path);
+      return mine !== identity || (info.dev === mine.dev && info.ino === mine.ino);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return mine !== identity;
+      return true; // cannot tell (permissions): the writes themselves say when they fail
+    }
+  };
+  const check = async (): Promise<boolean> => {
+    if (lost !== undefined) return false;
+    if (await there()) return true;
+    if (replacing) return true;
+    lost ??= new LogGoneError(path);
+    gone.resolve(lost);
+    return false;
+  };
+  const timer = everyMs > 0
+    ? setInterval(() => {
+      if (!replacing && lost === undefined) void check();
+    }, everyMs)
+    : undefined;
+  if (timer !== undefined) Deno.unrefTimer(timer);
+  return {
+    get lost() {
+      return lost;
+    },
+    gone: gone.promise,
+    check,
+    suspend() {
+      replacing = true;
+      identity = undefined;
+    },
+    async resume(file) {
+      try {
+        if (file !== undefined) identity = await identityOf(file);
+      } catch { /* cannot stat it: no check until the next replacement */ }
+      replacing = false;
+    },
+    close: () => clearInterval(timer),
+  };
+}

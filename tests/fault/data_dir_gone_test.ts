@@ -1,0 +1,98 @@
+/**
+ * The data directory deleted or moved away while `hooktap dev` runs (a
+ * developer's `rm -rf .hooktap` to start clean): the log dev holds open is
+ * no longer where any reader looks, so an event written to it would be
+ * acknowledged and lost. dev refuses it (503: the sender retries), stops,
+ * and says why; the waiting deliveries are not promised to a next run.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { unusedPort } from "../_app.ts";
+
+const config = (forward?: string) =>
+  `export default { port: 0, endpoints: [{ name: "default", path: "/webhook", method: "POST"${
+    forward === undefined ? "" : `, forward: ${JSON.stringify(forward)}`
+  } }] };\n`;
+
+async function post(url: string, body: string): Promise<number | string> {
+  try {
+    const res = await fetch(`${url}/webhook`, { method: "POST", body });
+    await res.body?.cancel();
+    return res.status;
+  } catch (error) {
+    return (error as Error).name; // dev already stopped: the connection is refused, which senders retry too
+  }
+}
+
+/** The exit code, or "running" when dev is still up after `ms`. */
+async function exited(child: Deno.ChildProcess, ms: number): Promise<number | "running"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"running">((r) => timer = setTimeout(() => r("running"), ms));
+  const code = await Promise.race([child.status.then((s) => s.code), late]);
+  clearTimeout(timer);
+  return code;
+}
+
+for (const how of ["deleted", "moved away"] as const) {
+  Deno.test(`.hooktap ${how} while dev runs: no later event is acknowledged; dev stops and says why`, async () => {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "hooktap.config.ts", config());
+    await using dev = await startDev(tmp.path, ["--quiet"], {
+      permissions: ["--allow-net", "--allow-read=.", "--allow-write=."],
+    });
+    assert.equal(await post(dev.url, "kept"), 200);
+    const dir = join(tmp.path, ".hooktap");
+    if (how === "deleted") await Deno.remove(dir, { recursive: true });
+    else await Deno.rename(dir, join(tmp.path, "old-hooktap"));
+    // Sent at once: before the idle check can notice, so the check before acknowledging must refuse it.
+    const after = await post(dev.url, "after the delete");
+    assert.notEqual(after, 200, "an event written to a log no reader sees must not be acknowledged");
+    const code = await exited(dev.child, 10_000);
+    await dev.stop();
+    assert.equal(code, 1, `dev stops (exit 1):\n${dev.stderr()}`);
+    assert.match(
+      dev.stderr(),
+      /hooktap dev stopped: \.hooktap\/events\.jsonl was deleted or moved away while it ran/,
+    );
+    assert.match(dev.stderr(), /The 1 event captured this session before that was in it\./);
+    assert.doesNotMatch(dev.stderr(), /Stopped\. \d+ events? captured/, "no summary that counts lost events");
+    assert.doesNotMatch(dev.stderr(), /Answering 503 until writes work again/);
+    if (how === "moved away") {
+      const moved = await Deno.readTextFile(join(tmp.path, "old-hooktap", "events.jsonl"));
+      assert.deepEqual(moved.split("\n").filter(Boolean).map((l) => JSON.parse(l).body), ["kept"]);
+    }
+  });
+}
+
+Deno.test(".hooktap deleted while dev is idle: dev notices within seconds, without a request", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", config());
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  await Deno.remove(join(tmp.path, ".hooktap"), { recursive: true });
+  const code = await exited(dev.child, 10_000);
+  await dev.stop();
+  assert.equal(code, 1, dev.stderr());
+  assert.match(dev.stderr(), /was deleted or moved away while it ran/);
+  assert.doesNotMatch(dev.stderr(), /captured this session before that/, "none was captured");
+});
+
+Deno.test(".hooktap deleted with deliveries waiting for the app: dev does not promise them to the next run", async () => {
+  await using tmp = await withTmpDir();
+  const app = `http://127.0.0.1:${unusedPort()}/hook`; // nothing listens: the deliveries wait
+  await writeFile(tmp.path, "hooktap.config.ts", config(app));
+  await using dev = await startDev(tmp.path, ["--quiet"], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=."],
+  });
+  for (let i = 0; i < 3; i++) assert.equal(await post(dev.url, `waiting ${i}`), 200);
+  await Deno.remove(join(tmp.path, ".hooktap"), { recursive: true });
+  const code = await exited(dev.child, 10_000);
+  await dev.stop();
+  assert.equal(code, 1, dev.stderr());
+  assert.match(
+    dev.stderr(),
+    /3 deliveries still waiting for your app were not sent: their events were in the event log that was deleted or moved/,
+  );
+  assert.doesNotMatch(dev.stderr(), /the next .*dev.* (delivers|sends) them/);
+});
