@@ -59,6 +59,7 @@ import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
 import { cutOffNote, drainNote, lostDeliveriesNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
+import { toleratingClosedStderr } from "../../term/closed_stderr.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { plural } from "../../text/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
@@ -201,7 +202,9 @@ interface DevParts {
 }
 
 /** `hooktap dev`. */
-export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+export async function run(given: CommandContext, input: Input<typeof options>): Promise<void> {
+  // A dev whose stderr reader went away (`dev 2>&1 | head -1`, a closed terminal) keeps receiving.
+  const ctx: CommandContext = { ...given, output: toleratingClosedStderr(given.output) };
   const opts = input.options;
   const out = ctx.output;
   const c = out.errColors;
