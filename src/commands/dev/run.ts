@@ -265,9 +265,16 @@ export async function run(given: CommandContext, input: Input<typeof options>): 
   ]);
   await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
   if (failure !== undefined) throw failure.error;
-  out.err(
-    `\nStopped. ${plural(parts.store.writer.count, "event")} captured this session, in ${eventsFile}.\n`,
-  );
+  out.err(`\n${stoppedLine(parts.store, eventsFile)}\n`);
+}
+
+/** The summary at the stop: the session's events, and where they are (a prune, rm or retention took some). */
+function stoppedLine(store: WritingStore, eventsFile: string): string {
+  const captured = `Stopped. ${plural(store.writer.count, "event")} captured this session`;
+  const inLog = store.eventsInLog;
+  if (inLog === undefined) return `${captured}, in ${eventsFile}.`;
+  return `${captured}; ${eventsFile} holds ${plural(inLog, "event")} now, as events were removed while dev ` +
+    "ran (prune, rm or retention).";
 }
 
 /** Why dev stopped when its event log was deleted or moved away while it ran. */

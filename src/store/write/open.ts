@@ -32,6 +32,11 @@ export interface WritingStore extends AsyncDisposable {
   describe(owner: LockOwner): Promise<void>;
   /** Compacts the log with the writer paused (`prune`, `rm`, retention). */
   compact(plan: CompactPlan): Promise<CompactResult>;
+  /**
+   * The events the log holds now, once a compaction removed some since it was opened (the session's count
+   * then no longer says what is in it); `undefined` while none did.
+   */
+  readonly eventsInLog: number | undefined;
   /** Opens `.hooktap/unmatched.jsonl` (the 404s and 405s, for `logs --unmatched` and `doctor`). */
   openUnmatched(): Promise<UnmatchedLog & AsyncDisposable>;
   /**
@@ -69,13 +74,22 @@ export async function openStoreForWriting(paths: StorePaths): Promise<WritingSto
   const index = keepIndex(paths, writer); // .hooktap/index.json for `inspect --endpoint`
   stack.defer(() => index.close()); // after the writer's last batch
   stack.defer(() => writer.close());
-  const compact = (plan: CompactPlan) => compactWhileWriting(paths, writer, index, plan);
+  let compacted: { kept: number; countThen: number } | undefined;
+  const compact = async (plan: CompactPlan) => {
+    const result = await compactWhileWriting(paths, writer, index, plan);
+    // Read before the writer's next batch can be durable: it resumed, but its write has yet to happen.
+    if (!result.unchanged) compacted = { kept: result.kept, countThen: writer.count };
+    return result;
+  };
   const owned = stack.move();
   return disposable({
     paths,
     writer,
     describe: (owner: LockOwner) => lock.describe(owner),
     compact,
+    get eventsInLog() {
+      return compacted === undefined ? undefined : compacted.kept + writer.count - compacted.countThen;
+    },
     async openUnmatched() {
       const log = await openUnmatchedLog(paths);
       return disposable(log, () => log.close());
