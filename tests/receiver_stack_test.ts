@@ -104,7 +104,7 @@ async function slowUploadCutOff(stack: "deno" | "node") {
   assert.equal(got.status, 503, `${stack}: ${got.text()}`);
   assert.equal(got.headers.get("retry-after"), "5");
   assert.match(got.text(), /shutting down.*Nothing was stored; retry/);
-  assert.match(err, /finishing 1 upload… \(up to 5 s\) Ctrl-C again to quit now/);
+  assert.match(err, /finishing 1 request… \(up to 5 s\) Ctrl-C again to quit now/);
   assert.match(err, /Cut off 1 upload still arriving: answered 503/);
   assert.match(err, /Stopped\. 0 events captured/);
   assert.doesNotMatch(err, /cannot save events|Bad request/);

@@ -182,7 +182,17 @@ export interface ListenerOptions {
   closeTimeoutMs?: number;
   /** Called as stopping begins with the requests in flight (when there are some), then with those cut off. */
   onDrain?: ((inFlight: number) => void) | undefined;
-  onCutOff?: ((cutOff: number) => void) | undefined;
+  onCutOff?: ((cutOff: CutOff) => void) | undefined;
+}
+
+/** The requests a stop cut off once its wait ran out, by what became of them. */
+export interface CutOff {
+  /** Bodies still arriving: answered 503 (with Retry-After), nothing stored. */
+  uploads: number;
+  /** Relayed requests whose app had not answered: answered 502, their events stored. */
+  relays: number;
+  /** Any other still unanswered when the socket closed (a save that did not finish): no answer at all. */
+  unanswered: number;
 }
 
 /** A listening receiver; disposing stops accepting, drains and closes the socket. */
@@ -207,12 +217,22 @@ export interface Listening extends AsyncDisposable {
  * @throws {UsageError} when a forward target is the receiver itself; the socket is closed again then.
  */
 export async function startListener(options: ListenerOptions): Promise<Listening> {
+  // What the stop's cut-off did to each request it cut, told by their outcomes.
+  const cut = { uploads: 0, relays: 0 };
+  const onOutcome = options.onOutcome;
   const handler = createHandler({
     endpoints: options.endpoints,
     router: options.router,
     sink: options.sink,
     ...(options.forward ? { forward: options.forward } : {}),
-    ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+    // Only a caller told of the cut-off pays for an outcome per request without wanting one.
+    ...(options.onCutOff === undefined ? (onOutcome ? { onOutcome } : {}) : {
+      onOutcome: (o: RequestOutcome) => {
+        if (o.cutOff) cut.uploads++;
+        else if (o.unanswered) cut.relays++;
+        onOutcome?.(o);
+      },
+    }),
   });
   const choice = chooseStack(options.endpoints, options.stack);
   // The probe lists the endpoints served now to a caller that knows the run's nonce (doctor, when the config
@@ -241,7 +261,10 @@ export async function startListener(options: ListenerOptions): Promise<Listening
   const stop = async () => {
     if (server.inFlight > 0) options.onDrain?.(server.inFlight);
     const cutOff = await server.shutdown();
-    if (cutOff > 0) options.onCutOff?.(cutOff);
+    if (cutOff > 0) {
+      const { uploads, relays } = cut;
+      options.onCutOff?.({ uploads, relays, unanswered: Math.max(0, cutOff - uploads - relays) });
+    }
     await server.finished.catch(() => {}); // a failure of its own is the caller's, through `finished`
   };
   return {

@@ -6,18 +6,37 @@
 import { plural } from "../text/format.ts";
 import type { Colors } from "./colors.ts";
 
-/** Printed at Ctrl-C when requests are still being received or saved. */
+/** Printed at Ctrl-C when requests are still being received, saved or relayed. */
 export function drainNote(inFlight: number, c: Colors): string {
-  return c.yellow(`Stopping: finishing ${plural(inFlight, "upload")}… `) +
+  return c.yellow(`Stopping: finishing ${plural(inFlight, "request")}… `) +
     c.dim("(up to 5 s) Ctrl-C again to quit now.") + "\n";
 }
 
-/** Printed when the wait ran out and uploads were answered 503 (the senders may retry). */
-export function cutOffNote(cutOff: number, c: Colors): string {
-  return c.yellow(
-    `Cut off ${plural(cutOff, "upload")} still arriving: answered 503 with Retry-After, nothing stored ` +
-      `(the sender can retry).`,
-  ) + "\n";
+/** Printed when the wait ran out: what became of each request it cut off. */
+export function cutOffNote(cut: { uploads: number; relays: number; unanswered: number }, c: Colors): string {
+  const lines: string[] = [];
+  if (cut.uploads > 0) {
+    lines.push(
+      `Cut off ${
+        plural(cut.uploads, "upload")
+      } still arriving: answered 503 with Retry-After, nothing stored ` +
+        `(the sender can retry).`,
+    );
+  }
+  if (cut.relays > 0) {
+    const one = cut.relays === 1;
+    lines.push(
+      `Cut off ${plural(cut.relays, "relayed request")} your app had not answered: answered 502; ` +
+        `${one ? "its event is" : "their events are"} stored.`,
+    );
+  }
+  if (cut.unanswered > 0) {
+    lines.push(
+      `${plural(cut.unanswered, "request")} still being saved got no answer before the socket closed ` +
+        `(the sender can retry; one that was saved is in the log).`,
+    );
+  }
+  return lines.map((line) => c.yellow(line) + "\n").join("");
 }
 
 /** Printed at the stop when the event log was deleted or moved away with deliveries still waiting for the app. */
