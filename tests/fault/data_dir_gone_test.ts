@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { unusedPort } from "../_app.ts";
 
 const config = (forward?: string) =>
@@ -95,4 +95,50 @@ Deno.test(".hooktap deleted with deliveries waiting for the app: dev does not pr
     /3 deliveries still waiting for your app were not sent: their events were in the event log that was deleted or moved/,
   );
   assert.doesNotMatch(dev.stderr(), /the next .*dev.* (delivers|sends) them/);
+});
+
+Deno.test(".hooktap/dev.lock deleted while dev runs (thought stale): dev takes it again, a second dev is refused", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", config());
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  await Deno.remove(join(tmp.path, ".hooktap", "dev.lock"));
+  let owner = "";
+  for (let i = 0; i < 100 && owner === ""; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    owner = await Deno.readTextFile(join(tmp.path, ".hooktap", "dev.lock")).catch(() => "");
+  }
+  assert.equal(JSON.parse(owner).pid, dev.child.pid, "the lock file is back, naming dev");
+  const second = await runCli(["dev", "--port", "0", "--no-ui"], { cwd: tmp.path });
+  assert.notEqual(second.code, 0);
+  assert.match(second.stderr, new RegExp(`hooktap dev \\(pid ${dev.child.pid}\\b.*is already writing`));
+  assert.equal(await post(dev.url, "still the only writer"), 200);
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test(".hooktap/dev.lock deleted and taken by another process: dev stops (exit 1), leaving the log and the other's socket", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", config());
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  assert.equal(await post(dev.url, "before"), 200);
+  const hooktap = join(tmp.path, ".hooktap");
+  await Deno.remove(join(hooktap, "dev.lock"));
+  // Another writer in its place, as a second dev would be: it holds the new lock file and its own socket.
+  using lock = await Deno.open(join(hooktap, "dev.lock"), { read: true, write: true, createNew: true });
+  await lock.lock(true);
+  await lock.write(
+    new TextEncoder().encode(JSON.stringify({ pid: 4242, port: 1234, startedAt: "x" }) + "\n"),
+  );
+  await Deno.remove(join(hooktap, "control.sock"));
+  using other = Deno.listen({ transport: "unix", path: join(hooktap, "control.sock") });
+  const code = await exited(dev.child, 10_000);
+  await dev.stop();
+  assert.equal(code, 1, dev.stderr());
+  assert.match(
+    dev.stderr(),
+    /hooktap dev stopped: .*dev\.lock was deleted while this hooktap dev ran, and hooktap dev \(pid 4242, port 1234\) started in its place/,
+  );
+  const log = (await Deno.readTextFile(join(hooktap, "events.jsonl"))).split("\n").filter(Boolean);
+  assert.deepEqual(log.map((l) => JSON.parse(l).body), ["before"], "the log is left whole");
+  assert.ok((await Deno.lstat(join(hooktap, "control.sock"))).isSocket, "the other's control socket stays");
+  other.close();
 });

@@ -21,6 +21,7 @@ import {
   startTriggerKeys,
 } from "../../dev/session.ts";
 import { openStoreForWriting, type WritingStore } from "../../store/write/open.ts";
+import { LogGoneError } from "../../store/write/writer.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { createRouter } from "../../route/router.ts";
 import { newRunNonce } from "../../receiver/probe.ts";
@@ -261,7 +262,9 @@ export async function run(given: CommandContext, input: Input<typeof options>): 
   await Promise.race([
     stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure ??= { error })),
     // `rm -rf .hooktap` while dev runs: nothing more can be saved where readers look, so dev stops and says so.
-    parts.store.writer.gone.then(() => void (failure ??= { error: logGoneError(parts.store, eventsFile) })),
+    parts.store.writer.gone.then((lost) =>
+      void (failure ??= { error: storeLostError(parts.store, eventsFile, lost) })
+    ),
   ]);
   await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
   if (failure !== undefined) throw failure.error;
@@ -278,8 +281,12 @@ function stoppedLine(store: WritingStore, eventsFile: string): string {
 }
 
 /** Why dev stopped when its event log was deleted or moved away while it ran. */
-function logGoneError(store: WritingStore, eventsFile: string): StoreError {
+function storeLostError(store: WritingStore, eventsFile: string, lost: StoreError): StoreError {
   const n = store.writer.count;
+  if (!(lost instanceof LogGoneError)) {
+    // Another dev took the directory over (its lock file was deleted under this one): the log stays, theirs now.
+    return new StoreError(`hooktap dev stopped: ${lost.message}.`);
+  }
   return new StoreError(
     `hooktap dev stopped: ${eventsFile} was deleted or moved away while it ran, so no event could be saved ` +
       "any more (any request that came since was answered 503, which senders retry)." +
@@ -301,8 +308,9 @@ async function startParts(
   const c = out.errColors;
   const onNotice = (message: string) => out.err(`${safeLine(message)}\n`);
   const store = parts.use(await openStoreForWriting(paths));
+  let stopping = false; // the store was lost: dev stops, and says why
   let logGone = false;
-  void store.writer.gone.then(() => void (logGone = true));
+  void store.writer.gone.then((lost) => void ((stopping = true), (logGone = lost instanceof LogGoneError)));
   const keys = parts.use(await startTriggerKeys(paths.dir, config.endpoints));
   const endpoints = keys.endpoints;
   const unmatched = parts.use(await store.openUnmatched());
@@ -359,7 +367,7 @@ async function startParts(
         plan.hub?.order,
         recordingUnmatched(
           unmatched,
-          outcomePrinter(out, opts, config.endpoints, () => router.endpoints, () => logGone),
+          outcomePrinter(out, opts, config.endpoints, () => router.endpoints, () => stopping),
         ),
       ),
       onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
@@ -419,7 +427,7 @@ function outcomePrinter(
   opts: { json?: boolean | undefined; quiet?: boolean | undefined },
   endpoints: readonly Endpoint[],
   endpointsNow: () => readonly Endpoint[],
-  logGone: () => boolean,
+  storeLost: () => boolean,
 ): (outcome: RequestOutcome) => void {
   const c = out.errColors;
   let lastFailure = "";
@@ -428,7 +436,7 @@ function outcomePrinter(
     : createActivityLog(out, { json: opts.json ?? false, endpoints, endpointsNow });
   return (o) => {
     activity?.(o);
-    if (o.cutOff || logGone()) return; // a log that is gone: dev stops, and says why
+    if (o.cutOff || storeLost()) return; // a store that is not dev's any more: dev stops, and says why
     if (o.status === 503 && o.reason !== lastFailure) {
       lastFailure = o.reason ?? "";
       out.err(c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`));

@@ -21,9 +21,13 @@ export class LogGoneError extends StoreError {
 /** The presence check of one open log. */
 export interface LogPresence {
   /** The loss, once found (every batch is refused from then on). */
-  readonly lost: LogGoneError | undefined;
+  readonly lost: StoreError | undefined;
   /** Settles with the loss once found; never otherwise. */
-  readonly gone: Promise<LogGoneError>;
+  readonly gone: Promise<StoreError>;
+  /** Another process writes the log now (it took the writer lock): records that loss. */
+  takenOver(error: StoreError): void;
+  /** Whether the log may be cut back (false once another process writes it: its lines follow ours). */
+  readonly mayCut: boolean;
   /** Whether the path still names the open file; records the loss when it does not. */
   check(): Promise<boolean>;
   /** Forgets the file while a compaction replaces it: nothing is compared until {@linkcode LogPresence.resume}. */
@@ -52,9 +56,14 @@ export async function watchLogPresence(
   everyMs: number,
 ): Promise<LogPresence> {
   let identity: Identity = await identityOf(file);
-  let lost: LogGoneError | undefined;
+  let lost: StoreError | undefined;
   let replacing = false;
-  const gone = Promise.withResolvers<LogGoneError>();
+  const gone = Promise.withResolvers<StoreError>();
+  let shared = false;
+  const fail = (error: StoreError) => {
+    lost ??= error;
+    gone.resolve(lost);
+  };
   // A check that started before a compaction's rename compares nothing: `identity` changed under it.
   const there = async (): Promise<boolean> => {
     const mine = identity;
@@ -71,8 +80,7 @@ export async function watchLogPresence(
     if (lost !== undefined) return false;
     if (await there()) return true;
     if (replacing) return true;
-    lost ??= new LogGoneError(path);
-    gone.resolve(lost);
+    fail(new LogGoneError(path));
     return false;
   };
   const timer = everyMs > 0
@@ -86,6 +94,13 @@ export async function watchLogPresence(
       return lost;
     },
     gone: gone.promise,
+    takenOver(error) {
+      shared = true;
+      fail(error);
+    },
+    get mayCut() {
+      return !shared;
+    },
     check,
     suspend() {
       replacing = true;

@@ -26,7 +26,7 @@ import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
 import { writeFailureOf } from "./write_fix.ts";
-import { LogGoneError, watchLogPresence } from "./log_presence.ts";
+import { watchLogPresence } from "./log_presence.ts";
 
 export { LogGoneError } from "./log_presence.ts";
 
@@ -66,9 +66,15 @@ export interface EventWriter extends EventSink {
   pause<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Settles with the {@linkcode LogGoneError} once the log's path no longer names the open file (deleted or
-   * moved away); every append is refused from then on. Never settles otherwise.
+   * moved away), or with the error given to {@linkcode EventWriter.abandon}; every append is refused from then
+   * on. Never settles otherwise.
    */
-  readonly gone: Promise<LogGoneError>;
+  readonly gone: Promise<StoreError>;
+  /**
+   * Another process writes the log now (it took the writer lock): refuses every later append with `error`,
+   * never cuts the log back again, and settles `gone`.
+   */
+  abandon(error: StoreError): void;
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
   /**
@@ -153,7 +159,7 @@ export async function openEventWriter(
       const bytes = lines.take();
       try {
         if (presence.lost !== undefined) throw presence.lost; // every batch after the loss is refused
-        if (dirty) {
+        if (dirty && presence.mayCut) {
           await file.truncate(size);
           dirty = false;
         }
@@ -164,13 +170,9 @@ export async function openEventWriter(
         if (!there) throw presence.lost!;
         dirty = false;
       } catch (error) {
-        try {
-          await file.truncate(size);
-          dirty = false;
-        } catch {
-          // Still failing; the next batch truncates before it writes.
-        }
-        batch.reject(error instanceof LogGoneError ? error : writeFailure(error));
+        // Cut back to the last good line (still failing: the next batch does), never a log shared now.
+        if (presence.mayCut) await file.truncate(size).then(() => void (dirty = false), () => {});
+        batch.reject(error === presence.lost ? error : writeFailure(error));
         continue;
       }
       size += bytes.length;
@@ -208,6 +210,7 @@ export async function openEventWriter(
       return size;
     },
     gone: presence.gone,
+    abandon: (error) => presence.takenOver(error),
     latest,
     append(event) {
       if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
@@ -251,7 +254,7 @@ export async function openEventWriter(
       presence.close();
       while (flushing !== null) await flushing;
       // A failed batch whose cut-back failed too: one last try, so no unacknowledged line outlives us.
-      if (dirty) await file.truncate(size).catch(() => {});
+      if (dirty && presence.mayCut) await file.truncate(size).catch(() => {});
       file.close();
     },
   };
