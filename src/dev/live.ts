@@ -6,7 +6,7 @@
  * @module
  */
 import { dirnameOf } from "../text/path.ts";
-import { diffConfigs, endpointsChanged } from "../config/diff.ts";
+import { diffConfigs } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
@@ -18,6 +18,7 @@ import { readyInfo } from "../term/ready.ts";
 import {
   type ForwardEdit,
   forwardReloadText,
+  type OtherChanges,
   reloadedText,
   reloadFailedText,
   targetChangesText,
@@ -80,6 +81,31 @@ function forwardEdit(before: readonly Endpoint[], after: readonly Endpoint[]): F
   };
 }
 
+/** A setting as comparable text (a function by its source: a custom `response` may be one). */
+const settingText = (value: unknown) =>
+  JSON.stringify(value, (_, v) => typeof v === "function" ? `fn:${String(v)}` : v) ?? "";
+
+/**
+ * What a reload changed beside the routes: endpoints' `signing` and `response` (the router's update applies
+ * them), and the top-level settings dev reads only at start that now differ from those it `started` with.
+ */
+function otherChanges(before: ResolvedConfig, after: ResolvedConfig, started: ResolvedConfig): OtherChanges {
+  const was = new Map(before.endpoints.map((e) => [e.name, e]));
+  const settings = after.endpoints.flatMap((endpoint) => {
+    const old = was.get(endpoint.name);
+    if (old === undefined) return [];
+    const fields = (["signing", "response"] as const).filter((f) =>
+      settingText(old[f]) !== settingText(endpoint[f])
+    );
+    return fields.length === 0 ? [] : [{ endpoint, fields }];
+  });
+  // Against what dev started with, which still runs: an edit back to it is no change.
+  const atStart = (["retention", "ui", "server", "hub"] as const).filter((f) =>
+    settingText(started[f]) !== settingText(after[f])
+  );
+  return { settings, atStart };
+}
+
 /** Starts the live parts; the ready object is out (and its file written) when this resolves. */
 export async function startLive(options: LiveOptions): Promise<AsyncDisposable> {
   const { session, output } = options;
@@ -107,7 +133,9 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
     file: current.file,
     onConfig: (next) => {
       const changes = diffConfigs(current, next);
-      if (endpointsChanged(changes)) session.router.update(next.endpoints);
+      const other = otherChanges(current, next, options.config);
+      // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
+      session.router.update(next.endpoints);
       session.forwarding?.update(next.endpoints).then(
         (targets) => {
           const text = targetChangesText(targets, c, options.configArg);
@@ -131,7 +159,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
           port: session.port,
           fromFlag: options.portFromFlag ?? false,
           config: options.configArg,
-        }),
+        }, other),
       );
       if (forwardNote !== "") output.err(forwardNote);
       for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));

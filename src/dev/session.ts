@@ -105,15 +105,23 @@ export async function startForwardingPart(
   options: ForwardingPartOptions = {},
 ): Promise<(ForwardingSession & AsyncDisposable) | undefined> {
   const { fallback, ...rest } = options;
+  let current = endpoints; // a reload's (`update`): a stale signature is re-signed with the secret now set
   const forwarding = await startForwarding({
     paths,
     endpoints,
-    prepare: resignWhenStale(() => endpoints),
+    prepare: resignWhenStale(() => current),
     ...rest,
     ...(fallback ? { fallback } : {}),
   });
   if (forwarding === undefined) return undefined;
-  return Object.assign(forwarding, { [Symbol.asyncDispose]: () => forwarding.stop() });
+  const update = forwarding.update.bind(forwarding);
+  return Object.assign(forwarding, {
+    update: (next: readonly Endpoint[]) => {
+      current = next;
+      return update(next);
+    },
+    [Symbol.asyncDispose]: () => forwarding.stop(),
+  });
 }
 
 /** Options of {@linkcode sinkFor}. */
