@@ -56,6 +56,7 @@ export async function watchLogPresence(
   everyMs: number,
 ): Promise<LogPresence> {
   let identity: Identity = await identityOf(file);
+  let open = file;
   let lost: StoreError | undefined;
   let replacing = false;
   const gone = Promise.withResolvers<StoreError>();
@@ -70,7 +71,13 @@ export async function watchLogPresence(
     if (mine === undefined) return true; // no inode numbers (Windows), or mid-replacement: nothing to compare
     try {
       const info = await Deno.lstat(path);
-      return mine !== identity || (info.dev === mine.dev && info.ino === mine.ino);
+      if (mine !== identity || (info.dev === mine.dev && info.ino === mine.ino)) return true;
+      // Another inode at the path. Where inode numbers are not stable (some network or VM filesystems) the
+      // same file could show one: it is the same when the open file still has a name and the same size
+      // and modification time as the path's.
+      const own = await open.stat();
+      return mine !== identity ||
+        (own.nlink !== 0 && own.size === info.size && own.mtime?.getTime() === info.mtime?.getTime());
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return mine !== identity;
       return true; // cannot tell (permissions): the writes themselves say when they fail
@@ -108,7 +115,10 @@ export async function watchLogPresence(
     },
     async resume(file) {
       try {
-        if (file !== undefined) identity = await identityOf(file);
+        if (file !== undefined) {
+          identity = await identityOf(file);
+          open = file;
+        }
       } catch { /* cannot stat it: no check until the next replacement */ }
       replacing = false;
     },
