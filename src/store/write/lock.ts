@@ -92,6 +92,12 @@ export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> 
       try {
         const there = await Deno.lstat(paths.lock);
         if (there.dev === mine.dev && there.ino === mine.ino) return false;
+        // Where inode numbers are not stable (some network or VM filesystems), the same file: still named,
+        // with the path's size and modification time.
+        const own = await held.stat();
+        if (own.nlink !== 0 && own.size === there.size && own.mtime?.getTime() === there.mtime?.getTime()) {
+          return false;
+        }
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) return false; // cannot tell: keep what is held
       }
