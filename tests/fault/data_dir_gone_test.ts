@@ -115,21 +115,22 @@ Deno.test(".hooktap/dev.lock deleted while dev runs (thought stale): dev takes i
   assert.equal(await dev.stop(), 0);
 });
 
-Deno.test(".hooktap/dev.lock deleted and taken by another process: dev stops (exit 1), leaving the log and the other's socket", async () => {
+Deno.test(".hooktap/dev.lock replaced by another process's: dev stops (exit 1), leaving the log and the other's socket", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", config());
   await using dev = await startDev(tmp.path, ["--quiet"]);
   assert.equal(await post(dev.url, "before"), 200);
   const hooktap = join(tmp.path, ".hooktap");
-  await Deno.remove(join(hooktap, "dev.lock"));
-  // Another writer in its place, as a second dev would be: it holds the new lock file and its own socket.
-  using lock = await Deno.open(join(hooktap, "dev.lock"), { read: true, write: true, createNew: true });
-  await lock.lock(true);
+  // Another writer in its place, as a second dev would be: its own socket, then the new lock file it holds.
+  await Deno.remove(join(hooktap, "control.sock"));
+  using other = Deno.listen({ transport: "unix", path: join(hooktap, "control.sock") });
+  // Made aside, owned and locked, then put in the place of dev's (whose file is then deleted) in one step.
+  using lock = await Deno.open(join(hooktap, "other.lock"), { read: true, write: true, createNew: true });
   await lock.write(
     new TextEncoder().encode(JSON.stringify({ pid: 4242, port: 1234, startedAt: "x" }) + "\n"),
   );
-  await Deno.remove(join(hooktap, "control.sock"));
-  using other = Deno.listen({ transport: "unix", path: join(hooktap, "control.sock") });
+  await lock.lock(true);
+  await Deno.rename(join(hooktap, "other.lock"), join(hooktap, "dev.lock"));
   const code = await exited(dev.child, 10_000);
   await dev.stop();
   assert.equal(code, 1, dev.stderr());

@@ -135,18 +135,18 @@ async function _bind(path: string): Promise<Deno.Listener> {
  * deleted under this one). Deno removes whatever is at the path when a Unix listener closes, so such a socket
  * is set aside meanwhile (its clients retry a missing socket for a moment).
  */
-async function _unbinding(path: string, close: () => void): Promise<void> {
+async function _unbinding(path: string, close: () => Promise<void>): Promise<void> {
   const mine = boundHere.get(path);
   boundHere.delete(path);
   const there = await Deno.lstat(path).catch(() => undefined);
   if (there === undefined || mine === undefined || socketKey(there) === mine) {
-    close();
+    await close();
     await Deno.remove(path).catch(() => {}); // where closing leaves it
     return;
   }
   const aside = `${path}.${crypto.randomUUID()}.aside`;
   const moved = await Deno.rename(path, aside).then(() => true, () => false);
-  close();
+  await close();
   if (moved) await Deno.rename(aside, path).catch(() => {});
 }
 
@@ -241,13 +241,14 @@ export async function startControl(
   return {
     async close() {
       closed = true;
-      await _unbinding(path, () => {
+      // Deno unlinks the path once the listener is gone, which is after the accept in flight returns.
+      await _unbinding(path, async () => {
         try {
           listener?.close();
         } catch { /* closed */ }
+        wake();
+        await accepting;
       });
-      wake();
-      await accepting;
       await queue;
     },
   };

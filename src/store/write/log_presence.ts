@@ -28,7 +28,10 @@ export interface LogPresence {
   takenOver(error: StoreError): void;
   /** Whether the log may be cut back (false once another process writes it: its lines follow ours). */
   readonly mayCut: boolean;
-  /** Whether the path still names the open file; records the loss when it does not. */
+  /**
+   * Whether the path still names the open file (a batch written to it may be acknowledged); records the loss
+   * when it does not.
+   */
   check(): Promise<boolean>;
   /** Forgets the file while a compaction replaces it: nothing is compared until {@linkcode LogPresence.resume}. */
   suspend(): void;
@@ -84,7 +87,9 @@ export async function watchLogPresence(
     }
   };
   const check = async (): Promise<boolean> => {
-    if (lost !== undefined) return false;
+    // Taken over: a batch already written is in the log at the path (another process writes it now, but it
+    // is there), so it is acknowledged; the writer refuses the batches after it.
+    if (lost !== undefined) return shared;
     if (await there()) return true;
     if (replacing) return true;
     fail(new LogGoneError(path));
