@@ -76,6 +76,7 @@ Deno.test(".hooktap deleted while dev is idle: dev notices within seconds, witho
   assert.equal(code, 1, dev.stderr());
   assert.match(dev.stderr(), /was deleted or moved away while it ran/);
   assert.doesNotMatch(dev.stderr(), /captured this session before that/, "none was captured");
+  assert.match(dev.stderr(), /to clear the events while dev runs, use .*rm --all\)/);
 });
 
 Deno.test(".hooktap deleted with deliveries waiting for the app: dev does not promise them to the next run", async () => {

@@ -293,7 +293,9 @@ function storeLostError(store: WritingStore, eventsFile: string, lost: StoreErro
       (n === 0
         ? ""
         : ` The ${plural(n, "event")} captured this session before that ${n === 1 ? "was" : "were"} in it.`) +
-      " Start hooktap dev again: it starts a new event log.",
+      ` Start hooktap dev again: it starts a new event log (to clear the events while dev runs, use ${
+        suggestCommand(["rm", "--all"])
+      }).`,
   );
 }
 
