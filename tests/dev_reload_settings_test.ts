@@ -2,7 +2,8 @@
  * A config edit while `hooktap dev` runs that changes no route: an
  * endpoint's secret applies at once and the reload says so (it used to keep
  * the old secret and say "no endpoint changed"); a setting read only at start
- * (`retention`, `ui`, `server`, `hub`) is said not to apply until a restart.
+ * (`retention`, `ui`, `server`, `hub`) is said not to apply until a restart; an
+ * edit of a module the config imports reloads it too.
  * @module
  */
 import assert from "node:assert/strict";
@@ -74,5 +75,31 @@ Deno.test("a reload that changes retention says it applies only at the next star
     /retention changed/,
     "back to what runs: nothing to restart",
   );
+  assert.equal(await dev.stop(), 0);
+});
+
+Deno.test("an edit of a module the config imports reloads the config, and a broken one names that module", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `import { extra } from "./endpoints/extra.ts";\n` +
+      `export default { port: 0, endpoints: [{ name: "a", path: "/a", method: "POST" }, ...extra] };\n`,
+  );
+  await Deno.mkdir(join(tmp.path, "endpoints"));
+  const extra = await writeFile(tmp.path, "endpoints/extra.ts", "export const extra = [];\n");
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  const before = await fetch(`${dev.url}/b`, { method: "POST", body: "x" });
+  await before.body?.cancel();
+  assert.equal(before.status, 404);
+  await Deno.writeTextFile(extra, `export const extra = [{ name: "b", path: "/b", method: "POST" }];\n`);
+  await until("the reload", () => /Config reloaded/.test(dev.stderr()));
+  assert.match(dev.stderr(), /Config reloaded:\n {2}\+ POST \/b \(b\)/);
+  const after = await fetch(`${dev.url}/b`, { method: "POST", body: "x" });
+  await after.body?.cancel();
+  assert.equal(after.status, 200);
+  await Deno.writeTextFile(extra, `export const extra = [{ name: "b", path: "/b"\n`);
+  await until("the failed reload", () => /Config not reloaded/.test(dev.stderr()));
+  assert.match(dev.stderr(), /Config not reloaded: .*endpoints\/extra\.ts/);
   assert.equal(await dev.stop(), 0);
 });

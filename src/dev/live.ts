@@ -8,6 +8,8 @@
 import { dirnameOf } from "../text/path.ts";
 import { diffConfigs } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
+import { loadConfig } from "../config/load.ts";
+import { watchConfigImports } from "./config_imports.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import type { DevSession } from "./session.ts";
@@ -129,48 +131,56 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
   const readyFile = options.readyFile;
   if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir);
 
-  const watch = current.file === null ? undefined : watchConfig({
-    file: current.file,
-    onConfig: (next) => {
-      const changes = diffConfigs(current, next);
-      const other = otherChanges(current, next, options.config);
-      // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
-      session.router.update(next.endpoints);
-      session.forwarding?.update(next.endpoints).then(
-        (targets) => {
-          const text = targetChangesText(targets, c, options.configArg);
-          if (text !== "") output.err(text);
-        },
-        (error) =>
-          output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+  const onConfig = (next: ResolvedConfig) => {
+    const changes = diffConfigs(current, next);
+    const other = otherChanges(current, next, options.config);
+    // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
+    session.router.update(next.endpoints);
+    session.forwarding?.update(next.endpoints).then(
+      (targets) => {
+        const text = targetChangesText(targets, c, options.configArg);
+        if (text !== "") output.err(text);
+      },
+      (error) => output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+    );
+    const forwardNote = forwardReloadText(
+      forwardEdit(current.endpoints, next.endpoints),
+      {
+        running: session.forwarding !== undefined,
+        forwardTo: options.forwardTo ?? false,
+        config: options.configArg,
+      },
+      c,
+    );
+    current = { ...next, port: current.port };
+    output.err(
+      reloadedText(changes, c, {
+        port: session.port,
+        fromFlag: options.portFromFlag ?? false,
+        config: options.configArg,
+      }, other),
+    );
+    if (forwardNote !== "") output.err(forwardNote);
+    for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
+    if (readyFile !== undefined) {
+      writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>
+        output.err(c.red(`error: ${describeError(e)}\n`))
       );
-      const forwardNote = forwardReloadText(
-        forwardEdit(current.endpoints, next.endpoints),
-        {
-          running: session.forwarding !== undefined,
-          forwardTo: options.forwardTo ?? false,
-          config: options.configArg,
-        },
-        c,
-      );
-      current = { ...next, port: current.port };
-      output.err(
-        reloadedText(changes, c, {
-          port: session.port,
-          fromFlag: options.portFromFlag ?? false,
-          config: options.configArg,
-        }, other),
-      );
-      if (forwardNote !== "") output.err(forwardNote);
-      for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
-      if (readyFile !== undefined) {
-        writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>
-          output.err(c.red(`error: ${describeError(e)}\n`))
-        );
-      }
-    },
-    onError: (error) => output.err(reloadFailedText(error, c)),
-  });
+    }
+    void imports?.refresh(); // the edit may import other modules now
+  };
+  const onError = (error: unknown) => output.err(reloadFailedText(error, c));
+  const file = current.file;
+  const watch = file === null ? undefined : watchConfig({ file, onConfig, onError });
+  // An edit of a module the config imports reloads the config too (the config is imported afresh).
+  const imports = file === null ? undefined : watchConfigImports(file, (module) =>
+    watchConfig({
+      file: module,
+      onConfig,
+      onError,
+      load: (_, token) => loadConfig({ path: file, cacheBust: token }),
+    }));
+  await imports?.refresh();
 
   const every = options.tunnelPollSeconds ?? 3;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -195,6 +205,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       stopped = true;
       clearTimeout(timer);
       watch?.close();
+      imports?.close();
       return Promise.resolve();
     },
   };
