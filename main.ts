@@ -97,6 +97,23 @@ export async function declarationOf(word: string | undefined): Promise<CommandSp
   return (await load())[name] as CommandSpec;
 }
 
+/**
+ * Whether the process was started ignoring SIGHUP (`nohup hooktap dev`). Deno cannot ask for a signal's
+ * disposition, so Linux's /proc/self/status says (its SigIgn mask) when Deno may read it (only under
+ * --allow-all); elsewhere `false`: a hangup then stops hooktap as Ctrl-C does, where it used to end it at
+ * once (Deno's first signal listener resets an inherited "ignore", so `nohup` never held there anyway).
+ */
+function hangupIgnored(): boolean {
+  const status = "/proc/self/status";
+  try {
+    if (Deno.permissions.querySync({ name: "read", path: status }).state !== "granted") return false;
+    const mask = Deno.readTextFileSync(status).match(/^SigIgn:\s*([0-9a-f]+)$/m)?.[1];
+    return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n; // SIGHUP is signal 1: the lowest bit
+  } catch {
+    return false;
+  }
+}
+
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
   const output = terminalOutput();
@@ -120,7 +137,11 @@ export async function main(args: string[]): Promise<number> {
     }
   };
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  // SIGHUP, the terminal closed: stop as for Ctrl-C rather than die mid-write; under `nohup`, go on as it
+  // promises (read before any listener: Deno's first one resets an inherited "ignore" of SIGHUP).
+  const onHangup = Deno.build.os === "windows" ? undefined : hangupIgnored() ? () => {} : onSignal;
   for (const s of signals) Deno.addSignalListener(s, onSignal);
+  if (onHangup !== undefined) Deno.addSignalListener("SIGHUP", onHangup);
   const ctx: CommandContext = {
     output,
     cwd: Deno.cwd(),
@@ -157,6 +178,7 @@ export async function main(args: string[]): Promise<number> {
     return 70;
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
+    if (onHangup !== undefined) Deno.removeSignalListener("SIGHUP", onHangup);
   }
 }
 

@@ -2,7 +2,7 @@
  * What `hooktap dev` says at Ctrl-C about the requests still in its handler, found by an audit: a relayed
  * request waiting for the app's answer was called "finishing 1 upload", and, when the app took longer than
  * the 5 s a body gets, "Cut off 1 upload still arriving: answered 503 …, nothing stored" while the event was
- * stored and the sender got the app's own answer. Real `dev`, a real app over loopback, raw uploads.
+ * stored. Real `dev`, a real app over loopback, raw uploads.
  * @module
  */
 import assert from "node:assert/strict";
@@ -62,7 +62,7 @@ Deno.test({
       const err = dev.stderr();
       assert.match(
         err,
-        /Stopping: waiting for your app's answer to 1 relayed request… Ctrl-C again to quit now\./,
+        /Stopping: waiting for your app's answer to 1 relayed request… \(up to 5 s\) Ctrl-C again to quit now\./,
       );
       assert.doesNotMatch(err, /upload|Cut off/);
       assert.match(err, /Stopped\. 1 event captured/);
@@ -75,7 +75,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "Ctrl-C with a relay and a slow upload: each said as it is, and only the upload is called cut off",
+  name:
+    "Ctrl-C with a relay and a slow upload: each said as it is; after 5 s the upload is cut off (503) and the relay answered 502",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -101,23 +102,29 @@ Deno.test({
       })();
       await new Promise((r) => setTimeout(r, 500)); // the upload is under way
       dev.child.kill("SIGINT");
-      // The upload is cut off after 5 s; the relay still waits for the app then, and is not.
+      // After the 5 s wait both are cut off: the upload with a 503 (nothing stored), the relay (whose event
+      // is stored) with a 502 naming it, as the app has still not answered.
       const cut = await upload;
       await sending;
       conn.close();
       assert.equal(cut.status, 503);
-      app.release();
       const answer = await sent;
-      assert.equal(answer.status, 201);
-      await answer.body?.cancel();
+      assert.equal(answer.status, 502);
+      const id = answer.headers.get("x-hooktap-event-id");
+      assert.match(await answer.text(), new RegExp(`The event is stored as ${id}`));
+      app.release();
       const code = (await dev.child.status).code;
       await dev.stop();
       const err = dev.stderr();
       assert.match(
         err,
-        /Stopping: finishing 2 requests: 1 request still arriving or being answered \(up to 5 s\), 1 relayed request waiting for your app's answer… Ctrl-C again to quit now\./,
+        /Stopping: finishing 2 requests: 1 request still arriving or being answered, 1 relayed request waiting for your app's answer… \(up to 5 s\) Ctrl-C again to quit now\./,
       );
       assert.match(err, /Cut off 1 upload still arriving: answered 503 with Retry-After, nothing stored/);
+      assert.match(
+        err,
+        /Cut off 1 relayed request your app had not answered: answered 502; its event is stored\./,
+      );
       assert.match(err, /Stopped\. 1 event captured/);
       assert.equal(code, 0);
     } finally {

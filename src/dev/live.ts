@@ -6,8 +6,10 @@
  * @module
  */
 import { dirnameOf } from "../text/path.ts";
-import { diffConfigs, endpointsChanged } from "../config/diff.ts";
+import { diffConfigs } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
+import { loadConfig } from "../config/load.ts";
+import { watchConfigImports } from "./config_imports.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
 import type { DevSession } from "./session.ts";
@@ -18,6 +20,7 @@ import { readyInfo } from "../term/ready.ts";
 import {
   type ForwardEdit,
   forwardReloadText,
+  type OtherChanges,
   reloadedText,
   reloadFailedText,
   targetChangesText,
@@ -80,6 +83,31 @@ function forwardEdit(before: readonly Endpoint[], after: readonly Endpoint[]): F
   };
 }
 
+/** A setting as comparable text (a function by its source: a custom `response` may be one). */
+const settingText = (value: unknown) =>
+  JSON.stringify(value, (_, v) => typeof v === "function" ? `fn:${String(v)}` : v) ?? "";
+
+/**
+ * What a reload changed beside the routes: endpoints' `signing` and `response` (the router's update applies
+ * them), and the top-level settings dev reads only at start that now differ from those it `started` with.
+ */
+function otherChanges(before: ResolvedConfig, after: ResolvedConfig, started: ResolvedConfig): OtherChanges {
+  const was = new Map(before.endpoints.map((e) => [e.name, e]));
+  const settings = after.endpoints.flatMap((endpoint) => {
+    const old = was.get(endpoint.name);
+    if (old === undefined) return [];
+    const fields = (["signing", "response"] as const).filter((f) =>
+      settingText(old[f]) !== settingText(endpoint[f])
+    );
+    return fields.length === 0 ? [] : [{ endpoint, fields }];
+  });
+  // Against what dev started with, which still runs: an edit back to it is no change.
+  const atStart = (["retention", "ui", "server", "hub"] as const).filter((f) =>
+    settingText(started[f]) !== settingText(after[f])
+  );
+  return { settings, atStart };
+}
+
 /** Starts the live parts; the ready object is out (and its file written) when this resolves. */
 export async function startLive(options: LiveOptions): Promise<AsyncDisposable> {
   const { session, output } = options;
@@ -103,46 +131,56 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
   const readyFile = options.readyFile;
   if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir);
 
-  const watch = current.file === null ? undefined : watchConfig({
-    file: current.file,
-    onConfig: (next) => {
-      const changes = diffConfigs(current, next);
-      if (endpointsChanged(changes)) session.router.update(next.endpoints);
-      session.forwarding?.update(next.endpoints).then(
-        (targets) => {
-          const text = targetChangesText(targets, c, options.configArg);
-          if (text !== "") output.err(text);
-        },
-        (error) =>
-          output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+  const onConfig = (next: ResolvedConfig) => {
+    const changes = diffConfigs(current, next);
+    const other = otherChanges(current, next, options.config);
+    // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
+    session.router.update(next.endpoints);
+    session.forwarding?.update(next.endpoints).then(
+      (targets) => {
+        const text = targetChangesText(targets, c, options.configArg);
+        if (text !== "") output.err(text);
+      },
+      (error) => output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+    );
+    const forwardNote = forwardReloadText(
+      forwardEdit(current.endpoints, next.endpoints),
+      {
+        running: session.forwarding !== undefined,
+        forwardTo: options.forwardTo ?? false,
+        config: options.configArg,
+      },
+      c,
+    );
+    current = { ...next, port: current.port };
+    output.err(
+      reloadedText(changes, c, {
+        port: session.port,
+        fromFlag: options.portFromFlag ?? false,
+        config: options.configArg,
+      }, other),
+    );
+    if (forwardNote !== "") output.err(forwardNote);
+    for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
+    if (readyFile !== undefined) {
+      writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>
+        output.err(c.red(`error: ${describeError(e)}\n`))
       );
-      const forwardNote = forwardReloadText(
-        forwardEdit(current.endpoints, next.endpoints),
-        {
-          running: session.forwarding !== undefined,
-          forwardTo: options.forwardTo ?? false,
-          config: options.configArg,
-        },
-        c,
-      );
-      current = { ...next, port: current.port };
-      output.err(
-        reloadedText(changes, c, {
-          port: session.port,
-          fromFlag: options.portFromFlag ?? false,
-          config: options.configArg,
-        }),
-      );
-      if (forwardNote !== "") output.err(forwardNote);
-      for (const warning of next.warnings) output.err(c.yellow(`warning: ${warning}\n`));
-      if (readyFile !== undefined) {
-        writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir).catch((e) =>
-          output.err(c.red(`error: ${describeError(e)}\n`))
-        );
-      }
-    },
-    onError: (error) => output.err(reloadFailedText(error, c)),
-  });
+    }
+    void imports?.refresh(); // the edit may import other modules now
+  };
+  const onError = (error: unknown) => output.err(reloadFailedText(error, c));
+  const file = current.file;
+  const watch = file === null ? undefined : watchConfig({ file, onConfig, onError });
+  // An edit of a module the config imports reloads the config too (the config is imported afresh).
+  const imports = file === null ? undefined : watchConfigImports(file, (module) =>
+    watchConfig({
+      file: module,
+      onConfig,
+      onError,
+      load: (_, token) => loadConfig({ path: file, cacheBust: token }),
+    }));
+  await imports?.refresh();
 
   const every = options.tunnelPollSeconds ?? 3;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -167,6 +205,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       stopped = true;
       clearTimeout(timer);
       watch?.close();
+      imports?.close();
       return Promise.resolve();
     },
   };

@@ -105,15 +105,23 @@ export async function startForwardingPart(
   options: ForwardingPartOptions = {},
 ): Promise<(ForwardingSession & AsyncDisposable) | undefined> {
   const { fallback, ...rest } = options;
+  let current = endpoints; // a reload's (`update`): a stale signature is re-signed with the secret now set
   const forwarding = await startForwarding({
     paths,
     endpoints,
-    prepare: resignWhenStale(() => endpoints),
+    prepare: resignWhenStale(() => current),
     ...rest,
     ...(fallback ? { fallback } : {}),
   });
   if (forwarding === undefined) return undefined;
-  return Object.assign(forwarding, { [Symbol.asyncDispose]: () => forwarding.stop() });
+  const update = forwarding.update.bind(forwarding);
+  return Object.assign(forwarding, {
+    update: (next: readonly Endpoint[]) => {
+      current = next;
+      return update(next);
+    },
+    [Symbol.asyncDispose]: () => forwarding.stop(),
+  });
 }
 
 /** Options of {@linkcode sinkFor}. */
@@ -182,10 +190,20 @@ export interface ListenerOptions {
   closeTimeoutMs?: number;
   /**
    * Called as stopping begins with the requests in flight (when there are some) and how many of them are
-   * relayed to the app, waiting for its answer; then with the uploads cut off (answered 503, nothing stored).
+   * relayed to the app, waiting for its answer; then with those cut off once the wait ran out.
    */
   onDrain?: ((inFlight: number, relaying: number) => void) | undefined;
-  onCutOff?: ((cutOff: number) => void) | undefined;
+  onCutOff?: ((cutOff: CutOff) => void) | undefined;
+}
+
+/** The requests a stop cut off once its wait ran out, by what became of them. */
+export interface CutOff {
+  /** Bodies still arriving: answered 503 (with Retry-After), nothing stored. */
+  uploads: number;
+  /** Relayed requests whose app had not answered: answered 502, their events stored. */
+  relays: number;
+  /** Any other still unanswered when the socket closed (a save that did not finish): no answer at all. */
+  unanswered: number;
 }
 
 /** A listening receiver; disposing stops accepting, drains and closes the socket. */
@@ -210,20 +228,22 @@ export interface Listening extends AsyncDisposable {
  * @throws {UsageError} when a forward target is the receiver itself; the socket is closed again then.
  */
 export async function startListener(options: ListenerOptions): Promise<Listening> {
-  // The uploads a stop cut off, counted as they are answered 503: a request still in the handler when the
-  // wait ran out may be a relay waiting for the app or a delayed answer, which are not cut off.
-  let cutOff = 0;
+  // What the stop's cut-off did to each request it cut, told by their outcomes.
+  const cut = { uploads: 0, relays: 0 };
   const onOutcome = options.onOutcome;
-  const counting = options.onCutOff === undefined ? onOutcome : (o: RequestOutcome) => {
-    if (o.cutOff) cutOff++;
-    onOutcome?.(o);
-  };
   const handler = createHandler({
     endpoints: options.endpoints,
     router: options.router,
     sink: options.sink,
     ...(options.forward ? { forward: options.forward } : {}),
-    ...(counting ? { onOutcome: counting } : {}),
+    // Only a caller told of the cut-off pays for an outcome per request without wanting one.
+    ...(options.onCutOff === undefined ? (onOutcome ? { onOutcome } : {}) : {
+      onOutcome: (o: RequestOutcome) => {
+        if (o.cutOff) cut.uploads++;
+        else if (o.unanswered) cut.relays++;
+        onOutcome?.(o);
+      },
+    }),
   });
   const choice = chooseStack(options.endpoints, options.stack);
   // The probe lists the endpoints served now to a caller that knows the run's nonce (doctor, when the config
@@ -255,8 +275,11 @@ export async function startListener(options: ListenerOptions): Promise<Listening
     if (inFlight > 0) {
       options.onDrain?.(inFlight, Math.min(inFlight, options.forward?.forwarder.relaying ?? 0));
     }
-    await server.shutdown();
-    if (cutOff > 0) options.onCutOff?.(cutOff);
+    const cutOff = await server.shutdown();
+    if (cutOff > 0) {
+      const { uploads, relays } = cut;
+      options.onCutOff?.({ uploads, relays, unanswered: Math.max(0, cutOff - uploads - relays) });
+    }
     await server.finished.catch(() => {}); // a failure of its own is the caller's, through `finished`
   };
   return {

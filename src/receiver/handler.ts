@@ -46,6 +46,8 @@ export interface RequestOutcome {
   reason?: string;
   /** A 503 because shutdown cut off a body still arriving (not a store failure). */
   cutOff?: boolean;
+  /** A relayed request shutdown cut off before the app answered: answered 502, the event is stored. */
+  unanswered?: boolean;
   /** The sender and event type, when known. */
   provider?: string;
   type?: string;
@@ -290,8 +292,8 @@ export function createHandler(options: HandlerOptions): Handler {
           else options.forward!.forwarder.enqueue(event, target);
         }
         if (relay !== undefined) {
-          const answer = await options.forward!.forwarder.relay(event, relay);
-          return outcome({ status: answer.status, size: body.length, endpoint, id, ...marks }, answer);
+          const { answer: a, cut } = await _relayAnswer(options.forward!.forwarder, event, relay, info);
+          return outcome({ status: a.status, size: body.length, endpoint, id, ...marks, ...cut }, a);
         }
       }
       // No relay target took it (no rule matched, or queue targets only): hooktap's own answer.
@@ -306,4 +308,44 @@ export function createHandler(options: HandlerOptions): Handler {
       releaseBody(body);
     }
   };
+}
+
+/**
+ * The relay's answer; a 502 naming the stored event when shutdown cuts it off first (`cut`: the outcome's
+ * `unanswered`): dev's stop must not wait for an app that does not answer, nor leave the sender without one.
+ */
+async function _relayAnswer(
+  forwarder: Pick<Forwarding, "relay">,
+  event: CapturedEvent,
+  target: ForwardTarget,
+  info: RequestInfo | undefined,
+): Promise<{ answer: Response; cut?: { unanswered: true } }> {
+  const relayed = forwarder.relay(event, target);
+  const cutOff = info?.cutOff;
+  if (cutOff === undefined) return { answer: await relayed };
+  let stop: () => void = () => {};
+  const stopped = new Promise<"cut">((resolve) => {
+    stop = () => resolve("cut");
+    if (cutOff.aborted) stop();
+    else cutOff.addEventListener("abort", stop, { once: true });
+  });
+  const first = await Promise.race([
+    relayed.then(() => "answered" as const, () => "answered" as const),
+    stopped,
+  ]);
+  cutOff.removeEventListener("abort", stop);
+  if (first === "answered") return { answer: await relayed };
+  relayed.then((r) => r.body?.cancel(), () => {}); // answered late, or never: nobody reads it
+  const answer = new Response(
+    `hooktap dev stopped before ${target.to} answered this relayed request. The event is stored as ${event.id}.\n`,
+    {
+      status: 502,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "x-hooktap-event-id": event.id,
+        connection: "close",
+      },
+    },
+  );
+  return { answer, cut: { unanswered: true } };
 }

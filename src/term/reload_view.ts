@@ -43,12 +43,26 @@ export interface ListeningPort {
   config?: string | undefined;
 }
 
+/** What else a reload changed: endpoints' other settings (applied), and settings read only at start. */
+export interface OtherChanges {
+  /** Endpoints whose signing or custom response changed (their names: never a value, a secret may be one). */
+  settings: readonly { endpoint: Endpoint; fields: readonly string[] }[];
+  /** Top-level fields read only when dev starts (`retention`, `ui`, `server`, `hub`) that changed. */
+  atStart: readonly string[];
+}
+
 /** The lines after a reload that applied. */
-export function reloadedText(changes: ConfigChanges, colors: Colors, listening: ListeningPort): string {
+export function reloadedText(
+  changes: ConfigChanges,
+  colors: Colors,
+  listening: ListeningPort,
+  other: OtherChanges = { settings: [], atStart: [] },
+): string {
   const parts = [
     ...changes.added.map((e) => `+ ${show(e)}`),
     ...changes.removed.map((e) => `- ${show(e)}`),
     ...changes.changed.map(({ before, after }) => `~ ${changed(before, after)}`),
+    ...other.settings.map(({ endpoint, fields }) => `~ ${show(endpoint)}: ${fields.join(", ")} changed`),
   ];
   if (changes.maxBodySize) {
     parts.push(`~ maxBodySize ${changes.maxBodySize.from} -> ${changes.maxBodySize.to}`);
@@ -58,6 +72,14 @@ export function reloadedText(changes: ConfigChanges, colors: Colors, listening: 
     ...parts.map((p) => `  ${p}`),
   ];
   if (changes.port) lines.push(portChangeLine(changes.port, listening, colors));
+  if (other.atStart.length > 0) {
+    lines.push(colors.yellow(
+      `  ${other.atStart.join(", ")} changed: not applied, read only when hooktap dev starts; restart it ` +
+        `(Ctrl-C, then ${restartCommand(listening.config)}) to use ${
+          other.atStart.length === 1 ? "it" : "them"
+        }.`,
+    ));
+  }
   return lines.join("\n") + "\n";
 }
 

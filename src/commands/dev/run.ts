@@ -21,6 +21,7 @@ import {
   startTriggerKeys,
 } from "../../dev/session.ts";
 import { openStoreForWriting, type WritingStore } from "../../store/write/open.ts";
+import { LogGoneError } from "../../store/write/writer.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { createRouter } from "../../route/router.ts";
 import { newRunNonce } from "../../receiver/probe.ts";
@@ -42,7 +43,7 @@ import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
 import { resendNeedsResign } from "../../send/session.ts";
-import { describeError, UsageError } from "../../errors.ts";
+import { describeError, StoreError, UsageError } from "../../errors.ts";
 import { basenameOf, dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
 import { preloadDigests } from "../../providers/hmac.ts";
 import { connectHub, type HubClient, parseChannelUrl } from "../../hub/client.ts";
@@ -57,8 +58,9 @@ import {
 import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
-import { cutOffNote, drainNote } from "../../term/drain_note.ts";
+import { cutOffNote, drainNote, lostDeliveriesNote } from "../../term/drain_note.ts";
 import { retentionLine } from "../../term/retention_line.ts";
+import { toleratingClosedStderr } from "../../term/closed_stderr.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { plural } from "../../text/format.ts";
 import { askStarterAnswers, whyNoPrompt } from "../../term/prompts.ts";
@@ -201,7 +203,9 @@ interface DevParts {
 }
 
 /** `hooktap dev`. */
-export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
+export async function run(given: CommandContext, input: Input<typeof options>): Promise<void> {
+  // A dev whose stderr reader went away (`dev 2>&1 | head -1`, a closed terminal) keeps receiving.
+  const ctx: CommandContext = { ...given, output: toleratingClosedStderr(given.output) };
   const opts = input.options;
   const out = ctx.output;
   const c = out.errColors;
@@ -255,11 +259,43 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     setTimeout(preloadDigests, 0);
   }
   let failure: { error: unknown } | undefined;
-  await stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure = { error }));
+  await Promise.race([
+    stopRequested(ctx.signal, parts.listening.finished).catch((error) => void (failure ??= { error })),
+    // `rm -rf .hooktap` while dev runs: nothing more can be saved where readers look, so dev stops and says so.
+    parts.store.writer.gone.then((lost) =>
+      void (failure ??= { error: storeLostError(parts.store, eventsFile, lost) })
+    ),
+  ]);
   await running.stop(); // live parts, inspector, hub, drain, forwarding, store: once, last started first
   if (failure !== undefined) throw failure.error;
-  out.err(
-    `\nStopped. ${plural(parts.store.writer.count, "event")} captured this session, in ${eventsFile}.\n`,
+  out.err(`\n${stoppedLine(parts.store, eventsFile)}\n`);
+}
+
+/** The summary at the stop: the session's events, and where they are (a prune, rm or retention took some). */
+function stoppedLine(store: WritingStore, eventsFile: string): string {
+  const captured = `Stopped. ${plural(store.writer.count, "event")} captured this session`;
+  const inLog = store.eventsInLog;
+  if (inLog === undefined) return `${captured}, in ${eventsFile}.`;
+  return `${captured}; ${eventsFile} holds ${plural(inLog, "event")} now, as events were removed while dev ` +
+    "ran (prune, rm or retention).";
+}
+
+/** Why dev stopped when its event log was deleted or moved away while it ran. */
+function storeLostError(store: WritingStore, eventsFile: string, lost: StoreError): StoreError {
+  const n = store.writer.count;
+  if (!(lost instanceof LogGoneError)) {
+    // Another dev took the directory over (its lock file was deleted under this one): the log stays, theirs now.
+    return new StoreError(`hooktap dev stopped: ${lost.message}.`);
+  }
+  return new StoreError(
+    `hooktap dev stopped: ${eventsFile} was deleted or moved away while it ran, so no event could be saved ` +
+      "any more (any request that came since was answered 503, which senders retry)." +
+      (n === 0
+        ? ""
+        : ` The ${plural(n, "event")} captured this session before that ${n === 1 ? "was" : "were"} in it.`) +
+      ` Start hooktap dev again: it starts a new event log (to clear the events while dev runs, use ${
+        suggestCommand(["rm", "--all"])
+      }).`,
   );
 }
 
@@ -274,6 +310,9 @@ async function startParts(
   const c = out.errColors;
   const onNotice = (message: string) => out.err(`${safeLine(message)}\n`);
   const store = parts.use(await openStoreForWriting(paths));
+  let stopping = false; // the store was lost: dev stops, and says why
+  let logGone = false;
+  void store.writer.gone.then((lost) => void ((stopping = true), (logGone = lost instanceof LogGoneError)));
   const keys = parts.use(await startTriggerKeys(paths.dir, config.endpoints));
   const endpoints = keys.endpoints;
   const unmatched = parts.use(await store.openUnmatched());
@@ -302,7 +341,11 @@ async function startParts(
   if (forwarding) {
     // Said once forwarding has stopped (unwound after it): what still waits for the app, and where it goes.
     const flags = forwardFlagWords(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // needed to resume
-    parts.defer(() => out.err(waitingNote(out, forwarding, invokedAs(), opts.config, flags)));
+    parts.defer(() => {
+      // Deliveries still waiting were events of a log that is gone: no later dev reads them again.
+      if (logGone) out.err(lostDeliveriesNote(forwarding.forwarder.pending, c));
+      else out.err(waitingNote(out, forwarding, invokedAs(), opts.config, flags));
+    });
     parts.use(forwarding);
   }
   const router = createRouter(endpoints);
@@ -326,7 +369,10 @@ async function startParts(
       server: config.server,
       onOutcome: inHubOrder(
         plan.hub?.order,
-        recordingUnmatched(unmatched, outcomePrinter(out, opts, config.endpoints, () => router.endpoints)),
+        recordingUnmatched(
+          unmatched,
+          outcomePrinter(out, opts, config.endpoints, () => router.endpoints, () => stopping),
+        ),
       ),
       onError: (error) => out.err(c.red(`error: ${describeError(error)}\n`)),
       onNotice,
@@ -385,6 +431,7 @@ function outcomePrinter(
   opts: { json?: boolean | undefined; quiet?: boolean | undefined },
   endpoints: readonly Endpoint[],
   endpointsNow: () => readonly Endpoint[],
+  storeLost: () => boolean,
 ): (outcome: RequestOutcome) => void {
   const c = out.errColors;
   let lastFailure = "";
@@ -393,7 +440,7 @@ function outcomePrinter(
     : createActivityLog(out, { json: opts.json ?? false, endpoints, endpointsNow });
   return (o) => {
     activity?.(o);
-    if (o.cutOff) return;
+    if (o.cutOff || storeLost()) return; // a store that is not dev's any more: dev stops, and says why
     if (o.status === 503 && o.reason !== lastFailure) {
       lastFailure = o.reason ?? "";
       out.err(c.red(`error: cannot save events: ${lastFailure}. Answering 503 until writes work again.\n`));

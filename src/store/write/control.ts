@@ -111,13 +111,43 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
+/** The sockets this process bound, by path (inode and times: an inode is soon reused): only its own is removed. */
+const boundHere = new Map<string, string>();
+
+const socketKey = (info: Deno.FileInfo) =>
+  `${info.dev}:${info.ino}:${info.mtime?.getTime()}:${info.birthtime?.getTime()}:${info.ctime?.getTime()}`;
+
 /** Binds the socket at `path`, replacing a stale one (never anything that is not a socket). */
 async function _bind(path: string): Promise<Deno.Listener> {
   try {
     const info = await Deno.lstat(path).catch(() => undefined);
     if (info?.isSocket) await Deno.remove(path);
   } catch { /* listen reports it */ }
-  return Deno.listen({ transport: "unix", path });
+  const listener = Deno.listen({ transport: "unix", path });
+  const info = await Deno.lstat(path).catch(() => undefined);
+  if (info !== undefined) boundHere.set(path, socketKey(info));
+  return listener;
+}
+
+/**
+ * Closes the listener (`close`), removing the socket this process bound at `path` but not one another
+ * `hooktap dev` bound there since (it took the data directory over after its lock or the whole directory was
+ * deleted under this one). Deno removes whatever is at the path when a Unix listener closes, so such a socket
+ * is set aside meanwhile (its clients retry a missing socket for a moment).
+ */
+async function _unbinding(path: string, close: () => Promise<void>): Promise<void> {
+  const mine = boundHere.get(path);
+  boundHere.delete(path);
+  const there = await Deno.lstat(path).catch(() => undefined);
+  if (there === undefined || mine === undefined || socketKey(there) === mine) {
+    await close();
+    await Deno.remove(path).catch(() => {}); // where closing leaves it
+    return;
+  }
+  const aside = `${path}.${crypto.randomUUID()}.aside`;
+  const moved = await Deno.rename(path, aside).then(() => true, () => false);
+  await close();
+  if (moved) await Deno.rename(aside, path).catch(() => {});
 }
 
 /**
@@ -211,13 +241,15 @@ export async function startControl(
   return {
     async close() {
       closed = true;
-      try {
-        listener?.close();
-      } catch { /* closed */ }
-      wake();
-      await accepting;
+      // Deno unlinks the path once the listener is gone, which is after the accept in flight returns.
+      await _unbinding(path, async () => {
+        try {
+          listener?.close();
+        } catch { /* closed */ }
+        wake();
+        await accepting;
+      });
       await queue;
-      await Deno.remove(path).catch(() => {});
     },
   };
 }

@@ -27,7 +27,22 @@ export interface LockOwner {
 export interface WriterLock {
   /** Records who holds it (shown to a second `hooktap dev`). */
   describe(owner: LockOwner): Promise<void>;
+  /**
+   * Keeps holding it when its file was deleted or replaced (`rm .hooktap/dev.lock`, thought stale): a lock on
+   * a file no longer at the path stops no second `hooktap dev`, so the lock is taken again on the file there
+   * now (made when missing). Resolves to whether it had to.
+   * @throws {LockTakenError} when another process took the lock meanwhile (it writes here now).
+   */
+  keep(): Promise<boolean>;
   release(): void;
+}
+
+/** Another `hooktap dev` took the data directory's lock after its file was deleted under this one. */
+export class LockTakenError extends StoreError {}
+
+async function identityOf(file: Deno.FsFile): Promise<{ dev: number; ino: number | null }> {
+  const info = await file.stat();
+  return { dev: info.dev, ino: info.ino };
 }
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
@@ -58,18 +73,60 @@ export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> 
         `${suggestCommand(["logs"])}, inspect and replay work while it runs.`,
     );
   }
+  let held = file;
+  let owner: LockOwner | undefined;
+  const write = async (into: Deno.FsFile, who: LockOwner) => {
+    const bytes = new TextEncoder().encode(JSON.stringify(who) + "\n");
+    await into.truncate(0);
+    await into.seek(0, Deno.SeekMode.Start);
+    await into.write(bytes);
+  };
   return {
-    async describe(owner) {
-      const bytes = new TextEncoder().encode(JSON.stringify(owner) + "\n");
-      await file.truncate(0);
-      await file.seek(0, Deno.SeekMode.Start);
-      await file.write(bytes);
+    async describe(who) {
+      owner = who;
+      await write(held, who);
+    },
+    async keep() {
+      const mine = await identityOf(held);
+      if (mine.ino === null) return false; // no inode numbers (Windows): nothing to compare
+      try {
+        const there = await Deno.lstat(paths.lock);
+        if (there.dev === mine.dev && there.ino === mine.ino) return false;
+        // Where inode numbers are not stable (some network or VM filesystems), the same file: still named,
+        // with the path's size and modification time.
+        const own = await held.stat();
+        if (own.nlink !== 0 && own.size === there.size && own.mtime?.getTime() === there.mtime?.getTime()) {
+          return false;
+        }
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) return false; // cannot tell: keep what is held
+      }
+      const next = await openNoFollow(paths.lock, "the lock file", { read: true, write: true });
+      if (!(await next.tryLock(true))) {
+        next.close();
+        const other = await readOwner(paths.lock);
+        throw new LockTakenError(
+          `${paths.lock} was deleted while this hooktap dev ran, and ${
+            other
+              ? `hooktap dev (pid ${other.pid}${other.port !== undefined ? `, port ${other.port}` : ""})`
+              : "another hooktap dev"
+          } started in its place and writes to ${paths.dir} now: this one stopped, so that only one writes there`,
+        );
+      }
+      if (owner !== undefined) await write(next, owner);
+      try {
+        held.unlockSync();
+      } finally {
+        held.close();
+      }
+      held = next;
+      return true;
     },
     release() {
       try {
-        file.unlockSync();
+        held.unlockSync();
       } finally {
-        file.close();
+        held.close();
       }
     },
   };

@@ -8,6 +8,13 @@
  * A failed write (disk full, read-only, I/O error) rejects the whole batch
  * and cuts the file back to its last good length, so nothing half-written
  * remains; the next batch tries again.
+ *
+ * A log deleted or moved away while it is open (`rm -rf .hooktap` while dev
+ * runs) would take every later line with it: the writer checks, before it
+ * acknowledges a batch and about once a second, that the path still names
+ * the file it writes; once it does not, every batch is refused ({@linkcode
+ * LogGoneError}) and `gone` settles, so no sender is told an event was kept
+ * that is in no file.
  * @module
  */
 import { describeError, StoreError } from "../../errors.ts";
@@ -19,6 +26,9 @@ import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
 import { writeFailureOf } from "./write_fix.ts";
+import { watchLogPresence } from "./log_presence.ts";
+
+export { LogGoneError } from "./log_presence.ts";
 
 /** Options of {@linkcode openEventWriter}. */
 export interface EventWriterOptions {
@@ -27,13 +37,19 @@ export interface EventWriterOptions {
    * @default true
    */
   sync?: boolean;
+  /**
+   * How often to check, while idle, that the log's path still names the open file (0: only before each
+   * acknowledgement).
+   * @default 1000
+   */
+  checkEveryMs?: number;
 }
 
 /** An open event log. */
 export interface EventWriter extends EventSink {
   /** Bytes cut off a torn last line when the log was opened (0 if none). */
   readonly repairedBytes: number;
-  /** Events appended (and durable) since it was opened. */
+  /** Events appended (and durable) since it was opened (none after the log is `gone`). */
   readonly count: number;
   /** Write-and-sync batches done since it was opened (group commit: at most `count`). */
   readonly batches: number;
@@ -48,6 +64,17 @@ export interface EventWriter extends EventSink {
    * it, which is reopened. `latest` then holds only events appended since.
    */
   pause<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Settles with the {@linkcode LogGoneError} once the log's path no longer names the open file (deleted or
+   * moved away), or with the error given to {@linkcode EventWriter.abandon}; every append is refused from then
+   * on. Never settles otherwise.
+   */
+  readonly gone: Promise<StoreError>;
+  /**
+   * Another process writes the log now (it took the writer lock): refuses every later append with `error`,
+   * never cuts the log back again, and settles `gone`.
+   */
+  abandon(error: StoreError): void;
   /** Waits for pending appends, then closes the file. */
   close(): Promise<void>;
   /**
@@ -91,6 +118,7 @@ export async function openEventWriter(
   options: EventWriterOptions = {},
 ): Promise<EventWriter> {
   const sync = options.sync ?? true;
+  const checkEveryMs = options.checkEveryMs ?? 1000;
   await ensureDataDir(paths);
   let file: Deno.FsFile;
   let size: number;
@@ -120,6 +148,7 @@ export async function openEventWriter(
   let closed = false;
   const latest = new Map<string, string>();
   const observers: ((events: readonly CapturedEvent[]) => void)[] = [];
+  const presence = await watchLogPresence(paths.events, file, checkEveryMs);
 
   async function flushLoop(): Promise<void> {
     while (pendingEvents.length > 0) {
@@ -129,22 +158,21 @@ export async function openEventWriter(
       waiting = null;
       const bytes = lines.take();
       try {
-        if (dirty) {
+        if (presence.lost !== undefined) throw presence.lost; // every batch after the loss is refused
+        if (dirty && presence.mayCut) {
           await file.truncate(size);
           dirty = false;
         }
         dirty = true;
         await writeAll(file, bytes);
-        if (sync) await file.syncData();
+        // The path is checked beside the sync: a log deleted before the batch is durable is not acknowledged.
+        const [there] = await Promise.all([presence.check(), sync ? file.syncData() : undefined]);
+        if (!there) throw presence.lost!;
         dirty = false;
       } catch (error) {
-        try {
-          await file.truncate(size);
-          dirty = false;
-        } catch {
-          // Still failing; the next batch truncates before it writes.
-        }
-        batch.reject(writeFailure(error));
+        // Cut back to the last good line (still failing: the next batch does), never a log shared now.
+        if (presence.mayCut) await file.truncate(size).then(() => void (dirty = false), () => {});
+        batch.reject(error === presence.lost ? error : writeFailure(error));
         continue;
       }
       size += bytes.length;
@@ -181,6 +209,8 @@ export async function openEventWriter(
     get size() {
       return size;
     },
+    gone: presence.gone,
+    abandon: (error) => presence.takenOver(error),
     latest,
     append(event) {
       if (closed) return Promise.reject(new StoreError("the event log is closed (hooktap dev is stopping)"));
@@ -194,6 +224,7 @@ export async function openEventWriter(
     async pause(work) {
       while (paused) await new Promise((r) => setTimeout(r, 10));
       paused = true;
+      presence.suspend(); // the work replaces the log: not a loss
       try {
         while (flushing !== null) await flushing;
         if (dirty) {
@@ -209,6 +240,7 @@ export async function openEventWriter(
           size = (await file.stat()).size;
           latest.clear();
         } finally {
+          await presence.resume(file); // a failed reopen left the closed file: no check until the next one
           paused = false;
           kick();
         }
@@ -219,9 +251,10 @@ export async function openEventWriter(
     },
     async close() {
       closed = true;
+      presence.close();
       while (flushing !== null) await flushing;
       // A failed batch whose cut-back failed too: one last try, so no unacknowledged line outlives us.
-      if (dirty) await file.truncate(size).catch(() => {});
+      if (dirty && presence.mayCut) await file.truncate(size).catch(() => {});
       file.close();
     },
   };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { buildEvent, type CapturedEvent, parseEventLine } from "../../event/record.ts";
 import { acquireWriterLock } from "./lock.ts";
 import { storePaths } from "../paths.ts";
-import { openEventWriter } from "./writer.ts";
+import { LogGoneError, openEventWriter } from "./writer.ts";
 
 function event(i: number, endpoint = "default"): CapturedEvent {
   return buildEvent({
@@ -93,5 +93,69 @@ Deno.test("a second writer lock on the same data dir is refused, naming the hold
   first.release();
   const after = new TextDecoder().decode((await child.output()).stdout);
   assert.equal(after.trim(), "ACQUIRED");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a log deleted or moved away while open: the next batch is refused, not acknowledged, and `gone` says so", async (t) => {
+  for (const how of ["deleted", "moved"] as const) {
+    await t.step(how, async () => {
+      const dir = await Deno.makeTempDir();
+      const paths = storePaths(join(dir, ".hooktap"));
+      const writer = await openEventWriter(paths, { checkEveryMs: 0 }); // the check before acknowledging alone
+      let gone: LogGoneError | undefined;
+      void writer.gone.then((e) => (gone = e));
+      await writer.append(event(1));
+      if (how === "deleted") await Deno.remove(paths.dir, { recursive: true });
+      else await Deno.rename(paths.dir, join(dir, "elsewhere"));
+      await assert.rejects(writer.append(event(2)), LogGoneError);
+      await assert.rejects(writer.append(event(3)), LogGoneError); // and every later one
+      assert.ok(gone instanceof LogGoneError);
+      assert.match(gone.message, /was deleted or moved while hooktap dev ran/);
+      assert.equal(writer.count, 1);
+      await writer.close();
+      if (how === "moved") {
+        // The refused lines are cut off the moved file again: it holds what was acknowledged, whole.
+        const moved = await lines(join(dir, "elsewhere", "events.jsonl"));
+        assert.deepEqual(moved.map((l) => parseEventLine(l)?.id), [event(1).id]);
+      }
+      await Deno.remove(dir, { recursive: true });
+    });
+  }
+});
+
+Deno.test("a log deleted while idle is noticed by the periodic check, without an append", async () => {
+  const dir = await Deno.makeTempDir();
+  const paths = storePaths(join(dir, ".hooktap"));
+  const writer = await openEventWriter(paths, { checkEveryMs: 20 });
+  await writer.append(event(1));
+  await Deno.remove(paths.events);
+  const alive = setTimeout(() => {}, 10_000); // the check's timer is unref'd: dev's listener keeps dev alive
+  const gone = await writer.gone;
+  clearTimeout(alive);
+  assert.ok(gone instanceof LogGoneError);
+  await writer.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a compaction that replaces the log (pause) is not taken for a lost log", async () => {
+  const dir = await Deno.makeTempDir();
+  const paths = storePaths(join(dir, ".hooktap"));
+  const writer = await openEventWriter(paths, { checkEveryMs: 1 });
+  let gone = false;
+  void writer.gone.then(() => (gone = true));
+  await writer.append(event(1));
+  for (let i = 0; i < 20; i++) {
+    await writer.pause(async () => {
+      const text = await Deno.readTextFile(paths.events);
+      await Deno.writeTextFile(paths.compactTemp, text);
+      await new Promise((r) => setTimeout(r, 3)); // the periodic check fires meanwhile
+      await Deno.rename(paths.compactTemp, paths.events);
+    });
+    await writer.append(event(2 + i));
+  }
+  assert.equal(gone, false);
+  assert.equal(writer.count, 21);
+  await writer.close();
+  assert.equal((await lines(paths.events)).length, 21);
   await Deno.remove(dir, { recursive: true });
 });

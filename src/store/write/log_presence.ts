@@ -1,0 +1,132 @@
+/**
+ * Whether the event log's path still names the file the writer holds open.
+ * A log deleted or moved away while open (`rm -rf .hooktap` while dev runs)
+ * would take every later line with it, unseen by any reader: the writer asks
+ * before it acknowledges a batch, and this checks about once a second while
+ * idle, so the loss is said at once rather than when the next event comes.
+ * @module
+ */
+import { StoreError } from "../../errors.ts";
+
+/** The event log was deleted or moved away while it was open: events can no longer be saved where readers look. */
+export class LogGoneError extends StoreError {
+  constructor(path: string) {
+    super(
+      `the event log ${path} was deleted or moved while hooktap dev ran, so events can no longer be saved ` +
+        "there (start hooktap dev again: it starts a new log)",
+    );
+  }
+}
+
+/** The presence check of one open log. */
+export interface LogPresence {
+  /** The loss, once found (every batch is refused from then on). */
+  readonly lost: StoreError | undefined;
+  /** Settles with the loss once found; never otherwise. */
+  readonly gone: Promise<StoreError>;
+  /** Another process writes the log now (it took the writer lock): records that loss. */
+  takenOver(error: StoreError): void;
+  /** Whether the log may be cut back (false once another process writes it: its lines follow ours). */
+  readonly mayCut: boolean;
+  /**
+   * Whether the path still names the open file (a batch written to it may be acknowledged); records the loss
+   * when it does not.
+   */
+  check(): Promise<boolean>;
+  /** Forgets the file while a compaction replaces it: nothing is compared until {@linkcode LogPresence.resume}. */
+  suspend(): void;
+  /** Takes the identity of the reopened `file` (after a compaction) and checks again. */
+  resume(file: Deno.FsFile | undefined): Promise<void>;
+  /** Stops the idle check. */
+  close(): void;
+}
+
+type Identity = { dev: number; ino: number } | undefined;
+
+/** The open file's device and inode (`undefined` where the platform has none). */
+async function identityOf(file: Deno.FsFile): Promise<Identity> {
+  const info = await file.stat();
+  return info.ino === null ? undefined : { dev: info.dev, ino: info.ino };
+}
+
+/**
+ * Starts checking that `path` names `file`: before each acknowledgement (`check`), and every `everyMs`
+ * while idle (0: never; the timer does not keep the process alive).
+ */
+export async function watchLogPresence(
+  path: string,
+  file: Deno.FsFile,
+  everyMs: number,
+): Promise<LogPresence> {
+  let identity: Identity = await identityOf(file);
+  let open = file;
+  let lost: StoreError | undefined;
+  let replacing = false;
+  const gone = Promise.withResolvers<StoreError>();
+  let shared = false;
+  const fail = (error: StoreError) => {
+    lost ??= error;
+    gone.resolve(lost);
+  };
+  // A check that started before a compaction's rename compares nothing: `identity` changed under it.
+  const there = async (): Promise<boolean> => {
+    const mine = identity;
+    if (mine === undefined) return true; // no inode numbers (Windows), or mid-replacement: nothing to compare
+    try {
+      const info = await Deno.lstat(path);
+      if (mine !== identity || (info.dev === mine.dev && info.ino === mine.ino)) return true;
+      // Another inode at the path. Where inode numbers are not stable (some network or VM filesystems) the
+      // same file could show one: it is the same when the open file still has a name and the same size
+      // and modification time as the path's.
+      const own = await open.stat();
+      return mine !== identity ||
+        (own.nlink !== 0 && own.size === info.size && own.mtime?.getTime() === info.mtime?.getTime());
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return mine !== identity;
+      return true; // cannot tell (permissions): the writes themselves say when they fail
+    }
+  };
+  const check = async (): Promise<boolean> => {
+    // Taken over: a batch already written is in the log at the path (another process writes it now, but it
+    // is there), so it is acknowledged; the writer refuses the batches after it.
+    if (lost !== undefined) return shared;
+    if (await there()) return true;
+    if (replacing) return true;
+    fail(new LogGoneError(path));
+    return false;
+  };
+  const timer = everyMs > 0
+    ? setInterval(() => {
+      if (!replacing && lost === undefined) void check();
+    }, everyMs)
+    : undefined;
+  if (timer !== undefined) Deno.unrefTimer(timer);
+  return {
+    get lost() {
+      return lost;
+    },
+    gone: gone.promise,
+    takenOver(error) {
+      shared = true;
+      fail(error);
+    },
+    get mayCut() {
+      return !shared;
+    },
+    check,
+    suspend() {
+      replacing = true;
+      identity = undefined;
+    },
+    async resume(file) {
+      try {
+        if (file !== undefined) {
+          identity = await identityOf(file);
+          open = file;
+        }
+      } catch { /* cannot stat it: no check until the next replacement */ }
+      replacing = false;
+    },
+    close: () => clearInterval(timer),
+  };
+}
