@@ -115,3 +115,50 @@ Deno.test({
     ]]);
   },
 });
+
+Deno.test({
+  name: "a failed replay while dev retries the event leaves it retrying in every view, and dev's to send",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    let status = 500;
+    await using app = startApp(0, () => ({ status }));
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ` +
+        `{ to: "http://127.0.0.1:${app.port}/hook", retry: { attempts: 3, backoff: [8000] } } }] };\n`,
+    );
+    await using dev = await startDev(tmp.path);
+    const r = await fetch(`${dev.url}/gh`, { method: "POST", body: JSON.stringify({ n: 1 }) });
+    const id = (await r.json()).id;
+    await until(() => /attempt 1 retry in/.test(dev.stdout()), "the first attempt failed, a retry due");
+    const replay = await runCli(["replay", id], { cwd: tmp.path });
+    assert.equal(replay.code, 1, "the app answered 500");
+    assert.match(replay.stderr, /still has this event waiting/);
+    // dev has not given up: every view says retrying, not failed.
+    const d = await deliveryOf(tmp.path, id);
+    assert.deepEqual([d.outcome, d.targets[0]!.attempts, d.targets[0]!.replays], ["retrying", 2, 1]);
+    const text = await runCli(["logs"], { cwd: tmp.path, env: { COLUMNS: "250" } });
+    assert.match(text.stdout, /→ 500 \(1 try, 1 replay\) …/, text.stdout);
+    const inspect = await runCli(["inspect", id], { cwd: tmp.path });
+    assert.match(
+      inspect.stdout,
+      /Forwarding\n {2}127\.0\.0\.1:\d+\/hook: retrying \(500, 1 attempt, 1 replay\)/,
+    );
+    // replay --undelivered leaves it to dev (no double send), as mcp's does.
+    const bulk = await runCli(["replay", "--undelivered"], { cwd: tmp.path });
+    assert.equal(bulk.code, 0, bulk.stderr);
+    assert.match(bulk.stderr, /1 undelivered event is still pending while a hooktap dev runs here/);
+    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+    const search = await mcp.call("search_events", {});
+    assert.equal(search.structured?.events[0].deliveries[0].state, "retrying", search.text);
+    const tool = await mcp.call("replay", { undelivered: true });
+    assert.deepEqual(tool.structured?.held, [id], tool.text);
+    assert.equal(app.requests.length, 2, "dev's attempt and the one replay");
+    status = 200;
+    await until(() => /\[200\].*attempt 2/.test(dev.stdout()), "dev's retry delivered it");
+    assert.equal((await deliveryOf(tmp.path, id)).outcome, "delivered");
+  },
+});

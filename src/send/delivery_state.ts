@@ -36,9 +36,11 @@ export interface TargetOutcome {
   /** The target's name. */
   name: string;
   /**
-   * `delivered` when some attempt got a 2xx; else its latest attempt's
-   * outcome (`retrying`, `failed`); `pending` when none is recorded yet, or
-   * only tries nothing listened to ({@linkcode TargetOutcome.waiting}).
+   * `delivered` when some attempt got a 2xx; else the outcome of dev's latest
+   * attempt (`retrying`, `failed`: a failed send by hand neither ends dev's
+   * retries nor gives up for it), or of the latest send by hand when dev made
+   * none; `pending` when none is recorded yet, or dev's are only tries
+   * nothing listened to ({@linkcode TargetOutcome.waiting}).
    */
   outcome: TargetState;
   /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
@@ -110,17 +112,19 @@ function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
   const delivered = mine.find((r) => r.outcome === "delivered");
   const attempts = mine.filter(isAttempt);
   const replays = attempts.filter((r) => r.source === "replay").length;
-  // The latest try found nothing listening: the event waits for the app, no attempt spent. It stays
-  // `pending` while no real attempt was made (`retrying` after one), and shows the last real answer.
-  const waiting = delivered === undefined && !isAttempt(last) && last.outcome !== "failed";
+  // Dev's own records say whether it still sends the event: a send by hand that fails neither ends its
+  // retries nor gives up for it (only a 2xx settles the target). With no record of dev's, the latest send's.
+  const own = mine.filter((r) => r.source !== "replay");
+  const basis = own[own.length - 1] ?? last;
+  // Dev's latest try found nothing listening: it holds the event for the app, no attempt spent. It stays
+  // `pending` while dev made no real attempt (`retrying` after one), and shows the last real answer;
+  // `waiting` while no send answered since.
+  const held = delivered === undefined && !isAttempt(basis) && basis.outcome !== "failed";
+  const waiting = held && !isAttempt(last);
   const shown = delivered ?? (waiting ? attempts[attempts.length - 1] : last);
   return {
     name,
-    outcome: delivered
-      ? "delivered"
-      : waiting
-      ? (attempts.length > 0 ? "retrying" : "pending")
-      : last.outcome,
+    outcome: delivered ? "delivered" : held ? (own.some(isAttempt) ? "retrying" : "pending") : basis.outcome,
     ...(shown?.status !== undefined ? { status: shown.status } : {}),
     attempts: attempts.length,
     ...(replays > 0 ? { replays } : {}),
