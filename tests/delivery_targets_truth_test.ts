@@ -162,3 +162,29 @@ Deno.test({
     assert.equal((await deliveryOf(tmp.path, id)).outcome, "delivered");
   },
 });
+
+Deno.test("replay --undelivered of a given-up event to an app that is down never says the event waits", async () => {
+  await using tmp = await withTmpDir();
+  const port = unusedPort();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ` +
+      `{ to: "http://127.0.0.1:${port}/hook", retry: { attempts: 1 } } }] };\n`,
+  );
+  let id: string;
+  {
+    await using app = startApp(port, () => ({ status: 500 }));
+    await using dev = await startDev(tmp.path);
+    const r = await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" });
+    id = (await r.json()).id;
+    await until(() => /gave up/.test(dev.stdout()) && app.requests.length === 1, "dev gave up");
+    assert.equal(await dev.stop(), 0);
+  }
+  const replay = await runCli(["replay", "--undelivered"], { cwd: tmp.path });
+  assert.equal(replay.code, 1);
+  assert.match(replay.stderr, /1 not sent \(nothing listens on/);
+  assert.doesNotMatch(replay.stderr, /still waits/, "dev gave up on it: nothing waits to send it");
+  assert.match(replay.stderr, /The event is still undelivered, as before\./);
+  assert.equal((await deliveryOf(tmp.path, id)).outcome, "failed");
+});
