@@ -188,3 +188,36 @@ Deno.test("replay --undelivered of a given-up event to an app that is down never
   assert.match(replay.stderr, /The event is still undelivered, as before\./);
   assert.equal((await deliveryOf(tmp.path, id)).outcome, "failed");
 });
+
+Deno.test("an event no rule took, replayed by hand: a send elsewhere, named as such, never 'replay --to'", async () => {
+  await using tmp = await withTmpDir();
+  await using a = startApp(0, () => ({ status: 200 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: [` +
+      `{ name: "a", to: "http://127.0.0.1:${a.port}/a", when: { where: "k=yes" } }] }] };\n`,
+  );
+  let id: string;
+  {
+    await using dev = await startDev(tmp.path);
+    const r = await fetch(`${dev.url}/gh`, { method: "POST", body: JSON.stringify({ k: "no" }) });
+    id = (await r.json()).id;
+    await until(() => /not forwarded \(no rule matched\)/.test(dev.stdout()), "no rule took it");
+    assert.equal(await dev.stop(), 0);
+  }
+  const replay = await runCli(["replay", id], { cwd: tmp.path });
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.equal(a.requests.length, 1);
+  const d = await deliveryOf(tmp.path, id);
+  assert.deepEqual([d.outcome, d.targets, d.others?.map((o) => [o.name, o.outcome])], ["none", [], [[
+    "a",
+    "delivered",
+  ]]]);
+  const inspect = await runCli(["inspect", id], { cwd: tmp.path });
+  assert.match(inspect.stdout, /Forwarding: not forwarded \(no rule matched\)/);
+  assert.match(inspect.stdout, /Sent elsewhere .*\n {2}a: delivered \(200, 1 replay\)/);
+  assert.doesNotMatch(inspect.stdout, /replay --to/, "it was a plain replay, not one with --to");
+  const logs = await runCli(["logs"], { cwd: tmp.path, env: { COLUMNS: "250" } });
+  assert.match(logs.stdout, /not forwarded \(no rule matched\)/);
+});
