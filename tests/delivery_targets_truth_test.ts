@@ -127,7 +127,7 @@ Deno.test({
     await writeFile(
       tmp.path,
       "hooktap.config.ts",
-      `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ` +
+      `export default { port: 0, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ` +
         `{ to: "http://127.0.0.1:${app.port}/hook", retry: { attempts: 3, backoff: [8000] } } }] };\n`,
     );
     await using dev = await startDev(tmp.path);
@@ -147,6 +147,15 @@ Deno.test({
       inspect.stdout,
       /Forwarding\n {2}127\.0\.0\.1:\d+\/hook: retrying \(500, 1 attempt, 1 replay\)/,
     );
+    // The inspector's API (its own fold of the records) agrees.
+    const [, inspector, token] = dev.stderr().match(/Inspect: (http:\/\/127\.0\.0\.1:\d+\/)\?token=(\w+)/)!;
+    const api =
+      await (await fetch(`${inspector}api/events/${id}`, { headers: { "x-hooktap-token": token! } }))
+        .json();
+    assert.equal(api.delivery, "retrying");
+    const list = await (await fetch(`${inspector}api/events`, { headers: { "x-hooktap-token": token! } }))
+      .json();
+    assert.equal(list.events[0].delivery, "retrying", "the list's fold");
     // replay --undelivered leaves it to dev (no double send), as mcp's does.
     const bulk = await runCli(["replay", "--undelivered"], { cwd: tmp.path });
     assert.equal(bulk.code, 0, bulk.stderr);
