@@ -230,3 +230,38 @@ Deno.test("an event no rule took, replayed by hand: a send elsewhere, named as s
   const logs = await runCli(["logs"], { cwd: tmp.path, env: { COLUMNS: "250" } });
   assert.match(logs.stdout, /not forwarded \(no rule matched\)/);
 });
+
+Deno.test({
+  name:
+    "dev stopped while retrying, a failed replay, dev restarted: it resumes the event at its own next attempt",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    let status = 500;
+    await using app = startApp(0, () => ({ status }));
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: ` +
+        `{ to: "http://127.0.0.1:${app.port}/hook", retry: { attempts: 3, backoff: [60000] } } }] };\n`,
+    );
+    let id: string;
+    {
+      await using dev = await startDev(tmp.path);
+      const r = await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" });
+      id = (await r.json()).id;
+      await until(() => /attempt 1 retry in/.test(dev.stdout()), "the first attempt failed");
+      assert.equal(await dev.stop(), 0);
+    }
+    const replay = await runCli(["replay", id], { cwd: tmp.path });
+    assert.equal(replay.code, 1);
+    assert.equal((await deliveryOf(tmp.path, id)).outcome, "retrying", "dev had not given up");
+    status = 200;
+    await using dev = await startDev(tmp.path);
+    await until(() => /\[200\]/.test(dev.stdout()), "the resumed delivery");
+    assert.match(dev.stdout(), /\[200\].*attempt 2\b/, dev.stdout());
+    const d = await deliveryOf(tmp.path, id);
+    assert.deepEqual([d.outcome, d.targets[0]!.attempts, d.targets[0]!.replays], ["delivered", 3, 1]);
+  },
+});
