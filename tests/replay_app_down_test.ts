@@ -73,7 +73,10 @@ Deno.test("replay --undelivered while the app is down: nothing sent, nothing cha
   );
   assert.doesNotMatch(replay.stderr, /refusing|Answers:|First failure/, "no app answered anything");
   // The command names neither endpoint: pasted, it sends both.
-  assert.match(replay.stderr, /The 2 events still wait, as before\. Start the app, then send them: (.*)\n/);
+  assert.match(
+    replay.stderr,
+    /The 2 events are still undelivered, as before\. Start the app, then send them: (.*)\n/,
+  );
   const hint = replay.stderr.match(/Start the app, then send them: (.*)\n/)![1];
   assert.equal(hint, "hooktap replay --undelivered");
   // One replay by id too, while still down.
@@ -141,7 +144,7 @@ Deno.test("--forward-to: Ctrl-C names the dev command that resumes the waiting e
   const replay = await runCli(["replay", "--undelivered", "--config", "alt.config.ts"], { cwd: tmp.path });
   assert.equal(replay.code, 1);
   assert.match(replay.stderr, /Sent 0 of 1: .*1 not sent \(nothing listens on/);
-  assert.match(replay.stderr, /The event still waits, as before\. Start the app, then send it: /);
+  assert.match(replay.stderr, /The event is still undelivered, as before\. Start the app, then send it: /);
   assert.equal((await deliveryOf(tmp.path)).get(id)!.outcome, "pending");
   // The named command, with the app up, sends it.
   await using app = startApp(appPort, () => ({ status: 200 }));

@@ -1,21 +1,22 @@
 /**
  * An event's delivery summary folded record by record, in the log's order: what
  * {@linkcode eventDelivery} (src/send/delivery_state.ts, the one delivery model) computes from all of
- * an event's records, kept in a few facts per target whatever their number (the first delivered
- * attempt, the latest attempt, the latest that was not a wait for the app, and a count). The inspector
- * keeps one per event it shows and folds in what the log appends; the tests hold it equal to
+ * an event's records, kept in a few facts per target whatever their number (the model's
+ * `TargetFacts`, added and read by the model's own rule). The inspector keeps one per event it shows and folds in what the log appends; the tests hold it equal to
  * `eventDelivery` over the same records. Pure.
  * @module
  */
 import type { CapturedEvent } from "../event/record.ts";
 import { markedTargets } from "../event/record.ts";
 import {
+  addFact,
   combined,
   type DeliveryFact,
   type EventDelivery,
-  isAttempt,
   isForwardRecord,
   isIdleReplay,
+  outcomeFrom,
+  type TargetFacts,
   type TargetOutcome,
 } from "../send/delivery_state.ts";
 
@@ -23,18 +24,8 @@ import {
 export type DeliverySubject = Pick<CapturedEvent, "id" | "receivedAt" | "forward" | "query" | "params">;
 
 /** The facts of one (event, target) that its outcome is computed from (exported for the tests). */
-export interface Bucket {
+export interface Bucket extends TargetFacts {
   name: string;
-  /** Its latest record. */
-  last?: DeliveryFact;
-  /** Its first delivered record. */
-  delivered?: DeliveryFact;
-  /** Its latest record that was an attempt (not a try nothing listened to). */
-  lastAttempt?: DeliveryFact;
-  /** Attempts (records that were not tries nothing listened to). */
-  attempts: number;
-  /** Of those, the ones sent by hand (`source: "replay"`). */
-  replays?: number;
 }
 
 /** An event's records folded (see the module's description). */
@@ -62,45 +53,24 @@ export function newFold(subject: DeliverySubject): DeliveryFold {
   return { subject, targets: names.map((name) => ({ name, attempts: 0 })), others: new Map() };
 }
 
-function _add(bucket: Bucket, fact: DeliveryFact): void {
-  bucket.last = fact;
-  if (fact.outcome === "delivered") bucket.delivered ??= fact;
-  if (isAttempt(fact)) {
-    bucket.attempts++;
-    if (fact.source === "replay") bucket.replays = (bucket.replays ?? 0) + 1;
-    bucket.lastAttempt = fact;
-  }
-}
-
 /** Folds the event's next record (in the log's order) into `fold`. */
 export function foldFact(fold: DeliveryFold, fact: DeliveryFact): void {
   // A record belongs to the first forward target it is a delivery to (as eventDelivery takes them).
   const target = fold.targets.find((t) => isForwardRecord(fold.subject, t.name, fact));
   if (target !== undefined) {
     if (isIdleReplay(fact)) return; // a replay nothing listened to changes nothing (as eventDelivery drops it)
-    _add(target, fact);
+    addFact(target, fact);
     fold.last = fact;
     return;
   }
   let other = fold.others.get(fact.target);
   if (other === undefined) fold.others.set(fact.target, other = { name: fact.target, attempts: 0 });
-  _add(other, fact);
+  addFact(other, fact);
 }
 
-/** Where the target of `bucket` stands (`outcomeOf` of the model, over the folded facts). */
+/** Where the target of `bucket` stands (the model's own rule, over the folded facts). */
 function _outcome(b: Bucket): TargetOutcome {
-  const last = b.last;
-  if (last === undefined) return { name: b.name, outcome: "pending", attempts: 0 };
-  const waiting = b.delivered === undefined && !isAttempt(last) && last.outcome !== "failed";
-  const shown = b.delivered ?? (waiting ? b.lastAttempt : last);
-  return {
-    name: b.name,
-    outcome: b.delivered ? "delivered" : waiting ? (b.attempts > 0 ? "retrying" : "pending") : last.outcome,
-    ...(shown?.status !== undefined ? { status: shown.status } : {}),
-    attempts: b.attempts,
-    ...(b.replays !== undefined ? { replays: b.replays } : {}),
-    ...(waiting ? { waiting: true as const } : {}),
-  };
+  return outcomeFrom(b.name, b);
 }
 
 /** The event's summary from its fold: equal to `eventDelivery` over the records folded. */

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { ResolvedConfig } from "../config/types.ts";
 import { UsageError } from "../errors.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { type CapturedEvent, markedTargets } from "../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../send/overrides.ts";
 import {
   answeredOk,
@@ -30,7 +30,7 @@ import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
 import { heldNote, heldOneWarning } from "./held_by_dev.ts";
 import { heldByDev } from "../send/held_by_dev.ts";
-import { undeliveredIds } from "./undelivered.ts";
+import { undeliveredTargets } from "./undelivered.ts";
 import { inputWords, reword } from "./wording.ts";
 import { refuseUnservedEndpoint } from "./wait_for_event.ts";
 
@@ -103,12 +103,19 @@ function _targetOf(
   config: ResolvedConfig | null,
   to: string | undefined,
   timeoutMs: number,
+  missed?: ReadonlyMap<string, string>,
 ): (event: CapturedEvent) => ResendTarget {
   return (event) => {
     let target: ResendTarget;
-    if (to !== undefined) target = { name: targetNameOf(to), to, timeoutMs };
+    // As `hooktap replay`: an undelivered replay goes on behalf of the target that missed the event (to
+    // `to` when given, else to that target), a single one to the first target dev forwarded it to, under
+    // the target's own name, so that a send to a forward target counts for it (src/send/delivery_state.ts).
+    const name = missed?.get(event.id) ?? (event.forward ? markedTargets(event.forward)[0] : undefined);
+    if (to !== undefined) target = { name: missed?.get(event.id) ?? targetNameOf(to), to, timeoutMs };
     else {
-      const forward = config?.endpoints.find((e) => e.name === event.endpoint)?.forward;
+      const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
+      const marked = name === undefined ? undefined : _forwardTarget(event, name, endpoint?.targets);
+      const forward = marked ?? endpoint?.forward;
       const url = forward?.to ?? event.forward?.to;
       if (url === undefined) {
         throw new UsageError(
@@ -118,7 +125,7 @@ function _targetOf(
         );
       }
       target = {
-        name: targetNameOf(url),
+        name: marked?.name ?? forward?.name ?? targetNameOf(url),
         to: url,
         timeoutMs,
         ...(forward?.insecure ? { insecure: true } : {}),
@@ -127,6 +134,20 @@ function _targetOf(
     checkSendTo(deliveryUrl(event, target.to).href, config);
     return target;
   };
+}
+
+/** The forward target `name` of `event`: as the config has it now, else the URL it was marked with. */
+function _forwardTarget(
+  event: CapturedEvent,
+  name: string,
+  targets: readonly { name: string; to: string; insecure: boolean }[] | undefined,
+): { name: string; to: string; insecure: boolean } | undefined {
+  const configured = targets?.find((t) => t.name === name);
+  if (configured !== undefined) return { name, to: configured.to, insecure: configured.insecure };
+  const mark = event.forward;
+  return mark !== undefined && targetNameOf(mark.to) === name
+    ? { name, to: mark.to, insecure: false }
+    : undefined;
 }
 
 /** The tool. */
@@ -182,10 +203,12 @@ export function replayTool(ctx: McpContext) {
         ...(o.method !== undefined ? { method: o.method } : {}),
         ...(o.set_new ? { setNew: true } : {}),
       };
-      const targetOf = _targetOf(config, o.to, (o.timeout_seconds ?? 30) * 1000);
+      // The undelivered events, each with the target that missed it (the one it is sent to).
+      const missed = o.id === undefined && o.undelivered ? await undeliveredTargets(storeOf(ctx)) : undefined;
+      const targetOf = _targetOf(config, o.to, (o.timeout_seconds ?? 30) * 1000, missed);
       let events: CapturedEvent[];
       if (o.id !== undefined) events = [await lookUp(ctx, o.id)];
-      else events = await _matching(ctx, filters, o.limit ?? 100);
+      else events = await _matching(ctx, filters, o.limit ?? 100, missed);
       if (events.length === 0) {
         // An endpoint the config does not have is a typo, refused as `replay --endpoint` refuses it.
         await refuseUnservedEndpoint(ctx, filters.endpoint, "is stored or can arrive");
@@ -196,7 +219,9 @@ export function replayTool(ctx: McpContext) {
       }
       // As `hooktap replay`: the running dev's waiting events are its own to send. An undelivered bulk replay to
       // their targets leaves them; a single one is sent, as asked, with a warning.
-      const held = o.to === undefined ? await heldByDev(storeOf(ctx), events) : undefined;
+      // A single replay is held only when dev still has the event waiting for the target it goes to.
+      const sendsTo = o.id !== undefined ? (e: CapturedEvent) => targetOf(e).name : undefined;
+      const held = o.to === undefined ? await heldByDev(storeOf(ctx), events, sendsTo) : undefined;
       let heldIds: string[] = [];
       let heldWarning: string | undefined;
       if (held !== undefined && o.id === undefined && o.undelivered) {
@@ -308,9 +333,9 @@ async function _matching(
   ctx: McpContext,
   o: FilterInput,
   limit: number,
+  only: ReadonlyMap<string, string> | undefined,
 ): Promise<CapturedEvent[]> {
   const filter = filterOf(o);
-  const only = o.undelivered ? await undeliveredIds(storeOf(ctx)) : undefined;
   const reader = await openStore(ctx);
   if (reader === null) return [];
   const found: CapturedEvent[] = [];

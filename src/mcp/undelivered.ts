@@ -12,6 +12,7 @@ import { compileFilter } from "../query/filter.ts";
 import { deliveriesAlong, factOf } from "../send/deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "../send/delivery_state.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import { stillWaiting } from "../send/held_by_dev.ts";
 import { openStoreReader } from "../store/read/reader.ts";
 import { scanBackward } from "../store/read/scan.ts";
 import type { StorePaths } from "../store/paths.ts";
@@ -23,7 +24,16 @@ type Subject = Pick<CapturedEvent, "id" | "receivedAt" | "forward" | "query" | "
 
 /** The ids of the events `hooktap replay --undelivered` would send. */
 export async function undeliveredIds(paths: StorePaths): Promise<Set<string>> {
-  const ids = new Set<string>();
+  return new Set((await undeliveredTargets(paths)).keys());
+}
+
+/**
+ * The events `hooktap replay --undelivered` would send, each with the target it sends it to: the first of
+ * its forward targets still waiting for `dev` (src/send/held_by_dev.ts `stillWaiting`), else the first
+ * that gave up, as `findUndelivered` lists them (src/send/undelivered.ts: `due`, then `failedTargets`).
+ */
+export async function undeliveredTargets(paths: StorePaths): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
   const reader = await openStoreReader(paths);
   if (reader === null) return ids;
   using r = reader;
@@ -33,7 +43,9 @@ export async function undeliveredIds(paths: StorePaths): Promise<Set<string>> {
     const facts = await along.next(batch);
     for (const e of batch) {
       // Not delivered to one of its targets (pending, retrying or failed); no target: no rule took it.
-      if (eventDelivery(e, facts.get(e.id)).targets.some((t) => t.outcome !== "delivered")) ids.add(e.id);
+      const { targets } = eventDelivery(e, facts.get(e.id));
+      const missed = targets.find(stillWaiting) ?? targets.find((t) => t.outcome !== "delivered");
+      if (missed !== undefined) ids.set(e.id, missed.name);
     }
     batch = [];
   };

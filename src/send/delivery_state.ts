@@ -36,9 +36,11 @@ export interface TargetOutcome {
   /** The target's name. */
   name: string;
   /**
-   * `delivered` when some attempt got a 2xx; else its latest attempt's
-   * outcome (`retrying`, `failed`); `pending` when none is recorded yet, or
-   * only tries nothing listened to ({@linkcode TargetOutcome.waiting}).
+   * `delivered` when some attempt got a 2xx; else the outcome of dev's latest
+   * attempt (`retrying`, `failed`: a failed send by hand neither ends dev's
+   * retries nor gives up for it), or of the latest send by hand when dev made
+   * none; `pending` when none is recorded yet, or dev's are only tries
+   * nothing listened to ({@linkcode TargetOutcome.waiting}).
    */
   outcome: TargetState;
   /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
@@ -104,28 +106,70 @@ export function isAttempt(r: DeliveryFact): boolean {
   return r.refused !== true || r.source === "replay";
 }
 
-function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
-  const last = mine[mine.length - 1];
+/**
+ * The few facts of one (event, target) its outcome is computed from, whatever the number of its records:
+ * the inspector folds them record by record (src/inspector/delivery_fold.ts), {@linkcode eventDelivery}
+ * over all of them; both through {@linkcode addFact} and {@linkcode outcomeFrom}, so they cannot disagree.
+ */
+export interface TargetFacts {
+  /** Its latest record. */
+  last?: DeliveryFact;
+  /** Its first delivered record. */
+  delivered?: DeliveryFact;
+  /** Its latest record that was an attempt (not a try nothing listened to). */
+  lastAttempt?: DeliveryFact;
+  /** Its latest record of dev's own (forwarding, relaying, retrying: not a send by hand). */
+  lastOwn?: DeliveryFact;
+  /** Whether one of dev's own records was an attempt. */
+  ownAttempted?: true;
+  /** Attempts (records that were not tries nothing listened to). */
+  attempts: number;
+  /** Of those, the ones sent by hand (`source: "replay"`). */
+  replays?: number;
+}
+
+/** Adds the target's next record (in the log's order) to its facts. */
+export function addFact(facts: TargetFacts, fact: DeliveryFact): void {
+  facts.last = fact;
+  if (fact.outcome === "delivered") facts.delivered ??= fact;
+  if (fact.source !== "replay") {
+    facts.lastOwn = fact;
+    if (isAttempt(fact)) facts.ownAttempted = true;
+  }
+  if (isAttempt(fact)) {
+    facts.attempts++;
+    if (fact.source === "replay") facts.replays = (facts.replays ?? 0) + 1;
+    facts.lastAttempt = fact;
+  }
+}
+
+/** Where the target `name` stands, from its facts. */
+export function outcomeFrom(name: string, f: TargetFacts): TargetOutcome {
+  const last = f.last;
   if (last === undefined) return { name, outcome: "pending", attempts: 0 };
-  const delivered = mine.find((r) => r.outcome === "delivered");
-  const attempts = mine.filter(isAttempt);
-  const replays = attempts.filter((r) => r.source === "replay").length;
-  // The latest try found nothing listening: the event waits for the app, no attempt spent. It stays
-  // `pending` while no real attempt was made (`retrying` after one), and shows the last real answer.
-  const waiting = delivered === undefined && !isAttempt(last) && last.outcome !== "failed";
-  const shown = delivered ?? (waiting ? attempts[attempts.length - 1] : last);
+  // Dev's own records say whether it still sends the event: a send by hand that fails neither ends its
+  // retries nor gives up for it (only a 2xx settles the target). With no record of dev's, the latest send's.
+  const basis = f.lastOwn ?? last;
+  // Dev's latest try found nothing listening: it holds the event for the app, no attempt spent. It stays
+  // `pending` while dev made no real attempt (`retrying` after one), and shows the last real answer;
+  // `waiting` while no send answered since.
+  const held = f.delivered === undefined && !isAttempt(basis) && basis.outcome !== "failed";
+  const waiting = held && !isAttempt(last);
+  const shown = f.delivered ?? (waiting ? f.lastAttempt : last);
   return {
     name,
-    outcome: delivered
-      ? "delivered"
-      : waiting
-      ? (attempts.length > 0 ? "retrying" : "pending")
-      : last.outcome,
+    outcome: f.delivered ? "delivered" : held ? (f.ownAttempted ? "retrying" : "pending") : basis.outcome,
     ...(shown?.status !== undefined ? { status: shown.status } : {}),
-    attempts: attempts.length,
-    ...(replays > 0 ? { replays } : {}),
+    attempts: f.attempts,
+    ...(f.replays !== undefined ? { replays: f.replays } : {}),
     ...(waiting ? { waiting: true as const } : {}),
   };
+}
+
+function outcomeOf(name: string, mine: readonly DeliveryFact[]): TargetOutcome {
+  const facts: TargetFacts = { attempts: 0 };
+  for (const r of mine) addFact(facts, r);
+  return outcomeFrom(name, facts);
 }
 
 /** Where `event` stands, from its records (in file order). */

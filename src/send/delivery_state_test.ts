@@ -117,11 +117,12 @@ Deno.test("a replay that found nothing listening changes nothing of a forward ta
   // After a real answer it stays as that answer left it (retrying on a 503), one attempt, no replay.
   const answered = rec("t", hook, "forward", "retrying", 503);
   assert.deepEqual(eventDelivery(PLAIN, [answered, idle]), eventDelivery(PLAIN, [answered]));
-  // A replay that reached the app is an attempt and a replay, as before.
+  // A replay that reached the app is an attempt and a replay, as before; a failed one gives nothing up for
+  // dev, which still holds the event (it sends it once the app listens): pending, no longer waiting.
   const reached = eventDelivery(PLAIN, [wait, rec("localhost:3000/hook", hook, "replay", "failed", 500)]);
   assert.deepEqual(reached.targets, [{
     name: "localhost:3000/hook",
-    outcome: "failed",
+    outcome: "pending",
     status: 500,
     attempts: 1,
     replays: 1,
@@ -137,4 +138,26 @@ Deno.test("a replay that found nothing listening changes nothing of a forward ta
     attempts: 1,
     replays: 1,
   }]);
+});
+
+Deno.test("a failed replay while dev retries leaves the target retrying; dev's own last attempt gives up", () => {
+  const hook = "http://localhost:3000/hook";
+  const retrying = rec("t", hook, "forward", "retrying", 500);
+  const replayed = rec("localhost:3000/hook", hook, "replay", "failed", 502);
+  assert.deepEqual(eventDelivery(PLAIN, [retrying, replayed]).targets, [{
+    name: "localhost:3000/hook",
+    outcome: "retrying",
+    status: 502,
+    attempts: 2,
+    replays: 1,
+  }]);
+  const gaveUp = rec("t", hook, "forward", "failed", 500);
+  assert.equal(eventDelivery(PLAIN, [retrying, replayed, gaveUp]).state, "failed");
+  assert.equal(eventDelivery(PLAIN, [retrying, gaveUp, replayed]).state, "failed");
+  // Only sends by hand: the latest one's outcome, as before.
+  assert.equal(eventDelivery(PLAIN, [replayed]).state, "failed");
+  assert.equal(
+    eventDelivery(PLAIN, [retrying, rec("x", hook, "replay", "delivered", 200)]).state,
+    "delivered",
+  );
 });

@@ -31,10 +31,13 @@ export function stillWaiting(target: Pick<TargetOutcome, "outcome">): boolean {
  * The events of `events` the `hooktap dev` running at `paths` still has waiting for one of their forward
  * targets, or `undefined` when no dev runs or it has none of them. An event one target of which gave up
  * while another still waits is held: its combined state reads `failed`, but dev still sends it there.
+ * `sendsTo`: the name of the target a replay sends each event to; an event is then held only when dev
+ * still has it waiting for that target (a replay to a target that has it already races no dev send).
  */
 export async function heldByDev(
   paths: StorePaths,
   events: readonly CapturedEvent[],
+  sendsTo?: (event: CapturedEvent) => string | undefined,
 ): Promise<HeldByDev | undefined> {
   const forwarded = events.filter((e) => e.forward !== undefined);
   if (forwarded.length === 0) return undefined;
@@ -43,7 +46,9 @@ export async function heldByDev(
   const records = await readDeliveriesOf(paths.deliveries, forwarded, { as: factOf }); // what the state reads
   const ids = new Set<string>();
   for (const e of forwarded) {
-    if (eventDelivery(e, records.get(e.id)).targets.some(stillWaiting)) ids.add(e.id);
+    const waiting = eventDelivery(e, records.get(e.id)).targets.filter(stillWaiting);
+    const to = sendsTo?.(e);
+    if (to === undefined ? waiting.length > 0 : waiting.some((t) => t.name === to)) ids.add(e.id);
   }
   return ids.size === 0 ? undefined : { ids, pid: dev.pid };
 }

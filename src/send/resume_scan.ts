@@ -225,8 +225,12 @@ export async function planResume<T extends ScanTarget>(
         if (laneTarget(event, t.name, list)?.name !== name) continue;
         if (t.outcome === "delivered" || t.outcome === "failed") return undefined;
         const old = plan.lastId !== undefined && event.id <= plan.lastId;
-        // `attempts` counts the recorded attempts that found something listening (refused tries are none).
-        return { attempt: t.attempts + 1, resumed: old && (!lastRunClean || t.attempts > 0) };
+        // `attempts` counts the recorded attempts that found something listening (refused tries are none);
+        // dev numbers (and spends its retries on) its own, never the sends by hand among them.
+        return {
+          attempt: t.attempts - (t.replays ?? 0) + 1,
+          resumed: old && (!lastRunClean || t.attempts > 0),
+        };
       }
       return undefined;
     },

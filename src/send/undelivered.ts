@@ -13,6 +13,7 @@ import { openStoreReader } from "../store/read/reader.ts";
 import { readFacts } from "./resume_scan.ts";
 import { readForwardState } from "./state.ts";
 import { eventDelivery } from "./delivery_state.ts";
+import { stillWaiting } from "./held_by_dev.ts";
 
 /** Events given up on, grouped by endpoint and target (for the report at start). */
 export interface GivenUp {
@@ -111,8 +112,9 @@ export async function findUndelivered(
       // The one model (./delivery_state.ts): a send to another URL never counts for a forward target.
       for (const t of eventDelivery(event, records).targets) {
         result.attempts.set(`${event.id} ${t.name}`, t.attempts);
-        if (t.outcome === "failed") failed.push(t.name);
-        else if (t.outcome !== "delivered") due.push(t.name);
+        // Due: the one rule of what still waits for `dev` (./held_by_dev.ts); else given up, or delivered.
+        if (stillWaiting(t)) due.push(t.name);
+        else if (t.outcome === "failed") failed.push(t.name);
       }
     }
     if (due.length > 0) {

@@ -66,8 +66,9 @@ export function renderTargets(
     text = `${colors.bold("Forwarding")}\n${targets.map(line).join("\n")}\n\n`;
   }
   if (others.length > 0) {
-    text += `${colors.bold("Sent elsewhere")} ${colors.dim("(replay --to: not the forward state)")}\n` +
-      `${others.map(line).join("\n")}\n\n`;
+    // Sends to no forward target of the event: `replay --to URL`, or a replay of an event no rule took.
+    const note = colors.dim("(not a forward target of this event: not its forward state)");
+    text += `${colors.bold("Sent elsewhere")} ${note}\n${others.map(line).join("\n")}\n\n`;
   }
   return text;
 }

@@ -336,10 +336,13 @@ export function printSummary(
     out.err(`Send them again once the app is fixed${all}: ${safeLine(hint)}\n`);
     return;
   }
-  // Nothing listened: they reached no app. To their forward targets (--undelivered) they still wait.
+  // Nothing listened: they reached no app. To their forward targets (--undelivered) they stay undelivered,
+  // each as it stood: one dev still holds waits, one that gave up stays given up (never "waits").
   const fix = summary.unreached < summary.failed ? " (and fix what it answered)" : "";
   const still = how.undelivered
-    ? ` The ${_unsent(summary.unreached)} still wait${summary.unreached === 1 ? "s" : ""}, as before.`
+    ? ` The ${_unsent(summary.unreached)} ${
+      summary.unreached === 1 ? "is" : "are"
+    } still undelivered, as before.`
     : "";
   out.err(
     c.yellow(

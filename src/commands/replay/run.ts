@@ -152,10 +152,10 @@ function _noTarget(
   );
 }
 
-/** Warns when the `hooktap dev` running here still has `event` waiting: it sends it too. */
-async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent): Promise<void> {
+/** Warns when the `hooktap dev` running here still has `event` waiting for `target`: it sends it too. */
+async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent, target: string): Promise<void> {
   const { heldByDev } = await import("../../send/held_by_dev.ts");
-  const held = await heldByDev(storeOf(ctx), [event]);
+  const held = await heldByDev(storeOf(ctx), [event], () => target);
   if (held !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
 }
 
@@ -268,9 +268,9 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       reader?.[Symbol.dispose]();
       warnSkipped(ctx, reader);
     }
-    targetOf(event); // no target: a usage error before sending
+    const target = targetOf(event); // no target: a usage error before sending
     if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
-    if (opts.to === undefined) await _warnHeldByDev(ctx, event);
+    if (opts.to === undefined) await _warnHeldByDev(ctx, event, target.name);
     const log = await openReplayLog(storeOf(ctx), [event]);
     let sent: Sent | undefined;
     try {
