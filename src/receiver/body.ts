@@ -225,15 +225,16 @@ async function _readStream(
 /** A chunk at least this long that fills at least half its buffer is kept as it is, not copied. */
 const KEEP_MIN = 16 * 1024;
 /**
- * Every BYOB read is into more than 4 KiB: on Deno.serve (2.9) a read into a view of at most 4096 bytes never
- * ends when the runtime refuses the body's chunked framing (a chunk extension over its limit of about 4 KiB),
- * where a larger view fails at once with its error; the request then waited for the stall watch (a false
- * "408 no body bytes arrived", found by the hub audit).
+ * The first block of a body (a stalled body holds no more); the next ones are {@linkcode BLOCK}. Measured on
+ * Deno.serve (2.9): a BYOB read into a view of at most 4096 bytes never ends when the parser refuses a chunk
+ * extension over its limit (about 4 KiB), where a larger view fails at once; but every read into a larger
+ * view costs a stalled body about 125 KB more of the runtime's memory. The reads stay small: such a body is
+ * answered by the stall watch (408, "no body data was read").
  */
-const MIN_ROOM = 8 * 1024;
-/** The first block of a body (a stalled body holds no more); the next ones are {@linkcode BLOCK}. */
-const FIRST_BLOCK = MIN_ROOM;
+const FIRST_BLOCK = 4 * 1024;
 const BLOCK = 64 * 1024;
+/** A BYOB read into less room than this takes a new block instead. */
+const MIN_ROOM = 1024;
 
 /**
  * The bytes of one body, held so that memory follows the bytes received,
@@ -246,7 +247,7 @@ const BLOCK = 64 * 1024;
  * - a default reader's chunk goes to {@linkcode BodyBytes.add}: a chunk that
  *   is small, or a small part of its buffer, is copied into a block and the
  *   reader's view dropped; a large chunk filling most of its buffer is kept.
- * The first block is 8 KiB, the next ones 64 KiB; a small body is
+ * The first block is 4 KiB, the next ones 64 KiB; a small body is
  * returned in a buffer of its own size, never as a view pinning a larger one.
  */
 export class BodyBytes {
