@@ -17,7 +17,14 @@ import type { IncomingRequest } from "../receiver/request.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
-import { type WireAnswer, type WireEvent, type WirePoll, wirePollProblem, type WireStatus } from "./wire.ts";
+import {
+  type WireAnswer,
+  wireBatchProblem,
+  type WireEvent,
+  wireEventProblem,
+  type WirePoll,
+  type WireStatus,
+} from "./wire.ts";
 import { invokedAs } from "../text/command_line.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { sleepUnlessAborted } from "../timer.ts";
@@ -46,6 +53,11 @@ export interface HubClientOptions {
   clientName?: string;
   /** Called when the hub dropped events this client never received (it was away longer than the retention). */
   onGap?: (gap: { missed: number; since: string | null }) => void;
+  /**
+   * Called for an event this client refuses (what the hub sent breaks the client's checks: a hub that did not
+   * check it stored it), before the cursor passes it: it is skipped, never stored here.
+   */
+  onSkipped?: (skipped: HubSkipped) => void;
   /** Called when the hub's storage for the channel refused requests (507) since the last report. */
   onRefused?: (refused: { count: number; at: string }) => void;
   /**
@@ -55,6 +67,18 @@ export interface HubClientOptions {
   pollWaitMs?: number;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
+}
+
+/** An event the client refused and skipped (see {@linkcode HubClientOptions.onSkipped}). */
+export interface HubSkipped {
+  seq: number;
+  /** What is wrong with it (`bad headers (a header name of 300 characters; 1 to 256 are allowed)`). */
+  problem: string;
+  /**
+   * The poll URL that shows it as the hub sent it (with the channel's token), while the hub still holds it:
+   * until every client of the channel has acknowledged past it, within the channel's retention.
+   */
+  show: string;
 }
 
 /** A connected client. */
@@ -263,8 +287,12 @@ class HubSession {
       : await storedHubSeqs(options.paths, this.channel, after);
     options.order.reset(after);
     let failed: number | undefined;
+    const skipped = new Map<number, string>();
     await Promise.all(events.map(async (e) => {
-      if (already.has(e.seq)) {
+      // An event the client refuses is skipped (never stored); the batch's other events are taken.
+      const problem = already.has(e.seq) ? undefined : wireEventProblem(e);
+      if (problem !== undefined) skipped.set(e.seq, problem);
+      if (already.has(e.seq) || problem !== undefined) {
         options.order.done(e.seq);
         return options.order.handled(e.seq);
       }
@@ -279,13 +307,28 @@ class HubSession {
     // Everything before the first failure is durable (the handler answers only after the fdatasync).
     const last = failed === undefined ? events.at(-1)!.seq : failed - 1;
     if (last > state.seq) {
+      // Each skip is said before the cursor passes it (one after a failure is said when it is reached again).
+      for (const [seq, problem] of [...skipped].sort(([a], [b]) => a - b)) {
+        if (seq <= last) this.#skip(seq, problem);
+      }
       state.seq = last;
-      state.lastReceivedAt = events.find((e) => e.seq === last)?.receivedAt ?? state.lastReceivedAt;
+      const stored = events.findLast((e) => e.seq <= last && !skipped.has(e.seq));
+      state.lastReceivedAt = stored?.receivedAt ?? state.lastReceivedAt;
       await this.publish();
       this.#ack(last);
     }
     this.#trusted = failed === undefined;
     if (failed !== undefined) throw new Error("the local store could not save an event; retrying");
+  }
+
+  /** Reports a skipped event, with the poll that shows it at the hub. */
+  #skip(seq: number, problem: string): void {
+    const { link } = this;
+    this.options.onSkipped?.({
+      seq,
+      problem,
+      show: `${link.api}/events?after=${seq - 1}&limit=1&wait=0&${link.who}`,
+    });
   }
 
   /** The ack runs beside the next poll (which carries the cursor itself), one at a time, in order. */
@@ -317,7 +360,8 @@ class HubSession {
       throw new Error(`the hub answered ${response.status}${why === "" ? "" : `: ${why}`}`);
     }
     const poll: unknown = await response.json();
-    const problem = wirePollProblem(poll, after);
+    // A bad envelope refuses the whole batch; a bad event in a good one is skipped alone (handleBatch).
+    const problem = wireBatchProblem(poll, after);
     if (problem !== undefined) {
       throw new Error(`the hub sent a batch this client refuses (${problem}); nothing written`);
     }

@@ -19,7 +19,7 @@ export interface HubState {
   /** The channel URL (no token). */
   url: string;
   channel: string;
-  /** Last sequence number stored locally and acknowledged. */
+  /** Last sequence number stored locally (or skipped: an event the client refuses) and acknowledged. */
   seq: number;
   connected: boolean;
   /** Events at the hub after `seq`, as of the last poll. */

@@ -84,13 +84,29 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 
 /**
  * Checks a poll answer before anything of it is written (the client never
- * trusts what it receives): shapes, ids (positive, increasing, after
- * `after`), methods and header names as HTTP allows them, no control
- * characters in the path, query or header values, bodies that are base64 and
- * at most {@linkcode MAX_WIRE_BODY}, times that parse.
- * @returns `undefined` when it is fine, else what is wrong.
+ * trusts what it receives): its envelope ({@linkcode wireBatchProblem}), then
+ * each event ({@linkcode wireEventProblem}).
+ * @returns `undefined` when it is fine, else what is wrong (the first problem).
  */
 export function wirePollProblem(value: unknown, after = 0): string | undefined {
+  const batch = wireBatchProblem(value, after);
+  if (batch !== undefined) return batch;
+  for (const e of (value as WirePoll).events) {
+    const problem = wireEventProblem(e);
+    if (problem !== undefined) return `event ${e.seq}: ${problem}`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks a poll answer's envelope, which the client refuses whole: its shape,
+ * the head, the low mark, and each event an object whose id is a whole number
+ * after `after` and after the one before it. The events' contents are
+ * checked one by one ({@linkcode wireEventProblem}): a bad one is skipped, the
+ * others taken.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wireBatchProblem(value: unknown, after = 0): string | undefined {
   if (typeof value !== "object" || value === null) return "not an object";
   const v = value as Partial<WirePoll>;
   if (!Number.isSafeInteger(v.head) || !Array.isArray(v.events)) return "no head or events";
@@ -101,11 +117,22 @@ export function wirePollProblem(value: unknown, after = 0): string | undefined {
     const w = e as Partial<WireEvent>;
     if (!Number.isSafeInteger(w.seq) || w.seq! <= last) return `event id ${String(w.seq)} out of order`;
     last = w.seq!;
-    const request = wireRequestProblem(w);
-    if (request !== undefined) return `event ${w.seq}: ${request}`;
-    if (typeof w.body !== "string" || w.body.length > (MAX_WIRE_BODY / 3) * 4 + 4 || !BASE64.test(w.body)) {
-      return `event ${w.seq}: a bad or oversize body`;
-    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks one event of a poll (its envelope checked): methods and header names
+ * as HTTP allows them, no control characters in the path, query or header
+ * values, a body that is base64 and at most {@linkcode MAX_WIRE_BODY}, a time
+ * that parses.
+ * @returns `undefined` when it is fine, else what is wrong.
+ */
+export function wireEventProblem(e: Partial<WireEvent>): string | undefined {
+  const request = wireRequestProblem(e);
+  if (request !== undefined) return request;
+  if (typeof e.body !== "string" || e.body.length > (MAX_WIRE_BODY / 3) * 4 + 4 || !BASE64.test(e.body)) {
+    return "a bad or oversize body";
   }
   return undefined;
 }
@@ -120,22 +147,41 @@ export function wirePollProblem(value: unknown, after = 0): string | undefined {
 export function wireRequestProblem(
   w: Partial<Pick<WireEvent, "method" | "path" | "query" | "headers" | "receivedAt" | "remoteAddr">>,
 ): string | undefined {
-  if (typeof w.method !== "string" || !METHOD.test(w.method)) return "a bad method";
+  if (typeof w.method !== "string" || !METHOD.test(w.method)) return `a bad method${methodDetail(w.method)}`;
   if (
     typeof w.path !== "string" || !w.path.startsWith("/") || CONTROL.test(w.path) || w.path.includes(" ")
   ) {
     return "a bad path";
   }
   if (typeof w.query !== "string" || CONTROL.test(w.query)) return "a bad query";
-  if (
-    !Array.isArray(w.headers) ||
-    !w.headers.every((h: unknown) =>
-      Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && HEADER_NAME.test(h[0]) &&
-      typeof h[1] === "string" && !/[\0\r\n]/.test(h[1])
-    )
-  ) return "bad headers";
+  if (!Array.isArray(w.headers)) return "bad headers (not a list)";
+  for (const h of w.headers as unknown[]) {
+    const problem = headerProblem(h);
+    if (problem !== undefined) return `bad headers (${problem})`;
+  }
   if (typeof w.receivedAt !== "string" || Number.isNaN(Date.parse(w.receivedAt))) return "a bad time";
   if (typeof w.remoteAddr !== "string" || w.remoteAddr.length > 64) return "a bad address";
+  return undefined;
+}
+
+/** What is wrong with a method {@linkcode METHOD} refuses, in parentheses. */
+function methodDetail(method: unknown): string {
+  if (typeof method !== "string") return " (not a string)";
+  if (method.length === 0 || method.length > 32) return ` (${method.length} characters; 1 to 32 are allowed)`;
+  return " (characters HTTP does not allow in a method)";
+}
+
+/** What is wrong with one `[name, value]` header pair, if anything. */
+function headerProblem(h: unknown): string | undefined {
+  if (!Array.isArray(h) || h.length !== 2 || typeof h[0] !== "string" || typeof h[1] !== "string") {
+    return "not a [name, value] pair of strings";
+  }
+  const [name, value] = h as [string, string];
+  if (name.length === 0 || name.length > 256) {
+    return `a header name of ${name.length} characters; 1 to 256 are allowed`;
+  }
+  if (!HEADER_NAME.test(name)) return "a header name with characters HTTP does not allow";
+  if (/[\0\r\n]/.test(value)) return "a header value with a CR, LF or NUL";
   return undefined;
 }
 

@@ -46,3 +46,28 @@ Deno.test("a new channel id never starts with '-' (it would read as an option on
     if (id.startsWith("-") || !CHANNEL_ID.test(id)) throw new Error(`bad channel id ${id}`);
   }
 });
+
+Deno.test("a bad event in a good envelope is the event's problem alone; a bad envelope refuses the batch", async () => {
+  const { wireBatchProblem, wireEventProblem } = await import("./wire.ts");
+  const longName = event({ seq: 2, headers: [["x".repeat(300), "v"]] });
+  const poll = { head: 3, events: [event(), longName, event({ seq: 3 })] };
+  assert.equal(wireBatchProblem(poll, 0), undefined, "the envelope is fine: each event is judged alone");
+  assert.equal(wireEventProblem(poll.events[0]!), undefined);
+  assert.equal(
+    wireEventProblem(longName),
+    "bad headers (a header name of 300 characters; 1 to 256 are allowed)",
+  );
+  assert.equal(
+    wireEventProblem(event({ method: "P".repeat(40) })),
+    "a bad method (40 characters; 1 to 32 are allowed)",
+  );
+  assert.equal(
+    wireEventProblem(event({ headers: [["X", "a\nb"]] })),
+    "bad headers (a header value with a CR, LF or NUL)",
+  );
+  assert.match(wirePollProblem(poll) ?? "accepted", /^event 2: bad headers/);
+  for (const bad of [null, [], { head: 1 }, { head: 3, events: [event({ seq: 2 }), event({ seq: 2 })] }]) {
+    assert.notEqual(wireBatchProblem(bad, 0), undefined, JSON.stringify(bad).slice(0, 60));
+  }
+  assert.match(wireBatchProblem({ head: 3, events: [event({ seq: 1 }), 7] }, 0) ?? "", /not an object/);
+});

@@ -224,7 +224,13 @@ async function _readStream(
 
 /** A chunk at least this long that fills at least half its buffer is kept as it is, not copied. */
 const KEEP_MIN = 16 * 1024;
-/** The first block of a body (a stalled body holds no more); the next ones are {@linkcode BLOCK}. */
+/**
+ * The first block of a body (a stalled body holds no more); the next ones are {@linkcode BLOCK}. Measured on
+ * Deno.serve (2.9): a BYOB read into a view of at most 4096 bytes never ends when the parser refuses a chunk
+ * extension over its limit (about 4 KiB), where a larger view fails at once; but every read into a larger
+ * view costs a stalled body about 125 KB more of the runtime's memory. The reads stay small: such a body is
+ * answered by the stall watch (408, "no body data was read").
+ */
 const FIRST_BLOCK = 4 * 1024;
 const BLOCK = 64 * 1024;
 /** A BYOB read into less room than this takes a new block instead. */

@@ -31,7 +31,7 @@ export interface BodyErrorContext {
 /** The answer to a body error, and its reason for an activity log. */
 export interface BodyErrorAnswer {
   status: number;
-  /** Why, in a few words (`no body bytes arrived for 30 s`). */
+  /** Why, in a few words (`no body data was read for 30 s`). */
   reason: string;
   response: Response;
   /** Shutdown cut the body off (the request is not a failure of the sender's). */
@@ -52,6 +52,14 @@ function text(status: number, body: string, headers: Record<string, string> = {}
 /** `the hub` starts a sentence as `The hub`; a name (`hooktap`, always lower case) stays as it is. */
 function capital(s: string): string {
   return s.startsWith("the ") ? "T" + s.slice(1) : s;
+}
+
+/**
+ * Deno.serve's error for a body its HTTP/1 parser (hyper) refused mid-body: `invalid HTTP/1 request: Invalid`,
+ * the same for a chunk size that is not hex and for chunk extensions over the parser's limit (Deno 2.9).
+ */
+function isFramingError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("invalid HTTP/1 request");
 }
 
 /** The answer to `error`, thrown while reading a request's body. */
@@ -80,7 +88,8 @@ export function bodyErrorAnswer(error: unknown, context: BodyErrorContext): Body
     };
   }
   if (error instanceof BodyStalledError) {
-    const reason = `no body bytes arrived for ${error.ms / 1000} s`;
+    // What is known: no read of the body gave data. Bytes may still have come that were not body data.
+    const reason = `no body data was read for ${error.ms / 1000} s`;
     return {
       status: 408,
       reason,
@@ -111,6 +120,12 @@ export function bodyErrorAnswer(error: unknown, context: BodyErrorContext): Body
     const message = `Request body too large: ${context.taker} accepts at most ${size}. ` +
       `Raise ${context.maxBodySetting} to accept more. Nothing was stored.`;
     return { status: 413, reason, response: closeAfter(text(413, message, close)) };
+  }
+  if (isFramingError(error)) {
+    const reason =
+      "the HTTP parser refused the body's framing (a chunk size line that is not hex, or a chunk " +
+      "extension longer than about 4 KiB, for example)";
+    return { status: 400, reason, response: text(400, `Bad request: ${reason}. Nothing was stored.`, close) };
   }
   const reason = "the request body could not be read (client disconnected?)";
   return { status: 400, reason, response: text(400, `Bad request: ${reason}. Nothing was stored.`) };

@@ -11,7 +11,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** The body stopped arriving for longer than the bound. */
 export class BodyStalledError extends Error {
   constructor(readonly ms: number) {
-    super(`No body bytes arrived for ${ms / 1000} s.`);
+    super(`No body data was read for ${ms / 1000} s.`);
     this.name = "BodyStalledError";
   }
 }

@@ -74,3 +74,14 @@ export function hubRefusedLine(refused: { count: number; at: string }, c: Colors
       "clients rm).\n",
   );
 }
+
+/** An event the client refused and skipped: which, why, that nothing of it is stored, and how to see it. */
+export function hubSkippedLine(skipped: { seq: number; problem: string; show: string }, c: Colors): string {
+  const problem = safeLine(skipped.problem);
+  return c.red(
+    `Hub: event ${skipped.seq} skipped: the hub sent it with ${problem}, which this client refuses. ` +
+      "It is NOT stored here (not logged, not forwarded), and the cursor moves past it. The hub keeps " +
+      "it until every client of the channel is past it (this one is now) or its retention ends; until then " +
+      `curl -H "Authorization: Bearer <channel token>" '${safeLine(skipped.show)}' shows it.\n`,
+  );
+}

@@ -55,7 +55,7 @@ import {
   hubTokenSource,
   tokenFlagWarning,
 } from "../../hub/token_source.ts";
-import { hubChange, hubGapLine, hubLine, hubRefusedLine } from "../../term/hub_line.ts";
+import { hubChange, hubGapLine, hubLine, hubRefusedLine, hubSkippedLine } from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
 import { cutOffNote, drainNote, lostDeliveriesNote } from "../../term/drain_note.ts";
@@ -470,6 +470,7 @@ async function startHub(
     ...(hub.clientName === undefined ? {} : { clientName: hub.clientName }),
     onGap: (gap) => out.err(hubGapLine(gap, c)),
     onRefused: (refused) => out.err(hubRefusedLine(refused, c)),
+    onSkipped: (skipped) => out.err(hubSkippedLine(skipped, c)),
     onState: (state) => {
       const line = hubChange(last, state, c);
       if (line !== undefined) out.err(line);
