@@ -41,7 +41,6 @@ export interface ResponseConfig {
 /** A response function: gets the captured event (with provider, type and verdict). */
 export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promise<ResponseConfig>;
 
-/** `forward`: a URL, or the object form. */
 /** `forward`: one target, or a list of targets (each event goes to every one whose `when` matches). */
 export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
 
@@ -106,12 +105,12 @@ export interface EndpointConfig {
   forward?: ForwardConfig;
   /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
   provider?: string;
-  /** Signing secret, or several (newest first) while rotating. */
-  secret?: string | readonly string[];
+  /** Signing secret, or several (newest first) while rotating; `undefined` (an unset variable) means none. */
+  secret?: string | readonly string[] | undefined;
   /** Public key of Ed25519 / ECDSA schemes (Discord, SendGrid, Standard Webhooks v1a). */
-  publicKey?: string;
+  publicKey?: string | undefined;
   /** Meta's `hub.verify_token` for the subscribe check. */
-  verifyToken?: string;
+  verifyToken?: string | undefined;
   /** Largest age of a signed timestamp, seconds. @default 300 */
   tolerance?: number;
   /** Answer 401 to an invalid or missing signature. @default false */
