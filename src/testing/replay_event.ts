@@ -41,10 +41,13 @@ export interface ReplayEventOptions {
 
 /** The app's answer, read whole. */
 export interface ReplayResponse {
+  /** HTTP status. */
   status: number;
+  /** HTTP status text. */
   statusText: string;
   /** Whether the status is 2xx. */
   ok: boolean;
+  /** The response headers. */
   headers: Headers;
   /** The body bytes. */
   body: Uint8Array;

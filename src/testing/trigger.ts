@@ -41,11 +41,17 @@ export interface TriggerOptions {
 
 /** One request sent, and the app's answer. */
 export interface TriggeredDelivery {
+  /** The event type sent. */
   event: string;
+  /** The fault this request carried, when one was asked. */
   fault?: string;
+  /** Attempt number, from 1. */
   attempt: number;
+  /** What was sent. */
   request: { method: string; url: string; headers: [string, string][]; body: string };
+  /** The app's answer, when it answered. */
   response?: { status: number; headers: [string, string][]; body: string };
+  /** Why there was no answer. */
   error?: string;
   /** 2xx, or refused when the fault meant it to be. */
   ok: boolean;
