@@ -27,6 +27,7 @@ import {
   createWaits,
   describeMatch,
   type EventMatch,
+  filterProblem,
   matches,
   type WaitForOptions,
 } from "./wait_for.ts";
@@ -235,6 +236,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
     events: () => [...events],
     waitFor(m = {}, waitOptions = {}) {
+      const problem = filterProblem(m);
+      if (problem !== undefined) return Promise.reject(new TypeError(problem));
       if (closed) {
         const hit = events.find((e) => matches(m, e));
         if (hit !== undefined) return Promise.resolve(hit);

@@ -1,0 +1,88 @@
+/**
+ * The test library refuses what a user gets wrong, naming the problem and the fix, instead of passing a
+ * test that should fail or throwing a runtime TypeError: a `waitFor` filter field it does not know (it was
+ * ignored, so the first event of any kind matched), an empty fixture's missing event, an empty re-signing
+ * secret (an unset environment variable: the request went out signed with ""), a fixture file not there.
+ * Real receiver and app over loopback, real files.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { loadEvents, replayEvent, startReceiver, writeFixture } from "../src/testing/mod.ts";
+import type { EventMatch } from "../src/testing/mod.ts";
+import { withTmpDir } from "./_helpers.ts";
+
+function test(name: string, fn: () => Promise<void>): void {
+  Deno.test({ name, fn, sanitizeOps: true, sanitizeResources: true, sanitizeExit: true });
+}
+
+async function post(url: string, body = "{}"): Promise<void> {
+  const response = await fetch(url, { method: "POST", body });
+  await response.body?.cancel();
+}
+
+test("waitFor refuses a filter field it does not know instead of taking any event", async () => {
+  await using rx = await startReceiver();
+  await post(`${rx.url}/other`);
+  await rx.waitFor({ path: "/other" });
+  const unknown = { pathname: "/wanted" } as unknown as EventMatch;
+  await assert.rejects(rx.waitFor(unknown, { timeout: 200 }), (error: Error) => {
+    assert.ok(error instanceof TypeError, String(error));
+    assert.match(
+      error.message,
+      /no field "pathname" \(known: endpoint, method, path, provider, type, verdict\)/,
+    );
+    assert.match(error.message, /predicate/);
+    return true;
+  });
+  const bare = "/wanted" as unknown as EventMatch;
+  await assert.rejects(rx.waitFor(bare, { timeout: 200 }), /write \{ path: "\/wanted" \}/);
+  const verdict = { verdict: "ok" } as unknown as EventMatch;
+  await assert.rejects(rx.waitFor(verdict, { timeout: 200 }), /verdict must be one of valid, invalid/);
+});
+
+test("replayEvent names an empty fixture, and refuses an empty re-signing secret without sending", async () => {
+  await using tmp = await withTmpDir();
+  const empty = `${tmp.path}/empty.jsonl`;
+  await Deno.writeTextFile(empty, "");
+  const [none] = await loadEvents(empty);
+  const hits: string[] = [];
+  await using app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    hits.push(request.url);
+    return new Response("ok");
+  });
+  const to = `http://127.0.0.1:${app.addr.port}/hook`;
+  await assert.rejects(
+    replayEvent(none!, { to }),
+    /no event to send \(got undefined\)\. Is the fixture empty\?/,
+  );
+
+  const recorded = `${tmp.path}/github.jsonl`;
+  {
+    await using rx = await startReceiver();
+    await post(`${rx.url}/hook`);
+    await writeFixture([await rx.waitFor({ path: "/hook" })], recorded);
+  }
+  const [event] = await loadEvents(recorded);
+  const secret = Deno.env.get("HOOKTAP_TEST_UNSET_SECRET") ?? "";
+  await assert.rejects(
+    replayEvent(event!, { to, resign: { secret } }),
+    /resign\.secret is empty \(an unset environment variable\?\)/,
+  );
+  assert.deepEqual(hits, []);
+  assert.equal((await replayEvent(event!, { to })).status, 200);
+  assert.equal(hits.length, 1);
+});
+
+test("loadEvents names a missing fixture and how to record one", async () => {
+  await using tmp = await withTmpDir();
+  const missing = `${tmp.path}/nope.jsonl`;
+  await assert.rejects(loadEvents(missing), (error: Error) => {
+    assert.ok(error instanceof Deno.errors.NotFound);
+    assert.match(
+      error.message,
+      /^loadEvents: no file .*nope\.jsonl\. Record one with `hooktap export --format fixture/,
+    );
+    return true;
+  });
+  await assert.rejects(loadEvents("tests/fixtures/no_such_fixture.jsonl"), /read from the working directory/);
+});
