@@ -2,12 +2,13 @@
  * The test library refuses what a user gets wrong, naming the problem and the fix, instead of passing a
  * test that should fail or throwing a runtime TypeError: a `waitFor` filter field it does not know (it was
  * ignored, so the first event of any kind matched), an empty fixture's missing event, an empty re-signing
- * secret (an unset environment variable: the request went out signed with ""), a fixture file not there.
+ * secret (an unset environment variable: the request went out signed with ""), a fixture file not there,
+ * and `trigger`'s empty secret ("Key length is zero"), bad `to` ("Invalid URL") and CLI flag names.
  * Real receiver and app over loopback, real files.
  * @module
  */
 import assert from "node:assert/strict";
-import { loadEvents, replayEvent, startReceiver, writeFixture } from "../src/testing/mod.ts";
+import { loadEvents, replayEvent, startReceiver, trigger, writeFixture } from "../src/testing/mod.ts";
 import type { EventMatch } from "../src/testing/mod.ts";
 import { withTmpDir } from "./_helpers.ts";
 
@@ -85,4 +86,37 @@ test("loadEvents names a missing fixture and how to record one", async () => {
     return true;
   });
   await assert.rejects(loadEvents("tests/fixtures/no_such_fixture.jsonl"), /read from the working directory/);
+});
+
+test("trigger names an empty secret, a `to` that is not a URL, and its own options, sending nothing", async () => {
+  await using rx = await startReceiver({
+    endpoints: [{
+      name: "stripe",
+      path: "/stripe",
+      method: "POST",
+      provider: "stripe",
+      secret: "whsec_test",
+    }],
+  });
+  const secret = Deno.env.get("HOOKTAP_TEST_UNSET_SECRET") ?? "";
+  await assert.rejects(
+    trigger("stripe", "invoice.paid", { to: rx, secret }),
+    /trigger's `secret` is empty \(an unset environment variable\?\)/,
+  );
+  await assert.rejects(
+    trigger("stripe", "invoice.paid", { to: "127.0.0.1:3000/stripe", secret: "whsec_test" }),
+    /`to` must be a full http\(s\) URL .*did you mean http:\/\/127\.0\.0\.1:3000\/stripe \?/,
+  );
+  await assert.rejects(
+    trigger("stripe", "invoice.paid", { to: rx, secret: "whsec_test", set: { "data.nope.x": 1 } }),
+    (error: Error) => {
+      assert.match(error.message, /add `setNew: true` to create it/);
+      assert.doesNotMatch(error.message, /--set/);
+      return true;
+    },
+  );
+  assert.deepEqual(rx.events(), []);
+  const { response } = await trigger("stripe", "invoice.paid", { to: rx, secret: "whsec_test" });
+  assert.equal(response?.status, 200);
+  assert.equal((await rx.waitFor({ type: "invoice.paid" })).verdict?.status, "valid");
 });
