@@ -51,7 +51,7 @@ export interface ReceiverOptions {
   port?: number;
   /**
    * A data directory to append events to (`.hooktap` layout: `events.jsonl`,
-   * durable before each 200), so `hooktap logs --dir`-style readers see them.
+   * durable before each 200). Name it `.hooktap` and `hooktap logs`, run in its parent folder, reads them.
    * @default none: events are kept in memory only
    */
   dir?: string;
