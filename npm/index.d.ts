@@ -19,11 +19,7 @@ export interface CapturedEvent {
   params?: Record<string, string>;
   provider?: string;
   type?: string;
-  verdict?: {
-    status: "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
-    scheme?: string;
-    reason?: string;
-  };
+  verdict?: Verdict;
 }
 
 /** What hooktap answers instead of its plain 200. */
@@ -72,15 +68,24 @@ export type ForwardTargetConfig = string | {
 export interface ForwardWhen {
   type?: string | readonly string[];
   provider?: string | readonly string[];
-  verdict?: Verdict | readonly Verdict[];
+  verdict?: VerdictStatus | readonly VerdictStatus[];
   path?: string | readonly string[];
   filterMethod?: string | readonly string[];
   where?: string | readonly string[];
   hasHeader?: string | readonly string[];
 }
 
-/** A signature verdict. */
-export type Verdict = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
+/** Outcome of checking a request's signature. */
+export type VerdictStatus = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
+
+/** A signature verdict and why. */
+export interface Verdict {
+  status: VerdictStatus;
+  /** The scheme checked: `github-sha256`, `stripe-v1`, ... */
+  scheme?: string;
+  /** Why, in one sentence, for `invalid` and `expired` (and which secret matched, for `valid`). */
+  reason?: string;
+}
 
 /** A generic HMAC scheme for a sender hooktap does not know. */
 export interface HmacConfig {
@@ -129,15 +134,26 @@ export interface Config {
   /** Largest request body accepted, in bytes. @default 26214400 */
   maxBodySize?: number;
   /** The live inspector: `false` for none, or `{ port }`. */
-  ui?: false | { port?: number };
+  ui?: UiConfig;
   /** What `hooktap dev` prunes while it runs. */
-  retention?: { keep?: number; olderThan?: string };
+  retention?: RetentionConfig;
   /** A hub channel `hooktap dev` receives from (`hooktap hub channel create`). */
   hub?: HubConfig;
   /** The receiver's limits: timeouts, open connections, body bytes in flight. */
   server?: ServerConfig;
   /** What `hooktap mcp`, the server coding agents start, may do (docs/agents.md). */
   mcp?: McpConfig;
+}
+
+/** The config's `ui` field: the live inspector, `false` for none, or `{ port }`. */
+export type UiConfig = false | { port?: number };
+
+/** The config's `retention` field. */
+export interface RetentionConfig {
+  /** Keep only the newest N events. */
+  keep?: number;
+  /** Remove events older than this age: `"7d"`, `"12h"`. */
+  olderThan?: string;
 }
 
 /** The config's `mcp` field. */

@@ -16,6 +16,8 @@ import type {
 } from "../src/config/types.ts";
 import type { ResponseConfig, ResponseFunction } from "../src/config/response.ts";
 import type { McpConfig } from "../src/config/mcp.ts";
+import type { UiConfig } from "../src/config/ui.ts";
+import type { Verdict, VerdictStatus } from "../src/event/record.ts";
 import type { HubConfig } from "../src/config/hub.ts";
 import type { ServerConfig } from "../src/config/server.ts";
 
@@ -38,6 +40,13 @@ const mcp: None<Drift<McpConfig, Npm.McpConfig>> = true;
 const hub: None<Drift<HubConfig, Npm.HubConfig>> = true;
 const server: None<Drift<ServerConfig, Npm.ServerConfig>> = true;
 const retention: None<Drift<RetentionConfig, NonNullable<Npm.Config["retention"]>>> = true;
+// A name both packages export means the same type in both (`Verdict` was a status string in the npm one).
+const names: None<
+  | (Same<Npm.Verdict, Verdict> extends true ? never : "Verdict")
+  | (Same<Npm.VerdictStatus, VerdictStatus> extends true ? never : "VerdictStatus")
+  | (Same<Npm.UiConfig, UiConfig> extends true ? never : "UiConfig")
+  | (Same<Npm.RetentionConfig, RetentionConfig> extends true ? never : "RetentionConfig")
+> = true;
 const responseFunction: Same<Npm.ResponseFunction extends ResponseFunction ? true : false, true> = true;
 
 Deno.test("npm/index.d.ts gives every config field the source's type (an unset env secret included)", () => {
@@ -46,6 +55,7 @@ Deno.test("npm/index.d.ts gives every config field the source's type (an unset e
     Array(9).fill(true),
   );
   assert.equal(responseFunction, true);
+  assert.equal(names, true);
   const fromEnv: string | undefined = undefined;
   const written: Npm.Config = {
     port: 8787,
