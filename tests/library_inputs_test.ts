@@ -120,3 +120,23 @@ test("trigger names an empty secret, a `to` that is not a URL, and its own optio
   assert.equal(response?.status, 200);
   assert.equal((await rx.waitFor({ type: "invoice.paid" })).verdict?.status, "valid");
 });
+
+test("urlOf fills a pattern endpoint's parameters, and names them when they are missing", async () => {
+  await using rx = await startReceiver({
+    endpoints: [
+      { name: "hooks", path: "/hooks/:provider", method: "POST" },
+      { name: "files", path: "/files/*", method: "PUT" },
+      { name: "plain", path: "/plain", method: "POST" },
+    ],
+  });
+  assert.equal(rx.urlOf("hooks", { provider: "git hub" }), `${rx.url}/hooks/git%20hub`);
+  assert.equal(rx.urlOf("files", { "0": "a/b.txt" }), `${rx.url}/files/a/b.txt`);
+  assert.equal(rx.urlOf("plain"), `${rx.url}/plain`);
+  assert.throws(
+    () => rx.urlOf("hooks"),
+    /endpoint "hooks" has the pattern \/hooks\/:provider: give urlOf its parameters, urlOf\("hooks", \{ provider: "…" \}\) \(missing: provider\)/,
+  );
+  await post(rx.urlOf("hooks", { provider: "github" }));
+  const event = await rx.waitFor({ endpoint: "hooks" });
+  assert.deepEqual(event.params, { provider: "github" });
+});

@@ -15,7 +15,8 @@ import { validateConfig } from "../config/validate.ts";
 import { ConfigError } from "../errors.ts";
 import { compose } from "../dev/lifecycle.ts";
 import { sinkFor, startListener } from "../dev/session.ts";
-import { createRouter } from "../route/router.ts";
+import { createRouter, isPattern } from "../route/router.ts";
+import { expandTarget } from "../route/expand.ts";
 import { openStoreForWriting } from "../store/write/open.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -68,13 +69,15 @@ export interface Receiver extends AsyncDisposable {
   readonly url: string;
   /** The port bound. */
   readonly port: number;
-  /** The URL of each endpoint by name (the base URL and the endpoint's path). */
+  /** The URL of each endpoint by name (the base URL and the endpoint's path; a pattern as written). */
   readonly urls: Readonly<Record<string, string>>;
   /**
-   * The URL of one endpoint.
-   * @throws {Error} naming the endpoints there are, when there is none of that name.
+   * The URL of one endpoint. For a pattern path (`/hooks/:provider`, `/files/*`) give the parameters:
+   * `urlOf("hooks", { provider: "github" })` (`*` is `"0"`, the next `"1"`); they are percent-encoded.
+   * @throws {Error} naming the endpoints there are, when there is none of that name, or the parameters a
+   * pattern needs, when one is missing.
    */
-  urlOf(name: string): string;
+  urlOf(name: string, params?: Readonly<Record<string, string>>): string;
   /** Every event received (since the last `clear()`), in arrival order. */
   events(): ReceivedEvent[];
   /**
@@ -123,6 +126,32 @@ function resolveEndpoints(
       { cause: error },
     );
   }
+}
+
+/** The URL of a pattern endpoint with `params` filled in, or an error naming those it still needs. */
+function _patternUrl(
+  name: string,
+  path: string,
+  url: string,
+  params: Readonly<Record<string, string>>,
+): string {
+  let wildcard = 0;
+  const needed = [...path.matchAll(/:([A-Za-z_$][A-Za-z0-9_$]*)|\*/g)].map((m) => m[1] ?? String(wildcard++));
+  const missing = needed.filter((key) => params[key] === undefined);
+  const filled = expandTarget(url, params);
+  if (missing.length === 0 && new URLPattern({ pathname: path }).test(filled)) return filled;
+  const example = `{ ${
+    needed.map((key) => `${/^\d/.test(key) ? JSON.stringify(key) : key}: "…"`).join(", ")
+  } }`;
+  throw new Error(
+    `startReceiver's endpoint ${JSON.stringify(name)} has the pattern ${path}: ${
+      missing.length > 0
+        ? `give urlOf its parameters, urlOf(${JSON.stringify(name)}, ${example}) (missing: ${
+          missing.join(", ")
+        })`
+        : `${filled} does not match it; build the URL from rx.url`
+    }.`,
+  );
 }
 
 /**
@@ -223,7 +252,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     url,
     port: session.port,
     urls,
-    urlOf(name) {
+    urlOf(name, params) {
       const found = urls[name];
       if (found === undefined) {
         throw new Error(
@@ -232,7 +261,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
           }.`,
         );
       }
-      return found;
+      const path = endpoints.find((e) => e.name === name)?.path ?? "/";
+      return isPattern(path) ? _patternUrl(name, path, found, params ?? {}) : found;
     },
     events: () => [...events],
     waitFor(m = {}, waitOptions = {}) {
