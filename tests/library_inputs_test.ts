@@ -140,3 +140,24 @@ test("urlOf fills a pattern endpoint's parameters, and names them when they are 
   const event = await rx.waitFor({ endpoint: "hooks" });
   assert.deepEqual(event.params, { provider: "github" });
 });
+
+test("startReceiver's refusals name its own options, not hooktap.config.ts", async () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  await assert.rejects(startReceiver({ port: taken.addr.port }), (error: Error) => {
+    assert.match(
+      error.message,
+      /address already in use.*startReceiver's `port` option \(0 picks a free port\)/,
+    );
+    assert.doesNotMatch(error.message, /hooktap\.config\.ts|--port/);
+    return true;
+  });
+  await using rx = await startReceiver({ maxBodySize: 10 });
+  const response = await fetch(`${rx.url}/big`, { method: "POST", body: "0123456789ABC" });
+  assert.equal(response.status, 413);
+  await response.body?.cancel().catch(() => {});
+  await assert.rejects(rx.waitFor({ path: "/big" }, { timeout: 100 }), (error: Error) => {
+    assert.match(error.message, /POST \/big → 413 \(body larger than startReceiver's `maxBodySize` option/);
+    assert.doesNotMatch(error.message, /hooktap\.config\.ts/);
+    return true;
+  });
+});

@@ -12,7 +12,7 @@
 import type { Endpoint, EndpointConfig } from "../config/types.ts";
 import { DEFAULT_MAX_BODY_SIZE } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, ServeError } from "../errors.ts";
 import { compose } from "../dev/lifecycle.ts";
 import { sinkFor, startListener } from "../dev/session.ts";
 import { createRouter, isPattern } from "../route/router.ts";
@@ -128,6 +128,19 @@ function resolveEndpoints(
   }
 }
 
+/** The listener's words for `hooktap dev` (its flags, hooktap.config.ts), in the library's: its options. */
+function _libraryWording(text: string): string {
+  return text
+    .replace(
+      /--port or `port` in hooktap\.config\.ts/g,
+      "startReceiver's `port` option (0 picks a free port)",
+    )
+    .replace(
+      /maxBodySize in hooktap\.config\.ts/g,
+      "startReceiver's `maxBodySize` option (or the endpoint's)",
+    );
+}
+
 /** The URL of a pattern endpoint with `params` filled in, or an error naming those it still needs. */
 function _patternUrl(
   name: string,
@@ -216,7 +229,11 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         closeTimeoutMs: 1000,
         onOutcome(outcome) {
           if (outcome.id === undefined && outcome.status >= 400) {
-            refused.push(outcome);
+            refused.push(
+              outcome.reason === undefined
+                ? outcome
+                : { ...outcome, reason: _libraryWording(outcome.reason) },
+            );
             if (refused.length > 100) refused.shift();
           }
         },
@@ -224,6 +241,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     );
     await store?.describe({ pid: Deno.pid, startedAt: new Date().toISOString() });
     return listening;
+  }).catch((error: unknown) => {
+    if (error instanceof ServeError) throw new ServeError(_libraryWording(error.message), { cause: error });
+    throw error;
   });
   const session = running.value;
   const host = session.hostname.includes(":") ? `[${session.hostname}]` : session.hostname;
