@@ -161,3 +161,14 @@ test("startReceiver's refusals name its own options, not hooktap.config.ts", asy
     return true;
   });
 });
+
+test("startReceiver refuses a port that is not one, naming the fix", async () => {
+  for (const port of [70000, -1, 1.5]) {
+    await assert.rejects(
+      startReceiver({ port }),
+      new RegExp(
+        `port must be a whole number from 0 to 65535, got ${port}: leave it out \\(or 0\\) for a free port`,
+      ),
+    );
+  }
+});

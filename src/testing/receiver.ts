@@ -170,7 +170,7 @@ function _patternUrl(
 /**
  * Starts hooktap's receiver on a loopback port for a test. Point the app
  * under test at `rx.url` (or `rx.urlOf(name)`), then `waitFor` what it sends.
- * @throws {ConfigError} when an endpoint is invalid, with each problem's field path.
+ * @throws {ConfigError} when an endpoint is invalid, with each problem's field path, or the port is not one.
  * @throws {ServeError} when the port cannot be bound.
  * @throws {StoreError} when `dir` cannot be opened or another hooktap writes to it.
  *
@@ -193,6 +193,12 @@ function _patternUrl(
  * ```
  */
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(
+      `startReceiver: port must be a whole number from 0 to 65535, got ${port}: leave it out (or 0) for a free port`,
+    );
+  }
   const { endpoints, router } = resolveEndpoints(options);
   let events: ReceivedEvent[] = [];
   let refused: RequestOutcome[] = [];
@@ -224,7 +230,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         router: router ?? createRouter(endpoints),
         sink: sinkFor({ writer: store?.writer, onStored }).sink,
         hostname: options.hostname ?? "127.0.0.1",
-        port: options.port ?? 0,
+        port,
         drainTimeoutMs: 2000,
         closeTimeoutMs: 1000,
         onOutcome(outcome) {
