@@ -1,5 +1,6 @@
 // Types of `hooktap.config.ts` for the npm package `hooktap`: `import type { Config } from "hooktap"`.
-// They mirror src/config/types.ts: tests/npm_types_test.ts (the field names) and tests/npm_types_fields_test.ts (each field's type) fail when the two drift apart.
+// They mirror src/config/types.ts: tests/npm_types_test.ts (the field names) and
+// tests/npm_types_fields_test.ts (each field's type) fail when the two drift apart.
 
 /** A captured request, as a `response` function receives it. */
 export interface CapturedEvent {
