@@ -31,9 +31,22 @@ export type {
   ResolvedConfig,
   RetentionConfig,
 } from "./src/config/types.ts";
-export type { ResponseConfig, ResponseFunction } from "./src/config/response.ts";
-export type { UiConfig } from "./src/config/ui.ts";
-export type { CapturedEvent, StoredResponse, Verdict, VerdictStatus } from "./src/event/record.ts";
+export type { ResolvedResponse, ResponseConfig, ResponseFunction } from "./src/config/response.ts";
+export type { ResolvedUi, UiConfig } from "./src/config/ui.ts";
+export type { HubConfig, ResolvedHub } from "./src/config/hub.ts";
+export type { McpConfig, ResolvedMcp } from "./src/config/mcp.ts";
+export type { ResolvedServer, ServerConfig } from "./src/config/server.ts";
+export type { ResolvedForward, ResolvedWhen, Retention } from "./src/ports.ts";
+export type { DeliveryState, EventFilter as WhenFilter } from "./src/query/event_filter.ts";
+export type {
+  CapturedEvent,
+  ForwardMark,
+  HubMark,
+  StoredResponse,
+  TriggerMark,
+  Verdict,
+  VerdictStatus,
+} from "./src/event/record.ts";
 export {
   ConfigError,
   HooktapError,

@@ -1,5 +1,6 @@
 // Types of `hooktap.config.ts` for the npm package `hooktap`: `import type { Config } from "hooktap"`.
-// They mirror src/config/types.ts (tests/npm_types_test.ts fails when the two drift apart).
+// They mirror src/config/types.ts: tests/npm_types_test.ts (the field names) and
+// tests/npm_types_fields_test.ts (each field's type) fail when the two drift apart.
 
 /** A captured request, as a `response` function receives it. */
 export interface CapturedEvent {
@@ -19,11 +20,7 @@ export interface CapturedEvent {
   params?: Record<string, string>;
   provider?: string;
   type?: string;
-  verdict?: {
-    status: "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
-    scheme?: string;
-    reason?: string;
-  };
+  verdict?: Verdict;
 }
 
 /** What hooktap answers instead of its plain 200. */
@@ -41,7 +38,6 @@ export interface ResponseConfig {
 /** A response function: gets the captured event (with provider, type and verdict). */
 export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promise<ResponseConfig>;
 
-/** `forward`: a URL, or the object form. */
 /** `forward`: one target, or a list of targets (each event goes to every one whose `when` matches). */
 export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];
 
@@ -73,15 +69,24 @@ export type ForwardTargetConfig = string | {
 export interface ForwardWhen {
   type?: string | readonly string[];
   provider?: string | readonly string[];
-  verdict?: Verdict | readonly Verdict[];
+  verdict?: VerdictStatus | readonly VerdictStatus[];
   path?: string | readonly string[];
   filterMethod?: string | readonly string[];
   where?: string | readonly string[];
   hasHeader?: string | readonly string[];
 }
 
-/** A signature verdict. */
-export type Verdict = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
+/** Outcome of checking a request's signature. */
+export type VerdictStatus = "valid" | "invalid" | "expired" | "unsigned" | "no-secret";
+
+/** A signature verdict and why. */
+export interface Verdict {
+  status: VerdictStatus;
+  /** The scheme checked: `github-sha256`, `stripe-v1`, ... */
+  scheme?: string;
+  /** Why, in one sentence, for `invalid` and `expired` (and which secret matched, for `valid`). */
+  reason?: string;
+}
 
 /** A generic HMAC scheme for a sender hooktap does not know. */
 export interface HmacConfig {
@@ -106,12 +111,12 @@ export interface EndpointConfig {
   forward?: ForwardConfig;
   /** The sender (`github`, `stripe`, ...); detected from each request when absent. */
   provider?: string;
-  /** Signing secret, or several (newest first) while rotating. */
-  secret?: string | readonly string[];
+  /** Signing secret, or several (newest first) while rotating; `undefined` (an unset variable) means none. */
+  secret?: string | readonly string[] | undefined;
   /** Public key of Ed25519 / ECDSA schemes (Discord, SendGrid, Standard Webhooks v1a). */
-  publicKey?: string;
+  publicKey?: string | undefined;
   /** Meta's `hub.verify_token` for the subscribe check. */
-  verifyToken?: string;
+  verifyToken?: string | undefined;
   /** Largest age of a signed timestamp, seconds. @default 300 */
   tolerance?: number;
   /** Answer 401 to an invalid or missing signature. @default false */
@@ -130,15 +135,26 @@ export interface Config {
   /** Largest request body accepted, in bytes. @default 26214400 */
   maxBodySize?: number;
   /** The live inspector: `false` for none, or `{ port }`. */
-  ui?: false | { port?: number };
+  ui?: UiConfig;
   /** What `hooktap dev` prunes while it runs. */
-  retention?: { keep?: number; olderThan?: string };
+  retention?: RetentionConfig;
   /** A hub channel `hooktap dev` receives from (`hooktap hub channel create`). */
   hub?: HubConfig;
   /** The receiver's limits: timeouts, open connections, body bytes in flight. */
   server?: ServerConfig;
   /** What `hooktap mcp`, the server coding agents start, may do (docs/agents.md). */
   mcp?: McpConfig;
+}
+
+/** The config's `ui` field: the live inspector, `false` for none, or `{ port }`. */
+export type UiConfig = false | { port?: number };
+
+/** The config's `retention` field. */
+export interface RetentionConfig {
+  /** Keep only the newest N events. */
+  keep?: number;
+  /** Remove events older than this age: `"7d"`, `"12h"`. */
+  olderThan?: string;
 }
 
 /** The config's `mcp` field. */

@@ -10,6 +10,11 @@ export class HooktapError extends Error {
   readonly exitCode: number;
   /** The user was already told (a prompt said "cancelled"): `main.ts` prints nothing more. */
   readonly reported: boolean;
+  /**
+   * Creates a HooktapError (exit code 1 unless told).
+   * @param message what went wrong and the fix.
+   * @param options exit code (default 1), cause, and whether the user was already told.
+   */
   constructor(message: string, options: { exitCode?: number; cause?: unknown; reported?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = "HooktapError";
@@ -22,6 +27,12 @@ export class HooktapError extends Error {
 export class ConfigError extends HooktapError {
   /** Every problem found, each naming its field path and the fix. */
   readonly issues: readonly string[];
+  /**
+   * Creates a ConfigError (exit code 78).
+   * @param message the summary.
+   * @param issues each problem, with its field path.
+   * @param options the cause.
+   */
   constructor(message: string, issues: readonly string[] = [], options: { cause?: unknown } = {}) {
     super(message, { exitCode: 78, ...options }); // EX_CONFIG
     this.name = "ConfigError";
@@ -31,6 +42,10 @@ export class ConfigError extends HooktapError {
 
 /** The command line itself is wrong (a bad flag value, a missing answer). */
 export class UsageError extends HooktapError {
+  /**
+   * Creates a UsageError (exit code 2).
+   * @param message what is wrong and the usage that works.
+   */
   constructor(message: string) {
     super(message, { exitCode: 2 });
     this.name = "UsageError";
@@ -39,6 +54,11 @@ export class UsageError extends HooktapError {
 
 /** The event store cannot be opened, locked, read or written. */
 export class StoreError extends HooktapError {
+  /**
+   * Creates a StoreError (exit code 1).
+   * @param message what went wrong and the fix.
+   * @param options the cause.
+   */
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { exitCode: 1, ...options });
     this.name = "StoreError";
@@ -47,6 +67,11 @@ export class StoreError extends HooktapError {
 
 /** The receiver cannot listen (port in use, permission denied). */
 export class ServeError extends HooktapError {
+  /**
+   * Creates a ServeError (exit code 1).
+   * @param message what went wrong and the fix.
+   * @param options the cause.
+   */
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { exitCode: 1, ...options });
     this.name = "ServeError";
@@ -55,6 +80,10 @@ export class ServeError extends HooktapError {
 
 /** Something the user asked for does not exist (an event id, an endpoint). */
 export class NotFoundError extends HooktapError {
+  /**
+   * Creates a NotFoundError (exit code 1).
+   * @param message what was not found.
+   */
   constructor(message: string) {
     super(message, { exitCode: 1 });
     this.name = "NotFoundError";
@@ -69,6 +98,11 @@ export function describeError(error: unknown): string {
 
 /** A request hooktap sent (`replay`) got no answer: refused, DNS, timeout, TLS. */
 export class NetworkError extends HooktapError {
+  /**
+   * Creates a NetworkError (exit code 1).
+   * @param message what went wrong and the fix.
+   * @param options the cause.
+   */
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { exitCode: 1, ...options });
     this.name = "NetworkError";

@@ -12,6 +12,7 @@ import type { EventFilter } from "./query/event_filter.ts";
 
 /** Where the receiver puts events; `append` resolves once the event is durable. */
 export interface EventSink {
+  /** Stores one event; resolves once it is durable. */
   append(event: CapturedEvent): Promise<void>;
 }
 
@@ -52,6 +53,7 @@ export interface ResolvedForward {
  * (src/config/retention.ts), applied by the store (src/store/write/retention.ts).
  */
 export interface Retention {
+  /** Keep only the newest N events. */
   readonly keep?: number;
   /** Age in milliseconds. */
   readonly olderThanMs?: number;

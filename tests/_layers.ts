@@ -131,6 +131,7 @@ export const LAYERS: readonly Layer[] = [
       "errors.ts",
       "event",
       "export",
+      "ports.ts",
       "providers",
       "receiver",
       "route",
@@ -193,7 +194,7 @@ export const LAYERS: readonly Layer[] = [
     uses: ["cli", "cli.ts", "commands", "errors.ts", "term", "version.ts"],
     what: "the executable",
   },
-  { unit: "mod.ts", uses: ["config", "errors.ts", "event"], what: "the library" },
+  { unit: "mod.ts", uses: ["config", "errors.ts", "event", "ports.ts", "query"], what: "the library" },
 ];
 
 /**

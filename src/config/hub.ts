@@ -15,7 +15,9 @@ export interface HubConfig {
 
 /** `hub` resolved. */
 export interface ResolvedHub {
+  /** The channel URL. */
   readonly url: string;
+  /** The channel's client token, when one is set. */
   readonly token?: string;
 }
 

@@ -25,9 +25,13 @@ export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promis
 
 /** A response, resolved. */
 export interface ResolvedResponse {
+  /** HTTP status. */
   status: number;
+  /** Headers, in order. */
   headers: [string, string][];
+  /** Body text. */
   body: string;
+  /** Delay before answering, in milliseconds. */
   delayMs: number;
 }
 

@@ -22,10 +22,15 @@ export interface ServerConfig {
 
 /** `server` resolved, every field filled. */
 export interface ResolvedServer {
+  /** Longest wait for a request's headers, in ms. */
   readonly headersTimeoutMs: number;
+  /** Longest idle time of a keep-alive connection, in ms. */
   readonly keepAliveTimeoutMs: number;
+  /** Longest wait for the next bytes of a body, in ms. */
   readonly bodyTimeoutMs: number;
+  /** Most connections open at once. */
   readonly maxConnections: number;
+  /** Most body bytes held at once, over all requests. */
   readonly maxBodyBytesInFlight: number;
 }
 

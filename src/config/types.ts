@@ -129,8 +129,10 @@ export interface HmacConfig {
   /** Header carrying the signature, like `"X-Signature"`. */
   header: string;
   /** @default "sha256" */
+  /** Hash of the HMAC. @default "sha256" */
   algorithm?: "sha1" | "sha256" | "sha512";
   /** @default "hex" */
+  /** Encoding of the signature. @default "hex" */
   encoding?: "hex" | "base64";
   /** Text before the signature, like `"sha256="`. @default "" */
   prefix?: string;
@@ -166,8 +168,11 @@ export interface Config {
 
 /** An endpoint after validation: method names upper-cased, path normalised. */
 export interface Endpoint {
+  /** Label of the endpoint. */
   readonly name: string;
+  /** Path or URL pattern, starting with `/`. */
   readonly path: string;
+  /** HTTP methods accepted, upper-cased (`*`: any). */
   readonly methods: readonly string[];
   /** Largest body accepted, in bytes (the endpoint's own, or the config's). */
   readonly maxBodySize: number;
@@ -183,8 +188,11 @@ export interface Endpoint {
 
 /** The config after validation, with every default filled in. */
 export interface ResolvedConfig {
+  /** Port to listen on (`0`: any free port). */
   readonly port: number;
+  /** The endpoints, in config order. */
   readonly endpoints: readonly Endpoint[];
+  /** Largest request body accepted, in bytes. */
   readonly maxBodySize: number;
   /** The inspector: off, or its port (`null`: the receiver's port + 1). */
   readonly ui: ResolvedUi;

@@ -20,6 +20,7 @@ export const DELIVERY_VERSION = 2;
 
 /** One delivery attempt. */
 export interface DeliveryRecord {
+  /** Record format version. */
   v: 2;
   /** `dlv_<YYYYMMDD>_<ULID>`, in the order attempts started. */
   id: string;
@@ -52,11 +53,13 @@ export interface DeliveryRecord {
   resigned?: boolean;
   /** The app's status, when it answered. */
   status?: number;
+  /** The app's status text. */
   statusText?: string;
   /** The app's response headers, in order. */
   headers?: [string, string][];
   /** The start of the app's response body: text when valid UTF-8, else base64. */
   body?: string;
+  /** Encoding of `body`. */
   bodyEncoding?: "utf8" | "base64";
   /** Size of the whole response body in bytes, as far as it was read. */
   bodySize?: number;

@@ -92,6 +92,7 @@ export type VerdictStatus = "valid" | "invalid" | "expired" | "unsigned" | "no-s
 
 /** A signature verdict and why. */
 export interface Verdict {
+  /** The outcome. */
   status: VerdictStatus;
   /** The scheme checked: `github-sha256`, `stripe-v1`, ... */
   scheme?: string;
@@ -101,10 +102,13 @@ export interface Verdict {
 
 /** What hooktap answered, when it was not its plain `200 {"ok":true,...}`. */
 export interface StoredResponse {
+  /** HTTP status answered. */
   status: number;
   /** Why this answer: a provider's URL challenge, the endpoint's `response`, or `enforce` refusing a bad signature. */
   source: "challenge" | "custom" | "enforce";
+  /** Headers answered, in order. */
   headers?: [string, string][];
+  /** Body answered. */
   body?: string;
   /** Delay before answering, in milliseconds. */
   delayMs?: number;
@@ -114,6 +118,7 @@ export interface StoredResponse {
 export interface ForwardMark {
   /** URL of its (first) target as configured; kept for v1 readers. */
   to: string;
+  /** `queue` or `relay`, as configured. */
   mode: "queue" | "relay";
   /**
    * v2: the names of the targets its endpoint's rules chose, in config order;

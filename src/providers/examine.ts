@@ -16,6 +16,7 @@ export interface Examination {
   provider?: string;
   /** The event type, when the request names one. */
   type?: string;
+  /** The signature verdict. */
   verdict: Verdict;
   /** The built-in answer, when the request is a URL challenge. */
   challenge?: ChallengeAnswer;

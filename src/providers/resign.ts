@@ -11,6 +11,7 @@ import { createView } from "./view.ts";
 
 /** Why a request cannot be re-signed. */
 export class ResignError extends Error {
+  /** The error's name. */
   override name = "ResignError";
 }
 

@@ -9,12 +9,15 @@ import type { Schema } from "../schema/validate.ts";
 
 /** A request as providers see it: the exact body bytes and the raw header list. */
 export interface RequestView {
+  /** HTTP method. */
   readonly method: string;
   /** URL path, percent-encoding kept. */
   readonly path: string;
   /** Raw query string without `?`. */
   readonly query: string;
+  /** Headers as received, in order, repeats kept. */
   readonly headers: readonly [string, string][];
+  /** The exact body bytes. */
   readonly body: Uint8Array;
   /** When it arrived (the clock timestamps are checked against). */
   readonly receivedAt: Date;
@@ -34,7 +37,9 @@ export interface RequestView {
 export interface GenericHmacSettings {
   /** Header that carries the signature. */
   readonly header: string;
+  /** Hash of the HMAC. */
   readonly algorithm: "sha1" | "sha256" | "sha512";
+  /** Encoding of the signature. */
   readonly encoding: "hex" | "base64";
   /** Text before the signature in the header (`sha256=`); `""` for none. */
   readonly prefix: string;
@@ -56,21 +61,29 @@ export interface ProviderSettings {
   readonly tolerance: number;
   /** Answer 401 to an invalid or missing signature. */
   readonly enforce: boolean;
+  /** A generic HMAC scheme, when the config gives one. */
   readonly hmac?: GenericHmacSettings;
 }
 
 /** A built-in answer to a provider's URL check. */
 export interface ChallengeAnswer {
+  /** HTTP status. */
   status: number;
+  /** Headers, in order. */
   headers: [string, string][];
+  /** Body text. */
   body: string;
 }
 
 /** A request to be re-signed: its target URL and what is sent. */
 export interface ResignRequest {
+  /** HTTP method. */
   method: string;
+  /** Target URL. */
   url: string;
+  /** Headers to send, in order. */
   headers: readonly [string, string][];
+  /** The exact body bytes. */
   body: Uint8Array;
 }
 

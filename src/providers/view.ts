@@ -9,11 +9,17 @@ import { headerValue } from "../event/record.ts";
 import type { RequestView } from "./types.ts";
 /** What a view is made of. */
 export interface ViewParts {
+  /** HTTP method. */
   method: string;
+  /** URL path, percent-encoding kept. */
   path: string;
+  /** Raw query string without `?`. */
   query: string;
+  /** Headers as received, in order. */
   headers: readonly [string, string][];
+  /** The exact body bytes. */
   body: Uint8Array;
+  /** When it arrived. */
   receivedAt: Date;
   /**
    * The body already decoded as UTF-8 with its BOM kept (the record's `body`

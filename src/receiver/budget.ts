@@ -37,6 +37,7 @@ export class BodyBudget {
   #used = 0;
   #bodies = 0;
   /**
+   * A budget of body bytes and of bodies in flight.
    * @param limit the bound, in bytes.
    * @param maxBodies the bound on the requests whose body is being read at once.
    */

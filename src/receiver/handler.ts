@@ -30,15 +30,21 @@ export type { EventSink } from "../ports.ts";
 
 /** What the receiver did with one request, for the activity log. */
 export interface RequestOutcome {
+  /** When the request arrived. */
   time: Date;
+  /** HTTP method. */
   method: string;
+  /** URL path. */
   path: string;
   /** Raw query string without `?` (`""` when none). */
   query: string;
+  /** HTTP status answered. */
   status: number;
   /** Bytes of body read (0 when it was not read). */
   size: number;
+  /** The endpoint matched, when one was. */
   endpoint?: string;
+  /** The stored event's id, when it was stored. */
   id?: string;
   /** Methods the path accepts, on a 405. */
   allow?: string[];
@@ -50,6 +56,7 @@ export interface RequestOutcome {
   unanswered?: boolean;
   /** The sender and event type, when known. */
   provider?: string;
+  /** The event type, when known. */
   type?: string;
   /** The signature verdict. */
   verdict?: VerdictStatus;
@@ -138,6 +145,16 @@ function _bodyRefusal(error: unknown, maxBodySize: number, method: string) {
 }
 
 /**
+ * When the sender's request arrived: at the hub for an event fetched from one (its `receivedAt`, when it is a
+ * valid time no later than `time`), else `time`, when dev received it.
+ */
+export function arrivedAt(hub: HubMark | undefined, time: Date): Date {
+  if (hub === undefined) return time;
+  const at = Date.parse(hub.receivedAt);
+  return Number.isFinite(at) && at <= time.getTime() ? new Date(at) : time;
+}
+
+/**
  * Creates the receiver's handler: give it to `Deno.serve`, or call it with
  * a `Request` in a test.
  *
@@ -154,16 +171,6 @@ function _bodyRefusal(error: unknown, maxBodySize: number, method: string) {
  * console.log(response.status, seen[0]?.body); // 200 "{}"
  * ```
  */
-/**
- * When the sender's request arrived: at the hub for an event fetched from one (its `receivedAt`, when it is a
- * valid time no later than `time`), else `time`, when dev received it.
- */
-export function arrivedAt(hub: HubMark | undefined, time: Date): Date {
-  if (hub === undefined) return time;
-  const at = Date.parse(hub.receivedAt);
-  return Number.isFinite(at) && at <= time.getTime() ? new Date(at) : time;
-}
-
 export function createHandler(options: HandlerOptions): Handler {
   const { sink, onOutcome } = options;
   const router = options.router ?? createRouter(options.endpoints);

@@ -10,12 +10,15 @@ import type { StallWatch } from "./stall.ts";
 
 /** A request as the handler reads it. */
 export interface IncomingRequest {
+  /** HTTP method. */
   readonly method: string;
   /** Absolute URL; only its path and query are used. */
   readonly url: string;
+  /** The headers. */
   readonly headers: Headers;
   /** `null` when the request has no body (or the server cannot read it). */
   readonly body: ReadableStream<Uint8Array> | null;
+  /** Reads the whole body. */
   arrayBuffer(): Promise<ArrayBuffer>;
   /** The headers as received, in order, repeats kept, when the server gives them. */
   readonly rawHeaders?: [string, string][];
@@ -25,6 +28,7 @@ export interface IncomingRequest {
 
 /** Extra facts the listener passes along with a request. */
 export interface RequestInfo {
+  /** The client's address. */
   remoteAddr: Deno.Addr;
   /**
    * Aborted when shutdown stops waiting: a body still uploading is cut off

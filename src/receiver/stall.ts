@@ -63,6 +63,7 @@ export class StallWatch {
   #reading = new Set<Watched>();
   #timer: ReturnType<typeof setInterval> | undefined;
   /**
+   * A watch over bodies being read.
    * @param ms the longest wait for the next bytes; 0 turns the watch off.
    * @param trailerBytes the bound of {@linkcode BodyTrailerError}.
    * @param rss the process's resident memory, in bytes.

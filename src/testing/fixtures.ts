@@ -8,9 +8,18 @@ import { type CapturedEvent, parseEventLine } from "../event/record.ts";
 import { SIGNATURE_HEADER_NAMES, toFixtureLines } from "../export/fixture.ts";
 import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
 
+function cwdNote(): string {
+  try {
+    return `, ${Deno.cwd()}`;
+  } catch {
+    return ""; // no read permission on it
+  }
+}
+
 /**
  * Reads a JSONL file of events (a fixture, or `.hooktap/events.jsonl`).
  * Blank lines are skipped.
+ * @throws {Deno.errors.NotFound} naming the file and how to record one, when there is none.
  * @throws {Error} naming the file and line when a line is not a hooktap event record.
  *
  * @example
@@ -21,7 +30,21 @@ import { type ReceivedEvent, toReceivedEvent } from "./event.ts";
  * ```
  */
 export async function loadEvents(path: string | URL): Promise<ReceivedEvent[]> {
-  const text = await Deno.readTextFile(path);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const where = typeof path === "string" && !path.startsWith("/")
+      ? ` (a relative path is read from the working directory${cwdNote()}: ` +
+        '`new URL("./fixtures/name.jsonl", import.meta.url)` reads beside the test)'
+      : "";
+    throw new Deno.errors.NotFound(
+      `loadEvents: no file ${path}${where}. Record one with ` +
+        "`hooktap export --format fixture > FILE` or writeFixture.",
+      { cause: error },
+    );
+  }
   const events: ReceivedEvent[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;

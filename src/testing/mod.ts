@@ -56,7 +56,22 @@ export { type Examination, examineRequest } from "../providers/examine.ts";
 export { createView } from "../providers/view.ts";
 export { ResignError, resignRequest } from "../providers/resign.ts";
 export { secretHeaderNames } from "../providers/secret_headers.ts";
-export type { ProviderSettings, RequestView, ResignRequest } from "../providers/types.ts";
+export type {
+  ChallengeAnswer,
+  GenericHmacSettings,
+  ProviderSettings,
+  RequestView,
+  ResignRequest,
+} from "../providers/types.ts";
+export type { IncomingRequest, RequestInfo } from "../receiver/request.ts";
+export type { Forwarding, ForwardTarget, SendTarget } from "../ports.ts";
+export type { BodyBudget } from "../receiver/budget.ts";
+export type { StallWatch, Watched } from "../receiver/stall.ts";
+export type { IdFactory } from "../event/id.ts";
+export type { Match, Matcher, Router } from "../route/router.ts";
+export type { ViewParts } from "../providers/view.ts";
+export type { Faults } from "../trigger/run.ts";
+export type { TriggerKey, TriggerKeys } from "../trigger/keys.ts";
 export {
   ConfigError,
   HooktapError,

@@ -12,10 +12,11 @@
 import type { Endpoint, EndpointConfig } from "../config/types.ts";
 import { DEFAULT_MAX_BODY_SIZE } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, ServeError } from "../errors.ts";
 import { compose } from "../dev/lifecycle.ts";
 import { sinkFor, startListener } from "../dev/session.ts";
-import { createRouter } from "../route/router.ts";
+import { createRouter, isPattern } from "../route/router.ts";
+import { expandTarget } from "../route/expand.ts";
 import { openStoreForWriting } from "../store/write/open.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -27,6 +28,7 @@ import {
   createWaits,
   describeMatch,
   type EventMatch,
+  filterProblem,
   matches,
   type WaitForOptions,
 } from "./wait_for.ts";
@@ -50,7 +52,7 @@ export interface ReceiverOptions {
   port?: number;
   /**
    * A data directory to append events to (`.hooktap` layout: `events.jsonl`,
-   * durable before each 200), so `hooktap logs --dir`-style readers see them.
+   * durable before each 200). Name it `.hooktap` and `hooktap logs`, run in its parent folder, reads them.
    * @default none: events are kept in memory only
    */
   dir?: string;
@@ -67,13 +69,15 @@ export interface Receiver extends AsyncDisposable {
   readonly url: string;
   /** The port bound. */
   readonly port: number;
-  /** The URL of each endpoint by name (the base URL and the endpoint's path). */
+  /** The URL of each endpoint by name (the base URL and the endpoint's path; a pattern as written). */
   readonly urls: Readonly<Record<string, string>>;
   /**
-   * The URL of one endpoint.
-   * @throws {Error} naming the endpoints there are, when there is none of that name.
+   * The URL of one endpoint. For a pattern path (`/hooks/:provider`, `/files/*`) give the parameters:
+   * `urlOf("hooks", { provider: "github" })` (`*` is `"0"`, the next `"1"`); they are percent-encoded.
+   * @throws {Error} naming the endpoints there are, when there is none of that name, or the parameters a
+   * pattern needs, when one is missing.
    */
-  urlOf(name: string): string;
+  urlOf(name: string, params?: Readonly<Record<string, string>>): string;
   /** Every event received (since the last `clear()`), in arrival order. */
   events(): ReceivedEvent[];
   /**
@@ -124,10 +128,49 @@ function resolveEndpoints(
   }
 }
 
+/** The listener's words for `hooktap dev` (its flags, hooktap.config.ts), in the library's: its options. */
+function _libraryWording(text: string): string {
+  return text
+    .replace(
+      /--port or `port` in hooktap\.config\.ts/g,
+      "startReceiver's `port` option (0 picks a free port)",
+    )
+    .replace(
+      /maxBodySize in hooktap\.config\.ts/g,
+      "startReceiver's `maxBodySize` option (or the endpoint's)",
+    );
+}
+
+/** The URL of a pattern endpoint with `params` filled in, or an error naming those it still needs. */
+function _patternUrl(
+  name: string,
+  path: string,
+  url: string,
+  params: Readonly<Record<string, string>>,
+): string {
+  let wildcard = 0;
+  const needed = [...path.matchAll(/:([A-Za-z_$][A-Za-z0-9_$]*)|\*/g)].map((m) => m[1] ?? String(wildcard++));
+  const missing = needed.filter((key) => params[key] === undefined);
+  const filled = expandTarget(url, params);
+  if (missing.length === 0 && new URLPattern({ pathname: path }).test(filled)) return filled;
+  const example = `{ ${
+    needed.map((key) => `${/^\d/.test(key) ? JSON.stringify(key) : key}: "…"`).join(", ")
+  } }`;
+  throw new Error(
+    `startReceiver's endpoint ${JSON.stringify(name)} has the pattern ${path}: ${
+      missing.length > 0
+        ? `give urlOf its parameters, urlOf(${JSON.stringify(name)}, ${example}) (missing: ${
+          missing.join(", ")
+        })`
+        : `${filled} does not match it; build the URL from rx.url`
+    }.`,
+  );
+}
+
 /**
  * Starts hooktap's receiver on a loopback port for a test. Point the app
  * under test at `rx.url` (or `rx.urlOf(name)`), then `waitFor` what it sends.
- * @throws {ConfigError} when an endpoint is invalid, with each problem's field path.
+ * @throws {ConfigError} when an endpoint is invalid, with each problem's field path, or the port is not one.
  * @throws {ServeError} when the port cannot be bound.
  * @throws {StoreError} when `dir` cannot be opened or another hooktap writes to it.
  *
@@ -150,6 +193,12 @@ function resolveEndpoints(
  * ```
  */
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(
+      `startReceiver: port must be a whole number from 0 to 65535, got ${port}: leave it out (or 0) for a free port`,
+    );
+  }
   const { endpoints, router } = resolveEndpoints(options);
   let events: ReceivedEvent[] = [];
   let refused: RequestOutcome[] = [];
@@ -181,12 +230,16 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         router: router ?? createRouter(endpoints),
         sink: sinkFor({ writer: store?.writer, onStored }).sink,
         hostname: options.hostname ?? "127.0.0.1",
-        port: options.port ?? 0,
+        port,
         drainTimeoutMs: 2000,
         closeTimeoutMs: 1000,
         onOutcome(outcome) {
           if (outcome.id === undefined && outcome.status >= 400) {
-            refused.push(outcome);
+            refused.push(
+              outcome.reason === undefined
+                ? outcome
+                : { ...outcome, reason: _libraryWording(outcome.reason) },
+            );
             if (refused.length > 100) refused.shift();
           }
         },
@@ -194,6 +247,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     );
     await store?.describe({ pid: Deno.pid, startedAt: new Date().toISOString() });
     return listening;
+  }).catch((error: unknown) => {
+    if (error instanceof ServeError) throw new ServeError(_libraryWording(error.message), { cause: error });
+    throw error;
   });
   const session = running.value;
   const host = session.hostname.includes(":") ? `[${session.hostname}]` : session.hostname;
@@ -222,7 +278,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     url,
     port: session.port,
     urls,
-    urlOf(name) {
+    urlOf(name, params) {
       const found = urls[name];
       if (found === undefined) {
         throw new Error(
@@ -231,10 +287,13 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
           }.`,
         );
       }
-      return found;
+      const path = endpoints.find((e) => e.name === name)?.path ?? "/";
+      return isPattern(path) ? _patternUrl(name, path, found, params ?? {}) : found;
     },
     events: () => [...events],
     waitFor(m = {}, waitOptions = {}) {
+      const problem = filterProblem(m);
+      if (problem !== undefined) return Promise.reject(new TypeError(problem));
       if (closed) {
         const hit = events.find((e) => matches(m, e));
         if (hit !== undefined) return Promise.resolve(hit);

@@ -41,10 +41,13 @@ export interface ReplayEventOptions {
 
 /** The app's answer, read whole. */
 export interface ReplayResponse {
+  /** HTTP status. */
   status: number;
+  /** HTTP status text. */
   statusText: string;
   /** Whether the status is 2xx. */
   ok: boolean;
+  /** The response headers. */
   headers: Headers;
   /** The body bytes. */
   body: Uint8Array;
@@ -68,6 +71,7 @@ function libraryWording(error: unknown): never {
  * @throws {NetworkError} when the app cannot be reached or does not answer in time.
  * @throws {Error} when `resign` is asked and the event's scheme cannot be re-signed, or its signature was
  * invalid at receipt (without `resign.allowInvalid`).
+ * @throws {TypeError} when `event` is missing (an empty fixture) or `resign.secret` is empty.
  *
  * @example Replay a recorded fixture into your app
  * ```ts
@@ -86,7 +90,24 @@ export async function replayEvent(
   event: ReceivedEvent | CapturedEvent,
   options: ReplayEventOptions,
 ): Promise<ReplayResponse> {
+  if (typeof event !== "object" || event === null) {
+    throw new TypeError(
+      `replayEvent: no event to send (got ${String(event)}). Is the fixture empty? ` +
+        "loadEvents returns [] for an empty file, and `hooktap export --format fixture` writes one when no " +
+        "event matches its filters: record the event again.",
+    );
+  }
   const record = "record" in event ? event.record : event as CapturedEvent;
+  if (
+    options.resign !== undefined &&
+    (typeof options.resign.secret !== "string" || options.resign.secret === "")
+  ) {
+    throw new TypeError(
+      `replayEvent: resign.secret is ${
+        options.resign.secret === "" ? "empty" : String(options.resign.secret)
+      } (an unset environment variable?): pass the secret your app verifies with, or leave out \`resign\`.`,
+    );
+  }
   const now = options.now ?? (() => new Date());
   let url: URL;
   try {

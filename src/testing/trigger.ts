@@ -5,6 +5,7 @@
  * real senders make. Returns what was sent and the app's answer.
  * @module
  */
+import { UsageError } from "../errors.ts";
 import { canonicalProvider } from "../providers/catalog.ts";
 import { KEYED_PROVIDERS } from "../providers/signing.ts";
 import { makeTriggerKeys, publicKeyFor, type TriggerKeys } from "../trigger/keys.ts";
@@ -41,11 +42,17 @@ export interface TriggerOptions {
 
 /** One request sent, and the app's answer. */
 export interface TriggeredDelivery {
+  /** The event type sent. */
   event: string;
+  /** The fault this request carried, when one was asked. */
   fault?: string;
+  /** Attempt number, from 1. */
   attempt: number;
+  /** What was sent. */
   request: { method: string; url: string; headers: [string, string][]; body: string };
+  /** The app's answer, when it answered. */
   response?: { status: number; headers: [string, string][]; body: string };
+  /** Why there was no answer. */
   error?: string;
   /** 2xx, or refused when the fault meant it to be. */
   ok: boolean;
@@ -97,9 +104,43 @@ function _view(d: Delivery): TriggeredDelivery {
   };
 }
 
+const OPTION_NAMES: readonly [RegExp, string][] = [
+  [/--set-new\b/g, "`setNew: true`"],
+  [/--set\b/g, "`set`"],
+  [/--secret\b/g, "`secret`"],
+  [/--to\b/g, "`to`"],
+  [/--signature-url\b/g, "`signatureUrl`"],
+  [/--stale\b/g, "`fault: { stale: true }`"],
+  [/--bad-signature\b/g, "`fault: { badSignature: true }`"],
+  [/--out-of-order\b/g, "`fault: { outOfOrder: true }`"],
+  [/--retries\b/g, "`fault: { retries }`"],
+];
+
+/** The CLI's refusal, in the library's words: its options, not the command's flags. */
+function _libraryWording(error: unknown): never {
+  if (!(error instanceof UsageError)) throw error;
+  let message = error.message;
+  for (const [flag, option] of OPTION_NAMES) message = message.replace(flag, option);
+  throw new UsageError(`trigger: ${message}`);
+}
+
+/** `options.to` as a URL string, or a refusal naming the fix. */
+function _target(to: TriggerOptions["to"]): string {
+  if (typeof to !== "string") {
+    return to.urls[Object.keys(to.urls)[0] ?? ""] ?? to.urlOf("default");
+  }
+  if (URL.canParse(to) && /^https?:$/.test(new URL(to).protocol)) return to;
+  const fix = /^[\w.-]+:\d+(\/|$)/.test(to) ? `: did you mean http://${to} ?` : "";
+  throw new UsageError(
+    "trigger's `to` must be a full http(s) URL like http://localhost:3000/webhook, or a receiver from " +
+      `startReceiver, got ${JSON.stringify(to)}${fix}`,
+  );
+}
+
 /**
  * Sends `event` (or a sequence) of `provider` from hooktap's catalog, signed, to `options.to`.
- * @throws {UsageError} for an unknown provider or event, or a `set` path not in the example.
+ * @throws {UsageError} for an unknown provider or event, a `set` path not in the example, a `to` that is not
+ * an http(s) URL, or an empty `secret`.
  *
  * @example
  * ```ts
@@ -118,9 +159,13 @@ export async function trigger(
   event: string,
   options: TriggerOptions,
 ): Promise<TriggerResult> {
-  const to = typeof options.to === "string"
-    ? options.to
-    : options.to.urls[Object.keys(options.to.urls)[0] ?? ""] ?? options.to.urlOf("default");
+  const to = _target(options.to);
+  if (options.secret === "") {
+    throw new UsageError(
+      "trigger's `secret` is empty (an unset environment variable?): pass the secret the app verifies " +
+        "with, or leave `secret` out to send the event unsigned.",
+    );
+  }
   const keyed = KEYED_PROVIDERS.has(canonicalProvider(provider) ?? provider);
   const keys = options.keys ?? (keyed && options.secret === undefined ? await makeTriggerKeys() : undefined);
   const outcome = await run({
@@ -134,7 +179,7 @@ export async function trigger(
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.signatureUrl ? { signatureUrl: options.signatureUrl } : {}),
-  }, { timeoutMs: options.timeoutMs ?? 10_000 });
+  }, { timeoutMs: options.timeoutMs ?? 10_000 }).catch(_libraryWording);
   const deliveries = outcome.deliveries.map(_view);
   const first = deliveries[0]!;
   const publicKey = keys === undefined ? undefined : publicKeyFor(outcome.provider, keys);

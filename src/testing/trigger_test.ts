@@ -43,7 +43,7 @@ Deno.test("trigger() with fault.duplicate sends the same delivery twice and a ba
   assert.equal(receiver.events().length, 2);
   await assert.rejects(
     () => trigger("github", "push", { to: receiver, secret: "s", set: { "repository.nope": 1 } }),
-    /has no field "repository\.nope".*--set-new/,
+    /has no field "repository\.nope".*`setNew: true`/,
   );
   const added = await trigger("github", "push", {
     to: receiver,

@@ -39,6 +39,43 @@ export interface WaitForOptions {
 /** Default `waitFor` timeout, in milliseconds. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
+const FILTER_FIELDS: readonly string[] = ["endpoint", "method", "path", "provider", "type", "verdict"];
+const VERDICTS: readonly string[] = ["valid", "invalid", "expired", "unsigned", "no-secret"];
+
+/**
+ * What is wrong with `match` as a `waitFor` filter, or `undefined` when nothing is: a field `waitFor` does
+ * not know would otherwise be ignored, and the wait would take the first event of any kind.
+ */
+export function filterProblem(match: unknown): string | undefined {
+  if (typeof match === "function") return undefined;
+  if (typeof match !== "object" || match === null || Array.isArray(match) || match instanceof RegExp) {
+    return `waitFor takes a filter object ({ endpoint, method, path, provider, type, verdict }) or a ` +
+      `predicate (event) => boolean, got ${match instanceof RegExp ? String(match) : JSON.stringify(match)}` +
+      (typeof match === "string" ? `: for a path, write { path: ${JSON.stringify(match)} }` : "");
+  }
+  const known = `(known: ${FILTER_FIELDS.join(", ")})`;
+  for (const [key, value] of Object.entries(match)) {
+    if (!FILTER_FIELDS.includes(key)) {
+      return `waitFor's filter has no field ${JSON.stringify(key)} ${known}; ` +
+        "for anything else pass a predicate: (event) => boolean";
+    }
+    if (value === undefined) continue;
+    if (
+      key === "path" ? typeof value !== "string" && !(value instanceof RegExp) : typeof value !== "string"
+    ) {
+      return `waitFor's filter field ${key} must be a string${key === "path" ? " or a RegExp" : ""}, got ${
+        JSON.stringify(value)
+      }`;
+    }
+    if (key === "verdict" && !VERDICTS.includes(value)) {
+      return `waitFor's filter field verdict must be one of ${VERDICTS.join(", ")}, got ${
+        JSON.stringify(value)
+      }`;
+    }
+  }
+  return undefined;
+}
+
 /** Whether `event` matches `match`. */
 export function matches(match: EventMatch, event: ReceivedEvent): boolean {
   if (typeof match === "function") return match(event);

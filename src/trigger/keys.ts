@@ -18,6 +18,7 @@ const toHex = (bytes: Uint8Array): string => bytes.toHex();
 
 /** One key pair: the private key to sign with, the public key as the provider's config wants it. */
 export interface TriggerKey {
+  /** The private key to sign with. */
   privateKey: CryptoKey;
   /** Raw public key bytes (Ed25519: 32 bytes; P-256: SPKI DER). */
   publicKey: Uint8Array;
@@ -25,7 +26,9 @@ export interface TriggerKey {
 
 /** hooktap's trigger keys. */
 export interface TriggerKeys {
+  /** The Ed25519 pair. */
   ed25519: TriggerKey;
+  /** The ECDSA P-256 pair. */
   p256: TriggerKey;
 }
 
