@@ -23,12 +23,17 @@ const SAME_INTERRUPT_MS = 500;
 /** The command tree (src/cli.ts): every command's declaration, imported when the help or completion needs it. */
 const tree = () => lazyImport<typeof import("./src/cli.ts")>("src/cli.ts");
 
-type Declaration = () => Promise<{ readonly [name: string]: unknown }>;
+/**
+ * A command's declaration, imported when asked for.
+ * @internal
+ */
+export type Declaration = () => Promise<{ readonly [name: string]: unknown }>;
 
 /**
  * Each command's declaration alone, by name: `hooktap <command>` imports its own declaration and no other
  * (the tree imports all 15 and what they share; `trigger` then read 50 project modules ahead from a checkout
  * instead of 34). main_test.ts keeps this table equal to src/cli.ts's list.
+ * @internal
  */
 export const DECLARATIONS: Readonly<Record<string, [Declaration, string]>> = {
   init: [
@@ -90,7 +95,10 @@ export const DECLARATIONS: Readonly<Record<string, [Declaration, string]>> = {
   ],
 };
 
-/** The declaration of the command `word` names, alone; `undefined` for a word that names none. */
+/**
+ * The declaration of the command `word` names, alone; `undefined` for a word that names none.
+ * @internal for main_test.ts
+ */
 export async function declarationOf(word: string | undefined): Promise<CommandSpec | undefined> {
   if (word === undefined || !Object.hasOwn(DECLARATIONS, word)) return undefined;
   const [load, name] = DECLARATIONS[word]!;

@@ -9,10 +9,10 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 
 const ROOT = fromFileUrl(new URL("..", import.meta.url));
 
-Deno.test("`deno doc --lint mod.ts src/testing/mod.ts` finds nothing", async () => {
+Deno.test("`deno doc --lint mod.ts src/testing/mod.ts main.ts` (the three entry points) finds nothing", async () => {
   // The subprocess inherits this environment (proxies, CA certificates, npm_config_*).
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--lint", "mod.ts", "src/testing/mod.ts"],
+    args: ["doc", "--lint", "mod.ts", "src/testing/mod.ts", "main.ts"],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

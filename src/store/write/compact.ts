@@ -11,7 +11,7 @@
  * is `hooktap dev` with its writer paused.
  * @module
  */
-import { joinPath } from "../../text/path.ts";
+import { basenameOf, joinPath } from "../../text/path.ts";
 import { StoreError } from "../../errors.ts";
 import { newestPerEndpoint } from "../index_file.ts";
 import { writeIndex } from "./index_write.ts";
@@ -242,7 +242,7 @@ export async function compactLog(
     kept = events.count;
   } catch (error) {
     await Deno.remove(tmp).catch(() => {});
-    const { reason, fix } = writeFailureOf(error);
+    const { reason, fix } = writeFailureOf(error, basenameOf(paths.dir));
     throw new StoreError(
       `Cannot write the compacted log ${tmp}: ${reason}. The event log was not changed. To fix it, ${fix}.`,
       { cause: error },

@@ -5,6 +5,7 @@
  */
 import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
+import { basenameOf } from "../../text/path.ts";
 import { writeFailureOf } from "./write_fix.ts";
 import { createFileOnce, makePrivateDir, readNoFollow } from "./no_follow.ts";
 
@@ -48,7 +49,7 @@ export async function ensureDataDir(paths: StorePaths): Promise<void> {
     if (!(await createFileOnce(paths.gitignore, GITIGNORE))) await readNoFollow(paths.gitignore, "the file");
   } catch (error) {
     if (error instanceof StoreError) throw error;
-    const { reason, fix } = writeFailureOf(error);
+    const { reason, fix } = writeFailureOf(error, basenameOf(paths.dir));
     throw new StoreError(`Cannot set up the data directory ${paths.dir}: ${reason}. To fix it, ${fix}.`, {
       cause: error,
     });

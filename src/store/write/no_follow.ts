@@ -30,6 +30,7 @@
  * through it, but opening a FIFO there could block.
  * @module
  */
+import { basenameOf, dirnameOf } from "../../text/path.ts";
 import { writeFailureOf } from "./write_fix.ts";
 import { describeError, StoreError } from "../../errors.ts";
 
@@ -58,8 +59,8 @@ function kindOf(info: Deno.FileInfo): string | undefined {
 }
 
 /** Why a write or an open failed, and the fix. */
-function _withFix(error: unknown): string {
-  const { reason, fix } = writeFailureOf(error);
+function _withFix(error: unknown, path: string): string {
+  const { reason, fix } = writeFailureOf(error, basenameOf(dirnameOf(path)));
   return `${reason}. To fix it, ${fix}.`;
 }
 
@@ -82,7 +83,7 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
         return await Deno.open(path, { ...mode, createNew: true, mode: 0o600 });
       } catch (error) {
         if (error instanceof Deno.errors.AlreadyExists && !mode.createNew) continue; // created meanwhile: again
-        throw new StoreError(`Cannot create ${what} ${path}: ${_withFix(error)}`, { cause: error });
+        throw new StoreError(`Cannot create ${what} ${path}: ${_withFix(error, path)}`, { cause: error });
       }
     }
     const kind = kindOf(before);
@@ -92,7 +93,7 @@ export async function openNoFollow(path: string, what: string, mode: NoFollowMod
       file = await Deno.open(path, mode);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      throw new StoreError(`Cannot open ${what} ${path}: ${_withFix(error)}`, { cause: error });
+      throw new StoreError(`Cannot open ${what} ${path}: ${_withFix(error, path)}`, { cause: error });
     }
     try {
       const opened = await file.stat();

@@ -25,6 +25,7 @@ import { ensureDataDir } from "./data_dir.ts";
 import { openNoFollow } from "./no_follow.ts";
 import type { StorePaths } from "../paths.ts";
 import { repairTail } from "./repair.ts";
+import { basenameOf } from "../../text/path.ts";
 import { writeFailureOf } from "./write_fix.ts";
 import { watchLogPresence } from "./log_presence.ts";
 
@@ -90,8 +91,8 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
 }
 
 /** A write failed: what the sender is told (503) and `dev` prints, with the fix. */
-function writeFailure(error: unknown): StoreError {
-  const { reason, fix } = writeFailureOf(error);
+function writeFailure(error: unknown, dir: string): StoreError {
+  const { reason, fix } = writeFailureOf(error, dir);
   const what = error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable
     ? `permission denied writing the event log (${describeError(error)})`
     : reason;
@@ -129,7 +130,7 @@ export async function openEventWriter(
     repairedBytes = await repairTail(file, before);
     size = (await file.stat()).size; // a whole last line may have got its newline
   } catch (error) {
-    const { reason, fix } = writeFailureOf(error);
+    const { reason, fix } = writeFailureOf(error, basenameOf(paths.dir));
     throw new StoreError(`Cannot open the event log ${paths.events}: ${reason}. To fix it, ${fix}.`, {
       cause: error,
     });
@@ -172,7 +173,7 @@ export async function openEventWriter(
       } catch (error) {
         // Cut back to the last good line (still failing: the next batch does), never a log shared now.
         if (presence.mayCut) await file.truncate(size).then(() => void (dirty = false), () => {});
-        batch.reject(error === presence.lost ? error : writeFailure(error));
+        batch.reject(error === presence.lost ? error : writeFailure(error, basenameOf(paths.dir)));
         continue;
       }
       size += bytes.length;
