@@ -18,6 +18,7 @@ import { openDeliveriesLog } from "./deliveries_log.ts";
 import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import {
+  directoryGone,
   type ForwardRun,
   type ForwardState,
   readForwardState,
@@ -266,7 +267,10 @@ async function _stateFile(
     marked,
     save(run) {
       const state = stateOf(run);
-      saving = saving.then(() => writeForwardState(path, state)).catch((error) => onError?.(error));
+      saving = saving.then(() => writeForwardState(path, state)).catch(async (error) => {
+        // The data directory deleted while dev runs: dev stops and says why (src/commands/dev/run.ts).
+        if (!(await directoryGone(path, error))) onError?.(error);
+      });
     },
     saved: () => saving,
   };

@@ -57,6 +57,21 @@ export function stoppedCleanly(state: ForwardState | undefined): boolean {
   return state?.run === "clean";
 }
 
+/**
+ * Whether `error`, from writing the state file at `path`, is only its directory being gone (`rm -rf .hooktap`
+ * while dev runs): dev stops for that and says why, so it is no write error of the forwarder's to report.
+ */
+export async function directoryGone(path: string, error: unknown): Promise<boolean> {
+  if (!(error instanceof Deno.errors.NotFound)) return false;
+  const dir = path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
+  try {
+    await Deno.stat(dir === "" ? "." : dir);
+    return false;
+  } catch (statError) {
+    return statError instanceof Deno.errors.NotFound;
+  }
+}
+
 /** Writes the file atomically (temp file, rename). */
 export async function writeForwardState(path: string, state: ForwardState): Promise<void> {
   // An exclusive temp file with an unpredictable name, renamed over the path: never through a link.
