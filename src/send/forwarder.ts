@@ -77,6 +77,11 @@ export interface ForwarderOptions {
     attempt: number,
     target: ForwardTarget,
   ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  /**
+   * Called as an attempt goes out, with its delivery id (its record's, when it gets one) and the target's
+   * name: ./attempt_starts.ts notes it, so a crash leaves which attempts were in flight.
+   */
+  onAttempt?: (delivery: string, event: CapturedEvent, target: string) => void;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
@@ -444,6 +449,7 @@ class ForwarderEngine {
     if (target.ca !== undefined) options.ca = target.ca;
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
+    this.#options.onAttempt?.(options.id, event, target.name);
     const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome, event);
     return outcome;
