@@ -10,7 +10,8 @@
  * The first line names the run (a token the run's `forward_state.json`
  * repeats: a file left by another run is not taken for this one's) and the
  * deliveries log's size when it started (its records are after it).
- * Emptied at each start of forwarding; not fsynced (a kill keeps what the
+ * Emptied at each start of forwarding, and cut back to its head whenever
+ * every attempt noted has its record; not fsynced (a kill keeps what the
  * kernel was given).
  * @module
  */
@@ -27,6 +28,12 @@ export interface AttemptStarts {
    * removed: the next start cannot tell what was in flight, and takes every waiting event as maybe seen).
    */
   note(delivery: string, event: CapturedEvent, target: string): boolean;
+  /**
+   * The attempt's record is written. Once every attempt noted is, the file is cut back to its head (and
+   * what it carries): it grows with the attempts in flight, not with the run's length. An attempt whose
+   * record could not be written is never marked so: its line stays, and the file is not cut again.
+   */
+  recorded(delivery: string): void;
   close(): void;
 }
 
@@ -67,15 +74,20 @@ export async function openAttemptStarts(
   const file = await openNoFollow(path, "the attempts-started file", { write: true });
   const header: Header = { v: 1, run: crypto.randomUUID(), from: deliveriesSize };
   if (carried.through !== undefined) header.through = carried.through;
-  let open = true;
+  let writable = true;
   const write = (line: unknown) => {
     const bytes = encoder.encode(JSON.stringify(line) + "\n");
     for (let off = 0; off < bytes.length;) off += file.writeSync(bytes.subarray(off));
   };
+  /** The file's length after its head and carried lines. */
+  let base = 0;
+  /** Attempts noted whose record is not written yet. */
+  const open = new Set<string>();
   try {
     await file.truncate(0);
     write(header);
     for (const e of carried.events) write({ d: "", e, t: "" });
+    base = await file.seek(0, Deno.SeekMode.Current);
   } catch (error) {
     file.close();
     throw new StoreError(`cannot write ${path}: ${describeError(error)}`, { cause: error });
@@ -83,12 +95,13 @@ export async function openAttemptStarts(
   return {
     token: header.run,
     note(delivery, event, target) {
-      if (!open) return false;
+      if (!writable) return false;
       try {
         write({ d: delivery, e: event.id, t: target });
+        open.add(delivery);
         return true;
       } catch {
-        open = false;
+        writable = false;
         file.close();
         try {
           Deno.removeSync(path);
@@ -96,9 +109,16 @@ export async function openAttemptStarts(
         return false;
       }
     },
+    recorded(delivery) {
+      if (!open.delete(delivery) || open.size > 0 || !writable) return;
+      try {
+        file.truncateSync(base);
+        file.seekSync(base, Deno.SeekMode.Start);
+      } catch { /* kept whole: the lines of recorded attempts only cost their bytes */ }
+    },
     close() {
-      if (open) file.close();
-      open = false;
+      if (writable) file.close();
+      writable = false;
     },
   };
 }

@@ -50,3 +50,25 @@ Deno.test("an attempt started and never recorded is in flight; one recorded is n
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("once every attempt noted is recorded, the file is cut back to its head and what it carries", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "forward_starts.jsonl");
+    const deliveries = join(dir, "deliveries.jsonl");
+    const starts = await openAttemptStarts(path, 0, { events: new Set([C]) });
+    const head = (await Deno.stat(path)).size;
+    starts.note("dlv_20260101_A1", event(A), "app");
+    starts.note("dlv_20260101_B1", event(B), "app");
+    starts.recorded("dlv_20260101_A1");
+    assert.ok((await Deno.stat(path)).size > head, "B is still in flight: its line stays");
+    starts.recorded("dlv_20260101_B1");
+    assert.equal((await Deno.stat(path)).size, head);
+    starts.note("dlv_20260101_A2", event(A), "app"); // in flight when the run ends
+    starts.close();
+    const known = await readUnrecorded(path, starts.token, deliveries);
+    assert.deepEqual([...known!.events].sort(), [A, C]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

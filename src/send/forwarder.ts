@@ -82,6 +82,8 @@ export interface ForwarderOptions {
    * name: ./attempt_starts.ts notes it, so a crash leaves which attempts were in flight.
    */
   onAttempt?: (delivery: string, event: CapturedEvent, target: string) => void;
+  /** Called once an attempt's record is written to the log (not when that failed), with its delivery id. */
+  onRecorded?: (delivery: string) => void;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
@@ -472,6 +474,7 @@ class ForwarderEngine {
   async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await this.#options.log.append(record);
+      this.#options.onRecorded?.(record.id);
     } catch (error) {
       this.#unrecorded++;
       if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers

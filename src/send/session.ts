@@ -362,7 +362,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     byEndpoint.get(t.endpoint ?? "")?.find((x) => x.name === t.name)?.mode === "relay";
   const forwarder = createForwarder({
     log,
-    ...(starts ? { onAttempt: (id, event, target) => void starts.note(id, event, target) } : {}),
+    ...(starts
+      ? { onAttempt: (id, event, target) => void starts.note(id, event, target), onRecorded: starts.recorded }
+      : {}),
     backlog: storeBacklog(options.paths),
     // A relay target's queued copies (hooktap answered itself) stay in memory: the store holds its relayed ones too.
     spills: (t) => !relayTarget(t),
