@@ -77,8 +77,8 @@ export interface DeliveryRecord {
   /** When the next attempt is due, if one is scheduled. */
   retryAt?: string;
   /**
-   * With `retryAt`: the connection closed without an answer, so the next attempt goes as soon as a connect
-   * check (about every second) succeeds, `retryAt` at the latest (an app still starting).
+   * With `retryAt`: the connection closed without an answer, so the next attempt goes at `retryAt`, or
+   * sooner when the connect check (about every second) sees the app restart (refused, then accepting).
    */
   retrySooner?: true;
   /** Whether the event counts as delivered to this target after this attempt (2xx, or not retried further). */

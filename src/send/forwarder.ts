@@ -77,6 +77,13 @@ export interface ForwarderOptions {
     attempt: number,
     target: ForwardTarget,
   ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  /**
+   * Called as an attempt goes out, with its delivery id (its record's, when it gets one) and the target's
+   * name: ./attempt_starts.ts notes it, so a crash leaves which attempts were in flight.
+   */
+  onAttempt?: (delivery: string, event: CapturedEvent, target: string) => void;
+  /** Called once an attempt's record is written to the log (not when that failed), with its delivery id. */
+  onRecorded?: (delivery: string) => void;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
@@ -114,7 +121,12 @@ export interface ForwarderOptions {
   windowBytes?: number;
 }
 
-/** Attempts started by the connect check that got no answer (a dev server still compiling): free, at most, per event. */
+/**
+ * Attempts started by the connect check that got no answer (a dev server still compiling after it came back):
+ * free, at most, per event. While they are free the next successful connect starts another; past them (or for
+ * an attempt not started by the check) only a restart seen by the check (refused, then accepting) ends the
+ * backoff early.
+ */
 export const MAX_FREE_ATTEMPTS = 30;
 
 /** Ids of events read back that a lane remembers, for their enqueue that may come after. */
@@ -250,8 +262,17 @@ interface Lane {
   seq: number;
   /** Events wait: one at a time, in order (arrival mode), until the lane has caught up. */
   serial: boolean;
-  /** The lane waits: until a time (a retry's), or until `host` accepts connections (down). */
-  hold?: { timer?: ReturnType<typeof setTimeout>; host?: string } | undefined;
+  /**
+   * The lane waits: until a time (a retry's), or until `host` accepts connections (down). With both, the
+   * connect check may end the wait: when `restart`, only once a check was refused (`refusedSince`) and a
+   * later one succeeds (the app restarted; an app that accepts and closes keeps its backoff).
+   */
+  hold?: {
+    timer?: ReturnType<typeof setTimeout>;
+    host?: string;
+    restart?: boolean;
+    refusedSince?: boolean;
+  } | undefined;
   /** Parallel mode: retries waiting on their own timers. */
   side: Map<ReturnType<typeof setTimeout>, Job>;
   spill?: Spill | undefined;
@@ -444,6 +465,7 @@ class ForwarderEngine {
     if (target.ca !== undefined) options.ca = target.ca;
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
+    this.#options.onAttempt?.(options.id, event, target.name);
     const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome, event);
     return outcome;
@@ -452,6 +474,7 @@ class ForwarderEngine {
   async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await this.#options.log.append(record);
+      this.#options.onRecorded?.(record.id);
     } catch (error) {
       this.#unrecorded++;
       if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
@@ -582,7 +605,8 @@ class ForwarderEngine {
       outcome.record.outcome = "retrying";
       if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
     }
-    // The connect check may end an arrival-order lane's wait after a closed connection (below): said so.
+    // The connect check may end an arrival-order lane's wait after a closed connection, when the app restarts
+    // (below): said so.
     if (
       delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
     ) {
@@ -618,10 +642,11 @@ class ForwarderEngine {
       // Arrival order: the lane waits with this event at its head.
       this.#insertRetry(lane, next);
       if (lane.hold === undefined) {
-        // The connection closed without an answer (an app still starting): the connect check may end the wait
-        // early. Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
+        // The connection closed without an answer: the connect check may end the wait early when the app
+        // restarts (refused, then accepting), or while it starts (a free early attempt: the next connect).
+        // Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
         const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
-        const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host };
+        const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host, restart: !freeEarly };
         hold.timer = setTimeout(() => {
           if (lane.hold === hold) lane.hold = undefined;
           this.#pump(lane);
@@ -732,8 +757,10 @@ class ForwarderEngine {
         open = true;
       } catch { /* still down */ }
       if (this.#stopped) return void this.#probing.delete(host);
+      if (!open) { for (const lane of held()) lane.hold!.refusedSince = true; }
       if (open) {
-        for (const lane of held()) {
+        // A lane waiting after a closed connection goes early only when the app restarted meanwhile.
+        for (const lane of held().filter((l) => !l.hold!.restart || l.hold!.refusedSince)) {
           if (lane.hold?.timer !== undefined) clearTimeout(lane.hold.timer);
           lane.hold = undefined;
           for (const job of lane.retries) job.early = true;

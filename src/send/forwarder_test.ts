@@ -97,6 +97,77 @@ Deno.test("a retry waiting after no answer is sent once the target accepts conne
   assert.ok(records.length >= 3, "the early attempts without an answer are recorded");
 });
 
+Deno.test("a connection closed without an answer: the retry waits its backoff until the app restarts (refused, then accepting)", async () => {
+  const port = freePort();
+  const records: DeliveryRecord[] = [];
+  const forwarder = createForwarder({
+    log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+    probeMs: 50,
+  });
+  const target: ForwardTarget = {
+    name: "app",
+    to: `http://127.0.0.1:${port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 3,
+    backoffMs: [3_600_000],
+    insecure: false,
+  };
+  /** An app on `port`: `answer` false closes each request's connection unanswered (a crashing handler). */
+  const serve = (answer: boolean) => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port });
+    const conns: Promise<void>[] = [];
+    const served = (async () => {
+      try {
+        for await (const conn of listener) {
+          conns.push((async () => {
+            try {
+              const n = await conn.read(new Uint8Array(4096));
+              if (n !== null && answer) {
+                await conn.write(
+                  new TextEncoder().encode(
+                    "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                  ),
+                );
+              }
+            } catch { /* closed */ }
+            try {
+              conn.close();
+            } catch { /* closed */ }
+          })());
+        }
+      } catch { /* closed */ }
+    })();
+    return async () => {
+      listener.close();
+      await served;
+      await Promise.allSettled(conns);
+    };
+  };
+  let close = serve(false);
+  try {
+    forwarder.enqueue(EVENT, target);
+    while (records.length === 0) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(records[0]!.outcome, "retrying");
+    assert.equal(records[0]!.retrySooner, true);
+    // It accepts connections all along: the connect checks (every 50 ms) do not end the hour's wait.
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(records.length, 1, "no retry while the app only accepts and drops");
+    // It restarts: refused for a while, then it listens (and answers).
+    await close();
+    await new Promise((r) => setTimeout(r, 300));
+    close = serve(true);
+    await within(forwarder.idle(), 10_000, "the retry did not go when the app restarted");
+  } finally {
+    await close();
+    await forwarder.stop();
+    closeIdleConnections();
+  }
+  assert.deepEqual(records.map((r) => [r.attempt, r.outcome]), [[1, "retrying"], [2, "delivered"]]);
+});
+
 Deno.test("a queue thousands long (the app slower than the sender): every event delivered once with its own bytes, and every attempt logged", async () => {
   const got = new Map<string, number>();
   let bad = 0;

@@ -19,6 +19,7 @@ import { factOf, parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
 import type { GivenUp } from "./undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
+import { type InFlight, mayHaveBeenInFlight } from "./attempt_starts.ts";
 
 /** A target as the scan needs it. */
 export interface ScanTarget {
@@ -200,15 +201,18 @@ function _withVerdicts(
  * Scans the store after the watermark `mark` for events still to deliver to the targets `targetsOf`
  * gives per endpoint (streaming: one event in memory at a time).
  *
- * A waiting event of the last run is sent `resumed` (the app may have seen it) when that run did not stop
- * cleanly (`lastRunClean` false: an attempt of it may have gone unrecorded), or when a recorded attempt of
- * it to that target reached something listening (any but a `refused` try). Else it is a plain delivery.
+ * A waiting event of the last run is sent `resumed` (the app may have seen it) when a recorded attempt of it
+ * to that target reached something listening (any but a `refused` try), or when that run did not stop
+ * cleanly (`lastRunClean` false) and an attempt of it may have gone unrecorded: one of the `unrecorded`
+ * events (./attempt_starts.ts: started, never recorded), or any when `unrecorded` is not known. An event
+ * that waited behind another in an arrival-order lane never went out: a plain delivery.
  */
 export async function planResume<T extends ScanTarget>(
   paths: StorePaths,
   mark: string | undefined,
   targetsOf: (endpoint: string) => readonly T[] | undefined,
   lastRunClean = false,
+  unrecorded?: InFlight,
 ): Promise<ResumePlan> {
   const { facts, givenUp } = readFacts(paths.deliveries, mark);
   const plan: ResumePlan = {
@@ -227,10 +231,10 @@ export async function planResume<T extends ScanTarget>(
         const old = plan.lastId !== undefined && event.id <= plan.lastId;
         // `attempts` counts the recorded attempts that found something listening (refused tries are none);
         // dev numbers (and spends its retries on) its own, never the sends by hand among them.
-        return {
-          attempt: t.attempts - (t.replays ?? 0) + 1,
-          resumed: old && (!lastRunClean || t.attempts > 0),
-        };
+        // By event, whatever the target: a target renamed since is still the one it went to (sound, if coarse).
+        const inFlight = !lastRunClean &&
+          (unrecorded === undefined || mayHaveBeenInFlight(unrecorded, event.id));
+        return { attempt: t.attempts - (t.replays ?? 0) + 1, resumed: old && (inFlight || t.attempts > 0) };
       }
       return undefined;
     },

@@ -30,6 +30,12 @@ export interface ForwardState {
    * was written (read as not clean: the app may have seen what waits).
    */
   run?: ForwardRun;
+  /**
+   * The token of the run's `.hooktap/forward_starts.jsonl` (./attempt_starts.ts): when it matches, that file
+   * tells which attempts were in flight at a crash. Absent: it cannot tell (every waiting event may have
+   * been seen).
+   */
+  starts?: string;
 }
 
 /**
@@ -43,10 +49,12 @@ export async function readForwardState(path: string): Promise<ForwardState | und
     const mark = value.settledThrough;
     if (mark !== undefined && typeof mark !== "string") return undefined;
     const run = value.run === "running" || value.run === "clean" ? value.run : undefined;
+    const starts = typeof value.starts === "string" ? value.starts : undefined;
     return {
       v: 1,
       ...(mark !== undefined ? { settledThrough: mark } : {}),
       ...(run !== undefined ? { run } : {}),
+      ...(starts !== undefined ? { starts } : {}),
     };
   } catch { /* none yet, or torn: scan everything */ }
   return undefined;
@@ -55,6 +63,21 @@ export async function readForwardState(path: string): Promise<ForwardState | und
 /** Whether the run that wrote `state` stopped cleanly for forwarding (see {@linkcode ForwardRun}). */
 export function stoppedCleanly(state: ForwardState | undefined): boolean {
   return state?.run === "clean";
+}
+
+/**
+ * Whether `error`, from writing the state file at `path`, is only its directory being gone (`rm -rf .hooktap`
+ * while dev runs): dev stops for that and says why, so it is no write error of the forwarder's to report.
+ */
+export async function directoryGone(path: string, error: unknown): Promise<boolean> {
+  if (!(error instanceof Deno.errors.NotFound)) return false;
+  const dir = path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
+  try {
+    await Deno.stat(dir === "" ? "." : dir);
+    return false;
+  } catch (statError) {
+    return statError instanceof Deno.errors.NotFound;
+  }
 }
 
 /** Writes the file atomically (temp file, rename). */

@@ -101,9 +101,7 @@ export function formatDelivery(
     parts.push(
       c.yellow(
         record.retrySooner
-          ? `retry once it accepts connections (checked every second), in ${
-            seconds(Math.round(wait))
-          } at the latest`
+          ? `retry in ${seconds(Math.round(wait))}, sooner if your app restarts`
           : `retry in ${seconds(Math.round(wait))}`,
       ),
     );

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cliArgs, LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { HttpConn } from "./_http.ts";
+import { startApp, until } from "../_app.ts";
 import { LOAD_CONFIG, payload, runLoad, type Sent, splitLog, storedSha } from "./_load.ts";
 
 const KILLS = Number(Deno.env.get("HOOKTAP_KILL_ROUNDS") ?? 6);
@@ -248,6 +249,62 @@ Deno.test("when whoever reads dev's stdout goes away (dev --json | jq, jq quits)
   assert.match(stderr, /Stopped\. 5 events captured/);
   const { events } = await readLog(tmp.path);
   assert.equal(events.length, 5);
+});
+
+Deno.test("hooktap dev | head -1 while it forwards: one warning that stdout closed, deliveries go on", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", ` +
+      `forward: "http://127.0.0.1:${app.port}/hook" }] };\n`,
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0"]),
+    cwd: tmp.path,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const errors = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let stderr = "";
+  while (!/Forwarding "gh"/.test(stderr)) {
+    const { value, done } = await errors.read();
+    if (done) throw new Error(`dev did not start:\n${stderr}`);
+    stderr += value;
+  }
+  const port = Number(stderr.match(/listening on http:\/\/[^:]+:(\d+)/)![1]);
+  const send = async (body: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}/gh`, { method: "POST", body });
+    await res.body?.cancel();
+    return res.status;
+  };
+  // `head -1`: the first line read, then the reader is gone.
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal(await send('{"n":0}'), 200);
+  let stdout = "";
+  while (!stdout.includes("\n")) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    stdout += value;
+  }
+  await lines.cancel();
+  for (let i = 1; i <= 3; i++) {
+    assert.equal(await send(`{"n":${i}}`), 200);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await until(() => app.requests.length === 4, "every delivery");
+  child.kill("SIGTERM");
+  const { code } = await child.status;
+  for (;;) {
+    const { value, done } = await errors.read();
+    if (done) break;
+    stderr += value;
+  }
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr.match(/cannot print/g)?.length, 1, `one warning:\n${stderr}`);
 });
 
 Deno.test("SIGTERM with an upload that never finishes: dev waits a bounded time, then exits 0, storing nothing", async () => {

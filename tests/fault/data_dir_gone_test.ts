@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
-import { unusedPort } from "../_app.ts";
+import { startApp, until, unusedPort } from "../_app.ts";
 
 const config = (forward?: string) =>
   `export default { port: 0, endpoints: [{ name: "default", path: "/webhook", method: "POST"${
@@ -96,6 +96,28 @@ Deno.test(".hooktap deleted with deliveries waiting for the app: dev does not pr
     /3 deliveries still waiting for your app were not sent: their events were in the event log that was deleted or moved/,
   );
   assert.doesNotMatch(dev.stderr(), /the next .*dev.* (delivers|sends) them/);
+});
+
+Deno.test(".hooktap deleted while dev forwards to a live app: dev's own stop message, no forward_state.json error", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  await writeFile(tmp.path, "hooktap.config.ts", config(`http://127.0.0.1:${app.port}/hook`));
+  await using dev = await startDev(tmp.path, ["--quiet"], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=."],
+  });
+  assert.equal(await post(dev.url, "delivered"), 200);
+  await until(() => app.requests.length === 1, "the first delivery");
+  await Deno.remove(join(tmp.path, ".hooktap"), { recursive: true });
+  // Stored before dev notices (or refused): its delivery settles after the directory is gone.
+  await post(dev.url, "after the delete");
+  const code = await exited(dev.child, 10_000);
+  await dev.stop();
+  assert.equal(code, 1, dev.stderr());
+  assert.match(dev.stderr(), /was deleted or moved away while it ran/);
+  // dev stops and says why: the forwarder's state file, gone with its directory, is no error of its own.
+  assert.doesNotMatch(dev.stderr(), /forward_state\.json|No such file/);
+  const errors = dev.stderr().split("\n").filter((l) => l.startsWith("error:"));
+  assert.deepEqual(errors.map((l) => l.slice(0, 27)), ["error: hooktap dev stopped:"], dev.stderr());
 });
 
 Deno.test(".hooktap/dev.lock deleted while dev runs (thought stale): dev takes it again, a second dev is refused", async () => {

@@ -503,11 +503,20 @@ Deno.test({
       await page.$eval("#others li", (li) => li.textContent),
       "127.0.0.1:4000/other: failed (500, 1 replay)",
     );
+    // Not "to another URL": a plain `replay ID` of an event no rule took is a send elsewhere too.
+    assertEquals(
+      await page.$eval("#others p", (p) => p.textContent),
+      "Sent elsewhere (not a forward target of this event: not its forward state)",
+    );
     // The same as `hooktap inspect` says.
     const inspect = await runCli(["inspect", forwarded.id], { cwd: fx.dir });
     assertEquals(inspect.code, 0, inspect.stderr);
     assertIncludes(inspect.stdout, "127.0.0.1:3000/webhooks/github: delivered (200, 1 attempt)");
     assertIncludes(inspect.stdout, "127.0.0.1:4000/other: failed (500, 1 replay)");
+    assertIncludes(
+      inspect.stdout,
+      "Sent elsewhere (not a forward target of this event: not its forward state)",
+    );
     assertIncludes(inspect.stdout, "no attempt spent");
   },
 });

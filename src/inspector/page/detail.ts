@@ -202,7 +202,9 @@ export function renderDetail(
             "p",
             {},
             "Sent elsewhere ",
-            h("span", { class: "dim" }, "(replay to another URL: not the forward state)"),
+            // As `hooktap inspect` says (src/term/delivery_view.ts): `replay --to URL`, or a replay of an
+            // event no rule took, is a send to no forward target of this event.
+            h("span", { class: "dim" }, "(not a forward target of this event: not its forward state)"),
           ),
           h("ul", {}, ...detail.others.map(targetLine)),
         )
