@@ -45,9 +45,7 @@ Deno.test("a graceful stop while nothing listened: the restart delivers attempt 
     );
   }
   // The file says the run stopped cleanly; no event settled, so no watermark (older hooktap reads none).
-  const { starts, ...rest } = await forwardState(tmp.path);
-  assert.deepEqual(rest, { v: 1, run: "clean" });
-  assert.equal(typeof starts, "string", "names the run's forward_starts.jsonl");
+  assert.deepEqual(await forwardState(tmp.path), { v: 1, run: "clean" });
   await using app = startApp(appPort, () => ({ status: 200 }));
   await using dev = await startDev(tmp.path, ["--no-ui"]);
   await until(() => RESUME_LINE.test(dev.stderr()), "the resume banner");
@@ -138,76 +136,63 @@ Deno.test("a kill mid-delivery, then a graceful run that never reached the app: 
   await new Promise((r) => setTimeout(r, Math.max(0, heldAt + HOLD_MS + 100 - Date.now())));
 });
 
-/** A config whose one target retries after 300 ms (`order`: arrival, the default, or parallel). */
-function orderConfig(appPort: number, order: "arrival" | "parallel"): string {
+/** A config whose one target sends in arrival order (the default) or in parallel, `concurrency` at once. */
+function laneConfig(appPort: number, order: "arrival" | "parallel", concurrency: number): string {
   return `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/hook", method: "POST", ` +
-    `forward: { to: "http://127.0.0.1:${appPort}/in", order: "${order}", retry: { backoff: [300] } } }] };\n`;
+    `forward: { to: "http://127.0.0.1:${appPort}/in", order: "${order}", concurrency: ${concurrency} } }] };\n`;
 }
 
 /** What the app got: the `n` of each request's body. */
 const numbers = (app: { requests: { body: Uint8Array }[] }) =>
   app.requests.map((r) => JSON.parse(new TextDecoder().decode(r.body)).n);
 
-Deno.test("a kill while an arrival-order lane waits behind its first event: only that one says 'again after a restart'", async () => {
-  await using tmp = await withTmpDir();
+/** Kills a dev whose app holds every request, with `count` events posted; returns their ids and when. */
+async function killWhileHeld(dir: string, appPort: number, count: number, inFlight: number) {
   const HOLD_MS = 3000;
-  let heldAt = 0;
   const ids: string[] = [];
+  await using app = startApp(appPort, () => ({ status: 200, delayMs: HOLD_MS }));
+  const dev = await startDev(dir);
+  for (let n = 1; n <= count; n++) ids.push(await post(dev.url, { n }));
+  await until(() => app.requests.length === inFlight, `${inFlight} attempts in flight`);
+  await new Promise((r) => setTimeout(r, 300)); // no more go out
+  assert.equal(app.requests.length, inFlight, `the app got ${numbers(app)}`);
+  await dev.stop("SIGKILL");
+  await app.close();
+  return { ids, heldUntil: Date.now() + HOLD_MS + 100 };
+}
+
+Deno.test("a kill with an arrival-order lane's head in flight: only what may have gone out says 'again after a restart'", async () => {
+  await using tmp = await withTmpDir();
   const appPort = freePort();
-  await writeFile(tmp.path, "hooktap.config.ts", orderConfig(appPort, "arrival"));
-  {
-    // The first try answers 500 (the lane then waits, in order); its retry reaches the app and is held.
-    await using app = startApp(
-      appPort,
-      (_req, n) => (n === 1 ? { status: 500 } : { status: 200, delayMs: HOLD_MS }),
-    );
-    const dev = await startDev(tmp.path);
-    ids.push(await post(dev.url, { n: 1 }));
-    await until(() => (dev.stdout().match(/\[500\]/g) ?? []).length === 1, "the first try's 500");
-    ids.push(await post(dev.url, { n: 2 }), await post(dev.url, { n: 3 }));
-    await until(() => app.requests.length === 2, "the retry in flight");
-    heldAt = Date.now();
-    assert.deepEqual(numbers(app), [1, 1], "the later events wait behind the first: never sent");
-    await dev.stop("SIGKILL");
-    await app.close();
-  }
+  // One at a time: the first is in flight at the kill, the three behind it never went out.
+  await writeFile(tmp.path, "hooktap.config.ts", laneConfig(appPort, "arrival", 1));
+  const { ids, heldUntil } = await killWhileHeld(tmp.path, appPort, 4, 1);
   await using app = startApp(appPort, () => ({ status: 200 }));
   await using dev = await startDev(tmp.path);
-  await until(() => (dev.stdout().match(/\[200\]/g) ?? []).length === 3, "the three deliveries");
+  await until(() => (dev.stdout().match(/\[200\]/g) ?? []).length === 4, "the four deliveries");
   const delivered = (await deliveries(tmp.path)).filter((d) => d.outcome === "delivered");
-  // The first had an attempt in flight at the kill (and one answered 500): the app may have seen it.
-  assert.deepEqual(delivered.map((d) => [d.event, d.resumed]), [[ids[0], true], [ids[1], undefined], [
-    ids[2],
-    undefined,
-  ]]);
+  assert.deepEqual(delivered.map((d) => [d.event, d.resumed]), [
+    [ids[0], true],
+    [ids[1], undefined],
+    [ids[2], undefined],
+    [ids[3], undefined],
+  ]);
   assert.equal(dev.stdout().match(/again after a restart/g)?.length, 1, dev.stdout());
-  assert.deepEqual(numbers(app), [1, 2, 3]);
+  assert.deepEqual(numbers(app), [1, 2, 3, 4]);
   assert.equal(await dev.stop(), 0);
-  await new Promise((r) => setTimeout(r, Math.max(0, heldAt + HOLD_MS + 100 - Date.now())));
+  await new Promise((r) => setTimeout(r, Math.max(0, heldUntil - Date.now())));
 });
 
-Deno.test("a kill with a parallel lane's events all in flight: every one says 'again after a restart'", async () => {
+Deno.test("a kill with a parallel lane's events in flight: every waiting one says 'again after a restart'", async () => {
   await using tmp = await withTmpDir();
-  const HOLD_MS = 3000;
-  let heldAt = 0;
-  const ids: string[] = [];
   const appPort = freePort();
-  await writeFile(tmp.path, "hooktap.config.ts", orderConfig(appPort, "parallel"));
-  {
-    await using app = startApp(appPort, () => ({ status: 200, delayMs: HOLD_MS }));
-    const dev = await startDev(tmp.path);
-    for (let n = 1; n <= 3; n++) ids.push(await post(dev.url, { n }));
-    await until(() => app.requests.length === 3, "the three attempts in flight");
-    heldAt = Date.now();
-    await dev.stop("SIGKILL");
-    await app.close();
-  }
+  await writeFile(tmp.path, "hooktap.config.ts", laneConfig(appPort, "parallel", 3));
+  const { ids, heldUntil } = await killWhileHeld(tmp.path, appPort, 3, 3);
   await using _app = startApp(appPort, () => ({ status: 200 }));
   await using dev = await startDev(tmp.path);
   await until(() => (dev.stdout().match(/\[200\]/g) ?? []).length === 3, "the three deliveries");
   const delivered = (await deliveries(tmp.path)).filter((d) => d.outcome === "delivered");
   assert.deepEqual(delivered.map((d) => [d.event, d.resumed]).sort(), ids.map((id) => [id, true]).sort());
-  assert.equal(dev.stdout().match(/again after a restart/g)?.length, 3, dev.stdout());
   assert.equal(await dev.stop(), 0);
-  await new Promise((r) => setTimeout(r, Math.max(0, heldAt + HOLD_MS + 100 - Date.now())));
+  await new Promise((r) => setTimeout(r, Math.max(0, heldUntil - Date.now())));
 });

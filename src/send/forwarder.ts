@@ -77,13 +77,6 @@ export interface ForwarderOptions {
     attempt: number,
     target: ForwardTarget,
   ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
-  /**
-   * Called as an attempt goes out, with its delivery id (its record's, when it gets one) and the target's
-   * name: ./attempt_starts.ts notes it, so a crash leaves which attempts were in flight.
-   */
-  onAttempt?: (delivery: string, event: CapturedEvent, target: string) => void;
-  /** Called once an attempt's record is written to the log (not when that failed), with its delivery id. */
-  onRecorded?: (delivery: string) => void;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
@@ -465,7 +458,6 @@ class ForwarderEngine {
     if (target.ca !== undefined) options.ca = target.ca;
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
-    this.#options.onAttempt?.(options.id, event, target.name);
     const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome, event);
     return outcome;
@@ -474,7 +466,6 @@ class ForwarderEngine {
   async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await this.#options.log.append(record);
-      this.#options.onRecorded?.(record.id);
     } catch (error) {
       this.#unrecorded++;
       if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers

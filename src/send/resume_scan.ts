@@ -19,13 +19,16 @@ import { factOf, parseDeliveryLine, recordEvent } from "./deliveries_read.ts";
 import { type DeliveryFact, eventDelivery } from "./delivery_state.ts";
 import type { GivenUp } from "./undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
-import { type InFlight, mayHaveBeenInFlight } from "./attempt_starts.ts";
 
 /** A target as the scan needs it. */
 export interface ScanTarget {
   readonly name: string;
   /** Its URL as configured (a plain mark's `to` names it). */
   readonly to: string;
+  /** `"parallel"`, or arrival order (the default). */
+  readonly order?: string | undefined;
+  /** Attempts in flight at once (at least 1). */
+  readonly concurrency?: number | undefined;
 }
 
 /** The waiting events of one target. */
@@ -58,6 +61,13 @@ export interface ResumePlan {
   lastId?: string;
   /** The event log's size when scanned. */
   size: number;
+  /**
+   * `endpoint\ntarget\nid` of the waiting events an arrival-order lane may have had in flight when the last
+   * run ended: its first `concurrency` (such a lane sends from its head, in order, at most that many at once,
+   * a held retry included). The ones behind them never went out. (A run whose config allowed more at once
+   * than this one's is not known here.)
+   */
+  heads: Set<string>;
   /**
    * Which of the lanes' events to deliver, and as which attempt (for the forwarder's read-back); `resumed`
    * when the app may have seen an event of the last run already (see {@linkcode planResume}).
@@ -197,22 +207,26 @@ function _withVerdicts(
   };
 }
 
+/** Whether `target` sends in arrival order (every target but a `parallel` one; an unknown one counts as parallel). */
+function _ordered(target: ScanTarget | undefined): boolean {
+  return target !== undefined && target.order !== "parallel";
+}
+
 /**
  * Scans the store after the watermark `mark` for events still to deliver to the targets `targetsOf`
  * gives per endpoint (streaming: one event in memory at a time).
  *
- * A waiting event of the last run is sent `resumed` (the app may have seen it) when a recorded attempt of it
- * to that target reached something listening (any but a `refused` try), or when that run did not stop
- * cleanly (`lastRunClean` false) and an attempt of it may have gone unrecorded: one of the `unrecorded`
- * events (./attempt_starts.ts: started, never recorded), or any when `unrecorded` is not known. An event
- * that waited behind another in an arrival-order lane never went out: a plain delivery.
+ * A waiting event of the last run is sent `resumed` (the app may have seen it) when that run did not stop
+ * cleanly (`lastRunClean` false: an attempt of it may have gone unrecorded) and it may have been in flight
+ * (in an arrival-order lane, one of its first `concurrency` waiting events: {@linkcode ResumePlan.heads}; in
+ * a parallel one, any), or when a recorded attempt of it to that target reached something listening (any
+ * but a `refused` try). Else it is a plain delivery.
  */
 export async function planResume<T extends ScanTarget>(
   paths: StorePaths,
   mark: string | undefined,
   targetsOf: (endpoint: string) => readonly T[] | undefined,
   lastRunClean = false,
-  unrecorded?: InFlight,
 ): Promise<ResumePlan> {
   const { facts, givenUp } = readFacts(paths.deliveries, mark);
   const plan: ResumePlan = {
@@ -222,6 +236,7 @@ export async function planResume<T extends ScanTarget>(
     orphanedTo: new Map(),
     givenUp,
     size: 0,
+    heads: new Set(),
     admit: (endpoint, name) => (event) => {
       if (event.endpoint !== endpoint || event.forward === undefined) return undefined;
       const list = targetsOf(endpoint) ?? [];
@@ -231,9 +246,11 @@ export async function planResume<T extends ScanTarget>(
         const old = plan.lastId !== undefined && event.id <= plan.lastId;
         // `attempts` counts the recorded attempts that found something listening (refused tries are none);
         // dev numbers (and spends its retries on) its own, never the sends by hand among them.
-        // By event, whatever the target: a target renamed since is still the one it went to (sound, if coarse).
+        // An unclean stop: an attempt may have gone out unrecorded, for an arrival-order lane only to one of
+        // its first events (`heads`), for a parallel one to any.
         const inFlight = !lastRunClean &&
-          (unrecorded === undefined || mayHaveBeenInFlight(unrecorded, event.id));
+          (!_ordered(list.find((x) => x.name === name)) ||
+            plan.heads.has(`${endpoint}\n${name}\n${event.id}`));
         return { attempt: t.attempts - (t.replays ?? 0) + 1, resumed: old && (inFlight || t.attempts > 0) };
       }
       return undefined;
@@ -278,6 +295,9 @@ export async function planResume<T extends ScanTarget>(
       }
       const key = `${endpoint}\n${target.name}`;
       const lane = plan.lanes.get(key);
+      if (_ordered(target) && (lane?.count ?? 0) < Math.max(1, target.concurrency || 1)) {
+        plan.heads.add(`${key}\n${event.id}`);
+      }
       if (lane === undefined) {
         plan.lanes.set(key, {
           endpoint,

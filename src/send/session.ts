@@ -29,7 +29,6 @@ import {
 import type { ForwardTarget } from "./target.ts";
 import { storeBacklog } from "./backlog.ts";
 import { planResume, type ResumePlan, type WaitingLane } from "./resume_scan.ts";
-import { type AttemptStarts, type InFlight, openAttemptStarts, readUnrecorded } from "./attempt_starts.ts";
 import type { GivenUp } from "./undelivered.ts";
 
 /** What the last run left, found at start (events are read back from the store, not held). */
@@ -251,16 +250,10 @@ async function _stateFile(
   path: string,
   watermark: Watermark,
   onError: ((error: unknown) => void) | undefined,
-  starts: string | undefined,
 ): Promise<{ marked: boolean; save(run: ForwardRun): void; saved(): Promise<void> }> {
   const stateOf = (run: ForwardRun): ForwardState => {
     const mark = watermark.mark; // none while no event has settled: older hooktap reads "no watermark"
-    return {
-      v: 1,
-      ...(mark !== undefined ? { settledThrough: mark } : {}),
-      run,
-      ...(starts ? { starts } : {}),
-    };
+    return { v: 1, ...(mark !== undefined ? { settledThrough: mark } : {}), run };
   };
   let saving: Promise<void> = Promise.resolve();
   let marked = true;
@@ -281,36 +274,6 @@ async function _stateFile(
     },
     saved: () => saving,
   };
-}
-
-/** What the last run had in flight when it ended, per its `.hooktap/forward_starts.jsonl`; `undefined`: unknown. */
-function _inFlight(paths: StorePaths, last: ForwardState | undefined): Promise<InFlight | undefined> {
-  return readUnrecorded(paths.attemptStarts, last?.starts, paths.deliveries);
-}
-
-/**
- * This run's `.hooktap/forward_starts.jsonl`, carrying what earlier runs may have left in flight that can
- * still wait (after the watermark `mark`); `undefined` when it cannot be written (reported: the next start
- * then takes every waiting event as maybe seen).
- */
-async function _attemptStarts(
-  options: ForwardingOptions,
-  mark: string | undefined,
-  known: InFlight | undefined,
-  lastId: string | undefined,
-): Promise<AttemptStarts | undefined> {
-  // When the last run cannot tell, every event this start found may have been seen.
-  const inFlight = known ?? { events: new Set(), ...(lastId !== undefined ? { through: lastId } : {}) };
-  const size = await Deno.stat(options.paths.deliveries).then((s) => s.size, () => 0);
-  const after = (id: string) => mark === undefined || id > mark; // at or before the mark: settled
-  const carried: InFlight = { events: new Set([...inFlight.events].filter(after)) };
-  if (inFlight.through !== undefined && after(inFlight.through)) carried.through = inFlight.through;
-  try {
-    return await openAttemptStarts(options.paths.attemptStarts, size, carried);
-  } catch (error) {
-    options.onError?.(error);
-    return undefined;
-  }
 }
 
 /** `forwarder`, its relays taken (`take`) so the watermark waits for them; the rest (its live counts) its own. */
@@ -338,14 +301,11 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   const watermark = new Watermark(last?.settledThrough);
   // The last run stopped cleanly: a waiting event's records tell whether the app may have seen it.
   const lastClean = stoppedCleanly(last);
-  // After a crash: which events had an attempt in flight (undefined: cannot tell, any may have).
-  const inFlight = lastClean ? { events: new Set<string>() } : await _inFlight(options.paths, last);
   // Streaming: no event is held; each target's waiting events are read back in order as it drains.
-  const plan = await planResume(options.paths, watermark.mark, (n) => byEndpoint.get(n), lastClean, inFlight);
+  const plan = await planResume(options.paths, watermark.mark, (name) => byEndpoint.get(name), lastClean);
   const leftOver: LeftOver = { pending: plan.events, givenUp: plan.givenUp };
   const log = await openDeliveriesLog(options.paths.deliveries);
-  const starts = await _attemptStarts(options, watermark.mark, inFlight, plan.lastId);
-  const state = await _stateFile(options.paths.forwardState, watermark, options.onError, starts?.token);
+  const state = await _stateFile(options.paths.forwardState, watermark, options.onError);
   const save = state.save;
   /** Deliveries of the last run's waiting events settled (delivered or given up) by this run. */
   let resumedSettled = 0;
@@ -362,9 +322,6 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     byEndpoint.get(t.endpoint ?? "")?.find((x) => x.name === t.name)?.mode === "relay";
   const forwarder = createForwarder({
     log,
-    ...(starts
-      ? { onAttempt: (id, event, target) => void starts.note(id, event, target), onRecorded: starts.recorded }
-      : {}),
     backlog: storeBacklog(options.paths),
     // A relay target's queued copies (hooktap answered itself) stay in memory: the store holds its relayed ones too.
     spills: (t) => !relayTarget(t),
@@ -463,7 +420,6 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       closeIdleConnections();
       clearTimeout(saveTimer);
       await log.close();
-      starts?.close();
       // An unclean last run's waiting events keep their "may have seen it" until they settle: while some
       // wait (left by --skip-pending, a reload, the stop, or a target no longer configured), not clean.
       const inherited = !lastClean && (resumedSettled < resumeCount || plan.orphaned.size > 0);

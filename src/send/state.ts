@@ -30,12 +30,6 @@ export interface ForwardState {
    * was written (read as not clean: the app may have seen what waits).
    */
   run?: ForwardRun;
-  /**
-   * The token of the run's `.hooktap/forward_starts.jsonl` (./attempt_starts.ts): when it matches, that file
-   * tells which attempts were in flight at a crash. Absent: it cannot tell (every waiting event may have
-   * been seen).
-   */
-  starts?: string;
 }
 
 /**
@@ -49,12 +43,10 @@ export async function readForwardState(path: string): Promise<ForwardState | und
     const mark = value.settledThrough;
     if (mark !== undefined && typeof mark !== "string") return undefined;
     const run = value.run === "running" || value.run === "clean" ? value.run : undefined;
-    const starts = typeof value.starts === "string" ? value.starts : undefined;
     return {
       v: 1,
       ...(mark !== undefined ? { settledThrough: mark } : {}),
       ...(run !== undefined ? { run } : {}),
-      ...(starts !== undefined ? { starts } : {}),
     };
   } catch { /* none yet, or torn: scan everything */ }
   return undefined;

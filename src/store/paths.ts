@@ -23,8 +23,6 @@ export interface StorePaths {
   readonly deliveries: string;
   /** The id of the last event whose forwarding (and every one before it) has settled, `.hooktap/forward_state.json`. */
   readonly forwardState: string;
-  /** A line per forwarding attempt of the running `dev`, written before it goes out, `.hooktap/forward_starts.jsonl`. */
-  readonly attemptStarts: string;
   /** The key pairs `trigger` signs with, `.hooktap/trigger-keys.json` (made once, never rewritten). */
   readonly triggerKeys: string;
   /** `dev --hub`'s client state, `.hooktap/hub.json`. */
@@ -52,7 +50,6 @@ export function dataFiles(paths: StorePaths): string[] {
     paths.unmatched,
     paths.deliveries,
     paths.forwardState,
-    paths.attemptStarts,
     paths.triggerKeys,
     paths.hubState,
     paths.completion,
@@ -87,7 +84,6 @@ export function storePaths(dir: string = join(Deno.cwd(), DATA_DIR_NAME)): Store
     unmatched: join(abs, "unmatched.jsonl"),
     deliveries: join(abs, "deliveries.jsonl"),
     forwardState: join(abs, "forward_state.json"),
-    attemptStarts: join(abs, "forward_starts.jsonl"),
     triggerKeys: join(abs, "trigger-keys.json"),
     hubState: join(abs, "hub.json"),
     control: join(abs, "control.sock"),

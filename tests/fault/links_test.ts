@@ -11,7 +11,6 @@ import assert from "node:assert/strict";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli, startDev, withTmpDir } from "../_helpers.ts";
-import { openAttemptStarts } from "../../src/send/attempt_starts.ts";
 import { logText, makeEvents } from "../_store_fixture.ts";
 import { dataFiles, type StorePaths, storePaths } from "../../src/store/paths.ts";
 import { openEventWriter } from "../../src/store/write/writer.ts";
@@ -38,7 +37,6 @@ const WRITERS: Record<string, (paths: StorePaths) => Promise<unknown>> = {
   "unmatched.jsonl": async (p) => await (await openUnmatchedLog(p)).close(),
   "deliveries.jsonl": async (p) => await (await openDeliveriesLog(p.deliveries)).close(),
   "forward_state.json": (p) => writeForwardState(p.forwardState, { v: 1, settledThrough: "evt_x" }),
-  "forward_starts.jsonl": async (p) => (await openAttemptStarts(p.attemptStarts, 0)).close(),
   "trigger-keys.json": (p) => loadTriggerKeys(p.dir),
   "hub.json": (p) =>
     writeHubState(p, {
