@@ -104,8 +104,9 @@ Deno.test("planResume(): a waiting event is sent `resumed` only when the app may
     ];
     await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
     await Deno.writeTextFile(paths.deliveries, records.map((r) => JSON.stringify(r) + "\n").join(""));
-    const targets = [{ name: "app", to: "http://127.0.0.1:3000/hook" }];
-    const admitted = async (clean: boolean | undefined) => {
+    const admitted = async (clean: boolean | undefined, concurrency = 8) => {
+      // An arrival-order target (the default) sending `concurrency` at once.
+      const targets = [{ name: "app", to: "http://127.0.0.1:3000/hook", concurrency }];
       const plan = await (clean === undefined
         ? planResume(paths, undefined, () =>
           targets)
@@ -125,6 +126,15 @@ Deno.test("planResume(): a waiting event is sent `resumed` only when the app may
     const unclean = [{ attempt: 1, resumed: true }, seen, { attempt: 1, resumed: true }, seen, undefined];
     assert.deepEqual(await admitted(false), unclean);
     assert.deepEqual(await admitted(undefined), unclean, "by default the last run is not taken as clean");
+    // One at a time: of the events never answered, only the lane's head may have been in flight; e2 waited
+    // behind it and never went out (e1 and e3 reached the app: seen either way).
+    assert.deepEqual(await admitted(false, 1), [
+      { attempt: 1, resumed: true },
+      seen,
+      { attempt: 1, resumed: false },
+      seen,
+      undefined,
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
