@@ -127,6 +127,7 @@ Deno.test("hub: an endless answer from a token holder is refused at its bound, i
     waitMs: 2000, // the body never ends: its memory is what is measured
   });
   assert.ok(tiny.growth < bound, `hub RSS grew ${(tiny.growth / MB).toFixed(0)} MB with one-byte chunks`);
+  // deno-lint-ignore no-console
   console.log(
     `answer route: ${(large.sent / MB).toFixed(0)} MB sent before the ${large.status}, RSS +${
       (large.growth / MB).toFixed(1)

@@ -25,7 +25,7 @@ Deno.test("hub banner: bound to every interface without --public-url, it never s
   for (const [hostname, local] of [["0.0.0.0", "http://127.0.0.1:8786"], ["::", "http://[::1]:8786"]]) {
     const text = hubBanner({ ...base, hostname: hostname!, url: `http://${hostname}:8786` });
     assert.doesNotMatch(text, /channel URLs: http:\/\/(0\.0\.0\.0|\[?::\]?)/, text);
-    assert.match(text, /!  channel URLs: .*--public-url/, "said as a warning, with the fix");
+    assert.match(text, /! {2}channel URLs: .*--public-url/, "said as a warning, with the fix");
     assert.ok(text.includes(`hub channel create --hub ${local} `), text);
   }
   const named = hubBanner({ ...base, hostname: "0.0.0.0", publicUrl: "https://hub.example.com" });
