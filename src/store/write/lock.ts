@@ -6,6 +6,7 @@
  */
 import { StoreError } from "../../errors.ts";
 import { openNoFollow } from "./no_follow.ts";
+import { fileIdentity, pathNames } from "./same_file.ts";
 import type { StorePaths } from "../paths.ts";
 import { suggestCommand } from "../../text/command_line.ts";
 
@@ -39,11 +40,6 @@ export interface WriterLock {
 
 /** Another `hooktap dev` took the data directory's lock after its file was deleted under this one. */
 export class LockTakenError extends StoreError {}
-
-async function identityOf(file: Deno.FsFile): Promise<{ dev: number; ino: number | null }> {
-  const info = await file.stat();
-  return { dev: info.dev, ino: info.ino };
-}
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
@@ -87,20 +83,10 @@ export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> 
       await write(held, who);
     },
     async keep() {
-      const mine = await identityOf(held);
-      if (mine.ino === null) return false; // no inode numbers (Windows): nothing to compare
-      try {
-        const there = await Deno.lstat(paths.lock);
-        if (there.dev === mine.dev && there.ino === mine.ino) return false;
-        // Where inode numbers are not stable (some network or VM filesystems), the same file: still named,
-        // with the path's size and modification time.
-        const own = await held.stat();
-        if (own.nlink !== 0 && own.size === there.size && own.mtime?.getTime() === there.mtime?.getTime()) {
-          return false;
-        }
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) return false; // cannot tell: keep what is held
-      }
+      const mine = await fileIdentity(held);
+      if (mine === undefined) return false; // no inode numbers (Windows): nothing to compare
+      const names = await pathNames(paths.lock, held, mine);
+      if (names === "same" || names === "unknown") return false; // "unknown": cannot tell, keep what is held
       const next = await openNoFollow(paths.lock, "the lock file", { read: true, write: true });
       if (!(await next.tryLock(true))) {
         next.close();

@@ -7,6 +7,7 @@
  * @module
  */
 import { StoreError } from "../../errors.ts";
+import { type FileIdentity, fileIdentity, pathNames } from "./same_file.ts";
 
 /** The event log was deleted or moved away while it was open: events can no longer be saved where readers look. */
 export class LogGoneError extends StoreError {
@@ -41,13 +42,7 @@ export interface LogPresence {
   close(): void;
 }
 
-type Identity = { dev: number; ino: number } | undefined;
-
-/** The open file's device and inode (`undefined` where the platform has none). */
-async function identityOf(file: Deno.FsFile): Promise<Identity> {
-  const info = await file.stat();
-  return info.ino === null ? undefined : { dev: info.dev, ino: info.ino };
-}
+type Identity = FileIdentity | undefined;
 
 /**
  * Starts checking that `path` names `file`: before each acknowledgement (`check`), and every `everyMs`
@@ -58,7 +53,7 @@ export async function watchLogPresence(
   file: Deno.FsFile,
   everyMs: number,
 ): Promise<LogPresence> {
-  let identity: Identity = await identityOf(file);
+  let identity: Identity = await fileIdentity(file);
   let open = file;
   let lost: StoreError | undefined;
   let replacing = false;
@@ -72,19 +67,9 @@ export async function watchLogPresence(
   const there = async (): Promise<boolean> => {
     const mine = identity;
     if (mine === undefined) return true; // no inode numbers (Windows), or mid-replacement: nothing to compare
-    try {
-      const info = await Deno.lstat(path);
-      if (mine !== identity || (info.dev === mine.dev && info.ino === mine.ino)) return true;
-      // Another inode at the path. Where inode numbers are not stable (some network or VM filesystems) the
-      // same file could show one: it is the same when the open file still has a name and the same size
-      // and modification time as the path's.
-      const own = await open.stat();
-      return mine !== identity ||
-        (own.nlink !== 0 && own.size === info.size && own.mtime?.getTime() === info.mtime?.getTime());
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return mine !== identity;
-      return true; // cannot tell (permissions): the writes themselves say when they fail
-    }
+    const names = await pathNames(path, open, mine);
+    // Cannot tell (permissions): the writes themselves say when they fail.
+    return names === "same" || names === "unknown" || mine !== identity;
   };
   const check = async (): Promise<boolean> => {
     // Taken over: a batch already written is in the log at the path (another process writes it now, but it
@@ -121,7 +106,7 @@ export async function watchLogPresence(
     async resume(file) {
       try {
         if (file !== undefined) {
-          identity = await identityOf(file);
+          identity = await fileIdentity(file);
           open = file;
         }
       } catch { /* cannot stat it: no check until the next replacement */ }
