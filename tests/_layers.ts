@@ -131,6 +131,7 @@ export const LAYERS: readonly Layer[] = [
       "errors.ts",
       "event",
       "export",
+      "names.ts",
       "ports.ts",
       "providers",
       "receiver",

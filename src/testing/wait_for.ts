@@ -5,6 +5,7 @@
  * @module
  */
 import type { VerdictStatus } from "../event/record.ts";
+import { VERDICT_NAMES } from "../names.ts";
 import type { RequestOutcome } from "../receiver/handler.ts";
 import { describeEvent, type ReceivedEvent } from "./event.ts";
 
@@ -40,7 +41,7 @@ export interface WaitForOptions {
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
 const FILTER_FIELDS: readonly string[] = ["endpoint", "method", "path", "provider", "type", "verdict"];
-const VERDICTS: readonly string[] = ["valid", "invalid", "expired", "unsigned", "no-secret"];
+const VERDICTS: readonly string[] = VERDICT_NAMES;
 
 /**
  * What is wrong with `match` as a `waitFor` filter, or `undefined` when nothing is: a field `waitFor` does
