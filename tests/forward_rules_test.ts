@@ -413,3 +413,82 @@ Deno.test("a reload that points a target at hooktap's own receiver is refused; t
   await dev.stop();
   assert.equal(app.requests.length, 1);
 });
+
+/** Three ports in a row free on 127.0.0.1 now (outside the ephemeral range): a receiver's, +1 and +2. */
+function threeFreePorts(): number {
+  for (let tries = 0; tries < 100; tries++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const held: Deno.Listener[] = [];
+    try {
+      for (let i = 0; i < 3; i++) held.push(Deno.listen({ hostname: "127.0.0.1", port: base + i }));
+      return base;
+    } catch {
+      /* taken: try another */
+    } finally {
+      for (const l of held) l.close();
+    }
+  }
+  throw new Error("no three free ports in a row");
+}
+
+Deno.test("the inspector never takes a forward target's port: its default moves on, saying why, and the app started after dev gets the events", async () => {
+  await using tmp = await withTmpDir();
+  const port = threeFreePorts();
+  // The app's port is the inspector's default (the receiver's + 1), and the app is not up yet.
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    config(`"http://127.0.0.1:${port + 1}/hook"`).replace("port: 0", `port: ${port}`),
+  );
+  await using dev = await startDev(tmp.path, [], { configPort: true });
+  await until(() => /Press Ctrl-C/.test(dev.stderr()), "the banner");
+  assert.match(
+    dev.stderr(),
+    new RegExp(
+      `Inspect: http://127\\.0\\.0\\.1:${port + 2}/\\?token=\\w+ .*port ${port + 1} is your app's ` +
+        `\\(forward target http://127\\.0\\.0\\.1:${port + 1}/hook\\), so the inspector is on ${port + 2}`,
+    ),
+  );
+  await using app = startApp(port + 1, () => ({ status: 200 })); // before this fix: address in use
+  assert.equal((await post(dev.port, "push", "{}")).status, 200);
+  await until(() => app.requests.length >= 1, "the app started after dev gets the event");
+  assert.equal(await dev.stop(), 0);
+  assert.doesNotMatch(dev.stderr(), /405|gave up/);
+});
+
+Deno.test("--ui-port at a forward target's port is refused at start, naming both ways out", async () => {
+  await using tmp = await withTmpDir();
+  const appPort = freePort();
+  await writeFile(tmp.path, "hooktap.config.ts", config(`"http://localhost:${appPort}/hook"`));
+  const run = await runCli(["dev", "--port", "0", "--ui-port", String(appPort)], {
+    cwd: tmp.path,
+    timeoutMs: 30_000,
+  });
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(
+    run.stderr,
+    new RegExp(
+      `forward target http://localhost:${appPort}/hook and hooktap's inspector both use port ${appPort}`,
+    ),
+  );
+  assert.match(run.stderr, /--ui-port \(or `ui: \{ port \}` in hooktap\.config\.ts\)/);
+});
+
+Deno.test("a reload that points a target at hooktap's own inspector is refused; the running targets stay", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 200 }));
+  const file = await writeFile(tmp.path, "hooktap.config.ts", config(`"http://127.0.0.1:${app.port}/a"`));
+  await using dev = await startDev(tmp.path);
+  const [, uiPort] = dev.stderr().match(/Inspect: http:\/\/127\.0\.0\.1:(\d+)\//) ?? [];
+  assert.ok(uiPort, dev.stderr());
+  await Deno.writeTextFile(
+    file,
+    config(`["http://127.0.0.1:${app.port}/a", "http://localhost:${uiPort}/b"]`),
+  );
+  await until(() => dev.stderr().includes("keeping the running forward targets"), "the refusal");
+  assert.match(dev.stderr(), new RegExp(`hooktap's inspector both use port ${uiPort}`));
+  assert.equal((await post(dev.port, "push", "{}")).status, 200);
+  await until(() => app.requests.length >= 1, "the running target still delivers");
+  await dev.stop();
+  assert.equal(app.requests.length, 1);
+});

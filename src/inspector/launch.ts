@@ -21,6 +21,11 @@ export interface LaunchOptions {
   endpoints: readonly Endpoint[];
   live?: LiveSource;
   resign?: Resigner;
+  /**
+   * Ports the default passes over though free, each with the forward target's URL: the inspector must not
+   * take the port of an app hooktap forwards to (it may start after).
+   */
+  skip?: ReadonlyMap<number, string>;
   /** The starting command's options that choose the port (named in its messages). @default dev's */
   portOptions?: PortOptions;
 }
@@ -37,16 +42,20 @@ export function launchInspector(o: LaunchOptions): Launched {
     paths: o.paths,
     port: o.port,
     nextFreePort: !o.explicit,
+    ...(o.skip ? { skip: new Set(o.skip.keys()) } : {}),
     config: { endpoints: o.endpoints },
     ...(o.live ? { live: o.live } : {}),
     ...(o.resign ? { resign: o.resign } : {}),
     ...(o.portOptions ? { portOptions: o.portOptions } : {}),
   });
   if (!o.explicit && o.port !== 0 && inspector.port !== o.port) {
+    const skipped = o.skip?.get(o.port);
     return {
       inspector,
-      note: `port ${o.port} was taken, so the inspector is on ${inspector.port} ` +
-        `(${(o.portOptions ?? DEV_PORT_OPTIONS).port} to choose)`,
+      note: (skipped === undefined
+        ? `port ${o.port} was taken`
+        : `port ${o.port} is your app's (forward target ${skipped})`) +
+        `, so the inspector is on ${inspector.port} (${(o.portOptions ?? DEV_PORT_OPTIONS).port} to choose)`,
     };
   }
   return { inspector };

@@ -31,6 +31,8 @@ export interface InspectorOptions {
    * @default false
    */
   nextFreePort?: boolean;
+  /** Ports `nextFreePort` passes over though free (a forward target's: the app's, when it starts). */
+  skip?: ReadonlySet<number>;
   /** The config's endpoints (names for the filter). */
   config?: { endpoints: readonly Endpoint[] };
   /** New events as they are stored. */
@@ -176,6 +178,7 @@ export function startInspector(options: InspectorOptions): Inspector {
   const tries = options.nextFreePort && options.port !== 0 ? 20 : 1;
   const hint = options.portOptions ?? DEV_PORT_OPTIONS;
   for (let i = 0; i < tries && server === undefined; i++) {
+    if (i + 1 < tries && options.skip?.has(options.port + i)) continue;
     try {
       server = _bind(hostname, options.port + i, handler, abort.signal);
     } catch (error) {

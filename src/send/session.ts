@@ -94,6 +94,11 @@ export interface ForwardingSession {
    * @throws {UsageError}
    */
   checkLoop(receiver: { hostname: string; port: number }): void;
+  /**
+   * The inspector's port, once it listens: a reload that points a target at it is refused, as one pointing
+   * at the receiver is (the inspector itself is started on a port no target uses).
+   */
+  guardInspector(port: number): void;
   /** Delivers the events the last run left pending (in order, before newer ones); returns how many deliveries. */
   resume(): number;
   /** How many targets {@linkcode ForwardingSession.resume} sends to (the order holds within each). */
@@ -350,6 +355,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
   // read back a second time.
   const { resuming, resumingLanes, resumeCount } = _resumeLanes(plan, byEndpoint, forwarder);
   let listening: { hostname: string; port: number } | undefined;
+  let inspectorPort: number | undefined;
   return {
     targetsOf: (name) => byEndpoint.get(name) ?? [],
     route(event) {
@@ -373,6 +379,9 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     orphaned,
     orphanedTo: plan.orphanedTo,
     resignsOf: (name) => resendNeedsResign(endpoints.find((e) => e.name === name)),
+    guardInspector(port) {
+      inspectorPort = port;
+    },
     checkLoop(receiver) {
       listening = receiver;
       for (const target of targets.values()) {
@@ -398,8 +407,11 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       const nextBy = await targetsByEndpoint(next, options.fallback, baseDir);
       for (const list of nextBy.values()) {
         for (const target of list) {
-          const problem = listening && loopProblem(target.to, listening);
-          if (problem) throw new UsageError(problem); // a reload must not make hooktap send to itself
+          // A reload must not make hooktap send to itself.
+          const problem = (listening && loopProblem(target.to, listening)) ||
+            (inspectorPort !== undefined &&
+              loopProblem(target.to, { hostname: "127.0.0.1", port: inspectorPort, what: "inspector" }));
+          if (problem) throw new UsageError(problem);
         }
       }
       const { changes, gone } = _targetChanges(byEndpoint, nextBy);

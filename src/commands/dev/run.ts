@@ -43,6 +43,7 @@ import { launchInspector } from "../../inspector/launch.ts";
 import { createLiveFeed } from "../../inspector/live.ts";
 import { resignerFor } from "../../send/resigner.ts";
 import { resendNeedsResign } from "../../send/session.ts";
+import { localPort, loopProblem } from "../../send/loop_check.ts";
 import { describeError, StoreError, UsageError } from "../../errors.ts";
 import { basenameOf, dirnameOf, pathInside, resolvePath } from "../../text/path.ts";
 import { preloadDigests } from "../../providers/hmac.ts";
@@ -392,7 +393,8 @@ async function startParts(
   const hub = plan.hub && parts.use(await startHub(plan.hub, listening.handle, paths, out));
   const inspector = plan.ui === false
     ? undefined
-    : parts.use(startInspectorPart(plan, plan.ui, listening.port, live));
+    : parts.use(startInspectorPart(plan, plan.ui, listening.port, live, forwarding));
+  if (inspector) forwarding?.guardInspector(inspector.inspector.port);
   // The live parts (config watch, ready object) start before the banner: a script that edits the config as
   // soon as it sees the banner must not beat the watch.
   parts.use(
@@ -486,11 +488,23 @@ function startInspectorPart(
   ui: { port: number | null },
   receiverPort: number,
   live: LiveFeed | undefined,
+  forwarding: ForwardingSession | undefined,
 ): Launched & AsyncDisposable {
+  // The inspector never takes a port hooktap forwards to: the app there may start after dev.
+  const skip = new Map<number, string>();
+  for (const target of forwarding?.targets.values() ?? []) {
+    const port = localPort(target.to);
+    if (port !== undefined && !skip.has(port)) skip.set(port, target.to);
+  }
+  const taken = ui.port === null ? undefined : skip.get(ui.port);
+  if (taken !== undefined) {
+    throw new UsageError(loopProblem(taken, { hostname: "127.0.0.1", port: ui.port!, what: "inspector" })!);
+  }
   const launched = launchInspector({
     paths: plan.paths,
     port: ui.port ?? receiverPort + 1,
     explicit: ui.port !== null,
+    skip,
     endpoints: plan.config.endpoints,
     resign: resignerFor(plan.config.endpoints),
     ...(live ? { live } : {}),
