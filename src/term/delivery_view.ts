@@ -61,14 +61,14 @@ export function renderTargets(
   };
   let text = "";
   if (targets !== undefined && targets.length === 0) {
-    text = `${colors.bold("Forwarding")}: ${colors.dim(NO_RULE_MATCHED)}\n\n`;
+    text = `\n${colors.bold("Forwarding")}: ${colors.dim(NO_RULE_MATCHED)}\n`;
   } else if (targets !== undefined) {
-    text = `${colors.bold("Forwarding")}\n${targets.map(line).join("\n")}\n\n`;
+    text = `\n${colors.bold("Forwarding")}\n${targets.map(line).join("\n")}\n`;
   }
   if (others.length > 0) {
     // Sends to no forward target of the event: `replay --to URL`, or a replay of an event no rule took.
     const note = colors.dim("(not a forward target of this event: not its forward state)");
-    text += `${colors.bold("Sent elsewhere")} ${note}\n${others.map(line).join("\n")}\n\n`;
+    text += `\n${colors.bold("Sent elsewhere")} ${note}\n${others.map(line).join("\n")}\n`;
   }
   return text;
 }
@@ -112,7 +112,7 @@ function body(record: DeliveryRecord, colors: Colors): string[] {
 /** The "Deliveries" section of `inspect`, or `""` when there are none. */
 export function renderDeliveries(records: readonly DeliveryRecord[], colors: Colors): string {
   if (records.length === 0) return "";
-  // A blank line first: the event's view ends right under its body.
+  // A blank line first, as before every section after the body (the event's view ends right under it).
   const out = ["", colors.bold(`Deliveries (${records.length})`)];
   for (const r of records) {
     // A try nothing listened to is no attempt (it costs none): the event waits for the app.
@@ -140,5 +140,5 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
     }
     if (r.status !== undefined) out.push(...body(r, colors));
   }
-  return out.join("\n") + "\n\n";
+  return out.join("\n") + "\n";
 }
