@@ -42,3 +42,49 @@ Deno.test("`replay ID` of an event relayed by `dev --forward-to` goes where dev 
   const shown = await runCli(["inspect", id], { cwd: tmp.path });
   assert.doesNotMatch(shown.stdout, /Sent elsewhere/);
 });
+
+Deno.test("`replay ID --target NAME` sends to that forward target of the event's endpoint and counts for it; an unknown name lists the targets", async () => {
+  await using tmp = await withTmpDir();
+  await using first = startApp(0, () => ({ status: 200, body: "first" }));
+  await using second = startApp(0, (_req, n) => ({ status: n === 1 ? 500 : 200, body: "second" }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", forward: [` +
+      `{ name: "first", to: "http://127.0.0.1:${first.port}/a" }, ` +
+      `{ name: "second", to: "http://127.0.0.1:${second.port}/b", retry: { attempts: 1 } }] }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const r = await fetch(`${dev.url}/gh`, { method: "POST", body: '{"n":1}' });
+  assert.equal(r.status, 200);
+  await r.arrayBuffer();
+  const deadline = Date.now() + 10_000;
+  while (!/gave up/.test(dev.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.match(dev.stdout(), /gave up/);
+  assert.equal(await dev.stop(), 0);
+  const id = JSON.parse((await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim()).id;
+  assert.deepEqual([first.requests.length, second.requests.length], [1, 1], dev.stderr());
+
+  // Without --target it would go to the first target, which already has it.
+  const replayed = await runCli(["replay", id, "--target", "second"], { cwd: tmp.path });
+  assert.equal(replayed.code, 0, replayed.stderr);
+  assert.match(replayed.stderr, /\(target second\)/);
+  assert.deepEqual([first.requests.length, second.requests.length], [1, 2]);
+  const logs = await runCli(["logs"], { cwd: tmp.path });
+  assert.match(logs.stdout, /first → 200, second → 200 \(1 try, 1 replay\)/, logs.stdout);
+
+  const unknown = await runCli(["replay", id, "--target", "third"], { cwd: tmp.path });
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(
+    unknown.stderr,
+    /Endpoint "gh" has no forward target "third": its targets are "first", "second"/,
+  );
+  const bulk = await runCli(["replay", "--target", "second"], { cwd: tmp.path });
+  assert.equal(bulk.code, 2, bulk.stderr);
+  assert.match(bulk.stderr, /Give an event id or --undelivered, or leave --target out\./);
+  const both = await runCli(["replay", id, "--target", "second", "--to", "http://127.0.0.1:1/"], {
+    cwd: tmp.path,
+  });
+  assert.equal(both.code, 2, both.stderr);
+  assert.deepEqual([first.requests.length, second.requests.length], [1, 2], "nothing sent by the refusals");
+});

@@ -45,8 +45,9 @@ export const options = defineOptions({
   insecure: { description: "accept a self-signed https certificate" },
   target: {
     value: "name",
-    description: "with --undelivered: only deliveries to this target (its name, as `dev` and `logs` show it)",
-    requires: ["undelivered"],
+    description:
+      "with an event id: send it to this forward target of its endpoint; with --undelivered: only deliveries " +
+      "to this target (its name, as `dev` and `logs` show it)",
   },
   endpoint,
   since,

@@ -49,6 +49,37 @@ function _checkCombination(opts: Opts, id: string | undefined, filtered: boolean
   if (id !== undefined && opts.rate !== undefined) {
     throw new UsageError("--rate paces a bulk replay; with one event id there is nothing to pace.");
   }
+  if (opts.target !== undefined && id === undefined && !opts.undelivered) {
+    throw new UsageError(
+      "--target chooses the forward target of one event (give its id) or of --undelivered's sends; a bulk " +
+        "replay goes to each event's own target. Give an event id or --undelivered, or leave --target out.",
+    );
+  }
+  if (opts.target !== undefined && id !== undefined && opts.to !== undefined) {
+    throw new UsageError("--target and --to each say where the event goes: choose one.");
+  }
+}
+
+/**
+ * `replay ID --target NAME`: the target named, one of the event's endpoint's targets now, or the one `dev`
+ * forwarded it to (its mark's URL).
+ * @throws {UsageError} naming the targets there are, when none has that name.
+ */
+function _namedTarget(event: CapturedEvent, name: string, config: ResolvedConfig | null, cwd: string): void {
+  const configured = config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [];
+  const names = configured.map((t) => t.name);
+  // A `--forward-to` run's mark names its one target by URL (a config's names its targets).
+  const marked = event.forward === undefined || event.forward.targets !== undefined
+    ? undefined
+    : targetNameOf(event.forward.to);
+  if (marked !== undefined && !names.includes(marked)) names.push(marked);
+  if (names.includes(name)) return;
+  throw new UsageError(
+    `Endpoint "${event.endpoint}" has no forward target "${name}"` +
+      (names.length === 0
+        ? `. Give --to URL, or add a target in ${configName(config?.file ?? null, cwd)}.`
+        : `: its targets are ${names.map((n) => `"${n}"`).join(", ")} (as \`dev\` and \`logs\` name them).`),
+  );
 }
 
 /**
@@ -267,6 +298,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     } finally {
       reader?.[Symbol.dispose]();
       warnSkipped(ctx, reader);
+    }
+    if (opts.target !== undefined) {
+      _namedTarget(event, opts.target, config, ctx.cwd);
+      missed = () => opts.target;
     }
     const target = targetOf(event); // no target: a usage error before sending
     if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
