@@ -35,8 +35,13 @@ export interface ResponseConfig {
   delayMs?: number;
 }
 
-/** A response function: gets the captured event (with provider, type and verdict). */
-export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promise<ResponseConfig>;
+/**
+ * A response function: gets the captured event (with provider, type and verdict) and returns the answer, as
+ * a {@linkcode ResponseConfig} or a `Response` (its body read as text), or a Promise of either.
+ */
+export type ResponseFunction = (
+  event: CapturedEvent,
+) => ResponseConfig | Response | Promise<ResponseConfig | Response>;
 
 /** `forward`: one target, or a list of targets (each event goes to every one whose `when` matches). */
 export type ForwardConfig = ForwardTargetConfig | readonly ForwardTargetConfig[];

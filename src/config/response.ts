@@ -20,8 +20,13 @@ export interface ResponseConfig {
   delayMs?: number;
 }
 
-/** A response function: gets the captured event (with provider, type and verdict). */
-export type ResponseFunction = (event: CapturedEvent) => ResponseConfig | Promise<ResponseConfig>;
+/**
+ * A response function: gets the captured event (with provider, type and verdict) and returns the answer, as
+ * a {@linkcode ResponseConfig} or a `Response` (its body read as text), or a Promise of either.
+ */
+export type ResponseFunction = (
+  event: CapturedEvent,
+) => ResponseConfig | Response | Promise<ResponseConfig | Response>;
 
 /** A response, resolved. */
 export interface ResolvedResponse {
@@ -43,6 +48,14 @@ export const MAX_DELAY_MS = 120_000;
 
 /** Checks a response object; the resolved response, or `undefined` with `issues` filled. */
 export function resolveResponse(value: unknown, at: string, issues: Issues): ResolvedResponse | undefined {
+  if (value instanceof Response) {
+    // Its fields are getters, not own keys: it would pass as an empty object and answer a plain 200.
+    issues.push(
+      `${at} is a Response object: it can be read only once, and hooktap answers every request with it. ` +
+        `Write { status, headers, body, delayMs }, or a function that returns a new Response each time`,
+    );
+    return undefined;
+  }
   if (!isRecord(value)) {
     issues.push(
       `${at} must be an object { status, headers, body, delayMs } or a function, got ${show(value)}`,

@@ -40,6 +40,17 @@ async function _custom(fn: ResponseFunction, event: CapturedEvent): Promise<Reso
       `the endpoint's response function threw: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  if (value instanceof Response) {
+    try {
+      value = { status: value.status, headers: [...value.headers], body: await value.text() };
+    } catch (error) {
+      return _failed(
+        `the Response the endpoint's response function returned could not be read: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+  }
   const issues: string[] = [];
   const resolved = resolveResponse(value ?? {}, "response()", issues);
   return resolved ?? _failed(`the endpoint's response function returned a bad answer: ${issues.join("; ")}`);

@@ -4,6 +4,7 @@
  * and custom responses are answered and recorded.
  */
 import assert from "node:assert/strict";
+import { ConfigError } from "../errors.ts";
 import { createHmac } from "node:crypto";
 import { validateConfig } from "../config/validate.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -235,6 +236,37 @@ Deno.test("a throwing response function is answered 500 with the reason, and rec
   assert.equal(r.status, 500);
   assert.match(await r.text(), /response function threw: boom/);
   assert.equal(events[0]!.response?.status, 500);
+});
+
+Deno.test("a response function may return a Response: its status, headers and text are answered and recorded", async () => {
+  const { handler, events } = setup({
+    response: (e: CapturedEvent) =>
+      new Response(JSON.stringify({ got: e.id }), {
+        status: 409,
+        headers: { "x-app": "one", "content-type": "application/json" },
+      }),
+  });
+  const r = await handler(new Request("http://localhost/hook", { method: "POST", body: "{}" }));
+  assert.equal(r.status, 409);
+  assert.equal(r.headers.get("x-app"), "one");
+  assert.equal(await r.text(), JSON.stringify({ got: events[0]!.id }));
+  assert.equal(events[0]!.response?.status, 409);
+  assert.equal(events[0]!.response?.body, JSON.stringify({ got: events[0]!.id }));
+});
+
+Deno.test("a fixed response that is a Response object is refused at load, saying what to write", () => {
+  assert.throws(
+    () =>
+      validateConfig({
+        port: 0,
+        endpoints: [{ name: "a", path: "/a", method: "POST", response: new Response("x") }],
+      }, null),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      error.issues.some((i) =>
+        /response is a Response object: .*Write \{ status, headers, body, delayMs \}/.test(i)
+      ),
+  );
 });
 
 Deno.test("mayAnswer() is false only where planAnswer() gives the plain 200", async () => {
