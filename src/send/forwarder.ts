@@ -873,7 +873,7 @@ class ForwarderEngine {
     if (response === undefined) {
       const why = outcome.error?.message ?? "no answer";
       return new Response(
-        `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
+        `hooktap relayed this request to ${outcome.record.url} but got no answer: ${why}. ` +
           `The event is stored as ${event.id}.\n`,
         {
           status: 502,

@@ -6,12 +6,12 @@
  * line (`"kind":"delivery"`). Also the app-down and app-back lines.
  * @module
  */
-import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
+import { type DeliveryRecord, RECORD_BODY_BYTES, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
-import { formatClock } from "../text/format.ts";
+import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { invokedAs } from "../text/command_line.ts";
@@ -138,7 +138,17 @@ export function formatDelivery(
       const clipped = line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
       text += `    ${c.dim("│")} ${safeLine(clipped)}\n`;
     }
-    if (lines.length > BODY_LINES || record.truncated) {
+    if (record.truncated) {
+      // The record keeps the answer's start only: say so, rather than promise the whole of it.
+      const size = formatBytes(record.bodySize ?? 0);
+      text += `    ${
+        c.dim(
+          `│ … (${runner} inspect ${record.event} shows its first ${formatBytes(RECORD_BODY_BYTES)}${
+            record.decodedFrom === undefined ? "" : " decoded"
+          } of the ${size} answer)`,
+        )
+      }\n`;
+    } else if (lines.length > BODY_LINES) {
       text += `    ${c.dim(`│ … (${runner} inspect ${record.event} shows the whole answer)`)}\n`;
     }
   }

@@ -4,7 +4,7 @@
  * status and attempts). Payload text is sanitized. Pure.
  * @module
  */
-import type { DeliveryRecord } from "../event/delivery.ts";
+import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -92,10 +92,27 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   }`;
 }
 
+/** What the record keeps of the body, when it is not the bytes as sent: decoded, cut. */
+export function answerNote(record: DeliveryRecord): string | undefined {
+  const sent = formatBytes(record.bodySize ?? 0);
+  const kept = formatBytes(RECORD_BODY_BYTES);
+  if (record.decodedFrom !== undefined) {
+    const from = safeLine(record.decodedFrom);
+    return record.truncated
+      ? `(decoded from ${from}, ${sent} as sent; only the start is kept, up to ${kept} decoded)`
+      : `(decoded from ${from}, ${sent} as sent)`;
+  }
+  return record.truncated ? `(cut: the first ${kept} of ${sent} are kept)` : undefined;
+}
+
 function body(record: DeliveryRecord, colors: Colors): string[] {
-  if (record.body === undefined || record.body === "") return [colors.dim("    (empty body)")];
+  const note = answerNote(record);
+  if (record.body === undefined || record.body === "") {
+    return [colors.dim(`    (empty body)${note === undefined ? "" : ` ${note}`}`)];
+  }
   if (record.bodyEncoding === "base64") {
-    return [colors.dim(`    (binary, ${formatBytes(record.bodySize ?? 0)})`)];
+    const size = record.decodedFrom === undefined ? `, ${formatBytes(record.bodySize ?? 0)}` : "";
+    return [colors.dim(`    (binary${size})${note === undefined ? "" : ` ${note}`}`)];
   }
   let text = record.body;
   try {
@@ -105,7 +122,7 @@ function body(record: DeliveryRecord, colors: Colors): string[] {
     text = safeBlock(text);
   }
   const lines = text.split("\n").map((l) => `    ${l}`);
-  if (record.truncated) lines.push(colors.dim(`    … (cut: ${formatBytes(record.bodySize ?? 0)} in all)`));
+  if (note !== undefined) lines.push(colors.dim(`    ${record.truncated ? "… " : ""}${note}`));
   return lines;
 }
 

@@ -1,0 +1,143 @@
+/**
+ * What the sender gets of the app's answer and what hooktap shows of it, found by a new-user audit of relay
+ * and queue forwarding: a gzip answer showed no body anywhere ("(binary, 51 B)"); a 5 MB error answer was
+ * said to be shown whole by `inspect` (it keeps 64 KiB); a relay's 502 named the target's `:param` template
+ * instead of the URL it sent to. Real `dev`, a real app over loopback, `inspect` as a subprocess.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { until } from "./_app.ts";
+
+const ERROR = { error: "boom", stack: "TypeError: x is undefined\n    at handler (app.js:12:7)" };
+const BIG = "Z".repeat(200 * 1024);
+
+async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The app: `/gzip` a gzip'd JSON 500, `/big` a 200 KiB text 500, `/slow` no answer within the timeout. */
+async function startApp() {
+  const compressed = await gzip(JSON.stringify(ERROR));
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.body?.cancel();
+    const path = new URL(req.url).pathname;
+    if (path === "/gzip") {
+      return new Response(compressed, {
+        status: 500,
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      });
+    }
+    if (path === "/big") return new Response(BIG, { status: 500, headers: { "content-type": "text/plain" } });
+    await new Promise((r) => setTimeout(r, 3000));
+    return new Response("late");
+  });
+  return { server, base: `http://127.0.0.1:${server.addr.port}`, compressed };
+}
+
+const config = (base: string) =>
+  `export default { port: 0, ui: false, endpoints: [\n` +
+  `  { name: "relay", path: "/r/:case", method: "POST",\n` +
+  `    forward: { to: "${base}/:case", mode: "relay", timeout: 1000 } },\n` +
+  `  { name: "queue", path: "/q/:case", method: "POST", forward: { to: "${base}/:case", retry: false } },\n` +
+  `] };\n`;
+
+Deno.test({
+  name: "a gzip answer reaches the sender as sent, and dev's line and inspect show it decoded",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      // The relay's sender gets the app's bytes and Content-Encoding unchanged (read raw: fetch would decode).
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: dev.port });
+      await conn.write(
+        new TextEncoder().encode(
+          "POST /r/gzip HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+        ),
+      );
+      const raw = new Uint8Array(await new Response(conn.readable).arrayBuffer());
+      const split = raw.findIndex((_, i) => raw[i] === 13 && raw[i + 1] === 10 && raw[i + 2] === 13);
+      const head = new TextDecoder().decode(raw.subarray(0, split));
+      assert.match(head, /^HTTP\/1\.1 500/);
+      assert.match(head, /content-encoding: gzip/i);
+      assert.deepEqual(raw.subarray(split + 4), app.compressed);
+
+      const queued = await fetch(`${dev.url}/q/gzip`, { method: "POST", body: "{}" });
+      const { id } = await queued.json();
+      await until(() => dev.stdout().split(`[${id}]`).length > 1, "the queue delivery line");
+      await until(
+        () => dev.stdout().match(/│ \{"error":"boom"/g)?.length === 2,
+        "both bodies under their lines",
+      );
+
+      const inspect = await runCli(["inspect", id], { cwd: tmp.path });
+      assert.equal(inspect.code, 0, inspect.stderr);
+      assert.match(inspect.stdout, /"error": "boom"/);
+      assert.match(inspect.stdout, /\(decoded from gzip, \d+ B as sent\)/);
+      assert.doesNotMatch(inspect.stdout, /\(binary/);
+      await dev.stop();
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "a 200 KiB error answer: dev says inspect shows its first 64 KiB, never the whole answer",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const answer = await fetch(`${dev.url}/r/big`, { method: "POST", body: "{}" });
+      assert.equal(answer.status, 500);
+      assert.equal(await answer.text(), BIG, "the sender gets the whole answer");
+      const id = answer.headers.get("x-hooktap-event-id")!;
+      await until(() => dev.stdout().includes(`inspect ${id}`), "the note under the delivery line");
+      assert.match(
+        dev.stdout(),
+        new RegExp(`inspect ${id} shows its first 64\\.0 KiB of the 200\\.0 KiB answer`),
+      );
+      assert.doesNotMatch(dev.stdout(), /shows the whole answer/);
+      const inspect = await runCli(["inspect", id], { cwd: tmp.path });
+      assert.match(inspect.stdout, /cut: the first 64\.0 KiB of 200\.0 KiB are kept/);
+      await dev.stop();
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a relay that times out: the sender's 502 names the URL hooktap sent to, not the target's :param form",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const answer = await fetch(`${dev.url}/r/slow`, { method: "POST", body: "{}" });
+      assert.equal(answer.status, 502);
+      const text = await answer.text();
+      assert.match(
+        text,
+        new RegExp(`relayed this request to ${app.base}/slow but got no answer: no answer within 1000 ms`),
+      );
+      assert.doesNotMatch(text, /:case/);
+      await dev.stop();
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
