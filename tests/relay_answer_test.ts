@@ -141,3 +141,51 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "export --format har gives each event the answer its sender got: the app's relayed, a 502, hooktap's own",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const ids: string[] = [];
+      for (const path of ["/r/gzip", "/r/slow", "/q/gzip"]) {
+        const answer = await fetch(`${dev.url}${path}`, { method: "POST", body: "{}" });
+        ids.push(answer.headers.get("x-hooktap-event-id")!);
+        await answer.body?.cancel();
+      }
+      await until(() => dev.stdout().includes(`[${ids[2]}]`), "the queued delivery");
+      await dev.stop();
+      const har = await runCli(["export", "--format", "har"], { cwd: tmp.path });
+      assert.equal(har.code, 0, har.stderr);
+      type Answer = {
+        status: number;
+        headers: { name: string; value: string }[];
+        content: { text?: string; comment?: string };
+      };
+      const entries: { response: Answer; comment: string }[] = JSON.parse(har.stdout).log.entries;
+      const of = (id: string) => entries.find((e) => e.comment.includes(id))!.response;
+      const gz = of(ids[0]!);
+      assert.equal(gz.status, 500);
+      assert.equal(gz.content.text, JSON.stringify(ERROR));
+      assert.equal(gz.content.comment, "decoded from gzip");
+      assert.ok(gz.headers.some((h) => /content-encoding/i.test(h.name)));
+      const slow = of(ids[1]!);
+      assert.equal(slow.status, 502);
+      assert.match(
+        slow.content.text ?? "",
+        new RegExp(`relayed this request to ${app.base}/slow but got no answer`),
+      );
+      const own = of(ids[2]!);
+      assert.equal(own.status, 200);
+      assert.equal(own.content.text, `{"ok":true,"id":"${ids[2]}"}`);
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
