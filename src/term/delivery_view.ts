@@ -4,7 +4,8 @@
  * status and attempts). Payload text is sanitized. Pure.
  * @module
  */
-import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { answerNote } from "../send/answer_note.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -92,21 +93,9 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   }`;
 }
 
-/** What the record keeps of the body, when it is not the bytes as sent: decoded, cut. */
-export function answerNote(record: DeliveryRecord): string | undefined {
-  const sent = formatBytes(record.bodySize ?? 0);
-  const kept = formatBytes(RECORD_BODY_BYTES);
-  if (record.decodedFrom !== undefined) {
-    const from = safeLine(record.decodedFrom);
-    return record.truncated
-      ? `(decoded from ${from}, ${sent} as sent; only the start is kept, up to ${kept} decoded)`
-      : `(decoded from ${from}, ${sent} as sent)`;
-  }
-  return record.truncated ? `(cut: the first ${kept} of ${sent} are kept)` : undefined;
-}
-
 function body(record: DeliveryRecord, colors: Colors): string[] {
-  const note = answerNote(record);
+  const raw = answerNote(record);
+  const note = raw === undefined ? undefined : safeLine(raw);
   if (record.body === undefined || record.body === "") {
     return [colors.dim(`    (empty body)${note === undefined ? "" : ` ${note}`}`)];
   }
