@@ -2,7 +2,8 @@
  * What the sender gets of the app's answer and what hooktap shows of it, found by a new-user audit of relay
  * and queue forwarding: a gzip answer showed no body anywhere ("(binary, 51 B)"); a 5 MB error answer was
  * said to be shown whole by `inspect` (it keeps 64 KiB); a relay's 502 named the target's `:param` template
- * instead of the URL it sent to. Real `dev`, a real app over loopback, `inspect` as a subprocess.
+ * instead of the URL it sent to; an answer over 64 MiB reached the sender cut to 64 MiB as if whole; a HEAD's
+ * answer lost the app's Content-Length (0). Real `dev`, a real app over loopback, `inspect` as a subprocess.
  * @module
  */
 import assert from "node:assert/strict";
@@ -30,6 +31,10 @@ async function startApp() {
       });
     }
     if (path === "/big") return new Response(BIG, { status: 500, headers: { "content-type": "text/plain" } });
+    if (path === "/sized") {
+      return new Response("S".repeat(1234), { headers: { "content-type": "text/plain" } });
+    }
+    if (path === "/huge") return new Response(new Uint8Array(65 * 1024 * 1024).fill(72));
     await new Promise((r) => setTimeout(r, 3000));
     return new Response("late");
   });
@@ -38,7 +43,7 @@ async function startApp() {
 
 const config = (base: string) =>
   `export default { port: 0, ui: false, endpoints: [\n` +
-  `  { name: "relay", path: "/r/:case", method: "POST",\n` +
+  `  { name: "relay", path: "/r/:case", method: ["POST", "HEAD"],\n` +
   `    forward: { to: "${base}/:case", mode: "relay", timeout: 1000 } },\n` +
   `  { name: "queue", path: "/q/:case", method: "POST", forward: { to: "${base}/:case", retry: false } },\n` +
   `] };\n`;
@@ -184,6 +189,40 @@ Deno.test({
       const own = of(ids[2]!);
       assert.equal(own.status, 200);
       assert.equal(own.content.text, `{"ok":true,"id":"${ids[2]}"}`);
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "a relayed HEAD gets the app's Content-Length; an answer over 64 MiB is a 502 saying so, never cut",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const head = await fetch(`${dev.url}/r/sized`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get("content-length"), "1234");
+      assert.equal(head.headers.get("content-type"), "text/plain");
+      const post = await fetch(`${dev.url}/r/sized`, { method: "POST", body: "{}" });
+      assert.equal((await post.text()).length, 1234);
+
+      const huge = await fetch(`${dev.url}/r/huge`, { method: "POST", body: "{}" });
+      const text = await huge.text();
+      assert.equal(huge.status, 502, `${huge.status} with ${text.length} bytes`);
+      assert.match(
+        text,
+        new RegExp(
+          `relayed this request to ${app.base}/huge, which answered 200 with a body of 65\\.0 MiB: ` +
+            `more than the 64\\.0 MiB hooktap relays\\. The event is stored as evt_`,
+        ),
+      );
+      await dev.stop();
     } finally {
       await app.server.shutdown();
     }
