@@ -31,6 +31,8 @@ async function startApp() {
       });
     }
     if (path === "/big") return new Response(BIG, { status: 500, headers: { "content-type": "text/plain" } });
+    if (path === "/redirect") return new Response(null, { status: 302, headers: { location: "/elsewhere" } });
+    if (path === "/bin") return new Response(new Uint8Array([0, 1, 2, 255, 254, 0x1b, 10]), { status: 500 });
     if (path === "/sized") {
       return new Response("S".repeat(1234), { headers: { "content-type": "text/plain" } });
     }
@@ -222,6 +224,42 @@ Deno.test({
             `more than the 64\\.0 MiB hooktap relays\\. The event is stored as evt_`,
         ),
       );
+      await dev.stop();
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "dev's line under a redirect says where it points (not followed), under a binary error body its size",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const relayed = await fetch(`${dev.url}/r/redirect`, {
+        method: "POST",
+        body: "{}",
+        redirect: "manual",
+      });
+      assert.equal(relayed.status, 302);
+      assert.equal(relayed.headers.get("location"), "/elsewhere");
+      await relayed.body?.cancel();
+      for (const path of ["/q/redirect", "/q/bin"]) {
+        await (await fetch(`${dev.url}${path}`, { method: "POST", body: "{}" })).body?.cancel();
+      }
+      await until(
+        () => (dev.stdout().match(/<-- \[(302|500)\]/g) ?? []).length === 3,
+        "three delivery lines",
+      );
+      const out = dev.stdout();
+      assert.match(out, /│ Location: \/elsewhere \(passed on to the sender, not followed\)/);
+      assert.match(out, /│ Location: \/elsewhere \(not followed\)/);
+      assert.match(out, /│ \(a binary body, 7 B: hooktap inspect evt_\w+\)/);
       await dev.stop();
     } finally {
       await app.server.shutdown();

@@ -132,6 +132,18 @@ export function formatDelivery(
     );
   }
   let text = parts.join(" ") + "\n";
+  const status3xx = record.status !== undefined && record.status >= 300 && record.status < 400;
+  const location = status3xx ? record.headers?.find(([n]) => n.toLowerCase() === "location")?.[1] : undefined;
+  if (location !== undefined) {
+    // A redirect is an answer, not followed: where it points is what the user needs to see.
+    const what = record.source === "relay" ? "passed on to the sender, not followed" : "not followed";
+    text += `    ${c.dim("│")} Location: ${safeLine(location)} ${c.dim(`(${what})`)}\n`;
+  }
+  if (!ok && record.bodyEncoding === "base64" && record.body !== undefined && record.body !== "") {
+    text += `    ${
+      c.dim(`│ (a binary body, ${formatBytes(record.bodySize ?? 0)}: ${runner} inspect ${record.event})`)
+    }\n`;
+  }
   if (!ok && record.body !== undefined && record.body !== "" && record.bodyEncoding === "utf8") {
     const lines = record.body.split(/\r?\n/).filter((l) => l.trim() !== "");
     for (const line of lines.slice(0, BODY_LINES)) {
