@@ -81,6 +81,8 @@ Deno.test({
         () => dev.stdout().match(/│ \{"error":"boom"/g)?.length === 2,
         "both bodies under their lines",
       );
+      // A relay sends once: its line says "(relayed)", never "attempt 1" as if a second were to come.
+      assert.match(dev.stdout(), /\[500\] POST \S+\/gzip \(\S+\) \[evt_\w+\] [\d.]+ ms \(relayed\)\n/);
 
       const inspect = await runCli(["inspect", id], { cwd: tmp.path });
       assert.equal(inspect.code, 0, inspect.stderr);

@@ -92,7 +92,8 @@ export function formatDelivery(
         } (no attempt spent)`,
       ),
     );
-  } else if (record.attempt > 1 || record.outcome !== "delivered") {
+  } else if (record.source !== "relay" && (record.attempt > 1 || record.outcome !== "delivered")) {
+    // A relay sends once ("(relayed)" says so): "attempt 1" would promise a second.
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
