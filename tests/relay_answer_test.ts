@@ -268,3 +268,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "replay prints a gzip answer's text, not its compressed bytes as characters",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path);
+      const answer = await fetch(`${dev.url}/q/sized`, { method: "POST", body: "{}" });
+      const { id } = await answer.json();
+      await dev.stop();
+      const replay = await runCli(["replay", id, "--to", `${app.base}/gzip`], { cwd: tmp.path });
+      assert.match(replay.stdout, /^500 Internal Server Error/m);
+      assert.match(
+        replay.stdout,
+        new RegExp(`^${JSON.stringify(ERROR).replace(/[\\[\]{}()]/g, "\\$&")}$`, "m"),
+      );
+      const json = await runCli(["replay", id, "--to", `${app.base}/gzip`, "--json"], { cwd: tmp.path });
+      assert.equal(JSON.parse(json.stdout).body, JSON.stringify(ERROR));
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
