@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { LEAST_PRIVILEGE, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { until } from "./_app.ts";
 
 const ERROR = { error: "boom", stack: "TypeError: x is undefined\n    at handler (app.js:12:7)" };
@@ -290,6 +290,34 @@ Deno.test({
       );
       const json = await runCli(["replay", id, "--to", `${app.base}/gzip`, "--json"], { cwd: tmp.path });
       assert.equal(JSON.parse(json.stdout).body, JSON.stringify(ERROR));
+    } finally {
+      await app.server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "a relayed HEAD gets the app's Content-Length on the node:http stack too (HOOKTAP_STACK=node)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = await startApp();
+    try {
+      await writeFile(tmp.path, "hooktap.config.ts", config(app.base));
+      await using dev = await startDev(tmp.path, [], {
+        permissions: [...LEAST_PRIVILEGE, "--allow-env=HOOKTAP_STACK"],
+        env: { HOOKTAP_STACK: "node" },
+      });
+      assert.match(dev.stderr(), /Server: node:http/);
+      const head = await fetch(`${dev.url}/r/sized`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get("content-length"), "1234");
+      // A plain answer still says its own length.
+      const post = await fetch(`${dev.url}/r/sized`, { method: "POST", body: "{}" });
+      assert.equal(post.headers.get("content-length"), "1234");
+      assert.equal((await post.text()).length, 1234);
+      await dev.stop();
     } finally {
       await app.server.shutdown();
     }
