@@ -89,6 +89,9 @@ Deno.test({
       assert.match(inspect.stdout, /"error": "boom"/);
       assert.match(inspect.stdout, /\(decoded from gzip, \d+ B as sent\)/);
       assert.doesNotMatch(inspect.stdout, /\(binary/);
+      const relayedId = new TextDecoder().decode(raw).match(/x-hooktap-event-id: (evt_\w+)/i)![1]!;
+      const relayed = await runCli(["inspect", relayedId], { cwd: tmp.path });
+      assert.match(relayed.stdout, /#1 500 Internal Server Error .*relay, .*failed, passed on to the sender/);
       await dev.stop();
     } finally {
       await app.server.shutdown();
@@ -144,6 +147,9 @@ Deno.test({
         new RegExp(`relayed this request to ${app.base}/slow but got no answer: no answer within 1000 ms`),
       );
       assert.doesNotMatch(text, /:case/);
+      await dev.stop();
+      const shown = await runCli(["inspect", answer.headers.get("x-hooktap-event-id")!], { cwd: tmp.path });
+      assert.match(shown.stdout, /#1 no answer .*relay, .*, the sender got hooktap's 502 \(no answer\)/);
       await dev.stop();
     } finally {
       await app.server.shutdown();
@@ -227,6 +233,12 @@ Deno.test({
         ),
       );
       await dev.stop();
+      // inspect says what the sender got, not only the app's 200.
+      const shown = await runCli(["inspect", huge.headers.get("x-hooktap-event-id")!], { cwd: tmp.path });
+      assert.match(
+        shown.stdout,
+        /#1 200 OK .*relay, .*, the sender got hooktap's 502 \(a body over 64\.0 MiB\)/,
+      );
     } finally {
       await app.server.shutdown();
     }

@@ -9,9 +9,9 @@ import type { CapturedEvent } from "../event/record.ts";
 import { formatBytes } from "../text/format.ts";
 import type { AttemptOutcome } from "./deliver.ts";
 import { isHopHeader } from "./target.ts";
+import { RELAY_BODY_MAX } from "./answer_note.ts";
 
-/** The most of an app's answer body a relay passes on (held in memory). */
-export const RELAY_BODY_MAX = 64 * 1024 * 1024;
+export { RELAY_BODY_MAX };
 
 function badGateway(event: CapturedEvent, text: string): Response {
   return new Response(`${text} The event is stored as ${event.id}.\n`, {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { answerNote } from "../send/answer_note.ts";
+import { answerNote, senderGot } from "../send/answer_note.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -136,7 +136,8 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
     out.push(
       `  ${r.refused ? "-" : `#${r.attempt}`} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
         colors.dim(
-          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${outcome}`,
+          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${outcome}` +
+            (r.source === "relay" ? `, ${senderGot(r)}` : ""),
         ) +
         (r.resigned ? colors.dim(", re-signed") : ""),
     );

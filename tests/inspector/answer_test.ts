@@ -68,6 +68,8 @@ Deno.test({
     };
 
     const bin = await answerOf(ids.bin!);
+    const row = await page.$eval(`#detail table.attempts tr:nth-child(2)`, (el) => el.textContent!);
+    assertIncludes(row, "passed on to the sender");
     assertIncludes(bin, "(binary, 6 B)");
     assertEquals(bin.includes("AAEC"), false, `base64 shown as the body: ${bin}`);
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CapturedEvent, DeliveryRecord, EventDetail, TargetOutcome } from "./api.ts";
-import { answerNote } from "../../send/answer_note.ts";
+import { answerNote, senderGot } from "../../send/answer_note.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
 import { parseJsonSource } from "./json_source.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
@@ -210,7 +210,12 @@ export function renderDetail(
             ? `${a.status} ${a.statusText ?? ""}`
             : `${a.error ?? ""}${a.refused === true ? " (no attempt spent)" : ""}`,
         ),
-        h("td", { class: `d-${a.outcome}` }, waits ? "waits for the app" : a.outcome),
+        h(
+          "td",
+          { class: `d-${a.outcome}` },
+          waits ? "waits for the app" : a.outcome,
+          a.source === "relay" ? h("span", { class: "dim" }, ` · ${senderGot(a)}`) : null,
+        ),
       ));
       const answer = answerView(a);
       if (answer !== null) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, answer)));
