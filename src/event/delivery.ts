@@ -15,6 +15,9 @@
  * @module
  */
 
+/** How much of the app's answer body a delivery record keeps, in bytes (decoded, when it came compressed). */
+export const RECORD_BODY_BYTES = 64 * 1024;
+
 /** Version of the delivery record format. */
 export const DELIVERY_VERSION = 2;
 
@@ -63,8 +66,13 @@ export interface DeliveryRecord {
   bodyEncoding?: "utf8" | "base64";
   /** Size of the whole response body in bytes, as far as it was read. */
   bodySize?: number;
-  /** The body was longer than what was kept. */
+  /** The body was longer than what was kept (with `decodedFrom`: than what was decoded and kept). */
   truncated?: boolean;
+  /**
+   * `body` is the answer decoded from this `Content-Encoding` (`gzip`, `deflate`, `br`), its first 64 KiB;
+   * `bodySize` stays the size the app sent, compressed. Absent: `body` is the bytes as they came.
+   */
+  decodedFrom?: string;
   /** Why there was no answer: refused, timeout, TLS, DNS. */
   error?: string;
   /**

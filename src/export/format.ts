@@ -6,6 +6,7 @@
  * @module
  */
 import type { CapturedEvent } from "../event/record.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
 
 /** Options every format gets. */
 export interface ExportOptions {
@@ -19,8 +20,11 @@ export interface ExportOptions {
 export interface ExportWriter {
   /** Written before the first event. */
   head?(): string;
-  /** What one event becomes; `line` is its exact stored line (without the newline). */
-  event(event: CapturedEvent, line: string): string | Uint8Array;
+  /**
+   * What one event becomes; `line` is its exact stored line (without the newline); `relayed`, for a format
+   * with {@linkcode ExportFormat.answers}: the event's relay attempt, whose answer its sender got.
+   */
+  event(event: CapturedEvent, line: string, relayed?: DeliveryRecord): string | Uint8Array;
   /** Written after the last event. */
   tail?(): string;
 }
@@ -34,6 +38,8 @@ export interface ExportFormat {
   readonly raw?: boolean;
   /** Honours {@linkcode ExportOptions.to} (the command refuses `--to` for a format without it). */
   readonly sendsTo?: boolean;
+  /** Shows what the sender was answered: wants a relayed event's relay attempt (`relayed`). */
+  readonly answers?: boolean;
   /** Starts an export. */
   create(options: ExportOptions): ExportWriter;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
+import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 import { headerText } from "../text/header_text.ts";
@@ -20,8 +21,11 @@ function _headers(list: Iterable<[string, string]>): { name: string; value: stri
   return [...list].map(([name, value]) => ({ name, value: headerText(value) }));
 }
 
-/** The HAR entry of one event. */
-export function harEntry(event: CapturedEvent): Record<string, unknown> {
+/**
+ * The HAR entry of one event: its request, and the answer its sender got (`relayed`: the relay attempt whose
+ * answer hooktap passed on; else hooktap's own answer).
+ */
+export function harEntry(event: CapturedEvent, relayed?: DeliveryRecord): Record<string, unknown> {
   const request: Record<string, unknown> = {
     method: event.method,
     url: originalUrl(event),
@@ -39,29 +43,114 @@ export function harEntry(event: CapturedEvent): Record<string, unknown> {
       ...(event.bodyEncoding === "base64" ? { encoding: "base64" } : {}),
     };
   }
-  const answered = event.response;
+  const { response, wait } = relayed !== undefined ? _relayAnswer(event, relayed) : _ownAnswer(event);
   return {
     startedDateTime: event.receivedAt,
-    time: answered?.delayMs ?? 0,
+    time: wait,
     request,
+    response,
+    cache: {},
+    timings: { send: 0, wait, receive: 0 },
+    comment: `hooktap ${event.id} (endpoint ${event.endpoint})`,
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** What hooktap answered the sender itself: the endpoint's response, a challenge's, or the default `200`. */
+function _ownAnswer(event: CapturedEvent): { response: Record<string, unknown>; wait: number } {
+  const answered = event.response;
+  // The default answer (src/receiver/handler.ts): `{"ok":true,"id":…}` with the id in a header.
+  const body = answered === undefined ? `{"ok":true,"id":"${event.id}"}` : answered.body;
+  const headers: [string, string][] = answered === undefined
+    ? [["Content-Type", "application/json"], ["x-hooktap-event-id", event.id]]
+    : answered.headers ?? [];
+  return {
     response: {
       status: answered?.status ?? 200,
       statusText: "",
       httpVersion: "HTTP/1.1",
       cookies: [],
-      headers: _pairs(answered?.headers ?? [["content-type", "application/json"]]),
+      headers: _pairs(headers),
       content: {
-        size: answered?.body === undefined ? 0 : new TextEncoder().encode(answered.body).length,
-        mimeType: headerValue(answered?.headers ?? [], "content-type") ?? "application/json",
-        ...(answered?.body !== undefined ? { text: answered.body } : {}),
+        size: body === undefined ? 0 : encoder.encode(body).length,
+        mimeType: headerValue(headers, "content-type") ?? "application/json",
+        ...(body !== undefined && event.method !== "HEAD" ? { text: body } : {}),
       },
       redirectURL: "",
       headersSize: -1,
       bodySize: -1,
     },
-    cache: {},
-    timings: { send: 0, wait: answered?.delayMs ?? 0, receive: 0 },
-    comment: `hooktap ${event.id} (endpoint ${event.endpoint})`,
+    wait: answered?.delayMs ?? 0,
+  };
+}
+
+/**
+ * What a relayed event's sender got: the app's answer as its relay attempt recorded it (the first 64 KiB of
+ * the body, decoded when it came compressed), or, when the app gave none, hooktap's 502 saying why.
+ */
+function _relayAnswer(
+  event: CapturedEvent,
+  r: DeliveryRecord,
+): { response: Record<string, unknown>; wait: number } {
+  if (r.status === undefined) {
+    const text = `hooktap relayed this request to ${r.url} but got no answer: ${r.error ?? "no answer"}. ` +
+      `The event is stored as ${event.id}.\n`;
+    const headers: [string, string][] = [
+      ["content-type", "text/plain; charset=utf-8"],
+      ["x-hooktap-event-id", event.id],
+    ];
+    return {
+      response: {
+        status: 502,
+        statusText: "Bad Gateway",
+        httpVersion: "HTTP/1.1",
+        cookies: [],
+        headers: _pairs(headers),
+        content: { size: encoder.encode(text).length, mimeType: "text/plain; charset=utf-8", text },
+        redirectURL: "",
+        headersSize: -1,
+        bodySize: -1,
+        comment: "hooktap's answer: the app gave none",
+      },
+      wait: r.durationMs,
+    };
+  }
+  const headers = r.headers ?? [];
+  const notes: string[] = [];
+  if (r.decodedFrom !== undefined) notes.push(`decoded from ${r.decodedFrom}`);
+  if (r.truncated) notes.push(`hooktap kept the first ${RECORD_BODY_BYTES} bytes`);
+  const bodyless = event.method === "HEAD" || r.status === 204 || r.status === 304;
+  // A decoded whole body: its decoded size, and how much the coding saved (HAR's `compression`).
+  const decodedSize = r.decodedFrom !== undefined && !r.truncated && r.bodyEncoding === "utf8"
+    ? encoder.encode(r.body ?? "").length
+    : undefined;
+  const content: Record<string, unknown> = {
+    size: decodedSize ?? r.bodySize ?? 0,
+    ...(decodedSize !== undefined && decodedSize > (r.bodySize ?? 0)
+      ? { compression: decodedSize - (r.bodySize ?? 0) }
+      : {}),
+    mimeType: headerValue(headers, "content-type") ?? "",
+  };
+  if (!bodyless && r.body !== undefined && r.body !== "") {
+    content.text = r.body;
+    if (r.bodyEncoding === "base64") content.encoding = "base64";
+  }
+  if (notes.length > 0) content.comment = notes.join("; ");
+  return {
+    response: {
+      status: r.status < 200 || r.status > 599 ? 502 : r.status,
+      statusText: r.statusText ?? "",
+      httpVersion: "HTTP/1.1",
+      cookies: [],
+      headers: _pairs([...headers, ["x-hooktap-event-id", event.id]]),
+      content,
+      redirectURL: headerValue(headers, "location") ?? "",
+      headersSize: -1,
+      bodySize: r.bodySize ?? -1,
+      comment: `the app's answer, relayed by hooktap (${r.url})`,
+    },
+    wait: r.durationMs,
   };
 }
 
@@ -69,6 +158,7 @@ export function harEntry(event: CapturedEvent): Record<string, unknown> {
 export const HAR: ExportFormat = {
   name: "har",
   description: "HTTP Archive 1.2, for browser devtools and HAR tools",
+  answers: true,
   create: (options) => {
     let first = true;
     return {
@@ -76,8 +166,8 @@ export const HAR: ExportFormat = {
         `{"log":{"version":"1.2","creator":{"name":"hooktap","version":${
           JSON.stringify(options.version)
         }},"pages":[],"entries":[\n`,
-      event: (event) => {
-        const text = (first ? "" : ",\n") + JSON.stringify(harEntry(event));
+      event: (event, _line, relayed) => {
+        const text = (first ? "" : ",\n") + JSON.stringify(harEntry(event, relayed));
         first = false;
         return text;
       },

@@ -40,6 +40,9 @@ export const ATTEMPT_SCHEMA = z.object({
   bodyEncoding: z.enum(["utf8", "base64"]).optional(),
   bodySize: z.number().int().optional(),
   truncated: z.boolean().optional(),
+  decodedFrom: z.string().optional().describe(
+    "the answer came compressed with this Content-Encoding (gzip, deflate, br): body is its decoded start",
+  ),
   error: z.string().optional().describe("why there was no answer"),
   resigned: z.boolean().optional(),
   refused: z.boolean().optional().describe(
@@ -91,6 +94,7 @@ function _attempt(d: DeliveryRecord): Attempt {
   if (d.bodyEncoding !== undefined) a.bodyEncoding = d.bodyEncoding;
   if (d.bodySize !== undefined) a.bodySize = d.bodySize;
   if (d.truncated !== undefined) a.truncated = d.truncated;
+  if (d.decodedFrom !== undefined) a.decodedFrom = d.decodedFrom;
   if (d.error !== undefined) a.error = d.error;
   if (d.resigned !== undefined) a.resigned = d.resigned;
   if (d.refused === true) a.refused = true; // as `inspect`: "no attempt spent, waits for the app"

@@ -4,14 +4,14 @@
  * there was none). Never throws for a network problem: that is a result.
  * @module
  */
-import { DELIVERY_VERSION, type DeliveryRecord } from "../event/delivery.ts";
+import { DELIVERY_VERSION, type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
 import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
 import { type OutgoingRequest, withLength } from "./prepare.ts";
+import { contentCoding, decodeAnswer } from "./answer_decode.ts";
 import { deliveryUrl, isHopHeader, type SendTarget } from "./target.ts";
 
-/** How much of the app's answer body a delivery record keeps, in bytes. */
-export const RECORD_BODY_BYTES = 64 * 1024;
+export { RECORD_BODY_BYTES };
 
 /** What to send instead of the stored request (a re-signed copy, overrides): see ./prepare.ts. */
 export type PreparedRequest = Omit<OutgoingRequest, "resigned"> & { resigned?: string | boolean };
@@ -42,15 +42,22 @@ export function storedRequest(event: CapturedEvent): PreparedRequest {
 }
 
 /** The attempt's outcome before retry policy: 2xx delivered, anything else failed (the caller may retry). */
-function fill(record: DeliveryRecord, response: RawResponse): void {
+async function fill(record: DeliveryRecord, response: RawResponse): Promise<void> {
   record.status = response.status;
   record.statusText = response.statusText;
   record.headers = response.headers;
-  const { body, bodyEncoding } = encodeBody(response.body.subarray(0, RECORD_BODY_BYTES));
+  // A compressed answer is kept decoded (its start), so every view shows what the app said.
+  const decoded = contentCoding(response.headers) === undefined
+    ? undefined
+    : await decodeAnswer(response.headers, response.body, RECORD_BODY_BYTES);
+  const { body, bodyEncoding } = encodeBody(decoded?.bytes ?? response.body.subarray(0, RECORD_BODY_BYTES));
   record.body = body;
   record.bodyEncoding = bodyEncoding;
   record.bodySize = response.bodySize;
-  if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
+  if (decoded !== undefined) {
+    record.decodedFrom = decoded.from;
+    if (decoded.partial || response.truncated) record.truncated = true;
+  } else if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
   record.outcome = response.status >= 200 && response.status < 300 ? "delivered" : "failed";
 }
 
@@ -91,7 +98,7 @@ export async function deliverOnce(
   try {
     const response = await sendRaw(url, request, options);
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
-    fill(record, response);
+    await fill(record, response);
     return { record, response };
   } catch (error) {
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;

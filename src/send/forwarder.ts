@@ -30,7 +30,8 @@ import type { Backlog, Place } from "./backlog.ts";
 import type { DeliveriesLog } from "./deliveries_log.ts";
 import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
-import { type ForwardTarget, isHopHeader } from "./target.ts";
+import type { ForwardTarget } from "./target.ts";
+import { RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
 
 /** A change of a target's reachability, reported once per change. */
 export interface AppState {
@@ -279,8 +280,6 @@ interface Lane {
   onceRing: string[];
   onceAt: number;
 }
-
-const RELAY_BODY_MAX = 64 * 1024 * 1024;
 
 /**
  * A first-in first-out queue whose `shift` is O(1) however long it is:
@@ -869,32 +868,7 @@ class ForwarderEngine {
       this.#options.onSettled?.(event, target);
       this.#done();
     }
-    const response = outcome.response;
-    if (response === undefined) {
-      const why = outcome.error?.message ?? "no answer";
-      return new Response(
-        `hooktap relayed this request to ${target.to} but got no answer: ${why}. ` +
-          `The event is stored as ${event.id}.\n`,
-        {
-          status: 502,
-          headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
-        },
-      );
-    }
-    const headers = new Headers();
-    for (const [name, value] of response.headers) {
-      if (isHopHeader(name) || name.toLowerCase() === "content-length") continue;
-      try {
-        headers.append(name, value);
-      } catch { /* a header Deno refuses to send back */ }
-    }
-    headers.set("x-hooktap-event-id", event.id);
-    const nullBody = response.status === 204 || response.status === 304 || event.method === "HEAD";
-    return new Response(nullBody ? null : response.body as Uint8Array<ArrayBuffer>, {
-      status: response.status < 200 || response.status > 599 ? 502 : response.status,
-      statusText: response.statusText,
-      headers,
-    });
+    return relayAnswer(event, outcome);
   }
   get pending(): number {
     return this.#pending;

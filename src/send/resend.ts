@@ -321,7 +321,7 @@ export interface ReplayResult {
   /** The answer's `location` header (on a redirect, which is not followed). */
   location?: string;
   contentType?: string;
-  /** Start of the answer's body, decoded as UTF-8. */
+  /** Start of the answer's body, decoded as UTF-8 (from its `Content-Encoding` first: gzip, deflate, br). */
   body?: string;
   truncated?: boolean;
   /** The provider whose signature was made anew. */
@@ -352,8 +352,15 @@ export function replayResult(sent: Sent, previewBytes = 4096): ReplayResult {
     if (location !== undefined) result.location = location;
     const contentType = find("content-type");
     if (contentType !== undefined) result.contentType = contentType;
-    result.body = new TextDecoder().decode(res.body.subarray(0, previewBytes));
-    result.truncated = res.bodySize > previewBytes;
+    if (r?.decodedFrom !== undefined && r.bodyEncoding === "utf8") {
+      // A compressed answer: its decoded text (the record's), not the compressed bytes read as UTF-8.
+      const text = r.body ?? "";
+      result.body = text.slice(0, previewBytes);
+      result.truncated = r.truncated === true || text.length > previewBytes;
+    } else {
+      result.body = new TextDecoder().decode(res.body.subarray(0, previewBytes));
+      result.truncated = res.bodySize > previewBytes;
+    }
   }
   if (sent.request?.resigned !== undefined) result.resigned = sent.request.resigned;
   if (sent.request?.warning !== undefined) result.warning = sent.request.warning;

@@ -22,13 +22,15 @@ import type { ServingStack, StackOptions } from "./_types.ts";
  * without touching `response.body`, so a string body is encoded once and
  * never wrapped in a web stream.
  */
-async function send(res: ServerResponse, response: Response): Promise<void> {
+async function send(res: ServerResponse, response: Response, head = false): Promise<void> {
   const body = await response.bytes();
   const flat: string[] = [];
   response.headers.forEach((value, name) => {
     if (name !== "content-length") flat.push(name, value);
   });
-  flat.push("content-length", String(body.length));
+  // A HEAD's answer has no body; its Content-Length, when given (a relayed app's), is what a GET would get.
+  const given = head && body.length === 0 ? response.headers.get("content-length") : null;
+  flat.push("content-length", given ?? String(body.length));
   res.writeHead(response.status, flat);
   res.end(body);
 }
@@ -63,7 +65,7 @@ export function serveNode(handler: Handler, options: StackOptions): Promise<Serv
       response = new Response(options.errorMessage, { status: 500 });
     }
     try {
-      await send(res, response);
+      await send(res, response, req.method === "HEAD");
     } catch {
       res.destroy(); // the client is gone
     }

@@ -6,12 +6,12 @@
  * line (`"kind":"delivery"`). Also the app-down and app-back lines.
  * @module
  */
-import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
+import { type DeliveryRecord, RECORD_BODY_BYTES, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
-import { formatClock } from "../text/format.ts";
+import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { invokedAs } from "../text/command_line.ts";
@@ -92,7 +92,8 @@ export function formatDelivery(
         } (no attempt spent)`,
       ),
     );
-  } else if (record.attempt > 1 || record.outcome !== "delivered") {
+  } else if (record.source !== "relay" && (record.attempt > 1 || record.outcome !== "delivered")) {
+    // A relay sends once ("(relayed)" says so): "attempt 1" would promise a second.
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
@@ -132,13 +133,35 @@ export function formatDelivery(
     );
   }
   let text = parts.join(" ") + "\n";
+  const status3xx = record.status !== undefined && record.status >= 300 && record.status < 400;
+  const location = status3xx ? record.headers?.find(([n]) => n.toLowerCase() === "location")?.[1] : undefined;
+  if (location !== undefined) {
+    // A redirect is an answer, not followed: where it points is what the user needs to see.
+    const what = record.source === "relay" ? "passed on to the sender, not followed" : "not followed";
+    text += `    ${c.dim("│")} Location: ${safeLine(location)} ${c.dim(`(${what})`)}\n`;
+  }
+  if (!ok && record.bodyEncoding === "base64" && record.body !== undefined && record.body !== "") {
+    text += `    ${
+      c.dim(`│ (a binary body, ${formatBytes(record.bodySize ?? 0)}: ${runner} inspect ${record.event})`)
+    }\n`;
+  }
   if (!ok && record.body !== undefined && record.body !== "" && record.bodyEncoding === "utf8") {
     const lines = record.body.split(/\r?\n/).filter((l) => l.trim() !== "");
     for (const line of lines.slice(0, BODY_LINES)) {
       const clipped = line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
       text += `    ${c.dim("│")} ${safeLine(clipped)}\n`;
     }
-    if (lines.length > BODY_LINES || record.truncated) {
+    if (record.truncated) {
+      // The record keeps the answer's start only: say so, rather than promise the whole of it.
+      const size = formatBytes(record.bodySize ?? 0);
+      text += `    ${
+        c.dim(
+          `│ … (${runner} inspect ${record.event} shows its first ${formatBytes(RECORD_BODY_BYTES)}${
+            record.decodedFrom === undefined ? "" : " decoded"
+          } of the ${size} answer)`,
+        )
+      }\n`;
+    } else if (lines.length > BODY_LINES) {
       text += `    ${c.dim(`│ … (${runner} inspect ${record.event} shows the whole answer)`)}\n`;
     }
   }

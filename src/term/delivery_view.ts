@@ -5,6 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
+import { answerNote, senderGot } from "../send/answer_note.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -93,9 +94,14 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
 }
 
 function body(record: DeliveryRecord, colors: Colors): string[] {
-  if (record.body === undefined || record.body === "") return [colors.dim("    (empty body)")];
+  const raw = answerNote(record);
+  const note = raw === undefined ? undefined : safeLine(raw);
+  if (record.body === undefined || record.body === "") {
+    return [colors.dim(`    (empty body)${note === undefined ? "" : ` ${note}`}`)];
+  }
   if (record.bodyEncoding === "base64") {
-    return [colors.dim(`    (binary, ${formatBytes(record.bodySize ?? 0)})`)];
+    const size = record.decodedFrom === undefined ? `, ${formatBytes(record.bodySize ?? 0)}` : "";
+    return [colors.dim(`    (binary${size})${note === undefined ? "" : ` ${note}`}`)];
   }
   let text = record.body;
   try {
@@ -105,7 +111,7 @@ function body(record: DeliveryRecord, colors: Colors): string[] {
     text = safeBlock(text);
   }
   const lines = text.split("\n").map((l) => `    ${l}`);
-  if (record.truncated) lines.push(colors.dim(`    … (cut: ${formatBytes(record.bodySize ?? 0)} in all)`));
+  if (note !== undefined) lines.push(colors.dim(`    ${record.truncated ? "… " : ""}${note}`));
   return lines;
 }
 
@@ -130,7 +136,8 @@ export function renderDeliveries(records: readonly DeliveryRecord[], colors: Col
     out.push(
       `  ${r.refused ? "-" : `#${r.attempt}`} ${paint(status)}  ${safeLine(r.method)} ${safeLine(r.url)}  ` +
         colors.dim(
-          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${outcome}`,
+          `${r.source}, ${formatLocalTime(new Date(r.startedAt))}, ${r.durationMs} ms, ${outcome}` +
+            (r.source === "relay" ? `, ${senderGot(r)}` : ""),
         ) +
         (r.resigned ? colors.dim(", re-signed") : ""),
     );

@@ -22,6 +22,8 @@ import { type CommandContext, openStore, storeOf, warnSkipped } from "../_shared
 import { openUserFile, refuseInsideStore, type UserFile } from "../../store/write/user_file.ts";
 import { resolvePath } from "../../text/path.ts";
 import { resolveEventLine } from "../../store/read/resolve.ts";
+import { readDeliveriesOf } from "../../send/deliveries_read.ts";
+import type { DeliveryRecord } from "../../event/delivery.ts";
 
 type Item = { event: CapturedEvent; line: string };
 
@@ -219,7 +221,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   try {
     if (writer.head) await sink.write(writer.head());
     for await (const { event, line } of _select(ctx, reader, input.args, opts, excluded)) {
-      await sink.write(writer.event(event, line));
+      await sink.write(writer.event(event, line, format.answers ? await _relayed(ctx, event) : undefined));
       count++;
     }
     if (writer.tail) await sink.write(writer.tail());
@@ -245,4 +247,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
         : `Exported ${plural(count, "event")} as ${format.name}${where}.\n`,
     );
   }
+}
+
+/** A relayed event's relay attempt: its sender got that answer (the app's, or a 502 saying why there was none). */
+async function _relayed(ctx: CommandContext, event: CapturedEvent): Promise<DeliveryRecord | undefined> {
+  // Marked relay (its first target), or one of several targets (a relay target may be a later one).
+  const mark = event.forward;
+  if (mark === undefined || (mark.mode !== "relay" && mark.targets === undefined)) return undefined;
+  const records = (await readDeliveriesOf(storeOf(ctx).deliveries, [event])).get(event.id) ?? [];
+  return records.find((r) => r.source === "relay");
 }

@@ -4,7 +4,8 @@
  * verdict, what hooktap answered, delivery attempts; and its actions.
  * @module
  */
-import type { CapturedEvent, EventDetail, TargetOutcome } from "./api.ts";
+import type { CapturedEvent, DeliveryRecord, EventDetail, TargetOutcome } from "./api.ts";
+import { answerNote, senderGot } from "../../send/answer_note.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
 import { parseJsonSource } from "./json_source.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
@@ -34,6 +35,38 @@ function kvTable(rows: [string, string][], cls = "kv"): HTMLElement {
   const table = h("table", { class: cls });
   for (const [k, v] of rows) table.append(h("tr", {}, h("th", {}, k), h("td", {}, v)));
   return table;
+}
+
+/**
+ * The app's answer under its attempt, as `hooktap inspect` shows it: its headers (repeats kept), its body as
+ * text (a binary one said so, never shown as base64 text), and what the record keeps of it when that is not
+ * the bytes as sent (decoded from gzip, cut at 64 KiB). Always text nodes: an answer is never markup.
+ */
+function answerView(a: DeliveryRecord): HTMLElement | null {
+  if (a.status === undefined) return null;
+  const note = answerNote(a);
+  const empty = a.body === undefined || a.body === "";
+  const body = empty ? h("p", { class: "dim" }, "(empty body)") : a.bodyEncoding === "base64"
+    ? h(
+      "p",
+      { class: "dim" },
+      `(binary${a.decodedFrom === undefined ? `, ${formatSize(a.bodySize ?? 0)}` : ""})`,
+    )
+    : textView(a.body!);
+  return h(
+    "div",
+    { class: "app-answer" },
+    a.headers !== undefined && a.headers.length > 0
+      ? h(
+        "details",
+        { class: "answer-headers" },
+        h("summary", {}, `headers (${a.headers.length})`),
+        kvTable(a.headers.map(([k, v]): [string, string] => [k, headerText(v)])),
+      )
+      : null,
+    body,
+    note !== undefined ? h("p", { class: "dim answer-note" }, note) : null,
+  );
 }
 
 function bodySection(event: CapturedEvent): HTMLElement {
@@ -177,9 +210,15 @@ export function renderDetail(
             ? `${a.status} ${a.statusText ?? ""}`
             : `${a.error ?? ""}${a.refused === true ? " (no attempt spent)" : ""}`,
         ),
-        h("td", { class: `d-${a.outcome}` }, waits ? "waits for the app" : a.outcome),
+        h(
+          "td",
+          { class: `d-${a.outcome}` },
+          waits ? "waits for the app" : a.outcome,
+          a.source === "relay" ? h("span", { class: "dim" }, ` · ${senderGot(a)}`) : null,
+        ),
       ));
-      if (a.body) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, textView(a.body))));
+      const answer = answerView(a);
+      if (answer !== null) list.append(h("tr", { class: "answer" }, h("td", { colspan: "7" }, answer)));
     }
     root.append(section(
       `Delivery · ${detail.delivery}`,

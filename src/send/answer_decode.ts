@@ -1,0 +1,97 @@
+/**
+ * The app's compressed answer, decoded for the delivery record: an answer
+ * with `Content-Encoding: gzip` (or `x-gzip`, `deflate`, `br`) is bytes no
+ * one can read, so the record keeps its decoded start instead, and says so
+ * (`decodedFrom`). What the sender gets in relay mode is the answer as it came
+ * (./forwarder.ts); only the record and the views are decoded. The output is
+ * bounded (a small compressed body may expand a thousandfold): the input goes
+ * in small slices and decoding stops once `max` bytes came out.
+ * @module
+ */
+
+/** The formats `DecompressionStream` takes, by `Content-Encoding` token. */
+const FORMATS: Record<string, CompressionFormat> = {
+  "gzip": "gzip",
+  "x-gzip": "gzip",
+  "deflate": "deflate",
+  "br": "brotli" as CompressionFormat,
+};
+
+/** Input fed to the decoder at once: bounds what one write can expand to (16 KiB × 1032 at worst). */
+const SLICE = 16 * 1024;
+
+/** A decoded answer body. */
+export interface DecodedAnswer {
+  /** The `Content-Encoding` it was decoded from, as the app wrote it (`gzip`). */
+  from: string;
+  /** The decoded bytes, `max` at most. */
+  bytes: Uint8Array;
+  /** Decoding ended early: more than `max` bytes, a body that was cut, or bytes that do not decode. */
+  partial: boolean;
+}
+
+/** The one content coding of `headers` hooktap can decode, if the answer has exactly one. */
+export function contentCoding(headers: readonly [string, string][]): string | undefined {
+  let coding: string | undefined;
+  for (const [name, value] of headers) {
+    if (name.length !== 16 || name.toLowerCase() !== "content-encoding") continue;
+    const token = value.trim().toLowerCase();
+    if (token === "" || token === "identity") continue;
+    if (coding !== undefined || !(token in FORMATS)) return undefined; // several codings, or one unknown
+    coding = token;
+  }
+  return coding;
+}
+
+/**
+ * `body` decoded from the answer's `Content-Encoding`, at most `max` bytes; `undefined` when the answer has
+ * no coding hooktap decodes, or nothing of it decodes (the record then keeps the bytes as they came).
+ */
+export async function decodeAnswer(
+  headers: readonly [string, string][],
+  body: Uint8Array,
+  max: number,
+): Promise<DecodedAnswer | undefined> {
+  const coding = contentCoding(headers);
+  if (coding === undefined || body.length === 0) return undefined;
+  const stream = new DecompressionStream(FORMATS[coding]!);
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let partial = false;
+  const feed = (async () => {
+    for (let at = 0; at < body.length; at += SLICE) {
+      await writer.write(body.subarray(at, at + SLICE) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.close();
+  })();
+  feed.catch(() => {}); // its error is the reader's too
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const room = max - size;
+      if (value.length >= room) {
+        parts.push(value.subarray(0, room));
+        size += room;
+        partial = true; // at the cap: what follows is not read (exactly `max` bytes is said cut too)
+        break;
+      }
+      parts.push(value);
+      size += value.length;
+    }
+  } catch {
+    partial = true; // cut (the answer was longer than what was read) or damaged: what decoded is kept
+  }
+  await reader.cancel().catch(() => {});
+  await writer.abort().catch(() => {});
+  if (size === 0 && partial) return undefined;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return { from: coding, bytes, partial };
+}
