@@ -42,23 +42,31 @@ export function storedRequest(event: CapturedEvent): PreparedRequest {
 }
 
 /** The attempt's outcome before retry policy: 2xx delivered, anything else failed (the caller may retry). */
-async function fill(record: DeliveryRecord, response: RawResponse): Promise<void> {
+function fill(record: DeliveryRecord, response: RawResponse): Promise<void> | undefined {
   record.status = response.status;
   record.statusText = response.statusText;
   record.headers = response.headers;
-  // A compressed answer is kept decoded (its start), so every view shows what the app said.
-  const decoded = contentCoding(response.headers) === undefined
-    ? undefined
-    : await decodeAnswer(response.headers, response.body, RECORD_BODY_BYTES);
+  record.bodySize = response.bodySize;
+  record.outcome = response.status >= 200 && response.status < 300 ? "delivered" : "failed";
+  // A compressed answer is kept decoded (its start), so every view shows what the app said; any other is
+  // filled here, without a promise (the forwarding path's common case).
+  if (contentCoding(response.headers) !== undefined) return fillDecoded(record, response);
+  const { body, bodyEncoding } = encodeBody(response.body.subarray(0, RECORD_BODY_BYTES));
+  record.body = body;
+  record.bodyEncoding = bodyEncoding;
+  if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
+  return undefined;
+}
+
+async function fillDecoded(record: DeliveryRecord, response: RawResponse): Promise<void> {
+  const decoded = await decodeAnswer(response.headers, response.body, RECORD_BODY_BYTES);
   const { body, bodyEncoding } = encodeBody(decoded?.bytes ?? response.body.subarray(0, RECORD_BODY_BYTES));
   record.body = body;
   record.bodyEncoding = bodyEncoding;
-  record.bodySize = response.bodySize;
   if (decoded !== undefined) {
     record.decodedFrom = decoded.from;
     if (decoded.partial || response.truncated) record.truncated = true;
   } else if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
-  record.outcome = response.status >= 200 && response.status < 300 ? "delivered" : "failed";
 }
 
 /** The raw answer of the last attempt, kept for relay mode (not stored whole). */
@@ -98,7 +106,8 @@ export async function deliverOnce(
   try {
     const response = await sendRaw(url, request, options);
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
-    await fill(record, response);
+    const filling = fill(record, response);
+    if (filling !== undefined) await filling;
     return { record, response };
   } catch (error) {
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
