@@ -134,8 +134,15 @@ export async function readBody(
 ): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) {
     // The rest drained when cheap, left to a sender that waits for a go-ahead, else given up before the
-    // answer goes out (./over_limit.ts).
-    throw new BodyTooLargeError(limit, await drainDeclared(request, Number(declared), limit, options.cutOff));
+    // answer goes out (./over_limit.ts). A drain is a body being read: counted as one.
+    options.budget?.enter();
+    let rest: RestOfBody;
+    try {
+      rest = await drainDeclared(request, Number(declared), limit, options.cutOff);
+    } finally {
+      options.budget?.leave();
+    }
+    throw new BodyTooLargeError(limit, rest);
   }
   const n = declared === null || options.chunked ? NaN : Number(declared);
   // A small declared body goes to `arrayBuffer()` without `request.body` being asked first: on Deno.serve
