@@ -115,7 +115,8 @@ export interface ReadBodyOptions {
  * reader: memory is committed as bytes arrive, never from the declared
  * `Content-Length` (a client declaring 25 MiB and sending one byte costs one
  * byte). `declared` is that header (`null` when absent), read once
- * by the caller; a declared length over the limit is refused at once.
+ * by the caller; a declared length over the limit is refused without keeping
+ * a byte (the body read and dropped first when that is cheap: ./over_limit.ts).
  * The bytes read stay charged to `options.budget`: the caller releases
  * `body.length` once the request is done. On an error nothing stays charged.
  * @throws {BodyTooLargeError} when the body is larger than `limit`.
