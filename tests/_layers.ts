@@ -150,6 +150,7 @@ export const LAYERS: readonly Layer[] = [
       "errors.ts",
       "event",
       "export",
+      "names.ts",
       "providers",
       "query",
       "route",

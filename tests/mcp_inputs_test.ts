@@ -20,6 +20,7 @@ import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
 import { until, unusedPort } from "./_app.ts";
+import { VERDICT_NAMES } from "../src/names.ts";
 
 const GITHUB_SECRET = "gh-secret-for-the-mcp-inputs-test";
 const STRIPE_SECRET = "whsec_mcp_inputs_test";
@@ -253,6 +254,13 @@ Deno.test({
     assert.ok(!inputs("wait_for_event").includes("undelivered"), inputs("wait_for_event").join(", "));
     assert.ok(inputs("wait_for_event").includes("provider"));
     assert.ok(inputs("replay").includes("filter_method") && inputs("replay").includes("method"));
+    // The verdict filter offers every verdict name src/names.ts lists (never a copy of the list).
+    const tool = (name: string) => mcp.tools.find((t: { name: string }) => t.name === name)!;
+    for (const name of ["search_events", "wait_for_event", "replay"]) {
+      assert.deepEqual(tool(name).inputSchema.properties.verdict.enum, [...VERDICT_NAMES], name);
+    }
+    const shown = tool("get_event").outputSchema.properties.event.properties.verdict.properties.status.enum;
+    assert.deepEqual(shown, [...VERDICT_NAMES]);
     const wait = await mcp.call("wait_for_event", { undelivered: true, timeout_seconds: 1 });
     assert.equal(wait.isError, true);
     assert.match(wait.text, /Unrecognized key: "undelivered"/);

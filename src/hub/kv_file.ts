@@ -7,6 +7,7 @@
  * after the open in case they already existed.
  * @module
  */
+import { lstatIfThere, pathKind } from "../store/write/path_kind.ts";
 import { dirnameOf } from "../text/path.ts";
 
 /** Mode of the directory the hub creates for its KV file. */
@@ -62,15 +63,13 @@ export class KvLinkError extends Error {
 
 /** Throws when `path` is a symbolic link, or a file with another name (a hard link); nothing there is fine. */
 async function refuseLink(path: string, what: "directory" | "file"): Promise<void> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
+  const info = await lstatIfThere(path);
+  if (info === undefined) return;
+  const kind = pathKind(info);
+  if (kind === "symbolic link") {
+    throw new KvLinkError(path, `a symbolic link (the hub's ${what} must not be one)`);
   }
-  if (info.isSymlink) throw new KvLinkError(path, `a symbolic link (the hub's ${what} must not be one)`);
-  if (what === "file" && info.isFile && (info.nlink ?? 1) > 1) {
+  if (what === "file" && kind === "hard link") {
     throw new KvLinkError(path, `a hard link (${info.nlink} names)`);
   }
 }

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody } from "../event/record.ts";
+import { VERDICT_NAMES } from "../names.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 import { deliveriesOf, TARGET_DELIVERIES_SCHEMA, TARGET_STATE_SCHEMA, targetStates } from "./deliveries.ts";
@@ -20,7 +21,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const MAX_BODY_LIMIT = 1024 * 1024;
 
 const VERDICT_SCHEMA = z.object({
-  status: z.enum(["valid", "invalid", "expired", "unsigned", "no-secret"]),
+  status: z.enum(VERDICT_NAMES),
   scheme: z.string().optional().describe("the scheme checked: github-sha256, stripe-v1, ..."),
   reason: z.string().optional().describe("why, for invalid and expired (and which secret matched)"),
 });
@@ -35,7 +36,7 @@ export const EVENT_SUMMARY_SCHEMA = z.object({
   query: z.string(),
   provider: z.string().optional(),
   type: z.string().optional(),
-  verdict: z.string().describe("valid, invalid, expired, unsigned or no-secret"),
+  verdict: z.string().describe(`${VERDICT_NAMES.slice(0, -1).join(", ")} or ${VERDICT_NAMES.at(-1)}`),
   bodySize: z.number().int(),
   deliveries: z.array(TARGET_STATE_SCHEMA).optional().describe(
     "per target (kind forward, or other: a URL it was replayed to), when forwarded or replayed",

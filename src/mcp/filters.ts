@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { providerFilter } from "../config/provider_name.ts";
+import { VERDICT_NAMES } from "../names.ts";
 import { compileFilter, type EventFilter, parseSince, parseVerdict } from "../query/filter.ts";
 
 /** The filter inputs, as a zod shape (their JSON Schema is derived from it). */
@@ -16,7 +17,7 @@ export const FILTER_SHAPE = {
   provider: z.string().optional().describe(
     "sender: github, stripe, slack, ... (an alias such as svix works)",
   ),
-  verdict: z.enum(["valid", "invalid", "expired", "unsigned", "no-secret"]).optional()
+  verdict: z.enum(VERDICT_NAMES).optional()
     .describe("signature verdict at receipt"),
   path: z.string().optional().describe("request path, exact or a prefix ending in *: /hooks/*"),
   method: z.string().optional().describe("HTTP method received (any case)"),

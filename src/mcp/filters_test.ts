@@ -21,3 +21,13 @@ Deno.test("filters: provider as logs --provider reads it: canonical, an alias, a
         .test(e.message),
   );
 });
+
+Deno.test("filters: no mcp module spells out the verdict names (they come from src/names.ts)", async () => {
+  // A copy of the list would miss the next verdict name: the tools' schemas take VERDICT_NAMES.
+  const copy = /"valid",\s*"invalid",\s*"expired"/;
+  for await (const entry of Deno.readDir(new URL(".", import.meta.url))) {
+    if (!entry.isFile || !entry.name.endsWith(".ts") || entry.name.endsWith("_test.ts")) continue;
+    const source = await Deno.readTextFile(new URL(entry.name, import.meta.url));
+    assert.doesNotMatch(source, copy, `src/mcp/${entry.name} lists the verdict names itself`);
+  }
+});

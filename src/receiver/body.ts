@@ -6,11 +6,16 @@
 import { concatBytes } from "../bytes.ts";
 import type { BodyBudget } from "./budget.ts";
 import type { IncomingRequest } from "./request.ts";
+import { drainDeclared, type RestOfBody } from "./over_limit.ts";
 import type { StallWatch } from "./stall.ts";
 
 /** The body was larger than the limit. */
 export class BodyTooLargeError extends Error {
-  constructor(readonly limit: number) {
+  /**
+   * @param rest what became of the rest of the body (./over_limit.ts): its 413 goes out complete unless it
+   *   was given up.
+   */
+  constructor(readonly limit: number, readonly rest: RestOfBody = "given up") {
     super(`Request body is larger than ${limit} bytes.`);
     this.name = "BodyTooLargeError";
   }
@@ -110,7 +115,8 @@ export interface ReadBodyOptions {
  * reader: memory is committed as bytes arrive, never from the declared
  * `Content-Length` (a client declaring 25 MiB and sending one byte costs one
  * byte). `declared` is that header (`null` when absent), read once
- * by the caller; a declared length over the limit is refused at once.
+ * by the caller; a declared length over the limit is refused without keeping
+ * a byte (the body read and dropped first when that is cheap: ./over_limit.ts).
  * The bytes read stay charged to `options.budget`: the caller releases
  * `body.length` once the request is done. On an error nothing stays charged.
  * @throws {BodyTooLargeError} when the body is larger than `limit`.
@@ -128,10 +134,16 @@ export async function readBody(
   options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) {
-    // The body is given up, said so before the answer goes out: Deno.serve adds its own `connection: close`
-    // to an answer while the request's body is unread, which made the 413's header appear twice.
-    await request.body?.cancel().catch(() => {});
-    throw new BodyTooLargeError(limit);
+    // The rest drained when cheap, left to a sender that waits for a go-ahead, else given up before the
+    // answer goes out (./over_limit.ts). A drain is a body being read: counted as one.
+    options.budget?.enter();
+    let rest: RestOfBody;
+    try {
+      rest = await drainDeclared(request, Number(declared), limit, options.cutOff);
+    } finally {
+      options.budget?.leave();
+    }
+    throw new BodyTooLargeError(limit, rest);
   }
   const n = declared === null || options.chunked ? NaN : Number(declared);
   // A small declared body goes to `arrayBuffer()` without `request.body` being asked first: on Deno.serve
@@ -204,8 +216,9 @@ async function _readStream(
     }
   } catch (error) {
     budget?.release(size);
-    // Too large: the rest is given up before the 413 goes out (see readBody: one `connection: close`). Other
-    // errors end a read that may still wait in the runtime: not waited for.
+    // Too large: the rest is given up before the 413 goes out (see readBody: one `connection: close`); a
+    // chunked body's rest is never drained (./over_limit.ts). Other errors end a read that may still wait in
+    // the runtime: not waited for.
     if (error instanceof BodyTooLargeError) await reader.cancel().catch(() => {});
     else reader.cancel().catch(() => {});
     throw error;

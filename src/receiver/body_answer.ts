@@ -119,7 +119,12 @@ export function bodyErrorAnswer(error: unknown, context: BodyErrorContext): Body
     const reason = `body larger than ${context.maxBodySetting} (${size})`;
     const message = `Request body too large: ${context.taker} accepts at most ${size}. ` +
       `Raise ${context.maxBodySetting} to accept more. Nothing was stored.`;
-    return { status: 413, reason, response: closeAfter(text(413, message, close)) };
+    // The rest read and dropped, or left to a sender that waits for a go-ahead: a complete answer (the
+    // sender closes). Given up: the listener closes the connection after the answer, which then lacks its
+    // last chunk (./over_limit.ts).
+    const answer = text(413, message, close);
+    const response = error.rest === "given up" ? closeAfter(answer) : answer;
+    return { status: 413, reason, response };
   }
   if (isFramingError(error)) {
     const reason =

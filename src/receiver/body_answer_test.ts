@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BodyCutOffError, BodyTooLargeError, BodyUnreadableError } from "./body.ts";
 import { bodyErrorAnswer, type BodyErrorContext } from "./body_answer.ts";
 import { BodyBudgetError } from "./budget.ts";
+import { mustClose } from "./closing.ts";
 import { BodyStalledError } from "./stall.ts";
 
 const dev: BodyErrorContext = {
@@ -86,5 +87,14 @@ Deno.test("body answer: one wording for dev and the hub, each naming its own set
       }
       assert.equal(answer.cutOff, error instanceof BodyCutOffError ? true : undefined);
     }
+  }
+});
+
+Deno.test("body answer: a 413 whose rest was drained or left to the sender goes out whole; a given-up one closes", () => {
+  for (const rest of ["drained", "left", "given up"] as const) {
+    const { status, response } = bodyErrorAnswer(new BodyTooLargeError(4096, rest), dev);
+    assert.equal(status, 413);
+    assert.equal(response.headers.get("connection"), "close");
+    assert.equal(mustClose(response), rest === "given up", rest);
   }
 });

@@ -7,7 +7,8 @@ import { describeError, StoreError } from "../../errors.ts";
 import type { StorePaths } from "../paths.ts";
 import { basenameOf } from "../../text/path.ts";
 import { writeFailureOf } from "./write_fix.ts";
-import { createFileOnce, makePrivateDir, readNoFollow } from "./no_follow.ts";
+import { createFileOnce, dirKindOf, linkError, makePrivateDir, readNoFollow } from "./no_follow.ts";
+import { lstatIfThere, pathKind } from "./path_kind.ts";
 
 const GITIGNORE = "# hooktap's captured webhooks carry secrets: never commit them.\n*\n";
 
@@ -20,23 +21,20 @@ const GITIGNORE = "# hooktap's captured webhooks carry secrets: never commit the
  * @throws {StoreError} naming the path and the fix.
  */
 export async function refuseLink(path: string, what: string): Promise<void> {
-  let info: Deno.FileInfo;
+  let info: Deno.FileInfo | undefined;
   try {
-    info = await Deno.lstat(path);
+    info = await lstatIfThere(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
     throw new StoreError(`Cannot check ${what} ${path}: ${describeError(error)}`, { cause: error });
   }
-  const wantDir = what === "the data directory";
-  if (info.isSymlink || (wantDir ? !info.isDirectory : !info.isFile)) {
-    const kind = info.isSymlink ? "a symbolic link" : wantDir ? "not a directory" : "not a regular file";
-    throw new StoreError(
-      `${what[0]!.toUpperCase()}${
-        what.slice(1)
-      } ${path} is ${kind}. hooktap only writes to files it creates ` +
-        `inside .hooktap and never follows links there (one could point anywhere). ` +
-        `Remove it (rm ${path}) if you did not put it there, then start again.`,
-    );
+  if (info === undefined) return;
+  const kind = pathKind(info);
+  if (what === "the data directory") {
+    const wrong = dirKindOf(info);
+    if (wrong !== undefined) throw linkError(path, what, wrong);
+  } else if (kind !== "file" && kind !== "hard link") {
+    // A file with another name is not refused here: openNoFollow refuses it where a file is written.
+    throw linkError(path, what, kind === "symbolic link" ? "a symbolic link" : "not a regular file");
   }
 }
 

@@ -33,6 +33,7 @@
 import { basenameOf, dirnameOf } from "../../text/path.ts";
 import { writeFailureOf } from "./write_fix.ts";
 import { describeError, StoreError } from "../../errors.ts";
+import { pathKind } from "./path_kind.ts";
 
 /** How to open. */
 export interface NoFollowMode {
@@ -43,7 +44,11 @@ export interface NoFollowMode {
   createNew?: boolean;
 }
 
-function linkError(path: string, what: string, kind: string): StoreError {
+/**
+ * The error for `what` at `path` that is `kind` (`a symbolic link`, `not a directory`...): hooktap never
+ * writes through a link under `.hooktap`.
+ */
+export function linkError(path: string, what: string, kind: string): StoreError {
   return new StoreError(
     `${what[0]!.toUpperCase()}${what.slice(1)} ${path} is ${kind}. hooktap only writes to files it creates ` +
       `inside .hooktap and never follows links there (one could point anywhere). ` +
@@ -51,11 +56,25 @@ function linkError(path: string, what: string, kind: string): StoreError {
   );
 }
 
+/** What is wrong with the path `info` tells, for {@linkcode linkError}; `undefined` for a file of its own. */
 function kindOf(info: Deno.FileInfo): string | undefined {
-  if (info.isSymlink) return "a symbolic link";
-  if (!info.isFile) return "not a regular file";
-  if ((info.nlink ?? 1) > 1) return "a file with another name (a hard link)";
-  return undefined;
+  switch (pathKind(info)) {
+    case "file":
+      return undefined;
+    case "symbolic link":
+      return "a symbolic link";
+    case "hard link":
+      return "a file with another name (a hard link)";
+    default:
+      return "not a regular file";
+  }
+}
+
+/** What is wrong with a directory's path `info` tells, for {@linkcode linkError}; `undefined` for a directory. */
+export function dirKindOf(info: Deno.FileInfo): string | undefined {
+  const kind = pathKind(info);
+  if (kind === "directory") return undefined;
+  return kind === "symbolic link" ? "a symbolic link" : "not a directory";
 }
 
 /** Why a write or an open failed, and the fix. */
@@ -258,9 +277,8 @@ export function makePrivateDirSync(dir: string, what: string): void {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
-    if (info !== undefined && (info.isSymlink || !info.isDirectory)) {
-      throw linkError(dir, what, info.isSymlink ? "a symbolic link" : "not a directory");
-    }
+    const kind = info === undefined ? undefined : dirKindOf(info);
+    if (kind !== undefined) throw linkError(dir, what, kind);
     return info;
   };
   if (check() === undefined) Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -278,9 +296,8 @@ export async function makePrivateDir(dir: string, what: string): Promise<void> {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     });
-    if (info !== undefined && (info.isSymlink || !info.isDirectory)) {
-      throw linkError(dir, what, info.isSymlink ? "a symbolic link" : "not a directory");
-    }
+    const kind = info === undefined ? undefined : dirKindOf(info);
+    if (kind !== undefined) throw linkError(dir, what, kind);
     return info;
   };
   const before = await check();
