@@ -8,10 +8,12 @@
 import { dirnameOf } from "../text/path.ts";
 import { diffConfigs } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
-import { loadConfig } from "../config/load.ts";
+import { openConfig } from "../config/generation.ts";
+import type { ConfigGenerations } from "./config_generations.ts";
 import { watchConfigImports } from "./config_imports.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
+import type { ConfigGeneration } from "../config/generation.ts";
 import type { DevSession } from "./session.ts";
 import { describeError, HooktapError, UsageError } from "../errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
@@ -31,6 +33,11 @@ import { tunnelText } from "../term/tunnel_view.ts";
 export interface LiveOptions {
   session: DevSession;
   config: ResolvedConfig;
+  /**
+   * The run's config generations (the first is `config`'s): each reload's is adopted, and the replaced ones
+   * retire once dev accepted it. The caller disposes of them after its receiver drained.
+   */
+  generations: ConfigGenerations;
   output: Output;
   /** Absolute path of the data directory. */
   dataDir: string;
@@ -131,13 +138,20 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
   const readyFile = options.readyFile;
   if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir);
 
-  const onConfig = (next: ResolvedConfig) => {
+  const onConfig = (generation: ConfigGeneration) => {
+    const next = generation.config;
+    options.generations.adopt(generation);
     const changes = diffConfigs(current, next);
     const other = otherChanges(current, next, options.config);
     // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
     session.router.update(next.endpoints);
+    // Accepted in full once forwarding took it too: the generations it replaced retire then (a refusal
+    // keeps them).
+    const accept = () => options.generations.accept(generation, () => session.inFlight ?? 0);
+    if (session.forwarding === undefined) accept();
     session.forwarding?.update(next.endpoints).then(
       (targets) => {
+        accept();
         const text = targetChangesText(targets, c, options.configArg);
         if (text !== "") output.err(text);
       },
@@ -178,7 +192,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       file: module,
       onConfig,
       onError,
-      load: (_, token) => loadConfig({ path: file, cacheBust: token }),
+      load: (_, token) => openConfig({ path: file, cacheBust: token }),
     }));
   await imports?.refresh();
 
