@@ -108,6 +108,26 @@ Deno.test("dev: a response function that throws answers 500 with the reason; one
   assert.equal(await stopWithin(dev), 0);
 });
 
+Deno.test("dev: an uncaught error in the config's code fails the calls after it, saying why; dev goes on", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "a", path: "/a", method: "POST", response: () => {\n` +
+      `  setTimeout(() => { throw new Error("late trouble"); }, 0); return { status: 201 }; } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  assert.equal((await post(`${dev.url}/a`)).status, 201);
+  await until("the error", () => /late trouble/.test(dev.stderr()));
+  const after = await post(`${dev.url}/a`);
+  assert.equal(after.status, 500);
+  assert.match(
+    after.text,
+    /^the endpoint's response function did not run: the config's code stopped on an uncaught error \(.*late trouble\); save the config to load it again$/,
+  );
+  assert.equal(await stopWithin(dev), 0);
+});
+
 Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps it; dev stops promptly", async () => {
   await using tmp = await withTmpDir();
   // The module ticks a file of its generation every 30 ms while its worker runs.
