@@ -66,6 +66,25 @@ Deno.test("dev: an edit of the module a response function comes from answers the
   assert.deepEqual(events.map((e) => (e.response as { body: string }).body), ["one", "two", "three"]);
 });
 
+Deno.test("dev: an edit of a helper the function calls, its own text unchanged, answers anew and says so", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
+  const helper = (word: string) => `export const word = () => ${JSON.stringify(word)};\n`;
+  const words = await writeFile(tmp.path, "words.ts", helper("one"));
+  await writeFile(
+    tmp.path,
+    "resp.ts",
+    `import { word } from "./words.ts";\nexport function answer() { return { status: 202, body: word() }; }\n`,
+  );
+  await using dev = await startDev(tmp.path, ["--quiet"]);
+  assert.deepEqual(await post(`${dev.url}/a`), { status: 202, text: "one" });
+  await Deno.writeTextFile(words, helper("two"));
+  await until("the reload", () => /Config reloaded/.test(dev.stderr()));
+  assert.match(dev.stderr(), /Config reloaded:\n {2}~ POST \/a \(a\): response function reloaded\n/);
+  assert.deepEqual(await post(`${dev.url}/a`), { status: 202, text: "two" });
+  assert.equal(await stopWithin(dev), 0);
+});
+
 Deno.test("dev: an edit of the config's own function answers with the new one", async () => {
   await using tmp = await withTmpDir();
   const inline = (status: number) =>

@@ -106,7 +106,9 @@ function otherChanges(before: ResolvedConfig, after: ResolvedConfig, started: Re
     const fields = (["signing", "response"] as const).filter((f) =>
       settingText(old[f]) !== settingText(endpoint[f])
     );
-    return fields.length === 0 ? [] : [{ endpoint, fields }];
+    // The same function text, loaded anew with what it imports: its answer may differ all the same.
+    const reloaded = !fields.includes("response") && typeof endpoint.response === "function";
+    return fields.length === 0 && !reloaded ? [] : [{ endpoint, fields, reloaded }];
   });
   // Against what dev started with, which still runs: an edit back to it is no change.
   const atStart = (["retention", "ui", "server", "hub"] as const).filter((f) =>
