@@ -177,7 +177,7 @@ Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps
   assert.equal(await tick("2"), last, "nothing of the config runs after dev exited");
 });
 
-Deno.test("logs and replay --to load a config with a response function and exit", async () => {
+Deno.test("logs, replay --to and inspect load a config with a response function and exit", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
   // A module that would keep a live worker running forever.
@@ -204,4 +204,8 @@ Deno.test("logs and replay --to load a config with a response function and exit"
   assert.equal(replay.timedOut, undefined, `replay did not exit:\n${replay.stderr}`);
   assert.equal(replay.code, 0, replay.stderr);
   assert.deepEqual(got, ['{"n":1}']);
+  const inspect = await runCli(["inspect", String(event!.id)], { cwd: tmp.path, timeoutMs: 20_000 });
+  assert.equal(inspect.timedOut, undefined, `inspect did not exit:\n${inspect.stderr}`);
+  assert.equal(inspect.code, 0, inspect.stderr);
+  assert.match(inspect.stdout, /202/);
 });

@@ -91,9 +91,10 @@ self.onmessage = (event) => event.data.kind === "load" ? load(event.data.url) : 
 
 type CallAnswer = { call: number; value?: unknown; threw?: string; failed?: string };
 
-/** Why the proxies of a config loaded by a command other than `dev` do not run. */
+/** Why the functions of a config read by `loadConfig` (every command but `dev`, which never call them) do not run. */
 export const NOT_IN_DEV =
-  "a response function runs only in hooktap dev; this command read the config as data";
+  "a config read by loadConfig() keeps no code running, so its response functions run " +
+  "only in hooktap dev (in a test, import the config module and give its endpoints to startReceiver)";
 
 const REPLACED = "a reload replaced the config this request was routed with; send it again";
 

@@ -86,7 +86,10 @@ Deno.test("loadConfig() reads a config with functions and ends its worker: the f
     const config = await loadConfig({ cwd: dir });
     await assert.rejects(async () => await fnOf(config!)(EVENT), (e: Error) => {
       assert.ok(e instanceof ResponseFunctionError);
-      assert.match(e.message, /runs only in hooktap dev/);
+      assert.match(
+        e.message,
+        /did not run: a config read by loadConfig\(\) keeps no code running, so its response functions run only in hooktap dev/,
+      );
       return true;
     });
   });
