@@ -396,7 +396,17 @@ async function startParts(
     run,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
   });
-  const hub = plan.hub && parts.use(await startHub(plan.hub, listening.handle, paths, out));
+  // Requests the hub passes in are not the listener's: counted here, a replaced config's worker waits for them.
+  let fromHub = 0;
+  const hubHandle: Handler = async (request, info) => {
+    fromHub++;
+    try {
+      return await listening.handle(request, info);
+    } finally {
+      fromHub--;
+    }
+  };
+  const hub = plan.hub && parts.use(await startHub(plan.hub, hubHandle, paths, out));
   const inspector = plan.ui === false
     ? undefined
     : parts.use(startInspectorPart(plan, plan.ui, listening.port, live, forwarding));
@@ -411,7 +421,7 @@ async function startParts(
         router: keys.trusting(router),
         forwarding,
         get inFlight() {
-          return listening.inFlight;
+          return listening.inFlight + fromHub;
         },
       },
       config,
