@@ -207,5 +207,5 @@ Deno.test("logs, replay --to and inspect load a config with a response function 
   const inspect = await runCli(["inspect", String(event!.id)], { cwd: tmp.path, timeoutMs: 20_000 });
   assert.equal(inspect.timedOut, undefined, `inspect did not exit:\n${inspect.stderr}`);
   assert.equal(inspect.code, 0, inspect.stderr);
-  assert.match(inspect.stdout, /202/);
+  assert.match(inspect.stdout, /Response \(custom\)\n {2}status {2}202\n/);
 });
