@@ -142,7 +142,7 @@ Deno.test("dev: an uncaught error in the config's code fails the calls after it,
   assert.equal(after.status, 500);
   assert.match(
     after.text,
-    /^the endpoint's response function did not run: the config's code stopped on an uncaught error \(.*late trouble\); save the config to load it again$/,
+    /^the endpoint's response function did not (?:run|answer): the config's code stopped on an uncaught error \(.*late trouble\); save the config to load it again$/,
   );
   assert.equal(await stopWithin(dev), 0);
 });
@@ -151,7 +151,10 @@ Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps
   await using tmp = await withTmpDir();
   // The module ticks a file of its generation every 30 ms while its worker runs.
   const ticking = (id: string) =>
-    `setInterval(() => Deno.writeTextFileSync("tick-${id}", String(Date.now())), 30);\n`;
+    `setInterval(() => {\n` +
+    `  Deno.writeTextFileSync("tick-${id}.tmp", String(Date.now()));\n` +
+    `  Deno.renameSync("tick-${id}.tmp", "tick-${id}"); // whole: a read never sees it half written\n` +
+    `}, 30);\n`;
   const file = await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
   const module = await writeFile(tmp.path, "resp.ts", resp("one", ticking("1")));
   await using dev = await startDev(tmp.path, ["--quiet"], { permissions: ["-A"] });
