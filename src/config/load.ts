@@ -3,7 +3,10 @@
  * that hangs (a top-level await that never settles, an endless loop) is
  * stopped after a bounded wait instead of hanging the CLI. A config that is
  * plain data (./plain.ts: it cannot loop, wait or load code) is imported in
- * the CLI's own isolate instead, sparing the worker's start (12–20 ms).
+ * the CLI's own isolate instead, sparing the worker's start (12–20 ms). The
+ * functions of a config (a custom `response`) stay in its worker
+ * (./code_worker.ts): `hooktap dev` keeps it running (./generation.ts),
+ * every other command ends it once the data is out.
  * @module
  */
 import { ConfigError, describeError } from "../errors.ts";
@@ -15,6 +18,7 @@ import { isPlainConfig } from "./plain.ts";
 import { suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
 import { withLines } from "./locate.ts";
+import { ConfigWorker, type LoadAnswer } from "./code_worker.ts";
 
 /** Options of {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -52,52 +56,11 @@ function envTimeoutMs(): number | undefined {
   return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
-const WORKER_SOURCE = `
-self.onmessage = async (event) => {
-  let mod;
-  try {
-    mod = await import(event.data);
-  } catch (error) {
-    self.postMessage({ ok: false, error: String(error && error.stack || error), message: String(error && error.message || error) });
-    return;
-  }
-  try {
-    self.postMessage({ ok: true, hasDefault: "default" in mod, value: mod.default });
-  } catch (error) {
-    self.postMessage({ ok: false, clone: true, error: String(error && error.message || error) });
-  }
-};`;
-
-type WorkerAnswer =
-  | { ok: true; hasDefault: boolean; value: unknown }
-  | { ok: false; clone?: boolean; error: string; message?: string };
-
-function importInWorker(url: string, timeoutMs: number): Promise<WorkerAnswer | "timeout"> {
-  const blob = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
-  const worker = new Worker(blob, { type: "module" });
-  return new Promise<WorkerAnswer | "timeout">((done) => {
-    const timer = setTimeout(() => done("timeout"), timeoutMs);
-    worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
-      clearTimeout(timer);
-      done(event.data);
-    };
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      clearTimeout(timer);
-      done({ ok: false, error: event.message });
-    };
-    worker.postMessage(url);
-  }).finally(() => {
-    worker.terminate();
-    URL.revokeObjectURL(blob);
-  });
-}
-
 /** Module URLs imported here (not in a worker): a second load of one goes to a worker, which reads it anew. */
 const importedHere = new Set<string>();
 
 /** Imports a plain config (./plain.ts) in this isolate, answering as the worker would. */
-async function importHere(url: string): Promise<WorkerAnswer> {
+async function importHere(url: string): Promise<LoadAnswer> {
   importedHere.add(url);
   let mod: Record<string, unknown>;
   try {
@@ -109,7 +72,7 @@ async function importHere(url: string): Promise<WorkerAnswer> {
       message: String(error instanceof Error ? error.message : error),
     };
   }
-  return { ok: true, hasDefault: "default" in mod, value: mod.default };
+  return { ok: true, hasDefault: "default" in mod, value: mod.default, functions: 0 };
 }
 
 /** Whether the file at `file` can be imported here: plain data, first read in this process, no reload. */
@@ -143,6 +106,25 @@ export function configPath(options: LoadConfigOptions = {}): string {
  * ```
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<ResolvedConfig | null> {
+  return (await loadConfigCode(options, false))?.config ?? null;
+}
+
+/** A loaded config, and the worker that runs its functions while it is kept. */
+export interface LoadedConfig {
+  config: ResolvedConfig;
+  /** Runs the config's response functions; `undefined` for a config without any, or one not `keep`. */
+  worker: ConfigWorker | undefined;
+}
+
+/**
+ * {@linkcode loadConfig}, keeping the config's worker running when `keep` and the config holds functions
+ * (./generation.ts owns it then); else their proxies say that they run only in `hooktap dev`.
+ * @internal
+ */
+export async function loadConfigCode(
+  options: LoadConfigOptions,
+  keep: boolean,
+): Promise<LoadedConfig | null> {
   const file = configPath(options);
   let info: Deno.FileInfo;
   try {
@@ -192,19 +174,20 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   }
   const timeoutMs = options.timeoutMs ?? envTimeoutMs() ?? 10_000;
   const url = fileUrl(file).href + (options.cacheBust === undefined ? "" : `?v=${options.cacheBust}`);
-  const answer = await importableHere(file, url, options.cacheBust)
-    ? await importHere(url)
-    : await importInWorker(url, timeoutMs);
-  if (answer === "timeout") {
+  const loaded = await importableHere(file, url, options.cacheBust)
+    ? { answer: await importHere(url), worker: undefined }
+    : await ConfigWorker.load(url, timeoutMs, keep);
+  if (loaded === "timeout") {
     throw new ConfigError(`Config file ${file} did not finish loading within ${timeoutMs / 1000} s.`, [
       "it may wait on a promise that never settles, loop forever, or fetch from an unreachable host; a config should only export data",
     ]);
   }
+  const { answer, worker } = loaded;
   if (!answer.ok && answer.clone) {
-    // It loaded, but holds what cannot cross to another thread (a function, as a custom `response` may
-    // be): import it here, now that the worker showed it finishes loading.
-    const mod = await import(url) as { default?: unknown };
-    return await validated("default" in mod ? mod.default : undefined, file);
+    throw new ConfigError(
+      `Config file ${file} exports a value hooktap cannot read out of it: ${answer.error}`,
+      ["a config exports data (strings, numbers, objects, arrays) and response functions; remove the other value"],
+    );
   }
   if (!answer.ok) {
     const { cause, frame } = describeLoadError(answer.error, file);
@@ -212,7 +195,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       "fix the error above in the file",
     ]);
   }
-  return await validated(answer.hasDefault ? answer.value : undefined, file);
+  try {
+    const value = worker === undefined ? answer.value : worker.revive(answer.value);
+    const config = await validated(answer.hasDefault ? value : undefined, file);
+    return { config, worker: worker?.running ? worker : undefined };
+  } catch (error) {
+    worker?.end("the config did not validate");
+    throw error;
+  }
 }
 
 /**

@@ -2,21 +2,21 @@
  * Hot reload: watches the config file while `hooktap dev` runs, and on each
  * settled edit (debounced) loads it again, with a fresh module URL so the
  * new text is read. A config that loads and validates is handed to
- * `onConfig`; one that does not goes to `onError` and the running config
- * stays. The directory is watched, not the file, so editors that save by
+ * `onConfig` as a new generation (./generation.ts: its functions run in a
+ * worker of their own, which reads every module the config imports anew);
+ * one that does not goes to `onError` and the running config stays. The directory is watched, not the file, so editors that save by
  * writing a new file and renaming it over the old one are seen too.
  * @module
  */
 import { basenameOf, dirnameOf } from "../text/path.ts";
-import { loadConfig } from "./load.ts";
-import type { ResolvedConfig } from "./types.ts";
+import { type ConfigGeneration, openConfig } from "./generation.ts";
 
 /** Options of {@linkcode watchConfig}. */
 export interface WatchConfigOptions {
   /** Absolute path of the config file. */
   file: string;
-  /** Called with each edit that loads and validates. */
-  onConfig: (config: ResolvedConfig) => void;
+  /** Called with each edit that loads and validates; the generation is the callee's to retire or dispose. */
+  onConfig: (generation: ConfigGeneration) => void;
   /** Called with the error of an edit that does not (a ConfigError, usually). */
   onError: (error: unknown) => void;
   /**
@@ -26,9 +26,9 @@ export interface WatchConfigOptions {
   debounceMs?: number;
   /**
    * Loads the config.
-   * @default loadConfig with a cache-busting token
+   * @default openConfig with a cache-busting token
    */
-  load?: (file: string, token: string) => Promise<ResolvedConfig | null>;
+  load?: (file: string, token: string) => Promise<ConfigGeneration | null>;
 }
 
 /** A running watch. */
@@ -37,7 +37,7 @@ export interface ConfigWatch {
   close(): void;
 }
 
-const defaultLoad = (file: string, token: string) => loadConfig({ path: file, cacheBust: token });
+const defaultLoad = (file: string, token: string) => openConfig({ path: file, cacheBust: token });
 
 /** Starts watching the config file. */
 export function watchConfig(options: WatchConfigOptions): ConfigWatch {
@@ -55,10 +55,13 @@ export function watchConfig(options: WatchConfigOptions): ConfigWatch {
     running = running.then(async () => {
       if (closed || mine !== generation) return; // a newer edit is queued: load that one
       try {
-        const config = await load(file, `${Date.now()}-${mine}`);
-        if (closed || mine !== generation) return;
-        if (config === null) throw new Error(`${file} was removed; keeping the running config.`);
-        onConfig(config);
+        const loaded = await load(file, `${Date.now()}-${mine}`);
+        if (closed || mine !== generation) {
+          await loaded?.[Symbol.asyncDispose](); // stopped, or a newer edit is queued: its worker ends
+          return;
+        }
+        if (loaded === null) throw new Error(`${file} was removed; keeping the running config.`);
+        onConfig(loaded);
       } catch (error) {
         if (!closed && mine === generation) onError(error);
       }

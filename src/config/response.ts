@@ -117,3 +117,18 @@ export function checkResponse(
   if (typeof value === "function") return value as ResponseFunction;
   return resolveResponse(value, at, issues);
 }
+
+/**
+ * Marks a response function that runs the config's code in its worker (./code_worker.ts): the event it is
+ * given is cloned on the way there, so the receiver need not clone it first.
+ */
+export const RUNS_IN_WORKER: unique symbol = Symbol("hooktap.runsInWorker");
+
+/** A response function's answer hooktap could not get (not a throw of the function): its message says why. */
+export class ResponseFunctionError extends Error {
+  /** @param message what went wrong, said as the 500's body. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ResponseFunctionError";
+  }
+}

@@ -8,10 +8,12 @@
 import { dirnameOf } from "../text/path.ts";
 import { diffConfigs } from "../config/diff.ts";
 import { watchConfig } from "../config/reload.ts";
-import { loadConfig } from "../config/load.ts";
+import { openConfig } from "../config/generation.ts";
+import type { ConfigGenerations } from "./config_generations.ts";
 import { watchConfigImports } from "./config_imports.ts";
 import { writeUserFile } from "../store/write/user_file.ts";
 import type { Endpoint, ResolvedConfig } from "../config/types.ts";
+import type { ConfigGeneration } from "../config/generation.ts";
 import type { DevSession } from "./session.ts";
 import { describeError, HooktapError, UsageError } from "../errors.ts";
 import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detect.ts";
@@ -31,6 +33,11 @@ import { tunnelText } from "../term/tunnel_view.ts";
 export interface LiveOptions {
   session: DevSession;
   config: ResolvedConfig;
+  /**
+   * The run's config generations (the first is `config`'s): each reload's is adopted, and the replaced ones
+   * retire once dev accepted it. The caller disposes of them after its receiver drained.
+   */
+  generations: ConfigGenerations;
   output: Output;
   /** Absolute path of the data directory. */
   dataDir: string;
@@ -99,7 +106,9 @@ function otherChanges(before: ResolvedConfig, after: ResolvedConfig, started: Re
     const fields = (["signing", "response"] as const).filter((f) =>
       settingText(old[f]) !== settingText(endpoint[f])
     );
-    return fields.length === 0 ? [] : [{ endpoint, fields }];
+    // The same function text, loaded anew with what it imports: its answer may differ all the same.
+    const reloaded = !fields.includes("response") && typeof endpoint.response === "function";
+    return fields.length === 0 && !reloaded ? [] : [{ endpoint, fields, reloaded }];
   });
   // Against what dev started with, which still runs: an edit back to it is no change.
   const atStart = (["retention", "ui", "server", "hub"] as const).filter((f) =>
@@ -131,13 +140,20 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
   const readyFile = options.readyFile;
   if (readyFile !== undefined) await writeAtomic(readyFile, JSON.stringify(ready()) + "\n", options.dataDir);
 
-  const onConfig = (next: ResolvedConfig) => {
+  const onConfig = (generation: ConfigGeneration) => {
+    const next = generation.config;
+    options.generations.adopt(generation);
     const changes = diffConfigs(current, next);
     const other = otherChanges(current, next, options.config);
     // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
     session.router.update(next.endpoints);
+    // Accepted in full once forwarding took it too: the generations it replaced retire then (a refusal
+    // keeps them).
+    const accept = () => options.generations.accept(generation, () => session.inFlight ?? 0);
+    if (session.forwarding === undefined) accept();
     session.forwarding?.update(next.endpoints).then(
       (targets) => {
+        accept();
         const text = targetChangesText(targets, c, options.configArg);
         if (text !== "") output.err(text);
       },
@@ -178,7 +194,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
       file: module,
       onConfig,
       onError,
-      load: (_, token) => loadConfig({ path: file, cacheBust: token }),
+      load: (_, token) => openConfig({ path: file, cacheBust: token }),
     }));
   await imports?.refresh();
 

@@ -34,6 +34,8 @@ export interface DevSession {
   readonly router: Router;
   /** Forwarding, when some endpoint forwards. */
   readonly forwarding?: ForwardingSession | undefined;
+  /** Requests being received or saved now. */
+  readonly inFlight?: number;
 }
 
 /** hooktap trigger's keys, trusted on the key-pair endpoints without a `publicKey`. */

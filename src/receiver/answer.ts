@@ -8,7 +8,7 @@
  * @module
  */
 import type { ResolvedResponse, ResponseFunction } from "../config/response.ts";
-import { resolveResponse } from "../config/response.ts";
+import { resolveResponse, ResponseFunctionError, RUNS_IN_WORKER } from "../config/response.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { CapturedEvent, StoredResponse } from "../event/record.ts";
 import { type Examination, examineRequest, NO_SETTINGS } from "../providers/examine.ts";
@@ -34,8 +34,10 @@ const REFUSED = new Set(["invalid", "expired", "unsigned"]);
 async function _custom(fn: ResponseFunction, event: CapturedEvent): Promise<ResolvedResponse> {
   let value: unknown;
   try {
-    value = await fn(structuredClone(event));
+    // A function of `hooktap dev`'s config runs in the config's worker: the event is cloned on its way there.
+    value = await fn(RUNS_IN_WORKER in fn ? event : structuredClone(event));
   } catch (error) {
+    if (error instanceof ResponseFunctionError) return _failed(error.message);
     return _failed(
       `the endpoint's response function threw: ${error instanceof Error ? error.message : String(error)}`,
     );

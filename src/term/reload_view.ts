@@ -45,8 +45,12 @@ export interface ListeningPort {
 
 /** What else a reload changed: endpoints' other settings (applied), and settings read only at start. */
 export interface OtherChanges {
-  /** Endpoints whose signing or custom response changed (their names: never a value, a secret may be one). */
-  settings: readonly { endpoint: Endpoint; fields: readonly string[] }[];
+  /**
+   * Endpoints whose signing or custom response changed (their names: never a value, a secret may be one),
+   * and those whose response function, its text unchanged, was loaded anew (`reloaded`: a module it calls may
+   * have changed).
+   */
+  settings: readonly { endpoint: Endpoint; fields: readonly string[]; reloaded?: boolean }[];
   /** Top-level fields read only when dev starts (`retention`, `ui`, `server`, `hub`) that changed. */
   atStart: readonly string[];
 }
@@ -62,7 +66,14 @@ export function reloadedText(
     ...changes.added.map((e) => `+ ${show(e)}`),
     ...changes.removed.map((e) => `- ${show(e)}`),
     ...changes.changed.map(({ before, after }) => `~ ${changed(before, after)}`),
-    ...other.settings.map(({ endpoint, fields }) => `~ ${show(endpoint)}: ${fields.join(", ")} changed`),
+    ...other.settings.map(({ endpoint, fields, reloaded }) =>
+      `~ ${show(endpoint)}: ${
+        [
+          ...(fields.length === 0 ? [] : [`${fields.join(", ")} changed`]),
+          ...(reloaded ? ["response function reloaded"] : []),
+        ].join("; ")
+      }`
+    ),
   ];
   if (changes.maxBodySize) {
     parts.push(`~ maxBodySize ${changes.maxBodySize.from} -> ${changes.maxBodySize.to}`);

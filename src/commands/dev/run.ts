@@ -4,7 +4,9 @@
  * stops it on Ctrl-C or SIGTERM.
  * @module
  */
-import { loadConfig, starterConfig } from "../../config/load.ts";
+import { starterConfig } from "../../config/load.ts";
+import { type ConfigGeneration, fixedGeneration, openConfig } from "../../config/generation.ts";
+import { type ConfigGenerations, holdGenerations } from "../../dev/config_generations.ts";
 import { configFromAnswers } from "../../config/starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "../../config/types.ts";
 import { validateConfig } from "../../config/validate.ts";
@@ -147,16 +149,16 @@ async function configForDev(
   ctx: CommandContext,
   path: string | undefined,
   port: number | undefined,
-): Promise<ResolvedConfig> {
-  const config = await loadConfig({ cwd: ctx.cwd, path });
-  if (config !== null) return config;
+): Promise<ConfigGeneration> {
+  const generation = await openConfig({ cwd: ctx.cwd, path });
+  if (generation !== null) return generation;
   const c = ctx.output.errColors;
   const file = resolvePath(ctx.cwd, CONFIG_FILE_NAME);
   const why = whyNoPrompt(file);
   if (why === undefined) {
     const answers = await askStarterAnswers("No hooktap.config.ts here yet: let's write one.");
     await writeConfigFile(file, answers);
-    return validateConfig(configFromAnswers(answers), file);
+    return fixedGeneration(validateConfig(configFromAnswers(answers), file));
   }
   ctx.output.err(
     c.yellow(`No hooktap.config.ts here and ${why}: using the built-in starter config `) +
@@ -170,13 +172,14 @@ async function configForDev(
       `Nothing was written; \`${suggestCommand(["init", "--yes"])}\` ` +
       "writes it.\n",
   );
-  return starterConfig();
+  return fixedGeneration(starterConfig());
 }
 
 /** What `dev` starts, checked before anything starts. */
 interface DevPlan {
   opts: Input<typeof options>["options"];
   config: ResolvedConfig;
+  generations: ConfigGenerations;
   port: number;
   stack: "deno" | "node" | undefined;
   fallback: ResolvedForward | undefined;
@@ -213,7 +216,9 @@ export async function run(given: CommandContext, input: Input<typeof options>): 
   const port = opts.port;
   const stack = stackOverride();
   const fallback = forwardFlag(opts.forwardTo, opts.forwardMode, opts.forwardEvents); // usage errors first
-  const config = await configForDev(ctx, opts.config, port);
+  // Its response functions run in a worker while dev runs: ended after the receiver drained, at the stop.
+  await using generations = holdGenerations(await configForDev(ctx, opts.config, port));
+  const config = generations.current.config;
   for (const warning of config.warnings) out.err(c.yellow(`warning: ${warning}\n`));
   if (!LOOPBACK.test(opts.host)) {
     out.err(
@@ -242,6 +247,7 @@ export async function run(given: CommandContext, input: Input<typeof options>): 
   const plan: DevPlan = {
     opts,
     config,
+    generations,
     port: port ?? config.port,
     stack,
     fallback,
@@ -390,7 +396,17 @@ async function startParts(
     run,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
   });
-  const hub = plan.hub && parts.use(await startHub(plan.hub, listening.handle, paths, out));
+  // Requests the hub passes in are not the listener's: counted here, a replaced config's worker waits for them.
+  let fromHub = 0;
+  const hubHandle: Handler = async (request, info) => {
+    fromHub++;
+    try {
+      return await listening.handle(request, info);
+    } finally {
+      fromHub--;
+    }
+  };
+  const hub = plan.hub && parts.use(await startHub(plan.hub, hubHandle, paths, out));
   const inspector = plan.ui === false
     ? undefined
     : parts.use(startInspectorPart(plan, plan.ui, listening.port, live, forwarding));
@@ -404,8 +420,12 @@ async function startParts(
         port: listening.port,
         router: keys.trusting(router),
         forwarding,
+        get inFlight() {
+          return listening.inFlight + fromHub;
+        },
       },
       config,
+      generations: plan.generations,
       output: out,
       dataDir: paths.dir,
       json: opts.json ?? false,
