@@ -252,6 +252,57 @@ async function _overrides(ctx: CommandContext, opts: Opts): Promise<Overrides> {
   };
 }
 
+/** What {@linkcode _replayOne} shares with a bulk replay. */
+interface OneParts {
+  config: ResolvedConfig | null;
+  needsConfig: boolean;
+  base: Omit<Parameters<typeof resendEach>[1], "log" | "onSend" | "keepAlive">;
+  noTarget: (event: CapturedEvent) => UsageError;
+  timeoutMs: number;
+}
+
+/** `hooktap replay ID`: one event, to `--to`, `--target`'s target or where `dev` forwarded it. */
+async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: OneParts): Promise<void> {
+  const { config, needsConfig, noTarget, timeoutMs } = parts;
+  const reader = await openStore(ctx);
+  let event: CapturedEvent;
+  try {
+    event = await resolveEvent(reader, id);
+  } finally {
+    reader?.[Symbol.dispose]();
+    warnSkipped(ctx, reader);
+  }
+  let named: string | undefined;
+  if (opts.target !== undefined) {
+    _namedTarget(event, opts.target, config, ctx.cwd);
+    named = opts.target;
+  }
+  const targetOf = _targets(opts, config, timeoutMs, named === undefined ? undefined : () => named, noTarget);
+  const target = targetOf(event); // no target: a usage error before sending
+  const base = { ...parts.base, targetOf };
+  if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
+  if (opts.to === undefined) await _warnHeldByDev(ctx, event, target.name);
+  const log = await openReplayLog(storeOf(ctx), [event]);
+  let sent: Sent | undefined;
+  try {
+    // One send: a connection of its own, closed after the answer, whose wait is AbortSignal.timeout; the
+    // pool's 50 ms ticker would load Deno's Node timers (a process's first setInterval, ~5 ms).
+    await resendEach([event], { ...base, keepAlive: false, log, onSend: (s) => void (sent = s) });
+  } finally {
+    await log.close();
+  }
+  if (sent === undefined) return;
+  if (sent.problem) throw sent.problem;
+  const out = ctx.output;
+  if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
+  if (sent.response === undefined) {
+    if (opts.json) printSingle(ctx, sent, true);
+    throw noAnswer(sent);
+  }
+  printSingle(ctx, sent, opts.json ?? false);
+  ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
+}
+
 /** `hooktap replay`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
@@ -291,40 +342,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   const out = ctx.output;
   if (id !== undefined) {
-    const reader = await openStore(ctx);
-    let event: CapturedEvent;
-    try {
-      event = await resolveEvent(reader, id);
-    } finally {
-      reader?.[Symbol.dispose]();
-      warnSkipped(ctx, reader);
-    }
-    if (opts.target !== undefined) {
-      _namedTarget(event, opts.target, config, ctx.cwd);
-      missed = () => opts.target;
-    }
-    const target = targetOf(event); // no target: a usage error before sending
-    if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
-    if (opts.to === undefined) await _warnHeldByDev(ctx, event, target.name);
-    const log = await openReplayLog(storeOf(ctx), [event]);
-    let sent: Sent | undefined;
-    try {
-      // One send: a connection of its own, closed after the answer, whose wait is AbortSignal.timeout; the
-      // pool's 50 ms ticker would load Deno's Node timers (a process's first setInterval, ~5 ms).
-      await resendEach([event], { ...base, keepAlive: false, log, onSend: (s) => void (sent = s) });
-    } finally {
-      await log.close();
-    }
-    if (sent === undefined) return;
-    if (sent.problem) throw sent.problem;
-    if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
-    if (sent.response === undefined) {
-      if (opts.json) printSingle(ctx, sent, true);
-      throw noAnswer(sent);
-    }
-    printSingle(ctx, sent, opts.json ?? false);
-    ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
-    return;
+    return await _replayOne(ctx, opts, id, { config, needsConfig, base, noTarget, timeoutMs });
   }
   let events: AsyncIterable<CapturedEvent> | CapturedEvent[];
   let total: number;
