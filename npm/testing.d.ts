@@ -1,7 +1,8 @@
 // Types of `hooktap/testing` (npm/testing.js): hooktap in a Node test (node:test, vitest, jest).
 // The event shape mirrors src/testing/event.ts's ReceivedEvent; the filter, src/testing/wait_for.ts's.
 
-import type { CapturedEvent, EndpointConfig, Verdict, VerdictStatus } from "./index.js";
+// `./index.d.ts`, not `./index.js`: Deno (deno check) resolves the file named, tsc the declarations either way.
+import type { CapturedEvent, EndpointConfig, Verdict, VerdictStatus } from "./index.d.ts";
 
 export type { VerdictStatus };
 
