@@ -329,9 +329,24 @@ function waitOptions(options) {
 // ---------------------------------------------------------------------------------------------------------
 // The events log: read forward from the last offset (events.jsonl only grows while dev runs and nothing prunes).
 
-function eventReader(file) {
-  let offset = 0;
+/** The size of `file`, 0 when there is none. */
+function sizeOf(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Reads the records appended to `file` since the last call, from byte `start` (a `cwd` may hold events of
+ * earlier runs). When the file shrinks (dev cut a torn last line at start), it reads again from the start,
+ * taking only the records received from `since` (an ISO time) on.
+ */
+function eventReader(file, start, since) {
+  let offset = start;
   let rest = "";
+  let from = "";
   return function readNew() {
     let size;
     try {
@@ -342,6 +357,7 @@ function eventReader(file) {
     if (size < offset) {
       offset = 0;
       rest = "";
+      from = since;
     }
     if (size === offset) return [];
     const bytes = readFileSync(file);
@@ -354,9 +370,8 @@ function eventReader(file) {
       if (line.trim() === "") continue;
       try {
         const record = JSON.parse(line);
-        if (record && (record.v === 1 || record.v === 2) && typeof record.id === "string") {
-          records.push(record);
-        }
+        const known = record && (record.v === 1 || record.v === 2) && typeof record.id === "string";
+        if (known && !(record.receivedAt < from)) records.push(record);
       } catch { /* a torn line: never acknowledged */ }
     }
     return records;
@@ -390,6 +405,9 @@ export async function startHooktap(options = {}) {
   const dir = made ? mkdtempSync(path.join(tmpdir(), "hooktap-test-")) : path.resolve(options.cwd);
   const configPath = path.join(dir, CONFIG_FILE);
   writeFileSync(configPath, text, { mode: 0o600 });
+  // Only this run's events: a `cwd` may hold earlier ones.
+  const since = new Date().toISOString();
+  const start = made ? 0 : sizeOf(path.join(dir, ".hooktap", "events.jsonl"));
   const cleanup = () => {
     try {
       if (made) rmSync(dir, { recursive: true, force: true });
@@ -497,7 +515,7 @@ export async function startHooktap(options = {}) {
   }
   const ready = outcome.ready;
   url = ready.url;
-  readEvents = eventReader(path.join(ready.dataDir, "events.jsonl"));
+  readEvents = eventReader(path.join(ready.dataDir, "events.jsonl"), start, since);
   // Events stored before the reader was made (a request sent the moment dev listened).
   for (const record of readEvents()) offer(toReceivedEvent(record));
 
@@ -684,7 +702,16 @@ export async function trigger(provider, event, options) {
   for (const [key, value] of Object.entries(options.set ?? {})) args.push("--set", `${key}=${typed(value)}`);
   if (options.setNew) args.push("--set-new");
   for (const [name, value] of options.headers ?? []) args.push("-H", `${name}: ${value}`);
-  if (options.timeoutMs !== undefined) args.push("--timeout", `${Math.ceil(options.timeoutMs)}ms`);
+  if (options.timeoutMs !== undefined) {
+    if (
+      typeof options.timeoutMs !== "number" || !(options.timeoutMs > 0) || !Number.isFinite(options.timeoutMs)
+    ) {
+      throw new RangeError(
+        `trigger's timeoutMs must be a number of milliseconds above 0, got ${options.timeoutMs}`,
+      );
+    }
+    args.push("--timeout", `${Math.ceil(options.timeoutMs)}ms`);
+  }
   const dir = cwd ?? mkdtempSync(path.join(tmpdir(), "hooktap-trigger-"));
   try {
     const child = spawnCli(args, dir, options.env);

@@ -5,7 +5,8 @@
  * signed by `stripe.webhooks.generateTestHeaderString` and waits for it with verdict valid, then triggers
  * `invoice.paid` and checks `stripe.webhooks.constructEvent` accepts what hooktap stored. It runs with
  * `node --test` and must pass; with its expectations flipped it must fail, naming what did arrive. A Node
- * process that ends without stopping hooktap leaves no `deno` behind; `tsc` checks the declarations.
+ * process that ends without stopping hooktap leaves no `deno` behind; `tsc` checks the declarations; the
+ * example of docs/testing.md runs as written.
  * @module
  */
 import assert from "node:assert/strict";
@@ -52,7 +53,9 @@ const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=er
 const NODE_TEST = String.raw`
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Stripe from "stripe";
 import { startHooktap, trigger } from "hooktap/testing";
 
@@ -124,6 +127,26 @@ test("refusals: functions, unknown filter fields, the CLI's own messages, a cras
     await hooktap.stop();
   }
 });
+
+test("cwd: a second run sees only its own events; stop keeps the data, removes its config", async () => {
+  const cwd = mkdtempSync(join(tmpdir(), "hooktap-cwd-"));
+  try {
+    for (const body of ["first", "second"]) {
+      const hooktap = await startHooktap({ cwd });
+      try {
+        await fetch(hooktap.url + "/" + body, { method: "POST", body }).then((r) => r.arrayBuffer());
+        assert.equal((await hooktap.waitFor({ method: "POST" })).text(), body);
+        assert.deepEqual(hooktap.events().map((e) => e.path), ["/" + body]);
+      } finally {
+        await hooktap.stop();
+      }
+      assert.ok(!existsSync(join(cwd, "hooktap-testing.config.mjs")));
+    }
+    assert.equal(readFileSync(join(cwd, ".hooktap", "events.jsonl"), "utf8").trim().split("\n").length, 2);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
 `;
 
 /** A Node script that starts hooktap and ends without stopping it; prints dev's pid. */
@@ -192,6 +215,15 @@ async function project(dir: string): Promise<string> {
   return app;
 }
 
+/** The example of docs/testing.md's "From Node (npm)": it runs as written. */
+async function docsExample(): Promise<string> {
+  const text = await Deno.readTextFile(join(ROOT, "docs", "testing.md"));
+  const section = text.slice(text.indexOf("## From Node (npm)"));
+  const code = /^```js\n([\s\S]*?)^```/m.exec(section)?.[1];
+  assert.ok(code?.includes("hooktap/testing"), "docs/testing.md's From Node (npm) has a js example");
+  return code!;
+}
+
 /** Whether process `pid` is gone (no /proc entry, or a zombie waiting to be reaped). */
 async function gone(pid: number): Promise<boolean> {
   try {
@@ -218,13 +250,16 @@ Deno.test({
     try {
       const app = await project(dir);
       await Deno.writeTextFile(join(app, "hooks.test.mjs"), NODE_TEST);
+      await Deno.writeTextFile(join(app, "docs_example.test.mjs"), await docsExample());
 
       await t.step(
-        "node --test passes: signed event waited for, trigger checked by constructEvent",
+        "node --test passes: signed event, trigger checked by constructEvent, refusals, cwd, the docs example",
         async () => {
-          const out = await run(NODE!, ["--test", "--test-reporter=tap", "hooks.test.mjs"], app);
+          const files = ["hooks.test.mjs", "docs_example.test.mjs"];
+          const out = await run(NODE!, ["--test", "--test-reporter=tap", ...files], app);
           assert.equal(out.code, 0, out.stdout + out.stderr);
-          assert.match(out.stdout, /^# pass 3$/m, out.stdout);
+          // hooks.test.mjs's 4 and the docs' 2.
+          assert.match(out.stdout, /^# pass 6$/m, out.stdout);
           assert.match(out.stdout, /^# fail 0$/m, out.stdout);
         },
       );
