@@ -402,6 +402,14 @@ export async function startHooktap(options = {}) {
   startOptions(options);
   const text = configText(options);
   const made = options.cwd === undefined;
+  if (!made && !(typeof options.cwd === "string" && existsSync(options.cwd))) {
+    throw new TypeError(
+      `startHooktap's cwd must be an existing directory, got ${
+        JSON.stringify(options.cwd)
+      }: create it first, ` +
+        "or leave cwd out for a new temporary directory",
+    );
+  }
   const dir = made ? mkdtempSync(path.join(tmpdir(), "hooktap-test-")) : path.resolve(options.cwd);
   const configPath = path.join(dir, CONFIG_FILE);
   writeFileSync(configPath, text, { mode: 0o600 });
@@ -435,8 +443,10 @@ export async function startHooktap(options = {}) {
     stderr += chunk;
     if (stderr.length > 64_000) stderr = stderr.slice(-32_000);
   });
+  // Settled on "close", once dev's output is read to its end (its last request lines included).
   const exited = new Promise((resolve) => {
-    child.on("exit", (code, signal) => {
+    child.on("exit", () => RUNNING.delete(child));
+    child.on("close", (code, signal) => {
       RUNNING.delete(child);
       resolve({ code, signal });
     });
@@ -528,6 +538,7 @@ export async function startHooktap(options = {}) {
   };
   exited.then(({ code, signal }) => {
     if (stopping) return;
+    for (const record of readEvents()) offer(toReceivedEvent(record));
     endWaits((m) =>
       `hooktap dev exited (${signal ?? `code ${code}`}) before an event matched ${describeMatch(m)}:\n${
         stderr.trim() || "(it printed nothing)"
