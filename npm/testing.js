@@ -33,17 +33,37 @@ const FILTER_FIELDS = ["endpoint", "method", "path", "provider", "type", "verdic
 const RUNNING = new Map();
 let exitHook = false;
 
+function killAll() {
+  for (const [child, cleanup] of RUNNING) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    cleanup();
+  }
+  RUNNING.clear();
+}
+
+/**
+ * Kills every running dev when this process exits (Node's `exit` event) or is ended by SIGTERM or SIGHUP
+ * (which skip `exit`). A signal that had no other listener is raised again once dev is killed, so the
+ * process still ends as that signal ends it; where the test runner listens for it, the runner decides.
+ */
 function killAllOnExit() {
   if (exitHook) return;
   exitHook = true;
-  process.on("exit", () => {
-    for (const [child, cleanup] of RUNNING) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone */ }
-      cleanup();
-    }
-  });
+  process.on("exit", killAll);
+  for (const signal of ["SIGTERM", "SIGHUP"]) {
+    const onSignal = () => {
+      killAll();
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    try {
+      process.on(signal, onSignal);
+    } catch { /* a signal this platform lacks */ }
+  }
 }
 
 /** The Node launcher's module (its tables and functions), or an error naming the fix. */

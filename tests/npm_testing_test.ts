@@ -149,13 +149,17 @@ test("cwd: a second run sees only its own events; stop keeps the data, removes i
 });
 `;
 
-/** A Node script that starts hooktap and ends without stopping it; prints dev's pid. */
+/**
+ * A Node script that starts hooktap and ends without stopping it, prints dev's pid and the temp directory
+ * (with END=SIGTERM it waits to be ended by that signal, which skips Node's `exit` event).
+ */
 const NO_STOP = `
 import { startHooktap } from "hooktap/testing";
 const hooktap = await startHooktap();
 await fetch(hooktap.url + "/any/path", { method: "PUT", body: "x" }).then((r) => r.arrayBuffer());
 const event = await hooktap.waitFor({ method: "put", path: "/any/path" });
-console.log(JSON.stringify({ pid: hooktap.pid, size: event.size }));
+console.log(JSON.stringify({ pid: hooktap.pid, dir: hooktap.dir, size: event.size }));
+if (process.env.END) setInterval(() => {}, 1000); // busy until the test ends it with that signal
 `;
 
 /** Declarations checked by tsc; each @ts-expect-error fails the check when the types let it through. */
@@ -224,6 +228,32 @@ async function docsExample(): Promise<string> {
   return code!;
 }
 
+/** `node no_stop.mjs` (END: its ending signal, or "" to end by itself): its first line and how it ended. */
+async function runNoStop(app: string, end: string) {
+  const child = new Deno.Command(NODE!, {
+    args: ["no_stop.mjs"],
+    cwd: app,
+    env: { END: end },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TransformStream<string, string>({
+      transform(chunk, out) {
+        for (const part of chunk.split("\n")) if (part.trim() !== "") out.enqueue(part);
+      },
+    }),
+  );
+  const reader = lines.getReader();
+  const first = await reader.read();
+  if (end !== "") child.kill(end as Deno.Signal);
+  while (!(await reader.read()).done) { /* drain */ }
+  const status = await child.status;
+  return { line: first.value ?? "", status, stderr: await stderr };
+}
+
 /** Whether process `pid` is gone (no /proc entry, or a zombie waiting to be reaped). */
 async function gone(pid: number): Promise<boolean> {
   try {
@@ -279,18 +309,25 @@ Deno.test({
         assert.match(out.stdout, /No signatures found matching the expected signature/);
       });
 
-      await t.step("a Node process that ends without stop() leaves no deno running", async () => {
-        await Deno.writeTextFile(join(app, "no_stop.mjs"), NO_STOP);
-        const out = await run(NODE!, ["no_stop.mjs"], app);
-        assert.equal(out.code, 0, out.stderr);
-        const { pid, size } = JSON.parse(out.stdout.trim()) as { pid: number; size: number };
-        assert.equal(size, 1);
-        const deadline = Date.now() + 5000;
-        while (!await gone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        const left = !await gone(pid);
-        if (left) Deno.kill(pid, "SIGKILL");
-        assert.ok(!left, `hooktap dev (pid ${pid}) outlived the Node process`);
-      });
+      await t.step(
+        "a Node process that ends without stop(), or by SIGTERM, leaves no deno running",
+        async () => {
+          await Deno.writeTextFile(join(app, "no_stop.mjs"), NO_STOP);
+          for (const end of ["", "SIGTERM"]) {
+            const { line, status, stderr } = await runNoStop(app, end);
+            if (end === "") assert.equal(status.code, 0, stderr);
+            else assert.equal(status.signal, end, `node ends by ${end}: ${stderr}`);
+            const { pid, dir, size } = JSON.parse(line) as { pid: number; dir: string; size: number };
+            assert.equal(size, 1);
+            const deadline = Date.now() + 5000;
+            while (!await gone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+            const left = !await gone(pid);
+            if (left) Deno.kill(pid, "SIGKILL");
+            assert.ok(!left, `hooktap dev (pid ${pid}) outlived the Node process (${end || "normal end"})`);
+            assert.ok(!await Deno.stat(dir).then(() => true, () => false), `${dir} is removed`);
+          }
+        },
+      );
 
       await t.step("tsc checks the declarations", async () => {
         await Deno.writeTextFile(join(app, "types_test.ts"), TYPES_TEST);
