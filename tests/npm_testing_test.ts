@@ -1,7 +1,7 @@
 /**
  * `hooktap/testing`, the npm package's test library for Node (npm/testing.js), end to end: the package
- * packed (`deno task pack`) and installed once, with `stripe` and `typescript` from the npm registry, into
- * a temp Node project; a `node:test` file there starts hooktap with a Stripe endpoint, sends an event
+ * packed (`deno task pack`) and installed once, with `stripe` and `typescript` from the npm registry (the
+ * versions deno.json pins), into a temp Node project; a `node:test` file there starts hooktap with a Stripe endpoint, sends an event
  * signed by `stripe.webhooks.generateTestHeaderString` and waits for it with verdict valid, then triggers
  * `invoice.paid` and checks `stripe.webhooks.constructEvent` accepts what hooktap stored. It runs with
  * `node --test` and must pass; with its expectations flipped it must fail, naming what did arrive. A Node
@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import denoJson from "../deno.json" with { type: "json" };
 import { VERDICT_NAMES } from "../src/names.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -198,12 +199,19 @@ const TSCONFIG = {
   files: ["types_test.ts"],
 };
 
+/** `name@version` as deno.json pins it (`"stripe": "npm:stripe@20.4.1"`): the versions the repo tests with. */
+function pinned(name: string): string {
+  const spec = (denoJson.imports as Record<string, string>)[name] ?? "";
+  assert.ok(spec?.startsWith(`npm:${name}@`), `deno.json pins ${name} as npm:${name}@<version>`);
+  return spec.slice("npm:".length);
+}
+
 /** `deno task pack`, then one install of it with stripe and typescript into a temp Node project. */
 async function project(dir: string): Promise<string> {
   const dist = join(dir, "dist");
   const out = await run(Deno.execPath(), ["task", "--quiet", "pack", "--out-dir", dist], ROOT);
   assert.equal(out.code, 0, out.stderr);
-  const version = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).version;
+  const version = denoJson.version;
   const app = join(dir, "app");
   await Deno.mkdir(app);
   await Deno.writeTextFile(
@@ -212,7 +220,7 @@ async function project(dir: string): Promise<string> {
   );
   const install = await run(
     NPM!,
-    ["install", ...NPM_FLAGS, join(dist, `hooktap-${version}.tgz`), "stripe", "typescript@5"],
+    ["install", ...NPM_FLAGS, join(dist, `hooktap-${version}.tgz`), pinned("stripe"), pinned("typescript")],
     app,
   );
   assert.equal(install.code, 0, install.stderr);
