@@ -1,5 +1,6 @@
 // Types of `hooktap/testing` (npm/testing.js): hooktap in a Node test (node:test, vitest, jest).
-// The event shape mirrors src/testing/event.ts's ReceivedEvent; the filter, src/testing/wait_for.ts's.
+// The event shape mirrors src/testing/event.ts's ReceivedEvent, the filter src/testing/wait_for.ts's EventFilter
+// (tests/npm_testing_test.ts fails when one of theirs is missing here).
 
 // `./index.d.ts`, not `./index.js`: Deno (deno check) resolves the file named, tsc the declarations either way.
 import type { CapturedEvent, EndpointConfig, Verdict, VerdictStatus } from "./index.d.ts";

@@ -279,6 +279,24 @@ Deno.test("npm/testing.js's verdict names are src/names.ts's", async () => {
   assert.deepEqual(JSON.parse(list), [...VERDICT_NAMES]);
 });
 
+/** The member names of `interface name` in the TypeScript `text` (its fields and methods, one per line). */
+function members(text: string, name: string): string[] {
+  const body = new RegExp(`export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`).exec(text)?.[1] ?? "";
+  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)[?(<:]/gm)].map((m) => m[1]!);
+}
+
+Deno.test("hooktap/testing's ReceivedEvent and EventFilter have every member of the Deno library's", async () => {
+  const node = await Deno.readTextFile(join(ROOT, "npm", "testing.d.ts"));
+  const deno = await Deno.readTextFile(join(ROOT, "src", "testing", "event.ts")) +
+    await Deno.readTextFile(join(ROOT, "src", "testing", "wait_for.ts"));
+  for (const name of ["ReceivedEvent", "EventFilter"]) {
+    const theirs = members(deno, name);
+    assert.ok(theirs.length >= 6, `${name} read from src/testing: ${theirs}`);
+    const missing = theirs.filter((m) => !members(node, name).includes(m));
+    assert.deepEqual(missing, [], `npm/testing.d.ts's ${name} lacks ${missing.join(", ")}`);
+  }
+});
+
 Deno.test({
   name:
     "hooktap/testing from Node: node:test with stripe passes, fails when it should, leaves no deno, types",
