@@ -1,8 +1,9 @@
 // Types of `hooktap/testing` (npm/testing.js): hooktap in a Node test (node:test, vitest, jest).
-// The event shape mirrors src/testing/event.ts's ReceivedEvent, the filter src/testing/wait_for.ts's EventFilter
-// (tests/npm_testing_test.ts fails when one of theirs is missing here).
+// The event shape mirrors src/testing/event.ts's ReceivedEvent, the filter src/testing/wait_for.ts's
+// EventFilter (tests/npm_testing_test.ts fails when one of theirs is missing here).
 
-// `./index.d.ts`, not `./index.js`: Deno (deno check) resolves the file named, tsc the declarations either way.
+// `./index.d.ts`, not `./index.js`: Deno (deno check) resolves the file named; tsc finds the declarations
+// either way.
 import type { CapturedEvent, EndpointConfig, Verdict, VerdictStatus } from "./index.d.ts";
 
 export type { VerdictStatus };
@@ -119,7 +120,10 @@ export interface Hooktap extends AsyncDisposable {
   readonly pid: number;
   /** The URL of each endpoint by name (a pattern as written). */
   readonly urls: Readonly<Record<string, string>>;
-  /** The URL of one endpoint. @throws {Error} naming the endpoints there are, when there is none of that name. */
+  /**
+   * The URL of one endpoint.
+   * @throws {Error} naming the endpoints there are, when there is none of that name.
+   */
   urlOf(name: string): string;
   /** Every event stored since it started, in arrival order. */
   events(): ReceivedEvent[];
@@ -129,7 +133,7 @@ export interface Hooktap extends AsyncDisposable {
    * dev stops, or dev crashes (with what dev printed on stderr).
    */
   waitFor(match?: EventMatch, options?: WaitForOptions): Promise<ReceivedEvent>;
-  /** Stops dev (SIGINT; SIGKILL after 5 s), settles pending waits, removes what it wrote. Safe to call twice. */
+  /** Stops dev (SIGINT; SIGKILL after 5 s), settles pending waits, removes what it wrote. Safe twice. */
   stop(): Promise<void>;
 }
 
@@ -143,7 +147,9 @@ export interface Hooktap extends AsyncDisposable {
  * ```js
  * import { startHooktap } from "hooktap/testing";
  * const hooktap = await startHooktap({
- *   endpoints: [{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "whsec_test" }],
+ *   endpoints: [
+ *     { name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "whsec_test" },
+ *   ],
  * });
  * try {
  *   // ... make your app send to hooktap.urlOf("stripe") ...
@@ -230,7 +236,10 @@ export interface TriggerResult {
  * @example
  * ```js
  * import { startHooktap, trigger } from "hooktap/testing";
- * const { response } = await trigger("stripe", "invoice.paid", { to: "http://localhost:3000/webhooks/stripe", secret: "whsec_test" });
+ * const { response } = await trigger("stripe", "invoice.paid", {
+ *   to: "http://localhost:3000/webhooks/stripe",
+ *   secret: "whsec_test",
+ * });
  * ```
  */
 export function trigger(provider: string, event: string, options: TriggerOptions): Promise<TriggerResult>;

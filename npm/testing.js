@@ -347,7 +347,8 @@ function waitOptions(options) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The events log: read forward from the last offset (events.jsonl only grows while dev runs and nothing prunes).
+// The events log: read forward from the last offset (events.jsonl only grows while dev runs and nothing
+// prunes).
 
 /** The size of `file`, 0 when there is none. */
 function sizeOf(file) {

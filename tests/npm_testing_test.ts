@@ -1,12 +1,12 @@
 /**
  * `hooktap/testing`, the npm package's test library for Node (npm/testing.js), end to end: the package
  * packed (`deno task pack`) and installed once, with `stripe` and `typescript` from the npm registry (the
- * versions deno.json pins), into a temp Node project; a `node:test` file there starts hooktap with a Stripe endpoint, sends an event
- * signed by `stripe.webhooks.generateTestHeaderString` and waits for it with verdict valid, then triggers
- * `invoice.paid` and checks `stripe.webhooks.constructEvent` accepts what hooktap stored. It runs with
- * `node --test` and must pass; with its expectations flipped it must fail, naming what did arrive. A Node
- * process that ends without stopping hooktap leaves no `deno` behind; `tsc` checks the declarations; the
- * example of docs/testing.md runs as written.
+ * versions deno.json pins), into a temp Node project; a `node:test` file there starts hooktap with a Stripe
+ * endpoint, sends an event signed by `stripe.webhooks.generateTestHeaderString` and waits for it with
+ * verdict valid, then triggers `invoice.paid` and checks `stripe.webhooks.constructEvent` accepts what
+ * hooktap stored. It runs with `node --test` and must pass; with its expectations flipped it must fail,
+ * naming what did arrive. A Node process that ends without stopping hooktap leaves no `deno` behind; `tsc`
+ * checks the declarations; the example of docs/testing.md runs as written.
  * @module
  */
 import assert from "node:assert/strict";
@@ -285,7 +285,7 @@ function members(text: string, name: string): string[] {
   return [...body.matchAll(/^ {2}(?:readonly )?(\w+)[?(<:]/gm)].map((m) => m[1]!);
 }
 
-Deno.test("hooktap/testing's ReceivedEvent and EventFilter have every member of the Deno library's", async () => {
+Deno.test("npm/testing.d.ts: ReceivedEvent, EventFilter have each member of the Deno library's", async () => {
   const node = await Deno.readTextFile(join(ROOT, "npm", "testing.d.ts"));
   const deno = await Deno.readTextFile(join(ROOT, "src", "testing", "event.ts")) +
     await Deno.readTextFile(join(ROOT, "src", "testing", "wait_for.ts"));
@@ -309,7 +309,7 @@ Deno.test({
       await Deno.writeTextFile(join(app, "docs_example.test.mjs"), await docsExample());
 
       await t.step(
-        "node --test passes: signed event, trigger checked by constructEvent, refusals, cwd, the docs example",
+        "node --test passes: signed event, trigger + constructEvent, refusals, cwd, the docs example",
         async () => {
           const files = ["hooks.test.mjs", "docs_example.test.mjs"];
           const out = await run(NODE!, ["--test", "--test-reporter=tap", ...files], app);
