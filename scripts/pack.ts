@@ -419,8 +419,11 @@ export function packageJson(version: string, denoVersion: string): Record<string
     scripts: { postinstall: "node bin/postinstall.cjs" },
     type: "module",
     types: "./index.d.ts",
-    exports: { ".": { types: "./index.d.ts", default: "./index.js" } },
-    files: ["bin/", "lib/", "index.js", "index.d.ts", "README.md", "LICENSE"],
+    exports: {
+      ".": { types: "./index.d.ts", default: "./index.js" },
+      "./testing": { types: "./testing.d.ts", default: "./testing.js" },
+    },
+    files: ["bin/", "lib/", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "README.md", "LICENSE"],
     dependencies: { deno: denoVersion },
     engines: { node: ">=18" },
   };
@@ -481,7 +484,7 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
     // The postinstall keeps the Node launcher beside the shell one it writes over bin/hooktap.cjs.
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "launcher.cjs"));
     await Deno.copyFile(join(root, "npm", "postinstall.cjs"), join(stage, "bin", "postinstall.cjs"));
-    for (const file of ["index.js", "index.d.ts", "README.md"]) {
+    for (const file of ["index.js", "index.d.ts", "testing.js", "testing.d.ts", "README.md"]) {
       await Deno.copyFile(join(root, "npm", file), join(stage, file));
     }
     await Deno.copyFile(join(root, "LICENSE"), join(stage, "LICENSE"));
