@@ -366,7 +366,6 @@ function sizeOf(file) {
  */
 function eventReader(file, start, since) {
   let offset = start;
-  let rest = "";
   let from = "";
   return function readNew() {
     let size;
@@ -377,23 +376,24 @@ function eventReader(file, start, since) {
     }
     if (size < offset) {
       offset = 0;
-      rest = "";
       from = since;
     }
     if (size === offset) return [];
     const bytes = readFileSync(file);
-    const text = rest + bytes.subarray(offset).toString("utf8");
-    offset = bytes.length;
-    const lines = text.split("\n");
-    rest = lines.pop() ?? "";
+    // Whole lines only, cut at a newline byte: a line being appended is read next time, never decoded in
+    // two pieces (a character split between reads would become U+FFFD in the body).
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    if (end <= offset) return [];
+    const text = bytes.subarray(offset, end).toString("utf8");
+    offset = end;
     const records = [];
-    for (const line of lines) {
+    for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
       try {
         const record = JSON.parse(line);
         const known = record && (record.v === 1 || record.v === 2) && typeof record.id === "string";
         if (known && !(record.receivedAt < from)) records.push(record);
-      } catch { /* a torn line: never acknowledged */ }
+      } catch { /* not a record of a version this reads */ }
     }
     return records;
   };
