@@ -217,7 +217,11 @@ function denoArgs(lib, args, cwd = process.cwd()) {
     "--no-lock",
     "--no-prompt",
     "--no-remote",
-    "--no-npm",
+    // A config imports what the project's own modules import: packages from the project's node_modules
+    // (found as Node finds them; never downloaded: `manual`), and CommonJS `.js` files where the nearest
+    // package.json says "type": "commonjs" (npm init's default), which --no-config alone would load as ESM.
+    "--node-modules-dir=manual",
+    "--unstable-detect-cjs",
     // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
     `--import-map=${path.join(lib, "import_map.json")}`,
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.

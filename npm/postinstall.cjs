@@ -143,7 +143,7 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
     "# $flags and $script_flags hold no space, quote or $ (checked when this file was written): they split.",
   );
   add(
-    'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --no-npm ' +
+    'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --node-modules-dir=manual --unstable-detect-cjs ' +
       '"--import-map=$lib/import_map.json" "--allow-read=$lib" $flags ${reads:+"--allow-read=$reads"} ' +
       '${writes:+"--allow-write=$writes"} ${net:+"$net"} $script_flags "$lib/$script" "$@"',
   );
