@@ -129,3 +129,19 @@ Deno.test("loadConfig() reports a syntax error with the line and column, without
     },
   );
 });
+
+Deno.test("loadConfig() names a package the config imports that is not installed, and how to install it", async () => {
+  await inTmp({
+    "hooktap.config.ts":
+      'import "hooktap-test-no-such-package/config";\nexport default { port: 0, endpoints: [] };\n',
+  }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(
+      error.message,
+      /failed to load: the config imports the package "hooktap-test-no-such-package"/,
+    );
+    // Deno's own hint (`deno add npm:...`) edits a deno.json hooktap does not read: left out.
+    assert.doesNotMatch(error.message, /deno add/);
+    assert.match(error.issues.join("\n"), /npm install hooktap-test-no-such-package/);
+  });
+});
