@@ -209,9 +209,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   if (!answer.ok) {
     const missing = missingPackage(answer.error);
     if (missing !== undefined) {
+      // A reload imports the config under `?v=N` (and Deno's message names it so).
+      const importer = missing.importer?.replace(/\?v=[^/]*$/, "");
+      const by = importer === undefined || importer === fileUrl(file).href
+        ? "the config"
+        : `its module ${decodeURIComponent(importer.replace(/^file:\/\//, ""))}`;
+      const spelled = missing.specifier === missing.name ? "" : ` (${JSON.stringify(missing.specifier)})`;
       throw new ConfigError(
-        `Config file ${file} failed to load: the config imports the package "${missing.name}" ` +
-          `(${JSON.stringify(missing.specifier)}), which is not installed in this project.`,
+        `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which is ` +
+          "not installed in this project.",
         [
           `install it where the project's node_modules is: npm install ${missing.name} (hooktap's npm ` +
           "package finds a config's packages there, as Node does, and downloads nothing)",
@@ -263,14 +269,15 @@ function fileKind(info: Deno.FileInfo): string {
  * dependency`), with its name (`dotenv`, `@scope/pkg`); Deno's own hint (`deno add npm:...`) would edit a
  * deno.json hooktap does not read.
  */
-function missingPackage(raw: string): { specifier: string; name: string } | undefined {
-  const found = raw.match(/Import "([^"./][^"]*)" not a dependency/);
+function missingPackage(raw: string): { specifier: string; name: string; importer?: string } | undefined {
+  const found = raw.match(/Import "([^"./][^"]*)" not a dependency[^\n]*/);
   if (found === null) return undefined;
   const specifier = found[1]!;
+  const importer = found[0].match(/ from "([^"]+)"/)?.[1];
   if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return undefined; // npm:, jsr:, node: and the like
   const parts = specifier.split("/");
   const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
-  return { specifier, name };
+  return importer === undefined ? { specifier, name } : { specifier, name, importer };
 }
 
 /**

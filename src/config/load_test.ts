@@ -144,4 +144,15 @@ Deno.test("loadConfig() names a package the config imports that is not installed
     assert.doesNotMatch(error.message, /deno add/);
     assert.match(error.issues.join("\n"), /npm install hooktap-test-no-such-package/);
   });
+  // Imported by a helper of the config: that module is named; a scoped package by its scope and name.
+  await inTmp({
+    "hooktap.config.ts": 'import { x } from "./helper.ts";\nexport default { port: 0, endpoints: [], x };\n',
+    "helper.ts": 'export { x } from "@hooktap-test/no-such-package/sub";\n',
+  }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(
+      error.message,
+      /: its module \S+helper\.ts imports the package "@hooktap-test\/no-such-package" \("@hooktap-test\/no-such-package\/sub"\), which is not installed/,
+    );
+  });
 });
