@@ -217,7 +217,11 @@ function denoArgs(lib, args, cwd = process.cwd()) {
     "--no-lock",
     "--no-prompt",
     "--no-remote",
-    "--no-npm",
+    // A config imports what the project's own modules import: packages from the project's node_modules
+    // (found as Node finds them; never downloaded: `manual`), and CommonJS `.js` files where the nearest
+    // package.json says "type": "commonjs" (npm init's default), which --no-config alone would load as ESM.
+    "--node-modules-dir=manual",
+    "--unstable-detect-cjs",
     // A config's `import { defineConfig } from "hooktap"` gets this package's own copy.
     `--import-map=${path.join(lib, "import_map.json")}`,
     // hooktap's own modules, each imported when a command needs it (src/cli/lazy.ts), are read at run time.
@@ -285,8 +289,50 @@ function denoBinary() {
   );
 }
 
+/**
+ * Commands that start a project where they run (dev's first-run setup and init write its config there):
+ * in a subdirectory of a Node project whose root holds a config, they would start a second one.
+ */
+const PROJECT_ROOT_COMMANDS = ["dev", "init"];
+
+/**
+ * The directory above `cwd` whose hooktap.config.ts `args` would miss: for dev and init without --config or
+ * --help, in a directory with no hooktap.config.ts, .hooktap/ or package.json, the nearest directory above
+ * that holds a package.json, when it holds a hooktap.config.ts too (a Node project's root; the walk stops at
+ * the first package.json, so a workspace's package is its own project). Else undefined.
+ */
+function configAbove(args, cwd = process.cwd()) {
+  const words = args.indexOf("--") === -1 ? args : args.slice(0, args.indexOf("--"));
+  if (!PROJECT_ROOT_COMMANDS.includes(commandOf(args) ?? "")) return undefined;
+  if (words.some((w) => w === "-h" || w === "--help") || optionValues(args, "config", "c").length > 0) {
+    return undefined;
+  }
+  const has = (dir, name) => existsSync(path.join(dir, name));
+  if (has(cwd, "hooktap.config.ts") || has(cwd, ".hooktap") || has(cwd, "package.json")) return undefined;
+  for (let dir = cwd; path.dirname(dir) !== dir;) {
+    dir = path.dirname(dir);
+    if (has(dir, "package.json")) return has(dir, "hooktap.config.ts") ? dir : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Why `line` (`dev --port 0`, run as `as`) is refused in a subdirectory of the project `above`, and the
+ * commands that run it. The shell launcher builds the same text with its variables for the arguments.
+ */
+function aboveMessage(above, command, as, line) {
+  const why = `there is no hooktap.config.ts here, but this directory is inside the project ${above}, which ` +
+    `has one: ${command} here would start a second project (its own config and .hooktap/).`;
+  return command === "init"
+    ? `${why} To write a second config here anyway: ${as} ${line} --config hooktap.config.ts`
+    : `${why} Run it in the project: cd ${above} && ${as} ${line}. To start a second one here anyway, ` +
+      `write its config first: ${as} init --config hooktap.config.ts`;
+}
+
 /** Runs the CLI on Deno with `args` and exits as it does. */
 function launch(args) {
+  const above = configAbove(args);
+  if (above !== undefined) fail(aboveMessage(above, commandOf(args), invokedAs(), args.join(" ")));
   const child = spawn(denoBinary(), denoArgs(LIB, args), {
     stdio: "inherit",
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", HOOKTAP_INVOKED_AS: invokedAs() },
@@ -328,6 +374,9 @@ else {
     denoArgs,
     denoBinary,
     invokedAs,
+    PROJECT_ROOT_COMMANDS,
+    configAbove,
+    aboveMessage,
     launch,
   };
 }

@@ -46,7 +46,7 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   for (const [, long, short] of WIDENINGS) {
     if (!options.some((o) => o.long === long)) options.push({ long, short });
   }
-  add("cmd= seen= want=");
+  add("cmd= seen= want= help=");
   for (const { long } of options) add(`${variable(long)}=`);
   add("for w do");
   // The command: the first word that is not an option (before `--`), as the Node launcher's commandOf.
@@ -63,6 +63,7 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
     add(`    --${long}=?*) ${v}="\${${v}:+$${v},}\${w#--${long}=}" ;;`);
     if (short) add(`    -${short}?*) ${v}="\${${v}:+$${v},}\${w#-${short}}" ;;`);
   }
+  add("    -h | --help) help=1 ;;");
   add("    *) ;;");
   add("  esac");
   add("done");
@@ -139,11 +140,38 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   );
   add("fi");
   add("export HOOKTAP_INVOKED_AS");
+  // dev and init in a subdirectory of a Node project whose root has a config: refused, as the Node
+  // launcher's configAbove() and aboveMessage() do.
+  if (launcher.PROJECT_ROOT_COMMANDS !== undefined) {
+    const messages = launcher.PROJECT_ROOT_COMMANDS.map((command) =>
+      `${command}) msg=${launcher.aboveMessage("$d", command, "$HOOKTAP_INVOKED_AS", "$*")} ;;`
+    );
+    if (messages.some((m) => /["`\\]/.test(m))) throw new Error("a message would end sh's double quotes");
+    add(
+      `if case " ${launcher.PROJECT_ROOT_COMMANDS.join(" ")} " in *" $cmd "*) [ -n "$cmd" ] ;; *) false ;; esac && ` +
+        '[ -z "$help" ] && [ -z "$o_config" ] && [ ! -e hooktap.config.ts ] && [ ! -e .hooktap ] && ' +
+        "[ ! -e package.json ]; then",
+    );
+    add("  d=$(pwd -P)");
+    add('  while [ "$d" != / ] && [ -n "$d" ]; do');
+    add('    d=${d%/*}; [ -z "$d" ] && d=/');
+    add('    if [ -e "$d/package.json" ]; then');
+    add('      if [ -e "$d/hooktap.config.ts" ]; then');
+    add('        msg=; case "$cmd" in');
+    for (const m of messages) add(`          ${m.replace(/^(\w+\) msg=)(.*)( ;;)$/, '$1"$2"$3')}`);
+    add("        esac");
+    add(`        printf '%s\\n' "error: $msg" >&2; exit 1`);
+    add("      fi");
+    add("      break");
+    add("    fi");
+    add("  done");
+    add("fi");
+  }
   add(
     "# $flags and $script_flags hold no space, quote or $ (checked when this file was written): they split.",
   );
   add(
-    'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --no-npm ' +
+    'exec "$deno" run --quiet --no-config --no-lock --no-prompt --no-remote --node-modules-dir=manual --unstable-detect-cjs ' +
       '"--import-map=$lib/import_map.json" "--allow-read=$lib" $flags ${reads:+"--allow-read=$reads"} ' +
       '${writes:+"--allow-write=$writes"} ${net:+"$net"} $script_flags "$lib/$script" "$@"',
   );

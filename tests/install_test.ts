@@ -415,6 +415,34 @@ Deno.test({
     assert.equal(logs.code, 0, logs.stderr);
     assert.doesNotMatch(logs.stderr, /does not load|failed to load/);
 
+    // A config imports what a Node project's modules import: a package from node_modules (as
+    // `import "dotenv/config"` does) and a CommonJS helper (a folder of "type": "commonjs", npm init's default).
+    await Deno.mkdir(join(project, "node_modules", "secrets-pkg"), { recursive: true });
+    await Deno.writeTextFile(
+      join(project, "node_modules", "secrets-pkg", "package.json"),
+      '{ "name": "secrets-pkg", "type": "module", "exports": "./index.js" }\n',
+    );
+    await Deno.writeTextFile(
+      join(project, "node_modules", "secrets-pkg", "index.js"),
+      'export const name = "from-package";\n',
+    );
+    await Deno.mkdir(join(project, "cjs"));
+    await Deno.writeTextFile(join(project, "cjs", "package.json"), '{ "type": "commonjs" }\n');
+    await Deno.writeTextFile(join(project, "cjs", "paths.js"), 'exports.path = "/from-cjs";\n');
+    await Deno.writeTextFile(
+      join(project, "hooktap.config.ts"),
+      'import { name } from "secrets-pkg";\nimport { path } from "./cjs/paths.js";\n' +
+        'export default { port: 0, endpoints: [{ name, path, method: "POST" }] };\n',
+    );
+    const imports = await run(
+      join(bin, "npx"),
+      ["hooktap", "logs", "--endpoint", "from-package"],
+      project,
+      bin,
+    );
+    assert.equal(imports.code, 0, imports.stderr);
+    assert.doesNotMatch(imports.stderr, /does not load|failed to load/);
+
     // hub serve runs from the package (Deno KV, its --kv directory outside the project) and creates a channel.
     await using hub = await startHubGroup([join(bin, "npx"), "hooktap"], project, bin, join(tmp.path, "kv"));
     const channel = await run(

@@ -235,3 +235,77 @@ Deno.test("npm launcher: the help and the commands run most run their single-fil
     if (/^[a-z]+$/.test(word) && word !== "help") assert.equal(script, `main_${word}.js`, word);
   }
 });
+
+Deno.test({
+  name:
+    "npm launchers: dev and init in a subdirectory of a Node project with a config are refused, saying where",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await withTmpDir("hooktap_sh_above_");
+    const root = await Deno.realPath(tmp.path);
+    const fake = join(root, "deno");
+    await Deno.writeTextFile(fake, "#!/bin/sh\necho RAN\n");
+    await Deno.chmod(fake, 0o755);
+    const project = join(root, "app");
+    const sub = join(project, "src", "routes");
+    await Deno.mkdir(sub, { recursive: true });
+    await Deno.writeTextFile(join(project, "package.json"), '{ "name": "app" }\n');
+    await Deno.writeTextFile(join(project, "hooktap.config.ts"), "export default {};\n");
+    // A workspace package of its own (a package.json, no config) is its own project: never refused.
+    const pkg = join(project, "packages", "api");
+    await Deno.mkdir(join(pkg, "src"), { recursive: true });
+    await Deno.writeTextFile(join(pkg, "package.json"), '{ "name": "api" }\n');
+    const shell = join(root, "hooktap.cjs");
+    await Deno.writeTextFile(
+      shell,
+      postinstall.shellLauncher(launcher, fake, "/pkg/lib", "/pkg/bin/launcher.cjs"),
+    );
+    await Deno.chmod(shell, 0o755);
+    const node = launcher as unknown as {
+      configAbove(args: string[], cwd?: string): string | undefined;
+      aboveMessage(above: string, command: string, as: string, line: string): string;
+    };
+    const runShell = async (args: string[], cwd: string) => {
+      const out = await new Deno.Command(shell, {
+        args,
+        cwd,
+        env: { HOOKTAP_INVOKED_AS: "", npm_command: "exec" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: out.code,
+        stdout: new TextDecoder().decode(out.stdout),
+        stderr: new TextDecoder().decode(out.stderr),
+      };
+    };
+    for (const args of [["dev", "--port", "0"], ["init", "--yes"]]) {
+      assert.equal(node.configAbove(args, sub), project, args.join(" "));
+      const out = await runShell(args, sub);
+      assert.equal(out.code, 1, out.stdout);
+      assert.equal(out.stdout, "");
+      assert.equal(
+        out.stderr,
+        `error: ${node.aboveMessage(project, args[0]!, "npx hooktap", args.join(" "))}\n`,
+      );
+      assert.match(out.stderr, new RegExp(`inside the project ${project}, which has one`));
+    }
+    assert.match(node.aboveMessage(project, "dev", "npx hooktap", "dev"), /cd \S+\/app && npx hooktap dev\./);
+    // Where it runs anyway: the project's root, other commands, --config, --help, a workspace package.
+    const runs: [string[], string][] = [
+      [["dev"], project],
+      [["logs"], sub],
+      [["dev", "--config", "other.ts"], sub],
+      [["dev", "--help"], sub],
+      [["init", "-c", "x.ts"], sub],
+      [["dev"], join(pkg, "src")],
+      [["dev"], root],
+    ];
+    for (const [args, cwd] of runs) {
+      assert.equal(node.configAbove(args, cwd), undefined, `${args.join(" ")} in ${cwd}`);
+      const out = await runShell(args, cwd);
+      assert.equal(out.code, 0, `${args.join(" ")} in ${cwd}: ${out.stderr}`);
+      assert.equal(out.stdout, "RAN\n");
+    }
+  },
+});

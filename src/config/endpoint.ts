@@ -168,11 +168,12 @@ export function checkEndpoints(
     const targets = checkForwards(entry.forward, `${at}.forward`, issues, provider);
     const signing = checkProvider(entry, at, issues);
     if ("secret" in entry && entry.secret === undefined && typeof name === "string") {
-      // `secret: Deno.env.get("GITHUB_WEBHOOK_SECRET")` with the variable unset: said once at start, not only
-      // as "(no secret)" on every event.
+      // `secret: process.env.GITHUB_WEBHOOK_SECRET` (or Deno.env.get) with the variable unset: said once at
+      // start, not only as "(no secret)" on every event.
       warnings.push(
-        `endpoint "${name}": its secret is empty (${at}.secret is undefined, as Deno.env.get() gives for an ` +
-          `unset variable), so signatures are not checked: set the variable and restart ${
+        `endpoint "${name}": its secret is empty (${at}.secret is undefined, as process.env.NAME or ` +
+          `Deno.env.get("NAME") reads an unset variable), so signatures are not checked: set the variable ` +
+          `(hooktap reads no .env file: \`import "dotenv/config"\` in the config loads one) and restart ${
             suggestCommand(["dev"])
           }`,
       );

@@ -190,6 +190,23 @@ export async function loadConfigCode(
     );
   }
   if (!answer.ok) {
+    const missing = missingPackage(answer.error);
+    if (missing !== undefined) {
+      // A reload imports the config under `?v=N` (and Deno's message names it so).
+      const importer = missing.importer?.replace(/\?v=[^/]*$/, "");
+      const by = importer === undefined || importer === fileUrl(file).href
+        ? "the config"
+        : `its module ${decodeURIComponent(importer.replace(/^file:\/\//, ""))}`;
+      const spelled = missing.specifier === missing.name ? "" : ` (${JSON.stringify(missing.specifier)})`;
+      throw new ConfigError(
+        `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which is ` +
+          "not installed in this project.",
+        [
+          `install it where the project's node_modules is: npm install ${missing.name} (hooktap's npm ` +
+          "package finds a config's packages there, as Node does, and downloads nothing)",
+        ],
+      );
+    }
     const { cause, frame } = describeLoadError(answer.error, file);
     throw new ConfigError(`Config file ${file} failed to load: ${cause}${frame === "" ? "" : `\n${frame}`}`, [
       "fix the error above in the file",
@@ -235,6 +252,22 @@ function fileKind(info: Deno.FileInfo): string {
   if (info.isBlockDevice) return "a block device";
   if (info.isSocket) return "a socket";
   return "not a file";
+}
+
+/**
+ * The package a config imports by a bare name that did not resolve (Deno: `Import "dotenv/config" not a
+ * dependency`), with its name (`dotenv`, `@scope/pkg`); Deno's own hint (`deno add npm:...`) would edit a
+ * deno.json hooktap does not read.
+ */
+function missingPackage(raw: string): { specifier: string; name: string; importer?: string } | undefined {
+  const found = raw.match(/Import "([^"./][^"]*)" not a dependency[^\n]*/);
+  if (found === null) return undefined;
+  const specifier = found[1]!;
+  const importer = found[0].match(/ from "([^"]+)"/)?.[1];
+  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return undefined; // npm:, jsr:, node: and the like
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+  return importer === undefined ? { specifier, name } : { specifier, name, importer };
 }
 
 /**

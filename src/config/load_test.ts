@@ -129,3 +129,30 @@ Deno.test("loadConfig() reports a syntax error with the line and column, without
     },
   );
 });
+
+Deno.test("loadConfig() names a package the config imports that is not installed, and how to install it", async () => {
+  await inTmp({
+    "hooktap.config.ts":
+      'import "hooktap-test-no-such-package/config";\nexport default { port: 0, endpoints: [] };\n',
+  }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(
+      error.message,
+      /failed to load: the config imports the package "hooktap-test-no-such-package"/,
+    );
+    // Deno's own hint (`deno add npm:...`) edits a deno.json hooktap does not read: left out.
+    assert.doesNotMatch(error.message, /deno add/);
+    assert.match(error.issues.join("\n"), /npm install hooktap-test-no-such-package/);
+  });
+  // Imported by a helper of the config: that module is named; a scoped package by its scope and name.
+  await inTmp({
+    "hooktap.config.ts": 'import { x } from "./helper.ts";\nexport default { port: 0, endpoints: [], x };\n',
+    "helper.ts": 'export { x } from "@hooktap-test/no-such-package/sub";\n',
+  }, async (dir) => {
+    const error = await loadError(dir);
+    assert.match(
+      error.message,
+      /: its module \S+helper\.ts imports the package "@hooktap-test\/no-such-package" \("@hooktap-test\/no-such-package\/sub"\), which is not installed/,
+    );
+  });
+});

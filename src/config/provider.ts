@@ -67,7 +67,7 @@ function _secrets(value: unknown, at: string, issues: Issues): string[] {
       issues.push(
         `${where} must be a non-empty string, got ${show(s)}` +
           (s === undefined
-            ? " (is the environment variable set? Deno.env.get() gives undefined when not)"
+            ? " (is the environment variable set? process.env.NAME and Deno.env.get() give undefined when not)"
             : s === ""
             ? ": set the secret the sender signs with (or leave the field out to store its events unchecked)"
             : ""),

@@ -231,5 +231,15 @@ Deno.test("validateConfig() warns per endpoint whose secret came out empty (an u
     ],
   }, null);
   assert.equal(config.warnings.length, 1, config.warnings.join("\n"));
-  assert.match(config.warnings[0]!, /^endpoint "github": its secret is empty .*set the variable and restart/);
+  assert.match(
+    config.warnings[0]!,
+    /^endpoint "github": its secret is empty .*set the variable .*and restart/,
+  );
+  // Node projects read secrets with process.env and keep them in .env: the warning names neither runtime's
+  // call alone, and says how a .env file gets in (hooktap reads none itself).
+  assert.match(config.warnings[0]!, /process\.env\.NAME or Deno\.env\.get/);
+  assert.match(
+    config.warnings[0]!,
+    /hooktap reads no \.env file: `import "dotenv\/config"` in the config loads one/,
+  );
 });
