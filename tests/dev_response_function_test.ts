@@ -4,7 +4,8 @@
  * a reload (of the config, or of a module it imports) brings a new worker
  * that reads every module anew. The old function kept answering after an edit
  * of the module it came from, since the CLI's isolate had cached it. The
- * replaced generation's worker ends (its timers stop), a refused edit keeps it,
+ * replaced generation's worker ends (its timers stop; also when forwarding refuses the
+ * edit's targets), an edit that does not load keeps it,
  * and every command exits promptly with such a config.
  * @module
  */
@@ -178,6 +179,39 @@ Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps
   const last = await tick("2");
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(await tick("2"), last, "nothing of the config runs after dev exited");
+});
+
+Deno.test("dev: an edit whose forward target forwarding refuses still ends the replaced config's worker", async () => {
+  await using tmp = await withTmpDir();
+  const ticking = (id: string) =>
+    `setInterval(() => {\n` +
+    `  Deno.writeTextFileSync("tick-${id}.tmp", String(Date.now()));\n` +
+    `  Deno.renameSync("tick-${id}.tmp", "tick-${id}");\n` +
+    `}, 30);\n`;
+  const forwarding = (to: string) =>
+    CONFIG.replace("response: answer", `response: answer, forward: { to: "${to}" }`);
+  // A closed port: nothing listens there, events would wait.
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const file = await writeFile(tmp.path, "hooktap.config.ts", forwarding(`http://127.0.0.1:${closed}/x`));
+  const module = await writeFile(tmp.path, "resp.ts", resp("one", ticking("1")));
+  await using dev = await startDev(tmp.path, ["--quiet"], { permissions: ["-A"] });
+  const tick = (id: string) => Deno.readTextFile(join(tmp.path, `tick-${id}`)).then(Number, () => 0);
+  const ticksOn = async (id: string) => {
+    const before = await tick(id);
+    await new Promise((r) => setTimeout(r, 300));
+    return (await tick(id)) > before;
+  };
+  await until("generation 1 ticking", () => ticksOn("1"));
+  // The edit points the target at dev's own receiver: forwarding refuses it, the router serves the new config.
+  await Deno.writeTextFile(module, resp("two", ticking("2")));
+  await Deno.writeTextFile(file, forwarding(`http://127.0.0.1:${dev.port}/x`));
+  await until("the refusal", () => /keeping the running forward targets/.test(dev.stderr()));
+  await until("generation 2 ticking", () => ticksOn("2"));
+  assert.equal((await post(`${dev.url}/a`)).text, "two");
+  await until("generation 1 ended", async () => !(await ticksOn("1")));
+  assert.equal(await stopWithin(dev), 0);
 });
 
 Deno.test("logs, replay --to and inspect load a config with a response function and exit", async () => {
