@@ -4,7 +4,8 @@
  * a reload (of the config, or of a module it imports) brings a new worker
  * that reads every module anew. The old function kept answering after an edit
  * of the module it came from, since the CLI's isolate had cached it. The
- * replaced generation's worker ends (its timers stop), a refused edit keeps it,
+ * replaced generation's worker ends (its timers stop; also when forwarding refuses the
+ * edit's targets), an edit that does not load keeps it,
  * and every command exits promptly with such a config.
  * @module
  */
@@ -147,23 +148,30 @@ Deno.test("dev: an uncaught error in the config's code fails the calls after it,
   assert.equal(await stopWithin(dev), 0);
 });
 
+/** Module text that ticks a file of generation `id` every 30 ms while its worker runs. */
+const ticking = (id: string) =>
+  `setInterval(() => {\n` +
+  `  Deno.writeTextFileSync("tick-${id}.tmp", String(Date.now()));\n` +
+  `  Deno.renameSync("tick-${id}.tmp", "tick-${id}"); // whole: a read never sees it half written\n` +
+  `}, 30);\n`;
+
+/** The last tick of generation `id` in `dir` (0 before the first). */
+const tickOf = (dir: string, id: string) => Deno.readTextFile(join(dir, `tick-${id}`)).then(Number, () => 0);
+
+/** Whether generation `id`'s worker ticked within 300 ms. */
+async function ticksIn(dir: string, id: string): Promise<boolean> {
+  const before = await tickOf(dir, id);
+  await new Promise((r) => setTimeout(r, 300));
+  return (await tickOf(dir, id)) > before;
+}
+
 Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps it; dev stops promptly", async () => {
   await using tmp = await withTmpDir();
-  // The module ticks a file of its generation every 30 ms while its worker runs.
-  const ticking = (id: string) =>
-    `setInterval(() => {\n` +
-    `  Deno.writeTextFileSync("tick-${id}.tmp", String(Date.now()));\n` +
-    `  Deno.renameSync("tick-${id}.tmp", "tick-${id}"); // whole: a read never sees it half written\n` +
-    `}, 30);\n`;
   const file = await writeFile(tmp.path, "hooktap.config.ts", CONFIG);
   const module = await writeFile(tmp.path, "resp.ts", resp("one", ticking("1")));
   await using dev = await startDev(tmp.path, ["--quiet"], { permissions: ["-A"] });
-  const tick = (id: string) => Deno.readTextFile(join(tmp.path, `tick-${id}`)).then(Number, () => 0);
-  const ticksOn = async (id: string) => {
-    const before = await tick(id);
-    await new Promise((r) => setTimeout(r, 300));
-    return (await tick(id)) > before;
-  };
+  const tick = (id: string) => tickOf(tmp.path, id);
+  const ticksOn = (id: string) => ticksIn(tmp.path, id);
   await until("generation 1 ticking", () => ticksOn("1"));
   await Deno.writeTextFile(file, CONFIG.replace("port: 0", "port: 'x'"));
   await until("the refusal", () => /port must be/.test(dev.stderr()));
@@ -178,6 +186,29 @@ Deno.test("dev: a reload ends the replaced config's worker; a refused edit keeps
   const last = await tick("2");
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(await tick("2"), last, "nothing of the config runs after dev exited");
+});
+
+Deno.test("dev: an edit whose forward target forwarding refuses still ends the replaced config's worker", async () => {
+  await using tmp = await withTmpDir();
+  const forwarding = (to: string) =>
+    CONFIG.replace("response: answer", `response: answer, forward: { to: "${to}" }`);
+  // A closed port: nothing listens there, events would wait.
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const file = await writeFile(tmp.path, "hooktap.config.ts", forwarding(`http://127.0.0.1:${closed}/x`));
+  const module = await writeFile(tmp.path, "resp.ts", resp("one", ticking("1")));
+  await using dev = await startDev(tmp.path, ["--quiet"], { permissions: ["-A"] });
+  const ticksOn = (id: string) => ticksIn(tmp.path, id);
+  await until("generation 1 ticking", () => ticksOn("1"));
+  // The edit points the target at dev's own receiver: forwarding refuses it, the router serves the new config.
+  await Deno.writeTextFile(module, resp("two", ticking("2")));
+  await Deno.writeTextFile(file, forwarding(`http://127.0.0.1:${dev.port}/x`));
+  await until("the refusal", () => /keeping the running forward targets/.test(dev.stderr()));
+  await until("generation 2 ticking", () => ticksOn("2"));
+  assert.equal((await post(`${dev.url}/a`)).text, "two");
+  await until("generation 1 ended", async () => !(await ticksOn("1")));
+  assert.equal(await stopWithin(dev), 0);
 });
 
 Deno.test("logs, replay --to and inspect load a config with a response function and exit", async () => {

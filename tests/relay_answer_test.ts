@@ -239,6 +239,14 @@ Deno.test({
         shown.stdout,
         /#1 200 OK .*relay, .*, the sender got hooktap's 502 \(a body over 64\.0 MiB\)/,
       );
+      // So does the HAR export: the sender's answer was hooktap's 502, not the app's 200.
+      const har = await runCli(["export", "--format", "har"], { cwd: tmp.path });
+      assert.equal(har.code, 0, har.stderr);
+      const entry = JSON.parse(har.stdout).log.entries.find((e: { comment: string }) =>
+        e.comment.includes(huge.headers.get("x-hooktap-event-id")!)
+      );
+      assert.equal(entry.response.status, 502);
+      assert.equal(entry.response.content.text, text);
     } finally {
       await app.server.shutdown();
     }

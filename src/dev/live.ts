@@ -147,8 +147,9 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
     const other = otherChanges(current, next, options.config);
     // Every reload that loads: an endpoint's secret or response may have changed with its route unchanged.
     session.router.update(next.endpoints);
-    // Accepted in full once forwarding took it too: the generations it replaced retire then (a refusal
-    // keeps them).
+    // The router serves `next` from now on, so the generations it replaced retire (once no request is in
+    // flight) after forwarding took or refused its targets: a refusal keeps the running targets, not the
+    // replaced configs' workers, which no request reaches any more (each refused edit kept one more running).
     const accept = () => options.generations.accept(generation, () => session.inFlight ?? 0);
     if (session.forwarding === undefined) accept();
     session.forwarding?.update(next.endpoints).then(
@@ -157,7 +158,10 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
         const text = targetChangesText(targets, c, options.configArg);
         if (text !== "") output.err(text);
       },
-      (error) => output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`)),
+      (error) => {
+        accept();
+        output.err(c.red(`error: ${describeError(error)}; keeping the running forward targets.\n`));
+      },
     );
     const forwardNote = forwardReloadText(
       forwardEdit(current.endpoints, next.endpoints),

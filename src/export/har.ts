@@ -8,6 +8,7 @@
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
+import { overRelayText, RELAY_BODY_MAX } from "../send/answer_note.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 import { headerText } from "../text/header_text.ts";
@@ -93,9 +94,13 @@ function _relayAnswer(
   event: CapturedEvent,
   r: DeliveryRecord,
 ): { response: Record<string, unknown>; wait: number } {
-  if (r.status === undefined) {
-    const text = `hooktap relayed this request to ${r.url} but got no answer: ${r.error ?? "no answer"}. ` +
-      `The event is stored as ${event.id}.\n`;
+  const over = r.status !== undefined && (r.bodySize ?? 0) > RELAY_BODY_MAX;
+  if (r.status === undefined || over) {
+    // The app gave no answer, or one too long to relay: its sender got hooktap's 502 (../send/relay_answer.ts).
+    const why = r.status === undefined
+      ? `hooktap relayed this request to ${r.url} but got no answer: ${r.error ?? "no answer"}.`
+      : overRelayText(r.url, r.status, r.bodySize ?? 0);
+    const text = `${why} The event is stored as ${event.id}.\n`;
     const headers: [string, string][] = [
       ["content-type", "text/plain; charset=utf-8"],
       ["x-hooktap-event-id", event.id],
@@ -111,7 +116,9 @@ function _relayAnswer(
         redirectURL: "",
         headersSize: -1,
         bodySize: -1,
-        comment: "hooktap's answer: the app gave none",
+        comment: over
+          ? `hooktap's answer: the app's ${r.status} had a body over ${RELAY_BODY_MAX} bytes`
+          : "hooktap's answer: the app gave none",
       },
       wait: r.durationMs,
     };

@@ -135,8 +135,14 @@ export async function readBody(
 ): Promise<Uint8Array> {
   if (declared !== null && Number(declared) > limit) {
     // The rest drained when cheap, left to a sender that waits for a go-ahead, else given up before the
-    // answer goes out (./over_limit.ts). A drain is a body being read: counted as one.
-    options.budget?.enter();
+    // answer goes out (./over_limit.ts). A drain is a body being read: counted as one. With no room for it,
+    // the rest is given up: still a 413 (a 503 "busy, retry" would have the sender retry a body never taken).
+    try {
+      options.budget?.enter();
+    } catch {
+      await request.body?.cancel().catch(() => {});
+      throw new BodyTooLargeError(limit, "given up");
+    }
     let rest: RestOfBody;
     try {
       rest = await drainDeclared(request, Number(declared), limit, options.cutOff);

@@ -199,3 +199,16 @@ Deno.test("releaseBody() frees a body readBody read into a buffer of its own, an
   releaseBody(other);
   assert.equal(other[0], 9);
 });
+
+Deno.test("readBody: a declared length over the limit is a 413 even while the budget is full (not a 503 'retry')", async () => {
+  const budget = new BodyBudget(1 << 20, 1);
+  budget.enter(); // another request's body is being read: no room for a drain
+  const body = new Uint8Array(150).fill(0x61);
+  const request = new Request("http://localhost/hook", { method: "POST", body });
+  await assert.rejects(
+    () => readBody(request as unknown as IncomingRequest, 100, "150", { budget }),
+    (error: unknown) => error instanceof BodyTooLargeError && error.rest === "given up",
+  );
+  assert.equal(budget.bodies, 1, "nothing stays counted for the refused body");
+  assert.equal((await request.body!.getReader().read()).done, true); // given up: cancelled, not read
+});

@@ -4,17 +4,21 @@
  * one can read, so the record keeps its decoded start instead, and says so
  * (`decodedFrom`). What the sender gets in relay mode is the answer as it came
  * (./forwarder.ts); only the record and the views are decoded. The output is
- * bounded (a small compressed body may expand a thousandfold): the input goes
- * in small slices and decoding stops once `max` bytes came out.
+ * bounded (a small compressed body may expand a thousandfold): gzip and
+ * deflate go to `DecompressionStream` in small slices, and decoding stops once
+ * `max` bytes came out. Brotli does not go there: a few bytes of it may stand
+ * for many megabytes (841 B for 1 GiB of zeros), and `DecompressionStream`
+ * expands each slice whole (2.1 GB of memory for that answer), so it goes to
+ * node:zlib's stream, which hands its output over in 16 KiB pieces.
  * @module
  */
 
-/** The formats `DecompressionStream` takes, by `Content-Encoding` token. */
-const FORMATS: Record<string, CompressionFormat> = {
+/** The formats hooktap decodes, by `Content-Encoding` token (`brotli` goes to node:zlib). */
+const FORMATS: Record<string, CompressionFormat | "brotli"> = {
   "gzip": "gzip",
   "x-gzip": "gzip",
   "deflate": "deflate",
-  "br": "brotli" as CompressionFormat,
+  "br": "brotli",
 };
 
 /** Input fed to the decoder at once: bounds what one write can expand to (16 KiB × 1032 at worst). */
@@ -54,7 +58,23 @@ export async function decodeAnswer(
 ): Promise<DecodedAnswer | undefined> {
   const coding = contentCoding(headers);
   if (coding === undefined || body.length === 0) return undefined;
-  const stream = new DecompressionStream(FORMATS[coding]!);
+  const format = FORMATS[coding]!;
+  const { bytes, partial } = format === "brotli"
+    ? await brotliStart(body, max)
+    : await streamStart(format, body, max);
+  // Nothing decoded: bytes that are not of this coding. (Deno's node:zlib ends a Brotli stream that is cut or
+  // not Brotli at all without an error, so for Brotli an empty result says it.)
+  if (bytes.length === 0 && (partial || format === "brotli")) return undefined;
+  return { from: coding, bytes, partial };
+}
+
+/** The start of a gzip or deflate body, `max` bytes at most, through `DecompressionStream` in slices. */
+async function streamStart(
+  format: CompressionFormat,
+  body: Uint8Array,
+  max: number,
+): Promise<{ bytes: Uint8Array; partial: boolean }> {
+  const stream = new DecompressionStream(format);
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
   const parts: Uint8Array[] = [];
@@ -86,12 +106,42 @@ export async function decodeAnswer(
   }
   await reader.cancel().catch(() => {});
   await writer.abort().catch(() => {});
-  if (size === 0 && partial) return undefined;
+  return { bytes: join(parts, size), partial };
+}
+
+/** The start of a Brotli body, `max` bytes at most: node:zlib's stream, ended once `max` bytes came out. */
+async function brotliStart(body: Uint8Array, max: number): Promise<{ bytes: Uint8Array; partial: boolean }> {
+  const zlib = await import("node:zlib"); // dynamic: dev starts without a node: module
+  const decoder = zlib.createBrotliDecompress({ chunkSize: SLICE });
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const partial = await new Promise<boolean>((resolve) => {
+    decoder.on("data", (chunk: Uint8Array) => {
+      const room = max - size;
+      if (room <= 0) return; // after the cap, before the stream is gone
+      if (chunk.length >= room) {
+        parts.push(chunk.subarray(0, room));
+        size += room;
+        decoder.destroy(); // at the cap (exactly `max` bytes is said cut too): the rest is not decoded
+        resolve(true);
+        return;
+      }
+      parts.push(chunk);
+      size += chunk.length;
+    });
+    decoder.on("error", () => resolve(true)); // cut or damaged: what decoded is kept
+    decoder.on("end", () => resolve(false));
+    decoder.end(body);
+  });
+  return { bytes: join(parts, size), partial };
+}
+
+function join(parts: Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const p of parts) {
     bytes.set(p, at);
     at += p.length;
   }
-  return { from: coding, bytes, partial };
+  return bytes;
 }

@@ -61,3 +61,25 @@ Deno.test("decodeAnswer decodes a Brotli (br) answer", async () => {
   assert.equal(new TextDecoder().decode(decoded.bytes), '{"error":"boom"}');
   assert.equal(decoded.from, "br");
 });
+
+Deno.test("decodeAnswer keeps the decoded start of a cut Brotli answer, and stops a Brotli bomb at the cap", async () => {
+  const { brotliCompressSync } = await import("node:zlib");
+  const lines = Array.from(
+    { length: 20000 },
+    (_, i) => `line ${i * 7919 % 10007} of the app's stack trace\n`,
+  );
+  const long = new TextEncoder().encode(lines.join(""));
+  const br = new Uint8Array(brotliCompressSync(long));
+  const cut = await decodeAnswer([["content-encoding", "br"]], br.subarray(0, br.length - 20), 1 << 20);
+  assert.ok(cut);
+  // Deno's node:zlib (2.9) ends a cut Brotli stream without an error, so `partial` cannot tell it; a body
+  // hooktap cut itself is said cut by the caller (response.truncated, ./deliver.ts).
+  assert.ok(cut.bytes.length > 0 && cut.bytes.length < long.length, String(cut.bytes.length));
+  assert.deepEqual(cut.bytes, long.subarray(0, cut.bytes.length));
+  const capped = await decodeAnswer([["content-encoding", "br"]], br, 65536);
+  assert.ok(capped);
+  assert.equal(capped.bytes.length, 65536);
+  assert.equal(capped.partial, true);
+  assert.deepEqual(capped.bytes, long.subarray(0, 65536));
+  assert.equal(await decodeAnswer([["content-encoding", "br"]], long, 65536), undefined); // not Brotli at all
+});

@@ -24,6 +24,12 @@ export function senderGot(record: Pick<DeliveryRecord, "status" | "bodySize">): 
   return "passed on to the sender";
 }
 
+/** The text of hooktap's 502 to a relayed request whose app answered with a body over {@linkcode RELAY_BODY_MAX}. */
+export function overRelayText(url: string, status: number, bodySize: number): string {
+  return `hooktap relayed this request to ${url}, which answered ${status} with a body of ` +
+    `${formatBytes(bodySize)}: more than the ${formatBytes(RELAY_BODY_MAX)} hooktap relays.`;
+}
+
 /** The phrase, or `undefined` when the record keeps the whole body as sent. Not escaped: the caller does. */
 export function answerNote(
   record: Pick<DeliveryRecord, "bodySize" | "truncated" | "decodedFrom">,

@@ -6,10 +6,9 @@
  * @module
  */
 import type { CapturedEvent } from "../event/record.ts";
-import { formatBytes } from "../text/format.ts";
 import type { AttemptOutcome } from "./deliver.ts";
 import { isHopHeader } from "./target.ts";
-import { RELAY_BODY_MAX } from "./answer_note.ts";
+import { overRelayText, RELAY_BODY_MAX } from "./answer_note.ts";
 
 export { RELAY_BODY_MAX };
 
@@ -30,11 +29,7 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome): Resp
   }
   if (response.truncated) {
     // Passing on the first 64 MiB as if whole would tell the sender a lie: say it instead.
-    return badGateway(
-      event,
-      `hooktap relayed this request to ${url}, which answered ${response.status} with a body of ` +
-        `${formatBytes(response.bodySize)}: more than the ${formatBytes(RELAY_BODY_MAX)} hooktap relays.`,
-    );
+    return badGateway(event, overRelayText(url, response.status, response.bodySize));
   }
   const head = event.method === "HEAD";
   const headers = new Headers();

@@ -156,9 +156,11 @@ export function formatDelivery(
       const size = formatBytes(record.bodySize ?? 0);
       text += `    ${
         c.dim(
-          `│ … (${runner} inspect ${record.event} shows its first ${formatBytes(RECORD_BODY_BYTES)}${
-            record.decodedFrom === undefined ? "" : " decoded"
-          } of the ${size} answer)`,
+          `│ … (${runner} inspect ${record.event} shows ${
+            // Decoding stops at 64 KiB, or sooner where the bytes stop decoding (damaged, or cut).
+            record.decodedFrom === undefined
+              ? `its first ${formatBytes(RECORD_BODY_BYTES)}`
+              : `its decoded start (up to ${formatBytes(RECORD_BODY_BYTES)})`} of the ${size} answer)`,
         )
       }\n`;
     } else if (lines.length > BODY_LINES) {

@@ -220,8 +220,15 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const excluded: string[] = [];
   try {
     if (writer.head) await sink.write(writer.head());
-    for await (const { event, line } of _select(ctx, reader, input.args, opts, excluded)) {
-      await sink.write(writer.event(event, line, format.answers ? await _relayed(ctx, event) : undefined));
+    const selected: AsyncIterable<Item & { relayed?: DeliveryRecord | undefined }> = _select(
+      ctx,
+      reader,
+      input.args,
+      opts,
+      excluded,
+    );
+    for await (const { event, line, relayed } of format.answers ? _withRelayed(ctx, selected) : selected) {
+      await sink.write(writer.event(event, line, relayed));
       count++;
     }
     if (writer.tail) await sink.write(writer.tail());
@@ -249,11 +256,39 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   }
 }
 
-/** A relayed event's relay attempt: its sender got that answer (the app's, or a 502 saying why there was none). */
-async function _relayed(ctx: CommandContext, event: CapturedEvent): Promise<DeliveryRecord | undefined> {
-  // Marked relay (its first target), or one of several targets (a relay target may be a later one).
-  const mark = event.forward;
-  if (mark === undefined || (mark.mode !== "relay" && mark.targets === undefined)) return undefined;
-  const records = (await readDeliveriesOf(storeOf(ctx).deliveries, [event])).get(event.id) ?? [];
-  return records.find((r) => r.source === "relay");
+/** Events read ahead to find their relay attempts in one read of the deliveries log. */
+const RELAYED_BATCH = 256;
+/** The most of their stored lines held at once while they wait for that read (UTF-16 code units). */
+const RELAYED_BATCH_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Each item with, for a relayed event, its relay attempt: its sender got that answer (the app's, or a 502
+ * saying why there was none). Read for a batch of events at once: one read per event went back through the
+ * log from its end every time (4,000 relayed events took 18 s to export, against 0.1 s without the answers).
+ */
+async function* _withRelayed(
+  ctx: CommandContext,
+  items: AsyncIterable<Item>,
+): AsyncGenerator<Item & { relayed?: DeliveryRecord | undefined }> {
+  let batch: Item[] = [];
+  let chars = 0;
+  const flush = async function* () {
+    // Marked relay (its first target), or one of several targets (a relay target may be a later one).
+    const relayed = batch.filter(({ event: { forward: mark } }) =>
+      mark !== undefined && (mark.mode === "relay" || mark.targets !== undefined)
+    ).map((item) => item.event);
+    const records = await readDeliveriesOf(storeOf(ctx).deliveries, relayed);
+    const items = batch;
+    batch = [];
+    chars = 0;
+    for (const item of items) {
+      yield { ...item, relayed: records.get(item.event.id)?.find((r) => r.source === "relay") };
+    }
+  };
+  for await (const item of items) {
+    batch.push(item);
+    chars += item.line.length;
+    if (batch.length >= RELAYED_BATCH || chars >= RELAYED_BATCH_CHARS) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
 }

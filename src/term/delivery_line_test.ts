@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { formatDelivery } from "./delivery_line.ts";
+import { createColors } from "./colors.ts";
+import type { Output } from "./output.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+
+const output = { colors: createColors(false), errColors: createColors(false) } as unknown as Output;
+
+const record = (over: Partial<DeliveryRecord>): DeliveryRecord => ({
+  v: 2,
+  id: "dlv_1",
+  event: "evt_20261128_01M8J2YNGYBVP0TVRFKHK8DQPD",
+  endpoint: "a",
+  source: "forward",
+  target: "app",
+  url: "http://127.0.0.1:3000/hook",
+  method: "POST",
+  attempt: 1,
+  startedAt: "2026-11-28T22:00:00.000Z",
+  durationMs: 3,
+  outcome: "failed",
+  status: 500,
+  statusText: "Internal Server Error",
+  headers: [["content-encoding", "gzip"]],
+  bodyEncoding: "utf8",
+  ...over,
+});
+
+Deno.test("formatDelivery under a cut answer: the first 64 KiB kept, or what decoded of a compressed one", () => {
+  const cut = formatDelivery(
+    record({ headers: [], body: "boom", bodySize: 5 * 1024 * 1024, truncated: true }),
+    output,
+    {
+      runner: "hooktap",
+    },
+  );
+  assert.match(cut, /inspect evt_\w+ shows its first 64\.0 KiB of the 5\.0 MiB answer/);
+  // A gzip answer that stopped decoding after 200 bytes (damaged, or cut): its record keeps those 200 bytes,
+  // not 64 KiB of it.
+  const damaged = formatDelivery(
+    record({ body: "x".repeat(200), bodySize: 1200, truncated: true, decodedFrom: "gzip" }),
+    output,
+    { runner: "hooktap" },
+  );
+  assert.doesNotMatch(damaged, /first 64\.0 KiB/);
+  assert.match(damaged, /inspect evt_\w+ shows its decoded start \(up to 64\.0 KiB\) of the 1\.2 KiB answer/);
+});
