@@ -5,7 +5,16 @@
 // `hooktap trigger --json`. Nothing is captured, verified or signed in Node. Node built-ins only.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -379,13 +388,25 @@ function eventReader(file, start, since) {
       from = since;
     }
     if (size === offset) return [];
-    const bytes = readFileSync(file);
-    // Whole lines only, cut at a newline byte: a line being appended is read next time, never decoded in
-    // two pieces (a character split between reads would become U+FFFD in the body).
-    const end = bytes.lastIndexOf(0x0a) + 1;
-    if (end <= offset) return [];
-    const text = bytes.subarray(offset, end).toString("utf8");
-    offset = end;
+    // Only what was appended since the last read, in whole lines, cut at a newline byte: a line being
+    // appended is read next time, never decoded in two pieces (a character split between reads would become
+    // U+FFFD in the body).
+    const bytes = Buffer.alloc(size - offset);
+    const fd = openSync(file, "r");
+    let got = 0;
+    try {
+      while (got < bytes.length) {
+        const n = readSync(fd, bytes, got, bytes.length - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const end = bytes.subarray(0, got).lastIndexOf(0x0a) + 1;
+    if (end === 0) return [];
+    const text = bytes.subarray(0, end).toString("utf8");
+    offset += end;
     const records = [];
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
