@@ -82,7 +82,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     unit: "doctor",
-    uses: ["config", "errors.ts", "hub", "receiver", "route", "store", "text", "tunnel"],
+    uses: ["config", "errors.ts", "hub", "receiver", "route", "send", "store", "text", "tunnel"],
     what: "setup checks",
   },
   {

@@ -23,6 +23,7 @@ import { detectTunnels, probeOptionsFromEnv, type Tunnel } from "../tunnel/detec
 import { invokedAs } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
 import { resolvePath } from "../text/path.ts";
+import { connectTcp } from "../send/http1.ts";
 
 /** The config as doctor found it. */
 export type ConfigFact =
@@ -209,7 +210,7 @@ async function probeTarget(url: string): Promise<{ listening: boolean; error?: s
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), 2000)));
-  const connecting = Deno.connect({ hostname, port });
+  const connecting = connectTcp(hostname, port);
   try {
     const conn = await Promise.race([connecting, timeout]);
     if (conn === "timeout") {

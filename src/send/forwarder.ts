@@ -32,6 +32,7 @@ import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedReq
 import { nextDelay } from "./retry.ts";
 import type { ForwardTarget } from "./target.ts";
 import { RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { connectTcp } from "./http1.ts";
 
 /** A change of a target's reachability, reported once per change. */
 export interface AppState {
@@ -130,7 +131,7 @@ const READ_BACK_IDS = 1024;
 export const WINDOW = 64;
 
 async function _connect(hostname: string, port: number): Promise<void> {
-  const conn = await Deno.connect({ hostname, port });
+  const conn = await connectTcp(hostname, port);
   conn.close();
 }
 

@@ -366,7 +366,7 @@ export class Http1Pool {
   }
 
   async #connect(origin: Http1Origin): Promise<Connection> {
-    const conn = await Deno.connect({ hostname: origin.hostname, port: origin.port });
+    const conn = await connectTcp(origin.hostname, origin.port);
     conn.setNoDelay(true);
     return new Connection(conn);
   }
@@ -594,4 +594,42 @@ async function readResponse(
     response: { status, statusText, headers, body, bodySize: size, truncated: size > kept },
     keep: !close,
   };
+}
+
+/*
+ * Connecting to an app on this machine by the name `localhost`: Deno connects to the first address it
+ * resolves and no other (denoland/deno#25661, no Happy Eyeballs), so an app bound to `::1` only (Node's
+ * `listen(port, "localhost")` where `localhost` resolves to `::1` first, as on macOS) is refused when
+ * `localhost` resolves to `127.0.0.1`, and the reverse: hooktap would call a running app down. A refused
+ * `localhost` is tried at `127.0.0.1`, then at `::1`.
+ */
+
+/** The loopback addresses a refused `localhost` is tried at, in order. */
+const LOOPBACKS = ["127.0.0.1", "::1"] as const;
+
+/** Injected for tests: the runtime's connect. */
+export type ConnectFn = (options: Deno.ConnectOptions) => Promise<Deno.TcpConn>;
+
+/**
+ * `Deno.connect` to `hostname:port`; for `localhost`, refused, each loopback address in turn.
+ * @throws the first attempt's error when every address refuses (or any other error at once).
+ */
+export async function connectTcp(
+  hostname: string,
+  port: number,
+  connect: ConnectFn = (options) => Deno.connect(options),
+): Promise<Deno.TcpConn> {
+  try {
+    return await connect({ hostname, port });
+  } catch (error) {
+    if (hostname.toLowerCase() !== "localhost" || !(error instanceof Deno.errors.ConnectionRefused)) {
+      throw error;
+    }
+    for (const address of LOOPBACKS) {
+      try {
+        return await connect({ hostname: address, port });
+      } catch { /* this family refuses too (or is not there): the next */ }
+    }
+    throw error;
+  }
 }
