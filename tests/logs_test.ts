@@ -80,6 +80,20 @@ Deno.test("`hooktap logs` without any events prints a ready curl command for the
   assert.match(r.stderr, /curl -X PUT http:\/\/localhost:9123\/hooks\/in /);
 });
 
+Deno.test("`hooktap logs` without events, on a config with port 0 and no dev running, names no port it cannot know", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    'export default { port: 0, endpoints: [{ name: "in", path: "/hooks/in", method: "POST" }] };\n',
+  );
+  const r = await runCli(["logs"], { cwd: tmp.path });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /then send one \(PORT: the one it prints; the config's port is 0, any free one\):/);
+  assert.match(r.stderr, /curl -X POST http:\/\/localhost:PORT\/hooks\/in /);
+  assert.doesNotMatch(r.stderr, /8787/); // it said localhost:8787, where nothing listens
+});
+
 Deno.test("`hooktap logs` without events while dev runs sends the curl to dev's own port, not the config's", async () => {
   await using tmp = await withTmpDir();
   await writeFile(

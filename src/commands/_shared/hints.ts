@@ -30,11 +30,14 @@ export async function configOrProblem(
   }
 }
 
-/** A ready `curl` command that sends a first event to the config's first endpoint (on `port` when given). */
+/**
+ * A ready `curl` command that sends a first event to the config's first endpoint (on `port` when given; a
+ * config's `port: 0` is known only once dev runs: `PORT` then).
+ */
 function _curl(config: ResolvedConfig, port?: number): string {
   const endpoint = config.endpoints[0]!;
   const method = endpoint.methods[0] ?? "POST";
-  const url = `http://localhost:${port ?? (config.port === 0 ? 8787 : config.port)}${endpoint.path}`;
+  const url = `http://localhost:${port ?? (config.port === 0 ? "PORT" : config.port)}${endpoint.path}`;
   if (method === "GET" || method === "HEAD") return `curl ${method === "HEAD" ? "-I " : ""}${url}`;
   return `curl -X ${method} ${url} -H 'content-type: application/json' -d '{"hello":"hooktap"}'`;
 }
@@ -71,7 +74,10 @@ export async function noEventsText(ctx: CommandContext, configPath: string | und
       _curl(starter, running)
     }\n`;
   }
-  return `${head}\nStart \`${dev}\`, then send one:\n  ${_curl(starter)}\n`;
+  const anyPort = starter.port === 0
+    ? " (PORT: the one it prints; the config's port is 0, any free one)"
+    : "";
+  return `${head}\nStart \`${dev}\`, then send one${anyPort}:\n  ${_curl(starter)}\n`;
 }
 
 /**
