@@ -240,6 +240,6 @@ Deno.test("validateConfig() warns per endpoint whose secret came out empty (an u
   assert.match(config.warnings[0]!, /process\.env\.NAME or Deno\.env\.get/);
   assert.match(
     config.warnings[0]!,
-    /hooktap reads no \.env file: `import "dotenv\/config"` in the config loads one/,
+    /hooktap reads no \.env file; with the npm package, `import "dotenv\/config"` in the config loads one/,
   );
 });
