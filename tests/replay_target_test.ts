@@ -88,3 +88,33 @@ Deno.test("`replay ID --target NAME` sends to that forward target of the event's
   assert.equal(both.code, 2, both.stderr);
   assert.deepEqual([first.requests.length, second.requests.length], [1, 2], "nothing sent by the refusals");
 });
+
+Deno.test("`replay ID` of an event whose app answers binary bytes says binary and its size, never the bytes as text", async () => {
+  await using tmp = await withTmpDir();
+  const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x1b]);
+  const app = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(bytes, { headers: { "content-type": "image/png" } }),
+  );
+  try {
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST" }] };\n`,
+    );
+    await using dev = await startDev(tmp.path);
+    await (await fetch(`${dev.url}/gh`, { method: "POST", body: "{}" })).arrayBuffer();
+    assert.equal(await dev.stop(), 0);
+    const id = JSON.parse((await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim()).id;
+    const to = `http://127.0.0.1:${app.addr.port}/x`;
+    const shown = await runCli(["replay", id, "--to", to], { cwd: tmp.path });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /\(binary, 8 B: not shown\)/);
+    assert.doesNotMatch(shown.stdout, /PNG|\ufffd|\\x/, "no bytes printed as text");
+    const json = await runCli(["replay", id, "--to", to, "--json"], { cwd: tmp.path });
+    const result = JSON.parse(json.stdout);
+    assert.deepEqual([result.binary, result.bodySize, result.body], [true, 8, undefined]);
+  } finally {
+    await app.shutdown();
+  }
+});

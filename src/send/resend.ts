@@ -321,15 +321,32 @@ export interface ReplayResult {
   /** The answer's `location` header (on a redirect, which is not followed). */
   location?: string;
   contentType?: string;
-  /** Start of the answer's body, decoded as UTF-8 (from its `Content-Encoding` first: gzip, deflate, br). */
+  /**
+   * Start of the answer's body, decoded as UTF-8 (from its `Content-Encoding` first: gzip, deflate, br); left
+   * out when it is not UTF-8 text (`binary`).
+   */
   body?: string;
   truncated?: boolean;
+  /** The answer's body is not UTF-8 text: `body` is left out rather than shown as replacement characters. */
+  binary?: true;
+  /** The answer body's length in bytes, as received. */
+  bodySize?: number;
   /** The provider whose signature was made anew. */
   resigned?: string;
   /** Why the app will likely refuse it (a stale signature not made anew). */
   warning?: string;
   /** Why there was no answer, or why it was not sent. */
   error?: string;
+}
+
+/** `bytes` as UTF-8 text (a character cut at its end is left out), or `undefined` when they are not text. */
+function utf8Start(bytes: Uint8Array): string | undefined {
+  try {
+    // `stream`: a character the cut split at the end is kept back, not an error.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A send as {@linkcode ReplayResult}, the answer's body cut to `previewBytes`. */
@@ -358,9 +375,12 @@ export function replayResult(sent: Sent, previewBytes = 4096): ReplayResult {
       result.body = text.slice(0, previewBytes);
       result.truncated = r.truncated === true || text.length > previewBytes;
     } else {
-      result.body = new TextDecoder().decode(res.body.subarray(0, previewBytes));
+      const text = utf8Start(res.body.subarray(0, previewBytes));
+      if (text === undefined) result.binary = true;
+      else result.body = text;
       result.truncated = res.bodySize > previewBytes;
     }
+    result.bodySize = res.bodySize;
   }
   if (sent.request?.resigned !== undefined) result.resigned = sent.request.resigned;
   if (sent.request?.warning !== undefined) result.warning = sent.request.warning;

@@ -58,6 +58,10 @@ export function printSingle(ctx: CommandContext, sent: Sent, json: boolean): voi
   if (result.location !== undefined) {
     out.out(`${c.dim("location:")} ${safeLine(result.location)} (not followed)\n`);
   }
+  if (result.binary) {
+    out.out(c.dim(`(binary, ${formatBytes(result.bodySize ?? 0)}: not shown)`) + "\n");
+    return;
+  }
   const body = result.body ?? "";
   if (body !== "") {
     const clipped = body.length > PREVIEW_CHARS || result.truncated;

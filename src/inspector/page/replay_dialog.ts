@@ -110,7 +110,9 @@ export function openReplay(
             `${answer.status} ${answer.statusText} · ${answer.durationMs} ms`,
           ),
           h("p", { class: "warn" }, typeof answer.warning === "string" ? answer.warning : ""),
-          h("pre", { class: "raw" }, String(answer.body ?? "")),
+          answer.binary === true
+            ? h("p", { class: "dim" }, `(binary answer, ${Number(answer.bodySize ?? 0)} bytes: not shown)`)
+            : h("pre", { class: "raw" }, String(answer.body ?? "")),
         );
         onSent();
       }
