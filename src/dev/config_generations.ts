@@ -3,8 +3,8 @@
  * the one in use and those a reload replaced. A generation a reload
  * replaced keeps its worker until the receiver had no request in flight
  * once since (a request routed with the old endpoints may still call its
- * functions), then retires it; a refused reload leaves the old ones as they
- * are. Disposing ends them all: dev disposes of this after its receiver
+ * functions), or at most {@linkcode RETIRE_AFTER_MS} under steady traffic,
+ * then retires it; a refused reload leaves the old ones as they are. Disposing ends them all: dev disposes of this after its receiver
  * drained, so a request answered during the stop still reaches its function.
  * @module
  */
@@ -12,6 +12,13 @@ import type { ConfigGeneration } from "../config/generation.ts";
 
 /** How often a replaced generation looks whether the receiver is idle, in milliseconds. */
 const IDLE_POLL_MS = 100;
+
+/**
+ * The longest a replaced generation waits for an idle receiver, in milliseconds: past a request's longest life
+ * (a body read within its timeouts, then a response's `delayMs` of at most 2 minutes), so traffic that never
+ * pauses does not keep every replaced worker. A request older still gets a 500 asking to send it again.
+ */
+export const RETIRE_AFTER_MS = 180_000;
 
 /** The generations of one dev run. */
 export interface ConfigGenerations extends AsyncDisposable {
@@ -29,26 +36,29 @@ export interface ConfigGenerations extends AsyncDisposable {
   accept(next: ConfigGeneration, inFlight: () => number): void;
 }
 
-/** Holds `first` and each generation a reload adopts. */
-export function holdGenerations(first: ConfigGeneration): ConfigGenerations {
+/** Holds `first` and each generation a reload adopts; `retireAfterMs` for tests. */
+export function holdGenerations(
+  first: ConfigGeneration,
+  { retireAfterMs = RETIRE_AFTER_MS }: { retireAfterMs?: number } = {},
+): ConfigGenerations {
   const all = new Set<ConfigGeneration>([first]);
   let current = first;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
   let inFlight = () => 0;
-  const retiring = new Set<ConfigGeneration>();
+  const retiring = new Map<ConfigGeneration, number>(); // each with when it began to retire
   const poll = () => {
     timer = undefined;
     if (disposed || retiring.size === 0) return;
-    if (inFlight() > 0) {
-      timer = setTimeout(poll, IDLE_POLL_MS);
-      return;
-    }
-    for (const generation of retiring) {
+    const idle = inFlight() === 0;
+    const now = Date.now();
+    for (const [generation, since] of retiring) {
+      if (!idle && now - since < retireAfterMs) continue;
       retiring.delete(generation);
       all.delete(generation);
       void generation.retire();
     }
+    if (retiring.size > 0) timer = setTimeout(poll, IDLE_POLL_MS);
   };
   return {
     get current() {
@@ -68,7 +78,10 @@ export function holdGenerations(first: ConfigGeneration): ConfigGenerations {
     accept(next, busy) {
       if (disposed || next !== current) return;
       inFlight = busy;
-      for (const generation of all) if (generation !== next) retiring.add(generation);
+      const now = Date.now();
+      for (const generation of all) {
+        if (generation !== next && !retiring.has(generation)) retiring.set(generation, now);
+      }
       if (timer === undefined) poll();
     },
     async [Symbol.asyncDispose]() {

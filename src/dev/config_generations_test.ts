@@ -45,6 +45,23 @@ Deno.test("an accepted reload retires the replaced generations once no request i
   }
 });
 
+Deno.test("under traffic that never pauses, a replaced generation still retires, after the longest request's life", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await generation(dir, 1);
+    await using held = holdGenerations(first, { retireAfterMs: 300 });
+    const second = await generation(dir, 2);
+    held.adopt(second);
+    held.accept(second, () => 1); // always a request in flight
+    await new Promise((r) => setTimeout(r, 150));
+    assert.ok(first.running, "not before its time");
+    await until("the replaced worker ended though the receiver is never idle", () => !first.running);
+    assert.ok(second.running);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a refused or overtaken reload retires nothing; disposing ends every generation", async () => {
   const dir = await Deno.makeTempDir();
   try {
