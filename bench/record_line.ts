@@ -21,13 +21,19 @@
  *     deno run -A bench/record_line.ts
  * @module
  */
-import { buildEvent, type CapturedEvent, eventLine } from "../src/event/record.ts";
+import { buildEvent, type CapturedEvent, encodeBody, eventLine } from "../src/event/record.ts";
 import { keepBodyBytes, LineBuffer } from "./record_line_encoder.ts";
 import { LineBuffer as WriterLines } from "../src/event/record_line.ts";
 import { BODY, githubHeaders } from "./payload.ts";
 
 const BATCH = 25;
 const encoder = new TextEncoder();
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const lenientText = (bytes: Uint8Array) => {
+  const text = lenientDecoder.decode(bytes);
+  return text.includes("\uFFFD") ? undefined : text;
+};
 
 /** The record dev stores for the write side's request (header list as Deno.serve gives it). */
 export async function benchRecord(): Promise<CapturedEvent> {
@@ -149,6 +155,11 @@ export async function measureRecordLine(): Promise<[string, number][]> {
       "part: JSON.stringify(record), then TextEncoder.encode",
       time(() => encoder.encode(eventLine(event)), 5000),
     ],
+    // The record's text of the body (src/event/record.ts encodeBody): the fatal decoder it used alone before
+    // the eighth round, and the lenient one it asks first now.
+    ["part: the body decoded, fatal UTF-8 decoder", time(() => fatalDecoder.decode(bytes), 5000)],
+    ["part: the body decoded, lenient decoder, U+FFFD looked for", time(() => lenientText(bytes), 5000)],
+    ["part: encodeBody(body), as the record is built", time(() => encodeBody(bytes), 5000)],
   ];
 }
 

@@ -32,6 +32,58 @@ Deno.test("encodeBody() stores bytes that are not UTF-8 as base64, byte for byte
   assert.deepEqual(decodeBody(encoded), bytes);
 });
 
+Deno.test("encodeBody() gives the fatal decoder's text, or base64 where it refuses, for 20,000 generated bodies", () => {
+  // The reference: what encodeBody() did before it decoded leniently first (issue 36, eighth round).
+  const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const reference = (bytes: Uint8Array) => {
+    if (bytes.length === 0) return { body: "", bodyEncoding: "utf8" };
+    try {
+      return { body: fatal.decode(bytes), bodyEncoding: "utf8" };
+    } catch {
+      return { body: bytes.toBase64(), bodyEncoding: "base64" };
+    }
+  };
+  const utf8 = (text: string) => [...new TextEncoder().encode(text)];
+  const pieces: number[][] = [
+    ...["a", "{", '"', "\\", "\n", "\u0000", "\u007f", "é", "€", "\u2028", "😀", "\ufffd", "\ufeff"].map(
+      utf8,
+    ),
+    [0xef, 0xbf, 0xbd], // U+FFFD as sent: valid text that holds the replacement character
+    [0x80], // a lone continuation byte
+    [0xbf],
+    [0xc0, 0xaf], // overlong
+    [0xc1, 0x81],
+    [0xe0, 0x80, 0xaf],
+    [0xed, 0xa0, 0x80], // an encoded surrogate
+    [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+    [0xf5],
+    [0xff],
+    [0xe2, 0x82], // truncated
+    [0xf0, 0x9f, 0x98],
+  ];
+  let seed = 36; // xorshift32: the same bodies every run
+  const next = (n: number) => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  let [texts, binaries] = [0, 0];
+  for (let i = 0; i < 20_000; i++) {
+    const size = [1, 8, 300, 2000][next(4)]!; // past the short ASCII path too
+    const valid = next(2) === 0; // valid pieces only (the first 14), or any with at least one invalid
+    const out: number[] = next(10) === 0 ? [0xef, 0xbb, 0xbf] : [];
+    while (out.length < size) out.push(...pieces[next(valid ? 14 : pieces.length)]!);
+    if (!valid) out.splice(next(out.length + 1), 0, ...pieces[14 + next(pieces.length - 14)]!);
+    const bytes = new Uint8Array(out);
+    const encoded = encodeBody(bytes);
+    assert.deepEqual(encoded, reference(bytes), `bytes ${bytes.slice(0, 64).toBase64()}`);
+    if (encoded.bodyEncoding === "utf8") texts++;
+    else binaries++;
+  }
+  assert.ok(texts > 5_000 && binaries > 5_000, `${texts} text, ${binaries} base64`);
+});
+
 Deno.test("a record survives its line: eventLine() then parseEventLine()", () => {
   const event = buildEvent({
     id: "evt_20260101_01J00000000000000000000000",

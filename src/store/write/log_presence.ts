@@ -7,7 +7,7 @@
  * @module
  */
 import { StoreError } from "../../errors.ts";
-import { type FileIdentity, fileIdentity, pathNames } from "./same_file.ts";
+import { type FileIdentity, fileIdentity, pathNamesSync } from "./same_file.ts";
 
 /** The event log was deleted or moved away while it was open: events can no longer be saved where readers look. */
 export class LogGoneError extends StoreError {
@@ -31,9 +31,9 @@ export interface LogPresence {
   readonly mayCut: boolean;
   /**
    * Whether the path still names the open file (a batch written to it may be acknowledged); records the loss
-   * when it does not.
+   * when it does not. Synchronous (one `lstat`): asked once per batch.
    */
-  check(): Promise<boolean>;
+  check(): boolean;
   /** Forgets the file while a compaction replaces it: nothing is compared until {@linkcode LogPresence.resume}. */
   suspend(): void;
   /** Takes the identity of the reopened `file` (after a compaction) and checks again. */
@@ -63,26 +63,25 @@ export async function watchLogPresence(
     lost ??= error;
     gone.resolve(lost);
   };
-  // A check that started before a compaction's rename compares nothing: `identity` changed under it.
-  const there = async (): Promise<boolean> => {
+  const there = (): boolean => {
     const mine = identity;
     if (mine === undefined) return true; // no inode numbers (Windows), or mid-replacement: nothing to compare
-    const names = await pathNames(path, open, mine);
+    const names = pathNamesSync(path, open, mine);
     // Cannot tell (permissions): the writes themselves say when they fail.
-    return names === "same" || names === "unknown" || mine !== identity;
+    return names === "same" || names === "unknown";
   };
-  const check = async (): Promise<boolean> => {
+  const check = (): boolean => {
     // Taken over: a batch already written is in the log at the path (another process writes it now, but it
     // is there), so it is acknowledged; the writer refuses the batches after it.
     if (lost !== undefined) return shared;
-    if (await there()) return true;
+    if (there()) return true;
     if (replacing) return true;
     fail(new LogGoneError(path));
     return false;
   };
   const timer = everyMs > 0
     ? setInterval(() => {
-      if (!replacing && lost === undefined) void check();
+      if (!replacing && lost === undefined) check();
     }, everyMs)
     : undefined;
   if (timer !== undefined) Deno.unrefTimer(timer);

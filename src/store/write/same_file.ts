@@ -39,3 +39,24 @@ export async function pathNames(
     return error instanceof Deno.errors.NotFound ? "missing" : "unknown";
   }
 }
+
+/**
+ * {@linkcode pathNames} with synchronous calls: the event log's writer asks it once per batch, where an
+ * asynchronous `lstat` cost ~14 µs of CPU (a hop to the runtime's blocking threads and back) against ~2.5.
+ */
+export function pathNamesSync(
+  path: string,
+  file: Deno.FsFile,
+  id: FileIdentity,
+): "same" | "other" | "missing" | "unknown" {
+  try {
+    const there = Deno.lstatSync(path);
+    if (there.dev === id.dev && there.ino === id.ino) return "same";
+    const own = file.statSync();
+    return own.nlink !== 0 && own.size === there.size && own.mtime?.getTime() === there.mtime?.getTime()
+      ? "same"
+      : "other";
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "missing" : "unknown";
+  }
+}

@@ -159,3 +159,28 @@ Deno.test("a compaction that replaces the log (pause) is not taken for a lost lo
   assert.equal((await lines(paths.events)).length, 21);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a batch over the synchronous write's size (a large body) is written whole, in order, beside small ones", async () => {
+  const dir = await Deno.makeTempDir();
+  const paths = storePaths(join(dir, ".hooktap"));
+  const writer = await openEventWriter(paths);
+  const large = buildEvent({
+    id: event(2).id,
+    endpoint: "default",
+    receivedAt: new Date(0),
+    method: "POST",
+    path: "/webhook",
+    query: "",
+    headers: [["content-type", "text/plain"]],
+    body: new TextEncoder().encode("é\u{1F600}x".repeat(300_000)), // ~2.1 MB of UTF-8: the asynchronous write
+    remoteAddr: "127.0.0.1",
+  });
+  const events = [event(1), large, event(3), event(4)];
+  await Promise.all(events.map((e) => writer.append(e)));
+  assert.equal(writer.count, 4);
+  await writer.close();
+  const text = await Deno.readTextFile(paths.events);
+  assert.equal(text, events.map((e) => JSON.stringify(e) + "\n").join(""));
+  assert.equal(writer.size, new TextEncoder().encode(text).length);
+  await Deno.remove(dir, { recursive: true });
+});
