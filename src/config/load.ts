@@ -15,7 +15,7 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
 import { fileUrl, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
-import { suggestCommand } from "../text/command_line.ts";
+import { shellQuote, suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
 import { withLines } from "./locate.ts";
 import { ConfigWorker, type LoadAnswer } from "./code_worker.ts";
@@ -202,11 +202,17 @@ export async function loadConfigCode(
         "(hooktap's npm package finds a config's packages there, as Node does, and downloads nothing)";
       throw new ConfigError(
         `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which ` +
-          (missing.listed ? "package.json lists but is not installed." : "is not installed in this project."),
+          (missing.listed
+            ? "package.json lists but is not installed."
+            : missing.install !== missing.name
+            ? "is not installed in this project (or not at a version that range accepts)."
+            : "is not installed in this project."),
         [
           missing.listed
             ? `install the project's packages: npm install ${where.replace("there", "in node_modules")}`
-            : `install it where the project's node_modules is: npm install ${missing.name} ${where}`,
+            : `install it where the project's node_modules is: npm install ${
+              shellQuote(missing.install)
+            } ${where}`,
         ],
       );
     }
@@ -267,7 +273,7 @@ function fileKind(info: Deno.FileInfo): string {
  */
 function missingPackage(
   raw: string,
-): { specifier: string; name: string; importer?: string; listed: boolean } | undefined {
+): { specifier: string; name: string; install: string; importer?: string; listed: boolean } | undefined {
   // deno-lint-ignore no-control-regex
   const text = raw.replace(/\x1b\[[0-9;]*m/g, "");
   // The module whose import failed: Deno names it in the first frame (where the message does not).
@@ -285,9 +291,12 @@ function missingPackage(
   } else if (npm !== null) {
     [specifier, importer] = [npm[1]!, frame];
   } else return undefined;
-  // `npm:@scope/pkg@^1/sub` and `@scope/pkg/sub` name `@scope/pkg`.
-  const name = specifier.replace(/^npm:\/?/, "").match(/^(@[^/@]+\/[^/@]+|[^/@]+)/)?.[1] ?? specifier;
-  return importer === undefined ? { specifier, name, listed } : { specifier, name, importer, listed };
+  // `npm:@scope/pkg@^1/sub` and `@scope/pkg/sub` name `@scope/pkg`; `npm:` installs its range (`@scope/pkg@^1`).
+  const parts = specifier.replace(/^npm:\/?/, "").match(/^(@[^/@]+\/[^/@]+|[^/@]+)(@[^/]+)?/);
+  const name = parts?.[1] ?? specifier;
+  const install = specifier.startsWith("npm:") ? name + (parts?.[2] ?? "") : name;
+  const found = { specifier, name, install, listed };
+  return importer === undefined ? found : { ...found, importer };
 }
 
 /**
