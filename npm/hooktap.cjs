@@ -317,22 +317,40 @@ function configAbove(args, cwd = process.cwd()) {
 }
 
 /**
- * Why `line` (`dev --port 0`, run as `as`) is refused in a subdirectory of the project `above`, and the
- * commands that run it. The shell launcher builds the same text with its variables for the arguments.
+ * Why `line` (`dev --port 0`, run as `as`, both shell words) is refused in a subdirectory of the project
+ * `above` (`cdTo`: that path as a shell word), and the commands that run it. The shell launcher builds the
+ * same text with its variables for the arguments.
  */
-function aboveMessage(above, command, as, line) {
-  const why = `there is no hooktap.config.ts here, but this directory is inside the project ${above}, which ` +
+function aboveMessage(above, command, as, line, cdTo = shellQuote(above)) {
+  const why =
+    `there is no hooktap.config.ts here, but this directory is inside the project ${above}, which ` +
     `has one: ${command} here would start a second project (its own config and .hooktap/).`;
   return command === "init"
     ? `${why} To write a second config here anyway: ${as} ${line} --config hooktap.config.ts`
-    : `${why} Run it in the project: cd ${above} && ${as} ${line}. To start a second one here anyway, ` +
+    : `${why} Run it in the project: cd ${cdTo} && ${as} ${line}. To start a second one here anyway, ` +
       `write its config first: ${as} init --config hooktap.config.ts`;
+}
+
+/**
+ * `word` quoted for a POSIX shell when it needs it (as src/text/command_line.ts's shellQuote); on Windows in
+ * double quotes when it holds a space.
+ */
+function shellQuote(word) {
+  if (process.platform === "win32") return /\s/.test(word) ? `"${word}"` : word;
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The refusal of `args` (run as `as`, from invokedAs()) in a subdirectory of `above`: its commands quoted. */
+function aboveError(above, args, as) {
+  // A runner's words (`npx hooktap`) as they are; a path to the bin (`/home/me/my app/.../hooktap`) quoted.
+  const runner = /[/\\]/.test(as) ? shellQuote(as) : as;
+  return aboveMessage(above, commandOf(args), runner, args.map(shellQuote).join(" "));
 }
 
 /** Runs the CLI on Deno with `args` and exits as it does. */
 function launch(args) {
   const above = configAbove(args);
-  if (above !== undefined) fail(aboveMessage(above, commandOf(args), invokedAs(), args.join(" ")));
+  if (above !== undefined) fail(aboveError(above, args, invokedAs()));
   const child = spawn(denoBinary(), denoArgs(LIB, args), {
     stdio: "inherit",
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", HOOKTAP_INVOKED_AS: invokedAs() },
@@ -377,6 +395,7 @@ else {
     PROJECT_ROOT_COMMANDS,
     configAbove,
     aboveMessage,
+    aboveError,
     launch,
   };
 }

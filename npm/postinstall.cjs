@@ -144,11 +144,13 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
   // launcher's configAbove() and aboveMessage() do.
   if (launcher.PROJECT_ROOT_COMMANDS !== undefined) {
     const messages = launcher.PROJECT_ROOT_COMMANDS.map((command) =>
-      `${command}) msg=${launcher.aboveMessage("$d", command, "$HOOKTAP_INVOKED_AS", "$*")} ;;`
+      `${command}) msg=${launcher.aboveMessage("$d", command, "$qas", "$ql", "$qd")} ;;`
     );
     if (messages.some((m) => /["`\\]/.test(m))) throw new Error("a message would end sh's double quotes");
     add(
-      `if case " ${launcher.PROJECT_ROOT_COMMANDS.join(" ")} " in *" $cmd "*) [ -n "$cmd" ] ;; *) false ;; esac && ` +
+      `if case " ${
+        launcher.PROJECT_ROOT_COMMANDS.join(" ")
+      } " in *" $cmd "*) [ -n "$cmd" ] ;; *) false ;; esac && ` +
         '[ -z "$help" ] && [ -z "$o_config" ] && [ ! -e hooktap.config.ts ] && [ ! -e .hooktap ] && ' +
         "[ ! -e package.json ]; then",
     );
@@ -157,6 +159,15 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
     add('    d=${d%/*}; [ -z "$d" ] && d=/');
     add('    if [ -e "$d/package.json" ]; then');
     add('      if [ -e "$d/hooktap.config.ts" ]; then');
+    // The commands in the message as shell words, quoted as the Node launcher's shellQuote() quotes them.
+    add(
+      "        q() { case \"$1\" in '' | *[!A-Za-z0-9_@%+=:,./-]*) " +
+        `printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\\\\\''/g")" ;; *) printf '%s' "$1" ;; esac; }`,
+    );
+    add('        qd=$(q "$d") ql=; for a do ql="${ql:+$ql }$(q "$a")"; done');
+    add(
+      '        case "$HOOKTAP_INVOKED_AS" in *[/]*) qas=$(q "$HOOKTAP_INVOKED_AS") ;; *) qas=$HOOKTAP_INVOKED_AS ;; esac',
+    );
     add('        msg=; case "$cmd" in');
     for (const m of messages) add(`          ${m.replace(/^(\w+\) msg=)(.*)( ;;)$/, '$1"$2"$3')}`);
     add("        esac");

@@ -309,3 +309,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "npm launchers: the refusal's commands quote a project path with a space and arguments the shell splits",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await withTmpDir("hooktap_sh_quote_");
+    const root = await Deno.realPath(tmp.path);
+    const fake = join(root, "deno");
+    await Deno.writeTextFile(fake, "#!/bin/sh\necho RAN\n");
+    await Deno.chmod(fake, 0o755);
+    const project = join(root, "my app's");
+    const sub = join(project, "src");
+    await Deno.mkdir(sub, { recursive: true });
+    await Deno.writeTextFile(join(project, "package.json"), '{ "name": "app" }\n');
+    await Deno.writeTextFile(join(project, "hooktap.config.ts"), "export default {};\n");
+    const bin = join(root, "bin dir");
+    await Deno.mkdir(bin);
+    const shell = join(bin, "hooktap");
+    await Deno.writeTextFile(
+      shell,
+      postinstall.shellLauncher(launcher, fake, "/pkg/lib", "/pkg/bin/launcher.cjs"),
+    );
+    await Deno.chmod(shell, 0o755);
+    const node = launcher as unknown as { aboveError(above: string, args: string[], as: string): string };
+    const args = ["dev", "--forward-to", "http://localhost:3000/h?a=1&b=2"];
+    const quoted = `cd '${
+      project.replaceAll("'", `'\\''`)
+    }' && '${shell}' dev --forward-to 'http://localhost:3000/h?a=1&b=2'.`;
+    // The Node launcher's message, and the shell launcher's (run from a directory with a space).
+    assert.ok(node.aboveError(project, args, shell).includes(quoted), node.aboveError(project, args, shell));
+    const out = await new Deno.Command(shell, {
+      args,
+      cwd: sub,
+      env: { HOOKTAP_INVOKED_AS: "" },
+      stderr: "piped",
+    })
+      .output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 1, stderr);
+    assert.equal(stderr, `error: ${node.aboveError(project, args, shell)}\n`);
+    // What it says runs there: the command, pasted into a shell, runs dev in the project with the same words.
+    const cd = quoted.slice(0, -1).replace(`'${shell}'`, "printf '%s\\n' \"$PWD\"");
+    const ran = await new Deno.Command("sh", { args: ["-c", cd], cwd: root, stdout: "piped" }).output();
+    assert.equal(
+      new TextDecoder().decode(ran.stdout),
+      [project, ...args].join("\n") + "\n",
+    );
+  },
+});

@@ -15,7 +15,7 @@ import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
 import { fileUrl, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
-import { suggestCommand } from "../text/command_line.ts";
+import { shellQuote, suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
 import { withLines } from "./locate.ts";
 import { ConfigWorker, type LoadAnswer } from "./code_worker.ts";
@@ -198,12 +198,21 @@ export async function loadConfigCode(
         ? "the config"
         : `its module ${decodeURIComponent(importer.replace(/^file:\/\//, ""))}`;
       const spelled = missing.specifier === missing.name ? "" : ` (${JSON.stringify(missing.specifier)})`;
+      const where =
+        "(hooktap's npm package finds a config's packages there, as Node does, and downloads nothing)";
       throw new ConfigError(
-        `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which is ` +
-          "not installed in this project.",
+        `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which ` +
+          (missing.listed
+            ? "package.json lists but is not installed."
+            : missing.install !== missing.name
+            ? "is not installed in this project (or not at a version that range accepts)."
+            : "is not installed in this project."),
         [
-          `install it where the project's node_modules is: npm install ${missing.name} (hooktap's npm ` +
-          "package finds a config's packages there, as Node does, and downloads nothing)",
+          missing.listed
+            ? `install the project's packages: npm install ${where.replace("there", "in node_modules")}`
+            : `install it where the project's node_modules is: npm install ${
+              shellQuote(missing.install)
+            } ${where}`,
         ],
       );
     }
@@ -255,19 +264,39 @@ function fileKind(info: Deno.FileInfo): string {
 }
 
 /**
- * The package a config imports by a bare name that did not resolve (Deno: `Import "dotenv/config" not a
- * dependency`), with its name (`dotenv`, `@scope/pkg`); Deno's own hint (`deno add npm:...`) would edit a
- * deno.json hooktap does not read.
+ * The package a config imports that is not installed, with its name (`dotenv`, `@scope/pkg`): imported by a
+ * bare name that did not resolve (Deno: `Import "dotenv/config" not a dependency`), by a bare name the
+ * project's package.json lists but node_modules lacks (`Could not resolve "dotenv/config", but found it in a
+ * package.json`: `listed`), or as `npm:name@range` (`Could not find a matching package for 'npm:...' in the
+ * node_modules directory`). Deno's own hints (`deno add npm:...`, `deno install`, `"nodeModulesDir"`) would
+ * edit or install by a deno.json hooktap does not read.
  */
-function missingPackage(raw: string): { specifier: string; name: string; importer?: string } | undefined {
-  const found = raw.match(/Import "([^"./][^"]*)" not a dependency[^\n]*/);
-  if (found === null) return undefined;
-  const specifier = found[1]!;
-  const importer = found[0].match(/ from "([^"]+)"/)?.[1];
-  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return undefined; // npm:, jsr:, node: and the like
-  const parts = specifier.split("/");
-  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
-  return importer === undefined ? { specifier, name } : { specifier, name, importer };
+function missingPackage(
+  raw: string,
+): { specifier: string; name: string; install: string; importer?: string; listed: boolean } | undefined {
+  // deno-lint-ignore no-control-regex
+  const text = raw.replace(/\x1b\[[0-9;]*m/g, "");
+  // The module whose import failed: Deno names it in the first frame (where the message does not).
+  const frame = text.match(/\n\s+at (file:\/\/[^\s)]+?):\d+:\d+/)?.[1];
+  let specifier: string, importer: string | undefined, listed = false;
+  const bare = text.match(/Import "([^"./][^"]*)" not a dependency[^\n]*/);
+  const inPackageJson = text.match(/Could not resolve "([^"./][^"]*)", but found it in a package\.json/);
+  const npm = text.match(/Could not find a matching package for '(npm:[^']+)' in the node_modules directory/);
+  if (bare !== null) {
+    specifier = bare[1]!;
+    importer = bare[0].match(/ from "([^"]+)"/)?.[1];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return undefined; // npm:, jsr:, node: and the like
+  } else if (inPackageJson !== null) {
+    [specifier, importer, listed] = [inPackageJson[1]!, frame, true];
+  } else if (npm !== null) {
+    [specifier, importer] = [npm[1]!, frame];
+  } else return undefined;
+  // `npm:@scope/pkg@^1/sub` and `@scope/pkg/sub` name `@scope/pkg`; `npm:` installs its range (`@scope/pkg@^1`).
+  const parts = specifier.replace(/^npm:\/?/, "").match(/^(@[^/@]+\/[^/@]+|[^/@]+)(@[^/]+)?/);
+  const name = parts?.[1] ?? specifier;
+  const install = specifier.startsWith("npm:") ? name + (parts?.[2] ?? "") : name;
+  const found = { specifier, name, install, listed };
+  return importer === undefined ? found : { ...found, importer };
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { loadConfig } from "./load.ts";
@@ -154,5 +155,63 @@ Deno.test("loadConfig() names a package the config imports that is not installed
       error.message,
       /: its module \S+helper\.ts imports the package "@hooktap-test\/no-such-package" \("@hooktap-test\/no-such-package\/sub"\), which is not installed/,
     );
+  });
+});
+
+/** `loadConfig()` in `dir`, run by Deno with the npm launcher's module flags (npm/hooktap.cjs). */
+async function loadUnderLauncher(dir: string): Promise<{ message: string; issues: string[] }> {
+  const require = createRequire(import.meta.url);
+  const launcher = require("../../npm/hooktap.cjs") as { denoArgs(lib: string, args: string[]): string[] };
+  // Its resolution flags (no config file, node_modules as Node finds it), not its permissions or script.
+  const flags = launcher.denoArgs("/lib", ["dev"]).filter((f) =>
+    /^--(no-config|no-lock|no-remote|node-modules-dir|unstable-detect-cjs)/.test(f)
+  );
+  assert.ok(flags.includes("--node-modules-dir=manual"), flags.join(" "));
+  const script = join(dir, "load.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { loadConfig } from ${JSON.stringify(new URL("./load.ts", import.meta.url).href)};\n` +
+      "try { await loadConfig({ cwd: Deno.cwd() }); console.log('{}'); } catch (e) {\n" +
+      "  console.log(JSON.stringify({ message: e.message, issues: e.issues }));\n}\n",
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...flags, "-A", script],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+Deno.test("loadConfig() (npm package): a package listed in package.json but not installed, or an npm: one, is named with its npm install", async () => {
+  // A fresh clone: package.json lists the package, `npm install` has not run. Deno's own message says to run
+  // `deno install` and to fix the file, neither of which is the fix.
+  await inTmp({
+    "package.json": '{ "name": "app", "dependencies": { "hooktap-test-listed": "^1.0.0" } }\n',
+    "hooktap.config.ts": 'import { x } from "./helper.ts";\nexport default { port: 0, endpoints: [], x };\n',
+    "helper.ts": 'export { x } from "hooktap-test-listed";\n',
+  }, async (dir) => {
+    const { message, issues } = await loadUnderLauncher(dir);
+    assert.match(
+      message,
+      /: its module \S+helper\.ts imports the package "hooktap-test-listed", which package\.json lists but is not installed/,
+    );
+    assert.doesNotMatch(message, /deno install|deno\.json/);
+    assert.match(issues.join("\n"), /^install the project's packages: npm install \(/);
+  });
+  // `npm:` in the config: found in node_modules too, never downloaded (Deno's hint edits a deno.json).
+  await inTmp({
+    "hooktap.config.ts":
+      'import x from "npm:@hooktap-test/no-such-package@^1.2.0/sub";\nexport default { port: 0, endpoints: [], x };\n',
+  }, async (dir) => {
+    const { message, issues } = await loadUnderLauncher(dir);
+    assert.match(
+      message,
+      /: the config imports the package "@hooktap-test\/no-such-package" \("npm:@hooktap-test\/no-such-package@\^1\.2\.0"\), which is not installed in this project \(or not at a version that range accepts\)/,
+    );
+    assert.doesNotMatch(message, /deno install|deno\.json/);
+    // With the range it asks for (quoted for the shell): a copy at another version does not do.
+    assert.match(issues.join("\n"), /npm install '@hooktap-test\/no-such-package@\^1\.2\.0' /);
   });
 });

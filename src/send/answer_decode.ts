@@ -133,7 +133,22 @@ async function brotliStart(body: Uint8Array, max: number): Promise<{ bytes: Uint
     decoder.on("end", () => resolve(false));
     decoder.end(body);
   });
+  // Deno's node:zlib (2.9) ends a cut Brotli stream as if whole; `DecompressionStream` says it. Ended under
+  // `max`, the body decodes to fewer than `max` bytes, so this second decoding is bounded by it too.
+  if (!partial && size > 0 && !(await brotliWhole(body))) return { bytes: join(parts, size), partial: true };
   return { bytes: join(parts, size), partial };
+}
+
+/** Whether `body` is a whole Brotli stream (one that decodes to few bytes: see brotliStart). */
+async function brotliWhole(body: Uint8Array): Promise<boolean> {
+  const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream()
+    .pipeThrough(new DecompressionStream("brotli" as CompressionFormat));
+  try {
+    for await (const _ of stream) { /* only whether it ends well */ }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function join(parts: Uint8Array[], size: number): Uint8Array {
