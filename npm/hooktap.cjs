@@ -11,7 +11,8 @@
 // tables below (docs/install.md). This file is kept beside it as bin/launcher.cjs.
 "use strict";
 const { spawn } = require("node:child_process");
-const { existsSync } = require("node:fs");
+const { existsSync, realpathSync } = require("node:fs");
+const os = require("node:os");
 const { createRequire } = require("node:module");
 const path = require("node:path");
 
@@ -299,9 +300,10 @@ const PROJECT_ROOT_COMMANDS = ["dev", "init"];
  * The directory above `cwd` whose hooktap.config.ts `args` would miss: for dev and init without --config or
  * --help, in a directory with no hooktap.config.ts, .hooktap/ or package.json, the nearest directory above
  * that holds a package.json, when it holds a hooktap.config.ts too (a Node project's root; the walk stops at
- * the first package.json, so a workspace's package is its own project). Else undefined.
+ * the first package.json, so a workspace's package is its own project, and at the home folder `home`). Else
+ * undefined.
  */
-function configAbove(args, cwd = process.cwd()) {
+function configAbove(args, cwd = process.cwd(), home = realHome()) {
   const words = args.indexOf("--") === -1 ? args : args.slice(0, args.indexOf("--"));
   if (!PROJECT_ROOT_COMMANDS.includes(commandOf(args) ?? "")) return undefined;
   if (words.some((w) => w === "-h" || w === "--help") || optionValues(args, "config", "c").length > 0) {
@@ -311,9 +313,21 @@ function configAbove(args, cwd = process.cwd()) {
   if (has(cwd, "hooktap.config.ts") || has(cwd, ".hooktap") || has(cwd, "package.json")) return undefined;
   for (let dir = cwd; path.dirname(dir) !== dir;) {
     dir = path.dirname(dir);
+    // The home folder is no project: a stray ~/package.json and ~/hooktap.config.ts must not claim every
+    // folder under it (a Go or Python project run with a global install).
+    if (dir === home) return undefined;
     if (has(dir, "package.json")) return has(dir, "hooktap.config.ts") ? dir : undefined;
   }
   return undefined;
+}
+
+/** The home folder with its links resolved (as `cwd` is), or `undefined`. */
+function realHome() {
+  try {
+    return realpathSync(os.homedir());
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -154,9 +154,11 @@ function shellLauncher(launcher, deno, lib, nodeLauncher) {
         '[ -z "$help" ] && [ -z "$o_config" ] && [ ! -e hooktap.config.ts ] && [ ! -e .hooktap ] && ' +
         "[ ! -e package.json ]; then",
     );
-    add("  d=$(pwd -P)");
+    add('  d=$(pwd -P) h=$(cd "$HOME" 2>/dev/null && pwd -P)');
     add('  while [ "$d" != / ] && [ -n "$d" ]; do');
     add('    d=${d%/*}; [ -z "$d" ] && d=/');
+    // As the Node launcher: the home folder is no project.
+    add('    [ -n "$h" ] && [ "$d" = "$h" ] && break');
     add('    if [ -e "$d/package.json" ]; then');
     add('      if [ -e "$d/hooktap.config.ts" ]; then');
     // The commands in the message as shell words, quoted as the Node launcher's shellQuote() quotes them.

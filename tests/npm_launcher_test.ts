@@ -262,7 +262,7 @@ Deno.test({
     );
     await Deno.chmod(shell, 0o755);
     const node = launcher as unknown as {
-      configAbove(args: string[], cwd?: string): string | undefined;
+      configAbove(args: string[], cwd?: string, home?: string): string | undefined;
       aboveMessage(above: string, command: string, as: string, line: string): string;
     };
     const runShell = async (args: string[], cwd: string) => {
@@ -307,6 +307,24 @@ Deno.test({
       assert.equal(out.code, 0, `${args.join(" ")} in ${cwd}: ${out.stderr}`);
       assert.equal(out.stdout, "RAN\n");
     }
+    // The home folder is no project: a stray package.json and config there claim no folder under it.
+    const home = join(root, "home");
+    const elsewhere = join(home, "code", "goproject");
+    await Deno.mkdir(elsewhere, { recursive: true });
+    await Deno.writeTextFile(join(home, "package.json"), "{}\n");
+    await Deno.writeTextFile(join(home, "hooktap.config.ts"), "export default {};\n");
+    assert.equal(node.configAbove(["dev"], elsewhere, "/nowhere"), home, "refused when home is elsewhere");
+    assert.equal(node.configAbove(["dev"], elsewhere, home), undefined);
+    const atHome = await new Deno.Command(shell, {
+      args: ["dev"],
+      cwd: elsewhere,
+      env: { HOOKTAP_INVOKED_AS: "", npm_command: "exec", HOME: home },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(atHome.stdout), "RAN\n", new TextDecoder().decode(atHome.stderr));
+    const notHome = await runShell(["dev"], elsewhere);
+    assert.equal(notHome.code, 1, "the same layout outside the home folder is a project");
   },
 });
 

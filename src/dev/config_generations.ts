@@ -14,9 +14,10 @@ import type { ConfigGeneration } from "../config/generation.ts";
 const IDLE_POLL_MS = 100;
 
 /**
- * The longest a replaced generation waits for an idle receiver, in milliseconds: past a request's longest life
- * (a body read within its timeouts, then a response's `delayMs` of at most 2 minutes), so traffic that never
- * pauses does not keep every replaced worker. A request older still gets a 500 asking to send it again.
+ * The longest a replaced generation waits for an idle receiver, in milliseconds, so traffic that never pauses
+ * does not keep every replaced worker. A request routed before the reload calls its function once its body is
+ * read: 3 minutes covers an ordinary body by far, but a body trickled in (the body timeout bounds only the gap
+ * between its chunks) can outlive it; that request gets a 500 asking to send it again.
  */
 export const RETIRE_AFTER_MS = 180_000;
 
@@ -51,7 +52,7 @@ export function holdGenerations(
     timer = undefined;
     if (disposed || retiring.size === 0) return;
     const idle = inFlight() === 0;
-    const now = Date.now();
+    const now = performance.now();
     for (const [generation, since] of retiring) {
       if (!idle && now - since < retireAfterMs) continue;
       retiring.delete(generation);
@@ -78,7 +79,7 @@ export function holdGenerations(
     accept(next, busy) {
       if (disposed || next !== current) return;
       inFlight = busy;
-      const now = Date.now();
+      const now = performance.now();
       for (const generation of all) {
         if (generation !== next && !retiring.has(generation)) retiring.set(generation, now);
       }
