@@ -60,7 +60,11 @@ Deno.test("hub: after `hub token rotate`, dev says what to do once, takes the ne
     [...Array(7).fill("/gh 200"), "/nowhere/0 404", "/nowhere/1 404", "/nowhere/2 404"],
     dev.stdout(),
   );
-  const unmatched = (await Deno.readTextFile(`${tmp.path}/.hooktap/unmatched.jsonl`)).trim().split("\n");
+  // The unmatched log is appended beside the line, not before it: read it once it holds all three.
+  const unmatchedLines = async () =>
+    (await Deno.readTextFile(`${tmp.path}/.hooktap/unmatched.jsonl`)).trim().split("\n");
+  await until(async () => (await unmatchedLines()).length >= 3, "the unmatched log's three lines");
+  const unmatched = await unmatchedLines();
   assert.deepEqual(unmatched.map((l) => JSON.parse(l).path), ["/nowhere/0", "/nowhere/1", "/nowhere/2"]);
   assert.equal(await dev.stop("SIGINT"), 0);
 });
