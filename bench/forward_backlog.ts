@@ -5,15 +5,17 @@
  * event was held in memory), beside the same load with forwarding off. Then
  * the app starts: every event must arrive exactly once, in order.
  *
- *     deno run -A bench/forward_backlog.ts [--events N]
+ *     deno run -A bench/forward_backlog.ts [--events N] [--main PATH/main.ts]
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { freePort, rssKiB, spawnUntil } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+/** `--main PATH/main.ts`: another checkout's dev (the "before" of a change, run one after the other). */
+const MAIN_AT = Deno.args.indexOf("--main");
+const MAIN = MAIN_AT === -1 ? fileURLToPath(new URL("../main.ts", import.meta.url)) : Deno.args[MAIN_AT + 1]!;
 
 /** The issue's target: RSS growth with 20,000 events waiting, MB. */
 export const BACKLOG_TARGET_MB = 40;
@@ -58,7 +60,17 @@ async function oneRun(scratch: string, events: number, body: string, forward: bo
       (forward ? `, forward: "http://127.0.0.1:${appPort}/in"` : "") + ` }] };\n`,
   );
   const { child, match } = await spawnUntil(
-    ["run", ...devFlags(), MAIN, "dev", "--port", "0", "--quiet"],
+    [
+      "run",
+      ...devFlags(),
+      // Another checkout (`--main`) imports its own modules as it needs them.
+      ...(MAIN_AT === -1 ? [] : [`--allow-read=${join(dirname(MAIN), "src")}`]),
+      MAIN,
+      "dev",
+      "--port",
+      "0",
+      "--quiet",
+    ],
     dir,
     /listening on http:\/\/[^:]+:(\d+)/,
   );

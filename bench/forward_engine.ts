@@ -84,7 +84,8 @@ const results = new Map<string, number[][]>();
 try {
   for (const [, engine] of engines) await drive(engine, 2000); // warm up
   for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, engine] of engines) {
+    // In turns, the order alternated round by round: a busy machine's swings hit both alike.
+    for (const [name, engine] of r % 2 === 0 ? engines : [...engines].reverse()) {
       const m = await drive(engine, N);
       const list = results.get(name) ?? [];
       list.push([m.cpuUs, N / (m.wallMs / 1000)]);
@@ -113,6 +114,18 @@ for (const [name] of engines) {
       Math.max(...col(0)).toFixed(1)
     }) | ${med(col(1)).toFixed(0)} |`,
   );
+}
+if (engines.length === 2) {
+  // Round by round: deliveries/s of this checkout over the baseline's (the wall rate of a serial lane,
+  // `--concurrency 1`, is the time from each answer to the next send).
+  const [a, b] = engines.map(([name]) => results.get(name)!);
+  const paired = (what: string, i: number, better: (r: number) => boolean) => {
+    const ratios = a!.map((x, k) => b![k]![i]! / x[i]!);
+    return `${what}, this checkout over the baseline, round by round: ${
+      ratios.map((x) => x.toFixed(2)).join(" ")
+    } (median ${med(ratios).toFixed(2)}, ahead in ${ratios.filter(better).length} of ${ratios.length})`;
+  };
+  lines.push("", paired("CPU per delivery", 0, (r) => r < 1), paired("deliveries/s", 1, (r) => r > 1));
 }
 // deno-lint-ignore no-console
 console.log(lines.join("\n"));

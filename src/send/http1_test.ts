@@ -324,6 +324,32 @@ Deno.test("a slow server: timeout, and the connection is not reused", async () =
   }
 });
 
+Deno.test("one request at a time: each times out, with the ticker kept idle between them or stopped after", async () => {
+  const server = rawServer(async (conn, request) => {
+    if (request.includes("\r\n\r\nsilent")) return; // never answers
+    await conn.write(enc.encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+  });
+  const pool = new Http1Pool();
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  const timedOut = (e: unknown) => e instanceof Http1Error && e.kind === "timeout";
+  try {
+    for (const pause of [0, 200]) {
+      // Answered (the ticker outlives it, idle), then one that never is: it must still time out, on the
+      // idle ticker (no pause) or on a new one (the idle one stopped itself at its tick meanwhile).
+      assert.equal((await pool.request(origin, post(server.port, "ok"), OPTS)).status, 200);
+      await new Promise((r) => setTimeout(r, pause));
+      await assert.rejects(
+        pool.request(origin, post(server.port, "silent"), { ...OPTS, timeoutMs: 150 }),
+        timedOut,
+      );
+    }
+    assert.equal((await pool.request(origin, post(server.port, "ok"), OPTS)).status, 200);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
 Deno.test("a one-shot request (reuse: false) times out on its own timer; one past the longest timer waits", async () => {
   const server = rawServer(async (conn, request) => {
     if (request.includes("\r\n\r\nslow")) await new Promise((r) => setTimeout(r, 300));
