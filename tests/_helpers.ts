@@ -273,3 +273,11 @@ export function writeForwardingConfig(dir: string, appPort: number): Promise<str
       `forward: "http://127.0.0.1:${appPort}/hook" }] };\n`,
   );
 }
+
+/** The path of program `name` on the PATH (`command -v`), or `undefined` when there is none. */
+export async function which(name: string): Promise<string | undefined> {
+  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
+    .catch(() => undefined);
+  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
+  return path === "" ? undefined : path;
+}

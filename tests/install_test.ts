@@ -10,17 +10,10 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HAS_SCRIPT } from "./_pty.ts";
-import { cleanEnv, withTmpDir } from "./_helpers.ts";
+import { cleanEnv, which, withTmpDir } from "./_helpers.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const HOME = Deno.env.get("HOME") ?? "/root";
-
-async function which(name: string): Promise<string | undefined> {
-  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
-    .catch(() => undefined);
-  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
-  return path === "" ? undefined : path;
-}
 
 const NPM = await which("npm");
 const NODE = await which("node");

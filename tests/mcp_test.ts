@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { sign, verify } from "@octokit/webhooks-methods";
-import { cliArgs, readEvents, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, readEvents, startDev, which, withTmpDir, writeFile } from "./_helpers.ts";
 import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
 
 const SECRET = "It's a Secret to Everybody";
@@ -243,12 +243,6 @@ Deno.test({
   },
 });
 
-async function which(name: string): Promise<string | undefined> {
-  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
-    .catch(() => undefined);
-  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
-  return path === "" ? undefined : path;
-}
 const NPM = await which("npm");
 const HAS_NODE = NPM !== undefined && await which("node") !== undefined;
 const ROOT = new URL("../", import.meta.url).pathname;

@@ -14,15 +14,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import denoJson from "../deno.json" with { type: "json" };
 import { VERDICT_NAMES } from "../src/names.ts";
+import { which } from "./_helpers.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-
-async function which(name: string): Promise<string | undefined> {
-  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "piped" }).output()
-    .catch(() => undefined);
-  const path = out?.success ? new TextDecoder().decode(out.stdout).trim() : "";
-  return path === "" ? undefined : path;
-}
 
 const NPM = await which("npm");
 const NODE = await which("node");
