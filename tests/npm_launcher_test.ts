@@ -361,7 +361,8 @@ Deno.test({
     const out = await new Deno.Command(shell, {
       args,
       cwd: sub,
-      env: { HOOKTAP_INVOKED_AS: "" },
+      // Run as from the PATH, not through npm: the suite itself may run under npx (npm_command=exec).
+      env: { HOOKTAP_INVOKED_AS: "", npm_command: "", npm_lifecycle_event: "" },
       stderr: "piped",
     })
       .output();
