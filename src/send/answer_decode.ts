@@ -12,6 +12,7 @@
  * node:zlib's stream, which hands its output over in 16 KiB pieces.
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 
 /** The formats hooktap decodes, by `Content-Encoding` token (`brotli` goes to node:zlib). */
 const FORMATS: Record<string, CompressionFormat | "brotli"> = {
@@ -106,7 +107,7 @@ async function streamStart(
   }
   await reader.cancel().catch(() => {});
   await writer.abort().catch(() => {});
-  return { bytes: join(parts, size), partial };
+  return { bytes: concatBytes(parts), partial };
 }
 
 /** The start of a Brotli body, `max` bytes at most: node:zlib's stream, ended once `max` bytes came out. */
@@ -135,8 +136,8 @@ async function brotliStart(body: Uint8Array, max: number): Promise<{ bytes: Uint
   });
   // Deno's node:zlib (2.9) ends a cut Brotli stream as if whole; `DecompressionStream` says it. Ended under
   // `max`, the body decodes to fewer than `max` bytes, so this second decoding is bounded by it too.
-  if (!partial && size > 0 && !(await brotliWhole(body))) return { bytes: join(parts, size), partial: true };
-  return { bytes: join(parts, size), partial };
+  if (!partial && size > 0 && !(await brotliWhole(body))) return { bytes: concatBytes(parts), partial: true };
+  return { bytes: concatBytes(parts), partial };
 }
 
 /** Whether `body` is a whole Brotli stream (one that decodes to few bytes: see brotliStart). */
@@ -149,14 +150,4 @@ async function brotliWhole(body: Uint8Array): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function join(parts: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
-  }
-  return bytes;
 }
