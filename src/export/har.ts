@@ -8,7 +8,7 @@
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
-import { overRelayText, RELAY_BODY_MAX } from "../send/answer_note.ts";
+import { badGatewayBody, noAnswerRelayText, overRelayText, RELAY_BODY_MAX } from "../send/answer_note.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 import { headerText } from "../text/header_text.ts";
@@ -98,9 +98,9 @@ function _relayAnswer(
   if (r.status === undefined || over) {
     // The app gave no answer, or one too long to relay: its sender got hooktap's 502 (../send/relay_answer.ts).
     const why = r.status === undefined
-      ? `hooktap relayed this request to ${r.url} but got no answer: ${r.error ?? "no answer"}.`
+      ? noAnswerRelayText(r.url, r.error ?? "no answer")
       : overRelayText(r.url, r.status, r.bodySize ?? 0);
-    const text = `${why} The event is stored as ${event.id}.\n`;
+    const text = badGatewayBody(why, event.id);
     const headers: [string, string][] = [
       ["content-type", "text/plain; charset=utf-8"],
       ["x-hooktap-event-id", event.id],

@@ -24,6 +24,16 @@ export function senderGot(record: Pick<DeliveryRecord, "status" | "bodySize">): 
   return "passed on to the sender";
 }
 
+/** Why hooktap's 502 to a relayed request whose app gave no answer (`why`: the send's error). */
+export function noAnswerRelayText(url: string, why: string): string {
+  return `hooktap relayed this request to ${url} but got no answer: ${why}.`;
+}
+
+/** The body of hooktap's 502 to a relayed request: `why`, then where the event is stored. */
+export function badGatewayBody(why: string, eventId: string): string {
+  return `${why} The event is stored as ${eventId}.\n`;
+}
+
 /** The text of hooktap's 502 to a relayed request whose app answered with a body over {@linkcode RELAY_BODY_MAX}. */
 export function overRelayText(url: string, status: number, bodySize: number): string {
   return `hooktap relayed this request to ${url}, which answered ${status} with a body of ` +

@@ -8,12 +8,12 @@
 import type { CapturedEvent } from "../event/record.ts";
 import type { AttemptOutcome } from "./deliver.ts";
 import { isHopHeader } from "./target.ts";
-import { overRelayText, RELAY_BODY_MAX } from "./answer_note.ts";
+import { badGatewayBody, noAnswerRelayText, overRelayText, RELAY_BODY_MAX } from "./answer_note.ts";
 
 export { RELAY_BODY_MAX };
 
 function badGateway(event: CapturedEvent, text: string): Response {
-  return new Response(`${text} The event is stored as ${event.id}.\n`, {
+  return new Response(badGatewayBody(text, event.id), {
     status: 502,
     headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
   });
@@ -25,7 +25,7 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome): Resp
   const url = outcome.record.url;
   if (response === undefined) {
     const why = outcome.error?.message ?? "no answer";
-    return badGateway(event, `hooktap relayed this request to ${url} but got no answer: ${why}.`);
+    return badGateway(event, noAnswerRelayText(url, why));
   }
   if (response.truncated) {
     // Passing on the first 64 MiB as if whole would tell the sender a lie: say it instead.
