@@ -31,6 +31,37 @@ async function readLog(dir: string): Promise<{ events: Record<string, unknown>[]
   return { events, torn };
 }
 
+/**
+ * `hooktap dev` with its stdout piped to the test (as `dev | jq` or `dev | head` would), its stderr read until
+ * `ready` matches. `rest()` reads stderr to its end (after the process exits).
+ */
+async function devPiped(dir: string, args: string[], ready: RegExp) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0", ...args]),
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const errors = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let stderr = "";
+  while (!ready.test(stderr)) {
+    const { value, done } = await errors.read();
+    if (done) throw new Error(`dev did not start:\n${stderr}`);
+    stderr += value;
+  }
+  const port = Number(stderr.match(/listening on http:\/\/[^:]+:(\d+)/)![1]);
+  const rest = async () => {
+    for (;;) {
+      const { value, done } = await errors.read();
+      if (done) return stderr;
+      stderr += value;
+    }
+  };
+  return { child, port, rest };
+}
+
 Deno.test(`SIGKILL in the middle of a load, ${KILLS} times: every acknowledged event survives, the next dev repairs the tail`, async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
@@ -212,22 +243,7 @@ Deno.test("SIGTERM while a body is half uploaded: the upload finishes, is stored
 Deno.test("when whoever reads dev's stdout goes away (dev --json | jq, jq quits), dev keeps receiving", async () => {
   await using tmp = await withTmpDir();
   await writeFile(tmp.path, "hooktap.config.ts", LOAD_CONFIG);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0", "--json"]),
-    cwd: tmp.path,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let stderr = "";
-  while (!/listening on http:\/\/[^:]+:(\d+)/.test(stderr)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`dev did not start:\n${stderr}`);
-    stderr += value;
-  }
-  const port = Number(stderr.match(/listening on http:\/\/[^:]+:(\d+)/)![1]);
+  const { child, port, rest } = await devPiped(tmp.path, ["--json"], /listening on http:\/\/[^:]+:(\d+)/);
   await child.stdout.cancel(); // the pipe's reader is gone: the next write to stdout fails with EPIPE
   const statuses: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -238,11 +254,7 @@ Deno.test("when whoever reads dev's stdout goes away (dev --json | jq, jq quits)
   }
   child.kill("SIGTERM");
   const { code } = await child.status;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    stderr += value;
-  }
+  const stderr = await rest();
   assert.deepEqual(statuses, [200, 200, 200, 200, 200], stderr);
   assert.equal(code, 0, stderr);
   assert.match(stderr, /warning: cannot print request lines any more .*still receiving and storing events/);
@@ -260,22 +272,7 @@ Deno.test("hooktap dev | head -1 while it forwards: one warning that stdout clos
     `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", ` +
       `forward: "http://127.0.0.1:${app.port}/hook" }] };\n`,
   );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(LEAST_PRIVILEGE, ["dev", "--port", "0"]),
-    cwd: tmp.path,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const errors = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let stderr = "";
-  while (!/Forwarding "gh"/.test(stderr)) {
-    const { value, done } = await errors.read();
-    if (done) throw new Error(`dev did not start:\n${stderr}`);
-    stderr += value;
-  }
-  const port = Number(stderr.match(/listening on http:\/\/[^:]+:(\d+)/)![1]);
+  const { child, port, rest } = await devPiped(tmp.path, [], /Forwarding "gh"/);
   const send = async (body: string) => {
     const res = await fetch(`http://127.0.0.1:${port}/gh`, { method: "POST", body });
     await res.body?.cancel();
@@ -298,11 +295,7 @@ Deno.test("hooktap dev | head -1 while it forwards: one warning that stdout clos
   await until(() => app.requests.length === 4, "every delivery");
   child.kill("SIGTERM");
   const { code } = await child.status;
-  for (;;) {
-    const { value, done } = await errors.read();
-    if (done) break;
-    stderr += value;
-  }
+  const stderr = await rest();
   assert.equal(code, 0, stderr);
   assert.equal(stderr.match(/cannot print/g)?.length, 1, `one warning:\n${stderr}`);
 });
