@@ -60,13 +60,32 @@ export function resolveEvent(catalog: TriggerCatalog, event: string): Resolved {
   if (catalog.events.includes(event)) return { steps: [{ event }] };
   const sequence = catalog.sequences[event];
   if (sequence !== undefined) return { sequence: event, steps: sequence.steps };
-  const names = [...catalog.events, ...Object.keys(catalog.sequences)];
-  const near = closest(event, names) ?? names.find((n) => n.startsWith(`${event}.`));
   const title = CATALOG[catalog.provider]?.title ?? catalog.provider;
+  const list = `Run \`${suggestCommand(["trigger", "--list", catalog.provider])}\` to see them all.`;
+  // GitHub's `issues`, Shopify's `orders` (orders/create), Stripe's `customer`...: the name the sender puts in its event header, whose events here
+  // each carry their action (or sub-type). Named with a few of them (the sequence of the same family too, when near).
+  const separator = catalog.events.some((n) => n.startsWith(`${event}/`)) ? "/" : ".";
+  const family = catalog.events.filter((n) => n.startsWith(`${event}${separator}`));
+  const names = [...catalog.events, ...Object.keys(catalog.sequences)];
+  const near = closest(event, names);
+  if (family.length > 0) {
+    const shown = [...family.filter((n) => /[./](opened|created|create)$/.test(n)), ...family].filter((
+      n,
+      i,
+      all,
+    ) => all.indexOf(n) === i).slice(0, 4);
+    const sequence = near !== undefined && catalog.sequences[near] !== undefined
+      ? `, or the sequence ${near} (${catalog.sequences[near]!.steps.map((s) => s.event).join(" → ")})`
+      : "";
+    throw new UsageError(
+      `${title} has no single "${event}" event: name one of its ${family.length} "${event}${separator}" events, ` +
+        `such as ${shown.join(", ")}${sequence}. ${list}`,
+    );
+  }
   throw new UsageError(
     `${title} has no event or sequence "${event}" in hooktap's catalog${
       near ? `: did you mean ${near}?` : "."
     } ` +
-      `Run \`${suggestCommand(["trigger", "--list", catalog.provider])}\` to see them all.`,
+      list,
   );
 }

@@ -102,6 +102,13 @@ Deno.test("bad input: unknown provider or event gets did-you-mean and --list; no
   const event = await runCli(["trigger", "stripe", "invoice.payed"], { cwd: tmp.path });
   assert.equal(event.code, 2);
   assert.match(event.stderr, /did you mean invoice\.paid\?.*--list stripe/s);
+  // GitHub's own event name (X-GitHub-Event: issues) named the sequence "issue" as a typo of it.
+  const family = await runCli(["trigger", "github", "issues"], { cwd: tmp.path });
+  assert.equal(family.code, 2);
+  assert.match(
+    family.stderr,
+    /GitHub has no single "issues" event: name one of its \d+ "issues\." events, such as issues\.opened, .*or the sequence issue \(issues\.opened → issue_comment\.created → issues\.closed\).*--list github/s,
+  );
   const nodev = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
   assert.equal(nodev.code, 2);
   assert.match(nodev.stderr, /No `hooktap dev` is running.*--to/s);
