@@ -12,7 +12,7 @@
 import { ConfigError, describeError } from "../errors.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { CONFIG_FILE_NAME, type ResolvedConfig } from "./types.ts";
-import { fileUrl, resolvePath } from "../text/path.ts";
+import { dirnameOf, fileUrl, joinPath, resolvePath } from "../text/path.ts";
 import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
 import { shellQuote, suggestCommand } from "../text/command_line.ts";
@@ -200,6 +200,20 @@ export async function loadConfigCode(
       const spelled = missing.specifier === missing.name ? "" : ` (${JSON.stringify(missing.specifier)})`;
       const where =
         "(hooktap's npm package finds a config's packages there, as Node does, and downloads nothing)";
+      const folder = missing.listed ? undefined : installedIn(file, missing.name);
+      if (folder !== undefined) {
+        // Installed, but this hooktap is a Deno install (a checkout, `deno task install`, JSR, a binary): it
+        // runs without the project's node_modules, so "not installed" would send the user to install it again.
+        throw new ConfigError(
+          `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which is ` +
+            `installed in ${folder}, but this hooktap runs on Deno without reading node_modules.`,
+          [
+            `run the npm package's hooktap in this project (${
+              suggestCommand(["dev"], "npx hooktap")
+            }): it finds a config's packages in node_modules, as Node does`,
+          ],
+        );
+      }
       throw new ConfigError(
         `Config file ${file} failed to load: ${by} imports the package "${missing.name}"${spelled}, which ` +
           (missing.listed
@@ -271,6 +285,22 @@ function fileKind(info: Deno.FileInfo): string {
  * node_modules directory`). Deno's own hints (`deno add npm:...`, `deno install`, `"nodeModulesDir"`) would
  * edit or install by a deno.json hooktap does not read.
  */
+/** The `node_modules` folder (from the config's folder up) holding package `name`, when one can be read. */
+function installedIn(file: string, name: string): string | undefined {
+  let dir = dirnameOf(resolvePath(file));
+  for (;;) {
+    const folder = joinPath(dir, "node_modules");
+    try {
+      if (Deno.statSync(joinPath(folder, name, "package.json")).isFile) return folder;
+    } catch {
+      // not there, or not readable under the granted permissions: look further up
+    }
+    const up = dirnameOf(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
 function missingPackage(
   raw: string,
 ): { specifier: string; name: string; install: string; importer?: string; listed: boolean } | undefined {

@@ -97,6 +97,13 @@ export function formatDelivery(
     parts.push(c.dim(`attempt ${record.attempt}${attempts ? `/${attempts}` : ""}`));
   }
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
+  // The app refused an event whose signature checks with the endpoint's secret (or was signed afresh with it):
+  // most often the app verifies with another secret.
+  if ((record.status === 401 || record.status === 403) && event?.verdict?.status === "valid") {
+    parts.push(
+      c.yellow("— its signature checks with the endpoint's secret: does your app verify with the same one?"),
+    );
+  }
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);
     parts.push(

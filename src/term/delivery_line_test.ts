@@ -45,3 +45,26 @@ Deno.test("formatDelivery under a cut answer: the first 64 KiB kept, or what dec
   assert.doesNotMatch(damaged, /first 64\.0 KiB/);
   assert.match(damaged, /inspect evt_\w+ shows its decoded start \(up to 64\.0 KiB\) of the 1\.2 KiB answer/);
 });
+
+Deno.test("formatDelivery: a 401/403 for an event whose signature checks asks whether the app's secret is the same", () => {
+  const valid = { event: { verdict: { status: "valid" } } } as unknown as object;
+  const refused = formatDelivery(record({ status: 401, headers: [] }), output, {
+    runner: "hooktap",
+    ...valid,
+  });
+  assert.match(
+    refused,
+    /signature checks with the endpoint's secret: does your app verify with the same one\?/,
+  );
+  const forbidden = formatDelivery(record({ status: 403, headers: [] }), output, {
+    runner: "hooktap",
+    ...valid,
+  });
+  assert.match(forbidden, /does your app verify with the same one/);
+  // Not for another status, nor for an event whose signature was not checked or failed.
+  assert.doesNotMatch(formatDelivery(record({ status: 500, headers: [] }), output, valid), /same one/);
+  for (const status of ["invalid", "unverified"]) {
+    const other = { event: { verdict: { status } } } as unknown as object;
+    assert.doesNotMatch(formatDelivery(record({ status: 401, headers: [] }), output, other), /same one/);
+  }
+});

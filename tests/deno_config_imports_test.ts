@@ -1,0 +1,55 @@
+/**
+ * A config of a Node project run by a Deno install of hooktap (a checkout, `deno task install`: both run with
+ * the checkout's deno.json, as the real CLI does here): `import { defineConfig } from "hooktap"` (what the
+ * npm package's users write) loads, and a package the project has in node_modules, which a Deno install
+ * cannot read, is named as installed, with the npm package's command, never as "not installed".
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, withTmpDir, writeFile } from "./_helpers.ts";
+
+/** `deno task install`'s permissions: it reads anywhere (the config's import of "hooktap" reads mod.ts). */
+const INSTALL = ["--allow-read", "--allow-net", "--allow-env", "--allow-write=.hooktap,hooktap.config.ts"];
+
+Deno.test('Deno install: a config importing defineConfig from "hooktap" loads', async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    'import { defineConfig } from "hooktap";\n' +
+      'export default defineConfig({ port: 0, endpoints: [{ name: "x", path: "/x", method: "POST" }] });\n',
+  );
+  const logs = await runCli(["logs", "--endpoint", "x"], { cwd: tmp.path, permissions: INSTALL });
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.doesNotMatch(logs.stderr, /failed to load|not installed/);
+});
+
+Deno.test("Deno install: a package installed in node_modules is named as installed, with npx hooktap", async () => {
+  await using tmp = await withTmpDir();
+  await Deno.mkdir(join(tmp.path, "node_modules", "secrets-pkg"), { recursive: true });
+  await writeFile(
+    join(tmp.path, "node_modules", "secrets-pkg"),
+    "package.json",
+    '{ "name": "secrets-pkg", "type": "module", "exports": "./index.js" }\n',
+  );
+  await writeFile(join(tmp.path, "node_modules", "secrets-pkg"), "index.js", 'export const path = "/x";\n');
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    'import { path } from "secrets-pkg";\nexport default { port: 0, endpoints: [{ name: "x", path, method: "POST" }] };\n',
+  );
+  const dev = await runCli(["dev", "--port", "0"], { cwd: tmp.path, permissions: INSTALL });
+  assert.equal(dev.code, 78, dev.stderr); // EX_CONFIG
+  assert.match(
+    dev.stderr,
+    /imports the package "secrets-pkg", which is installed in \S+node_modules, but this hooktap runs on Deno without reading node_modules/,
+  );
+  assert.match(dev.stderr, /npx hooktap dev/);
+  assert.doesNotMatch(dev.stderr, /not installed|npm install/);
+  // Absent from node_modules, it is still "not installed", with the npm install that adds it.
+  await Deno.remove(join(tmp.path, "node_modules"), { recursive: true });
+  const missing = await runCli(["dev", "--port", "0"], { cwd: tmp.path, permissions: INSTALL });
+  assert.equal(missing.code, 78, missing.stderr);
+  assert.match(missing.stderr, /"secrets-pkg", which is not installed in this project/);
+});
