@@ -498,6 +498,8 @@ Deno.test({
     const entry = /'(file:\/\/[^']+)' "\$@"/.exec(text)?.[1];
     assert.equal(entry, toFileUrl(join(ROOT, "dist", "deno_install", "lib", "hooktap.js")).href, text);
     assert.match(text, /--v8-flags=--max-semi-space-size=8,--no-lazy /);
+    // What the clone's deno.json gave the shim of main.ts ("unstable": ["kv"]): `hub serve` keeps Deno KV.
+    assert.match(text, /--unstable-kv /);
     const empty = join(tmp.path, "empty");
     await Deno.mkdir(empty);
     const version = await run(shim, ["--version"], empty, path);
