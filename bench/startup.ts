@@ -4,7 +4,8 @@
  * graph. From a checkout: `--help`, `logs`, `complete`, one `trigger` (to a local sink). From the packed
  * npm package installed with npm (when npm is on the PATH): `hooktap --help`, `hooktap logs`, one
  * `hooktap trigger` (to the same sink) and `hooktap inspect <id>` through the bin npm links, against the
- * same Deno binary the package runs on. Each figure is printed beside its target.
+ * same Deno binary the package runs on. From `deno task install`'s shim (into a temp install root): one
+ * `hooktap trigger` (to the same sink). Each figure is printed beside its target.
  *
  *     deno run -A bench/startup.ts [--runs N]
  * @module
@@ -55,6 +56,8 @@ export interface StartupOptions {
   scratch: string;
   /** Pack and install the npm package (needs npm and the registry or its cache). @default true */
   npm?: boolean;
+  /** `deno task install` into a temp install root and time its shim. @default the value of `npm` */
+  install?: boolean;
   log?: (line: string) => void;
 }
 
@@ -275,6 +278,24 @@ async function npmInstall(dir: string): Promise<{ bin: string; deno: string } | 
   return { bin, deno };
 }
 
+/**
+ * `deno task install` into `dir`'s own install root (DENO_INSTALL_ROOT; it builds the checkout's
+ * dist/deno_install/, as the task does); resolves to the shim, or why there is none.
+ */
+async function denoInstall(dir: string): Promise<string | { why: string }> {
+  const root = join(dir, "deno-root");
+  const out = await new Deno.Command(DENO, {
+    args: ["task", "--quiet", "install"],
+    cwd: ROOT,
+    env: { DENO_INSTALL_ROOT: root },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) return { why: `deno task install failed: ${new TextDecoder().decode(out.stderr)}` };
+  return join(root, "bin", "hooktap");
+}
+
 /** Measures every start-up figure and count. */
 export async function measureStartup(o: StartupOptions): Promise<StartupResults> {
   const log = o.log ?? (() => {});
@@ -356,6 +377,18 @@ export async function measureStartup(o: StartupOptions): Promise<StartupResults>
       "checkout: hooktap trigger github push to the running dev (the config's secret) / empty script",
       await paired(hooktap("trigger", "github", "push"), floor, typicalRun),
     );
+
+    if (o.install ?? o.npm !== false) {
+      log("start-up: deno task install (the bundled CLI, into a temp install root)");
+      const shim = await denoInstall(dir);
+      if (typeof shim !== "string") throw new Error(shim.why);
+      // The shim runs the `deno` of the PATH: the floor runs this one (the same, run as `deno task bench`).
+      row(
+        "deno task install: one hooktap trigger github push (signed) / deno run --quiet empty.ts",
+        await paired([shim, ...trigger], floor, { ...t, check: expect("installed trigger", "200") }),
+        1.6,
+      );
+    }
 
     if (o.npm !== false) {
       log("start-up: the npm package (deno task pack, npm install -g into a temp prefix)");

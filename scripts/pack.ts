@@ -430,6 +430,53 @@ export function packageJson(version: string, denoVersion: string): Record<string
 }
 
 /**
+ * Writes the bundled CLI into `lib` (an existing, empty directory): `main.js`, each lazily loaded module at
+ * `<path>.js`, the shared chunks, and the single-file bundles of npm/hooktap.cjs's ENTRIES. The npm
+ * package ships it as its `lib/`; `deno task install` installs it (scripts/install_lib.ts).
+ */
+export async function buildLib(root: string, lib: string): Promise<void> {
+  const lazy = await lazyModules(root);
+  await run(Deno.execPath(), [
+    "bundle",
+    "--quiet",
+    "--platform=deno",
+    // Shared code in chunks: a command loads only what it runs, as from source.
+    "--code-splitting",
+    `--config=${join(root, "deno.json")}`,
+    "--outdir",
+    lib,
+    join(root, "main.ts"),
+    // Each lazily loaded module is an entry of its own, at lib/<path>.js, where src/cli/lazy.ts looks.
+    ...lazy.map((path) => join(root, path)),
+  ], root);
+  const missing = [];
+  for (const path of lazy) {
+    try {
+      await Deno.stat(join(lib, path.replace(/\.ts$/, ".js")));
+    } catch {
+      missing.push(path);
+    }
+  }
+  if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
+  // The help and the commands of npm/hooktap.cjs's ENTRIES start from one file each (by first argument).
+  const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
+    ENTRIES: Record<string, string>;
+  };
+  const entries = await Deno.makeTempDir({ prefix: "hooktap_pack_entries_" });
+  try {
+    for (const script of new Set(Object.values(ENTRIES))) {
+      const commands = Object.entries(ENTRIES)
+        .filter(([word, s]) => s === script && /^[a-z]+$/.test(word))
+        .map(([word]) => `src/commands/${word}/run.ts`)
+        .filter((path) => lazy.includes(path));
+      await singleFileEntry(root, lib, script, ["main.ts", ...commands], entries, lazy);
+    }
+  } finally {
+    await Deno.remove(entries, { recursive: true });
+  }
+}
+
+/**
  * Builds the package in a temp directory and packs it into `outDir` (`dist/` of the checkout by default);
  * resolves to the tgz's path. Tests pass a directory of their own, so two of them packing at once never
  * write the same file.
@@ -440,45 +487,7 @@ export async function pack(root: string = ROOT, outDir: string = join(root, "dis
   try {
     await Deno.mkdir(join(stage, "bin"));
     await Deno.mkdir(join(stage, "lib"));
-    const lazy = await lazyModules(root);
-    await run(Deno.execPath(), [
-      "bundle",
-      "--quiet",
-      "--platform=deno",
-      // Shared code in chunks: a command loads only what it runs, as from source.
-      "--code-splitting",
-      `--config=${join(root, "deno.json")}`,
-      "--outdir",
-      join(stage, "lib"),
-      join(root, "main.ts"),
-      // Each lazily loaded module is an entry of its own, at lib/<path>.js, where src/cli/lazy.ts looks.
-      ...lazy.map((path) => join(root, path)),
-    ], root);
-    const missing = [];
-    for (const path of lazy) {
-      try {
-        await Deno.stat(join(stage, "lib", path.replace(/\.ts$/, ".js")));
-      } catch {
-        missing.push(path);
-      }
-    }
-    if (missing.length > 0) throw new Error(`the bundle lacks lazily loaded modules: ${missing.join(", ")}`);
-    // The help and the commands of npm/hooktap.cjs's ENTRIES start from one file each (by first argument).
-    const { ENTRIES } = createRequire(import.meta.url)(join(root, "npm", "hooktap.cjs")) as {
-      ENTRIES: Record<string, string>;
-    };
-    const entries = await Deno.makeTempDir({ prefix: "hooktap_pack_entries_" });
-    try {
-      for (const script of new Set(Object.values(ENTRIES))) {
-        const commands = Object.entries(ENTRIES)
-          .filter(([word, s]) => s === script && /^[a-z]+$/.test(word))
-          .map(([word]) => `src/commands/${word}/run.ts`)
-          .filter((path) => lazy.includes(path));
-        await singleFileEntry(root, join(stage, "lib"), script, ["main.ts", ...commands], entries, lazy);
-      }
-    } finally {
-      await Deno.remove(entries, { recursive: true });
-    }
+    await buildLib(root, join(stage, "lib"));
     await Deno.copyFile(join(root, "npm", "hooktap.cjs"), join(stage, "bin", "hooktap.cjs"));
     await Deno.chmod(join(stage, "bin", "hooktap.cjs"), 0o755);
     // The postinstall keeps the Node launcher beside the shell one it writes over bin/hooktap.cjs.

@@ -28,9 +28,17 @@ Deno.test("deno task dev caps V8's young generation", () => {
   assert.deepEqual(v8Flags(command("dev")), ["--v8-flags=--max-semi-space-size=8"]);
 });
 
+/** The V8 flags of a command line's one `--v8-flags=` (Deno takes one). */
+const v8List = (text: string) => {
+  const flags = v8Flags(text);
+  assert.equal(flags.length, 1, text);
+  return flags[0]!.slice("--v8-flags=".length).split(",");
+};
+
 for (const name of ["install", "compile"]) {
+  // The install's shim adds --no-lazy (each bundle's compiled functions kept in Deno's code cache).
   Deno.test(`deno task ${name} gives dev the V8 flags of deno task dev`, () => {
-    assert.deepEqual(v8Flags(command(name)), v8Flags(command("dev")), command(name));
+    for (const flag of v8List(command("dev"))) assert.ok(v8List(command(name)).includes(flag), command(name));
   });
 }
 

@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
+import { verify } from "@octokit/webhooks-methods";
 import { HAS_SCRIPT } from "./_pty.ts";
 import { cleanEnv, which, withTmpDir } from "./_helpers.ts";
 
@@ -449,6 +450,31 @@ Deno.test({
   },
 });
 
+/**
+ * One `trigger github push --to <sink> --secret s` with `hooktap` (its own bundle's signing path): the sink
+ * gets GitHub's push, signed as GitHub signs it (checked with @octokit/webhooks-methods).
+ */
+async function signedTrigger(hooktap: string, cwd: string, path: string): Promise<void> {
+  const got: { body: string; signature: string | null; event: string | null }[] = [];
+  await using sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    got.push({
+      body: await request.text(),
+      signature: request.headers.get("x-hub-signature-256"),
+      event: request.headers.get("x-github-event"),
+    });
+    return new Response("ok");
+  });
+  const to = `http://127.0.0.1:${sink.addr.port}/hook`;
+  const sent = await run(hooktap, ["trigger", "github", "push", "--to", to, "--secret", "s"], cwd, path);
+  assert.equal(sent.code, 0, sent.stdout + sent.stderr);
+  assert.equal(got.length, 1);
+  assert.equal(got[0]!.event, "push");
+  assert.ok(
+    await verify("s", got[0]!.body, got[0]!.signature ?? ""),
+    "GitHub's library verifies the signature",
+  );
+}
+
 Deno.test({
   name:
     "deno task install into a temp root gives a hooktap that works from any directory, interactive init included",
@@ -466,6 +492,40 @@ Deno.test({
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const shim = join(root, "bin", "hooktap");
     const path = `${join(root, "bin")}:${dirname(Deno.execPath())}:/usr/bin:/bin`;
+    // The shim runs the bundled CLI (the npm package's lib/, built by scripts/deno_install.ts), not main.ts:
+    // from source, Deno transpiles ~40 modules at every start.
+    const text = await Deno.readTextFile(shim);
+    const entry = /'(file:\/\/[^']+)' "\$@"/.exec(text)?.[1];
+    assert.equal(entry, toFileUrl(join(ROOT, "dist", "deno_install", "lib", "hooktap.js")).href, text);
+    assert.match(text, /--v8-flags=--max-semi-space-size=8,--no-lazy /);
+    // What the clone's deno.json gave the shim of main.ts ("unstable": ["kv"]): `hub serve` keeps Deno KV.
+    assert.match(text, /--unstable-kv /);
+    const empty = join(tmp.path, "empty");
+    await Deno.mkdir(empty);
+    const version = await run(shim, ["--version"], empty, path);
+    assert.equal(version.code, 0, version.stderr);
+    assert.equal(version.stdout.trim(), JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).version);
+    await signedTrigger(shim, empty, path);
+    // A config that imports defineConfig from the package, by its JSR name or its npm name.
+    for (const name of ["@hooktap/hooktap", "hooktap"]) {
+      const dir = join(tmp.path, `config-${name.replace(/\W/g, "")}`);
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(
+        join(dir, "hooktap.config.ts"),
+        `import { defineConfig } from "${name}";\nexport default defineConfig({ port: 0, ` +
+          `endpoints: [{ name: "gh", path: "/gh", method: "POST", provider: "github", secret: "s3" }] });\n`,
+      );
+      await using dev = await startDevGroup([shim], dir, path);
+      assert.equal(dev.ready.port > 0, true);
+      const sent = await run(shim, ["trigger", "github", "push"], dir, path);
+      assert.equal(sent.code, 0, sent.stdout + sent.stderr);
+      assert.match(sent.stdout + sent.stderr, /signed with the secret[\s\S]*200/);
+      const logs = await run(shim, ["logs", "--json"], dir, path);
+      assert.equal(logs.code, 0, logs.stderr);
+      assert.equal(JSON.parse(logs.stdout.trim()).verdict?.status, "valid", logs.stdout);
+      const stopped = await dev.interrupt();
+      assert.equal(stopped.code, 0, stopped.stderr);
+    }
     const project = await nodeProject(join(tmp.path, "app"));
     // A project deno.json that would break hooktap if it were read.
     await Deno.writeTextFile(
