@@ -39,7 +39,7 @@ const { values } = parseArgs({
 });
 const N = Number(values.requests ?? 20_000);
 const ROUNDS = Number(values.rounds ?? 3);
-const SECONDS = Number(values.seconds ?? 4);
+const SECONDS = Number(values.seconds ?? 5); // as `deno task bench --only forward`
 const C = Number(values.concurrency ?? 8);
 const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
@@ -186,7 +186,7 @@ const lines = [
   `| the same, each event's stored line parsed first (the read-back under overload) | ${
     span(rows.readBack)
   } |`,
-  `| receive-only: bare Deno.serve on CPU 0 (wrk on CPU 1, 64 connections, ${SECONDS} s) | ${
+  `| receive-only: bare Deno.serve on CPU 0 (wrk on CPU 1, 64 connections, ${SECONDS} s from start, as the forward bench) | ${
     span(rows.bare)
   } |`,
   `| receive-only: hooktap dev on CPU 0 (the same load) | ${span(rows.dev)} |`,
