@@ -75,7 +75,8 @@ function arrivalApp(): { port: number; next(): Promise<number>; close(): Promise
   };
 }
 
-async function startDev(
+/** `dev` (this checkout's, or `main`'s) on CPU 0 in `dir`, with the one POST endpoint `/webhook` and `args`. */
+export async function startDev(
   dir: string,
   args: string[],
   main = MAIN,
@@ -129,7 +130,6 @@ async function delays(
   return { arrival, answer };
 }
 
-/** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */
 /**
  * Counts the lines of a log that only grows, reading only the bytes added since the last call. The bench
  * polls dev's deliveries log while dev drains; reading the whole log each time (tens of MB, split into
@@ -159,7 +159,8 @@ export function lineCounter(path: string): { count(): number; close(): void } {
   };
 }
 
-function cpuUs(pid: number): number {
+/** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */
+export function cpuUs(pid: number): number {
   try {
     const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 1e6 / 100; // utime, stime in ticks of 1/100 s

@@ -6,7 +6,9 @@
  * (received and delivered), and dev's CPU per event by thread from /proc.
  *
  *     deno run -A bench/forward_profile.ts [--seconds 5] [--top 40] [--main PATH/main.ts] [--no-prof] [--concurrency N]
- *       [--under NAME]...
+ *       [--under NAME]... [--receive-only]
+ *
+ * `--receive-only` runs dev without forwarding (the same load): the other side of the ratio, by thread.
  *
  * `--under NAME` (repeatable) also prints where the time under each function named NAME (`NAME*`: whose name
  * starts so) goes: its callees' inclusive µs per event (and its own self time), e.g. `--under "#record"`.
@@ -76,6 +78,7 @@ const { values } = parseArgs({
     /** The target's `concurrency` (set in the config instead of `--forward-to`). */
     concurrency: { type: "string" },
     under: { type: "string", multiple: true },
+    "receive-only": { type: "boolean", default: false },
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -130,7 +133,7 @@ try {
       "--quiet",
       "--port",
       String(port),
-      ...(values.concurrency === undefined ? ["--forward-to", to] : []),
+      ...(values.concurrency === undefined && !values["receive-only"] ? ["--forward-to", to] : []),
     ]),
     { cwd: dir, port },
   );
@@ -152,7 +155,7 @@ try {
     events.close();
     const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && deliveries.count() < stored) {
+    while (!values["receive-only"] && Date.now() < deadline && deliveries.count() < stored) {
       await new Promise((r) => setTimeout(r, 20));
     }
     deliveries.close();
@@ -165,7 +168,11 @@ try {
   }
   // deno-lint-ignore no-console
   const say = (line: string) => console.log(line);
-  say(`dev --forward-to under load: ${load.rps.toFixed(0)} req/s, ${stored} events received and delivered`);
+  say(
+    values["receive-only"]
+      ? `dev without forwarding under load: ${load.rps.toFixed(0)} req/s, ${stored} events received`
+      : `dev --forward-to under load: ${load.rps.toFixed(0)} req/s, ${stored} events received and delivered`,
+  );
   say(`\nCPU µs per event by thread (user + system, /proc):`);
   let total = 0;
   for (const [name, us] of threads) {
