@@ -15,7 +15,14 @@
  */
 import type http from "node:http";
 import type https from "node:https";
-import { Http1Error, type Http1Origin, Http1Pool, type Http1Response } from "./http1.ts";
+import {
+  type BodyBudgetLike,
+  Http1Error,
+  type Http1Origin,
+  Http1Pool,
+  type Http1Response,
+  keepFirst,
+} from "./http1.ts";
 
 /** What the target answered: status, headers in order (repeats kept), the body up to a cap. */
 export type RawResponse = Http1Response;
@@ -45,6 +52,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Keep the connection open for the next send. @default true */
   keepAlive?: boolean;
+  /** Charged with the body kept, as it arrives (a relay's shared bound): see ./http1.ts. */
+  budget?: BodyBudgetLike;
 }
 
 const pool = new Http1Pool();
@@ -148,6 +157,7 @@ export async function sendRaw(
         maxBody: options.maxBody ?? 64 * 1024,
         signal: options.signal,
         reuse: options.keepAlive ?? true,
+        budget: options.budget,
       },
     );
   } catch (error) {
@@ -192,10 +202,31 @@ async function sendHttps(
       const parts: Uint8Array[] = [];
       let kept = 0;
       let size = 0;
+      let refused = false;
+      let limit = maxBody;
+      // A budget (a relay's): as ./http1.ts charges it, a declared length at once.
+      const budget = options.budget;
+      const length = Number(res.headers["content-length"] ?? NaN);
+      const declared = Number.isSafeInteger(length) && request.method !== "HEAD";
+      if (budget !== undefined && declared && !budget.take(Math.min(length, limit))) {
+        refused = true;
+        budget.release();
+        limit = Math.min(limit, budget.keepRefused);
+      }
       res.on("data", (chunk: Uint8Array) => {
         size += chunk.length;
-        if (kept < maxBody) {
-          const piece = chunk.subarray(0, maxBody - kept);
+        if (kept < limit) {
+          if (
+            budget !== undefined && !declared && !refused &&
+            !budget.take(Math.min(chunk.length, limit - kept))
+          ) {
+            refused = true;
+            budget.release();
+            limit = Math.min(kept, budget.keepRefused);
+            kept = keepFirst(parts, limit);
+            return;
+          }
+          const piece = chunk.subarray(0, limit - kept);
           parts.push(piece);
           kept += piece.length;
         }
@@ -211,14 +242,16 @@ async function sendHttps(
           body.set(p, at);
           at += p.length;
         }
-        resolve({
+        const response: RawResponse = {
           status: res.statusCode ?? 0,
           statusText: res.statusMessage ?? "",
           headers,
           body,
           bodySize: size,
           truncated: size > kept,
-        });
+        };
+        if (refused) response.overBudget = true;
+        resolve(response);
       });
     });
     const timer = setTimeout(

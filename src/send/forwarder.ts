@@ -31,7 +31,8 @@ import type { DeliveriesLog } from "./deliveries_log.ts";
 import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import type { ForwardTarget } from "./target.ts";
-import { RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { noteSender, RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { RelayBudget, type RelayLease } from "./relay_budget.ts";
 import { connectTcp } from "./http1.ts";
 
 /** A change of a target's reachability, reported once per change. */
@@ -69,6 +70,8 @@ export interface StopReport {
 export interface ForwarderOptions {
   /** Where attempts are recorded. */
   log: Pick<DeliveriesLog, "append" | "newId">;
+  /** The bound of relayed answers held in memory at once (./relay_budget.ts). @default 128 MiB */
+  relayBudget?: RelayBudget;
   /**
    * Makes the request of an attempt (a re-signed copy when the signature's
    * tolerance has passed). `undefined` sends the stored request.
@@ -340,6 +343,8 @@ class ForwarderEngine {
   /** Relay attempts running (to their record), and the runs to wait for at stop. */
   #relaying = 0;
   readonly #relays = new Set<Promise<unknown>>();
+  /** The bytes of relayed answers held in memory at once, bounded. */
+  readonly #relayBudget: RelayBudget;
   /** Attempts whose record could not be appended. */
   #unrecorded = 0;
   #pending = 0;
@@ -361,6 +366,7 @@ class ForwarderEngine {
     this.#windowBytes = this.#options.windowBytes ?? 8 * 1024 * 1024;
     this.#backlog = this.#options.backlog;
     this.#probeMs = this.#options.probeMs ?? 1000;
+    this.#relayBudget = this.#options.relayBudget ?? new RelayBudget();
     this.#connect = this.#options.connect ?? _connect;
   }
 
@@ -441,7 +447,7 @@ class ForwarderEngine {
     this.#options.onAppState?.({ host, up: true, ...this.#waitingFor(host) });
   }
 
-  async #attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
+  async #attempt(job: Job, maxBody?: number, budget?: RelayLease): Promise<AttemptOutcome> {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
@@ -458,6 +464,7 @@ class ForwarderEngine {
     if (target.ca !== undefined) options.ca = target.ca;
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
+    if (budget !== undefined) options.budget = budget;
     const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome, event);
     return outcome;
@@ -849,12 +856,15 @@ class ForwarderEngine {
     this.#pending++;
     let outcome: AttemptOutcome;
     this.#relaying++;
+    const lease = this.#relayBudget.lease();
     const run = (async () => {
       try {
         const o = await this.#attempt(
           { event, target, seq: 0, attempt: 1, counted: 0, size: 0 },
           RELAY_BODY_MAX,
+          lease,
         );
+        noteSender(o);
         await this.#record(o.record);
         return o;
       } finally {
@@ -869,7 +879,7 @@ class ForwarderEngine {
       this.#options.onSettled?.(event, target);
       this.#done();
     }
-    return relayAnswer(event, outcome);
+    return relayAnswer(event, outcome, lease);
   }
   get pending(): number {
     return this.#pending;

@@ -25,6 +25,11 @@ function triesNote(t: TargetOutcome): string {
   return t.attempts > 1 || t.replays !== undefined ? ` (${attemptsPhrase(t, "tries")})` : "";
 }
 
+/** ` (sender got 503)`: a relay whose sender got hooktap's answer, not the app's status shown before it. */
+function sentNote(t: TargetOutcome): string {
+  return t.sent === undefined ? "" : ` (sender got ${t.sent})`;
+}
+
 /**
  * The `logs` cell of an event with several targets or rules: each target's
  * outcome (`issues → 200, push → pending`), or {@linkcode NO_RULE_MATCHED}.
@@ -34,7 +39,7 @@ export function targetsCell(targets: readonly TargetOutcome[]): string {
   return targets.map((t) => {
     const status = t.outcome === "pending"
       ? t.waiting ? "waiting for the app" : "pending"
-      : `${t.status ?? "err"}${triesNote(t)}${
+      : `${t.status ?? "err"}${sentNote(t)}${triesNote(t)}${
         t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
       }`;
     return `${safeLine(t.name)} → ${status}`;
@@ -56,7 +61,11 @@ export function renderTargets(
       : t.outcome === "failed"
       ? colors.red
       : colors.yellow;
-    const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})`;
+    const answer = t.attempts === 0
+      ? ""
+      : ` (${t.status ?? "no answer"}${t.sent === undefined ? "" : `, the sender got hooktap's ${t.sent}`}, ${
+        attemptsPhrase(t, "attempts")
+      })`;
     const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
@@ -88,7 +97,7 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   const t = delivery.targets[0];
   if (t === undefined) return "→ pending";
   if (t.outcome === "pending") return t.waiting ? "→ waiting for the app" : "→ pending";
-  return `→ ${t.status ?? "err"}${triesNote(t)}${
+  return `→ ${t.status ?? "err"}${sentNote(t)}${triesNote(t)}${
     t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
   }`;
 }
