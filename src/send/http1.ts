@@ -679,7 +679,7 @@ async function readResponse(
  */
 
 /** The loopback addresses a refused `localhost` is tried at, in order. */
-const LOOPBACKS = ["127.0.0.1", "::1"] as const;
+export const LOOPBACKS = ["127.0.0.1", "::1"] as const;
 
 /** Injected for tests: the runtime's connect. */
 export type ConnectFn = (options: Deno.ConnectOptions) => Promise<Deno.TcpConn>;
