@@ -79,6 +79,10 @@ export interface DeliveryRecord {
    * app's answer was passed on, and on records written before it (src/send/answer_note.ts tells those).
    */
   senderStatus?: number;
+  /**
+   * Relay only: the sender hung up before the app answered, so the app's answer (or hooktap's) reached no one.
+   */
+  senderLeft?: true;
   /** Why there was no answer: refused, timeout, TLS, DNS. */
   error?: string;
   /**

@@ -103,6 +103,24 @@ function _relayAnswer(
   event: CapturedEvent,
   r: DeliveryRecord,
 ): { response: Record<string, unknown>; wait: number } {
+  if (r.senderLeft) {
+    // The sender hung up before the answer: it got none (HAR's status 0, as a browser records an aborted request).
+    return {
+      response: {
+        status: 0,
+        statusText: "",
+        httpVersion: "HTTP/1.1",
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: "x-unknown" },
+        redirectURL: "",
+        headersSize: -1,
+        bodySize: -1,
+        comment: `the sender hung up before the answer came (the app answered ${r.status ?? "nothing"})`,
+      },
+      wait: r.durationMs,
+    };
+  }
   const refusal = relayRefusal(r);
   if (refusal !== undefined && refusal !== "not an HTTP status") {
     // The app gave no answer, or one hooktap did not pass on: its sender got hooktap's 502 or 503

@@ -48,6 +48,9 @@ export const ATTEMPT_SCHEMA = z.object({
     "relay only: the status hooktap answered the sender with instead of the app's (502 no answer or over " +
       "64 MiB, 503 relayed answers in memory at hooktap's bound); absent when the app's answer was passed on",
   ),
+  senderLeft: z.boolean().optional().describe(
+    "relay only: the sender hung up before the app answered, so the answer reached no one",
+  ),
   error: z.string().optional().describe("why there was no answer"),
   resigned: z.boolean().optional(),
   refused: z.boolean().optional().describe(
@@ -100,6 +103,7 @@ function _attempt(d: DeliveryRecord): Attempt {
   if (d.bodySize !== undefined) a.bodySize = d.bodySize;
   if (d.truncated !== undefined) a.truncated = d.truncated;
   if (d.decodedFrom !== undefined) a.decodedFrom = d.decodedFrom;
+  if (d.senderLeft === true) a.senderLeft = true;
   if (d.source === "relay" && d.status !== undefined) {
     const sent = senderStatus(d);
     if (sent !== undefined) a.senderStatus = sent;

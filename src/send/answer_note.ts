@@ -25,9 +25,13 @@ export const RELAY_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
  */
 export type RelayRefusal = "no answer" | "not an HTTP status" | "over max" | "busy";
 
+/** What a relayed request's sender got besides the app's answer: hooktap's status, or nothing (`left`). */
+export type SenderGot = number | "left";
+
 /** What of a relay attempt's record tells what its sender got. */
 export interface RelayFacts {
   status?: number | undefined;
+  senderLeft?: true | undefined;
   bodySize?: number | undefined;
   senderStatus?: number | undefined;
 }
@@ -43,6 +47,7 @@ export function relayRefusal(record: RelayFacts): RelayRefusal | undefined {
 
 /** The status a relayed request's sender got from hooktap instead of the app's, or `undefined` (the app's). */
 export function senderStatus(record: RelayFacts): number | undefined {
+  if (record.senderLeft) return undefined;
   const refusal = relayRefusal(record);
   return refusal === undefined ? undefined : refusal === "busy" ? 503 : 502;
 }
@@ -53,6 +58,7 @@ export function senderStatus(record: RelayFacts): number | undefined {
  * answers in flight over {@linkcode RELAY_BYTES_IN_FLIGHT}). Mirrors ./relay_answer.ts.
  */
 export function senderGot(record: RelayFacts): string {
+  if (record.senderLeft) return "the sender had hung up before the answer: it reached no one";
   switch (relayRefusal(record)) {
     case "no answer":
       return "the sender got hooktap's 502 (no answer)";

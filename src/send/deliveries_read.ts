@@ -62,6 +62,7 @@ export function factOf(d: DeliveryRecord): DeliveryFact {
     const sent = senderStatus(d); // told by its size on a record written before `senderStatus`
     if (sent !== undefined) fact.senderStatus = sent;
   }
+  if (d.senderLeft === true) fact.senderLeft = true;
   return fact;
 }
 
@@ -78,7 +79,10 @@ export function parseFactLine(line: string): { event: string; fact: DeliveryFact
   if (line.startsWith(RECORD_HEAD_TEXT)) {
     const at = line.indexOf(HEADERS_KEY);
     // A field after the answer's headers that the model reads: the whole line is parsed.
-    if (at !== -1 && line.indexOf('"refused":', at) === -1 && line.indexOf('"senderStatus":', at) === -1) {
+    if (
+      at !== -1 && line.indexOf('"refused":', at) === -1 && line.indexOf('"senderStatus":', at) === -1 &&
+      line.indexOf('"senderLeft":', at) === -1
+    ) {
       let d: Partial<DeliveryRecord> | undefined;
       try {
         d = JSON.parse(line.slice(0, at) + "}");

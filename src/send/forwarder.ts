@@ -156,8 +156,11 @@ export interface Forwarder extends Forwarding {
     admit: Admit,
     options: { count: number; until?: number; key?: string },
   ): Resuming;
-  /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
-  relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
+  /**
+   * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
+   * the sender hung up (its record then says the app's answer reached no one).
+   */
+  relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response>;
   /** Deliveries not yet settled (in memory and waiting in the store). */
   readonly pending: number;
   /** Events in memory, every lane (bounded by the window per lane when a backlog is given). */
@@ -852,7 +855,7 @@ class ForwarderEngine {
       },
     };
   }
-  async relay(event: CapturedEvent, target: ForwardTarget): Promise<Response> {
+  async relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response> {
     this.#pending++;
     let outcome: AttemptOutcome;
     this.#relaying++;
@@ -864,7 +867,7 @@ class ForwarderEngine {
           RELAY_BODY_MAX,
           lease,
         );
-        noteSender(o);
+        noteSender(o, left?.aborted === true);
         await this.#record(o.record);
         return o;
       } finally {
@@ -948,7 +951,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   return {
     enqueue: (event, target, resume) => engine.enqueue(event, target, resume),
     resumeFrom: (target, from, admit, o) => engine.resumeFrom(target, from, admit, o),
-    relay: (event, target) => engine.relay(event, target),
+    relay: (event, target, left) => engine.relay(event, target, left),
     get pending() {
       return engine.pending;
     },

@@ -33,8 +33,15 @@ function ownAnswer(event: CapturedEvent, status: 502 | 503, text: string): Respo
   return new Response(badGatewayBody(text, event.id), { status, headers });
 }
 
-/** Writes on the relay attempt's record the status its sender gets from hooktap, when not the app's. */
-export function noteSender(outcome: AttemptOutcome): void {
+/**
+ * Writes on the relay attempt's record what its sender gets: hooktap's status when not the app's, or that it
+ * left (`left`: it hung up before the answer came).
+ */
+export function noteSender(outcome: AttemptOutcome, left = false): void {
+  if (left) {
+    outcome.record.senderLeft = true;
+    return;
+  }
   const response = outcome.response;
   // Over the budget and over 64 MiB: the size is the lasting reason (sent again, it would be refused again).
   const busy = response?.overBudget === true && response.bodySize <= RELAY_BODY_MAX;

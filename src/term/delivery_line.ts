@@ -81,7 +81,8 @@ export function formatDelivery(
   ];
   if (record.source === "relay") {
     // The app's status is first on the line; the sender may have got hooktap's instead (a 503 over the budget).
-    const got = record.status !== undefined && senderStatus(record) !== undefined;
+    const got = record.senderLeft === true ||
+      (record.status !== undefined && senderStatus(record) !== undefined);
     parts.push(got ? c.yellow(`(relayed; ${senderGot(record)})`) : c.dim("(relayed)"));
   }
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));

@@ -25,9 +25,12 @@ function triesNote(t: TargetOutcome): string {
   return t.attempts > 1 || t.replays !== undefined ? ` (${attemptsPhrase(t, "tries")})` : "";
 }
 
-/** ` (sender got 503)`: a relay whose sender got hooktap's answer, not the app's status shown before it. */
+/**
+ * ` (sender got 503)`: a relay whose sender got hooktap's answer, not the app's status shown before it;
+ * ` (sender left)`: one whose sender hung up before it.
+ */
 function sentNote(t: TargetOutcome): string {
-  return t.sent === undefined ? "" : ` (sender got ${t.sent})`;
+  return t.sent === undefined ? "" : t.sent === "left" ? " (sender left)" : ` (sender got ${t.sent})`;
 }
 
 /**
@@ -63,9 +66,13 @@ export function renderTargets(
       : colors.yellow;
     const answer = t.attempts === 0
       ? ""
-      : ` (${t.status ?? "no answer"}${t.sent === undefined ? "" : `, the sender got hooktap's ${t.sent}`}, ${
-        attemptsPhrase(t, "attempts")
-      })`;
+      : ` (${t.status ?? "no answer"}${
+        t.sent === undefined
+          ? ""
+          : t.sent === "left"
+          ? ", the sender had hung up"
+          : `, the sender got hooktap's ${t.sent}`
+      }, ${attemptsPhrase(t, "attempts")})`;
     const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
