@@ -304,15 +304,7 @@ export function createHandler(options: HandlerOptions): Handler {
           else options.forward!.forwarder.enqueue(event, target);
         }
         if (relay !== undefined) {
-          // request.signal: dev runs with --unstable-no-legacy-abort (every launcher), where reading it prints
-          // no warning and it aborts only when the sender hangs up.
-          const { answer: a, cut } = await _relayAnswer(
-            options.forward!.forwarder,
-            event,
-            relay,
-            info,
-            request.signal,
-          );
+          const { answer: a, cut } = await _relayAnswer(options.forward!, event, relay, info, request);
           return outcome({ status: a.status, size: body.length, endpoint, id, ...marks, ...cut }, a);
         }
       }
@@ -345,16 +337,19 @@ function _whenAborted<T>(signal: AbortSignal | undefined, what: T): { on: Promis
 /**
  * The relay's answer; a 502 naming the stored event when shutdown cuts it off first (`cut`: the outcome's
  * `unanswered`): dev's stop must not wait for an app that does not answer, nor leave the sender without one.
- * A sender that hangs up first (`left`, the request's signal) is answered no more (`cut`: `senderLeft`); the
+ * A sender that hangs up first (the request's signal) is answered no more (`cut`: `senderLeft`); the
  * relay goes on, and its record says the answer reached no one.
  */
 async function _relayAnswer(
-  forwarder: Pick<Forwarding, "relay">,
+  { forwarder }: { forwarder: Pick<Forwarding, "relay"> },
   event: CapturedEvent,
   target: ForwardTarget,
   info: RequestInfo | undefined,
-  left?: AbortSignal,
+  request: Pick<IncomingRequest, "signal">,
 ): Promise<{ answer: Response; cut?: { unanswered: true } | { senderLeft: true; status: 499 } }> {
+  // request.signal: dev runs with --unstable-no-legacy-abort (every launcher), where reading it prints no
+  // warning and it aborts only when the sender hangs up.
+  const left = request.signal;
   const relayed = forwarder.relay(event, target, left);
   const cutOff = info?.cutOff;
   if (cutOff === undefined && left === undefined) return { answer: await relayed };
