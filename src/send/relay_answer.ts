@@ -49,17 +49,22 @@ export function noteSender(outcome: AttemptOutcome, left = false): void {
   if (status !== undefined) outcome.record.senderStatus = status;
 }
 
+/** The pieces a leased body is handed to the server in: it takes the next as the sender's socket drains. */
+const PIECE = 64 * 1024;
+
 /**
- * The body `bytes` as a stream that gives `lease` back once the sender has read it, or left (the connection
- * closed: the stream is cancelled).
+ * The body `bytes` as a stream that gives `lease` back once the sender has it, or left (the connection
+ * closed: the stream is cancelled). Handed over in pieces: the server pulls the next as the socket drains,
+ * so the last is taken once the rest is on its way (as one piece, the server took it at once and held it
+ * while a slow sender read, with the lease already given back).
  */
 function leasedBody(bytes: Uint8Array, lease: RelayLease): ReadableStream<Uint8Array> {
-  let sent = false;
+  let at = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (!sent) {
-        sent = true;
-        controller.enqueue(bytes);
+      if (at < bytes.length) {
+        controller.enqueue(bytes.subarray(at, at + PIECE));
+        at += PIECE;
         return;
       }
       controller.close();

@@ -55,7 +55,10 @@ Deno.test({
       await using dev = await startDev(tmp.path);
       const before = await peakKiB(dev.child.pid);
       const results = await Promise.all(
-        Array.from({ length: SENDERS }, async () => {
+        Array.from({ length: SENDERS }, async (_, i) => {
+          // One every 100 ms: an answer given back as soon as the server took it (not once its sender had it)
+          // would let each next one in, and all of them be held at once by the slow senders.
+          await new Promise((r) => setTimeout(r, i * 100));
           const answer = await fetch(`${dev.url}/r`, { method: "POST", body: "{}" });
           const id = answer.headers.get("x-hooktap-event-id")!;
           if (answer.status !== 200) {
@@ -67,6 +70,7 @@ Deno.test({
               retry: answer.headers.get("retry-after"),
             };
           }
+          await new Promise((r) => setTimeout(r, 3000)); // a slow sender: its answer is held meanwhile
           let size = 0;
           let as = true;
           for await (const chunk of answer.body!) {
@@ -123,6 +127,50 @@ Deno.test({
         shown.stdout,
         /#1 200 OK .*relay, .*the sender got hooktap's 503 \(relayed answers in memory over 128\.0 MiB\)/,
       );
+    } finally {
+      await app.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "a sender that leaves in the middle of a relayed answer gives its share of the bound back",
+  ignore: Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = startApp();
+    try {
+      await writeFile(
+        tmp.path,
+        "hooktap.config.ts",
+        `export default { port: 0, ui: false, endpoints: [{ name: "r", path: "/r", method: "POST",\n` +
+          `  forward: { to: "http://127.0.0.1:${app.addr.port}/", mode: "relay", timeout: 120000 } }] };\n`,
+      );
+      await using dev = await startDev(tmp.path);
+      // Two senders in turn each read a MiB of their 60 MiB and hang up: had their shares stayed taken
+      // (120 of 128 MiB), the next two answers could not both be held.
+      for (let i = 0; i < 2; i++) {
+        const left = await fetch(`${dev.url}/r`, { method: "POST", body: "{}" });
+        assert.equal(left.status, 200);
+        const reader = left.body!.getReader();
+        let got = 0;
+        while (got < MIB) got += (await reader.read()).value?.length ?? MIB;
+        await reader.cancel();
+      }
+      await new Promise((r) => setTimeout(r, 500)); // the connections' ends reach dev
+      const both = await Promise.all([0, 1].map(async () => {
+        const answer = await fetch(`${dev.url}/r`, { method: "POST", body: "{}" });
+        let size = 0;
+        for await (const chunk of answer.body!) size += chunk.length;
+        return { status: answer.status, size };
+      }));
+      assert.deepEqual(both, [{ status: 200, size: ANSWER_MIB * MIB }, {
+        status: 200,
+        size: ANSWER_MIB * MIB,
+      }]);
+      await dev.stop();
     } finally {
       await app.shutdown();
     }
