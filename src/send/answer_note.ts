@@ -28,6 +28,15 @@ export type RelayRefusal = "no answer" | "not an HTTP status" | "over max" | "bu
 /** What a relayed request's sender got besides the app's answer: hooktap's status, or nothing (`left`). */
 export type SenderGot = number | "left";
 
+/** `, the sender got hooktap's 503` (`, the sender had hung up`): said after the app's status of a target. */
+export function sentPhrase(sent: SenderGot | undefined): string {
+  return sent === undefined
+    ? ""
+    : sent === "left"
+    ? ", the sender had hung up"
+    : `, the sender got hooktap's ${sent}`;
+}
+
 /** What of a relay attempt's record tells what its sender got. */
 export interface RelayFacts {
   status?: number | undefined;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { answerNote, senderGot } from "../send/answer_note.ts";
+import { answerNote, senderGot, sentPhrase } from "../send/answer_note.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -66,13 +66,7 @@ export function renderTargets(
       : colors.yellow;
     const answer = t.attempts === 0
       ? ""
-      : ` (${t.status ?? "no answer"}${
-        t.sent === undefined
-          ? ""
-          : t.sent === "left"
-          ? ", the sender had hung up"
-          : `, the sender got hooktap's ${t.sent}`
-      }, ${attemptsPhrase(t, "attempts")})`;
+      : ` (${t.status ?? "no answer"}${sentPhrase(t.sent)}, ${attemptsPhrase(t, "attempts")})`;
     const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
