@@ -28,7 +28,16 @@ const OTHER = [...READ, "--allow-env=HOOKTAP_INVOKED_AS"];
 const STORE = ["--allow-write=.hooktap"];
 const PERMISSIONS = {
   // dev reads the host name for its hub client name (<host>-<project directory>).
-  dev: ["--allow-net", ...READ, "--allow-env", "--allow-sys=hostname", "--v8-flags=--max-semi-space-size=8"],
+  // --unstable-no-legacy-abort: a relay tells a sender that left from one that got its answer by
+  // request.signal, which under Deno's legacy abort prints a warning (src/receiver/handler.ts).
+  dev: [
+    "--allow-net",
+    ...READ,
+    "--allow-env",
+    "--allow-sys=hostname",
+    "--v8-flags=--max-semi-space-size=8",
+    "--unstable-no-legacy-abort",
+  ],
   init: [...READ, "--allow-env"],
   logs: [...READ, ...STORE, "--allow-env"],
   inspect: [...READ, ...STORE, "--allow-env"],

@@ -86,6 +86,9 @@ export interface Forwarding {
    * entered memory now; `false` when it waits in the store (or the forwarder stopped).
    */
   enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): boolean;
-  /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
-  relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
+  /**
+   * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
+   * the sender hung up (its record then says the app's answer reached no one).
+   */
+  relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response>;
 }

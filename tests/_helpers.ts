@@ -102,6 +102,7 @@ export function cliArgs(permissions: string[], args: string[]): string[] {
     "--quiet",
     "--no-prompt",
     `--config=${DENO_JSON}`,
+    "--unstable-no-legacy-abort", // as every launcher runs dev (tests/dev_flags_test.ts)
     ...withCodeRead(permissions),
     MAIN,
     ...args,

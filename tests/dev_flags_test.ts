@@ -53,3 +53,16 @@ Deno.test("the npm package's launcher gives dev the V8 flags of deno task dev", 
     assert.deepEqual(flags, v8Flags(command("dev")), args.join(" "));
   }
 });
+
+Deno.test("every way to start dev opts in to Deno.serve's request.signal without the legacy abort", () => {
+  // A relay reads request.signal to tell a sender that left (src/receiver/handler.ts); under the legacy
+  // abort, Deno prints a warning the first time a handler reads it.
+  const flag = "--unstable-no-legacy-abort";
+  for (const name of ["dev", "hooktap", "install", "compile"]) {
+    assert.ok(command(name).includes(` ${flag} `), name);
+  }
+  const launcher = createRequire(import.meta.url)("../npm/hooktap.cjs") as {
+    denoArgs(lib: string, args: string[], cwd?: string): string[];
+  };
+  assert.ok(launcher.denoArgs("/pkg/lib", ["dev"], "/work/app").includes(flag));
+});

@@ -218,6 +218,12 @@ relayTest(
       shown.stdout,
       /#1 200 OK .*relay, .*, the sender got hooktap's 502 \(a body over 64\.0 MiB\)/,
     );
+    // So does `logs`: beside the app's 200, what the sender got.
+    const logs = await runCli(["logs"], { cwd: tmp.path });
+    assert.match(
+      logs.stdout.split("\n").find((l) => l.includes(huge.headers.get("x-hooktap-event-id")!)) ?? "",
+      /→ 200 \(sender got 502\)/,
+    );
     // So does the HAR export: the sender's answer was hooktap's 502, not the app's 200.
     const har = await runCli(["export", "--format", "har"], { cwd: tmp.path });
     assert.equal(har.code, 0, har.stderr);

@@ -11,6 +11,7 @@
  */
 import { ResponseFunctionError, RUNS_IN_WORKER } from "./response.ts";
 import type { CapturedEvent } from "../event/record.ts";
+import { readReturnedResponse } from "./returned_response.ts";
 
 /** What the worker answers a load. */
 export type LoadAnswer =
@@ -20,7 +21,11 @@ export type LoadAnswer =
 /** Key of the marks that stand for what cannot cross to another thread. */
 const MARK = "__hooktap_code_mark__";
 
-const WORKER_SOURCE = `
+/**
+ * The worker's code: a string (a worker made from a module file would need that file beside every layout
+ * hooktap ships in), which carries ./returned_response.ts's reader as its own text.
+ */
+export const WORKER_SOURCE = `
 const MARK = ${JSON.stringify(MARK)};
 const fns = [];
 const text = (error) => String(error instanceof Error ? error.message : error);
@@ -73,12 +78,12 @@ async function call({ call, fn, event }) {
     return;
   }
   if (value instanceof Response) {
-    try {
-      value = { status: value.status, headers: [...value.headers], body: await value.text() };
-    } catch (error) {
-      self.postMessage({ call, failed: "the Response the endpoint's response function returned could not be read: " + text(error) });
+    const read = await readReturnedResponse(value);
+    if (!read.ok) {
+      self.postMessage({ call, failed: read.failed });
       return;
     }
+    value = read.value;
   }
   try {
     self.postMessage({ call, value });
@@ -87,6 +92,7 @@ async function call({ call, fn, event }) {
   }
 }
 self.onmessage = (event) => event.data.kind === "load" ? load(event.data.url) : call(event.data);
+${readReturnedResponse}
 `;
 
 type CallAnswer = { call: number; value?: unknown; threw?: string; failed?: string };

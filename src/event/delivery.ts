@@ -73,6 +73,16 @@ export interface DeliveryRecord {
    * `bodySize` stays the size the app sent, compressed. Absent: `body` is the bytes as they came.
    */
   decodedFrom?: string;
+  /**
+   * Relay only: the status hooktap answered the sender with itself instead of the app's answer (502: no
+   * answer, or a body over 64 MiB; 503: the relayed answers in memory were at hooktap's bound). Absent when the
+   * app's answer was passed on, and on records written before it (src/send/answer_note.ts tells those).
+   */
+  senderStatus?: number;
+  /**
+   * Relay only: the sender hung up before the app answered, so the app's answer (or hooktap's) reached no one.
+   */
+  senderLeft?: true;
   /** Why there was no answer: refused, timeout, TLS, DNS. */
   error?: string;
   /**

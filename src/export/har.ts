@@ -8,7 +8,15 @@
  */
 import { type CapturedEvent, headerValue } from "../event/record.ts";
 import { type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
-import { badGatewayBody, noAnswerRelayText, overRelayText, RELAY_BODY_MAX } from "../send/answer_note.ts";
+import {
+  badGatewayBody,
+  busyRelayText,
+  noAnswerRelayText,
+  overRelayText,
+  RELAY_BODY_MAX,
+  RELAY_BYTES_IN_FLIGHT,
+  relayRefusal,
+} from "../send/answer_note.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
 import { headerText } from "../text/header_text.ts";
@@ -88,27 +96,50 @@ function _ownAnswer(event: CapturedEvent): { response: Record<string, unknown>; 
 
 /**
  * What a relayed event's sender got: the app's answer as its relay attempt recorded it (the first 64 KiB of
- * the body, decoded when it came compressed), or, when the app gave none, hooktap's 502 saying why.
+ * the body, decoded when it came compressed), or, when the app gave none or hooktap did not pass it on,
+ * hooktap's 502 or 503 saying why.
  */
 function _relayAnswer(
   event: CapturedEvent,
   r: DeliveryRecord,
 ): { response: Record<string, unknown>; wait: number } {
-  const over = r.status !== undefined && (r.bodySize ?? 0) > RELAY_BODY_MAX;
-  if (r.status === undefined || over) {
-    // The app gave no answer, or one too long to relay: its sender got hooktap's 502 (../send/relay_answer.ts).
-    const why = r.status === undefined
+  if (r.senderLeft) {
+    // The sender hung up before the answer: it got none (HAR's status 0, as a browser records an aborted request).
+    return {
+      response: {
+        status: 0,
+        statusText: "",
+        httpVersion: "HTTP/1.1",
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: "x-unknown" },
+        redirectURL: "",
+        headersSize: -1,
+        bodySize: -1,
+        comment: `the sender hung up before the answer came (the app answered ${r.status ?? "nothing"})`,
+      },
+      wait: r.durationMs,
+    };
+  }
+  const refusal = relayRefusal(r);
+  if (refusal !== undefined && refusal !== "not an HTTP status") {
+    // The app gave no answer, or one hooktap did not pass on: its sender got hooktap's 502 or 503
+    // (../send/relay_answer.ts).
+    const why = refusal === "no answer"
       ? noAnswerRelayText(r.url, r.error ?? "no answer")
-      : overRelayText(r.url, r.status, r.bodySize ?? 0);
+      : refusal === "busy"
+      ? busyRelayText(r.url, r.status!)
+      : overRelayText(r.url, r.status!, r.bodySize ?? 0);
     const text = badGatewayBody(why, event.id);
     const headers: [string, string][] = [
       ["content-type", "text/plain; charset=utf-8"],
       ["x-hooktap-event-id", event.id],
     ];
+    if (refusal === "busy") headers.push(["retry-after", "5"]);
     return {
       response: {
-        status: 502,
-        statusText: "Bad Gateway",
+        status: refusal === "busy" ? 503 : 502,
+        statusText: refusal === "busy" ? "Service Unavailable" : "Bad Gateway",
         httpVersion: "HTTP/1.1",
         cookies: [],
         headers: _pairs(headers),
@@ -116,8 +147,10 @@ function _relayAnswer(
         redirectURL: "",
         headersSize: -1,
         bodySize: -1,
-        comment: over
+        comment: refusal === "over max"
           ? `hooktap's answer: the app's ${r.status} had a body over ${RELAY_BODY_MAX} bytes`
+          : refusal === "busy"
+          ? `hooktap's answer: the app's ${r.status} came while the relayed answers in memory were at ${RELAY_BYTES_IN_FLIGHT} bytes`
           : "hooktap's answer: the app gave none",
       },
       wait: r.durationMs,
@@ -146,7 +179,7 @@ function _relayAnswer(
   if (notes.length > 0) content.comment = notes.join("; ");
   return {
     response: {
-      status: r.status < 200 || r.status > 599 ? 502 : r.status,
+      status: r.status === undefined || r.status < 200 || r.status > 599 ? 502 : r.status,
       statusText: r.statusText ?? "",
       httpVersion: "HTTP/1.1",
       cookies: [],

@@ -5,6 +5,7 @@
  * call, {@linkcode readDeliveryRecords}).
  * @module
  */
+import { senderStatus } from "../send/answer_note.ts";
 import { z } from "zod";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -42,6 +43,13 @@ export const ATTEMPT_SCHEMA = z.object({
   truncated: z.boolean().optional(),
   decodedFrom: z.string().optional().describe(
     "the answer came compressed with this Content-Encoding (gzip, deflate, br): body is its decoded start",
+  ),
+  senderStatus: z.number().int().optional().describe(
+    "relay only: the status hooktap answered the sender with instead of the app's (502 no answer or over " +
+      "64 MiB, 503 relayed answers in memory at hooktap's bound); absent when the app's answer was passed on",
+  ),
+  senderLeft: z.boolean().optional().describe(
+    "relay only: the sender hung up before the app answered, so the answer reached no one",
   ),
   error: z.string().optional().describe("why there was no answer"),
   resigned: z.boolean().optional(),
@@ -95,6 +103,11 @@ function _attempt(d: DeliveryRecord): Attempt {
   if (d.bodySize !== undefined) a.bodySize = d.bodySize;
   if (d.truncated !== undefined) a.truncated = d.truncated;
   if (d.decodedFrom !== undefined) a.decodedFrom = d.decodedFrom;
+  if (d.senderLeft === true) a.senderLeft = true;
+  if (d.source === "relay" && d.status !== undefined) {
+    const sent = senderStatus(d);
+    if (sent !== undefined) a.senderStatus = sent;
+  }
   if (d.error !== undefined) a.error = d.error;
   if (d.resigned !== undefined) a.resigned = d.resigned;
   if (d.refused === true) a.refused = true; // as `inspect`: "no attempt spent, waits for the app"

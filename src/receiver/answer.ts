@@ -10,6 +10,7 @@
 import type { ResolvedResponse, ResponseFunction } from "../config/response.ts";
 import { resolveResponse, ResponseFunctionError, RUNS_IN_WORKER } from "../config/response.ts";
 import type { Endpoint } from "../config/types.ts";
+import { readReturnedResponse } from "../config/returned_response.ts";
 import type { CapturedEvent, StoredResponse } from "../event/record.ts";
 import { type Examination, examineRequest, NO_SETTINGS } from "../providers/examine.ts";
 import { createView, type ViewParts } from "../providers/view.ts";
@@ -43,15 +44,10 @@ async function _custom(fn: ResponseFunction, event: CapturedEvent): Promise<Reso
     );
   }
   if (value instanceof Response) {
-    try {
-      value = { status: value.status, headers: [...value.headers], body: await value.text() };
-    } catch (error) {
-      return _failed(
-        `the Response the endpoint's response function returned could not be read: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-      );
-    }
+    // The reader a config's worker runs too (../config/returned_response.ts).
+    const read = await readReturnedResponse(value);
+    if (!read.ok) return _failed(read.failed);
+    value = read.value;
   }
   const issues: string[] = [];
   const resolved = resolveResponse(value ?? {}, "response()", issues);

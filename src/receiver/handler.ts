@@ -54,6 +54,11 @@ export interface RequestOutcome {
   cutOff?: boolean;
   /** A relayed request shutdown cut off before the app answered: answered 502, the event is stored. */
   unanswered?: boolean;
+  /**
+   * A relayed request whose sender hung up before the app answered: nothing reached it (`status` is 499, the
+   * "client closed request" of nginx's logs); the event is stored and the app still gets it.
+   */
+  senderLeft?: boolean;
   /** The sender and event type, when known. */
   provider?: string;
   /** The event type, when known. */
@@ -299,7 +304,7 @@ export function createHandler(options: HandlerOptions): Handler {
           else options.forward!.forwarder.enqueue(event, target);
         }
         if (relay !== undefined) {
-          const { answer: a, cut } = await _relayAnswer(options.forward!.forwarder, event, relay, info);
+          const { answer: a, cut } = await _relayAnswer(options.forward!, event, relay, info, request);
           return outcome({ status: a.status, size: body.length, endpoint, id, ...marks, ...cut }, a);
         }
       }
@@ -317,32 +322,51 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 }
 
+/** Resolves to `what` when `signal` aborts; `off()` stops listening. */
+function _whenAborted<T>(signal: AbortSignal | undefined, what: T): { on: Promise<T>; off: () => void } {
+  if (signal === undefined) return { on: new Promise<T>(() => {}), off: () => {} };
+  let fire: () => void = () => {};
+  const on = new Promise<T>((resolve) => {
+    fire = () => resolve(what);
+    if (signal.aborted) fire();
+    else signal.addEventListener("abort", fire, { once: true });
+  });
+  return { on, off: () => signal.removeEventListener("abort", fire) };
+}
+
 /**
  * The relay's answer; a 502 naming the stored event when shutdown cuts it off first (`cut`: the outcome's
  * `unanswered`): dev's stop must not wait for an app that does not answer, nor leave the sender without one.
+ * A sender that hangs up first (the request's signal) is answered no more (`cut`: `senderLeft`); the
+ * relay goes on, and its record says the answer reached no one.
  */
 async function _relayAnswer(
-  forwarder: Pick<Forwarding, "relay">,
+  { forwarder }: { forwarder: Pick<Forwarding, "relay"> },
   event: CapturedEvent,
   target: ForwardTarget,
   info: RequestInfo | undefined,
-): Promise<{ answer: Response; cut?: { unanswered: true } }> {
-  const relayed = forwarder.relay(event, target);
+  request: Pick<IncomingRequest, "signal">,
+): Promise<{ answer: Response; cut?: { unanswered: true } | { senderLeft: true; status: 499 } }> {
+  // request.signal: dev runs with --unstable-no-legacy-abort (every launcher), where reading it prints no
+  // warning and it aborts only when the sender hangs up.
+  const left = request.signal;
+  const relayed = forwarder.relay(event, target, left);
   const cutOff = info?.cutOff;
-  if (cutOff === undefined) return { answer: await relayed };
-  let stop: () => void = () => {};
-  const stopped = new Promise<"cut">((resolve) => {
-    stop = () => resolve("cut");
-    if (cutOff.aborted) stop();
-    else cutOff.addEventListener("abort", stop, { once: true });
-  });
+  if (cutOff === undefined && left === undefined) return { answer: await relayed };
+  const stopped = _whenAborted(cutOff, "cut" as const);
+  const gone = _whenAborted(left, "left" as const);
   const first = await Promise.race([
     relayed.then(() => "answered" as const, () => "answered" as const),
-    stopped,
+    stopped.on,
+    gone.on,
   ]);
-  cutOff.removeEventListener("abort", stop);
+  stopped.off();
+  gone.off();
   if (first === "answered") return { answer: await relayed };
   relayed.then((r) => r.body?.cancel(), () => {}); // answered late, or never: nobody reads it
+  if (first === "left") {
+    return { answer: new Response(null, { status: 499 as number }), cut: { senderLeft: true, status: 499 } };
+  }
   const answer = new Response(
     `hooktap dev stopped before ${target.to} answered this relayed request. The event is stored as ${event.id}.\n`,
     {

@@ -15,7 +15,15 @@
  */
 import type http from "node:http";
 import type https from "node:https";
-import { Http1Error, type Http1Origin, Http1Pool, type Http1Response } from "./http1.ts";
+import {
+  type BodyBudgetLike,
+  Http1Error,
+  type Http1Origin,
+  Http1Pool,
+  type Http1Response,
+  keepFirst,
+  LOOPBACKS,
+} from "./http1.ts";
 
 /** What the target answered: status, headers in order (repeats kept), the body up to a cap. */
 export type RawResponse = Http1Response;
@@ -45,6 +53,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Keep the connection open for the next send. @default true */
   keepAlive?: boolean;
+  /** Charged with the body kept, as it arrives (a relay's shared bound): see ./http1.ts. */
+  budget?: BodyBudgetLike;
 }
 
 const pool = new Http1Pool();
@@ -94,7 +104,7 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
   if (/ECONNREFUSED|connection refused/i.test(text)) {
     return new SendError("refused", `nothing listens on ${where}`, { cause: error });
   }
-  if (/ENOTFOUND|EAI_AGAIN|dns|lookup/i.test(text)) {
+  if (/ENOTFOUND|EAI_AGAIN/i.test(text)) {
     return new SendError("dns", `cannot resolve ${url.hostname}`, { cause: error });
   }
   if (/cert|tls|ssl|handshake|self.signed|UNABLE_TO_VERIFY/i.test(text)) {
@@ -103,6 +113,10 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
       `TLS failed (${text.trim()}); for a local self-signed certificate set forward.insecure or forward.ca`,
       { cause: error },
     );
+  }
+  // After the certificate's errors: a name mismatch names the certificate's `DNS:` names.
+  if (/dns|lookup/i.test(text)) {
+    return new SendError("dns", `cannot resolve ${url.hostname}`, { cause: error });
   }
   if (/ECONNRESET|socket hang up|EPIPE|closed|reset|broken pipe/i.test(text)) {
     return new SendError("reset", "the connection was closed before an answer came", { cause: error });
@@ -148,6 +162,7 @@ export async function sendRaw(
         maxBody: options.maxBody ?? 64 * 1024,
         signal: options.signal,
         reuse: options.keepAlive ?? true,
+        budget: options.budget,
       },
     );
   } catch (error) {
@@ -155,9 +170,39 @@ export async function sendRaw(
   }
 }
 
-/** https: `node:https` with a flat raw header array (keeps case, order, repeats). */
+/**
+ * https: `node:https` with a flat raw header array (keeps case, order, repeats). A refused `localhost` is
+ * tried at each loopback address in turn, as ./http1.ts's `connectTcp` does for http (Deno connects to the
+ * first address only, denoland/deno#25661), its certificate still checked for `localhost`. Nothing was sent
+ * to a refused address, so trying the next one cannot deliver twice.
+ */
 async function sendHttps(
   url: URL,
+  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
+  options: SendOptions,
+): Promise<RawResponse> {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  try {
+    return await sendHttpsTo(url, hostname, request, options);
+  } catch (error) {
+    if (hostname.toLowerCase() !== "localhost" || !isRefused(error)) throw error;
+    for (const address of LOOPBACKS) {
+      try {
+        return await sendHttpsTo(url, address, request, options);
+      } catch (other) {
+        if (!isRefused(other)) throw other; // it listens there: its own error (a certificate's) says more
+      }
+    }
+    throw error;
+  }
+}
+
+const isRefused = (error: unknown) => error instanceof SendError && error.kind === "refused";
+
+/** One https request to `url` at `address` (its host name, or a loopback address for `localhost`). */
+async function sendHttpsTo(
+  url: URL,
+  address: string,
   request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
   options: SendOptions,
 ): Promise<RawResponse> {
@@ -176,7 +221,9 @@ async function sendHttps(
       reject(error instanceof SendError ? error : classify(error, url, timeoutMs));
     };
     const params = {
-      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      hostname: address,
+      // At a loopback address for `localhost`: the certificate is checked for (and SNI names) `localhost`.
+      ...(address !== url.hostname.replace(/^\[|\]$/g, "") ? { servername: url.hostname } : {}),
       port: url.port === "" ? 443 : Number(url.port),
       method: request.method,
       path: `${url.pathname}${url.search}`,
@@ -192,10 +239,31 @@ async function sendHttps(
       const parts: Uint8Array[] = [];
       let kept = 0;
       let size = 0;
+      let refused = false;
+      let limit = maxBody;
+      // A budget (a relay's): as ./http1.ts charges it, a declared length at once.
+      const budget = options.budget;
+      const length = Number(res.headers["content-length"] ?? NaN);
+      const declared = Number.isSafeInteger(length) && request.method !== "HEAD";
+      if (budget !== undefined && declared && !budget.take(Math.min(length, limit))) {
+        refused = true;
+        budget.release();
+        limit = Math.min(limit, budget.keepRefused);
+      }
       res.on("data", (chunk: Uint8Array) => {
         size += chunk.length;
-        if (kept < maxBody) {
-          const piece = chunk.subarray(0, maxBody - kept);
+        if (kept < limit) {
+          if (
+            budget !== undefined && !declared && !refused &&
+            !budget.take(Math.min(chunk.length, limit - kept))
+          ) {
+            refused = true;
+            budget.release();
+            limit = Math.min(kept, budget.keepRefused);
+            kept = keepFirst(parts, limit);
+            return;
+          }
+          const piece = chunk.subarray(0, limit - kept);
           parts.push(piece);
           kept += piece.length;
         }
@@ -211,14 +279,16 @@ async function sendHttps(
           body.set(p, at);
           at += p.length;
         }
-        resolve({
+        const response: RawResponse = {
           status: res.statusCode ?? 0,
           statusText: res.statusMessage ?? "",
           headers,
           body,
           bodySize: size,
           truncated: size > kept,
-        });
+        };
+        if (refused) response.overBudget = true;
+        resolve(response);
       });
     });
     const timer = setTimeout(

@@ -7,6 +7,7 @@
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 import type { DeliveryFact } from "./delivery_state.ts";
+import { senderStatus } from "./answer_note.ts";
 import { eachLineBackward, type Line, readLine, scanForward } from "../store/read/lines.ts";
 import { idTime, ulidTimeAt } from "../store/read/line_key.ts";
 
@@ -57,6 +58,11 @@ export function factOf(d: DeliveryRecord): DeliveryFact {
   const fact: DeliveryFact = { target: d.target, url: d.url, source: d.source, outcome: d.outcome };
   if (d.status !== undefined) fact.status = d.status;
   if (d.refused === true) fact.refused = true;
+  if (d.source === "relay" && d.status !== undefined) {
+    const sent = senderStatus(d); // told by its size on a record written before `senderStatus`
+    if (sent !== undefined) fact.senderStatus = sent;
+  }
+  if (d.senderLeft === true) fact.senderLeft = true;
   return fact;
 }
 
@@ -72,7 +78,11 @@ const HEADERS_KEY = ',"headers":[';
 export function parseFactLine(line: string): { event: string; fact: DeliveryFact } | undefined {
   if (line.startsWith(RECORD_HEAD_TEXT)) {
     const at = line.indexOf(HEADERS_KEY);
-    if (at !== -1 && line.indexOf('"refused":', at) === -1) {
+    // A field after the answer's headers that the model reads: the whole line is parsed.
+    if (
+      at !== -1 && line.indexOf('"refused":', at) === -1 && line.indexOf('"senderStatus":', at) === -1 &&
+      line.indexOf('"senderLeft":', at) === -1
+    ) {
       let d: Partial<DeliveryRecord> | undefined;
       try {
         d = JSON.parse(line.slice(0, at) + "}");

@@ -20,10 +20,17 @@
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { type CapturedEvent, markedTargets } from "../event/record.ts";
 import { deliveryUrl } from "../route/expand.ts";
+import { type SenderGot, senderStatus } from "./answer_note.ts";
 
 /** What the model needs of a record (the inspector keeps only this much per record). */
 export type DeliveryFact = Pick<DeliveryRecord, "target" | "url" | "source" | "outcome"> & {
   status?: number | undefined;
+  /** A relay's: the status its sender got from hooktap instead (see {@linkcode DeliveryRecord.senderStatus}). */
+  senderStatus?: number | undefined;
+  /** The answer's size (a relay's over 64 MiB, recorded before `senderStatus`, got its sender a 502). */
+  bodySize?: number | undefined;
+  /** A relay's: its sender hung up before the answer (see {@linkcode DeliveryRecord.senderLeft}). */
+  senderLeft?: true | undefined;
   /** Nothing listened: a wait for the app, not an attempt (see {@linkcode DeliveryRecord.refused}). */
   refused?: true | undefined;
 };
@@ -45,6 +52,11 @@ export interface TargetOutcome {
   outcome: TargetState;
   /** The app's status: of the attempt that delivered it, else of the latest attempt (when it answered). */
   status?: number;
+  /**
+   * The attempt of {@linkcode TargetOutcome.status} was relayed, and its sender got hooktap's status instead
+   * (this one), or nothing (`left`: it hung up before the answer).
+   */
+  sent?: SenderGot;
   /** Attempts recorded to this target (every source), not counting tries nothing listened to. */
   attempts: number;
   /**
@@ -156,10 +168,18 @@ export function outcomeFrom(name: string, f: TargetFacts): TargetOutcome {
   const held = f.delivered === undefined && !isAttempt(basis) && basis.outcome !== "failed";
   const waiting = held && !isAttempt(last);
   const shown = f.delivered ?? (waiting ? f.lastAttempt : last);
+  const sent: SenderGot | undefined = shown?.source !== "relay"
+    ? undefined
+    : shown.senderLeft
+    ? "left"
+    : shown.status !== undefined
+    ? senderStatus(shown)
+    : undefined;
   return {
     name,
     outcome: f.delivered ? "delivered" : held ? (f.ownAttempted ? "retrying" : "pending") : basis.outcome,
     ...(shown?.status !== undefined ? { status: shown.status } : {}),
+    ...(sent !== undefined ? { sent } : {}),
     attempts: f.attempts,
     ...(f.replays !== undefined ? { replays: f.replays } : {}),
     ...(waiting ? { waiting: true as const } : {}),

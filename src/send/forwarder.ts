@@ -31,7 +31,8 @@ import type { DeliveriesLog } from "./deliveries_log.ts";
 import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import type { ForwardTarget } from "./target.ts";
-import { RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { noteSender, RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { RelayBudget, type RelayLease } from "./relay_budget.ts";
 import { connectTcp } from "./http1.ts";
 
 /** A change of a target's reachability, reported once per change. */
@@ -69,6 +70,8 @@ export interface StopReport {
 export interface ForwarderOptions {
   /** Where attempts are recorded. */
   log: Pick<DeliveriesLog, "append" | "newId">;
+  /** The bound of relayed answers held in memory at once (./relay_budget.ts). @default 128 MiB */
+  relayBudget?: RelayBudget;
   /**
    * Makes the request of an attempt (a re-signed copy when the signature's
    * tolerance has passed). `undefined` sends the stored request.
@@ -153,8 +156,11 @@ export interface Forwarder extends Forwarding {
     admit: Admit,
     options: { count: number; until?: number; key?: string },
   ): Resuming;
-  /** Relay mode: one attempt; the app's answer, or a 502 saying why there was none. */
-  relay(event: CapturedEvent, target: ForwardTarget): Promise<Response>;
+  /**
+   * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
+   * the sender hung up (its record then says the app's answer reached no one).
+   */
+  relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response>;
   /** Deliveries not yet settled (in memory and waiting in the store). */
   readonly pending: number;
   /** Events in memory, every lane (bounded by the window per lane when a backlog is given). */
@@ -340,6 +346,8 @@ class ForwarderEngine {
   /** Relay attempts running (to their record), and the runs to wait for at stop. */
   #relaying = 0;
   readonly #relays = new Set<Promise<unknown>>();
+  /** The bytes of relayed answers held in memory at once, bounded. */
+  readonly #relayBudget: RelayBudget;
   /** Attempts whose record could not be appended. */
   #unrecorded = 0;
   #pending = 0;
@@ -361,6 +369,7 @@ class ForwarderEngine {
     this.#windowBytes = this.#options.windowBytes ?? 8 * 1024 * 1024;
     this.#backlog = this.#options.backlog;
     this.#probeMs = this.#options.probeMs ?? 1000;
+    this.#relayBudget = this.#options.relayBudget ?? new RelayBudget();
     this.#connect = this.#options.connect ?? _connect;
   }
 
@@ -441,7 +450,7 @@ class ForwarderEngine {
     this.#options.onAppState?.({ host, up: true, ...this.#waitingFor(host) });
   }
 
-  async #attempt(job: Job, maxBody?: number): Promise<AttemptOutcome> {
+  async #attempt(job: Job, maxBody?: number, budget?: RelayLease): Promise<AttemptOutcome> {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
@@ -458,6 +467,7 @@ class ForwarderEngine {
     if (target.ca !== undefined) options.ca = target.ca;
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
+    if (budget !== undefined) options.budget = budget;
     const outcome = await deliverOnce(event, target, options);
     this.#noteState(target, outcome, event);
     return outcome;
@@ -845,16 +855,19 @@ class ForwarderEngine {
       },
     };
   }
-  async relay(event: CapturedEvent, target: ForwardTarget): Promise<Response> {
+  async relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response> {
     this.#pending++;
     let outcome: AttemptOutcome;
     this.#relaying++;
+    const lease = this.#relayBudget.lease();
     const run = (async () => {
       try {
         const o = await this.#attempt(
           { event, target, seq: 0, attempt: 1, counted: 0, size: 0 },
           RELAY_BODY_MAX,
+          lease,
         );
+        noteSender(o, left?.aborted === true);
         await this.#record(o.record);
         return o;
       } finally {
@@ -869,7 +882,7 @@ class ForwarderEngine {
       this.#options.onSettled?.(event, target);
       this.#done();
     }
-    return relayAnswer(event, outcome);
+    return relayAnswer(event, outcome, lease);
   }
   get pending(): number {
     return this.#pending;
@@ -938,7 +951,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   return {
     enqueue: (event, target, resume) => engine.enqueue(event, target, resume),
     resumeFrom: (target, from, admit, o) => engine.resumeFrom(target, from, admit, o),
-    relay: (event, target) => engine.relay(event, target),
+    relay: (event, target, left) => engine.relay(event, target, left),
     get pending() {
       return engine.pending;
     },

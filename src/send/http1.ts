@@ -44,6 +44,35 @@ export interface Http1Options {
   signal?: AbortSignal | undefined;
   /** Close the connection after this answer instead of pooling it. @default true */
   reuse?: boolean;
+  /**
+   * Charged with the body kept (a relay's shared bound, ./relay_budget.ts): a declared length at once, so an
+   * answer is kept whole or not at all; else each piece as it arrives. Once it refuses, only the first
+   * `keepRefused` bytes are kept, uncharged (everything taken is given back), the rest is read and counted,
+   * and the answer says `overBudget`.
+   */
+  budget?: BodyBudgetLike | undefined;
+}
+
+/** What {@linkcode Http1Options.budget} needs: a charge that may refuse. */
+export interface BodyBudgetLike {
+  /** Charges `bytes` and says true, or false (nothing charged) when over the bound. */
+  take(bytes: number): boolean;
+  /** Gives back everything taken (called once it refused). */
+  release(): void;
+  /** The bytes of a refused body still kept (for a record of its start). */
+  readonly keepRefused: number;
+}
+
+/** The first `max` bytes of `parts` (in place), and their size. */
+export function keepFirst(parts: Uint8Array[], max: number): number {
+  let n = 0;
+  let i = 0;
+  for (; i < parts.length && n < max; i++) {
+    if (parts[i]!.length > max - n) parts[i] = parts[i]!.subarray(0, max - n);
+    n += parts[i]!.length;
+  }
+  parts.length = i;
+  return n;
 }
 
 /** The answer. */
@@ -57,6 +86,8 @@ export interface Http1Response {
   /** Bytes of body received in all. */
   bodySize: number;
   truncated: boolean;
+  /** The budget ({@linkcode Http1Options.budget}) refused to keep more of the body: `body` is its start. */
+  overBudget?: true;
 }
 
 /** Why there was no answer, from the client's side. */
@@ -436,7 +467,7 @@ export class Http1Pool {
           }
           await current.write(encodeWithHead(request, headBytes, current.wbuf));
           written = true;
-          const response = await readResponse(current, request.method, options.maxBody);
+          const response = await readResponse(current, request.method, options.maxBody, options.budget);
           if (response.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
             if (list.length < this.maxIdle) {
@@ -495,6 +526,7 @@ async function readResponse(
   c: Connection,
   method: string,
   maxBody: number,
+  budget?: BodyBudgetLike,
 ): Promise<{ response: Http1Response; keep: boolean }> {
   let status: number, statusText: string, version: string, headers: [string, string][];
   while (true) {
@@ -550,18 +582,30 @@ async function readResponse(
       else if (tokens.includes("keep-alive")) close = version === "1.0" ? false : close;
     }
   }
-  if (
-    length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status) &&
-    c.end - c.start >= length
-  ) {
+  // A budget (a relay's): a declared length is charged at once, so an answer is kept whole or not at all (by
+  // the piece, answers arriving together would each take a share and all be refused).
+  const declared = length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status);
+  let refused = false;
+  if (budget !== undefined && declared && !budget.take(Math.min(length!, maxBody))) {
+    refused = true;
+    budget.release();
+    maxBody = Math.min(maxBody, budget.keepRefused);
+  }
+  if (declared && c.end - c.start >= length!) {
     // The whole body is in the buffer already (a small answer): one copy, no reads.
-    const kept = Math.min(length, maxBody);
+    const kept = Math.min(length!, maxBody);
     const body = c.buf.slice(c.start, c.start + kept);
-    c.start += length;
-    return {
-      response: { status, statusText, headers, body, bodySize: length, truncated: length > kept },
-      keep: !close,
+    c.start += length!;
+    const response: Http1Response = {
+      status,
+      statusText,
+      headers,
+      body,
+      bodySize: length!,
+      truncated: length! > kept,
     };
+    if (refused) response.overBudget = true;
+    return { response, keep: !close };
   }
   const parts: Uint8Array[] = [];
   let kept = 0;
@@ -569,6 +613,15 @@ async function readResponse(
   const sink = (bytes: Uint8Array) => {
     size += bytes.length;
     if (kept < maxBody) {
+      if (
+        budget !== undefined && !declared && !refused && !budget.take(Math.min(bytes.length, maxBody - kept))
+      ) {
+        refused = true;
+        budget.release();
+        maxBody = Math.min(kept, budget.keepRefused);
+        kept = keepFirst(parts, maxBody);
+        return;
+      }
       const piece = bytes.slice(0, maxBody - kept);
       parts.push(piece);
       kept += piece.length;
@@ -605,10 +658,16 @@ async function readResponse(
       at += p.length;
     }
   }
-  return {
-    response: { status, statusText, headers, body, bodySize: size, truncated: size > kept },
-    keep: !close,
+  const response: Http1Response = {
+    status,
+    statusText,
+    headers,
+    body,
+    bodySize: size,
+    truncated: size > kept,
   };
+  if (refused) response.overBudget = true;
+  return { response, keep: !close };
 }
 
 /*
@@ -620,7 +679,7 @@ async function readResponse(
  */
 
 /** The loopback addresses a refused `localhost` is tried at, in order. */
-const LOOPBACKS = ["127.0.0.1", "::1"] as const;
+export const LOOPBACKS = ["127.0.0.1", "::1"] as const;
 
 /** Injected for tests: the runtime's connect. */
 export type ConnectFn = (options: Deno.ConnectOptions) => Promise<Deno.TcpConn>;

@@ -1,35 +1,99 @@
 /**
  * The answer a relayed request's sender gets, made from the one attempt's
- * outcome: the app's status, headers and body, or a `502` saying why not
- * (no answer; an answer hooktap could not pass on whole). Every such `502`
- * names the URL sent to and the stored event.
+ * outcome: the app's status, headers and body, or hooktap's own saying why
+ * not: a `502` (no answer; an answer hooktap could not pass on whole) or a
+ * `503` (the relayed answers held in memory at once were at their bound,
+ * ./relay_budget.ts). Every such answer names the URL sent to and the stored
+ * event. The record says which the sender got (`senderStatus`,
+ * {@linkcode noteSender}), so every view tells the same (./answer_note.ts).
  * @module
  */
 import type { CapturedEvent } from "../event/record.ts";
 import type { AttemptOutcome } from "./deliver.ts";
 import { isHopHeader } from "./target.ts";
-import { badGatewayBody, noAnswerRelayText, overRelayText, RELAY_BODY_MAX } from "./answer_note.ts";
+import {
+  badGatewayBody,
+  busyRelayText,
+  noAnswerRelayText,
+  overRelayText,
+  RELAY_BODY_MAX,
+  relayRefusal,
+  senderStatus,
+} from "./answer_note.ts";
+import type { RelayLease } from "./relay_budget.ts";
 
 export { RELAY_BODY_MAX };
 
-function badGateway(event: CapturedEvent, text: string): Response {
-  return new Response(badGatewayBody(text, event.id), {
-    status: 502,
-    headers: { "content-type": "text/plain; charset=utf-8", "x-hooktap-event-id": event.id },
-  });
+function ownAnswer(event: CapturedEvent, status: 502 | 503, text: string): Response {
+  const headers: Record<string, string> = {
+    "content-type": "text/plain; charset=utf-8",
+    "x-hooktap-event-id": event.id,
+  };
+  if (status === 503) headers["retry-after"] = "5";
+  return new Response(badGatewayBody(text, event.id), { status, headers });
 }
 
-/** The sender's answer to `event`, relayed once with `outcome`. */
-export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome): Response {
+/**
+ * Writes on the relay attempt's record what its sender gets: hooktap's status when not the app's, or that it
+ * left (`left`: it hung up before the answer came).
+ */
+export function noteSender(outcome: AttemptOutcome, left = false): void {
+  if (left) {
+    outcome.record.senderLeft = true;
+    return;
+  }
+  const response = outcome.response;
+  // Over the budget and over 64 MiB: the size is the lasting reason (sent again, it would be refused again).
+  const busy = response?.overBudget === true && response.bodySize <= RELAY_BODY_MAX;
+  const status = busy ? 503 : senderStatus(outcome.record);
+  if (status !== undefined) outcome.record.senderStatus = status;
+}
+
+/** The pieces a leased body is handed to the server in: it takes the next as the sender's socket drains. */
+const PIECE = 64 * 1024;
+
+/**
+ * The body `bytes` as a stream that gives `lease` back once the sender has it, or left (the connection
+ * closed: the stream is cancelled). Handed over in pieces: the server pulls the next as the socket drains,
+ * so the last is taken once the rest is on its way (as one piece, the server took it at once and held it
+ * while a slow sender read, with the lease already given back).
+ */
+function leasedBody(bytes: Uint8Array, lease: RelayLease): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at < bytes.length) {
+        controller.enqueue(bytes.subarray(at, at + PIECE));
+        at += PIECE;
+        return;
+      }
+      controller.close();
+      lease.release();
+    },
+    cancel() {
+      lease.release();
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * The sender's answer to `event`, relayed once with `outcome` (its record noted by {@linkcode noteSender}).
+ * `lease`: the answer's share of the relay budget, given back once the sender has the body (at once when
+ * hooktap answers itself).
+ */
+export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease?: RelayLease): Response {
   const response = outcome.response;
   const url = outcome.record.url;
-  if (response === undefined) {
-    const why = outcome.error?.message ?? "no answer";
-    return badGateway(event, noAnswerRelayText(url, why));
-  }
-  if (response.truncated) {
-    // Passing on the first 64 MiB as if whole would tell the sender a lie: say it instead.
-    return badGateway(event, overRelayText(url, response.status, response.bodySize));
+  const refusal = relayRefusal(outcome.record);
+  if (response === undefined || (refusal !== undefined && refusal !== "not an HTTP status")) {
+    lease?.release();
+    if (response === undefined) {
+      return ownAnswer(event, 502, noAnswerRelayText(url, outcome.error?.message ?? "no answer"));
+    }
+    // Passing on the start of an answer as if whole would tell the sender a lie: say it instead.
+    return refusal === "busy"
+      ? ownAnswer(event, 503, busyRelayText(url, response.status))
+      : ownAnswer(event, 502, overRelayText(url, response.status, response.bodySize));
   }
   const head = event.method === "HEAD";
   const headers = new Headers();
@@ -42,7 +106,15 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome): Resp
   }
   headers.set("x-hooktap-event-id", event.id);
   const nullBody = response.status === 204 || response.status === 304 || head;
-  return new Response(nullBody ? null : response.body as Uint8Array<ArrayBuffer>, {
+  if (nullBody || lease === undefined) lease?.release();
+  // A stream's length is unknown to Deno.serve (it would send chunks): the app's body goes with its length.
+  if (!nullBody && lease !== undefined) headers.set("content-length", String(response.body.length));
+  const body = nullBody
+    ? null
+    : lease === undefined
+    ? response.body as Uint8Array<ArrayBuffer>
+    : leasedBody(response.body, lease);
+  return new Response(body, {
     status: response.status < 200 || response.status > 599 ? 502 : response.status,
     statusText: response.statusText,
     headers,

@@ -6,6 +6,7 @@
  * line (`"kind":"delivery"`). Also the app-down and app-back lines.
  * @module
  */
+import { senderGot, senderStatus } from "../send/answer_note.ts";
 import { type DeliveryRecord, RECORD_BODY_BYTES, targetNameOf } from "../event/delivery.ts";
 import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
@@ -78,7 +79,12 @@ export function formatDelivery(
     c.cyan(`[${record.event}]`),
     `${record.durationMs} ms`,
   ];
-  if (record.source === "relay") parts.push(c.dim("(relayed)"));
+  if (record.source === "relay") {
+    // The app's status is first on the line; the sender may have got hooktap's instead (a 503 over the budget).
+    const got = record.senderLeft === true ||
+      (record.status !== undefined && senderStatus(record) !== undefined);
+    parts.push(got ? c.yellow(`(relayed; ${senderGot(record)})`) : c.dim("(relayed)"));
+  }
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
   // Signed afresh by the forwarder (src/send/resign_stale.ts): the app did not get the sender's signature.
   if (record.resigned) parts.push(c.dim("(re-signed: older than the endpoint's tolerance)"));

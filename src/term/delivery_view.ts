@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { answerNote, senderGot } from "../send/answer_note.ts";
+import { answerNote, senderGot, sentPhrase } from "../send/answer_note.ts";
 import type { EventDelivery, TargetOutcome } from "../send/delivery_state.ts";
 import type { ForwardMark } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
@@ -26,6 +26,14 @@ function triesNote(t: TargetOutcome): string {
 }
 
 /**
+ * ` (sender got 503)`: a relay whose sender got hooktap's answer, not the app's status shown before it;
+ * ` (sender left)`: one whose sender hung up before it.
+ */
+function sentNote(t: TargetOutcome): string {
+  return t.sent === undefined ? "" : t.sent === "left" ? " (sender left)" : ` (sender got ${t.sent})`;
+}
+
+/**
  * The `logs` cell of an event with several targets or rules: each target's
  * outcome (`issues → 200, push → pending`), or {@linkcode NO_RULE_MATCHED}.
  */
@@ -34,7 +42,7 @@ export function targetsCell(targets: readonly TargetOutcome[]): string {
   return targets.map((t) => {
     const status = t.outcome === "pending"
       ? t.waiting ? "waiting for the app" : "pending"
-      : `${t.status ?? "err"}${triesNote(t)}${
+      : `${t.status ?? "err"}${sentNote(t)}${triesNote(t)}${
         t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
       }`;
     return `${safeLine(t.name)} → ${status}`;
@@ -56,7 +64,9 @@ export function renderTargets(
       : t.outcome === "failed"
       ? colors.red
       : colors.yellow;
-    const answer = t.attempts === 0 ? "" : ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})`;
+    const answer = t.attempts === 0
+      ? ""
+      : ` (${t.status ?? "no answer"}${sentPhrase(t.sent)}, ${attemptsPhrase(t, "attempts")})`;
     const waits = t.waiting ? colors.dim(" (nothing listens: it waits for the app, no attempt spent)") : "";
     return `  ${safeLine(t.name)}: ${paint(t.outcome)}${answer}${waits}`;
   };
@@ -88,7 +98,7 @@ export function deliveryCell(delivery: EventDelivery, mark: ForwardMark | undefi
   const t = delivery.targets[0];
   if (t === undefined) return "→ pending";
   if (t.outcome === "pending") return t.waiting ? "→ waiting for the app" : "→ pending";
-  return `→ ${t.status ?? "err"}${triesNote(t)}${
+  return `→ ${t.status ?? "err"}${sentNote(t)}${triesNote(t)}${
     t.outcome === "retrying" ? t.waiting ? " … waiting for the app" : " …" : ""
   }`;
 }

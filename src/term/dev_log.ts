@@ -133,7 +133,13 @@ export function createActivityLog(
   const names = longest(options.endpoints.map((e) => safeLine(e.name)));
   const paint = (status: string) => {
     const n = Number(status);
-    return n < 300 ? c.green(status) : n < 500 ? c.yellow(status) : c.red(status);
+    return Number.isNaN(n)
+      ? c.yellow(status)
+      : n < 300
+      ? c.green(status)
+      : n < 500
+      ? c.yellow(status)
+      : c.red(status);
   };
   // Stored requests: time, method, path?query, status, endpoint, size, id. Unmatched: ..., status, hint.
   const stored: Column[] = [
@@ -158,7 +164,8 @@ export function createActivityLog(
   ];
   const human = (o: RequestOutcome): string => {
     const target = safeLine(o.query ? `${cutMarked(o.path)}?${cutMarked(o.query)}` : cutMarked(o.path));
-    const head = [formatClock(o.time), safeLine(o.method), target, String(o.status)];
+    // A relayed request's sender that hung up before the answer got none: no status to show.
+    const head = [formatClock(o.time), safeLine(o.method), target, o.senderLeft ? "left" : String(o.status)];
     const width = output.columns();
     let row: string[];
     let columns: Column[];
@@ -204,6 +211,7 @@ export function createActivityLog(
       ...(o.type !== undefined ? { type: o.type } : {}),
       ...(o.verdict !== undefined ? { verdict: o.verdict } : {}),
       ...(o.answered !== undefined ? { answered: o.answered } : {}),
+      ...(o.senderLeft ? { senderLeft: true } : {}),
     }) + "\n";
   const format = options.json ? json : human;
   return (outcome) => {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CapturedEvent, DeliveryRecord, EventDetail, TargetOutcome } from "./api.ts";
-import { answerNote, senderGot } from "../../send/answer_note.ts";
+import { answerNote, senderGot, sentPhrase } from "../../send/answer_note.ts";
 import { bodyBytes, formView, hexView, jsonTree, textView, viewsFor } from "./body_view.ts";
 import { parseJsonSource } from "./json_source.ts";
 import { formatSize, formatTime, h } from "./dom.ts";
@@ -126,7 +126,9 @@ function targetLine(t: TargetOutcome): HTMLElement {
     {},
     `${t.name}: `,
     h("span", { class: `d-${t.outcome}` }, t.outcome),
-    t.attempts > 0 ? ` (${t.status ?? "no answer"}, ${attemptsPhrase(t, "attempts")})` : "",
+    t.attempts > 0
+      ? ` (${t.status ?? "no answer"}${sentPhrase(t.sent)}, ${attemptsPhrase(t, "attempts")})`
+      : "",
     t.waiting
       ? h("span", { class: "dim" }, " (nothing listens: it waits for the app, no attempt spent)")
       : "",
