@@ -91,8 +91,8 @@ Deno.test("forward to https://localhost:PORT reaches a TLS app bound to ::1 only
   assert.doesNotMatch(dev.stdout() + dev.stderr(), /nothing listens/);
   assert.equal(await dev.stop(), 0);
   const id = JSON.parse((await runCli(["logs", "--json"], { cwd: tmp.path })).stdout.trim()).id;
-  // `replay` does not read the target's `ca` file (a gap of its own): --insecure, to reach the app at ::1.
-  const replayed = await runCli(["replay", id, "--insecure"], { cwd: tmp.path, permissions: PERMISSIONS });
+  // `replay` trusts the target's `ca` file too (it ignored it, and its hint said to set forward.ca).
+  const replayed = await runCli(["replay", id], { cwd: tmp.path, permissions: PERMISSIONS });
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.match(replayed.stdout, /ok from ::1 over TLS/);
   assert.equal(app.got.length, 2);

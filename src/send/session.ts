@@ -5,12 +5,11 @@
  * drained. A reload hands it the new endpoints ({@linkcode ForwardingSession.update}).
  * @module
  */
-import { resolvePath } from "../text/path.ts";
 import type { ResolvedForward } from "../config/forward.ts";
 import type { Endpoint } from "../config/types.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { chooseTargets, compileWhen, type EventTest } from "./choose.ts";
-import { describeError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { providerFacts } from "../providers/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
@@ -26,7 +25,7 @@ import {
   Watermark,
   writeForwardState,
 } from "./state.ts";
-import type { ForwardTarget } from "./target.ts";
+import { type ForwardTarget, readTargetCa } from "./target.ts";
 import { storeBacklog } from "./backlog.ts";
 import { planResume, type ResumePlan, type WaitingLane } from "./resume_scan.ts";
 import type { GivenUp } from "./undelivered.ts";
@@ -138,15 +137,7 @@ export function resendNeedsResign(endpoint: Endpoint | undefined, detected?: str
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
-  let ca: string | undefined;
-  if (forward.caFile !== undefined) {
-    const file = resolvePath(baseDir, forward.caFile);
-    try {
-      ca = await Deno.readTextFile(file);
-    } catch (error) {
-      throw new UsageError(`Cannot read forward.ca ${file}: ${describeError(error)}.`);
-    }
-  }
+  const ca = await readTargetCa(forward, baseDir);
   const { caFile: _, ...rest } = forward;
   return {
     ...rest,

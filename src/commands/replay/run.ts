@@ -12,7 +12,7 @@ import { type CapturedEvent, markedTargets } from "../../event/record.ts";
 import { checkMethod, type Overrides, parseHeaderOption } from "../../send/overrides.ts";
 import { noAnswer, openReplayLog, resendEach, type ResendTarget, type Sent } from "../../send/resend.ts";
 import { rejectionReason } from "../../send/prepare.ts";
-import { targetNameOf } from "../../send/target.ts";
+import { readTargetCa, targetNameOf } from "../../send/target.ts";
 import { compileWhen, type EventTest } from "../../send/choose.ts";
 import type { ResolvedForward } from "../../config/forward.ts";
 import { compileFilter, matchesFilter } from "../../query/filter.ts";
@@ -32,6 +32,7 @@ import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { printSent, printSingle, printSummary, withToCommand } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
+import { dirnameOf } from "../../text/path.ts";
 
 type Opts = Input<typeof options>["options"];
 
@@ -82,6 +83,28 @@ function _namedTarget(event: CapturedEvent, name: string, config: ResolvedConfig
   );
 }
 
+/** Each config target's `forward.ca` text, by target (read once, before sending). */
+type CaTexts = ReadonlyMap<ResolvedForward, string>;
+
+/** The `forward.ca` of every target in `config`, read relative to the config file's folder. */
+async function _caTexts(config: ResolvedConfig | null, cwd: string): Promise<CaTexts> {
+  const cas = new Map<ResolvedForward, string>();
+  const baseDir = config?.file ? dirnameOf(config.file) : cwd;
+  for (const endpoint of config?.endpoints ?? []) {
+    for (const target of [...(endpoint.targets ?? []), ...(endpoint.forward ? [endpoint.forward] : [])]) {
+      const ca = await readTargetCa(target, baseDir);
+      if (ca !== undefined) cas.set(target, ca);
+    }
+  }
+  return cas;
+}
+
+/** A config target's TLS settings for a send: `insecure`, and its CA (`forward.ca`). */
+function _tls(target: ResolvedForward | undefined, cas: CaTexts): { insecure?: true; ca?: string } {
+  const ca = target === undefined ? undefined : cas.get(target);
+  return { ...(target?.insecure ? { insecure: true } : {}), ...(ca !== undefined ? { ca } : {}) };
+}
+
 /**
  * The target `dev` forwarded `event` to (its forward mark: `--forward-to` of that run, or a config target),
  * so a replay counts for it: the config's target of that name (its URL now), else the URL marked.
@@ -89,14 +112,17 @@ function _namedTarget(event: CapturedEvent, name: string, config: ResolvedConfig
  */
 function _markedTarget(
   event: CapturedEvent,
-  targets: readonly { name: string; to: string; insecure: boolean }[] | undefined,
-): { name: string; to: string; insecure: boolean } | undefined {
+  targets: readonly ResolvedForward[] | undefined,
+  cas: CaTexts,
+): { name: string; to: string; insecure: boolean; ca?: string } | undefined {
   const mark = event.forward;
   if (mark === undefined) return undefined;
   const name = markedTargets(mark)[0];
   if (name === undefined) return undefined;
   const configured = targets?.find((t) => t.name === name);
-  if (configured !== undefined) return { name, to: configured.to, insecure: configured.insecure };
+  if (configured !== undefined) {
+    return { name, to: configured.to, ..._tls(configured, cas), insecure: configured.insecure };
+  }
   return targetNameOf(mark.to) === name ? { name, to: mark.to, insecure: false } : undefined;
 }
 
@@ -110,6 +136,7 @@ function _targets(
   timeoutMs: number,
   missed?: (event: CapturedEvent) => string | undefined,
   noTarget?: (event: CapturedEvent) => UsageError,
+  cas: CaTexts = new Map(),
 ): (event: CapturedEvent) => ResendTarget {
   const common = { timeoutMs, insecure: opts.insecure ?? false };
   if (opts.to !== undefined && opts.undelivered) {
@@ -128,9 +155,9 @@ function _targets(
       const target = endpoint?.targets?.find((t) => t.name === name);
       const to = target?.to ?? event.forward?.to;
       if (to === undefined || name === undefined) {
-        return _targets(opts, config, timeoutMs, undefined, noTarget)(event);
+        return _targets(opts, config, timeoutMs, undefined, noTarget, cas)(event);
       }
-      return { name, to, ...common, ...(target?.insecure ? { insecure: true } : {}) };
+      return { name, to, ...common, ..._tls(target, cas) };
     };
   }
   if (opts.to !== undefined) {
@@ -145,7 +172,7 @@ function _targets(
   };
   return (event) => {
     const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
-    const marked = _markedTarget(event, endpoint?.targets);
+    const marked = _markedTarget(event, endpoint?.targets, cas);
     if (marked !== undefined) return { ...marked, ...common, ...(marked.insecure ? { insecure: true } : {}) };
     // Not forwarded by dev (no rule took it, or dev did not forward): the first target whose rule takes it
     // now, else the endpoint's first target, under its own name (a send to it counts for it).
@@ -158,7 +185,7 @@ function _targets(
       name: forward?.name ?? targetNameOf(to),
       to,
       ...common,
-      ...(forward?.insecure ? { insecure: true } : {}),
+      ..._tls(forward, cas),
     };
   };
 }
@@ -259,11 +286,13 @@ interface OneParts {
   base: Omit<Parameters<typeof resendEach>[1], "log" | "onSend" | "keepAlive">;
   noTarget: (event: CapturedEvent) => UsageError;
   timeoutMs: number;
+  /** The config targets' `forward.ca` texts. */
+  cas: CaTexts;
 }
 
 /** `hooktap replay ID`: one event, to `--to`, `--target`'s target or where `dev` forwarded it. */
 async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: OneParts): Promise<void> {
-  const { config, needsConfig, noTarget, timeoutMs } = parts;
+  const { config, needsConfig, noTarget, timeoutMs, cas } = parts;
   const reader = await openStore(ctx);
   let event: CapturedEvent;
   try {
@@ -277,7 +306,14 @@ async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: On
     _namedTarget(event, opts.target, config, ctx.cwd);
     named = opts.target;
   }
-  const targetOf = _targets(opts, config, timeoutMs, named === undefined ? undefined : () => named, noTarget);
+  const targetOf = _targets(
+    opts,
+    config,
+    timeoutMs,
+    named === undefined ? undefined : () => named,
+    noTarget,
+    cas,
+  );
   const target = targetOf(event); // no target: a usage error before sending
   const base = { ...parts.base, targetOf };
   if (!needsConfig) base.settingsOf = _settingsOf(await _configForHint(ctx, event));
@@ -330,7 +366,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const withTo = (to: string) => withToCommand(id, opts, filter, to);
   const noTarget = (event: CapturedEvent) =>
     _noTarget(event.id, event.endpoint, event.path, withTo, config, ctx.cwd);
-  const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed, noTarget)(event);
+  const cas = await _caTexts(config, ctx.cwd);
+  const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed, noTarget, cas)(event);
   const base = {
     targetOf,
     overrides,
@@ -342,7 +379,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   const out = ctx.output;
   if (id !== undefined) {
-    return await _replayOne(ctx, opts, id, { config, needsConfig, base, noTarget, timeoutMs });
+    return await _replayOne(ctx, opts, id, { config, needsConfig, base, noTarget, timeoutMs, cas });
   }
   let events: AsyncIterable<CapturedEvent> | CapturedEvent[];
   let total: number;
