@@ -25,7 +25,8 @@ import {
   Watermark,
   writeForwardState,
 } from "./state.ts";
-import { type ForwardTarget, readTargetCa } from "./target.ts";
+import type { ForwardTarget } from "./target.ts";
+import { readTargetCa } from "./target_ca.ts";
 import { storeBacklog } from "./backlog.ts";
 import { planResume, type ResumePlan, type WaitingLane } from "./resume_scan.ts";
 import type { GivenUp } from "./undelivered.ts";

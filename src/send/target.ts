@@ -5,9 +5,6 @@
  * @module
  */
 import { deliveryUrl } from "../route/expand.ts";
-import { resolvePath } from "../text/path.ts";
-import { describeError, UsageError } from "../errors.ts";
-import type { ResolvedForward } from "../config/forward.ts";
 
 /** The URL an event is delivered to (src/route/expand.ts owns it; the readers of deliveries need only that). */
 export { deliveryUrl };
@@ -38,18 +35,4 @@ export function isHopHeader(name: string): boolean {
   if (first === 112) return size >= 6 && name.slice(0, 6).toLowerCase() === "proxy-";
   if (size !== 10 && size !== 17 && size !== 2 && size !== 4 && size !== 7) return false;
   return HOP_BY_HOP.has(name.toLowerCase());
-}
-
-/**
- * The PEM text of a target's `forward.ca` (relative to `baseDir`, the config file's folder), for dev and for
- * `replay` alike. @throws {UsageError} when it cannot be read.
- */
-export async function readTargetCa(forward: ResolvedForward, baseDir: string): Promise<string | undefined> {
-  if (forward.caFile === undefined) return undefined;
-  const file = resolvePath(baseDir, forward.caFile);
-  try {
-    return await Deno.readTextFile(file);
-  } catch (error) {
-    throw new UsageError(`Cannot read forward.ca ${file}: ${describeError(error)}.`);
-  }
 }
