@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { buildEvent, decodeBody, encodeBody, eventLine, headerValue, isoTime, parseEventLine } from "./record.ts";
+import {
+  buildEvent,
+  decodeBody,
+  encodeBody,
+  eventLine,
+  headerValue,
+  isoTime,
+  parseEventLine,
+} from "./record.ts";
 
 Deno.test("encodeBody() keeps valid UTF-8 as text, including a byte-order mark", () => {
   const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"é":1}')]);
@@ -131,7 +139,26 @@ Deno.test("headerValue() finds what a lower-cased comparison finds, for 20,000 g
     return undefined;
   };
   // Letters whose case maps change a string's length or leave ASCII (İ, ß, the Kelvin sign K, ſ), and ASCII.
-  const letters = ["a", "A", "b", "B", "k", "K", "s", "S", "i", "I", "-", "1", "_", "\u0130", "\u00df", "\u212a", "\u017f", "\u00e9"];
+  const letters = [
+    "a",
+    "A",
+    "b",
+    "B",
+    "k",
+    "K",
+    "s",
+    "S",
+    "i",
+    "I",
+    "-",
+    "1",
+    "_",
+    "\u0130",
+    "\u00df",
+    "\u212a",
+    "\u017f",
+    "\u00e9",
+  ];
   let seed = 36;
   const random = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -142,7 +169,11 @@ Deno.test("headerValue() finds what a lower-cased comparison finds, for 20,000 g
     const headers = Array.from({ length: random(6) }, (_, j) => [word(), `v${j}`] as [string, string]);
     const name = random(3) === 0 && headers.length > 0 ? headers[random(headers.length)]![0] : word();
     for (const asked of [name, name.toLowerCase(), name.toUpperCase()]) {
-      assert.equal(headerValue(headers, asked), reference(headers, asked), JSON.stringify({ headers, asked }));
+      assert.equal(
+        headerValue(headers, asked),
+        reference(headers, asked),
+        JSON.stringify({ headers, asked }),
+      );
     }
   }
   assert.equal(headerValue([["Content-Type", "a"], ["content-type", "b"]], "content-type"), "a");
