@@ -202,6 +202,24 @@ export function decodeBody(event: Pick<CapturedEvent, "body" | "bodyEncoding">):
   return utf8Encoder.encode(event.body);
 }
 
+/** The millisecond of the last {@linkcode isoTime} and its text. */
+let isoMs = NaN;
+let isoText = "";
+
+/**
+ * `date.toISOString()`, the text kept for the millisecond it was last asked for: ~0.7 µs a call on Deno 2.9,
+ * and under load a dozen requests arrive in the same millisecond. A date that is not a time (NaN) is never
+ * kept: `toISOString` throws for it, as before.
+ */
+export function isoTime(date: Date): string {
+  const ms = date.getTime();
+  if (ms === isoMs) return isoText;
+  const text = date.toISOString();
+  isoMs = ms;
+  isoText = text;
+  return text;
+}
+
 /** Builds the record of a request. */
 export function buildEvent(parts: RequestParts): CapturedEvent {
   const { body, bodyEncoding } = encodeBody(parts.body);
@@ -209,7 +227,7 @@ export function buildEvent(parts: RequestParts): CapturedEvent {
     v: RECORD_VERSION,
     id: parts.id,
     endpoint: parts.endpoint,
-    receivedAt: parts.receivedAt.toISOString(),
+    receivedAt: isoTime(parts.receivedAt),
     method: parts.method,
     path: parts.path,
     query: parts.query,
@@ -228,13 +246,38 @@ export function eventLine(event: CapturedEvent): string {
 
 /** First value of a header (case-insensitive) in a record's header list. */
 export function headerValue(headers: readonly [string, string][], name: string): string | undefined {
-  const lower = name.toLowerCase();
+  const lower = _isLowerAscii(name) ? name : name.toLowerCase();
+  const n = lower.length;
   // A name of another length cannot match: it is skipped without making its lower-case copy (the receiver
-  // looks up several headers per request, each against every header of the request).
-  for (const [k, v] of headers) {
-    if (k.length === lower.length && (k === lower || k.toLowerCase() === lower)) return v;
+  // looks up several headers per request, each against every header of the request). An ASCII name is
+  // compared letter by letter, case folded, where `toLowerCase` made a new string per call and per header.
+  for (let i = 0; i < headers.length; i++) {
+    const header = headers[i]!;
+    const k = header[0];
+    if (k.length === n && (k === lower || _foldsTo(k, lower))) return header[1];
   }
   return undefined;
+}
+
+/** Whether `s` is ASCII without an upper-case letter (its `toLowerCase()` is itself). */
+function _isLowerAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f || (c >= 0x41 && c <= 0x5a)) return false;
+  }
+  return true;
+}
+
+/** `k.toLowerCase() === lower` for `k` as long as `lower`, without the copy when `k` is ASCII. */
+function _foldsTo(k: string, lower: string): boolean {
+  for (let i = 0; i < k.length; i++) {
+    let c = k.charCodeAt(i);
+    if (c > 0x7f) return k.toLowerCase() === lower;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    // Letters past this one cannot change what this one lowers to: a difference here is one there.
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /**

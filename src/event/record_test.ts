@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { buildEvent, decodeBody, encodeBody, eventLine, parseEventLine } from "./record.ts";
+import {
+  buildEvent,
+  decodeBody,
+  encodeBody,
+  eventLine,
+  headerValue,
+  isoTime,
+  parseEventLine,
+} from "./record.ts";
 
 Deno.test("encodeBody() keeps valid UTF-8 as text, including a byte-order mark", () => {
   const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"é":1}')]);
@@ -121,4 +129,62 @@ Deno.test("parseEventLine() refuses torn, foreign and newer-format lines", () =>
     '{"v":2,"id":"x","endpoint":"a","body":"","bodyEncoding":"utf8","headers":[],"merged":["cookie"]}',
   );
   assert.deepEqual(v2?.merged, ["cookie"]);
+});
+
+Deno.test("headerValue() finds what a lower-cased comparison finds, for 20,000 generated names and lists", () => {
+  // The lookup before it compared `k.toLowerCase() === name.toLowerCase()` for names of the same length.
+  const reference = (headers: readonly [string, string][], name: string) => {
+    const lower = name.toLowerCase();
+    for (const [k, v] of headers) if (k.length === lower.length && k.toLowerCase() === lower) return v;
+    return undefined;
+  };
+  // Letters whose case maps change a string's length or leave ASCII (İ, ß, the Kelvin sign K, ſ), and ASCII.
+  const letters = [
+    "a",
+    "A",
+    "b",
+    "B",
+    "k",
+    "K",
+    "s",
+    "S",
+    "i",
+    "I",
+    "-",
+    "1",
+    "_",
+    "\u0130",
+    "\u00df",
+    "\u212a",
+    "\u017f",
+    "\u00e9",
+  ];
+  let seed = 36;
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const word = () => Array.from({ length: 1 + random(4) }, () => letters[random(letters.length)]).join("");
+  for (let i = 0; i < 20_000; i++) {
+    const headers = Array.from({ length: random(6) }, (_, j) => [word(), `v${j}`] as [string, string]);
+    const name = random(3) === 0 && headers.length > 0 ? headers[random(headers.length)]![0] : word();
+    for (const asked of [name, name.toLowerCase(), name.toUpperCase()]) {
+      assert.equal(
+        headerValue(headers, asked),
+        reference(headers, asked),
+        JSON.stringify({ headers, asked }),
+      );
+    }
+  }
+  assert.equal(headerValue([["Content-Type", "a"], ["content-type", "b"]], "content-type"), "a");
+  assert.equal(headerValue([["x-a", "1"]], "X-A"), "1");
+});
+
+Deno.test("isoTime() is toISOString(), asked again within a millisecond or not, and throws for no time", () => {
+  const base = Date.UTC(2026, 10, 28, 23, 59, 59, 999);
+  for (const ms of [base, base, base + 1, base - 5, 0, base + 1, -1, 8.64e15]) {
+    assert.equal(isoTime(new Date(ms)), new Date(ms).toISOString());
+  }
+  assert.throws(() => isoTime(new Date(NaN)), RangeError);
+  assert.equal(isoTime(new Date(base)), new Date(base).toISOString());
 });

@@ -22,6 +22,7 @@ import { mustClose } from "./closing.ts";
 import { mergedHeaders, requestHeaders } from "./headers.ts";
 import { createRouter, type Router } from "../route/router.ts";
 import { splitUrl } from "./url.ts";
+import type { ViewParts } from "../providers/view.ts";
 import type { IncomingRequest, RequestInfo } from "./request.ts";
 
 export type { IncomingRequest, RequestInfo } from "./request.ts";
@@ -249,21 +250,18 @@ export function createHandler(options: HandlerOptions): Handler {
         event.v = 2; // a v2 field: see CapturedEvent.hub
         event.hub = info.hub;
       }
-      const examined = await examineFor(
-        found.endpoint,
-        {
-          method,
-          path,
-          query,
-          headers,
-          body,
-          // A signature's timestamp is judged against when the request arrived where the sender sent it:
-          // at the hub for an event fetched from one (it may wait there for hours while dev is away).
-          receivedAt: arrivedAt(info?.hub, time),
-          ...(event.bodyEncoding === "utf8" ? { bodyText: event.body } : {}),
-        },
-        event,
-      );
+      const viewed: ViewParts = {
+        method,
+        path,
+        query,
+        headers,
+        body,
+        // A signature's timestamp is judged against when the request arrived where the sender sent it:
+        // at the hub for an event fetched from one (it may wait there for hours while dev is away).
+        receivedAt: arrivedAt(info?.hub, time),
+      };
+      if (event.bodyEncoding === "utf8") viewed.bodyText = event.body;
+      const examined = await examineFor(found.endpoint, viewed, event);
       // Most requests get the plain 200: nothing to plan.
       const answer = mayAnswer(found.endpoint, examined)
         ? await planAnswer(found.endpoint, event, examined)

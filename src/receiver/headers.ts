@@ -87,6 +87,6 @@ export function mergedHeaders(
   headers: readonly [string, string][],
 ): string[] | undefined {
   if (request.rawHeaders !== undefined) return undefined;
-  for (const [name] of headers) if (name === "cookie") return ["cookie"];
+  for (let i = 0; i < headers.length; i++) if (headers[i]![0] === "cookie") return ["cookie"];
   return undefined;
 }
