@@ -85,6 +85,16 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   return out;
 }
 
+/** One delivery in a line: what was sent where, and the answer. */
+function _line(d: z.infer<typeof DELIVERY_SCHEMA>): string {
+  return `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
+    (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
+    (d.storedEventId ? `, stored as ${d.storedEventId}` : "");
+}
+
+/** How often a trigger waiting between retries reports progress, ms. */
+const PROGRESS_MS = 5000;
+
 /** The tool's arguments. */
 const TRIGGER_INPUT = {
   provider: z.string().min(1).describe("github, stripe, slack, shopify, ... (list_triggers)"),
@@ -147,7 +157,7 @@ export function triggerTool(ctx: McpContext) {
     output: TRIGGER_OUTPUT,
     readOnly: false,
     openWorld: true,
-    async run(o, signal) {
+    async run(o, signal, progress) {
       if (o.seed !== undefined && !o.out_of_order) {
         throw new UsageError("seed orders out_of_order's shuffle: set out_of_order too.");
       }
@@ -208,6 +218,16 @@ export function triggerTool(ctx: McpContext) {
       };
       const viaDev = o.to === undefined;
       let told: boolean | undefined;
+      // Retries wait the provider's schedule (compressed, still seconds each): a client that asked for
+      // progress hears of each delivery and, while a retry waits, every few seconds that the call is alive
+      // (the SDK resets its request timeout on them with resetTimeoutOnProgress).
+      let sent = 0;
+      const beats: Promise<void>[] = []; // each progress notification goes out before the answer
+      const beat = setInterval(
+        () =>
+          void beats.push(progress(`sent ${sent} so far; the next waits for its retry time or its answer`)),
+        PROGRESS_MS,
+      );
       const outcome = await trigger(request, {
         timeoutMs: (o.timeout_seconds ?? 30) * 1000,
         signal: AbortSignal.any([signal, ctx.signal]),
@@ -223,8 +243,15 @@ export function triggerTool(ctx: McpContext) {
         },
         onDelivery: async (d) => {
           if (viaDev && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
+          sent++;
+          beats.push(
+            progress(
+              `sent ${sent} deliver${sent === 1 ? "y" : "ies"}, the last ${_line(_delivery(d, viaDev))}`,
+            ),
+          );
         },
-      });
+      }).finally(() => clearInterval(beat));
+      await Promise.all(beats);
       const deliveries = outcome.deliveries.map((d) => _delivery(d, viaDev));
       const ok = deliveries.length > 0 && deliveries.every((d) => d.ok);
       const structured = {
@@ -238,9 +265,7 @@ export function triggerTool(ctx: McpContext) {
         warnings: warnings.map((w) => reword(w, WORDS)),
       };
       const lines = deliveries.map((d) =>
-        `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
-        (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
-        (d.storedEventId ? `, stored as ${d.storedEventId}` : "") +
+        _line(d) +
         (d.devVerdict === undefined
           ? ""
           : d.expectRejection && d.ok
