@@ -402,3 +402,27 @@ Deno.test("trigger github push sends a branch push with commits (not a tag push)
   assert.equal(parsed.head_commit?.id, parsed.after);
   assert.equal(parsed.commits.at(-1)?.id, parsed.head_commit?.id);
 });
+
+Deno.test("trigger into dev with a --secret that is not the endpoint's: the line says dev found it invalid, as mcp's does", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "shopify", path: "/shopify", method: "POST", provider: "shopify", secret: "right" }] };\n`,
+  );
+  await using _dev = await startDev(tmp.path);
+  const wrong = await runCli(["trigger", "shopify", "orders/create", "--secret", "wrong"], { cwd: tmp.path });
+  const id = (await readEvents(tmp.path)).at(-1)!.id;
+  assert.match(
+    wrong.stdout,
+    new RegExp(`200 in \\d+ ms \\(dev's verdict: invalid: hooktap inspect ${id} gives the reason\\)`),
+  );
+  const json = await runCli(["trigger", "shopify", "orders/create", "--secret", "wrong", "--json"], {
+    cwd: tmp.path,
+  });
+  assert.equal(JSON.parse(json.stdout).devVerdict, "invalid");
+  // The endpoint's own secret: nothing to say.
+  const right = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+  assert.equal(right.code, 0, right.stderr);
+  assert.doesNotMatch(right.stdout, /verdict/);
+});
