@@ -42,7 +42,11 @@ const DELIVERY_SCHEMA = z.object({
   ),
   answer: z.object({
     headers: HEADERS_SCHEMA,
-    body: z.string().describe(`the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8`),
+    body: z.string().optional().describe(
+      `the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8 (left out when binary)`,
+    ),
+    binary: z.literal(true).optional().describe("the answer's body is not UTF-8 text, so `body` is left out"),
+    truncated: z.boolean().optional().describe("the body goes on past `body`"),
     bodySize: z.number().int(),
   }).optional(),
 });
@@ -52,6 +56,16 @@ function _storedId(d: Delivery): string | undefined {
   try {
     const id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
     return typeof id === "string" && id.startsWith("evt_") ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `bytes` as UTF-8 text (a character cut at the end left out), or `undefined` when they are not text. */
+function _utf8Start(bytes: Uint8Array): string | undefined {
+  try {
+    // `stream`: a character the preview's cut split at the end is kept back, not an error.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
   } catch {
     return undefined;
   }
@@ -76,9 +90,11 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   if (id !== undefined) out.storedEventId = id;
   if (d.status !== undefined) {
     const body = d.responseBody ?? new Uint8Array();
+    const text = _utf8Start(body.subarray(0, ANSWER_PREVIEW));
     out.answer = {
       headers: headerList(d.responseHeaders ?? []),
-      body: new TextDecoder().decode(body.subarray(0, ANSWER_PREVIEW)),
+      ...(text === undefined ? { binary: true as const } : { body: text }),
+      ...(body.length > ANSWER_PREVIEW ? { truncated: true } : {}),
       bodySize: body.length,
     };
   }
