@@ -271,10 +271,17 @@ export function replayTool(ctx: McpContext) {
 
 /**
  * The tool's words for what the send engine says to a CLI user: the options it names become inputs
- * (./wording.ts), and the tool has no way to re-sign an event stored invalid (`--resign-invalid`).
+ * (./wording.ts); the tool has no way to re-sign an event stored invalid (`--resign-invalid`), and no body
+ * of its own (`--body-file`): the CLI's replay has it.
  */
 function _mcpWording(text: string): string {
-  return reword(text.replace(/,? or use --resign-invalid to re-sign it anyway\./, "."), WORDS);
+  return reword(
+    text
+      .replace(/,? or use --resign-invalid to re-sign it anyway\./, ".")
+      .replace(/ \(--resign-invalid signs it anyway\)/, "")
+      .replace(/; use --body-file instead/, "; the CLI's `hooktap replay --body-file` sends another body"),
+    WORDS,
+  );
 }
 
 /**
