@@ -48,7 +48,7 @@ Deno.test({
       );
       assert.ok(sends.length >= 2, JSON.stringify(heard));
       assert.match(sends[0]!.message!, /^sent 1 delivery, the last app_mention → /);
-      assert.match(sends[1]!.message!, /^sent 2 deliveries, the last app_mention → /);
+      assert.match(sends[1]!.message!, /^sent 2 deliveries, the last app_mention \(retry\) → /);
       // Progress only rises.
       assert.ok(heard.every((p, i) => i === 0 || p.progress > heard[i - 1]!.progress));
     } finally {
