@@ -40,17 +40,26 @@ Deno.test({
       assert.equal(r.isError, false, r.text);
       assert.equal(r.structured!.deliveries.length, 3);
       assert.equal(got, 3);
-      // One notification per delivery, each saying what was sent. The first two are followed by a retry's
-      // wait; the last comes just before the answer, and the SDK's client drops a notification read in the
-      // same chunk as the answer (it handles notifications a microtask late), so it is not counted on.
+      // As each next delivery goes out, how the one before went. Nothing after the last: the answer follows,
+      // and the SDK's client drops (as an error) a notification it reads together with the answer.
       const sends = heard.filter((p) =>
         /app_mention .*→ http:\/\/127\.0\.0\.1:\d+\/slack: 500/.test(p.message ?? "")
       );
       assert.ok(sends.length >= 2, JSON.stringify(heard));
       assert.match(sends[0]!.message!, /^sent 1 delivery, the last app_mention → /);
       assert.match(sends[1]!.message!, /^sent 2 deliveries, the last app_mention \(retry\) → /);
+      assert.ok(!heard.some((p) => /^sent 3/.test(p.message ?? "")), JSON.stringify(heard));
       // Progress only rises.
       assert.ok(heard.every((p, i) => i === 0 || p.progress > heard[i - 1]!.progress));
+      // One delivery: the answer says it all, no notification before it.
+      const once: unknown[] = [];
+      const one = await mcp.call(
+        "trigger",
+        { provider: "slack", event: "app_mention", to: `http://127.0.0.1:${server.addr.port}/slack` },
+        (p) => once.push(p),
+      );
+      assert.equal(one.structured!.deliveries.length, 1);
+      assert.deepEqual(once, []);
     } finally {
       await server.shutdown();
     }

@@ -235,19 +235,28 @@ export function triggerTool(ctx: McpContext) {
       const viaDev = o.to === undefined;
       let told: boolean | undefined;
       // Retries wait the provider's schedule (compressed, still seconds each): a client that asked for
-      // progress hears of each delivery and, while a retry waits, every few seconds that the call is alive
-      // (the SDK resets its request timeout on them with resetTimeoutOnProgress).
+      // progress hears, as each next delivery goes out, how the one before went, and every few seconds while
+      // a retry waits that the call is alive (the SDK resets its request timeout on them with
+      // resetTimeoutOnProgress). Nothing is told after the last: the answer follows at once, and the SDK's
+      // client drops a notification it reads together with the answer, as an error of its own.
       let sent = 0;
+      let last = "";
+      const sentSoFar = () => `sent ${sent} deliver${sent === 1 ? "y" : "ies"}, the last ${last}`;
       const beats: Promise<void>[] = []; // each progress notification goes out before the answer
       const beat = setInterval(
         () =>
-          void beats.push(progress(`sent ${sent} so far; the next waits for its retry time or its answer`)),
+          void beats.push(progress(
+            sent === 0
+              ? "the first delivery waits for its answer"
+              : `${sentSoFar()}; the next waits for its retry time or its answer`,
+          )),
         PROGRESS_MS,
       );
       const outcome = await trigger(request, {
         timeoutMs: (o.timeout_seconds ?? 30) * 1000,
         signal: AbortSignal.any([signal, ctx.signal]),
         beforeSend: async (d) => {
+          if (sent > 0) beats.push(progress(sentSoFar()));
           if (!viaDev || told === false) return;
           const { tellDev } = await import("../trigger/side_channel.ts");
           told = await tellDev(paths, d).then(() => true, (error: Error) => {
@@ -260,11 +269,7 @@ export function triggerTool(ctx: McpContext) {
         onDelivery: async (d) => {
           if (viaDev && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
           sent++;
-          beats.push(
-            progress(
-              `sent ${sent} deliver${sent === 1 ? "y" : "ies"}, the last ${_line(_delivery(d, viaDev))}`,
-            ),
-          );
+          last = _line(_delivery(d, viaDev));
         },
       }).finally(() => clearInterval(beat));
       await Promise.all(beats);
