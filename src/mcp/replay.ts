@@ -250,8 +250,10 @@ export function replayTool(ctx: McpContext) {
           log,
           onSend: (s) => {
             sent.push(s);
-            // A bulk replay can outlast a client's request timeout: each send tells it the call is alive.
-            if (events.length > 1) {
+            // A bulk replay can outlast a client's request timeout: each send tells it the call is alive. Not
+            // the last: the answer follows at once, and the SDK's client, which handles a notification a
+            // microtask late, reports one read with the answer as an error (its request is gone).
+            if (events.length > 1 && sent.length < events.length) {
               beats.push(progress(`sent ${sent.length} of ${events.length}: ${s.event.id}`));
             }
           },
