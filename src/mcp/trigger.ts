@@ -14,9 +14,9 @@ import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry
 import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
 import { setUpTrigger } from "../trigger/setup.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
-import { configOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
+import { configOf, devOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
 import { answer } from "./result.ts";
-import { checkSendTo } from "./send_policy.ts";
+import { checkSendTo, isLoopback } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
 import { inputWords, reword } from "./wording.ts";
 
@@ -34,6 +34,9 @@ const DELIVERY_SCHEMA = z.object({
   ok: z.boolean().describe("answered 2xx, or refused when it was meant to be"),
   status: z.number().int().optional(),
   error: z.string().optional().describe("why there was no answer"),
+  answerProblem: z.string().optional().describe(
+    "why a 2xx answer to a URL handshake (Slack url_verification, Zoom, Discord, Twitch) fails it",
+  ),
   durationMs: z.number(),
   storedEventId: z.string().optional().describe("through dev: the id dev stored it under (get_event)"),
   devVerdict: z.string().optional().describe(
@@ -85,6 +88,7 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   if (d.fault !== undefined) out.fault = d.fault;
   if (d.status !== undefined) out.status = d.status;
   if (d.error !== undefined) out.error = d.error;
+  if (d.answerProblem !== undefined) out.answerProblem = d.answerProblem;
   if (d.devVerdict !== undefined) out.devVerdict = d.devVerdict;
   const id = viaDev ? _storedId(d) : undefined;
   if (id !== undefined) out.storedEventId = id;
@@ -99,6 +103,15 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
     };
   }
   return out;
+}
+
+/** Whether `to` is the running dev's own URL (loopback, on its port). */
+async function _isDevUrl(ctx: McpContext, to: string): Promise<boolean> {
+  const dev = await devOf(ctx);
+  if (dev === undefined) return false;
+  const url = new URL(to); // checked by checkSendTo before
+  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  return url.protocol === "http:" && isLoopback(url.hostname) && port === dev.port;
 }
 
 /** One delivery in a line: what was sent where, and the answer. */
@@ -232,7 +245,9 @@ export function triggerTool(ctx: McpContext) {
           ...(o.retries !== undefined ? { retries: o.retries } : {}),
         },
       };
-      const viaDev = o.to === undefined;
+      // `to` the running dev's own URL is a trigger into dev: dev answers 200 whatever the signature, and
+      // its verdict tells whether a fault was refused (the CLI's `--to` to dev's URL is the same).
+      const viaDev = o.to === undefined || await _isDevUrl(ctx, o.to);
       let told: boolean | undefined;
       // Retries wait the provider's schedule (compressed, still seconds each): a client that asked for
       // progress hears, as each next delivery goes out, how the one before went, and every few seconds while
@@ -275,6 +290,7 @@ export function triggerTool(ctx: McpContext) {
       await Promise.all(beats);
       const deliveries = outcome.deliveries.map((d) => _delivery(d, viaDev));
       const ok = deliveries.length > 0 && deliveries.every((d) => d.ok);
+      const missed = deliveries.filter((d) => !d.ok).length; // not answered 2xx, or a fault not refused
       const structured = {
         provider,
         event: o.event,
@@ -288,7 +304,11 @@ export function triggerTool(ctx: McpContext) {
       const lines = deliveries.map((d) =>
         _line(d) +
         (d.devVerdict === undefined
-          ? ""
+          ? d.expectRejection && !d.ok && d.status !== undefined && d.status < 300
+            ? " (accepted, but it should have been refused)"
+            : d.answerProblem !== undefined
+            ? ` (but ${d.answerProblem})`
+            : ""
           : d.expectRejection && d.ok
           ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)`
           : d.expectRejection
@@ -299,7 +319,8 @@ export function triggerTool(ctx: McpContext) {
       );
       return answer(
         structured,
-        `${ok ? "Sent" : "Sent, not all answered 2xx"}: ${title} ${o.event}, ${deliveries.length} ` +
+        `${ok ? "Sent" : `Sent, ${missed} of ${deliveries.length} not as meant`}: ${title} ${o.event}, ` +
+          `${deliveries.length} ` +
           `deliver${deliveries.length === 1 ? "y" : "ies"}${viaDev ? " into hooktap dev" : ""}.\n` +
           [...lines, ...structured.warnings.map((w) => `warning: ${w}`)].join("\n"),
       );
