@@ -14,9 +14,9 @@ import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry
 import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
 import { setUpTrigger } from "../trigger/setup.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
-import { configOf, devOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
+import { configOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
 import { answer } from "./result.ts";
-import { checkSendTo, isLoopback } from "./send_policy.ts";
+import { checkSendTo } from "./send_policy.ts";
 import { defineTool } from "./tool.ts";
 import { inputWords, reword } from "./wording.ts";
 
@@ -103,15 +103,6 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
     };
   }
   return out;
-}
-
-/** Whether `to` is the running dev's own URL (loopback, on its port). */
-async function _isDevUrl(ctx: McpContext, to: string): Promise<boolean> {
-  const dev = await devOf(ctx);
-  if (dev === undefined) return false;
-  const url = new URL(to); // checked by checkSendTo before
-  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
-  return url.protocol === "http:" && isLoopback(url.hostname) && port === dev.port;
 }
 
 /** One delivery in a line: what was sent where, and the answer. */
@@ -245,9 +236,9 @@ export function triggerTool(ctx: McpContext) {
           ...(o.retries !== undefined ? { retries: o.retries } : {}),
         },
       };
-      // `to` the running dev's own URL is a trigger into dev: dev answers 200 whatever the signature, and
-      // its verdict tells whether a fault was refused (the CLI's `--to` to dev's URL is the same).
-      const viaDev = o.to === undefined || await _isDevUrl(ctx, o.to);
+      // No `to`, or `to` the running dev's own URL: dev answers 200 whatever the signature, and its verdict
+      // tells whether a fault was refused.
+      const viaDev = setup.intoDev;
       let told: boolean | undefined;
       // Retries wait the provider's schedule (compressed, still seconds each): a client that asked for
       // progress hears, as each next delivery goes out, how the one before went, and every few seconds while

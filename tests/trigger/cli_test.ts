@@ -426,3 +426,26 @@ Deno.test("trigger into dev with a --secret that is not the endpoint's: the line
   assert.equal(right.code, 0, right.stderr);
   assert.doesNotMatch(right.stdout, /verdict/);
 });
+
+Deno.test("trigger --to dev's own URL with --bad-signature: dev's verdict judges it (refused as meant), not 'accepted'", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "slack", path: "/slack", method: "POST", provider: "slack", secret: "s3" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const url = `${dev.url.replace("127.0.0.1", "localhost")}/slack`;
+  const bad = await runCli(["trigger", "slack", "app_mention", "--to", url, "--bad-signature"], {
+    cwd: tmp.path,
+  });
+  assert.equal(bad.code, 0, bad.stdout + bad.stderr);
+  assert.match(bad.stdout, /200 in \d+ ms \(dev's verdict: invalid, as it should be\)/);
+  assert.doesNotMatch(bad.stdout, /should have been refused/);
+  // dev recorded it as the fault it is (trigger told it over its control socket).
+  assert.deepEqual((await readEvents(tmp.path)).at(-1)!.trigger, {
+    event: "app_mention",
+    fault: "bad-signature",
+    attempt: 0,
+  });
+});

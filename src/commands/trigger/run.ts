@@ -219,7 +219,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(o.retries !== undefined ? { retries: o.retries } : {}),
     },
   };
-  const viaDev = o.to === undefined;
+  const viaDev = setup.intoDev; // no --to, or --to dev's own URL: dev's verdict judges a fault
   let told: boolean | undefined;
   const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
   const outcomeExtra = {
