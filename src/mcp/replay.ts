@@ -250,8 +250,10 @@ export function replayTool(ctx: McpContext) {
           log,
           onSend: (s) => {
             sent.push(s);
-            // A bulk replay can outlast a client's request timeout: each send tells it the call is alive.
-            if (events.length > 1) {
+            // A bulk replay can outlast a client's request timeout: each send tells it the call is alive. Not
+            // the last: the answer follows at once, and the SDK's client, which handles a notification a
+            // microtask late, reports one read with the answer as an error (its request is gone).
+            if (events.length > 1 && sent.length < events.length) {
               beats.push(progress(`sent ${sent.length} of ${events.length}: ${s.event.id}`));
             }
           },
@@ -271,10 +273,17 @@ export function replayTool(ctx: McpContext) {
 
 /**
  * The tool's words for what the send engine says to a CLI user: the options it names become inputs
- * (./wording.ts), and the tool has no way to re-sign an event stored invalid (`--resign-invalid`).
+ * (./wording.ts); the tool has no way to re-sign an event stored invalid (`--resign-invalid`), and no body
+ * of its own (`--body-file`): the CLI's replay has it.
  */
 function _mcpWording(text: string): string {
-  return reword(text.replace(/,? or use --resign-invalid to re-sign it anyway\./, "."), WORDS);
+  return reword(
+    text
+      .replace(/,? or use --resign-invalid to re-sign it anyway\./, ".")
+      .replace(/ \(--resign-invalid signs it anyway\)/, "")
+      .replace(/; use --body-file instead/, "; the CLI's `hooktap replay --body-file` sends another body"),
+    WORDS,
+  );
 }
 
 /**

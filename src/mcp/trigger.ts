@@ -34,6 +34,9 @@ const DELIVERY_SCHEMA = z.object({
   ok: z.boolean().describe("answered 2xx, or refused when it was meant to be"),
   status: z.number().int().optional(),
   error: z.string().optional().describe("why there was no answer"),
+  answerProblem: z.string().optional().describe(
+    "why a 2xx answer to a URL handshake (Slack url_verification, Zoom, Discord, Twitch) fails it",
+  ),
   durationMs: z.number(),
   storedEventId: z.string().optional().describe("through dev: the id dev stored it under (get_event)"),
   devVerdict: z.string().optional().describe(
@@ -42,7 +45,11 @@ const DELIVERY_SCHEMA = z.object({
   ),
   answer: z.object({
     headers: HEADERS_SCHEMA,
-    body: z.string().describe(`the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8`),
+    body: z.string().optional().describe(
+      `the start of the answer body (${ANSWER_PREVIEW} bytes at most), as UTF-8 (left out when binary)`,
+    ),
+    binary: z.literal(true).optional().describe("the answer's body is not UTF-8 text, so `body` is left out"),
+    truncated: z.boolean().optional().describe("the body goes on past `body`"),
     bodySize: z.number().int(),
   }).optional(),
 });
@@ -52,6 +59,16 @@ function _storedId(d: Delivery): string | undefined {
   try {
     const id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
     return typeof id === "string" && id.startsWith("evt_") ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `bytes` as UTF-8 text (a character cut at the end left out), or `undefined` when they are not text. */
+function _utf8Start(bytes: Uint8Array): string | undefined {
+  try {
+    // `stream`: a character the preview's cut split at the end is kept back, not an error.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
   } catch {
     return undefined;
   }
@@ -71,19 +88,32 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   if (d.fault !== undefined) out.fault = d.fault;
   if (d.status !== undefined) out.status = d.status;
   if (d.error !== undefined) out.error = d.error;
+  if (d.answerProblem !== undefined) out.answerProblem = d.answerProblem;
   if (d.devVerdict !== undefined) out.devVerdict = d.devVerdict;
   const id = viaDev ? _storedId(d) : undefined;
   if (id !== undefined) out.storedEventId = id;
   if (d.status !== undefined) {
     const body = d.responseBody ?? new Uint8Array();
+    const text = _utf8Start(body.subarray(0, ANSWER_PREVIEW));
     out.answer = {
       headers: headerList(d.responseHeaders ?? []),
-      body: new TextDecoder().decode(body.subarray(0, ANSWER_PREVIEW)),
+      ...(text === undefined ? { binary: true as const } : { body: text }),
+      ...(body.length > ANSWER_PREVIEW ? { truncated: true } : {}),
       bodySize: body.length,
     };
   }
   return out;
 }
+
+/** One delivery in a line: what was sent where, and the answer. */
+function _line(d: z.infer<typeof DELIVERY_SCHEMA>): string {
+  return `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
+    (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
+    (d.storedEventId ? `, stored as ${d.storedEventId}` : "");
+}
+
+/** How often a trigger waiting between retries reports progress, ms. */
+const PROGRESS_MS = 5000;
 
 /** The tool's arguments. */
 const TRIGGER_INPUT = {
@@ -147,7 +177,7 @@ export function triggerTool(ctx: McpContext) {
     output: TRIGGER_OUTPUT,
     readOnly: false,
     openWorld: true,
-    async run(o, signal) {
+    async run(o, signal, progress) {
       if (o.seed !== undefined && !o.out_of_order) {
         throw new UsageError("seed orders out_of_order's shuffle: set out_of_order too.");
       }
@@ -206,12 +236,33 @@ export function triggerTool(ctx: McpContext) {
           ...(o.retries !== undefined ? { retries: o.retries } : {}),
         },
       };
-      const viaDev = o.to === undefined;
+      // No `to`, or `to` the running dev's own URL: dev answers 200 whatever the signature, and its verdict
+      // tells whether a fault was refused.
+      const viaDev = setup.intoDev;
       let told: boolean | undefined;
+      // Retries wait the provider's schedule (compressed, still seconds each): a client that asked for
+      // progress hears, as each next delivery goes out, how the one before went, and every few seconds while
+      // a retry waits that the call is alive (the SDK resets its request timeout on them with
+      // resetTimeoutOnProgress). Nothing is told after the last: the answer follows at once, and the SDK's
+      // client drops a notification it reads together with the answer, as an error of its own.
+      let sent = 0;
+      let last = "";
+      const sentSoFar = () => `sent ${sent} deliver${sent === 1 ? "y" : "ies"}, the last ${last}`;
+      const beats: Promise<void>[] = []; // each progress notification goes out before the answer
+      const beat = setInterval(
+        () =>
+          void beats.push(progress(
+            sent === 0
+              ? "the first delivery waits for its answer"
+              : `${sentSoFar()}; the next waits for its retry time or its answer`,
+          )),
+        PROGRESS_MS,
+      );
       const outcome = await trigger(request, {
         timeoutMs: (o.timeout_seconds ?? 30) * 1000,
         signal: AbortSignal.any([signal, ctx.signal]),
         beforeSend: async (d) => {
+          if (sent > 0) beats.push(progress(sentSoFar()));
           if (!viaDev || told === false) return;
           const { tellDev } = await import("../trigger/side_channel.ts");
           told = await tellDev(paths, d).then(() => true, (error: Error) => {
@@ -223,10 +274,14 @@ export function triggerTool(ctx: McpContext) {
         },
         onDelivery: async (d) => {
           if (viaDev && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
+          sent++;
+          last = _line(_delivery(d, viaDev));
         },
-      });
+      }).finally(() => clearInterval(beat));
+      await Promise.all(beats);
       const deliveries = outcome.deliveries.map((d) => _delivery(d, viaDev));
       const ok = deliveries.length > 0 && deliveries.every((d) => d.ok);
+      const missed = deliveries.filter((d) => !d.ok).length; // not answered 2xx, or a fault not refused
       const structured = {
         provider,
         event: o.event,
@@ -238,11 +293,13 @@ export function triggerTool(ctx: McpContext) {
         warnings: warnings.map((w) => reword(w, WORDS)),
       };
       const lines = deliveries.map((d) =>
-        `${d.event}${d.fault ? ` (${d.fault})` : ""} → ${d.url}: ` +
-        (d.status !== undefined ? `${d.status}` : `no answer (${d.error ?? "?"})`) +
-        (d.storedEventId ? `, stored as ${d.storedEventId}` : "") +
+        _line(d) +
         (d.devVerdict === undefined
-          ? ""
+          ? d.expectRejection && !d.ok && d.status !== undefined && d.status < 300
+            ? " (accepted, but it should have been refused)"
+            : d.answerProblem !== undefined
+            ? ` (but ${d.answerProblem})`
+            : ""
           : d.expectRejection && d.ok
           ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)`
           : d.expectRejection
@@ -253,7 +310,8 @@ export function triggerTool(ctx: McpContext) {
       );
       return answer(
         structured,
-        `${ok ? "Sent" : "Sent, not all answered 2xx"}: ${title} ${o.event}, ${deliveries.length} ` +
+        `${ok ? "Sent" : `Sent, ${missed} of ${deliveries.length} not as meant`}: ${title} ${o.event}, ` +
+          `${deliveries.length} ` +
           `deliver${deliveries.length === 1 ? "y" : "ies"}${viaDev ? " into hooktap dev" : ""}.\n` +
           [...lines, ...structured.warnings.map((w) => `warning: ${w}`)].join("\n"),
       );

@@ -23,6 +23,16 @@ function signedText(d: Delivery): string {
   return `signed with the ${d.signed}${by.length > 0 ? `, then ${by.join(", ")}` : ""}`;
 }
 
+/** The id dev stored a delivery under (its answer's `id`). */
+function _storedId(d: Delivery): string | undefined {
+  try {
+    const id = (JSON.parse(decoder.decode(d.responseBody)) as { id?: unknown }).id;
+    return typeof id === "string" && /^evt_\w+$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Two lines (more for an error body) about one delivery. */
 export function deliveryText(d: Delivery, c: Colors): string {
   const fault = d.fault === undefined
@@ -35,7 +45,11 @@ export function deliveryText(d: Delivery, c: Colors): string {
   if (d.status === undefined) return `${head}\n  ${c.red(`✗ no answer: ${safeLine(d.error ?? "")}`)}\n`;
   const good = d.status >= 200 && d.status < 300;
   const mark = d.ok ? c.green("✓") : c.red("✗");
-  const note = d.devVerdict !== undefined
+  const note = d.devVerdict !== undefined && !d.expectRejection
+    ? ` (dev's verdict: ${d.devVerdict}: ${
+      suggestCommand(["inspect", _storedId(d) ?? "ID"])
+    } gives the reason)`
+    : d.devVerdict !== undefined
     ? (d.ok
       ? ` (dev's verdict: ${d.devVerdict}, as it should be)`
       : ` (dev's verdict: ${d.devVerdict}: dev could not judge the signature, so the fault proves nothing${

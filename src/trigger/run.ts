@@ -131,7 +131,7 @@ export interface Delivery extends PlannedDelivery {
   durationMs: number;
   /** Answered 2xx, or refused when it was meant to be. */
   ok: boolean;
-  /** Through `dev`: its verdict, when it judged a fault meant to be refused (`expired`, `invalid`). */
+  /** Through `dev`: its verdict when not `valid` (a fault meant to be refused, or a delivery dev found not valid). */
   devVerdict?: string;
   /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
   answerProblem?: string;

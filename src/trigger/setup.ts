@@ -55,6 +55,24 @@ export interface TriggerSetup {
   key?: { publicKey: string; kind: string; created: boolean };
   /** Plain sentences, without "warning:". */
   warnings: string[];
+  /**
+   * It goes into the `hooktap dev` running here: no `to`, or a `to` that is dev's own URL (loopback, its
+   * port). dev answers 200 whatever the signature, so its verdict judges a fault.
+   */
+  intoDev: boolean;
+}
+
+/** The port of `to` when it names this machine over http (it may be dev's own URL), else `undefined`. */
+function _loopbackPort(to: string): number | undefined {
+  let url: URL;
+  try {
+    url = new URL(to);
+  } catch {
+    return undefined;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const loopback = host === "localhost" || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1";
+  return url.protocol === "http:" && loopback ? Number(url.port || 80) : undefined;
 }
 
 /**
@@ -91,6 +109,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   const { config, provider } = input;
   let to = input.to;
   let endpoint: Endpoint | undefined;
+  let intoDev = to === undefined;
   if (to === undefined) {
     const { endpointFor, endpointUrl } = await devTarget();
     const dev = await (await devLock()).runningDev(await input.paths());
@@ -99,7 +118,12 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     // would once `hooktap init --yes` wrote it.
     endpoint = endpointFor(config ?? (await configLoader()).starterConfig(), provider, input.endpoint);
     to = endpointUrl(endpoint, dev.port, provider);
-  } else if (config !== null) {
+  } else {
+    // Only a loopback URL can be dev's own: any other needs no look at the store (`--to URL --secret S`).
+    const port = _loopbackPort(to);
+    intoDev = port !== undefined && (await (await devLock()).runningDev(await input.paths()))?.port === port;
+  }
+  if (input.to !== undefined && config !== null) {
     endpoint = input.endpoint !== undefined
       ? (await devTarget()).endpointFor(config, provider, input.endpoint)
       : config.endpoints.find((e) => e.signing?.provider === provider) ?? endpointAt(config, to);
@@ -125,7 +149,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     ...(secret !== undefined ? { secret } : {}),
     ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
   };
-  const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings };
+  const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings, intoDev };
   if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {
     const { loadTriggerKeys, publicKeyFor } = await triggerKeys();
     const loaded = await loadTriggerKeys((await input.paths()).dir);

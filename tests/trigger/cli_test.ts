@@ -409,3 +409,50 @@ Deno.test("trigger github push sends a branch push with commits (not a tag push)
   assert.equal(parsed.head_commit?.id, parsed.after);
   assert.equal(parsed.commits.at(-1)?.id, parsed.head_commit?.id);
 });
+
+Deno.test("trigger into dev with a --secret that is not the endpoint's: the line says dev found it invalid, as mcp's does", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "shopify", path: "/shopify", method: "POST", provider: "shopify", secret: "right" }] };\n`,
+  );
+  await using _dev = await startDev(tmp.path);
+  const wrong = await runCli(["trigger", "shopify", "orders/create", "--secret", "wrong"], { cwd: tmp.path });
+  const id = (await readEvents(tmp.path)).at(-1)!.id;
+  assert.match(
+    wrong.stdout,
+    new RegExp(`200 in \\d+ ms \\(dev's verdict: invalid: hooktap inspect ${id} gives the reason\\)`),
+  );
+  const json = await runCli(["trigger", "shopify", "orders/create", "--secret", "wrong", "--json"], {
+    cwd: tmp.path,
+  });
+  assert.equal(JSON.parse(json.stdout).devVerdict, "invalid");
+  // The endpoint's own secret: nothing to say.
+  const right = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+  assert.equal(right.code, 0, right.stderr);
+  assert.doesNotMatch(right.stdout, /verdict/);
+});
+
+Deno.test("trigger --to dev's own URL with --bad-signature: dev's verdict judges it (refused as meant), not 'accepted'", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, endpoints: [{ name: "slack", path: "/slack", method: "POST", provider: "slack", secret: "s3" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const url = `${dev.url.replace("127.0.0.1", "localhost")}/slack`;
+  const bad = await runCli(["trigger", "slack", "app_mention", "--to", url, "--bad-signature"], {
+    cwd: tmp.path,
+  });
+  assert.equal(bad.code, 0, bad.stdout + bad.stderr);
+  assert.match(bad.stdout, /200 in \d+ ms \(dev's verdict: invalid, as it should be\)/);
+  assert.doesNotMatch(bad.stdout, /should have been refused/);
+  // dev recorded it as the fault it is (trigger told it over its control socket).
+  assert.deepEqual((await readEvents(tmp.path)).at(-1)!.trigger, {
+    event: "app_mention",
+    fault: "bad-signature",
+    attempt: 0,
+  });
+});

@@ -219,7 +219,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       ...(o.retries !== undefined ? { retries: o.retries } : {}),
     },
   };
-  const viaDev = o.to === undefined;
+  const viaDev = setup.intoDev; // no --to, or --to dev's own URL: dev's verdict judges a fault
   let told: boolean | undefined;
   const resolved: { sequence?: string } = steps === undefined ? resolveTrigger(catalog, event) : {};
   const outcomeExtra = {
@@ -241,7 +241,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       });
     },
     onDelivery: async (d) => {
-      if (viaDev && d.expectRejection && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
+      if (viaDev && d.status !== undefined && d.status < 300) await _devVerdict(ctx, d);
       if (o.json) out.out(JSON.stringify(deliveryJson(d, outcomeExtra)) + "\n");
       else out.out(deliveryText(d, out.colors));
     },
@@ -261,8 +261,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
 const REFUSALS = new Set(["invalid", "expired"]);
 
 /**
- * Through `dev` (which answers 200 unless the endpoint enforces), a fault meant
- * to be refused is judged by dev's verdict on the stored event.
+ * Through `dev` (which answers 200 unless the endpoint enforces), dev's verdict on the stored event: a
+ * fault meant to be refused is judged by it; a delivery meant to pass that dev found not valid says so.
  */
 async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
   let id: unknown;
@@ -282,8 +282,9 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     const status = event.verdict?.status;
     if (status !== undefined && status !== "valid") {
       // Refused as meant only when dev judged the signature (invalid, expired): `no-secret` or `unsigned`
-      // means dev could not judge it, and the fault proves nothing.
-      d.ok = REFUSALS.has(status);
+      // means dev could not judge it, and the fault proves nothing. A delivery meant to pass that dev found
+      // not valid (a --secret that is not the endpoint's) says so, as mcp's trigger does.
+      if (d.expectRejection) d.ok = REFUSALS.has(status);
       d.devVerdict = status;
     }
   } catch {
