@@ -292,22 +292,7 @@ export function triggerTool(ctx: McpContext) {
         deliveries,
         warnings: warnings.map((w) => reword(w, WORDS)),
       };
-      const lines = deliveries.map((d) =>
-        _line(d) +
-        (d.devVerdict === undefined
-          ? d.expectRejection && !d.ok && d.status !== undefined && d.status < 300
-            ? " (accepted, but it should have been refused)"
-            : d.answerProblem !== undefined
-            ? ` (but ${d.answerProblem})`
-            : ""
-          : d.expectRejection && d.ok
-          ? ` (dev's verdict: ${d.devVerdict}, as the fault intends)`
-          : d.expectRejection
-          ? ` (dev's verdict: ${d.devVerdict}: dev could not judge the signature, so the fault proves nothing${
-            d.devVerdict === "no-secret" ? "; give the endpoint its secret in the config" : ""
-          })`
-          : ` (dev's verdict: ${d.devVerdict}: get_event gives the reason)`)
-      );
+      const lines = deliveries.map((d) => _line(d) + _verdictNote(d));
       return answer(
         structured,
         `${ok ? "Sent" : `Sent, ${missed} of ${deliveries.length} not as meant`}: ${title} ${o.event}, ` +
@@ -317,6 +302,24 @@ export function triggerTool(ctx: McpContext) {
       );
     },
   });
+}
+
+/** What a delivery's line adds of dev's verdict, or of a fault the receiver accepted. */
+function _verdictNote(d: ReturnType<typeof _delivery>): string {
+  if (d.devVerdict === undefined) {
+    return d.expectRejection && !d.ok && d.status !== undefined && d.status < 300
+      ? " (accepted, but it should have been refused)"
+      : d.answerProblem !== undefined
+      ? ` (but ${d.answerProblem})`
+      : "";
+  }
+  if (d.expectRejection && d.ok) return ` (dev's verdict: ${d.devVerdict}, as the fault intends)`;
+  if (d.expectRejection) {
+    return ` (dev's verdict: ${d.devVerdict}: dev could not judge the signature, so the fault proves nothing${
+      d.devVerdict === "no-secret" ? "; give the endpoint its secret in the config" : ""
+    })`;
+  }
+  return ` (dev's verdict: ${d.devVerdict}: get_event gives the reason)`;
 }
 
 /**

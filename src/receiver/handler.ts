@@ -309,7 +309,13 @@ export function createHandler(options: HandlerOptions): Handler {
       // No relay target took it (no rule matched, or queue targets only): hooktap's own answer.
       // Headers set on the response rather than passed to its constructor: the
       // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
-      const ok = new Response(`{"ok":true,"id":"${id}"}`);
+      // The verdict too (a sender's delivery log shows it; `hooktap trigger` reads it instead of the store).
+      const verdict = event.verdict?.status;
+      const ok = new Response(
+        verdict === undefined
+          ? `{"ok":true,"id":"${id}"}`
+          : `{"ok":true,"id":"${id}","verdict":"${verdict}"}`,
+      );
       ok.headers.set("content-type", "application/json");
       ok.headers.set("x-hooktap-event-id", id);
       return outcome({ status: 200, size: body.length, endpoint, id, ...marks }, ok);

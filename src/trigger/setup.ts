@@ -42,6 +42,11 @@ export interface SetupInput {
   noDev: () => Error;
   /** How the caller names the secret option in a warning: `--secret`, `secret`. */
   secretOption: string;
+  /**
+   * Whether a loopback `to` is looked up as dev's own URL (dev's lock read: ~5 ms of a one-shot command), for
+   * a fault dev's verdict judges. @default true
+   */
+  askDevUrl?: boolean;
 }
 
 /** What {@linkcode setUpTrigger} found. */
@@ -120,7 +125,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
     to = endpointUrl(endpoint, dev.port, provider);
   } else {
     // Only a loopback URL can be dev's own: any other needs no look at the store (`--to URL --secret S`).
-    const port = _loopbackPort(to);
+    const port = input.askDevUrl === false ? undefined : _loopbackPort(to);
     intoDev = port !== undefined && (await (await devLock()).runningDev(await input.paths()))?.port === port;
   }
   if (input.to !== undefined && config !== null) {

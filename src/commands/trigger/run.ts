@@ -173,6 +173,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     secret: o.secret,
     paths,
     secretOption: "--secret",
+    // `--to` dev's own URL matters only for a fault dev's verdict judges: no look at dev's lock otherwise.
+    askDevUrl: o.badSignature === true || o.stale === true,
     noDev: () =>
       new UsageError(
         `No \`hooktap dev\` is running in this directory: start it (${
@@ -257,6 +259,17 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   if (outcome.deliveries.length === 0 || outcome.deliveries.some((d) => !d.ok)) ctx.exit(1);
 }
 
+/**
+ * A delivery into dev judged by dev's verdict: refused as meant only when dev judged the signature (invalid,
+ * expired): `no-secret` or `unsigned` means dev could not judge it, and the fault proves nothing. A delivery
+ * meant to pass that dev found not valid (a --secret that is not the endpoint's) says so, as mcp's trigger does.
+ */
+function _judge(d: Delivery, status: string): void {
+  if (status === "valid") return;
+  if (d.expectRejection) d.ok = REFUSALS.has(status);
+  d.devVerdict = status;
+}
+
 /** dev's verdicts that refuse a signature (a fault meant to be refused is, when dev gives one). */
 const REFUSALS = new Set(["invalid", "expired"]);
 
@@ -272,6 +285,9 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
     return;
   }
   if (typeof id !== "string") return;
+  const { verdict } = JSON.parse(new TextDecoder().decode(d.responseBody)) as { verdict?: unknown };
+  if (typeof verdict === "string") return _judge(d, verdict); // dev's answer says it (no store read)
+  if (!d.expectRejection) return;
   const { openStore } = await shared();
   const { resolveEvent } = await lazyImport<typeof import("../../store/read/resolve.ts")>(
     "src/store/read/resolve.ts",
@@ -279,14 +295,7 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
   const reader = await openStore(ctx);
   try {
     const event = await resolveEvent(reader, id);
-    const status = event.verdict?.status;
-    if (status !== undefined && status !== "valid") {
-      // Refused as meant only when dev judged the signature (invalid, expired): `no-secret` or `unsigned`
-      // means dev could not judge it, and the fault proves nothing. A delivery meant to pass that dev found
-      // not valid (a --secret that is not the endpoint's) says so, as mcp's trigger does.
-      if (d.expectRejection) d.ok = REFUSALS.has(status);
-      d.devVerdict = status;
-    }
+    if (event.verdict?.status !== undefined) _judge(d, event.verdict.status);
   } catch {
     /* not found: judged by the answer */
   } finally {
