@@ -46,6 +46,8 @@ export interface ProviderMeta {
   readonly timestamped: boolean;
   /** hooktap can re-sign its requests with the endpoint's secret. */
   readonly resigns: boolean;
+  /** Its signature covers the URL it called (Twilio): an app that checks it against its own URL refuses it. */
+  readonly signsUrl?: boolean;
   /** The timestamp its signature covers, when it signs one. */
   readonly signedTimestamp?: SignedTimestamp;
   /** The key pair it signs with, when it does not sign with a shared secret. */

@@ -70,6 +70,7 @@ export const PROVIDER_METAS: Readonly<Record<string, ProviderMeta>> = {
     short: "Twilio",
     timestamped: false,
     resigns: true,
+    signsUrl: true,
     signatureHeaders: ["x-twilio-signature"],
     triggerable: true,
   },

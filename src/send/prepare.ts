@@ -58,8 +58,8 @@ export function rejectionReason(
     : (settings?.secrets.length ?? 0) > 0 || (settings === undefined && !resigning)
     ? "send it with --resign to sign it afresh with the endpoint's secret"
     : `add the signing secret to endpoint "${event.endpoint}" in hooktap.config.ts ` +
-      `(secret: Deno.env.get("${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET"), ` +
-      "which needs --allow-env) and replay with --resign";
+      `(secret: process.env.${event.provider!.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET) ` +
+      "and replay with --resign";
   if (changedBody) {
     return `the ${title} signature covers the body, and the body was changed, so the app will reject ` +
       `the replay as an invalid signature; ${fix}`;

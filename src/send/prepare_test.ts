@@ -216,7 +216,7 @@ Deno.test("--resign without a secret says exactly why the app will reject the re
   ]]);
   await assert.rejects(
     () => prepareReplay(event, new URL("http://127.0.0.1:9/hook"), { method: "POST", resign: true }),
-    /Cannot re-sign .*: the stored Slack signature covers its timestamp .* older than 300 s, so the app will reject the replay as expired.*add the signing secret to endpoint "hook".*SLACK_WEBHOOK_SECRET.*--allow-env/,
+    /Cannot re-sign .*: the stored Slack signature covers its timestamp .* older than 300 s, so the app will reject the replay as expired.*add the signing secret to endpoint "hook".*secret: process\.env\.SLACK_WEBHOOK_SECRET\) and replay with --resign/,
   );
   assert.equal(rejectionReason(stored("github", [], BODY), false, undefined, new Date()), undefined);
 });

@@ -12,6 +12,7 @@ import type { AppState } from "../send/forwarder.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
+import { providerFacts } from "../providers/catalog.ts";
 import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -55,7 +56,7 @@ export interface DeliveryLineOptions {
    * The event, when known: one stored with an invalid signature is sent again as received (`--resign`
    * refuses it), and the "gave up" hint says why it was refused (a fault `hooktap trigger` made on purpose).
    */
-  event?: Pick<CapturedEvent, "verdict" | "trigger">;
+  event?: Pick<CapturedEvent, "verdict" | "trigger" | "provider">;
 }
 
 /** The human lines of one attempt (ending in a newline). */
@@ -106,9 +107,13 @@ export function formatDelivery(
   // The app refused an event whose signature checks with the endpoint's secret (or was signed afresh with it):
   // most often the app verifies with another secret.
   if ((record.status === 401 || record.status === 403) && event?.verdict?.status === "valid") {
-    parts.push(
-      c.yellow("— its signature checks with the endpoint's secret: does your app verify with the same one?"),
-    );
+    const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
+    parts.push(c.yellow(
+      facts?.signsUrl
+        ? `— ${facts.title} signs the URL it called, not your app's: check the signature against that URL ` +
+          "(docs/forwarding.md), or replay with --resign to sign it for the app's"
+        : "— its signature checks with the endpoint's secret: does your app verify with the same one?",
+    ));
   }
   if (record.outcome === "retrying" && record.retryAt !== undefined) {
     const wait = Math.max(0, Date.parse(record.retryAt) - Date.parse(record.startedAt) - record.durationMs);

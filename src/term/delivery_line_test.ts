@@ -68,3 +68,10 @@ Deno.test("formatDelivery: a 401/403 for an event whose signature checks asks wh
     assert.doesNotMatch(formatDelivery(record({ status: 401, headers: [] }), output, other), /same one/);
   }
 });
+
+Deno.test("formatDelivery: a 401 for a Twilio event says Twilio signs the URL it called, not the app's", () => {
+  const twilio = { event: { provider: "twilio", verdict: { status: "valid" } } } as unknown as object;
+  const line = formatDelivery(record({ status: 401, headers: [] }), output, { runner: "hooktap", ...twilio });
+  assert.match(line, /Twilio signs the URL it called, not your app's: .*replay with --resign/);
+  assert.doesNotMatch(line, /same one/);
+});

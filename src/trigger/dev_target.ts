@@ -47,7 +47,7 @@ export function endpointFor(config: ResolvedConfig | null, provider: string, nam
       file === null ? ` (${suggestCommand(["init"])} writes the file)` : ""
     }:\n` +
       `  { name: "${provider}", path: "/${provider}", method: "POST", provider: "${provider}", ` +
-      `secret: Deno.env.get("${provider.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET") }\n` +
+      `secret: process.env.${provider.toUpperCase().replace(/-/g, "_")}_WEBHOOK_SECRET }\n` +
       (file === null
         ? `then (re)start dev: ${suggestCommand(["dev"])}`
         : `then save it (a running dev reloads it; else start one: ${

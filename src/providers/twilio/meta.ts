@@ -12,6 +12,7 @@ export const meta: ProviderMeta = {
   short: "Twilio",
   timestamped: false,
   resigns: true,
+  signsUrl: true,
   signatureHeaders: ["x-twilio-signature"],
   triggerable: true,
 };
