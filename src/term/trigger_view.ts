@@ -44,7 +44,9 @@ export function deliveryText(d: Delivery, c: Colors): string {
     );
   if (d.status === undefined) return `${head}\n  ${c.red(`✗ no answer: ${safeLine(d.error ?? "")}`)}\n`;
   const good = d.status >= 200 && d.status < 300;
-  const mark = d.ok ? c.green("✓") : c.red("✗");
+  // Delivered, but dev found the signature bad (a --secret that is not the endpoint's): not a plain ✓.
+  const doubted = !d.expectRejection && (d.devVerdict === "invalid" || d.devVerdict === "expired");
+  const mark = !d.ok ? c.red("✗") : doubted ? c.yellow("!") : c.green("✓");
   const note = d.devVerdict !== undefined && !d.expectRejection
     ? ` (dev's verdict: ${d.devVerdict}: ${
       suggestCommand(["inspect", _storedId(d) ?? "ID"])

@@ -422,7 +422,7 @@ Deno.test("trigger into dev with a --secret that is not the endpoint's: the line
   const id = (await readEvents(tmp.path)).at(-1)!.id;
   assert.match(
     wrong.stdout,
-    new RegExp(`200 in \\d+ ms \\(dev's verdict: invalid: hooktap inspect ${id} gives the reason\\)`),
+    new RegExp(`! 200 in \\d+ ms \\(dev's verdict: invalid: hooktap inspect ${id} gives the reason\\)`),
   );
   const json = await runCli(["trigger", "shopify", "orders/create", "--secret", "wrong", "--json"], {
     cwd: tmp.path,
