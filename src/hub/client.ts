@@ -104,6 +104,14 @@ class TokenRefusedError extends Error {
   }
 }
 
+/** A held poll ended because the channel was deleted at the hub (`hub channel rm`): nothing waits there now. */
+class ChannelGoneError extends Error {
+  constructor() {
+    super("the channel was deleted at the hub");
+    this.name = "ChannelGoneError";
+  }
+}
+
 /** Splits a channel URL into the hub's base and the channel id. */
 export function parseChannelUrl(url: string): { base: string; channel: string } {
   let parsed: URL;
@@ -172,7 +180,8 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
       await response.body?.cancel();
       throw new HubError(
         `The hub refused the token for ${url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
-          `(the token printed by \`${invokedAs()} hub channel create\`).`,
+          `(the token printed by \`${invokedAs()} hub channel create\`), or the channel was deleted at the hub ` +
+          `(then \`${invokedAs()} hub channel create\` makes a new one, with a new URL and token).`,
       );
     }
     if (!response.ok) {
@@ -369,6 +378,8 @@ class HubSession {
     if (ended !== undefined) {
       // A held poll ended by a refusal (its 200 went out before): the same as that status up front.
       if (ended.status === 401) throw new TokenRefusedError();
+      // Only a deletion ends a held poll with 404 (the token was checked when it began).
+      if (ended.status === 404) throw new ChannelGoneError();
       throw new Error(`the hub answered ${ended.status}: ${String(ended.message).slice(0, 300)}`);
     }
     return poll as WirePoll;
@@ -445,6 +456,13 @@ class HubSession {
         if (error instanceof TokenRefusedError) {
           await this.#tokenRefused(error);
           continue;
+        }
+        if (error instanceof ChannelGoneError) {
+          // No retry: a deleted channel's id never opens again, and its token is refused from now on.
+          state.error = error.message;
+          state.gone = true;
+          await this.publish().catch(() => {});
+          break;
         }
         state.error = (error as Error).message;
         await this.publish().catch(() => {});

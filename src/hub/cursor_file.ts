@@ -39,6 +39,8 @@ export interface HubState {
    * mode). Gone once a token is taken.
    */
   tokenRefused?: { fix: string; tries: number; problem?: string };
+  /** The channel was deleted at the hub while this client polled: it polls no more. */
+  gone?: boolean;
 }
 
 /** Path of the client's state file. */

@@ -26,6 +26,16 @@ export function hubLine(state: HubState, c: Colors): string {
 /** A change of the connection, or `undefined` when nothing changed worth a line. */
 export function hubChange(before: HubState | undefined, now: HubState, c: Colors): string | undefined {
   if (before === undefined) return undefined;
+  if (now.gone) {
+    if (before.gone) return undefined;
+    return c.red(
+      `Hub: the channel ${
+        channelShown(now.url)
+      } was deleted at the hub: its senders get 404 and nothing waits ` +
+        `there for this client, which stops polling. Make a new channel (${invokedAs()} hub channel create), ` +
+        "give its URL to the senders and restart dev with its URL and token.\n",
+    );
+  }
   const refused = now.tokenRefused;
   if (refused !== undefined && !now.connected) {
     const was = before.connected ? undefined : before.tokenRefused;
