@@ -26,6 +26,7 @@ import {
   type WireStatus,
 } from "./wire.ts";
 import { invokedAs } from "../text/command_line.ts";
+import { fetchReason, unreachable } from "./unreachable.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { sleepUnlessAborted } from "../timer.ts";
 
@@ -190,14 +191,14 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
         `The hub answered ${response.status}: ${safeLine((await response.text()).trim().slice(0, 500))}`,
       );
     }
-    const status = await response.json() as WireStatus;
+    const status = await response.json().catch(() => null) as WireStatus | null;
     if (typeof status !== "object" || status === null || !Number.isSafeInteger(status.head)) {
       throw new HubError(`${base} did not answer as a hooktap hub does.`);
     }
     return status;
   } catch (error) {
     if (error instanceof HubError) throw error;
-    throw new HubError(`Cannot reach the hub at ${base}: ${(error as Error).message}`);
+    throw new HubError(unreachable(base, error));
   }
 }
 
@@ -464,7 +465,7 @@ class HubSession {
           await this.publish().catch(() => {});
           break;
         }
-        state.error = (error as Error).message;
+        state.error = error instanceof TypeError ? fetchReason(error) : (error as Error).message;
         await this.publish().catch(() => {});
         await this.#pause(backoff);
         backoff = Math.min(backoff * 2, 10_000);

@@ -3,6 +3,7 @@
  * calls to a hub's API, with the admin token or the channel's token.
  * @module
  */
+import { unreachable } from "../../hub/unreachable.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import type { WireClients } from "../../hub/wire.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV as TOKEN_ENV, tokenFromFile } from "../../hub/token_source.ts";
@@ -67,7 +68,7 @@ async function call(base: string, path: string, init: RequestInit): Promise<Resp
   try {
     return await fetch(`${base}${path}`, init);
   } catch (error) {
-    throw new NetworkError(`Cannot reach the hub at ${base}: ${(error as Error).message}`, { cause: error });
+    throw new NetworkError(unreachable(base, error), { cause: error });
   }
 }
 
