@@ -15,7 +15,7 @@ import { HooktapError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
 import type { IncomingRequest } from "../receiver/request.ts";
 import type { StorePaths } from "../store/paths.ts";
-import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
+import { hubEventKey, type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
 import {
   type WireAnswer,
@@ -59,6 +59,11 @@ export interface HubClientOptions {
    * check it stored it), before the cursor passes it: it is skipped, never stored here.
    */
   onSkipped?: (skipped: HubSkipped) => void;
+  /**
+   * Called when the hub's last event is before this client's cursor (a hub restored from a backup, or its
+   * store replaced): the client goes back to the hub's last event and takes what follows as new.
+   */
+  onRewound?: (rewound: { head: number; was: number; to: number }) => void;
   /** Called when the hub's storage for the channel refused requests (507) since the last report. */
   onRefused?: (refused: { count: number; at: string }) => void;
   /**
@@ -208,6 +213,8 @@ class HubSession {
   readonly stopping = new AbortController();
   #refusedSeen: number;
   #acking = Promise.resolve();
+  /** The cursor went back (the hub's numbers did): the hub's low mark that follows is no gap. */
+  #rewound = false;
   /** Whether every event after the cursor is new (else the log says what is already stored). */
   #trusted = false;
   #running: Promise<void> | undefined;
@@ -226,6 +233,7 @@ class HubSession {
       url: options.url,
       channel,
       seq: known ? saved!.seq : 0,
+      ...(known && typeof saved!.seqAt === "string" ? { seqAt: saved!.seqAt } : {}),
       connected: true,
       waiting: 0, // set below, once the gap (a new client starts at the hub's low mark) is skipped
       lastReceivedAt: known ? saved!.lastReceivedAt : null,
@@ -233,6 +241,7 @@ class HubSession {
       ...(options.clientName === undefined ? {} : { client: options.clientName }),
     };
     this.skipGap(status.low, status.lowAt);
+    this.rewind(status.head);
     this.state.waiting = Math.max(0, status.head - this.state.seq);
     this.noteRefused(status.refused);
   }
@@ -248,11 +257,28 @@ class HubSession {
   skipGap(low: number | undefined, lowAt: string | null | undefined): void {
     const { state } = this;
     if (low === undefined || !Number.isSafeInteger(low) || low <= state.seq) return;
+    delete state.seqAt;
     const known = this.saved?.channel === this.channel;
-    if (known || state.seq > 0) {
+    // After a rewind to the hub's oldest event, what the hub dropped before it is no gap of this client's.
+    if (!this.#rewound && (known || state.seq > 0)) {
       this.options.onGap?.({ missed: low - state.seq, since: state.lastReceivedAt ?? lowAt ?? null });
     }
     state.seq = low;
+  }
+
+  /**
+   * The hub's last event is before this client's cursor: the hub was restored from a backup (or its store
+   * replaced) and numbers its next events again from `head`. Said, then the cursor goes back to it; the
+   * events it numbers again are told from those stored by their arrival time ({@linkcode hubEventKey}).
+   */
+  rewind(to: number, head = to): boolean {
+    const { state } = this;
+    if (!Number.isSafeInteger(to) || to < 0 || to >= state.seq) return false;
+    this.options.onRewound?.({ head, was: state.seq, to });
+    state.seq = to;
+    delete state.seqAt;
+    this.#rewound = true;
+    return true;
   }
 
   /** Saves the state; `tell`: and reports it (not on a stop: a clean stop is no lost connection). */
@@ -293,16 +319,17 @@ class HubSession {
     // After a start or a failure the log is the final word on what is already stored; in between,
     // every event after the cursor is new (this client stored and saved each batch before the next).
     const already = this.#trusted
-      ? new Set<number>()
+      ? new Set<string>()
       : await storedHubSeqs(options.paths, this.channel, after);
     options.order.reset(after);
     let failed: number | undefined;
     const skipped = new Map<number, string>();
     await Promise.all(events.map(async (e) => {
       // An event the client refuses is skipped (never stored); the batch's other events are taken.
-      const problem = already.has(e.seq) ? undefined : wireEventProblem(e);
+      const stored = already.has(hubEventKey(e.seq, e.receivedAt));
+      const problem = stored ? undefined : wireEventProblem(e);
       if (problem !== undefined) skipped.set(e.seq, problem);
-      if (already.has(e.seq) || problem !== undefined) {
+      if (stored || problem !== undefined) {
         options.order.done(e.seq);
         return options.order.handled(e.seq);
       }
@@ -322,6 +349,9 @@ class HubSession {
         if (seq <= last) this.#skip(seq, problem);
       }
       state.seq = last;
+      const at = events.find((e) => e.seq === last)?.receivedAt;
+      if (at === undefined) delete state.seqAt;
+      else state.seqAt = at;
       const stored = events.findLast((e) => e.seq <= last && !skipped.has(e.seq));
       state.lastReceivedAt = stored?.receivedAt ?? state.lastReceivedAt;
       await this.publish();
@@ -355,9 +385,10 @@ class HubSession {
   }
 
   /** One poll: the events after `after`, waiting up to `wait` ms. */
-  async fetchPoll(after: number, wait: number): Promise<WirePoll> {
+  async fetchPoll(after: number, wait: number, limit?: number): Promise<WirePoll> {
     const { link } = this;
-    const response = await link.fetch(`${link.api}/events?after=${after}&wait=${wait}&${link.who}`, {
+    const bound = limit === undefined ? "" : `&limit=${limit}`;
+    const response = await link.fetch(`${link.api}/events?after=${after}&wait=${wait}${bound}&${link.who}`, {
       headers: link.auth,
       signal: this.stopping.signal,
     });
@@ -393,11 +424,17 @@ class HubSession {
   async #take(poll: WirePoll): Promise<{ after: number; poll: Promise<WirePoll> } | undefined> {
     const { state } = this;
     this.noteRefused(poll.refused);
+    if (poll.events.length === 0 && this.rewind(poll.head)) {
+      this.#trusted = false;
+      await this.publish();
+      return undefined; // the next poll asks from the hub's last event
+    }
     if (poll.low !== undefined && poll.low > state.seq) {
       this.skipGap(poll.low, poll.lowAt);
       this.#trusted = false;
       await this.publish();
     }
+    this.#rewound = false;
     const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
     let changed = false;
     if (!state.connected) {
@@ -446,6 +483,7 @@ class HubSession {
         // Not connected (a start of the loop after a failure or a refused token): a poll that answers at
         // once, so "connected again" is said on the first poll that works, not when an event arrives.
         const wait = state.connected ? pollWait : 0;
+        if (!state.connected || !this.#cursorChecked) await this.#checkCursor();
         prefetched = await this.#take(await (ahead ?? this.fetchPoll(state.seq, wait)));
         backoff = 500;
       } catch (error) {
@@ -472,6 +510,27 @@ class HubSession {
       }
     }
     prefetched?.poll.catch(() => {});
+  }
+
+  #cursorChecked = false;
+
+  /**
+   * At the start and on each reconnect: the hub's event at this client's cursor must be the one stored here
+   * (its arrival time). Another one means the hub was restored from a backup (or its store replaced) after
+   * new events were numbered again: the cursor goes back to the hub's oldest event, and the events stored
+   * here are told apart by their arrival time ({@linkcode hubEventKey}), so none is taken twice or lost.
+   */
+  async #checkCursor(): Promise<void> {
+    const { state } = this;
+    this.#cursorChecked = true;
+    if (state.seq === 0 || state.seqAt === undefined || this.#rewound) return;
+    const poll = await this.fetchPoll(state.seq - 1, 0, 1);
+    const at = poll.events[0];
+    if (at === undefined || at.seq !== state.seq || at.receivedAt === state.seqAt) return;
+    const low = poll.low ?? 0;
+    this.rewind(Math.min(low, state.seq - 1), poll.head);
+    this.#trusted = false;
+    await this.publish(false);
   }
 
   /** Waits `ms`, or less when the client stops. */

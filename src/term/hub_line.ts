@@ -74,6 +74,16 @@ export function hubGapLine(gap: { missed: number; since: string | null }, c: Col
   );
 }
 
+/** The hub's event numbers went back (restored from a backup, or its store replaced). */
+export function hubRewoundLine(r: { head: number; was: number; to: number }, c: Colors): string {
+  const hub = r.head < r.was ? `ends at ${r.head}` : `holds another event ${r.was}`;
+  return c.yellow(
+    `Hub: the hub's event numbers went back (this client has up to ${r.was}; the hub ${hub}): it was ` +
+      `restored from a backup or its store replaced. This client reads the hub's events again from ` +
+      `${r.to + 1}, telling those it already has by their arrival time, so none is stored twice.\n`,
+  );
+}
+
 /** The channel's storage cap refused senders' requests (507). */
 export function hubRefusedLine(refused: { count: number; at: string }, c: Colors): string {
   return c.red(
