@@ -241,7 +241,7 @@ class HubSession {
       ...(options.clientName === undefined ? {} : { client: options.clientName }),
     };
     this.skipGap(status.low, status.lowAt);
-    this.rewind(status.head);
+    this.rewind(0, status.head); // from the hub's oldest: the events it numbered again may be there
     this.state.waiting = Math.max(0, status.head - this.state.seq);
     this.noteRefused(status.refused);
   }
@@ -424,7 +424,7 @@ class HubSession {
   async #take(poll: WirePoll): Promise<{ after: number; poll: Promise<WirePoll> } | undefined> {
     const { state } = this;
     this.noteRefused(poll.refused);
-    if (poll.events.length === 0 && this.rewind(poll.head)) {
+    if (poll.events.length === 0 && this.rewind(0, poll.head)) {
       this.#trusted = false;
       await this.publish();
       return undefined; // the next poll asks from the hub's last event
@@ -527,8 +527,7 @@ class HubSession {
     const poll = await this.fetchPoll(state.seq - 1, 0, 1);
     const at = poll.events[0];
     if (at === undefined || at.seq !== state.seq || at.receivedAt === state.seqAt) return;
-    const low = poll.low ?? 0;
-    this.rewind(Math.min(low, state.seq - 1), poll.head);
+    this.rewind(0, poll.head);
     this.#trusted = false;
     await this.publish(false);
   }
