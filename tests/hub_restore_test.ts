@@ -61,6 +61,7 @@ for (const when of ["before", "around", "after"] as const) {
     await until(() => /connected again/.test(dev.stderr()), "dev to reconnect");
     for (const n of [3, 4, 5]) assert.equal(await send(`${channel.url}/gh`, `{"n":${n}}`), 200);
     await until(async () => (await bodies(work)).length === 5, "events 3 to 5");
+    assert.doesNotMatch(dev.stderr(), /went back/, "a hub restarted as it was is no restore");
     // Restored: the hub's last event is 2 again; the next ones are numbered 3, 4, 5, 6.
     await second.stop();
     await copyKv(`${tmp.path}/backup`, hubDir);

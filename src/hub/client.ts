@@ -241,7 +241,7 @@ class HubSession {
       ...(options.clientName === undefined ? {} : { client: options.clientName }),
     };
     this.skipGap(status.low, status.lowAt);
-    this.rewind(0, status.head); // from the hub's oldest: the events it numbered again may be there
+    this.rewind(status.head);
     this.state.waiting = Math.max(0, status.head - this.state.seq);
     this.noteRefused(status.refused);
   }
@@ -267,15 +267,17 @@ class HubSession {
   }
 
   /**
-   * The hub's last event is before this client's cursor: the hub was restored from a backup (or its store
-   * replaced) and numbers its next events again from `head`. Said, then the cursor goes back to it; the
-   * events it numbers again are told from those stored by their arrival time ({@linkcode hubEventKey}).
+   * The hub's last event (`head`) is before this client's cursor, or (`another`) its event at the cursor is
+   * not the one stored here: the hub was restored from a backup (or its store replaced) and numbers events
+   * again. Said, then the cursor goes back to 0 (the hub's oldest event); the events stored here are told
+   * from those numbered again by their arrival time ({@linkcode hubEventKey}). `false` when nothing went back.
    */
-  rewind(to: number, head = to): boolean {
+  rewind(head: number, another = false): boolean {
     const { state } = this;
-    if (!Number.isSafeInteger(to) || to < 0 || to >= state.seq) return false;
-    this.options.onRewound?.({ head, was: state.seq, to });
-    state.seq = to;
+    if (!Number.isSafeInteger(head) || state.seq === 0 || (!another && head >= state.seq)) return false;
+    // From the hub's oldest event: the events it numbered again may be anywhere after its restored last.
+    this.options.onRewound?.({ head, was: state.seq, to: 0 });
+    state.seq = 0;
     delete state.seqAt;
     this.#rewound = true;
     return true;
@@ -424,7 +426,7 @@ class HubSession {
   async #take(poll: WirePoll): Promise<{ after: number; poll: Promise<WirePoll> } | undefined> {
     const { state } = this;
     this.noteRefused(poll.refused);
-    if (poll.events.length === 0 && this.rewind(0, poll.head)) {
+    if (poll.events.length === 0 && this.rewind(poll.head)) {
       this.#trusted = false;
       await this.publish();
       return undefined; // the next poll asks from the hub's last event
@@ -527,7 +529,7 @@ class HubSession {
     const poll = await this.fetchPoll(state.seq - 1, 0, 1);
     const at = poll.events[0];
     if (at === undefined || at.seq !== state.seq || at.receivedAt === state.seqAt) return;
-    this.rewind(0, poll.head);
+    this.rewind(poll.head, true);
     this.#trusted = false;
     await this.publish(false);
   }
