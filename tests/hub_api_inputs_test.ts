@@ -185,3 +185,27 @@ Deno.test("hub: a request dev could not take (a header name over 256 characters,
   assert.equal(poll.events.length, 1);
   assert.equal(wirePollProblem(poll, 0), undefined);
 });
+
+Deno.test("hub: an answer whose path names no event number (answers/abc, /0, /-1, /1.5) gets 400 naming it, not 200", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  const api = `${hub.url}/api/channels/${channel.url.split("/c/")[1]}`;
+  const auth = { authorization: `Bearer ${channel.token}` };
+  const hello = await fetch(`${api}?client=bob&hello=1`, { headers: auth });
+  await hello.body?.cancel();
+  const answer = JSON.stringify({ status: 200, headers: [], body: "" });
+  for (const seq of ["abc", "0", "-1", "1.5", "99999999999999999999"]) {
+    const r = await fetch(`${api}/answers/${seq}?client=bob`, {
+      method: "POST",
+      headers: auth,
+      body: answer,
+    });
+    const body = await r.text();
+    assert.equal(r.status, 400, `${seq}: ${r.status} ${body}`);
+    assert.match(body, /event's sequence number/);
+  }
+  const ok = await fetch(`${api}/answers/1?client=bob`, { method: "POST", headers: auth, body: answer });
+  assert.equal(ok.status, 200);
+  assert.deepEqual(await ok.json(), { ok: true, held: false });
+});

@@ -154,3 +154,25 @@ Deno.test("dev --hub shows what a hostile hub answers at connect as text, never 
   assert.match(r.stderr, /The hub answered 500: .*down/);
   assert.ok(!r.stderr.includes("\x1b") && !r.stderr.includes("\x07"), JSON.stringify(r.stderr));
 });
+
+Deno.test("hub clients rm with a name that is no client name ('..', '.', 'a b') is refused with exit 2 before any request, never sent as a path that resolves elsewhere", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path);
+  const channel = await createChannel(tmp.path, hub.url);
+  for (const name of ["..", ".", "a b", "../clients"]) {
+    const r = await runCli(["hub", "clients", "rm", name, "--hub", channel.url], {
+      cwd: tmp.path,
+      permissions: NET,
+      env: ADMIN,
+    });
+    assert.equal(r.code, 2, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, /is not a client name .*hub clients` lists the channel's clients/, r.stderr);
+    assert.doesNotMatch(r.stderr, /No channel here/);
+  }
+  const list = await runCli(["hub", "clients", "--hub", channel.url], {
+    cwd: tmp.path,
+    permissions: NET,
+    env: ADMIN,
+  });
+  assert.equal(list.code, 0, list.stderr);
+});

@@ -15,7 +15,7 @@ import { HooktapError } from "../errors.ts";
 import type { Handler } from "../receiver/handler.ts";
 import type { IncomingRequest } from "../receiver/request.ts";
 import type { StorePaths } from "../store/paths.ts";
-import { type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
+import { hubEventKey, type HubState, readHubState, storedHubSeqs, writeHubState } from "./cursor_file.ts";
 import type { HubOrder } from "./order.ts";
 import {
   type WireAnswer,
@@ -26,6 +26,7 @@ import {
   type WireStatus,
 } from "./wire.ts";
 import { invokedAs } from "../text/command_line.ts";
+import { fetchReason, unreachable } from "./unreachable.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { sleepUnlessAborted } from "../timer.ts";
 
@@ -58,6 +59,11 @@ export interface HubClientOptions {
    * check it stored it), before the cursor passes it: it is skipped, never stored here.
    */
   onSkipped?: (skipped: HubSkipped) => void;
+  /**
+   * Called when the hub's last event is before this client's cursor (a hub restored from a backup, or its
+   * store replaced): the client goes back to the hub's last event and takes what follows as new.
+   */
+  onRewound?: (rewound: { head: number; was: number; to: number }) => void;
   /** Called when the hub's storage for the channel refused requests (507) since the last report. */
   onRefused?: (refused: { count: number; at: string }) => void;
   /**
@@ -101,6 +107,14 @@ class TokenRefusedError extends Error {
   constructor() {
     super("the hub refused the token (rotated or revoked?)");
     this.name = "TokenRefusedError";
+  }
+}
+
+/** A held poll ended because the channel was deleted at the hub (`hub channel rm`): nothing waits there now. */
+class ChannelGoneError extends Error {
+  constructor() {
+    super("the channel was deleted at the hub");
+    this.name = "ChannelGoneError";
   }
 }
 
@@ -172,7 +186,8 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
       await response.body?.cancel();
       throw new HubError(
         `The hub refused the token for ${url}: check HOOKTAP_HUB_TOKEN, .hooktap/hub-token, --hub-token or hub.token in the config ` +
-          `(the token printed by \`${invokedAs()} hub channel create\`).`,
+          `(the token printed by \`${invokedAs()} hub channel create\`), or the channel was deleted at the hub ` +
+          `(then \`${invokedAs()} hub channel create\` makes a new one, with a new URL and token).`,
       );
     }
     if (!response.ok) {
@@ -181,14 +196,14 @@ async function hello(link: Link, url: string, base: string): Promise<WireStatus>
         `The hub answered ${response.status}: ${safeLine((await response.text()).trim().slice(0, 500))}`,
       );
     }
-    const status = await response.json() as WireStatus;
+    const status = await response.json().catch(() => null) as WireStatus | null;
     if (typeof status !== "object" || status === null || !Number.isSafeInteger(status.head)) {
       throw new HubError(`${base} did not answer as a hooktap hub does.`);
     }
     return status;
   } catch (error) {
     if (error instanceof HubError) throw error;
-    throw new HubError(`Cannot reach the hub at ${base}: ${(error as Error).message}`);
+    throw new HubError(unreachable(base, error));
   }
 }
 
@@ -198,6 +213,8 @@ class HubSession {
   readonly stopping = new AbortController();
   #refusedSeen: number;
   #acking = Promise.resolve();
+  /** The cursor went back (the hub's numbers did): the hub's low mark that follows is no gap. */
+  #rewound = false;
   /** Whether every event after the cursor is new (else the log says what is already stored). */
   #trusted = false;
   #running: Promise<void> | undefined;
@@ -216,6 +233,7 @@ class HubSession {
       url: options.url,
       channel,
       seq: known ? saved!.seq : 0,
+      ...(known && typeof saved!.seqAt === "string" ? { seqAt: saved!.seqAt } : {}),
       connected: true,
       waiting: 0, // set below, once the gap (a new client starts at the hub's low mark) is skipped
       lastReceivedAt: known ? saved!.lastReceivedAt : null,
@@ -223,6 +241,7 @@ class HubSession {
       ...(options.clientName === undefined ? {} : { client: options.clientName }),
     };
     this.skipGap(status.low, status.lowAt);
+    this.rewind(status.head);
     this.state.waiting = Math.max(0, status.head - this.state.seq);
     this.noteRefused(status.refused);
   }
@@ -238,11 +257,30 @@ class HubSession {
   skipGap(low: number | undefined, lowAt: string | null | undefined): void {
     const { state } = this;
     if (low === undefined || !Number.isSafeInteger(low) || low <= state.seq) return;
+    delete state.seqAt;
     const known = this.saved?.channel === this.channel;
-    if (known || state.seq > 0) {
+    // After a rewind to the hub's oldest event, what the hub dropped before it is no gap of this client's.
+    if (!this.#rewound && (known || state.seq > 0)) {
       this.options.onGap?.({ missed: low - state.seq, since: state.lastReceivedAt ?? lowAt ?? null });
     }
     state.seq = low;
+  }
+
+  /**
+   * The hub's last event (`head`) is before this client's cursor, or (`another`) its event at the cursor is
+   * not the one stored here: the hub was restored from a backup (or its store replaced) and numbers events
+   * again. Said, then the cursor goes back to 0 (the hub's oldest event); the events stored here are told
+   * from those numbered again by their arrival time ({@linkcode hubEventKey}). `false` when nothing went back.
+   */
+  rewind(head: number, another = false): boolean {
+    const { state } = this;
+    if (!Number.isSafeInteger(head) || state.seq === 0 || (!another && head >= state.seq)) return false;
+    // From the hub's oldest event: the events it numbered again may be anywhere after its restored last.
+    this.options.onRewound?.({ head, was: state.seq, to: 0 });
+    state.seq = 0;
+    delete state.seqAt;
+    this.#rewound = true;
+    return true;
   }
 
   /** Saves the state; `tell`: and reports it (not on a stop: a clean stop is no lost connection). */
@@ -283,16 +321,17 @@ class HubSession {
     // After a start or a failure the log is the final word on what is already stored; in between,
     // every event after the cursor is new (this client stored and saved each batch before the next).
     const already = this.#trusted
-      ? new Set<number>()
+      ? new Set<string>()
       : await storedHubSeqs(options.paths, this.channel, after);
     options.order.reset(after);
     let failed: number | undefined;
     const skipped = new Map<number, string>();
     await Promise.all(events.map(async (e) => {
       // An event the client refuses is skipped (never stored); the batch's other events are taken.
-      const problem = already.has(e.seq) ? undefined : wireEventProblem(e);
+      const stored = already.has(hubEventKey(e.seq, e.receivedAt));
+      const problem = stored ? undefined : wireEventProblem(e);
       if (problem !== undefined) skipped.set(e.seq, problem);
-      if (already.has(e.seq) || problem !== undefined) {
+      if (stored || problem !== undefined) {
         options.order.done(e.seq);
         return options.order.handled(e.seq);
       }
@@ -312,6 +351,9 @@ class HubSession {
         if (seq <= last) this.#skip(seq, problem);
       }
       state.seq = last;
+      const at = events.find((e) => e.seq === last)?.receivedAt;
+      if (at === undefined) delete state.seqAt;
+      else state.seqAt = at;
       const stored = events.findLast((e) => e.seq <= last && !skipped.has(e.seq));
       state.lastReceivedAt = stored?.receivedAt ?? state.lastReceivedAt;
       await this.publish();
@@ -345,9 +387,10 @@ class HubSession {
   }
 
   /** One poll: the events after `after`, waiting up to `wait` ms. */
-  async fetchPoll(after: number, wait: number): Promise<WirePoll> {
+  async fetchPoll(after: number, wait: number, limit?: number): Promise<WirePoll> {
     const { link } = this;
-    const response = await link.fetch(`${link.api}/events?after=${after}&wait=${wait}&${link.who}`, {
+    const bound = limit === undefined ? "" : `&limit=${limit}`;
+    const response = await link.fetch(`${link.api}/events?after=${after}&wait=${wait}${bound}&${link.who}`, {
       headers: link.auth,
       signal: this.stopping.signal,
     });
@@ -369,6 +412,8 @@ class HubSession {
     if (ended !== undefined) {
       // A held poll ended by a refusal (its 200 went out before): the same as that status up front.
       if (ended.status === 401) throw new TokenRefusedError();
+      // Only a deletion ends a held poll with 404 (the token was checked when it began).
+      if (ended.status === 404) throw new ChannelGoneError();
       throw new Error(`the hub answered ${ended.status}: ${String(ended.message).slice(0, 300)}`);
     }
     return poll as WirePoll;
@@ -381,11 +426,17 @@ class HubSession {
   async #take(poll: WirePoll): Promise<{ after: number; poll: Promise<WirePoll> } | undefined> {
     const { state } = this;
     this.noteRefused(poll.refused);
+    if (poll.events.length === 0 && this.rewind(poll.head)) {
+      this.#trusted = false;
+      await this.publish();
+      return undefined; // the next poll asks from the hub's last event
+    }
     if (poll.low !== undefined && poll.low > state.seq) {
       this.skipGap(poll.low, poll.lowAt);
       this.#trusted = false;
       await this.publish();
     }
+    this.#rewound = false;
     const events = poll.events.filter((e) => e.seq > state.seq).sort((a, b) => a.seq - b.seq);
     let changed = false;
     if (!state.connected) {
@@ -434,6 +485,7 @@ class HubSession {
         // Not connected (a start of the loop after a failure or a refused token): a poll that answers at
         // once, so "connected again" is said on the first poll that works, not when an event arrives.
         const wait = state.connected ? pollWait : 0;
+        if (!state.connected || !this.#cursorChecked) await this.#checkCursor();
         prefetched = await this.#take(await (ahead ?? this.fetchPoll(state.seq, wait)));
         backoff = 500;
       } catch (error) {
@@ -446,13 +498,40 @@ class HubSession {
           await this.#tokenRefused(error);
           continue;
         }
-        state.error = (error as Error).message;
+        if (error instanceof ChannelGoneError) {
+          // No retry: a deleted channel's id never opens again, and its token is refused from now on.
+          state.error = error.message;
+          state.gone = true;
+          await this.publish().catch(() => {});
+          break;
+        }
+        state.error = error instanceof TypeError ? fetchReason(error) : (error as Error).message;
         await this.publish().catch(() => {});
         await this.#pause(backoff);
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
     prefetched?.poll.catch(() => {});
+  }
+
+  #cursorChecked = false;
+
+  /**
+   * At the start and on each reconnect: the hub's event at this client's cursor must be the one stored here
+   * (its arrival time). Another one means the hub was restored from a backup (or its store replaced) after
+   * new events were numbered again: the cursor goes back to the hub's oldest event, and the events stored
+   * here are told apart by their arrival time ({@linkcode hubEventKey}), so none is taken twice or lost.
+   */
+  async #checkCursor(): Promise<void> {
+    const { state } = this;
+    this.#cursorChecked = true;
+    if (state.seq === 0 || state.seqAt === undefined || this.#rewound) return;
+    const poll = await this.fetchPoll(state.seq - 1, 0, 1);
+    const at = poll.events[0];
+    if (at === undefined || at.seq !== state.seq || at.receivedAt === state.seqAt) return;
+    this.rewind(poll.head, true);
+    this.#trusted = false;
+    await this.publish(false);
   }
 
   /** Waits `ms`, or less when the client stops. */

@@ -39,6 +39,10 @@ export interface HubState {
    * mode). Gone once a token is taken.
    */
   tokenRefused?: { fix: string; tries: number; problem?: string };
+  /** When the hub received event `seq` (tells a hub restored from a backup, which numbers events again). */
+  seqAt?: string;
+  /** The channel was deleted at the hub while this client polled: it polls no more. */
+  gone?: boolean;
 }
 
 /** Path of the client's state file. */
@@ -68,17 +72,24 @@ export async function writeHubState(paths: StorePaths, state: HubState): Promise
 }
 
 /**
- * Sequence numbers of `channel` after `after` already in the event log,
- * read from its end back to the first line of this channel at or before
- * `after` (at most `maxLines` lines).
+ * An event's identity at the hub: its sequence number and when the hub received it. The number alone is not
+ * enough: a hub restored from a backup numbers its next events again from its last one.
+ */
+export function hubEventKey(seq: number, receivedAt: string | undefined): string {
+  return `${seq} ${receivedAt ?? ""}`;
+}
+
+/**
+ * The events of `channel` after `after` already in the event log (their {@linkcode hubEventKey}), read
+ * from its end back to the first line of this channel at or before `after` (at most `maxLines` lines).
  */
 export async function storedHubSeqs(
   paths: StorePaths,
   channel: string,
   after: number,
   maxLines = 5000,
-): Promise<Set<number>> {
-  const seqs = new Set<number>();
+): Promise<Set<string>> {
+  const seqs = new Set<string>();
   let file: Deno.FsFile;
   try {
     file = await Deno.open(paths.events, { read: true });
@@ -96,10 +107,10 @@ export async function storedHubSeqs(
       }
       const text = new TextDecoder().decode(await readLine(file, line));
       if (!text.includes(marker)) continue;
-      const seq = parseEventLine(text)?.hub?.seq;
-      if (seq === undefined) continue;
-      if (seq <= after) break;
-      seqs.add(seq);
+      const hub = parseEventLine(text)?.hub;
+      if (hub?.seq === undefined) continue;
+      if (hub.seq <= after) break;
+      seqs.add(hubEventKey(hub.seq, hub.receivedAt));
     }
   } finally {
     file.close();

@@ -26,6 +26,16 @@ export function hubLine(state: HubState, c: Colors): string {
 /** A change of the connection, or `undefined` when nothing changed worth a line. */
 export function hubChange(before: HubState | undefined, now: HubState, c: Colors): string | undefined {
   if (before === undefined) return undefined;
+  if (now.gone) {
+    if (before.gone) return undefined;
+    return c.red(
+      `Hub: the channel ${
+        channelShown(now.url)
+      } was deleted at the hub: its senders get 404 and nothing waits ` +
+        `there for this client, which stops polling. Make a new channel (${invokedAs()} hub channel create), ` +
+        "give its URL to the senders and restart dev with its URL and token.\n",
+    );
+  }
   const refused = now.tokenRefused;
   if (refused !== undefined && !now.connected) {
     const was = before.connected ? undefined : before.tokenRefused;
@@ -61,6 +71,16 @@ export function hubGapLine(gap: { missed: number; since: string | null }, c: Col
       gap.missed === 1 ? "" : "s"
     } missed${since}: this client was away longer than ` +
       "the channel's retention, and the hub no longer holds them.\n",
+  );
+}
+
+/** The hub's event numbers went back (restored from a backup, or its store replaced). */
+export function hubRewoundLine(r: { head: number; was: number; to: number }, c: Colors): string {
+  const hub = r.head < r.was ? `ends at ${r.head}` : `holds another event ${r.was}`;
+  return c.yellow(
+    `Hub: the hub's event numbers went back (this client has up to ${r.was}; the hub ${hub}): it was ` +
+      `restored from a backup or its store replaced. This client reads the hub's events again from ` +
+      `${r.to + 1}, telling those it already has by their arrival time, so none is stored twice.\n`,
   );
 }
 

@@ -58,7 +58,14 @@ import {
   hubTokenSource,
   tokenFlagWarning,
 } from "../../hub/token_source.ts";
-import { hubChange, hubGapLine, hubLine, hubRefusedLine, hubSkippedLine } from "../../term/hub_line.ts";
+import {
+  hubChange,
+  hubGapLine,
+  hubLine,
+  hubRefusedLine,
+  hubRewoundLine,
+  hubSkippedLine,
+} from "../../term/hub_line.ts";
 import { banner, createActivityLog } from "../../term/dev_log.ts";
 import type { Endpoint } from "../../config/types.ts";
 import { cutOffNote, drainNote, lostDeliveriesNote } from "../../term/drain_note.ts";
@@ -491,6 +498,7 @@ async function startHub(
     paths,
     ...(hub.clientName === undefined ? {} : { clientName: hub.clientName }),
     onGap: (gap) => out.err(hubGapLine(gap, c)),
+    onRewound: (rewound) => out.err(hubRewoundLine(rewound, c)),
     onRefused: (refused) => out.err(hubRefusedLine(refused, c)),
     onSkipped: (skipped) => out.err(hubSkippedLine(skipped, c)),
     onState: (state) => {

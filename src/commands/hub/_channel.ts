@@ -3,8 +3,10 @@
  * calls to a hub's API, with the admin token or the channel's token.
  * @module
  */
+import { unreachable } from "../../hub/unreachable.ts";
 import { HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import type { WireClients } from "../../hub/wire.ts";
+import { CLIENT_NAME } from "../../hub/team.ts";
 import { ADMIN_TOKEN_ENV, HUB_TOKEN_ENV as TOKEN_ENV, tokenFromFile } from "../../hub/token_source.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import type { CommandContext } from "../_shared/context.ts";
@@ -67,7 +69,7 @@ async function call(base: string, path: string, init: RequestInit): Promise<Resp
   try {
     return await fetch(`${base}${path}`, init);
   } catch (error) {
-    throw new NetworkError(`Cannot reach the hub at ${base}: ${(error as Error).message}`, { cause: error });
+    throw new NetworkError(unreachable(base, error), { cause: error });
   }
 }
 
@@ -165,6 +167,15 @@ export async function channelAction(ctx: CommandContext, input: ChannelActionInp
   if (sub === "rm") {
     if (name === undefined) {
       throw new UsageError(`Say which client: ${invokedAs()} hub clients rm NAME --hub URL.`);
+    }
+    // Not sent as is: ".." in the path would be resolved away (a DELETE of another path than the client's).
+    if (!CLIENT_NAME.test(name)) {
+      throw new UsageError(
+        `"${
+          safeLine(name).slice(0, 80)
+        }" is not a client name (letters, digits, ".", "_", "@" or "-", at most ` +
+          `64, starting with a letter or digit): \`${invokedAs()} hub clients\` lists the channel's clients.`,
+      );
     }
     const r = await call(base, `/api/channels/${id}/clients/${encodeURIComponent(name)}`, {
       method: "DELETE",

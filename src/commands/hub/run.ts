@@ -2,6 +2,7 @@
  * `hooktap hub serve` and `hooktap hub channel create`.
  * @module
  */
+import { unreachable } from "../../hub/unreachable.ts";
 import { resolvePath } from "../../text/path.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
@@ -198,7 +199,7 @@ async function _createChannel(
       headers: { authorization: `Bearer ${adminToken}` },
     });
   } catch (error) {
-    throw new NetworkError(`Cannot reach the hub at ${base}: ${(error as Error).message}`, {
+    throw new NetworkError(unreachable(base, error), {
       cause: error,
     });
   }

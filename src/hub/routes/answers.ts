@@ -66,6 +66,11 @@ export async function answer(
     await request.body?.cancel().catch(() => {});
     return open.refused;
   }
+  const seq = Number(groups.seq);
+  if (!/^[1-9][0-9]*$/.test(groups.seq!) || !Number.isSafeInteger(seq)) {
+    await request.body?.cancel().catch(() => {});
+    return text(400, `${USAGE} to /answers/<seq>, the event's sequence number (1 or more) from the poll.`);
+  }
   const given = await readAnswer(request, ctx);
   if (given instanceof Response) return given;
   const waiter = ctx.waiters.get(`${channel}:${groups.seq}`);

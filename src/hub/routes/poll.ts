@@ -183,11 +183,12 @@ async function batch(
       answer: ctx.waiters.has(`${channel}:${e.seq}`),
     });
   }
-  const last = wire.at(-1)?.seq ?? after;
   const low = await store.lowMark(channel);
   const full = await store.refused(channel);
   return {
-    head: Math.max(last, await store.head(channel)),
+    // Not at least `after`: a hub restored from a backup has a head below the client's cursor, which the
+    // client must see to take the events numbered again (before, `after` hid it and they were lost).
+    head: Math.max(wire.at(-1)?.seq ?? 0, await store.head(channel)),
     events: wire,
     ...(low.seq > after ? { low: low.seq, lowAt: low.at } : {}),
     ...(full ? { refused: full } : {}),
