@@ -35,7 +35,7 @@ Deno.test("hub: a hub down at dev's start, or at `hub channel create`/`hub clien
     assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
     assert.match(
       r.stderr,
-      /Cannot reach the hub at http:\/\/127\.0\.0\.1:\d+: nothing listens there \(connection refused\)\. Check the URL, and that the hub runs \(`.*hub serve`/,
+      /Cannot reach the hub at http:\/\/127\.0\.0\.1:\d+: nothing listens there: connection refused\. Check the URL, and that the hub runs \(`.*hub serve`/,
       `${args.join(" ")}: ${r.stderr}`,
     );
     assert.doesNotMatch(r.stderr, /fetch failed/);

@@ -9,7 +9,7 @@ import { safeLine } from "../text/sanitize.ts";
 export function fetchReason(error: unknown): string {
   const e = error as { message?: string; cause?: { message?: string } } | null;
   const text = `${e?.message ?? String(error)} ${e?.cause?.message ?? ""}`;
-  if (/connection refused|ECONNREFUSED/i.test(text)) return "nothing listens there (connection refused)";
+  if (/connection refused|ECONNREFUSED/i.test(text)) return "nothing listens there: connection refused";
   if (/dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|Name or service not known/i.test(text)) {
     return "its host name does not resolve";
   }

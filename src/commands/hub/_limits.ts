@@ -6,6 +6,7 @@
 import { UsageError } from "../../errors.ts";
 import { type HubLimits, MAX_BODY_SIZE_LIMIT } from "../../hub/limits.ts";
 import { parseDuration } from "../../query/filter.ts";
+import { plural } from "../../text/format.ts";
 
 const UNITS: Record<string, number> = {
   "": 1,
@@ -137,8 +138,8 @@ export function limitsLine(l: HubLimits): string {
     l.ratePerMinute === 0 ? "no rate limit" : `${l.ratePerMinute} requests/min per channel`,
     `${size(l.maxChannelBytes)} per channel`,
     `retention ${duration(l.retentionMs)}`,
-    `${l.maxChannels} channels`,
-    `${l.maxClients} clients and ${l.maxConnections} connections per channel`,
+    plural(l.maxChannels, "channel"),
+    `${plural(l.maxClients, "client")} and ${plural(l.maxConnections, "connection")} per channel`,
     `bodies in flight ${size(inFlight(l.maxBytesInFlight))} (${
       size(inFlight(l.maxBytesInFlightPerChannel))
     } per channel, ${size(inFlight(l.maxBytesInFlightPerAddress))} per address)`,
