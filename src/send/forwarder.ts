@@ -877,12 +877,20 @@ class ForwarderEngine {
     this.#relays.add(run);
     try {
       outcome = await run;
+    } catch (error) {
+      lease.release(); // no answer to hold
+      throw error;
     } finally {
       this.#relays.delete(run);
       this.#options.onSettled?.(event, target);
       this.#done();
     }
-    return relayAnswer(event, outcome, lease);
+    try {
+      return relayAnswer(event, outcome, lease);
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
   }
   get pending(): number {
     return this.#pending;

@@ -116,7 +116,11 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease
     : leasedBody(response.body, lease);
   return new Response(body, {
     status: response.status < 200 || response.status > 599 ? 502 : response.status,
-    statusText: response.statusText,
+    // A reason phrase Response refuses (a control byte: the app's own HTTP/1 parser reads any): none.
+    statusText: REASON.test(response.statusText) ? response.statusText : "",
     headers,
   });
 }
+
+/** A reason phrase as the Fetch standard allows it: tab, space, visible ASCII, obs-text. */
+const REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
