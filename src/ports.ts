@@ -88,7 +88,13 @@ export interface Forwarding {
   enqueue(event: CapturedEvent, target: ForwardTarget, resume?: { attempt: number }): boolean;
   /**
    * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
-   * the sender hung up (its record then says the app's answer reached no one).
+   * the sender hung up (its record then says the app's answer reached no one); `stopped`: aborted when dev's
+   * shutdown answered the sender itself (its record then says the sender got hooktap's 502).
    */
-  relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response>;
+  relay(
+    event: CapturedEvent,
+    target: ForwardTarget,
+    left?: AbortSignal,
+    stopped?: AbortSignal,
+  ): Promise<Response>;
 }

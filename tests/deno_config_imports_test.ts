@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, runCli, withTmpDir, writeFile } from "./_helpers.ts";
+import { HAS_SCRIPT } from "./_pty.ts";
 
 /** `deno task install`'s permissions: it reads anywhere (the config's import of "hooktap" reads mod.ts). */
 const INSTALL = ["--allow-read", "--allow-net", "--allow-env", "--allow-write=.hooktap,hooktap.config.ts"];
@@ -52,4 +53,38 @@ Deno.test("Deno install: a package installed in node_modules is named as install
   const missing = await runCli(["dev", "--port", "0"], { cwd: tmp.path, permissions: INSTALL });
   assert.equal(missing.code, 78, missing.stderr);
   assert.match(missing.stderr, /"secrets-pkg", which is not installed in this project/);
+});
+
+Deno.test({
+  name:
+    "a package a config imports and nothing installs, under --allow-read=. on a terminal: refused at once, " +
+    "no permission prompt for the folders above",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using tmp = await withTmpDir();
+    await writeFile(tmp.path, "package.json", '{ "name": "app" }\n');
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      'import "nopkg";\nexport default { port: 0, endpoints: [{ name: "x", path: "/x", method: "POST" }] };\n',
+    );
+    // Deno's own prompt (the tests' runs pass --no-prompt): a terminal, and read access to `.` only.
+    const args = cliArgs(["--allow-net", "--allow-read=.", "--allow-env"], ["dev", "--port", "0"])
+      .filter((a) => a !== "--no-prompt");
+    const command = [Deno.execPath(), ...args].map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
+    const child = new Deno.Command("script", {
+      args: ["-qec", command, "/dev/null"],
+      cwd: tmp.path,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000); // a prompt waits for an answer
+    const out = await child.output();
+    clearTimeout(timer);
+    const screen = new TextDecoder().decode(out.stdout);
+    assert.doesNotMatch(screen, /Deno requests/);
+    assert.match(screen, /"nopkg", which is not installed in this project/);
+    assert.equal(out.code, 78, screen);
+  },
 });

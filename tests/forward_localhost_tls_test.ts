@@ -96,6 +96,17 @@ Deno.test("forward to https://localhost:PORT reaches a TLS app bound to ::1 only
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.match(replayed.stdout, /ok from ::1 over TLS/);
   assert.equal(app.got.length, 2);
+  // With --to, a config target's `ca` is not used: one that cannot be read does not stop the replay (with
+  // --body-file, which loads the config).
+  await Deno.remove(`${tmp.path}/ca.pem`);
+  await writeFile(tmp.path, "body.json", '{"n":2}');
+  const to = `https://localhost:${app.port}/hook`;
+  const elsewhere = await runCli(["replay", id, "--to", to, "--insecure", "--body-file", "body.json"], {
+    cwd: tmp.path,
+    permissions: PERMISSIONS,
+  });
+  assert.equal(elsewhere.code, 0, elsewhere.stderr);
+  assert.deepEqual(app.got.slice(2), ['{"n":2}']);
 });
 
 Deno.test("at ::1 for https://localhost, a certificate for another name is still refused", async (t) => {

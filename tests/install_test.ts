@@ -147,10 +147,14 @@ async function startDevGroup(hooktap: string[], cwd: string, path: string) {
   };
 }
 
-/** `hooktap hub serve --port 0` (KV in `kvDir`) in its own process group, its URL read from the banner. */
-async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir: string) {
+/**
+ * `hooktap hub serve --port 0` (KV in `kvDir`; without it, its default `.hooktap-hub/` of `cwd`) in its own
+ * process group, its URL read from the banner.
+ */
+async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir?: string) {
+  const kv = kvDir === undefined ? [] : ["--kv", join(kvDir, "hub.kv")];
   const child = new Deno.Command(SETSID, {
-    args: [...hooktap, "hub", "serve", "--port", "0", "--kv", join(kvDir, "hub.kv"), "--admin-token", "adm"],
+    args: [...hooktap, "hub", "serve", "--port", "0", ...kv, "--admin-token", "adm"],
     cwd,
     clearEnv: true,
     env: cleanEnv({ PATH: path, HOME, NO_COLOR: "1" }),
@@ -167,7 +171,9 @@ async function startHubGroup(hooktap: string[], cwd: string, path: string, kvDir
   let url: string | undefined;
   while ((url = /listening on (http\S+)/.exec(err)?.[1]) === undefined) {
     if (Date.now() > deadline || /error/i.test(err)) {
-      child.kill("SIGKILL");
+      try {
+        child.kill("SIGKILL");
+      } catch { /* it exited */ }
       await pump;
       throw new Error(`hub serve did not start:\n${err}`);
     }
@@ -506,6 +512,12 @@ Deno.test({
     assert.equal(version.code, 0, version.stderr);
     assert.equal(version.stdout.trim(), JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).version);
     await signedTrigger(shim, empty, path);
+    // `hub serve` keeps its Deno KV in its default .hooktap-hub/ of the directory it runs in.
+    {
+      await using hub = await startHubGroup([shim], empty, path);
+      assert.match(hub.url, /^http:/);
+    }
+    assert.equal((await Deno.stat(join(empty, ".hooktap-hub"))).isDirectory, true);
     // A config that imports defineConfig from the package, by its JSR name or its npm name.
     for (const name of ["@hooktap/hooktap", "hooktap"]) {
       const dir = join(tmp.path, `config-${name.replace(/\W/g, "")}`);

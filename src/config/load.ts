@@ -290,10 +290,14 @@ function installedIn(file: string, name: string): string | undefined {
   let dir = dirnameOf(resolvePath(file));
   for (;;) {
     const folder = joinPath(dir, "node_modules");
+    const manifest = joinPath(folder, name, "package.json");
+    // Only where reading is granted: on a terminal Deno would ask the user for every folder above (the npm
+    // launcher and `deno task dev` read `.` only).
+    if (Deno.permissions.querySync({ name: "read", path: manifest }).state !== "granted") return undefined;
     try {
-      if (Deno.statSync(joinPath(folder, name, "package.json")).isFile) return folder;
+      if (Deno.statSync(manifest).isFile) return folder;
     } catch {
-      // not there, or not readable under the granted permissions: look further up
+      // not there: look further up
     }
     const up = dirnameOf(dir);
     if (up === dir) return undefined;

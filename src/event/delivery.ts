@@ -75,8 +75,9 @@ export interface DeliveryRecord {
   decodedFrom?: string;
   /**
    * Relay only: the status hooktap answered the sender with itself instead of the app's answer (502: no
-   * answer, or a body over 64 MiB; 503: the relayed answers in memory were at hooktap's bound). Absent when the
-   * app's answer was passed on, and on records written before it (src/send/answer_note.ts tells those).
+   * answer, a body over 64 MiB, or dev stopped before the app answered; 503: the relayed answers in memory
+   * were at hooktap's bound). Absent when the app's answer was passed on, and on records written before it
+   * (src/send/answer_note.ts tells those).
    */
   senderStatus?: number;
   /**

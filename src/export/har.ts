@@ -16,6 +16,7 @@ import {
   RELAY_BODY_MAX,
   RELAY_BYTES_IN_FLIGHT,
   relayRefusal,
+  stoppedRelayText,
 } from "../send/answer_note.ts";
 import type { ExportFormat } from "./format.ts";
 import { originalUrl } from "./_url.ts";
@@ -129,6 +130,8 @@ function _relayAnswer(
       ? noAnswerRelayText(r.url, r.error ?? "no answer")
       : refusal === "busy"
       ? busyRelayText(r.url, r.status!)
+      : refusal === "stopped"
+      ? stoppedRelayText(r.url)
       : overRelayText(r.url, r.status!, r.bodySize ?? 0);
     const text = badGatewayBody(why, event.id);
     const headers: [string, string][] = [

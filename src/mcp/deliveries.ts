@@ -45,8 +45,9 @@ export const ATTEMPT_SCHEMA = z.object({
     "the answer came compressed with this Content-Encoding (gzip, deflate, br): body is its decoded start",
   ),
   senderStatus: z.number().int().optional().describe(
-    "relay only: the status hooktap answered the sender with instead of the app's (502 no answer or over " +
-      "64 MiB, 503 relayed answers in memory at hooktap's bound); absent when the app's answer was passed on",
+    "relay only: the status hooktap answered the sender with instead of the app's (502 no answer, over " +
+      "64 MiB, or dev stopped before the answer; 503 relayed answers in memory at hooktap's bound); absent " +
+      "when the app's answer was passed on",
   ),
   senderLeft: z.boolean().optional().describe(
     "relay only: the sender hung up before the app answered, so the answer reached no one",

@@ -354,8 +354,8 @@ async function _relayAnswer(
   // request.signal: dev runs with --unstable-no-legacy-abort (every launcher), where reading it prints no
   // warning and it aborts only when the sender hangs up.
   const left = request.signal;
-  const relayed = forwarder.relay(event, target, left);
   const cutOff = info?.cutOff;
+  const relayed = forwarder.relay(event, target, left, cutOff);
   if (cutOff === undefined && left === undefined) return { answer: await relayed };
   const stopped = _whenAborted(cutOff, "cut" as const);
   const gone = _whenAborted(left, "left" as const);
@@ -372,6 +372,7 @@ async function _relayAnswer(
     return { answer: new Response(null, { status: 499 as number }), cut: { senderLeft: true, status: 499 } };
   }
   const answer = new Response(
+    // The words of src/send/answer_note.ts's stoppedRelayText (the record's views say them again).
     `hooktap dev stopped before ${target.to} answered this relayed request. The event is stored as ${event.id}.\n`,
     {
       status: 502,

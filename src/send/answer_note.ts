@@ -20,10 +20,11 @@ export const RELAY_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
 /**
  * Why a relayed request's sender got hooktap's answer instead of the app's: `no answer`; `not an HTTP status`
  * (the app's body, with a 502); `over max` (a body over {@linkcode RELAY_BODY_MAX}); `busy` (the relayed
- * answers in flight would pass {@linkcode RELAY_BYTES_IN_FLIGHT}: a 503). `undefined`: the app's answer was
- * passed on. From the relay attempt's record; mirrors ./relay_answer.ts.
+ * answers in flight would pass {@linkcode RELAY_BYTES_IN_FLIGHT}: a 503); `stopped` (dev stopped before the
+ * app answered: a 502, src/receiver/handler.ts). `undefined`: the app's answer was passed on. From the relay
+ * attempt's record; mirrors ./relay_answer.ts.
  */
-export type RelayRefusal = "no answer" | "not an HTTP status" | "over max" | "busy";
+export type RelayRefusal = "no answer" | "not an HTTP status" | "over max" | "busy" | "stopped";
 
 /** What a relayed request's sender got besides the app's answer: hooktap's status, or nothing (`left`). */
 export type SenderGot = number | "left";
@@ -51,6 +52,8 @@ export function relayRefusal(record: RelayFacts): RelayRefusal | undefined {
   if (record.senderStatus === 503) return "busy";
   if (record.status < 200 || record.status > 599) return "not an HTTP status";
   if ((record.bodySize ?? 0) > RELAY_BODY_MAX) return "over max";
+  // A 502 for an answer hooktap would have passed on: dev stopped before it came.
+  if (record.senderStatus === 502) return "stopped";
   return undefined;
 }
 
@@ -79,6 +82,8 @@ export function senderGot(record: RelayFacts): string {
       return `the sender got hooktap's 503 (relayed answers in memory over ${
         formatBytes(RELAY_BYTES_IN_FLIGHT)
       })`;
+    case "stopped":
+      return "the sender got hooktap's 502 (dev stopped before the answer came)";
     default:
       return "passed on to the sender";
   }
@@ -102,6 +107,11 @@ export function noAnswerRelayText(url: string, why: string): string {
 /** The body of hooktap's 502 to a relayed request: `why`, then where the event is stored. */
 export function badGatewayBody(why: string, eventId: string): string {
   return `${why} The event is stored as ${eventId}.\n`;
+}
+
+/** The text of hooktap's 502 to a relayed request whose app had not answered when dev stopped. */
+export function stoppedRelayText(url: string): string {
+  return `hooktap dev stopped before ${url} answered this relayed request.`;
 }
 
 /** The text of hooktap's 502 to a relayed request whose app answered with a body over {@linkcode RELAY_BODY_MAX}. */

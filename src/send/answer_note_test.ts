@@ -4,6 +4,12 @@ import { RELAY_BODY_MAX, relayRefusal, senderGot, senderStatus, sentPhrase } fro
 Deno.test("what a relayed sender got, from its record: the app's answer, hooktap's 502 or 503, or nothing", () => {
   const cases: [Parameters<typeof senderGot>[0], string, number | undefined][] = [
     [{ status: 200, bodySize: 10 }, "passed on to the sender", undefined],
+    // dev stopped before the app answered: the sender got hooktap's 502, the app's answer is recorded.
+    [
+      { status: 200, bodySize: 10, senderStatus: 502 },
+      "the sender got hooktap's 502 (dev stopped before the answer came)",
+      502,
+    ],
     [{}, "the sender got hooktap's 502 (no answer)", 502],
     [{ status: 99 }, "the sender got hooktap's 502 (not an HTTP status)", 502],
     // Written before `senderStatus`: told by the size.

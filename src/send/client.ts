@@ -244,7 +244,10 @@ async function sendHttpsTo(
       // A budget (a relay's): as ./http1.ts charges it, a declared length at once.
       const budget = options.budget;
       const length = Number(res.headers["content-length"] ?? NaN);
-      const declared = Number.isSafeInteger(length) && request.method !== "HEAD";
+      // A HEAD's, a 204's, a 304's Content-Length names a body that never comes (./http1.ts's NO_BODY_STATUS).
+      const status = res.statusCode ?? 0;
+      const declared = Number.isSafeInteger(length) && request.method !== "HEAD" && status !== 204 &&
+        status !== 304 && (status < 100 || status >= 200);
       if (budget !== undefined && declared && !budget.take(Math.min(length, limit))) {
         refused = true;
         budget.release();

@@ -160,7 +160,12 @@ export interface Forwarder extends Forwarding {
    * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
    * the sender hung up (its record then says the app's answer reached no one).
    */
-  relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response>;
+  relay(
+    event: CapturedEvent,
+    target: ForwardTarget,
+    left?: AbortSignal,
+    stopped?: AbortSignal,
+  ): Promise<Response>;
   /** Deliveries not yet settled (in memory and waiting in the store). */
   readonly pending: number;
   /** Events in memory, every lane (bounded by the window per lane when a backlog is given). */
@@ -855,7 +860,12 @@ class ForwarderEngine {
       },
     };
   }
-  async relay(event: CapturedEvent, target: ForwardTarget, left?: AbortSignal): Promise<Response> {
+  async relay(
+    event: CapturedEvent,
+    target: ForwardTarget,
+    left?: AbortSignal,
+    stopped?: AbortSignal,
+  ): Promise<Response> {
     this.#pending++;
     let outcome: AttemptOutcome;
     this.#relaying++;
@@ -867,7 +877,7 @@ class ForwarderEngine {
           RELAY_BODY_MAX,
           lease,
         );
-        noteSender(o, left?.aborted === true);
+        noteSender(o, left?.aborted === true, stopped?.aborted === true);
         await this.#record(o.record);
         return o;
       } finally {
@@ -877,12 +887,20 @@ class ForwarderEngine {
     this.#relays.add(run);
     try {
       outcome = await run;
+    } catch (error) {
+      lease.release(); // no answer to hold
+      throw error;
     } finally {
       this.#relays.delete(run);
       this.#options.onSettled?.(event, target);
       this.#done();
     }
-    return relayAnswer(event, outcome, lease);
+    try {
+      return relayAnswer(event, outcome, lease);
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
   }
   get pending(): number {
     return this.#pending;
@@ -951,7 +969,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   return {
     enqueue: (event, target, resume) => engine.enqueue(event, target, resume),
     resumeFrom: (target, from, admit, o) => engine.resumeFrom(target, from, admit, o),
-    relay: (event, target, left) => engine.relay(event, target, left),
+    relay: (event, target, left, stopped) => engine.relay(event, target, left, stopped),
     get pending() {
       return engine.pending;
     },

@@ -6,6 +6,7 @@ import { storeBacklog } from "./backlog.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
 import { closeIdleConnections } from "./client.ts";
 import { createForwarder, Fifo } from "./forwarder.ts";
+import { RelayBudget } from "./relay_budget.ts";
 import type { ForwardTarget } from "./target.ts";
 
 const EVENT = buildEvent({
@@ -480,4 +481,41 @@ Deno.test("stop() reports attempts whose record could not be written", async () 
     closeIdleConnections();
     await server.shutdown();
   }
+});
+
+Deno.test({
+  name: "a relayed answer whose status line Response refuses (a control byte in its reason) is passed on, " +
+    "and its share of the relay budget given back",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // A raw app: Deno.serve cannot write such a status line.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const serving = (async () => {
+      for await (const conn of listener) {
+        (async () => {
+          await conn.read(new Uint8Array(64 * 1024));
+          await conn.write(new TextEncoder().encode("HTTP/1.1 200 O\x01K\r\ncontent-length: 5\r\n\r\nhello"));
+          conn.close();
+        })().catch(() => {});
+      }
+    })().catch(() => {});
+    const budget = new RelayBudget(1024);
+    const records: DeliveryRecord[] = [];
+    const forwarder = createForwarder({
+      log: { append: (r) => Promise.resolve(void records.push(r)), newId: () => `dlv_${records.length}` },
+      relayBudget: budget,
+    });
+    try {
+      const port = (listener.addr as Deno.NetAddr).port;
+      const answer = await forwarder.relay(EVENT, targetTo(`http://127.0.0.1:${port}/in`, "relay"));
+      assert.equal(answer.status, 200);
+      assert.equal(await answer.text(), "hello");
+      assert.equal(budget.used, 0, "the answer's share is given back once its sender has it");
+    } finally {
+      await forwarder.stop(0);
+      listener.close();
+      await serving;
+    }
+  },
 });

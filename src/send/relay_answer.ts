@@ -19,6 +19,7 @@ import {
   RELAY_BODY_MAX,
   relayRefusal,
   senderStatus,
+  stoppedRelayText,
 } from "./answer_note.ts";
 import type { RelayLease } from "./relay_budget.ts";
 
@@ -35,11 +36,16 @@ function ownAnswer(event: CapturedEvent, status: 502 | 503, text: string): Respo
 
 /**
  * Writes on the relay attempt's record what its sender gets: hooktap's status when not the app's, or that it
- * left (`left`: it hung up before the answer came).
+ * left (`left`: it hung up before the answer came). `stopped`: dev stopped first, and answered the sender a
+ * 502 itself (src/receiver/handler.ts).
  */
-export function noteSender(outcome: AttemptOutcome, left = false): void {
+export function noteSender(outcome: AttemptOutcome, left = false, stopped = false): void {
   if (left) {
     outcome.record.senderLeft = true;
+    return;
+  }
+  if (stopped) {
+    outcome.record.senderStatus = 502;
     return;
   }
   const response = outcome.response;
@@ -93,6 +99,8 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease
     // Passing on the start of an answer as if whole would tell the sender a lie: say it instead.
     return refusal === "busy"
       ? ownAnswer(event, 503, busyRelayText(url, response.status))
+      : refusal === "stopped"
+      ? ownAnswer(event, 502, stoppedRelayText(url))
       : ownAnswer(event, 502, overRelayText(url, response.status, response.bodySize));
   }
   const head = event.method === "HEAD";
@@ -116,7 +124,11 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease
     : leasedBody(response.body, lease);
   return new Response(body, {
     status: response.status < 200 || response.status > 599 ? 502 : response.status,
-    statusText: response.statusText,
+    // A reason phrase Response refuses (a control byte: the app's own HTTP/1 parser reads any): none.
+    statusText: REASON.test(response.statusText) ? response.statusText : "",
     headers,
   });
 }
+
+/** A reason phrase as the Fetch standard allows it: tab, space, visible ASCII, obs-text. */
+const REASON = /^[\t\x20-\x7e\x80-\xff]*$/;

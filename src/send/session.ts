@@ -277,9 +277,9 @@ async function _stateFile(
 function _tracking(forwarder: Forwarder, take: (id: string) => void): Forwarder {
   // Its prototype is `forwarder`: every count reads the engine's live value, whatever counts it gains.
   const tracked: Forwarder = Object.create(forwarder);
-  tracked.relay = (event, target, left) => {
+  tracked.relay = (event, target, left, stopped) => {
     take(event.id);
-    return forwarder.relay(event, target, left);
+    return forwarder.relay(event, target, left, stopped);
   };
   return tracked;
 }

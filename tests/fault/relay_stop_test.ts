@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startDev, withTmpDir, writeFile } from "../_helpers.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 
 /** An app that takes requests and never answers them. */
 function hangingApp(): { port: number; received: () => number } & AsyncDisposable {
@@ -93,4 +93,47 @@ Deno.test("Ctrl-C while a relayed request waits for an app that does not answer:
   );
   assert.match(err, /Stopped\. 1 event captured this session/);
   assert.equal(code, 0, err);
+});
+
+Deno.test("Ctrl-C cuts a relayed request off, the app answers while dev still waits for its deliveries: the record says the sender got hooktap's 502", async () => {
+  await using tmp = await withTmpDir();
+  // Answers 6 s after the request: after dev's 5 s wait for the relay (the sender then gets the 502), within
+  // the forwarder's grace, so the attempt is recorded with the app's 200.
+  const app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 6000));
+    return new Response("late but fine");
+  });
+  try {
+    await writeFile(
+      tmp.path,
+      "hooktap.config.ts",
+      `export default { port: 0, ui: false, endpoints: [{ name: "default", path: "/webhook", method: "POST" }] };\n`,
+    );
+    await using dev = await startDev(tmp.path, [
+      "--forward-to",
+      `http://127.0.0.1:${app.addr.port}/hook`,
+      "--forward-mode",
+      "relay",
+    ]);
+    const answer = fetch(`${dev.url}/webhook`, { method: "POST", body: '{"relayed":2}' }).then(
+      async (res) => ({ status: res.status, text: await res.text() }),
+      (error: Error) => ({ status: 0, text: `no answer: ${error.message}` }),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    dev.child.kill("SIGINT");
+    const got = await answer;
+    await dev.child.status;
+    await dev.stop();
+    assert.equal(got.status, 502, got.text);
+    const records = (await Deno.readTextFile(join(tmp.path, ".hooktap", "deliveries.jsonl"))).split("\n")
+      .filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(records.length, 1, dev.stderr());
+    assert.equal(records[0].status, 200, "the app's answer is recorded");
+    assert.equal(records[0].senderStatus, 502, "and that its sender got hooktap's 502 instead");
+    const logs = await runCli(["logs"], { cwd: tmp.path });
+    assert.match(logs.stdout, /→ 200 \(sender got 502\)/, logs.stdout);
+  } finally {
+    await app.shutdown();
+  }
 });

@@ -456,3 +456,35 @@ Deno.test("trigger --to dev's own URL with --bad-signature: dev's verdict judges
     attempt: 0,
   });
 });
+
+Deno.test({
+  name:
+    "trigger into dev relaying to an app whose JSON answer has its own id and verdict: the app's verdict " +
+    "is not taken for dev's",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using tmp = await withTmpDir();
+    const app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      await req.arrayBuffer();
+      return Response.json({ ok: true, id: "order_1", verdict: "rejected" });
+    });
+    try {
+      await writeFile(
+        tmp.path,
+        "hooktap.config.ts",
+        `export default { port: 0, endpoints: [{ name: "shopify", path: "/shopify", method: "POST", ` +
+          `provider: "shopify", secret: "right", forward: { to: "http://127.0.0.1:${app.addr.port}/in", ` +
+          `mode: "relay" } }] };\n`,
+      );
+      await using _dev = await startDev(tmp.path);
+      const sent = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+      assert.equal(sent.code, 0, sent.stdout + sent.stderr);
+      const stored = (await readEvents(tmp.path)).at(-1)! as { verdict?: { status?: string } };
+      assert.equal(stored.verdict?.status, "valid");
+      assert.doesNotMatch(sent.stdout, /verdict/, "the relayed answer is the app's, not dev's");
+    } finally {
+      await app.shutdown();
+    }
+  },
+});

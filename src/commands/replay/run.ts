@@ -367,7 +367,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   const withTo = (to: string) => withToCommand(id, opts, filter, to);
   const noTarget = (event: CapturedEvent) =>
     _noTarget(event.id, event.endpoint, event.path, withTo, config, ctx.cwd);
-  const cas = await _caTexts(config, ctx.cwd);
+  // With --to no config target is sent to: their `ca` files are not read (one unreadable would stop it).
+  const cas: CaTexts = opts.to === undefined ? await _caTexts(config, ctx.cwd) : new Map();
   const targetOf = (event: CapturedEvent) => _targets(opts, config, timeoutMs, missed, noTarget, cas)(event);
   const base = {
     targetOf,

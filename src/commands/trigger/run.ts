@@ -270,6 +270,9 @@ function _judge(d: Delivery, status: string): void {
   d.devVerdict = status;
 }
 
+/** The verdicts dev's answer may carry (src/event/record.ts's VerdictStatus). */
+const VERDICTS = new Set(["valid", "invalid", "expired", "unsigned", "no-secret"]);
+
 /** dev's verdicts that refuse a signature (a fault meant to be refused is, when dev gives one). */
 const REFUSALS = new Set(["invalid", "expired"]);
 
@@ -286,7 +289,10 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
   }
   if (typeof id !== "string") return;
   const { verdict } = JSON.parse(new TextDecoder().decode(d.responseBody)) as { verdict?: unknown };
-  if (typeof verdict === "string") return _judge(d, verdict); // dev's answer says it (no store read)
+  // dev's own answer says it (no store read): its id is the event's header. A relayed answer is the app's
+  // (dev adds only the header), whose JSON may well have an `id` and a `verdict` of its own.
+  const own = d.responseHeaders?.find(([k]) => k.toLowerCase() === "x-hooktap-event-id")?.[1] === id;
+  if (own && typeof verdict === "string" && VERDICTS.has(verdict)) return _judge(d, verdict);
   if (!d.expectRejection) return;
   const { openStore } = await shared();
   const { resolveEvent } = await lazyImport<typeof import("../../store/read/resolve.ts")>(
