@@ -1,8 +1,9 @@
 /**
- * A config of a Node project run by a Deno install of hooktap (a checkout, `deno task install`: both run with
- * the checkout's deno.json, as the real CLI does here): `import { defineConfig } from "hooktap"` (what the
- * npm package's users write) loads, and a package the project has in node_modules, which a Deno install
- * cannot read, is named as installed, with the npm package's command, never as "not installed".
+ * A config of a Node project run by a Deno install of hooktap: the test runs main.ts with the checkout's
+ * deno.json (as `deno task dev` does; `deno task install`'s import map maps the same names, tests/install_test.ts):
+ * `import { defineConfig } from "hooktap"` (what the npm package's users write) loads, and a package the
+ * project has in node_modules, which a Deno install cannot read, is named as installed, with the npm package's
+ * command, never as "not installed".
  * @module
  */
 import assert from "node:assert/strict";

@@ -303,7 +303,12 @@ function marking(sink: EventSink, notes: TriggerNotes): EventSink {
   return {
     append(event) {
       const mark = notes.take(() => decodeBody(event));
-      return sink.append(mark === undefined ? event : { ...event, v: 2, trigger: mark });
+      if (mark !== undefined) {
+        // Marked in place: the receiver's answer to `hooktap trigger` carries the verdict only for its events.
+        event.v = 2;
+        event.trigger = mark;
+      }
+      return sink.append(event);
     },
   };
 }

@@ -309,8 +309,9 @@ export function createHandler(options: HandlerOptions): Handler {
       // No relay target took it (no rule matched, or queue targets only): hooktap's own answer.
       // Headers set on the response rather than passed to its constructor: the
       // same answer for ~5 µs less CPU per request in Deno 2.9 (BENCHMARKS.md).
-      // The verdict too (a sender's delivery log shows it; `hooktap trigger` reads it instead of the store).
-      const verdict = event.verdict?.status;
+      // To `hooktap trigger` (its events are marked as appended), the verdict too: it reads it here instead
+      // of the store. Never to other senders: a stranger behind a tunnel learns nothing of the signature check.
+      const verdict = event.trigger === undefined ? undefined : event.verdict?.status;
       const ok = new Response(
         verdict === undefined
           ? `{"ok":true,"id":"${id}"}`
