@@ -1,0 +1,104 @@
+/**
+ * What a sender whose answer matters (Slack, Discord, Zoom, Twitch) gets, and what hooktap says of it, found by
+ * a new-user audit of handshakes and interactions through `dev` in queue and relay mode: `inspect` of a
+ * relayed request said the sender got "hooktap's plain answer" 200 while it got the app's 401; `trigger` said
+ * ✓ for an answer that came after the sender's 3 s; `trigger` said ✓ for a Discord interaction answered with
+ * hooktap's queue 200 (Discord shows "This interaction failed"). Real `dev`, a real app over loopback (it
+ * verifies with `discord-interactions`), `trigger` and `inspect` as subprocesses.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { InteractionResponseType, InteractionType, verifyKey } from "discord-interactions";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+
+/** An app: `/slack` answers a slash command with a message, after `?delay` ms; `/discord` verifies, PONGs. */
+function startApp(discordKey: () => string) {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const raw = await req.text();
+    const delay = Number(url.searchParams.get("delay") ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (url.pathname === "/slack") {
+      return Response.json({ response_type: "in_channel", text: "hello from the app" });
+    }
+    const ok = await verifyKey(
+      raw,
+      req.headers.get("x-signature-ed25519") ?? "",
+      req.headers.get("x-signature-timestamp") ?? "",
+      discordKey(),
+    );
+    if (!ok) return new Response("invalid request signature", { status: 401 });
+    const body = JSON.parse(raw);
+    if (body.type === InteractionType.PING) return Response.json({ type: InteractionResponseType.PONG });
+    return Response.json({ type: 4, data: { content: "hi" } });
+  });
+}
+
+const config = (base: string, mode: string, delay: number) =>
+  `export default { port: 0, ui: false, endpoints: [\n` +
+  `  { name: "slack", path: "/slack", method: "POST", provider: "slack", secret: "s3cret",\n` +
+  `    forward: { to: "${base}/slack?delay=${delay}", mode: "${mode}" } },\n` +
+  `  { name: "discord", path: "/discord", method: "POST", provider: "discord",\n` +
+  `    forward: { to: "${base}/discord", mode: "${mode}" } },\n` +
+  `] };\n`;
+
+async function lastId(dir: string): Promise<string> {
+  const logs = await runCli(["logs", "-n", "1", "--json"], { cwd: dir });
+  return JSON.parse(logs.stdout).id;
+}
+
+function answersTest(
+  name: string,
+  mode: "queue" | "relay",
+  delay: number,
+  fn: (t: { dir: string; url: string }) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      await using tmp = await withTmpDir();
+      let key = "";
+      const app = startApp(() => key);
+      try {
+        await writeFile(
+          tmp.path,
+          "hooktap.config.ts",
+          config(`http://127.0.0.1:${app.addr.port}`, mode, delay),
+        );
+        // The key pair trigger signs Discord's requests with: made once, its public key printed.
+        const made = await runCli(["trigger", "discord", "PING", "--to", "http://127.0.0.1:1/"], {
+          cwd: tmp.path,
+        });
+        key = made.stderr.match(/public key: ([0-9a-f]{64})/)![1]!;
+        await using dev = await startDev(tmp.path);
+        await fn({ dir: tmp.path, url: dev.url });
+        await dev.stop();
+      } finally {
+        await app.shutdown();
+      }
+    },
+  });
+}
+
+answersTest(
+  "relay: inspect says the sender got the app's answer, never hooktap's plain 200",
+  "relay",
+  0,
+  async ({ dir }) => {
+    const sent = await runCli(["trigger", "discord", "APPLICATION_COMMAND", "--json"], { cwd: dir });
+    assert.equal(sent.code, 0, sent.stderr);
+    const answer = JSON.parse(sent.stdout);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(JSON.parse(answer.answer), { type: 4, data: { content: "hi" } });
+    const id = await lastId(dir);
+    const inspect = await runCli(["inspect", id], { cwd: dir });
+    assert.equal(inspect.code, 0, inspect.stderr);
+    assert.doesNotMatch(inspect.stdout, /hooktap's plain answer/);
+    assert.match(
+      inspect.stdout,
+      /Response \(relayed\)\n {2}app +200 OK\n {2}sender +passed on to the sender/,
+    );
+  },
+);
