@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { InteractionResponseType, InteractionType, verifyKey } from "discord-interactions";
-import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { until } from "./_app.ts";
 
 /** An app: `/slack` answers a slash command with a message, after `?delay` ms; `/discord` verifies, PONGs. */
 function startApp(discordKey: () => string) {
@@ -51,7 +52,7 @@ function answersTest(
   name: string,
   mode: "queue" | "relay",
   delay: number,
-  fn: (t: { dir: string; url: string }) => Promise<void>,
+  fn: (t: { dir: string; url: string; dev: DevProcess }) => Promise<void>,
 ): void {
   Deno.test({
     name,
@@ -73,7 +74,7 @@ function answersTest(
         });
         key = made.stderr.match(/public key: ([0-9a-f]{64})/)![1]!;
         await using dev = await startDev(tmp.path);
-        await fn({ dir: tmp.path, url: dev.url });
+        await fn({ dir: tmp.path, url: dev.url, dev });
         await dev.stop();
       } finally {
         await app.shutdown();
@@ -100,5 +101,25 @@ answersTest(
       inspect.stdout,
       /Response \(relayed\)\n {2}app +200 OK\n {2}sender +passed on to the sender/,
     );
+  },
+);
+
+answersTest(
+  "relay: an answer after Slack's 3 s is no ✓: trigger and dev's line say Slack would have given up",
+  "relay",
+  3300,
+  async ({ dir, dev }) => {
+    const sent = await runCli(["trigger", "slack", "slash_command"], { cwd: dir });
+    assert.equal(sent.code, 1, sent.stdout + sent.stderr);
+    assert.match(
+      sent.stdout,
+      /✗ 200 in \d{4} ms \(but Slack waits 3 s for the answer: it would have given up/,
+    );
+    await until(
+      () => /\(relayed\) — Slack waits 3 s for the answer/.test(dev.stdout()),
+      "dev's line says so",
+    );
+    const fast = await runCli(["trigger", "discord", "PING"], { cwd: dir });
+    assert.equal(fast.code, 0, fast.stdout + fast.stderr);
   },
 );

@@ -868,7 +868,7 @@ class ForwarderEngine {
           lease,
         );
         noteSender(o, left?.aborted === true);
-        await this.#record(o.record);
+        await this.#record(o.record, event);
         return o;
       } finally {
         this.#relaying--; // before `run` settles: a stop waiting for it sees it done

@@ -663,10 +663,30 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.error = error instanceof Error ? error.message : String(error);
     }
     delivery.durationMs = Math.round(performance.now() - began);
+    const late = _late(provider, delivery);
+    if (late !== undefined) {
+      delivery.ok = false;
+      delivery.answerProblem = late;
+    }
     deliveries.push(delivery);
     await effects.onDelivery?.(delivery);
   }
   return deliveries;
+}
+
+/**
+ * Why an answer the sender would take came too late for it: after the time the provider waits (Slack, Discord,
+ * Zoom: 3 s), it has given up and counts the delivery as failed, whatever the answer.
+ */
+function _late(provider: string, d: Delivery): string | undefined {
+  const within = CATALOG[provider]?.answerWithinMs;
+  if (within === undefined || d.status === undefined || !d.ok || d.expectRejection) return undefined;
+  if (d.durationMs <= within) return undefined;
+  const title = CATALOG[provider]?.title ?? provider;
+  return `${title} waits ${
+    within / 1000
+  } s for the answer: it would have given up and counted the delivery ` +
+    "failed; answer first, then do the slow work";
 }
 
 /**

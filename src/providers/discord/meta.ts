@@ -14,6 +14,7 @@ export const meta: ProviderMeta = {
   resigns: false,
   signedTimestamp: { header: "X-Signature-Timestamp", read: "seconds" },
   keyPair: { kind: "ed25519", publicKey: "hex" },
+  answerWithinMs: 3000,
   signatureHeaders: ["x-signature-ed25519"],
   triggerable: true,
 };
