@@ -52,7 +52,7 @@ function answersTest(
   name: string,
   mode: "queue" | "relay",
   delay: number,
-  fn: (t: { dir: string; url: string; dev: DevProcess }) => Promise<void>,
+  fn: (t: { dir: string; url: string; dev: DevProcess; app: string }) => Promise<void>,
 ): void {
   Deno.test({
     name,
@@ -74,7 +74,7 @@ function answersTest(
         });
         key = made.stderr.match(/public key: ([0-9a-f]{64})/)![1]!;
         await using dev = await startDev(tmp.path);
-        await fn({ dir: tmp.path, url: dev.url, dev });
+        await fn({ dir: tmp.path, url: dev.url, dev, app: `http://127.0.0.1:${app.addr.port}` });
         await dev.stop();
       } finally {
         await app.shutdown();
@@ -121,5 +121,30 @@ answersTest(
     );
     const fast = await runCli(["trigger", "discord", "PING"], { cwd: dir });
     assert.equal(fast.code, 0, fast.stdout + fast.stderr);
+  },
+);
+
+answersTest(
+  "queue: a Discord command answered by dev's own 200 is marked !, an app's wrong answer ✗, its right one ✓",
+  "queue",
+  0,
+  async ({ dir, app }) => {
+    const viaDev = await runCli(["trigger", "discord", "APPLICATION_COMMAND"], { cwd: dir });
+    assert.equal(viaDev.code, 0, viaDev.stdout + viaDev.stderr);
+    assert.match(
+      viaDev.stdout,
+      /! 200 in \d+ ms \(but Discord's APPLICATION_COMMAND needs an interaction response back, \{"type": 4\|5\|9\|10\|12, \.\.\.\}; .*"This interaction failed": this is hooktap dev's own answer .*forward with mode: "relay"\)/,
+    );
+    const right = await runCli(["trigger", "discord", "MODAL_SUBMIT", "--to", `${app}/discord`], {
+      cwd: dir,
+    });
+    assert.equal(right.code, 0, right.stdout + right.stderr);
+    assert.match(right.stdout, /✓ 200/);
+    // The app's Slack route answers a message, no interaction response: Discord would fail the interaction.
+    const wrong = await runCli(["trigger", "discord", "MESSAGE_COMPONENT", "--to", `${app}/slack`], {
+      cwd: dir,
+    });
+    assert.equal(wrong.code, 1, wrong.stdout + wrong.stderr);
+    assert.match(wrong.stdout, /✗ 200 .*needs an interaction response back, \{"type": 4\|5\|6\|7\|9\|10\|12/);
   },
 );

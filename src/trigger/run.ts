@@ -135,6 +135,11 @@ export interface Delivery extends PlannedDelivery {
   devVerdict?: string;
   /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
   answerProblem?: string;
+  /**
+   * Why `hooktap dev`'s own answer (queue mode, or no forward) would fail the sender where the app's is what
+   * counts (a Discord interaction's): `ok` stays (delivered and captured), marked `!`.
+   */
+  answerNote?: string;
   /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
   signatureHeaders?: { name: string; value: string }[];
 }
@@ -655,7 +660,13 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
             s.secret,
           )
         : undefined;
-      if (problem !== undefined) {
+      if (problem !== undefined && _devOwn(answer.body)) {
+        // dev's own 200 (its endpoint forwards in queue mode, or not at all): delivered and captured, but the
+        // provider would get that answer, not the app's.
+        delivery.answerNote =
+          `${problem}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
+          'mode, or not at all), and your app\'s reaches no one: forward with mode: "relay"';
+      } else if (problem !== undefined) {
         delivery.ok = false;
         delivery.answerProblem = problem;
       }
@@ -672,6 +683,11 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
     await effects.onDelivery?.(delivery);
   }
   return deliveries;
+}
+
+/** The answer is `hooktap dev`'s own `{"ok":true,"id":"evt_...",...}`, not the app's. */
+function _devOwn(body: Uint8Array): boolean {
+  return /^\{"ok":true,"id":"evt_/.test(new TextDecoder().decode(body.subarray(0, 24)));
 }
 
 /**
