@@ -148,3 +148,20 @@ answersTest(
     assert.match(wrong.stdout, /✗ 200 .*needs an interaction response back, \{"type": 4\|5\|6\|7\|9\|10\|12/);
   },
 );
+
+Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdict and what Zoom lacks", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "zoom", path: "/zoom", method: "POST", provider: "zoom" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "zoom", "endpoint.url_validation"], { cwd: tmp.path });
+  assert.equal(sent.code, 1, sent.stdout + sent.stderr);
+  assert.match(
+    sent.stdout,
+    /✗ 200 in \d+ ms \(dev's verdict: unsigned: .* gives the reason; and Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
+  );
+  await dev.stop();
+});

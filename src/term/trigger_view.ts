@@ -48,7 +48,7 @@ export function deliveryText(d: Delivery, c: Colors): string {
   const doubted = !d.expectRejection &&
     (d.devVerdict === "invalid" || d.devVerdict === "expired" || d.answerNote !== undefined);
   const mark = !d.ok ? c.red("✗") : doubted ? c.yellow("!") : c.green("✓");
-  const note = d.devVerdict !== undefined && !d.expectRejection
+  const verdictNote = d.devVerdict !== undefined && !d.expectRejection
     ? ` (dev's verdict: ${d.devVerdict}: ${
       suggestCommand(["inspect", _storedId(d) ?? "ID"])
     } gives the reason)`
@@ -60,11 +60,14 @@ export function deliveryText(d: Delivery, c: Colors): string {
       })`)
     : d.expectRejection
     ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
-    : d.answerProblem !== undefined
-    ? ` (but ${safeLine(d.answerProblem)})`
-    : d.answerNote !== undefined
-    ? ` (but ${safeLine(d.answerNote)})`
     : "";
+  // What the answer lacks, beside dev's verdict too (an unsigned Zoom validation dev could not answer).
+  const lacks = d.answerProblem ?? d.answerNote;
+  const note = lacks === undefined || d.expectRejection
+    ? verdictNote
+    : verdictNote === ""
+    ? ` (but ${safeLine(lacks)})`
+    : `${verdictNote.slice(0, -1)}; and ${safeLine(lacks)})`;
   let text = `${head}\n  ${mark} ${
     good ? c.green(String(d.status)) : c.red(String(d.status))
   } in ${d.durationMs} ms${note}\n`;

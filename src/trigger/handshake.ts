@@ -128,6 +128,17 @@ function _twitch(
 }
 
 /**
+ * Whether `request` to `provider` is one the app itself must answer, with what only it knows (a Discord
+ * interaction: a command, a component, an autocomplete, a modal), rather than a URL handshake `hooktap dev`
+ * answers for it: dev's own 200 to it would reach the provider in place of the app's.
+ */
+export function answeredByApp(provider: string, request: HandshakeRequest): boolean {
+  if (provider !== "discord") return false;
+  const sent = _object(_json(request.body));
+  return sent !== undefined && !("event" in sent) && typeof sent.type === "number" && sent.type in CALLBACKS;
+}
+
+/**
  * Why the app's 2xx answer (`status`, `answer` its body) to `request` fails `provider`'s handshake, or
  * `undefined` when it passes or `request` is no handshake. `secret` checks
  * Zoom's `encryptedToken` (without it, only its `plainToken`).

@@ -650,17 +650,20 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.responseBody = answer.body;
       const accepted = answer.status >= 200 && answer.status < 300;
       delivery.ok = expectRejection ? !accepted : accepted;
-      const problem = accepted && !expectRejection && HANDSHAKES.has(provider)
-        ? await (await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts"))
-          .handshakeProblem(
-            provider,
-            { headers, body: bytes },
-            answer.status,
-            answer.body,
-            s.secret,
-          )
+      const handshake = accepted && !expectRejection && HANDSHAKES.has(provider)
+        ? await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts")
         : undefined;
-      if (problem !== undefined && _devOwn(answer.body)) {
+      const problem = await handshake?.handshakeProblem(
+        provider,
+        { headers, body: bytes },
+        answer.status,
+        answer.body,
+        s.secret,
+      );
+      if (
+        problem !== undefined && _devOwn(answer.body) &&
+        handshake!.answeredByApp(provider, { headers, body: bytes })
+      ) {
         // dev's own 200 (its endpoint forwards in queue mode, or not at all): delivered and captured, but the
         // provider would get that answer, not the app's.
         delivery.answerNote =
