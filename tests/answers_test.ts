@@ -165,3 +165,26 @@ Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdi
   );
   await dev.stop();
 });
+
+answersTest(
+  "queue: dev's line says whether the app's answer to a challenge hooktap answered agrees with hooktap's",
+  "queue",
+  0,
+  async ({ dir, dev }) => {
+    // The app PONGs Discord's PING, and answers Slack's url_verification with a message, not the challenge.
+    for (const [provider, event] of [["discord", "PING"], ["slack", "url_verification"]]) {
+      const sent = await runCli(["trigger", provider!, event!], { cwd: dir });
+      assert.equal(sent.code, 0, sent.stdout + sent.stderr); // the sender got hooktap's answer
+    }
+    await until(() => dev.stdout().split("\n").filter((l) => l.includes("<-- [")).length === 2, "both lines");
+    const lines = dev.stdout().split("\n").filter((l) => l.includes("<-- ["));
+    assert.match(
+      lines[0]!,
+      /\/discord .* \(hooktap answered Discord's challenge; your app's answer agrees\)$/,
+    );
+    assert.match(
+      lines[1]!,
+      /\/slack\?delay=0 .* — hooktap answered Slack's challenge, and your app's answer differs: without hooktap Slack would refuse the URL \(hooktap's answer: 200 \{"challenge":"\w+"\}\)$/,
+    );
+  },
+);

@@ -13,6 +13,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
 import { providerFacts } from "../providers/catalog.ts";
+import { challengeNote } from "./challenge_note.ts";
 import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -94,6 +95,10 @@ export function formatDelivery(
           "delivery failed; answer first, then do the slow work",
       ));
     }
+  }
+  const challenge = challengeNote(event, record);
+  if (challenge !== undefined) {
+    parts.push(challenge.agrees ? c.dim(challenge.text) : c.yellow(safeLine(challenge.text)));
   }
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
   // Signed afresh by the forwarder (src/send/resign_stale.ts): the app did not get the sender's signature.
