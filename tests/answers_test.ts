@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { InteractionResponseType, InteractionType, verifyKey } from "discord-interactions";
-import { type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { cliArgs, type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
 import { until } from "./_app.ts";
 
 /** An app: `/slack` answers a slash command with a message, after `?delay` ms; `/discord` verifies, PONGs. */
@@ -100,6 +101,20 @@ answersTest(
     assert.match(
       inspect.stdout,
       /Response \(relayed\)\n {2}app +200 OK\n {2}sender +passed on to the sender/,
+    );
+    // mcp get_event: no `answered` (hooktap answered nothing itself), and its schema says what that means.
+    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), dir);
+    const got = await mcp.call("get_event", { id });
+    assert.equal(got.structured!.event.answered, undefined);
+    const relayed = got.structured!.event.deliveries.flatMap((t: { attempts: unknown[] }) => t.attempts);
+    assert.equal(relayed[0].source, "relay");
+    assert.equal(relayed[0].status, 200);
+    const schema = mcp.tools.find((t: { name: string }) => t.name === "get_event")!.outputSchema as {
+      properties: { event: { properties: { answered: { description: string } } } };
+    };
+    assert.match(
+      schema.properties.event.properties.answered.description,
+      /relayed to the app .*the app's answer/,
     );
   },
 );
