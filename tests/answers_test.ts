@@ -143,12 +143,18 @@ answersTest(
   "queue: a Discord command answered by dev's own 200 is marked !, an app's wrong answer ✗, its right one ✓",
   "queue",
   0,
-  async ({ dir, app }) => {
+  async ({ dir, app, dev }) => {
     const viaDev = await runCli(["trigger", "discord", "APPLICATION_COMMAND"], { cwd: dir });
     assert.equal(viaDev.code, 0, viaDev.stdout + viaDev.stderr);
     assert.match(
       viaDev.stdout,
       /! 200 in \d+ ms \(but Discord's APPLICATION_COMMAND needs an interaction response back, \{"type": 4\|5\|9\|10\|12, \.\.\.\}; .*"This interaction failed": this is hooktap dev's own answer .*forward with mode: "relay"\)/,
+    );
+    // dev's line of the app's answer says Discord never got it.
+    await until(() => dev.stdout().includes("<-- ["), "the delivery line");
+    assert.match(
+      dev.stdout(),
+      /<-- \[200\] POST \S+\/discord .* — Discord got hooktap's 200, not this answer, and needs your app's for APPLICATION_COMMAND \(it shows "This interaction failed"\): forward with mode: "relay"/,
     );
     const right = await runCli(["trigger", "discord", "MODAL_SUBMIT", "--to", `${app}/discord`], {
       cwd: dir,

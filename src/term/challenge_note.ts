@@ -69,3 +69,22 @@ export function challengeNote(
       `would refuse the URL (hooktap's answer: ${r.status}${body})`,
   };
 }
+
+/**
+ * The note for an app's answer to a request its sender shows the answer of (a Discord interaction) that was
+ * queued (`source: "forward"`): the sender got hooktap's own 200, so it failed there, whatever the app
+ * answered. `undefined` otherwise.
+ */
+export function queuedAnswerNote(
+  event: Pick<CapturedEvent, "provider" | "type" | "response"> | undefined,
+  record: DeliveryRecord,
+): string | undefined {
+  if (record.source !== "forward" || event?.provider === undefined || event.type === undefined) {
+    return undefined;
+  }
+  if (event.response !== undefined) return undefined; // hooktap answered something else on purpose
+  const facts = providerFacts(event.provider);
+  if (facts?.answeredByApp?.includes(event.type) !== true) return undefined;
+  return `— ${facts.title} got hooktap's 200, not this answer, and needs your app's for ${event.type} ` +
+    `(it shows "This interaction failed"): forward with mode: "relay"`;
+}

@@ -13,7 +13,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
 import { providerFacts } from "../providers/catalog.ts";
-import { challengeNote } from "./challenge_note.ts";
+import { challengeNote, queuedAnswerNote } from "./challenge_note.ts";
 import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -96,6 +96,8 @@ export function formatDelivery(
       ));
     }
   }
+  const queued = queuedAnswerNote(event, record);
+  if (queued !== undefined) parts.push(c.yellow(safeLine(queued)));
   const challenge = challengeNote(event, record);
   if (challenge !== undefined) {
     parts.push(challenge.agrees ? c.dim(challenge.text) : c.yellow(safeLine(challenge.text)));

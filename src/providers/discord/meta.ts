@@ -15,6 +15,12 @@ export const meta: ProviderMeta = {
   signedTimestamp: { header: "X-Signature-Timestamp", read: "seconds" },
   keyPair: { kind: "ed25519", publicKey: "hex" },
   answerWithinMs: 3000,
+  answeredByApp: [
+    "APPLICATION_COMMAND",
+    "MESSAGE_COMPONENT",
+    "APPLICATION_COMMAND_AUTOCOMPLETE",
+    "MODAL_SUBMIT",
+  ],
   signatureHeaders: ["x-signature-ed25519"],
   triggerable: true,
 };
