@@ -69,7 +69,10 @@ export const FULL_EVENT_SCHEMA = z.object({
   type: z.string().optional(),
   verdict: VERDICT_SCHEMA.describe("an event stored without one is unsigned"),
   answered: z.object({ status: z.number().int(), source: z.string() }).optional()
-    .describe("what hooktap answered the sender, when not its plain 200"),
+    .describe(
+      "what hooktap answered the sender itself (a challenge, the endpoint's response, enforce's 401); absent: " +
+        'its plain 200, or, for a request relayed to the app (a delivery with source "relay"), the app\'s answer',
+    ),
   trigger: z.object({ event: z.string(), fault: z.string().optional(), attempt: z.number().int() }).optional()
     .describe("sent by hooktap trigger"),
   deliveries: z.array(TARGET_DELIVERIES_SCHEMA).describe("every delivery per target with the app's answers"),

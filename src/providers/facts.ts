@@ -48,6 +48,16 @@ export interface ProviderMeta {
   readonly resigns: boolean;
   /** Its signature covers the URL it called (Twilio): an app that checks it against its own URL refuses it. */
   readonly signsUrl?: boolean;
+  /**
+   * How long it waits for the answer before it gives up on a delivery, in ms, where it documents one (Slack,
+   * Discord and Zoom: 3 s); an answer after that counts as none.
+   */
+  readonly answerWithinMs?: number;
+  /**
+   * Event types whose sender shows the app's answer (Discord's interactions): answered by hooktap's own 200
+   * (forward mode queue) they fail at the sender, whatever the app answers after.
+   */
+  readonly answeredByApp?: readonly string[];
   /** The timestamp its signature covers, when it signs one. */
   readonly signedTimestamp?: SignedTimestamp;
   /** The key pair it signs with, when it does not sign with a shared secret. */

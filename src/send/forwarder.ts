@@ -878,7 +878,7 @@ class ForwarderEngine {
           lease,
         );
         noteSender(o, left?.aborted === true, stopped?.aborted === true);
-        await this.#record(o.record);
+        await this.#record(o.record, event);
         return o;
       } finally {
         this.#relaying--; // before `run` settles: a stop waiting for it sees it done

@@ -13,6 +13,7 @@ import type { CapturedEvent } from "../event/record.ts";
 import type { GivenUp } from "../send/undelivered.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
 import { providerFacts } from "../providers/catalog.ts";
+import { challengeNote, queuedAnswerNote } from "./challenge_note.ts";
 import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -85,6 +86,21 @@ export function formatDelivery(
     const got = record.senderLeft === true ||
       (record.status !== undefined && senderStatus(record) !== undefined);
     parts.push(got ? c.yellow(`(relayed; ${senderGot(record)})`) : c.dim("(relayed)"));
+    // The sender waits only so long (Slack, Discord, Zoom: 3 s): a later answer reaches a sender that gave up.
+    const facts = event?.provider === undefined ? undefined : providerFacts(event.provider);
+    const within = facts?.answerWithinMs;
+    if (within !== undefined && record.senderLeft !== true && record.durationMs > within) {
+      parts.push(c.yellow(
+        `— ${facts!.title} waits ${within / 1000} s for the answer: it would have given up and counted the ` +
+          "delivery failed; answer first, then do the slow work",
+      ));
+    }
+  }
+  const queued = queuedAnswerNote(event, record);
+  if (queued !== undefined) parts.push(c.yellow(safeLine(queued)));
+  const challenge = challengeNote(event, record);
+  if (challenge !== undefined) {
+    parts.push(challenge.agrees ? c.dim(challenge.text) : c.yellow(safeLine(challenge.text)));
   }
   if (record.resumed) parts.push(c.yellow("(again after a restart: your app may have seen it)"));
   // Signed afresh by the forwarder (src/send/resign_stale.ts): the app did not get the sender's signature.

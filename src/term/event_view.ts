@@ -8,6 +8,7 @@
  */
 import { type CapturedEvent, decodeBody, headerValue } from "../event/record.ts";
 import type { Colors } from "./colors.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
 import { formatBytes, formatLocalTime } from "../text/format.ts";
 import { prettyJson } from "./json_pretty.ts";
 import { safeBlock, safeLine } from "../text/sanitize.ts";
@@ -115,8 +116,8 @@ export function triggerText(mark: NonNullable<CapturedEvent["trigger"]>): string
  * it only when it waited for dev's answer (dev connected as it sent, answering in time); otherwise the hub's
  * own 200. The record does not say which, so the section says both.
  */
-function _response(event: CapturedEvent, colors: Colors): string[] {
-  const lines = responseSection(event, colors);
+function _response(event: CapturedEvent, colors: Colors, relay?: DeliveryRecord): string[] {
+  const lines = responseSection(event, colors, relay);
   if (event.hub === undefined || lines.length < 2) return lines;
   const source = event.response === undefined ? "" : `${event.response.source}; `;
   lines[1] = colors.bold(`Response (${source}dev's answer to the hub)`);
@@ -130,8 +131,16 @@ function _response(event: CapturedEvent, colors: Colors): string[] {
   return lines;
 }
 
-/** The whole `inspect` view of `event`, ending with a newline. */
-export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = new Date()): string {
+/**
+ * The whole `inspect` view of `event`, ending with a newline; `relay` is its relay attempt's record when the
+ * request was relayed to the app (the sender got the app's answer, not hooktap's).
+ */
+export function renderEvent(
+  event: CapturedEvent,
+  colors: Colors,
+  now: Date = new Date(),
+  relay?: DeliveryRecord,
+): string {
   const received = new Date(event.receivedAt);
   const target = event.query === "" ? event.path : `${event.path}?${event.query}`;
   const type = headerValue(event.headers, "content-type");
@@ -159,7 +168,7 @@ export function renderEvent(event: CapturedEvent, colors: Colors, now: Date = ne
     colors.bold(event.id),
     ..._aligned(facts, colors),
     ...signatureSection(event, colors),
-    ..._response(event, colors),
+    ..._response(event, colors, relay),
     "",
     colors.bold(`Headers (${event.headers.length})`),
     ..._aligned(event.headers.map(([k, v]) => [k, headerText(v)]), colors),

@@ -45,9 +45,10 @@ export function deliveryText(d: Delivery, c: Colors): string {
   if (d.status === undefined) return `${head}\n  ${c.red(`✗ no answer: ${safeLine(d.error ?? "")}`)}\n`;
   const good = d.status >= 200 && d.status < 300;
   // Delivered, but dev found the signature bad (a --secret that is not the endpoint's): not a plain ✓.
-  const doubted = !d.expectRejection && (d.devVerdict === "invalid" || d.devVerdict === "expired");
+  const doubted = !d.expectRejection &&
+    (d.devVerdict === "invalid" || d.devVerdict === "expired" || d.answerNote !== undefined);
   const mark = !d.ok ? c.red("✗") : doubted ? c.yellow("!") : c.green("✓");
-  const note = d.devVerdict !== undefined && !d.expectRejection
+  const verdictNote = d.devVerdict !== undefined && !d.expectRejection
     ? ` (dev's verdict: ${d.devVerdict}: ${
       suggestCommand(["inspect", _storedId(d) ?? "ID"])
     } gives the reason)`
@@ -59,9 +60,14 @@ export function deliveryText(d: Delivery, c: Colors): string {
       })`)
     : d.expectRejection
     ? (good ? " (accepted, but it should have been refused)" : " (refused, as it should be)")
-    : d.answerProblem !== undefined
-    ? ` (but ${safeLine(d.answerProblem)})`
     : "";
+  // What the answer lacks, beside dev's verdict too (an unsigned Zoom validation dev could not answer).
+  const lacks = d.answerProblem ?? d.answerNote;
+  const note = lacks === undefined || d.expectRejection
+    ? verdictNote
+    : verdictNote === ""
+    ? ` (but ${safeLine(lacks)})`
+    : `${verdictNote.slice(0, -1)}; and ${safeLine(lacks)})`;
   let text = `${head}\n  ${mark} ${
     good ? c.green(String(d.status)) : c.red(String(d.status))
   } in ${d.durationMs} ms${note}\n`;
@@ -89,6 +95,7 @@ export function deliveryJson(d: Delivery, extra: Record<string, unknown> = {}): 
     ok: d.ok,
     ...(d.devVerdict === undefined ? {} : { devVerdict: d.devVerdict }),
     ...(d.answerProblem === undefined ? {} : { answerProblem: d.answerProblem }),
+    ...(d.answerNote === undefined ? {} : { answerNote: d.answerNote }),
     status: d.status ?? null,
     durationMs: d.durationMs,
     ...(d.responseBody === undefined ? {} : { answer: decoder.decode(d.responseBody.subarray(0, 4096)) }),

@@ -6,6 +6,8 @@
  * @module
  */
 import type { CapturedEvent, StoredResponse, VerdictStatus } from "../event/record.ts";
+import type { DeliveryRecord } from "../event/delivery.ts";
+import { senderGot } from "../send/answer_note.ts";
 import { PROVIDER_METAS } from "../providers/metas.gen.ts";
 import { verdictReason } from "../providers/verdict_reason.ts";
 import type { Colors } from "./colors.ts";
@@ -103,9 +105,25 @@ const SOURCES: Readonly<Record<StoredResponse["source"], string>> = {
   enforce: "refused: the endpoint has `enforce: true` and the signature did not verify",
 };
 
-/** The "Response" section of `inspect`: what hooktap answered. */
-export function responseSection(event: CapturedEvent, colors: Colors): string[] {
+/**
+ * The "Response" section of `inspect`: what hooktap answered, or, for a request relayed to the app (`relay`,
+ * its relay attempt's record), that the app's answer went back (its status; the body under Deliveries).
+ */
+export function responseSection(event: CapturedEvent, colors: Colors, relay?: DeliveryRecord): string[] {
   const r = event.response;
+  if (r === undefined && relay !== undefined) {
+    const status = relay.status === undefined
+      ? "no answer"
+      : `${relay.status} ${safeLine(relay.statusText ?? "")}`;
+    return [
+      "",
+      colors.bold("Response (relayed)"),
+      ..._aligned(
+        [["app", status.trim()], ["sender", `${senderGot(relay)} (the attempt under Deliveries)`]],
+        colors,
+      ),
+    ];
+  }
   if (r === undefined) {
     if (event.verdict === undefined && event.provider === undefined) return [];
     return ["", colors.bold("Response"), `  ${colors.dim('200 {"ok":true,...} (hooktap\'s plain answer)')}`];

@@ -5,7 +5,9 @@
  * `challenge=...`), Discord's PING a PONG (`{"type": 1}`), Zoom's
  * `endpoint.url_validation` `{plainToken, encryptedToken}` (the hex
  * HMAC-SHA256 of the token with the secret), Twitch's
- * `webhook_callback_verification` the raw challenge as the body. WebCrypto
+ * `webhook_callback_verification` the raw challenge as the body. A Discord
+ * interaction (a command, a component, an autocomplete, a modal) an
+ * interaction response of a type it takes (`{"type": 4, ...}`). WebCrypto
  * only: `trigger` never loads node:crypto.
  * @module
  */
@@ -55,10 +57,42 @@ function _discord(sent: Record<string, unknown>, status: number, answer: Uint8Ar
     return "Discord's webhook event PING needs 204 with an empty body; the answer is not that, so Discord " +
       "would not accept the webhook events URL";
   }
+  if (sent.type === 2 || sent.type === 3 || sent.type === 4 || sent.type === 5) {
+    return _interaction(sent.type, answer);
+  }
   if (sent.type !== 1) return undefined;
   if (_object(_json(answer))?.type === 1) return undefined;
   return 'Discord\'s PING needs a PONG back, {"type": 1}; the answer is not one, so Discord would not ' +
     "accept the interactions endpoint";
+}
+
+/**
+ * The interaction callback types Discord takes in answer to each interaction type (2 APPLICATION_COMMAND,
+ * 3 MESSAGE_COMPONENT, 4 APPLICATION_COMMAND_AUTOCOMPLETE, 5 MODAL_SUBMIT), from
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object.
+ */
+const CALLBACKS: Readonly<Record<number, readonly number[]>> = {
+  2: [4, 5, 9, 10, 12],
+  3: [4, 5, 6, 7, 9, 10, 12],
+  4: [8],
+  5: [4, 5, 6, 7, 10],
+};
+
+const NAMES: Readonly<Record<number, string>> = {
+  2: "APPLICATION_COMMAND",
+  3: "MESSAGE_COMPONENT",
+  4: "APPLICATION_COMMAND_AUTOCOMPLETE",
+  5: "MODAL_SUBMIT",
+};
+
+/** An interaction is answered in the HTTP response itself: an interaction response of a type it takes. */
+function _interaction(type: number, answer: Uint8Array): string | undefined {
+  const got = _object(_json(answer))?.type;
+  const allowed = CALLBACKS[type]!;
+  if (typeof got === "number" && allowed.includes(got)) return undefined;
+  const types = allowed.join("|");
+  return `Discord's ${NAMES[type]} needs an interaction response back, {"type": ${types}, ...}; the answer ` +
+    'is not one, so Discord would show "This interaction failed"';
 }
 
 async function _zoom(
@@ -91,6 +125,17 @@ function _twitch(
   if (decoder.decode(answer) === sent.challenge) return undefined;
   return "Twitch's webhook_callback_verification needs the raw challenge as the whole body; the answer is " +
     "not that, so Twitch would not enable the subscription";
+}
+
+/**
+ * Whether `request` to `provider` is one the app itself must answer, with what only it knows (a Discord
+ * interaction: a command, a component, an autocomplete, a modal), rather than a URL handshake `hooktap dev`
+ * answers for it: dev's own 200 to it would reach the provider in place of the app's.
+ */
+export function answeredByApp(provider: string, request: HandshakeRequest): boolean {
+  if (provider !== "discord") return false;
+  const sent = _object(_json(request.body));
+  return sent !== undefined && !("event" in sent) && typeof sent.type === "number" && sent.type in CALLBACKS;
 }
 
 /**

@@ -135,6 +135,11 @@ export interface Delivery extends PlannedDelivery {
   devVerdict?: string;
   /** Why a 2xx answer to a URL handshake (Slack, Discord, Zoom, Twitch) fails it; then not `ok`. */
   answerProblem?: string;
+  /**
+   * Why `hooktap dev`'s own answer (queue mode, or no forward) would fail the sender where the app's is what
+   * counts (a Discord interaction's): `ok` stays (delivered and captured), marked `!`.
+   */
+  answerNote?: string;
   /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
   signatureHeaders?: { name: string; value: string }[];
 }
@@ -645,17 +650,26 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.responseBody = answer.body;
       const accepted = answer.status >= 200 && answer.status < 300;
       delivery.ok = expectRejection ? !accepted : accepted;
-      const problem = accepted && !expectRejection && HANDSHAKES.has(provider)
-        ? await (await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts"))
-          .handshakeProblem(
-            provider,
-            { headers, body: bytes },
-            answer.status,
-            answer.body,
-            s.secret,
-          )
+      const handshake = accepted && !expectRejection && HANDSHAKES.has(provider)
+        ? await lazyImport<typeof import("./handshake.ts")>("src/trigger/handshake.ts")
         : undefined;
-      if (problem !== undefined) {
+      const problem = await handshake?.handshakeProblem(
+        provider,
+        { headers, body: bytes },
+        answer.status,
+        answer.body,
+        s.secret,
+      );
+      if (
+        problem !== undefined && _devOwn(answer.body) &&
+        handshake!.answeredByApp(provider, { headers, body: bytes })
+      ) {
+        // dev's own 200 (its endpoint forwards in queue mode, or not at all): delivered and captured, but the
+        // provider would get that answer, not the app's.
+        delivery.answerNote =
+          `${problem}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
+          'mode, or not at all), and your app\'s reaches no one: forward with mode: "relay"';
+      } else if (problem !== undefined) {
         delivery.ok = false;
         delivery.answerProblem = problem;
       }
@@ -663,10 +677,35 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       delivery.error = error instanceof Error ? error.message : String(error);
     }
     delivery.durationMs = Math.round(performance.now() - began);
+    const late = _late(provider, delivery);
+    if (late !== undefined) {
+      delivery.ok = false;
+      delivery.answerProblem = late;
+    }
     deliveries.push(delivery);
     await effects.onDelivery?.(delivery);
   }
   return deliveries;
+}
+
+/** The answer is `hooktap dev`'s own `{"ok":true,"id":"evt_...",...}`, not the app's. */
+function _devOwn(body: Uint8Array): boolean {
+  return /^\{"ok":true,"id":"evt_/.test(new TextDecoder().decode(body.subarray(0, 24)));
+}
+
+/**
+ * Why an answer the sender would take came too late for it: after the time the provider waits (Slack, Discord,
+ * Zoom: 3 s), it has given up and counts the delivery as failed, whatever the answer.
+ */
+function _late(provider: string, d: Delivery): string | undefined {
+  const within = CATALOG[provider]?.answerWithinMs;
+  if (within === undefined || d.status === undefined || !d.ok || d.expectRejection) return undefined;
+  if (d.durationMs <= within) return undefined;
+  const title = CATALOG[provider]?.title ?? provider;
+  return `${title} waits ${
+    within / 1000
+  } s for the answer: it would have given up and counted the delivery ` +
+    "failed; answer first, then do the slow work";
 }
 
 /**

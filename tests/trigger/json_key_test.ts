@@ -14,7 +14,7 @@ Deno.test("trigger --json gives hooktap's public key, and the official libraries
   await using tmp = await withTmpDir();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () => Response.json({ type: 1 }),
+    () => Response.json({ type: 4, data: { content: "ok" } }), // an interaction response (Discord)
   );
   try {
     const url = `http://127.0.0.1:${server.addr.port}/`;

@@ -118,7 +118,8 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     );
   } else {
     out.out(
-      renderEvent(event, out.colors) + schemaText(schema, out.colors) +
+      renderEvent(event, out.colors, undefined, deliveries.find((d) => d.source === "relay")) +
+        schemaText(schema, out.colors) +
         renderTargets(targets, out.colors, summary.others) +
         renderDeliveries(deliveries, out.colors),
     );

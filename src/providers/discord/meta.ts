@@ -14,6 +14,13 @@ export const meta: ProviderMeta = {
   resigns: false,
   signedTimestamp: { header: "X-Signature-Timestamp", read: "seconds" },
   keyPair: { kind: "ed25519", publicKey: "hex" },
+  answerWithinMs: 3000,
+  answeredByApp: [
+    "APPLICATION_COMMAND",
+    "MESSAGE_COMPONENT",
+    "APPLICATION_COMMAND_AUTOCOMPLETE",
+    "MODAL_SUBMIT",
+  ],
   signatureHeaders: ["x-signature-ed25519"],
   triggerable: true,
 };

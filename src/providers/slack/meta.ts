@@ -13,6 +13,7 @@ export const meta: ProviderMeta = {
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "X-Slack-Request-Timestamp", read: "seconds" },
+  answerWithinMs: 3000,
   signatureHeaders: ["x-slack-signature"],
   triggerable: true,
 };

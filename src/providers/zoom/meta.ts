@@ -13,6 +13,7 @@ export const meta: ProviderMeta = {
   timestamped: true,
   resigns: true,
   signedTimestamp: { header: "x-zm-request-timestamp", read: "seconds" },
+  answerWithinMs: 3000,
   signatureHeaders: ["x-zm-signature"],
   triggerable: true,
 };
