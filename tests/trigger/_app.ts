@@ -132,6 +132,14 @@ export function startApp(keys: AppKeys): { url: string; seen: Seen[] } & AsyncDi
       const { status, headers, body: answer } = result.challenge;
       return new Response(status === 204 ? null : answer, { status, headers });
     }
+    // A Discord interaction is answered with an interaction response, as a real app does (trigger judges it):
+    // autocomplete with its choices, any other with a message.
+    if (ok && provider === "discord") {
+      const type = (JSON.parse(new TextDecoder().decode(body)) as { type?: number }).type;
+      return Response.json(
+        type === 4 ? { type: 8, data: { choices: [] } } : { type: 4, data: { content: "ok" } },
+      );
+    }
     return new Response(ok ? "ok" : `rejected: ${result.verdict.reason ?? "library"}`, {
       status: ok ? 200 : 401,
     });
