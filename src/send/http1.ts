@@ -201,6 +201,8 @@ class Connection {
   received = 0;
   reused = false;
   closed = false;
+  /** The last answer read leaves the connection open for the next request. */
+  keep = false;
   /**
    * The read started while it waits in the pool ({@linkcode Connection.watchIdle}): the next answer's first
    * bytes, or the end of stream when the server closes it meanwhile.
@@ -234,8 +236,12 @@ class Connection {
     } catch { /* already closed */ }
   }
 
-  /** Reads more bytes into the buffer; false at end of stream. */
-  async fill(): Promise<boolean> {
+  /**
+   * Starts reading more bytes into the buffer (or takes over the read started while pooled); pass its result
+   * to {@linkcode Connection.took}. Apart from {@linkcode Connection.fill}, so the first read of an answer
+   * needs no async function of its own.
+   */
+  readMore(): Promise<number | null> {
     if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
       const live = this.end - this.start;
@@ -247,11 +253,20 @@ class Connection {
     }
     const idle = this.idleRead;
     this.idleRead = undefined;
-    const n = await (idle ?? this.conn.read(this.buf.subarray(this.end)));
+    return idle ?? this.conn.read(this.buf.subarray(this.end));
+  }
+
+  /** Counts the `n` bytes a {@linkcode Connection.readMore} read; false at end of stream. */
+  took(n: number | null): boolean {
     if (n === null) return false;
     this.end += n;
     this.received += n;
     return true;
+  }
+
+  /** Reads more bytes into the buffer; false at end of stream. */
+  async fill(): Promise<boolean> {
+    return this.took(await this.readMore());
   }
 
   async write(bytes: Uint8Array): Promise<void> {
@@ -465,10 +480,18 @@ export class Http1Pool {
           if (current.wbuf.length < size && size <= MAX_WBUF) {
             current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
-          await current.write(encodeWithHead(request, headBytes, current.wbuf));
+          const bytes = encodeWithHead(request, headBytes, current.wbuf);
+          const off = await current.conn.write(bytes);
+          if (off < bytes.length) await current.write(bytes.subarray(off));
           written = true;
-          const response = await readResponse(current, request.method, options.maxBody, options.budget);
-          if (response.keep && options.reuse !== false && current.start === current.end) {
+          // The answer's first read; a small answer is whole in it, taken without an async function per step
+          // (readResponse, readHead, fill: a generator and promises each, per delivery).
+          if (!current.took(await current.readMore())) {
+            throw new Http1Error("reset", "the connection was closed before an answer came");
+          }
+          const response = takeBuffered(current, request.method, options.maxBody, options.budget) ??
+            await readResponse(current, request.method, options.maxBody, options.budget);
+          if (current.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
             if (list.length < this.maxIdle) {
               list.push(current);
@@ -480,7 +503,7 @@ export class Http1Pool {
               });
             } else current.close();
           } else current.close();
-          return response.response;
+          return response;
         } catch (error) {
           current.close();
           if (why) throw why;
@@ -522,51 +545,65 @@ const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 const NO_BODY_STATUS = (status: number) =>
   status === 204 || status === 304 || (status >= 100 && status < 200);
 
-async function readResponse(
-  c: Connection,
-  method: string,
-  maxBody: number,
-  budget?: BodyBudgetLike,
-): Promise<{ response: Http1Response; keep: boolean }> {
-  let status: number, statusText: string, version: string, headers: [string, string][];
-  while (true) {
-    const head = await c.readHead();
-    const eol = head.indexOf("\r\n");
-    const first = eol === -1 ? head : head.slice(0, eol);
-    const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(first);
-    if (!m) {
-      throw new Http1Error("protocol", `not an HTTP/1.x answer: ${JSON.stringify(first.slice(0, 80))}`);
-    }
-    version = m[1]!;
-    status = Number(m[2]);
-    statusText = m[3] ?? "";
-    headers = [];
-    // Each header line sliced once from the head, the value without its surrounding white space (as trim()).
-    for (let at = eol; at !== -1;) {
-      const start = at + 2;
-      const next = head.indexOf("\r\n", start);
-      const end = next === -1 ? head.length : next;
-      const colon = head.indexOf(":", start);
-      if (colon <= start || colon >= end) {
-        throw new Http1Error("protocol", `a malformed header line in the answer`);
-      }
-      let from = colon + 1;
-      let to = end;
-      while (from < to && isSpace(head.charCodeAt(from))) from++;
-      while (to > from && isSpace(head.charCodeAt(to - 1))) to--;
-      headers.push([head.slice(start, colon), head.slice(from, to)]);
-      at = next;
-    }
-    if (status === 101) throw new Http1Error("protocol", "the app switched protocols");
-    if (status >= 100 && status < 200) continue; // interim (100 Continue, 103): the real answer follows
-    break;
+/** An answer's head, parsed, with what frames its body. */
+interface AnswerHead {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** Content-Length, when given. */
+  length: number | undefined;
+  chunked: boolean;
+  /** The connection closes after this answer (HTTP/1.0 without keep-alive, or `Connection: close`). */
+  close: boolean;
+}
+
+/** `head` (the answer's header block, latin-1, without its blank line) parsed. */
+function parseHead(head: string): AnswerHead {
+  const eol = head.indexOf("\r\n");
+  const firstEnd = eol === -1 ? head.length : eol;
+  // The status line, `HTTP/1.x NNN[ text]`, read without a regular expression's match array.
+  let ok = firstEnd >= 12 && head.startsWith("HTTP/1.") &&
+    (head.charCodeAt(7) === 48 || head.charCodeAt(7) === 49) &&
+    head.charCodeAt(8) === 32 && (firstEnd === 12 || head.charCodeAt(12) === 32);
+  let status = 0;
+  for (let i = 9; ok && i < 12; i++) {
+    const d = head.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) ok = false;
+    else status = status * 10 + d;
   }
+  for (let i = 13; ok && i < firstEnd; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 13 || c === 10) ok = false; // `.` of the status line's pattern: no CR or LF in its text
+  }
+  if (!ok) {
+    const first = head.slice(0, firstEnd);
+    throw new Http1Error("protocol", `not an HTTP/1.x answer: ${JSON.stringify(first.slice(0, 80))}`);
+  }
+  const http10 = head.charCodeAt(7) === 48;
+  const statusText = firstEnd > 12 ? head.slice(13, firstEnd) : "";
+  const headers: [string, string][] = [];
   let length: number | undefined;
   let chunked = false;
-  let close = version === "1.0";
-  for (const [name, value] of headers) {
+  let close = http10;
+  // Each header line sliced once from the head, the value without its surrounding white space (as trim()).
+  for (let at = eol; at !== -1;) {
+    const start = at + 2;
+    const next = head.indexOf("\r\n", start);
+    const end = next === -1 ? head.length : next;
+    const colon = head.indexOf(":", start);
+    if (colon <= start || colon >= end) {
+      throw new Http1Error("protocol", `a malformed header line in the answer`);
+    }
+    let from = colon + 1;
+    let to = end;
+    while (from < to && isSpace(head.charCodeAt(from))) from++;
+    while (to > from && isSpace(head.charCodeAt(to - 1))) to--;
+    const name = head.slice(start, colon);
+    const value = head.slice(from, to);
+    headers.push([name, value]);
+    at = next;
     // Only names of these lengths can be one of the three: the others are not lower-cased.
-    const size = name.length;
+    const size = colon - start;
     if (size !== 14 && size !== 17 && size !== 10) continue;
     const n = name.toLowerCase();
     if (n === "content-length") {
@@ -579,9 +616,67 @@ async function readResponse(
     } else if (n === "connection") {
       const tokens = value.toLowerCase().split(",").map((t) => t.trim());
       if (tokens.includes("close")) close = true;
-      else if (tokens.includes("keep-alive")) close = version === "1.0" ? false : close;
+      else if (tokens.includes("keep-alive")) close = http10 ? false : close;
     }
   }
+  return { status, statusText, headers, length, chunked, close };
+}
+
+/**
+ * The answer when it is whole in the connection's buffer already (its head final, its body framed by a
+ * Content-Length or absent: the common small answer), taken synchronously; else undefined and nothing taken
+ * (readResponse reads it).
+ */
+function takeBuffered(
+  c: Connection,
+  method: string,
+  maxBody: number,
+  budget: BodyBudgetLike | undefined,
+): Http1Response | undefined {
+  if (budget !== undefined) return undefined;
+  const found = indexOfCrlf2(c.buf, c.start, c.end);
+  if (found < 0) return undefined;
+  const head = parseHead(latin1(c.buf.subarray(c.start, found)));
+  const status = head.status;
+  if (status >= 100 && status < 200) return undefined; // interim, or 101 (readResponse says so)
+  const bodyAt = found + 4;
+  let body: Uint8Array;
+  let bodySize: number;
+  if (method === "HEAD" || NO_BODY_STATUS(status)) {
+    body = new Uint8Array(0);
+    bodySize = 0;
+  } else if (head.length !== undefined && !head.chunked && c.end - bodyAt >= head.length) {
+    bodySize = head.length;
+    body = c.buf.slice(bodyAt, bodyAt + Math.min(bodySize, maxBody));
+  } else return undefined;
+  c.start = bodyAt + bodySize;
+  c.keep = !head.close;
+  return {
+    status,
+    statusText: head.statusText,
+    headers: head.headers,
+    body,
+    bodySize,
+    truncated: bodySize > body.length,
+  };
+}
+
+/** Reads the answer (sets the connection's `keep`). */
+async function readResponse(
+  c: Connection,
+  method: string,
+  maxBody: number,
+  budget?: BodyBudgetLike,
+): Promise<Http1Response> {
+  let head: AnswerHead;
+  while (true) {
+    head = parseHead(await c.readHead());
+    if (head.status === 101) throw new Http1Error("protocol", "the app switched protocols");
+    if (head.status >= 100 && head.status < 200) continue; // interim (100 Continue, 103): the real answer follows
+    break;
+  }
+  const { status, statusText, headers, length, chunked } = head;
+  let close = head.close;
   // A budget (a relay's): a declared length is charged at once, so an answer is kept whole or not at all (by
   // the piece, answers arriving together would each take a share and all be refused).
   const declared = length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status);
@@ -605,7 +700,8 @@ async function readResponse(
       truncated: length! > kept,
     };
     if (refused) response.overBudget = true;
-    return { response, keep: !close };
+    c.keep = !close;
+    return response;
   }
   const parts: Uint8Array[] = [];
   let kept = 0;
@@ -667,7 +763,8 @@ async function readResponse(
     truncated: size > kept,
   };
   if (refused) response.overBudget = true;
-  return { response, keep: !close };
+  c.keep = !close;
+  return response;
 }
 
 /*
