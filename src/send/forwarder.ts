@@ -454,6 +454,19 @@ class ForwarderEngine {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
+    const outcome = await deliverOnce(event, target, this.#deliverOptions(job, request, maxBody, budget));
+    this.#noteState(target, outcome, event);
+    return outcome;
+  }
+
+  /** The options of `job`'s attempt. */
+  #deliverOptions(
+    job: Job,
+    request: PreparedRequest | undefined,
+    maxBody?: number,
+    budget?: RelayLease,
+  ): DeliverOptions {
+    const target = job.target;
     // Set field by field: a spread of a conditional object is one more object per delivery.
     const options: DeliverOptions = {
       id: this.#options.log.newId(this.#now()),
@@ -468,19 +481,21 @@ class ForwarderEngine {
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
     if (budget !== undefined) options.budget = budget;
-    const outcome = await deliverOnce(event, target, options);
-    this.#noteState(target, outcome, event);
-    return outcome;
+    return options;
   }
 
   async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await this.#options.log.append(record);
     } catch (error) {
-      this.#unrecorded++;
-      if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
+      this.#notRecorded(error);
     }
     this.#options.onDelivery?.(record, event);
+  }
+
+  #notRecorded(error: unknown): void {
+    this.#unrecorded++;
+    if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
   }
 
   /** One lane per target: an endpoint's targets each have their own queue and retries. */
@@ -577,10 +592,96 @@ class ForwarderEngine {
     this.#inFlight.set(job, this.#run(lane, job));
   }
 
-  /** Runs a job to its end (one async frame where `.catch().finally()` made two more promises and closures). */
+  /**
+   * Runs a job to its end: one async frame, the attempt and its record written inline (an async function per
+   * step, `#attempt`, `#record`, and one around them, were a generator, a promise and awaits each per
+   * delivery; `.catch().finally()` made two more promises and closures).
+   */
   async #run(lane: Lane, job: Job): Promise<void> {
     try {
-      await this.#runJob(lane, job);
+      const target = job.target;
+      const prepared = this.#options.prepare?.(job.event, job.attempt, target);
+      const request = prepared instanceof Promise ? await prepared : prepared;
+      const outcome = await deliverOnce(job.event, target, this.#deliverOptions(job, request));
+      this.#noteState(target, outcome, job.event);
+      const refused = outcome.error?.kind === "refused";
+      // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
+      const freeEarly = !refused && job.early === true && outcome.response === undefined &&
+        (job.free ?? 0) < MAX_FREE_ATTEMPTS;
+      const counted = job.counted + (refused || freeEarly ? 0 : 1);
+      const delivered = outcome.record.outcome === "delivered";
+      let delay: number | undefined;
+      if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, this.#now().getTime());
+      if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
+      if (!delivered && (refused || delay !== undefined)) {
+        outcome.record.outcome = "retrying";
+        if (delay !== undefined) {
+          outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
+        }
+      }
+      // The connect check may end an arrival-order lane's wait after a closed connection, when the app restarts
+      // (below): said so.
+      if (
+        delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
+      ) {
+        outcome.record.retrySooner = true;
+      }
+      try {
+        await this.#options.log.append(outcome.record);
+      } catch (error) {
+        this.#notRecorded(error);
+      }
+      this.#options.onDelivery?.(outcome.record, job.event);
+      if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
+      if (this.#stopped) return; // left for the next start
+      if (lane.retired) return this.#abandon(lane, job);
+      const next: Job = {
+        ...job,
+        // A try nothing listened to is not an attempt: the next one keeps its number.
+        attempt: refused ? job.attempt : job.attempt + 1,
+        counted,
+        early: false,
+        free: (job.free ?? 0) + (freeEarly ? 1 : 0),
+      };
+      lane.serial = true;
+      if (refused) {
+        // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
+        this.#insertRetry(lane, next);
+        const host = this.#hostOf(target.to);
+        if (this.#down.get(host) !== true) {
+          // It was back up meanwhile (another attempt got an answer): go again at once.
+          return;
+        }
+        if (lane.hold === undefined) lane.hold = { host };
+        this.#backlog?.rest(); // nothing is read back while it waits
+        this.#probe(host);
+        return;
+      }
+      if (this.#ordered(target)) {
+        // Arrival order: the lane waits with this event at its head.
+        this.#insertRetry(lane, next);
+        if (lane.hold === undefined) {
+          // The connection closed without an answer: the connect check may end the wait early when the app
+          // restarts (refused, then accepting), or while it starts (a free early attempt: the next connect).
+          // Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
+          const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
+          const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host, restart: !freeEarly };
+          hold.timer = setTimeout(() => {
+            if (lane.hold === hold) lane.hold = undefined;
+            this.#pump(lane);
+          }, delay);
+          lane.hold = hold;
+          this.#backlog?.rest(); // nothing is read back while it waits
+          if (host !== undefined) this.#probe(host);
+        }
+        return;
+      }
+      const timer = setTimeout(() => {
+        lane.side.delete(timer);
+        this.#insertRetry(lane, next);
+        this.#pump(lane);
+      }, delay);
+      lane.side.set(timer, next);
     } catch (error) {
       this.#options.onError?.(error);
     } finally {
@@ -588,82 +689,6 @@ class ForwarderEngine {
       lane.running--;
       this.#pump(lane);
     }
-  }
-
-  async #runJob(lane: Lane, job: Job): Promise<void> {
-    const outcome = await this.#attempt(job);
-    const target = job.target;
-    const refused = outcome.error?.kind === "refused";
-    // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
-    const freeEarly = !refused && job.early === true && outcome.response === undefined &&
-      (job.free ?? 0) < MAX_FREE_ATTEMPTS;
-    const counted = job.counted + (refused || freeEarly ? 0 : 1);
-    const delivered = outcome.record.outcome === "delivered";
-    let delay: number | undefined;
-    if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, this.#now().getTime());
-    if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
-    if (!delivered && (refused || delay !== undefined)) {
-      outcome.record.outcome = "retrying";
-      if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
-    }
-    // The connect check may end an arrival-order lane's wait after a closed connection, when the app restarts
-    // (below): said so.
-    if (
-      delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
-    ) {
-      outcome.record.retrySooner = true;
-    }
-    await this.#record(outcome.record, job.event);
-    if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
-    if (this.#stopped) return; // left for the next start
-    if (lane.retired) return this.#abandon(lane, job);
-    const next: Job = {
-      ...job,
-      // A try nothing listened to is not an attempt: the next one keeps its number.
-      attempt: refused ? job.attempt : job.attempt + 1,
-      counted,
-      early: false,
-      free: (job.free ?? 0) + (freeEarly ? 1 : 0),
-    };
-    lane.serial = true;
-    if (refused) {
-      // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
-      this.#insertRetry(lane, next);
-      const host = this.#hostOf(target.to);
-      if (this.#down.get(host) !== true) {
-        // It was back up meanwhile (another attempt got an answer): go again at once.
-        return;
-      }
-      if (lane.hold === undefined) lane.hold = { host };
-      this.#backlog?.rest(); // nothing is read back while it waits
-      this.#probe(host);
-      return;
-    }
-    if (this.#ordered(target)) {
-      // Arrival order: the lane waits with this event at its head.
-      this.#insertRetry(lane, next);
-      if (lane.hold === undefined) {
-        // The connection closed without an answer: the connect check may end the wait early when the app
-        // restarts (refused, then accepting), or while it starts (a free early attempt: the next connect).
-        // Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
-        const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
-        const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host, restart: !freeEarly };
-        hold.timer = setTimeout(() => {
-          if (lane.hold === hold) lane.hold = undefined;
-          this.#pump(lane);
-        }, delay);
-        lane.hold = hold;
-        this.#backlog?.rest(); // nothing is read back while it waits
-        if (host !== undefined) this.#probe(host);
-      }
-      return;
-    }
-    const timer = setTimeout(() => {
-      lane.side.delete(timer);
-      this.#insertRetry(lane, next);
-      this.#pump(lane);
-    }, delay);
-    lane.side.set(timer, next);
   }
 
   /** Reads a spilled lane's next events back from the store when its memory has room. */

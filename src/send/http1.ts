@@ -203,6 +203,8 @@ class Connection {
   closed = false;
   /** The last answer read leaves the connection open for the next request. */
   keep = false;
+  /** The pool's key of its origin, once pooled. */
+  key = "";
   /**
    * The read started while it waits in the pool ({@linkcode Connection.watchIdle}): the next answer's first
    * bytes, or the end of stream when the server closes it meanwhile.
@@ -215,18 +217,26 @@ class Connection {
    * that stopped) is seen then, not when the next request is written to it: `ended` is called when the read
    * ends (end of stream, an error, or bytes no request asked for) before a request took it over.
    */
-  watchIdle(ended: () => void): void {
+  watchIdle(ended: (c: Connection) => void): void {
     this.start = this.end = 0; // nothing of an answer is left (only such a connection is pooled)
     const read = this.conn.read(this.buf.subarray(0));
     this.idleRead = read;
-    const done = () => {
-      if (this.idleRead !== read) return; // a request took it over: its answer reads the result
-      this.idleRead = undefined;
-      this.close();
-      ended();
-    };
-    read.then(done, done);
+    this.#ended = ended;
+    read.then(this.#idleDone, this.#idleDone);
   }
+
+  #ended: ((c: Connection) => void) | undefined;
+  /**
+   * The idle read ended. One function per connection, not one per pooling: no newer idle read can have
+   * started when it runs (a request that took this one over awaits it after this reaction, which was added
+   * first), so `idleRead` is either this read or taken over (undefined).
+   */
+  #idleDone = (): void => {
+    if (this.idleRead === undefined) return; // a request took it over: its answer reads the result
+    this.idleRead = undefined;
+    this.close();
+    this.#ended?.(this);
+  };
 
   close(): void {
     if (this.closed) return;
@@ -363,6 +373,24 @@ interface Deadline {
   fire(): void;
 }
 
+/**
+ * A request in flight: when it times out, its connection, and why it was stopped (one object, where a deadline
+ * object and closures over the request's variables were four per request).
+ */
+class Call implements Deadline {
+  current: Connection | undefined;
+  why: Http1Error | undefined;
+  constructor(readonly at: number, readonly timeoutMs: number) {}
+  /** Stops the request: `error` is what it throws. */
+  stop(error: Http1Error): void {
+    this.why ??= error;
+    this.current?.close();
+  }
+  fire(): void {
+    this.stop(new Http1Error("timeout", `no answer within ${this.timeoutMs} ms`));
+  }
+}
+
 /** A keep-alive pool of connections per origin. */
 export class Http1Pool {
   #idle = new Map<string, Connection[]>();
@@ -382,6 +410,13 @@ export class Http1Pool {
   idleCount(origin: Http1Origin): number {
     return this.#idle.get(key(origin))?.length ?? 0;
   }
+
+  /** Takes a pooled connection that ended while it waited out of the pool. */
+  #dropIdle = (c: Connection): void => {
+    const list = this.#idle.get(c.key);
+    const at = list?.indexOf(c) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
+  };
 
   /** Requests in flight and when each times out. */
   #deadlines = new Set<Deadline>();
@@ -442,15 +477,7 @@ export class Http1Pool {
     const size = headBytes + (request.body?.length ?? 0);
     const k = key(origin);
     let current: Connection | undefined;
-    let why: Http1Error | undefined;
-    const stop = (error: Http1Error) => {
-      why ??= error;
-      current?.close();
-    };
-    const deadline: Deadline = {
-      at: performance.now() + options.timeoutMs,
-      fire: () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
-    };
+    const call = new Call(performance.now() + options.timeoutMs, options.timeoutMs);
     // A one-shot request (its connection closed after the answer: `trigger`, the test library) times out
     // with AbortSignal.timeout, which costs nothing to set up, where the first setInterval of a process
     // loads Deno's timers (~5 ms of a `hooktap trigger`); requests on kept-alive connections (dev's
@@ -458,9 +485,10 @@ export class Http1Pool {
     const timer = options.reuse === false && options.timeoutMs >= 0 && options.timeoutMs <= MAX_TIMER_MS
       ? AbortSignal.timeout(options.timeoutMs)
       : undefined;
-    if (timer === undefined) this.#watch(deadline);
-    else timer.addEventListener("abort", deadline.fire, { once: true });
-    const onAbort = options.signal && (() => stop(new Http1Error("aborted", "cancelled")));
+    const onTimeout = timer && (() => call.fire());
+    if (timer === undefined) this.#watch(call);
+    else timer.addEventListener("abort", onTimeout!, { once: true });
+    const onAbort = options.signal && (() => call.stop(new Http1Error("aborted", "cancelled")));
     if (onAbort) options.signal!.addEventListener("abort", onAbort, { once: true });
     try {
       if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
@@ -468,10 +496,10 @@ export class Http1Pool {
         const idle = this.#idle.get(k);
         let pooled = idle?.pop();
         while (pooled?.closed) pooled = idle?.pop();
-        current = pooled ?? await this.#connect(origin);
-        if (why) {
+        current = call.current = pooled ?? await this.#connect(origin);
+        if (call.why) {
           current.close();
-          throw why;
+          throw call.why;
         }
         current.reused = pooled !== undefined;
         current.received = 0;
@@ -496,17 +524,14 @@ export class Http1Pool {
             if (list.length < this.maxIdle) {
               list.push(current);
               this.#idle.set(k, list);
-              const pooledNow = current;
-              pooledNow.watchIdle(() => {
-                const at = this.#idle.get(k)?.indexOf(pooledNow) ?? -1;
-                if (at >= 0) this.#idle.get(k)!.splice(at, 1);
-              });
+              current.key = k;
+              current.watchIdle(this.#dropIdle);
             } else current.close();
           } else current.close();
           return response;
         } catch (error) {
           current.close();
-          if (why) throw why;
+          if (call.why) throw call.why;
           // A kept-alive connection the server had closed before the request could be written: once more on a
           // fresh one. The other idle ones to that origin are from the same server and closed too (an app
           // that restarted): drop them, so the retry connects anew and says what is true now (`nothing
@@ -521,10 +546,10 @@ export class Http1Pool {
         }
       }
     } catch (error) {
-      throw why ?? error;
+      throw call.why ?? error;
     } finally {
-      if (timer === undefined) this.#unwatch(deadline);
-      else timer.removeEventListener("abort", deadline.fire);
+      if (timer === undefined) this.#unwatch(call);
+      else timer.removeEventListener("abort", onTimeout!);
       if (onAbort) options.signal!.removeEventListener("abort", onAbort);
     }
   }
