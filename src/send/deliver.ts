@@ -5,7 +5,7 @@
  * @module
  */
 import { DELIVERY_VERSION, type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
-import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
+import { type CapturedEvent, decodeBody, encodeBody, isoTime } from "../event/record.ts";
 import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
 import { type OutgoingRequest, withLength } from "./prepare.ts";
 import { contentCoding, decodeAnswer } from "./answer_decode.ts";
@@ -51,7 +51,10 @@ function fill(record: DeliveryRecord, response: RawResponse): Promise<void> | un
   // A compressed answer is kept decoded (its start), so every view shows what the app said; any other is
   // filled here, without a promise (the forwarding path's common case).
   if (contentCoding(response.headers) !== undefined) return fillDecoded(record, response);
-  const { body, bodyEncoding } = encodeBody(response.body.subarray(0, RECORD_BODY_BYTES));
+  const bytes = response.body;
+  const { body, bodyEncoding } = encodeBody(
+    bytes.length > RECORD_BODY_BYTES ? bytes.subarray(0, RECORD_BODY_BYTES) : bytes,
+  );
   record.body = body;
   record.bodyEncoding = bodyEncoding;
   if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
@@ -97,7 +100,7 @@ export async function deliverOnce(
     url: url.href,
     method: request.method,
     attempt: options.attempt,
-    startedAt: started.toISOString(),
+    startedAt: isoTime(started),
     durationMs: 0,
     outcome: "failed",
   };

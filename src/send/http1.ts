@@ -219,7 +219,7 @@ class Connection {
    */
   watchIdle(ended: (c: Connection) => void): void {
     this.start = this.end = 0; // nothing of an answer is left (only such a connection is pooled)
-    const read = this.conn.read(this.buf.subarray(0));
+    const read = this.conn.read(this.buf);
     this.idleRead = read;
     this.#ended = ended;
     read.then(this.#idleDone, this.#idleDone);
@@ -263,7 +263,8 @@ class Connection {
     }
     const idle = this.idleRead;
     this.idleRead = undefined;
-    return idle ?? this.conn.read(this.buf.subarray(this.end));
+    // The whole buffer itself when it is empty: no view made per read.
+    return idle ?? this.conn.read(this.end === 0 ? this.buf : this.buf.subarray(this.end));
   }
 
   /** Counts the `n` bytes a {@linkcode Connection.readMore} read; false at end of stream. */
@@ -570,6 +571,17 @@ const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 const NO_BODY_STATUS = (status: number) =>
   status === 204 || status === 304 || (status >= 100 && status < 200);
 
+/** Whether `name.toLowerCase() === lower` (`lower` ASCII, lower case), without a lower-cased copy. */
+function sameLower(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const l = lower.charCodeAt(i);
+    if (c !== l && !(c >= 65 && c <= 90 && c + 32 === l)) return false;
+  }
+  return true;
+}
+
 /** An answer's head, parsed, with what frames its body. */
 interface AnswerHead {
   status: number;
@@ -630,15 +642,14 @@ function parseHead(head: string): AnswerHead {
     // Only names of these lengths can be one of the three: the others are not lower-cased.
     const size = colon - start;
     if (size !== 14 && size !== 17 && size !== 10) continue;
-    const n = name.toLowerCase();
-    if (n === "content-length") {
+    if (sameLower(name, "content-length")) {
       if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) {
         throw new Http1Error("protocol", `an invalid Content-Length in the answer: ${value}`);
       }
       length = Number(value);
-    } else if (n === "transfer-encoding") {
+    } else if (sameLower(name, "transfer-encoding")) {
       chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
-    } else if (n === "connection") {
+    } else if (sameLower(name, "connection")) {
       const tokens = value.toLowerCase().split(",").map((t) => t.trim());
       if (tokens.includes("close")) close = true;
       else if (tokens.includes("keep-alive")) close = http10 ? false : close;
