@@ -6,7 +6,7 @@
  */
 import { DELIVERY_VERSION, type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
 import { type CapturedEvent, decodeBody, encodeBody, isoTime } from "../event/record.ts";
-import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
+import { type RawResponse, SendError, sendFailure, type SendOptions, startSend } from "./client.ts";
 import { type OutgoingRequest, withLength } from "./prepare.ts";
 import { contentCoding, decodeAnswer } from "./answer_decode.ts";
 import { deliveryUrl, isHopHeader, type SendTarget } from "./target.ts";
@@ -37,7 +37,8 @@ export interface DeliverOptions extends SendOptions {
 export function storedRequest(event: CapturedEvent): PreparedRequest {
   const bodyless = (event.method === "GET" || event.method === "HEAD") && event.bodySize > 0;
   const body = bodyless ? null : decodeBody(event);
-  const headers = event.headers.filter(([name]) => !isHopHeader(name));
+  // `(h) => h[0]`, not `([name])`: a destructuring pattern is an array iterator per header.
+  const headers = event.headers.filter((h) => !isHopHeader(h[0]));
   return { method: event.method, headers: withLength(headers, body, event.method), body };
 }
 
@@ -107,7 +108,12 @@ export async function deliverOnce(
   if (options.resumed) record.resumed = true;
   if (request.resigned) record.resigned = true;
   try {
-    const response = await sendRaw(url, request, options);
+    let response: RawResponse;
+    try {
+      response = await startSend(url, request, options); // sendRaw's work, without its async frame
+    } catch (error) {
+      throw sendFailure(error, url, options);
+    }
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
     const filling = fill(record, response);
     if (filling !== undefined) await filling;

@@ -635,53 +635,7 @@ class ForwarderEngine {
       if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
       if (this.#stopped) return; // left for the next start
       if (lane.retired) return this.#abandon(lane, job);
-      const next: Job = {
-        ...job,
-        // A try nothing listened to is not an attempt: the next one keeps its number.
-        attempt: refused ? job.attempt : job.attempt + 1,
-        counted,
-        early: false,
-        free: (job.free ?? 0) + (freeEarly ? 1 : 0),
-      };
-      lane.serial = true;
-      if (refused) {
-        // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
-        this.#insertRetry(lane, next);
-        const host = this.#hostOf(target.to);
-        if (this.#down.get(host) !== true) {
-          // It was back up meanwhile (another attempt got an answer): go again at once.
-          return;
-        }
-        if (lane.hold === undefined) lane.hold = { host };
-        this.#backlog?.rest(); // nothing is read back while it waits
-        this.#probe(host);
-        return;
-      }
-      if (this.#ordered(target)) {
-        // Arrival order: the lane waits with this event at its head.
-        this.#insertRetry(lane, next);
-        if (lane.hold === undefined) {
-          // The connection closed without an answer: the connect check may end the wait early when the app
-          // restarts (refused, then accepting), or while it starts (a free early attempt: the next connect).
-          // Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
-          const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
-          const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host, restart: !freeEarly };
-          hold.timer = setTimeout(() => {
-            if (lane.hold === hold) lane.hold = undefined;
-            this.#pump(lane);
-          }, delay);
-          lane.hold = hold;
-          this.#backlog?.rest(); // nothing is read back while it waits
-          if (host !== undefined) this.#probe(host);
-        }
-        return;
-      }
-      const timer = setTimeout(() => {
-        lane.side.delete(timer);
-        this.#insertRetry(lane, next);
-        this.#pump(lane);
-      }, delay);
-      lane.side.set(timer, next);
+      this.#retry(lane, job, outcome, refused, freeEarly, counted, delay);
     } catch (error) {
       this.#options.onError?.(error);
     } finally {
@@ -689,6 +643,69 @@ class ForwarderEngine {
       lane.running--;
       this.#pump(lane);
     }
+  }
+
+  /**
+   * Puts `job` back in its lane for its next attempt (the job's own timer or the lane's wait). Apart from
+   * {@linkcode Forwarder.#run}: its closures would make every delivery's frame hold a context.
+   */
+  #retry(
+    lane: Lane,
+    job: Job,
+    outcome: AttemptOutcome,
+    refused: boolean,
+    freeEarly: boolean,
+    counted: number,
+    delay: number | undefined,
+  ): void {
+    const target = job.target;
+    const next: Job = {
+      ...job,
+      // A try nothing listened to is not an attempt: the next one keeps its number.
+      attempt: refused ? job.attempt : job.attempt + 1,
+      counted,
+      early: false,
+      free: (job.free ?? 0) + (freeEarly ? 1 : 0),
+    };
+    lane.serial = true;
+    if (refused) {
+      // Nothing listens: the lane waits, without spending attempts, until the target accepts connections.
+      this.#insertRetry(lane, next);
+      const host = this.#hostOf(target.to);
+      if (this.#down.get(host) !== true) {
+        // It was back up meanwhile (another attempt got an answer): go again at once.
+        return;
+      }
+      if (lane.hold === undefined) lane.hold = { host };
+      this.#backlog?.rest(); // nothing is read back while it waits
+      this.#probe(host);
+      return;
+    }
+    if (this.#ordered(target)) {
+      // Arrival order: the lane waits with this event at its head.
+      this.#insertRetry(lane, next);
+      if (lane.hold === undefined) {
+        // The connection closed without an answer: the connect check may end the wait early when the app
+        // restarts (refused, then accepting), or while it starts (a free early attempt: the next connect).
+        // Not after a timeout: the app accepted and kept silent, so the backoff is its pace.
+        const host = outcome.error?.kind === "reset" ? this.#hostOf(target.to) : undefined;
+        const hold: NonNullable<Lane["hold"]> = host === undefined ? {} : { host, restart: !freeEarly };
+        hold.timer = setTimeout(() => {
+          if (lane.hold === hold) lane.hold = undefined;
+          this.#pump(lane);
+        }, delay);
+        lane.hold = hold;
+        this.#backlog?.rest(); // nothing is read back while it waits
+        if (host !== undefined) this.#probe(host);
+      }
+      return;
+    }
+    const timer = setTimeout(() => {
+      lane.side.delete(timer);
+      this.#insertRetry(lane, next);
+      this.#pump(lane);
+    }, delay);
+    lane.side.set(timer, next);
   }
 
   /** Reads a spilled lane's next events back from the store when its memory has room. */
@@ -699,6 +716,12 @@ class ForwarderEngine {
     ) return;
     if (lane.retired) return;
     if (spill.place === undefined || lane.jobs > this.#window / 2) return;
+    this.#readBack(lane, spill);
+  }
+
+  /** Reads `lane`'s spilled events back (apart from {@linkcode Forwarder.#refill}, called at every pump: its
+   * closures' context is made only when it reads). */
+  #readBack(lane: Lane, spill: NonNullable<Lane["spill"]>): void {
     spill.reading = true;
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
@@ -715,7 +738,7 @@ class ForwarderEngine {
       this.#remember(lane, event.id);
       return "take" as const;
     };
-    this.#backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
+    this.#backlog!.read(spill.place!, spill.endpoint, visit, spill.until).then((end) => {
       spill.reading = false;
       if (lane.spill !== spill || this.#stopped) return;
       if (end.stopped !== undefined) {

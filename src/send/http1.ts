@@ -124,7 +124,10 @@ function headSize(request: Http1Request): number {
     if (BAD_VALUE.test(request.host)) throw new Http1Error("invalid", `invalid value of header Host`);
     size += request.host.length + 8; // "Host: " and CRLF
   }
-  for (const [name, value] of request.headers) {
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i++) {
+    const name = headers[i]![0];
+    const value = headers[i]![1];
     if (!TOKEN.test(name)) throw new Http1Error("invalid", `invalid header name ${JSON.stringify(name)}`);
     if (BAD_VALUE.test(value)) throw new Http1Error("invalid", `invalid value of header ${name}`);
     size += name.length + value.length + 4; // ": " and CRLF
@@ -158,11 +161,12 @@ function encodeWithHead(request: Http1Request, headBytes: number, into?: Uint8Ar
     out[at++] = 13;
     out[at++] = 10;
   }
-  for (const [name, value] of request.headers) {
-    at = putLatin1(name, out, at);
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i++) {
+    at = putLatin1(headers[i]![0], out, at);
     out[at++] = 58; // ":"
     out[at++] = 32;
-    at = putLatin1(value, out, at);
+    at = putLatin1(headers[i]![1], out, at);
     out[at++] = 13;
     out[at++] = 10;
   }

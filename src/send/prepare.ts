@@ -202,7 +202,7 @@ export function withLength(
   body: Uint8Array | null,
   method: string,
 ): [string, string][] {
-  const at = headers.findIndex(([n]) => isContentLength(n));
+  const at = headers.findIndex((h) => isContentLength(h[0])); // no destructuring: an iterator per header
   if (body === null) {
     return at === -1 ? headers : headers.filter(([n]) => !isContentLength(n));
   }
