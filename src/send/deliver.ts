@@ -37,8 +37,15 @@ export interface DeliverOptions extends SendOptions {
 export function storedRequest(event: CapturedEvent): PreparedRequest {
   const bodyless = (event.method === "GET" || event.method === "HEAD") && event.bodySize > 0;
   const body = bodyless ? null : decodeBody(event);
-  // `(h) => h[0]`, not `([name])`: a destructuring pattern is an array iterator per header.
-  const headers = event.headers.filter((h) => !isHopHeader(h[0]));
+  // Copied at its size and the hop-by-hop headers taken out in place: `filter` grows its result step by step
+  // (and a destructuring `([name])` was an array iterator per header).
+  const headers = event.headers.slice();
+  let kept = 0;
+  for (let i = 0; i < headers.length; i++) {
+    const header = headers[i]!;
+    if (!isHopHeader(header[0])) headers[kept++] = header;
+  }
+  headers.length = kept;
   return { method: event.method, headers: withLength(headers, body, event.method), body };
 }
 
