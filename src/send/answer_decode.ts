@@ -38,9 +38,11 @@ export interface DecodedAnswer {
 /** The one content coding of `headers` hooktap can decode, if the answer has exactly one. */
 export function contentCoding(headers: readonly [string, string][]): string | undefined {
   let coding: string | undefined;
-  for (const [name, value] of headers) {
+  // By index, no destructuring: an iterator per header otherwise, on every forwarded answer.
+  for (let i = 0; i < headers.length; i++) {
+    const name = headers[i]![0];
     if (name.length !== 16 || name.toLowerCase() !== "content-encoding") continue;
-    const token = value.trim().toLowerCase();
+    const token = headers[i]![1].trim().toLowerCase();
     if (token === "" || token === "identity") continue;
     if (coding !== undefined || !(token in FORMATS)) return undefined; // several codings, or one unknown
     coding = token;

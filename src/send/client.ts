@@ -134,8 +134,23 @@ export async function sendRaw(
   request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
   options: SendOptions = {},
 ): Promise<RawResponse> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (url.protocol === "https:") return await sendHttps(url, request, options);
+  try {
+    return await startSend(url, request, options);
+  } catch (error) {
+    throw sendFailure(error, url, options);
+  }
+}
+
+/**
+ * {@linkcode sendRaw} without an async frame of its own (the forwarder's path, one delivery after another:
+ * ./deliver.ts): its rejection is passed through {@linkcode sendFailure} by the caller.
+ */
+export function startSend(
+  url: URL,
+  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
+  options: SendOptions,
+): Promise<RawResponse> {
+  if (url.protocol === "https:") return sendHttps(url, request, options);
   let route = routes.get(url);
   if (route === undefined) {
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
@@ -147,27 +162,29 @@ export async function sendRaw(
     };
     routes.set(url, route);
   }
-  try {
-    return await pool.request(
-      route.origin,
-      {
-        method: request.method,
-        target: route.target,
-        host: route.host,
-        headers: request.headers,
-        body: request.body,
-      },
-      {
-        timeoutMs,
-        maxBody: options.maxBody ?? 64 * 1024,
-        signal: options.signal,
-        reuse: options.keepAlive ?? true,
-        budget: options.budget,
-      },
-    );
-  } catch (error) {
-    throw classify(error, url, timeoutMs);
-  }
+  return pool.request(
+    route.origin,
+    {
+      method: request.method,
+      target: route.target,
+      host: route.host,
+      headers: request.headers,
+      body: request.body,
+    },
+    {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxBody: options.maxBody ?? 64 * 1024,
+      signal: options.signal,
+      reuse: options.keepAlive ?? true,
+      budget: options.budget,
+    },
+  );
+}
+
+/** What {@linkcode sendRaw} throws for `error`, a rejection of {@linkcode startSend}'s promise. */
+export function sendFailure(error: unknown, url: URL, options: SendOptions): unknown {
+  if (url.protocol === "https:") return error; // sendHttps says what failed itself
+  return classify(error, url, options.timeoutMs ?? 30_000);
 }
 
 /**

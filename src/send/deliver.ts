@@ -5,8 +5,8 @@
  * @module
  */
 import { DELIVERY_VERSION, type DeliveryRecord, RECORD_BODY_BYTES } from "../event/delivery.ts";
-import { type CapturedEvent, decodeBody, encodeBody } from "../event/record.ts";
-import { type RawResponse, SendError, type SendOptions, sendRaw } from "./client.ts";
+import { type CapturedEvent, decodeBody, encodeBody, isoTime } from "../event/record.ts";
+import { type RawResponse, SendError, sendFailure, type SendOptions, startSend } from "./client.ts";
 import { type OutgoingRequest, withLength } from "./prepare.ts";
 import { contentCoding, decodeAnswer } from "./answer_decode.ts";
 import { deliveryUrl, isHopHeader, type SendTarget } from "./target.ts";
@@ -37,7 +37,15 @@ export interface DeliverOptions extends SendOptions {
 export function storedRequest(event: CapturedEvent): PreparedRequest {
   const bodyless = (event.method === "GET" || event.method === "HEAD") && event.bodySize > 0;
   const body = bodyless ? null : decodeBody(event);
-  const headers = event.headers.filter(([name]) => !isHopHeader(name));
+  // Copied at its size and the hop-by-hop headers taken out in place: `filter` grows its result step by step
+  // (and a destructuring `([name])` was an array iterator per header).
+  const headers = event.headers.slice();
+  let kept = 0;
+  for (let i = 0; i < headers.length; i++) {
+    const header = headers[i]!;
+    if (!isHopHeader(header[0])) headers[kept++] = header;
+  }
+  headers.length = kept;
   return { method: event.method, headers: withLength(headers, body, event.method), body };
 }
 
@@ -51,7 +59,10 @@ function fill(record: DeliveryRecord, response: RawResponse): Promise<void> | un
   // A compressed answer is kept decoded (its start), so every view shows what the app said; any other is
   // filled here, without a promise (the forwarding path's common case).
   if (contentCoding(response.headers) !== undefined) return fillDecoded(record, response);
-  const { body, bodyEncoding } = encodeBody(response.body.subarray(0, RECORD_BODY_BYTES));
+  const bytes = response.body;
+  const { body, bodyEncoding } = encodeBody(
+    bytes.length > RECORD_BODY_BYTES ? bytes.subarray(0, RECORD_BODY_BYTES) : bytes,
+  );
   record.body = body;
   record.bodyEncoding = bodyEncoding;
   if (response.bodySize > RECORD_BODY_BYTES) record.truncated = true;
@@ -97,14 +108,19 @@ export async function deliverOnce(
     url: url.href,
     method: request.method,
     attempt: options.attempt,
-    startedAt: started.toISOString(),
+    startedAt: isoTime(started),
     durationMs: 0,
     outcome: "failed",
   };
   if (options.resumed) record.resumed = true;
   if (request.resigned) record.resigned = true;
   try {
-    const response = await sendRaw(url, request, options);
+    let response: RawResponse;
+    try {
+      response = await startSend(url, request, options); // sendRaw's work, without its async frame
+    } catch (error) {
+      throw sendFailure(error, url, options);
+    }
     record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
     const filling = fill(record, response);
     if (filling !== undefined) await filling;

@@ -459,6 +459,19 @@ class ForwarderEngine {
     const { event, target } = job;
     const prepared = this.#options.prepare?.(event, job.attempt, target);
     const request = prepared instanceof Promise ? await prepared : prepared;
+    const outcome = await deliverOnce(event, target, this.#deliverOptions(job, request, maxBody, budget));
+    this.#noteState(target, outcome, event);
+    return outcome;
+  }
+
+  /** The options of `job`'s attempt. */
+  #deliverOptions(
+    job: Job,
+    request: PreparedRequest | undefined,
+    maxBody?: number,
+    budget?: RelayLease,
+  ): DeliverOptions {
+    const target = job.target;
     // Set field by field: a spread of a conditional object is one more object per delivery.
     const options: DeliverOptions = {
       id: this.#options.log.newId(this.#now()),
@@ -473,19 +486,21 @@ class ForwarderEngine {
     if (request !== undefined) options.request = request;
     if (maxBody !== undefined) options.maxBody = maxBody;
     if (budget !== undefined) options.budget = budget;
-    const outcome = await deliverOnce(event, target, options);
-    this.#noteState(target, outcome, event);
-    return outcome;
+    return options;
   }
 
   async #record(record: DeliveryRecord, event?: CapturedEvent): Promise<void> {
     try {
       await this.#options.log.append(record);
     } catch (error) {
-      this.#unrecorded++;
-      if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
+      this.#notRecorded(error);
     }
     this.#options.onDelivery?.(record, event);
+  }
+
+  #notRecorded(error: unknown): void {
+    this.#unrecorded++;
+    if (!this.#stopped) this.#options.onError?.(error); // after stop the log is closed: the next start redelivers
   }
 
   /** One lane per target: an endpoint's targets each have their own queue and retries. */
@@ -582,10 +597,50 @@ class ForwarderEngine {
     this.#inFlight.set(job, this.#run(lane, job));
   }
 
-  /** Runs a job to its end (one async frame where `.catch().finally()` made two more promises and closures). */
+  /**
+   * Runs a job to its end: one async frame, the attempt and its record written inline (an async function per
+   * step, `#attempt`, `#record`, and one around them, were a generator, a promise and awaits each per
+   * delivery; `.catch().finally()` made two more promises and closures).
+   */
   async #run(lane: Lane, job: Job): Promise<void> {
     try {
-      await this.#runJob(lane, job);
+      const target = job.target;
+      const prepared = this.#options.prepare?.(job.event, job.attempt, target);
+      const request = prepared instanceof Promise ? await prepared : prepared;
+      const outcome = await deliverOnce(job.event, target, this.#deliverOptions(job, request));
+      this.#noteState(target, outcome, job.event);
+      const refused = outcome.error?.kind === "refused";
+      // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
+      const freeEarly = !refused && job.early === true && outcome.response === undefined &&
+        (job.free ?? 0) < MAX_FREE_ATTEMPTS;
+      const counted = job.counted + (refused || freeEarly ? 0 : 1);
+      const delivered = outcome.record.outcome === "delivered";
+      let delay: number | undefined;
+      if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, this.#now().getTime());
+      if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
+      if (!delivered && (refused || delay !== undefined)) {
+        outcome.record.outcome = "retrying";
+        if (delay !== undefined) {
+          outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
+        }
+      }
+      // The connect check may end an arrival-order lane's wait after a closed connection, when the app restarts
+      // (below): said so.
+      if (
+        delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
+      ) {
+        outcome.record.retrySooner = true;
+      }
+      try {
+        await this.#options.log.append(outcome.record);
+      } catch (error) {
+        this.#notRecorded(error);
+      }
+      this.#options.onDelivery?.(outcome.record, job.event);
+      if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
+      if (this.#stopped) return; // left for the next start
+      if (lane.retired) return this.#abandon(lane, job);
+      this.#retry(lane, job, outcome, refused, freeEarly, counted, delay);
     } catch (error) {
       this.#options.onError?.(error);
     } finally {
@@ -595,33 +650,20 @@ class ForwarderEngine {
     }
   }
 
-  async #runJob(lane: Lane, job: Job): Promise<void> {
-    const outcome = await this.#attempt(job);
+  /**
+   * Puts `job` back in its lane for its next attempt (the job's own timer or the lane's wait). Apart from
+   * {@linkcode Forwarder.#run}: its closures would make every delivery's frame hold a context.
+   */
+  #retry(
+    lane: Lane,
+    job: Job,
+    outcome: AttemptOutcome,
+    refused: boolean,
+    freeEarly: boolean,
+    counted: number,
+    delay: number | undefined,
+  ): void {
     const target = job.target;
-    const refused = outcome.error?.kind === "refused";
-    // Started by the connect check and no answer (a dev server still compiling): free, a bounded number of times.
-    const freeEarly = !refused && job.early === true && outcome.response === undefined &&
-      (job.free ?? 0) < MAX_FREE_ATTEMPTS;
-    const counted = job.counted + (refused || freeEarly ? 0 : 1);
-    const delivered = outcome.record.outcome === "delivered";
-    let delay: number | undefined;
-    if (!delivered && !refused) delay = nextDelay(target, counted, outcome.record, this.#now().getTime());
-    if (refused) outcome.record.refused = true; // a wait for the app, not an attempt (delivery_state.ts)
-    if (!delivered && (refused || delay !== undefined)) {
-      outcome.record.outcome = "retrying";
-      if (delay !== undefined) outcome.record.retryAt = new Date(this.#now().getTime() + delay).toISOString();
-    }
-    // The connect check may end an arrival-order lane's wait after a closed connection, when the app restarts
-    // (below): said so.
-    if (
-      delay !== undefined && outcome.error?.kind === "reset" && this.#ordered(target) && this.#probeMs > 0
-    ) {
-      outcome.record.retrySooner = true;
-    }
-    await this.#record(outcome.record, job.event);
-    if (outcome.record.outcome !== "retrying") return this.#settle(lane, job);
-    if (this.#stopped) return; // left for the next start
-    if (lane.retired) return this.#abandon(lane, job);
     const next: Job = {
       ...job,
       // A try nothing listened to is not an attempt: the next one keeps its number.
@@ -679,6 +721,12 @@ class ForwarderEngine {
     ) return;
     if (lane.retired) return;
     if (spill.place === undefined || lane.jobs > this.#window / 2) return;
+    this.#readBack(lane, spill);
+  }
+
+  /** Reads `lane`'s spilled events back (apart from {@linkcode Forwarder.#refill}, called at every pump: its
+   * closures' context is made only when it reads). */
+  #readBack(lane: Lane, spill: NonNullable<Lane["spill"]>): void {
     spill.reading = true;
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
@@ -695,7 +743,7 @@ class ForwarderEngine {
       this.#remember(lane, event.id);
       return "take" as const;
     };
-    this.#backlog.read(spill.place, spill.endpoint, visit, spill.until).then((end) => {
+    this.#backlog!.read(spill.place!, spill.endpoint, visit, spill.until).then((end) => {
       spill.reading = false;
       if (lane.spill !== spill || this.#stopped) return;
       if (end.stopped !== undefined) {

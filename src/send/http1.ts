@@ -124,7 +124,10 @@ function headSize(request: Http1Request): number {
     if (BAD_VALUE.test(request.host)) throw new Http1Error("invalid", `invalid value of header Host`);
     size += request.host.length + 8; // "Host: " and CRLF
   }
-  for (const [name, value] of request.headers) {
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i++) {
+    const name = headers[i]![0];
+    const value = headers[i]![1];
     if (!TOKEN.test(name)) throw new Http1Error("invalid", `invalid header name ${JSON.stringify(name)}`);
     if (BAD_VALUE.test(value)) throw new Http1Error("invalid", `invalid value of header ${name}`);
     size += name.length + value.length + 4; // ": " and CRLF
@@ -158,11 +161,12 @@ function encodeWithHead(request: Http1Request, headBytes: number, into?: Uint8Ar
     out[at++] = 13;
     out[at++] = 10;
   }
-  for (const [name, value] of request.headers) {
-    at = putLatin1(name, out, at);
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i++) {
+    at = putLatin1(headers[i]![0], out, at);
     out[at++] = 58; // ":"
     out[at++] = 32;
-    at = putLatin1(value, out, at);
+    at = putLatin1(headers[i]![1], out, at);
     out[at++] = 13;
     out[at++] = 10;
   }
@@ -201,6 +205,10 @@ class Connection {
   received = 0;
   reused = false;
   closed = false;
+  /** The last answer read leaves the connection open for the next request. */
+  keep = false;
+  /** The pool's key of its origin, once pooled. */
+  key = "";
   /**
    * The read started while it waits in the pool ({@linkcode Connection.watchIdle}): the next answer's first
    * bytes, or the end of stream when the server closes it meanwhile.
@@ -213,18 +221,26 @@ class Connection {
    * that stopped) is seen then, not when the next request is written to it: `ended` is called when the read
    * ends (end of stream, an error, or bytes no request asked for) before a request took it over.
    */
-  watchIdle(ended: () => void): void {
+  watchIdle(ended: (c: Connection) => void): void {
     this.start = this.end = 0; // nothing of an answer is left (only such a connection is pooled)
-    const read = this.conn.read(this.buf.subarray(0));
+    const read = this.conn.read(this.buf);
     this.idleRead = read;
-    const done = () => {
-      if (this.idleRead !== read) return; // a request took it over: its answer reads the result
-      this.idleRead = undefined;
-      this.close();
-      ended();
-    };
-    read.then(done, done);
+    this.#ended = ended;
+    read.then(this.#idleDone, this.#idleDone);
   }
+
+  #ended: ((c: Connection) => void) | undefined;
+  /**
+   * The idle read ended. One function per connection, not one per pooling: no newer idle read can have
+   * started when it runs (a request that took this one over awaits it after this reaction, which was added
+   * first), so `idleRead` is either this read or taken over (undefined).
+   */
+  #idleDone = (): void => {
+    if (this.idleRead === undefined) return; // a request took it over: its answer reads the result
+    this.idleRead = undefined;
+    this.close();
+    this.#ended?.(this);
+  };
 
   close(): void {
     if (this.closed) return;
@@ -234,8 +250,12 @@ class Connection {
     } catch { /* already closed */ }
   }
 
-  /** Reads more bytes into the buffer; false at end of stream. */
-  async fill(): Promise<boolean> {
+  /**
+   * Starts reading more bytes into the buffer (or takes over the read started while pooled); pass its result
+   * to {@linkcode Connection.took}. Apart from {@linkcode Connection.fill}, so the first read of an answer
+   * needs no async function of its own.
+   */
+  readMore(): Promise<number | null> {
     if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
       const live = this.end - this.start;
@@ -247,11 +267,21 @@ class Connection {
     }
     const idle = this.idleRead;
     this.idleRead = undefined;
-    const n = await (idle ?? this.conn.read(this.buf.subarray(this.end)));
+    // The whole buffer itself when it is empty: no view made per read.
+    return idle ?? this.conn.read(this.end === 0 ? this.buf : this.buf.subarray(this.end));
+  }
+
+  /** Counts the `n` bytes a {@linkcode Connection.readMore} read; false at end of stream. */
+  took(n: number | null): boolean {
     if (n === null) return false;
     this.end += n;
     this.received += n;
     return true;
+  }
+
+  /** Reads more bytes into the buffer; false at end of stream. */
+  async fill(): Promise<boolean> {
+    return this.took(await this.readMore());
   }
 
   async write(bytes: Uint8Array): Promise<void> {
@@ -348,6 +378,24 @@ interface Deadline {
   fire(): void;
 }
 
+/**
+ * A request in flight: when it times out, its connection, and why it was stopped (one object, where a deadline
+ * object and closures over the request's variables were four per request).
+ */
+class Call implements Deadline {
+  current: Connection | undefined;
+  why: Http1Error | undefined;
+  constructor(readonly at: number, readonly timeoutMs: number) {}
+  /** Stops the request: `error` is what it throws. */
+  stop(error: Http1Error): void {
+    this.why ??= error;
+    this.current?.close();
+  }
+  fire(): void {
+    this.stop(new Http1Error("timeout", `no answer within ${this.timeoutMs} ms`));
+  }
+}
+
 /** A keep-alive pool of connections per origin. */
 export class Http1Pool {
   #idle = new Map<string, Connection[]>();
@@ -367,6 +415,13 @@ export class Http1Pool {
   idleCount(origin: Http1Origin): number {
     return this.#idle.get(key(origin))?.length ?? 0;
   }
+
+  /** Takes a pooled connection that ended while it waited out of the pool. */
+  #dropIdle = (c: Connection): void => {
+    const list = this.#idle.get(c.key);
+    const at = list?.indexOf(c) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
+  };
 
   /** Requests in flight and when each times out. */
   #deadlines = new Set<Deadline>();
@@ -427,15 +482,7 @@ export class Http1Pool {
     const size = headBytes + (request.body?.length ?? 0);
     const k = key(origin);
     let current: Connection | undefined;
-    let why: Http1Error | undefined;
-    const stop = (error: Http1Error) => {
-      why ??= error;
-      current?.close();
-    };
-    const deadline: Deadline = {
-      at: performance.now() + options.timeoutMs,
-      fire: () => stop(new Http1Error("timeout", `no answer within ${options.timeoutMs} ms`)),
-    };
+    const call = new Call(performance.now() + options.timeoutMs, options.timeoutMs);
     // A one-shot request (its connection closed after the answer: `trigger`, the test library) times out
     // with AbortSignal.timeout, which costs nothing to set up, where the first setInterval of a process
     // loads Deno's timers (~5 ms of a `hooktap trigger`); requests on kept-alive connections (dev's
@@ -443,9 +490,10 @@ export class Http1Pool {
     const timer = options.reuse === false && options.timeoutMs >= 0 && options.timeoutMs <= MAX_TIMER_MS
       ? AbortSignal.timeout(options.timeoutMs)
       : undefined;
-    if (timer === undefined) this.#watch(deadline);
-    else timer.addEventListener("abort", deadline.fire, { once: true });
-    const onAbort = options.signal && (() => stop(new Http1Error("aborted", "cancelled")));
+    const onTimeout = timer && (() => call.fire());
+    if (timer === undefined) this.#watch(call);
+    else timer.addEventListener("abort", onTimeout!, { once: true });
+    const onAbort = options.signal && (() => call.stop(new Http1Error("aborted", "cancelled")));
     if (onAbort) options.signal!.addEventListener("abort", onAbort, { once: true });
     try {
       if (options.signal?.aborted) throw new Http1Error("aborted", "cancelled");
@@ -453,10 +501,10 @@ export class Http1Pool {
         const idle = this.#idle.get(k);
         let pooled = idle?.pop();
         while (pooled?.closed) pooled = idle?.pop();
-        current = pooled ?? await this.#connect(origin);
-        if (why) {
+        current = call.current = pooled ?? await this.#connect(origin);
+        if (call.why) {
           current.close();
-          throw why;
+          throw call.why;
         }
         current.reused = pooled !== undefined;
         current.received = 0;
@@ -465,25 +513,30 @@ export class Http1Pool {
           if (current.wbuf.length < size && size <= MAX_WBUF) {
             current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
-          await current.write(encodeWithHead(request, headBytes, current.wbuf));
+          const bytes = encodeWithHead(request, headBytes, current.wbuf);
+          const off = await current.conn.write(bytes);
+          if (off < bytes.length) await current.write(bytes.subarray(off));
           written = true;
-          const response = await readResponse(current, request.method, options.maxBody, options.budget);
-          if (response.keep && options.reuse !== false && current.start === current.end) {
+          // The answer's first read; a small answer is whole in it, taken without an async function per step
+          // (readResponse, readHead, fill: a generator and promises each, per delivery).
+          if (!current.took(await current.readMore())) {
+            throw new Http1Error("reset", "the connection was closed before an answer came");
+          }
+          const response = takeBuffered(current, request.method, options.maxBody, options.budget) ??
+            await readResponse(current, request.method, options.maxBody, options.budget);
+          if (current.keep && options.reuse !== false && current.start === current.end) {
             const list = this.#idle.get(k) ?? [];
             if (list.length < this.maxIdle) {
               list.push(current);
               this.#idle.set(k, list);
-              const pooledNow = current;
-              pooledNow.watchIdle(() => {
-                const at = this.#idle.get(k)?.indexOf(pooledNow) ?? -1;
-                if (at >= 0) this.#idle.get(k)!.splice(at, 1);
-              });
+              current.key = k;
+              current.watchIdle(this.#dropIdle);
             } else current.close();
           } else current.close();
-          return response.response;
+          return response;
         } catch (error) {
           current.close();
-          if (why) throw why;
+          if (call.why) throw call.why;
           // A kept-alive connection the server had closed before the request could be written: once more on a
           // fresh one. The other idle ones to that origin are from the same server and closed too (an app
           // that restarted): drop them, so the retry connects anew and says what is true now (`nothing
@@ -498,10 +551,10 @@ export class Http1Pool {
         }
       }
     } catch (error) {
-      throw why ?? error;
+      throw call.why ?? error;
     } finally {
-      if (timer === undefined) this.#unwatch(deadline);
-      else timer.removeEventListener("abort", deadline.fire);
+      if (timer === undefined) this.#unwatch(call);
+      else timer.removeEventListener("abort", onTimeout!);
       if (onAbort) options.signal!.removeEventListener("abort", onAbort);
     }
   }
@@ -522,66 +575,148 @@ const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 const NO_BODY_STATUS = (status: number) =>
   status === 204 || status === 304 || (status >= 100 && status < 200);
 
+/** Whether `name.toLowerCase() === lower` (`lower` ASCII, lower case), without a lower-cased copy. */
+function sameLower(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const l = lower.charCodeAt(i);
+    if (c !== l && !(c >= 65 && c <= 90 && c + 32 === l)) return false;
+  }
+  return true;
+}
+
+/** An answer's head, parsed, with what frames its body. */
+interface AnswerHead {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** Content-Length, when given. */
+  length: number | undefined;
+  chunked: boolean;
+  /** The connection closes after this answer (HTTP/1.0 without keep-alive, or `Connection: close`). */
+  close: boolean;
+}
+
+/** `head` (the answer's header block, latin-1, without its blank line) parsed. */
+function parseHead(head: string): AnswerHead {
+  const eol = head.indexOf("\r\n");
+  const firstEnd = eol === -1 ? head.length : eol;
+  // The status line, `HTTP/1.x NNN[ text]`, read without a regular expression's match array.
+  let ok = firstEnd >= 12 && head.startsWith("HTTP/1.") &&
+    (head.charCodeAt(7) === 48 || head.charCodeAt(7) === 49) &&
+    head.charCodeAt(8) === 32 && (firstEnd === 12 || head.charCodeAt(12) === 32);
+  let status = 0;
+  for (let i = 9; ok && i < 12; i++) {
+    const d = head.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) ok = false;
+    else status = status * 10 + d;
+  }
+  for (let i = 13; ok && i < firstEnd; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 13 || c === 10) ok = false; // `.` of the status line's pattern: no CR or LF in its text
+  }
+  if (!ok) {
+    const first = head.slice(0, firstEnd);
+    throw new Http1Error("protocol", `not an HTTP/1.x answer: ${JSON.stringify(first.slice(0, 80))}`);
+  }
+  const http10 = head.charCodeAt(7) === 48;
+  const statusText = firstEnd > 12 ? head.slice(13, firstEnd) : "";
+  const headers: [string, string][] = [];
+  let length: number | undefined;
+  let chunked = false;
+  let close = http10;
+  // Each header line sliced once from the head, the value without its surrounding white space (as trim()).
+  for (let at = eol; at !== -1;) {
+    const start = at + 2;
+    const next = head.indexOf("\r\n", start);
+    const end = next === -1 ? head.length : next;
+    const colon = head.indexOf(":", start);
+    if (colon <= start || colon >= end) {
+      throw new Http1Error("protocol", `a malformed header line in the answer`);
+    }
+    let from = colon + 1;
+    let to = end;
+    while (from < to && isSpace(head.charCodeAt(from))) from++;
+    while (to > from && isSpace(head.charCodeAt(to - 1))) to--;
+    const name = head.slice(start, colon);
+    const value = head.slice(from, to);
+    headers.push([name, value]);
+    at = next;
+    // Only names of these lengths can be one of the three: the others are not lower-cased.
+    const size = colon - start;
+    if (size !== 14 && size !== 17 && size !== 10) continue;
+    if (sameLower(name, "content-length")) {
+      if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) {
+        throw new Http1Error("protocol", `an invalid Content-Length in the answer: ${value}`);
+      }
+      length = Number(value);
+    } else if (sameLower(name, "transfer-encoding")) {
+      chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
+    } else if (sameLower(name, "connection")) {
+      const tokens = value.toLowerCase().split(",").map((t) => t.trim());
+      if (tokens.includes("close")) close = true;
+      else if (tokens.includes("keep-alive")) close = http10 ? false : close;
+    }
+  }
+  return { status, statusText, headers, length, chunked, close };
+}
+
+/**
+ * The answer when it is whole in the connection's buffer already (its head final, its body framed by a
+ * Content-Length or absent: the common small answer), taken synchronously; else undefined and nothing taken
+ * (readResponse reads it).
+ */
+function takeBuffered(
+  c: Connection,
+  method: string,
+  maxBody: number,
+  budget: BodyBudgetLike | undefined,
+): Http1Response | undefined {
+  if (budget !== undefined) return undefined;
+  const found = indexOfCrlf2(c.buf, c.start, c.end);
+  if (found < 0) return undefined;
+  const head = parseHead(latin1(c.buf.subarray(c.start, found)));
+  const status = head.status;
+  if (status >= 100 && status < 200) return undefined; // interim, or 101 (readResponse says so)
+  const bodyAt = found + 4;
+  let body: Uint8Array;
+  let bodySize: number;
+  if (method === "HEAD" || NO_BODY_STATUS(status)) {
+    body = new Uint8Array(0);
+    bodySize = 0;
+  } else if (head.length !== undefined && !head.chunked && c.end - bodyAt >= head.length) {
+    bodySize = head.length;
+    body = c.buf.slice(bodyAt, bodyAt + Math.min(bodySize, maxBody));
+  } else return undefined;
+  c.start = bodyAt + bodySize;
+  c.keep = !head.close;
+  return {
+    status,
+    statusText: head.statusText,
+    headers: head.headers,
+    body,
+    bodySize,
+    truncated: bodySize > body.length,
+  };
+}
+
+/** Reads the answer (sets the connection's `keep`). */
 async function readResponse(
   c: Connection,
   method: string,
   maxBody: number,
   budget?: BodyBudgetLike,
-): Promise<{ response: Http1Response; keep: boolean }> {
-  let status: number, statusText: string, version: string, headers: [string, string][];
+): Promise<Http1Response> {
+  let head: AnswerHead;
   while (true) {
-    const head = await c.readHead();
-    const eol = head.indexOf("\r\n");
-    const first = eol === -1 ? head : head.slice(0, eol);
-    const m = /^HTTP\/(1\.[01]) (\d{3})(?: (.*))?$/.exec(first);
-    if (!m) {
-      throw new Http1Error("protocol", `not an HTTP/1.x answer: ${JSON.stringify(first.slice(0, 80))}`);
-    }
-    version = m[1]!;
-    status = Number(m[2]);
-    statusText = m[3] ?? "";
-    headers = [];
-    // Each header line sliced once from the head, the value without its surrounding white space (as trim()).
-    for (let at = eol; at !== -1;) {
-      const start = at + 2;
-      const next = head.indexOf("\r\n", start);
-      const end = next === -1 ? head.length : next;
-      const colon = head.indexOf(":", start);
-      if (colon <= start || colon >= end) {
-        throw new Http1Error("protocol", `a malformed header line in the answer`);
-      }
-      let from = colon + 1;
-      let to = end;
-      while (from < to && isSpace(head.charCodeAt(from))) from++;
-      while (to > from && isSpace(head.charCodeAt(to - 1))) to--;
-      headers.push([head.slice(start, colon), head.slice(from, to)]);
-      at = next;
-    }
-    if (status === 101) throw new Http1Error("protocol", "the app switched protocols");
-    if (status >= 100 && status < 200) continue; // interim (100 Continue, 103): the real answer follows
+    head = parseHead(await c.readHead());
+    if (head.status === 101) throw new Http1Error("protocol", "the app switched protocols");
+    if (head.status >= 100 && head.status < 200) continue; // interim (100 Continue, 103): the real answer follows
     break;
   }
-  let length: number | undefined;
-  let chunked = false;
-  let close = version === "1.0";
-  for (const [name, value] of headers) {
-    // Only names of these lengths can be one of the three: the others are not lower-cased.
-    const size = name.length;
-    if (size !== 14 && size !== 17 && size !== 10) continue;
-    const n = name.toLowerCase();
-    if (n === "content-length") {
-      if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) {
-        throw new Http1Error("protocol", `an invalid Content-Length in the answer: ${value}`);
-      }
-      length = Number(value);
-    } else if (n === "transfer-encoding") {
-      chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
-    } else if (n === "connection") {
-      const tokens = value.toLowerCase().split(",").map((t) => t.trim());
-      if (tokens.includes("close")) close = true;
-      else if (tokens.includes("keep-alive")) close = version === "1.0" ? false : close;
-    }
-  }
+  const { status, statusText, headers, length, chunked } = head;
+  let close = head.close;
   // A budget (a relay's): a declared length is charged at once, so an answer is kept whole or not at all (by
   // the piece, answers arriving together would each take a share and all be refused).
   const declared = length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status);
@@ -605,7 +740,8 @@ async function readResponse(
       truncated: length! > kept,
     };
     if (refused) response.overBudget = true;
-    return { response, keep: !close };
+    c.keep = !close;
+    return response;
   }
   const parts: Uint8Array[] = [];
   let kept = 0;
@@ -667,7 +803,8 @@ async function readResponse(
     truncated: size > kept,
   };
   if (refused) response.overBudget = true;
-  return { response, keep: !close };
+  c.keep = !close;
+  return response;
 }
 
 /*

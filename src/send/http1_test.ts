@@ -451,3 +451,91 @@ Deno.test("a kept-alive connection's reused write buffer sends each request's ow
     await server.close();
   }
 });
+
+Deno.test("answer heads read whole in the first read and split across reads alike: status lines, interim answers, framing, keep-alive", async () => {
+  // Each case's answer, by the request's path; `|` splits it into writes 30 ms apart (the answer's first
+  // read then holds part of it: the reading path after the buffered one).
+  const answers: Record<string, string> = {
+    bare: "HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok",
+    space: "HTTP/1.1 201 \r\nContent-Length: 0\r\n\r\n",
+    text: "HTTP/1.1 418 I'm a teapot, really\r\nX-A:  padded value \t\r\nCONTENT-LENGTH: 3\r\n\r\ntea",
+    interim: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" +
+      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    http10: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    http10keep: "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok",
+    close: "HTTP/1.1 200 OK\r\nconnection: close\r\nContent-Length: 2\r\n\r\nok",
+    chunked: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+    nobody: "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+    v2: "HTTP/2 200 OK\r\nContent-Length: 0\r\n\r\n",
+    v12: "HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n",
+    long: "HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n",
+    letters: "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n",
+    cr: "HTTP/1.1 200 O\rK\r\nContent-Length: 0\r\n\r\n",
+    switched: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n",
+    badLength: "HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\nok",
+  };
+  let split = false;
+  const server = rawServer(async (conn, request) => {
+    const answer = answers[request.slice(request.indexOf("/") + 1, request.indexOf(" HTTP/"))]!;
+    const parts = split ? [answer.slice(0, answer.length >> 1), answer.slice(answer.length >> 1)] : [answer];
+    for (const [i, part] of parts.entries()) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 30));
+      await conn.write(enc.encode(part));
+    }
+  });
+  const origin = { hostname: "127.0.0.1", port: server.port };
+  try {
+    for (const whole of [true, false]) {
+      split = !whole;
+      const pool = new Http1Pool();
+      const get = (path: string) =>
+        pool.request(origin, { method: "GET", target: `/${path}`, host: "x", headers: [], body: null }, OPTS);
+      const seen = async (path: string) => {
+        const r = await get(path);
+        const kept = pool.idleCount(origin);
+        pool.close();
+        return {
+          status: r.status,
+          statusText: r.statusText,
+          headers: r.headers,
+          body: dec.decode(r.body),
+          kept,
+        };
+      };
+      const how = whole ? "whole" : "split";
+      assert.deepEqual(await seen("bare"), {
+        status: 200,
+        statusText: "",
+        headers: [["Content-Length", "2"]],
+        body: "ok",
+        kept: 1,
+      }, how);
+      assert.equal((await seen("space")).statusText, "", how);
+      assert.deepEqual(await seen("text"), {
+        status: 418,
+        statusText: "I'm a teapot, really",
+        headers: [["X-A", "padded value"], ["CONTENT-LENGTH", "3"]],
+        body: "tea",
+        kept: 1,
+      }, how);
+      const interim = await seen("interim");
+      assert.deepEqual([interim.status, interim.body, interim.kept], [200, "ok", 1], how);
+      assert.equal((await seen("http10")).kept, 0, how);
+      assert.equal((await seen("http10keep")).kept, 1, how);
+      assert.equal((await seen("close")).kept, 0, how);
+      assert.deepEqual([(await seen("chunked")).body, (await seen("nobody")).body], ["ok", ""], how);
+      for (const path of ["v2", "v12", "long", "letters", "cr", "switched", "badLength"]) {
+        await assert.rejects(
+          get(path),
+          (e) => e instanceof Http1Error && e.kind === "protocol",
+          `${path} ${how}`,
+        );
+        pool.close();
+      }
+      await assert.rejects(get("v2"), /not an HTTP\/1\.x answer: "HTTP\/2 200 OK"/);
+      pool.close();
+    }
+  } finally {
+    await server.close();
+  }
+});

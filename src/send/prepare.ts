@@ -202,15 +202,20 @@ export function withLength(
   body: Uint8Array | null,
   method: string,
 ): [string, string][] {
-  const at = headers.findIndex(([n]) => isContentLength(n));
+  // Loops, not `findIndex` with closures (and destructuring iterators) per delivery.
+  let at = -1;
+  let more = false;
+  for (let i = 0; i < headers.length; i++) {
+    if (!isContentLength(headers[i]![0])) continue;
+    if (at === -1) at = i;
+    else more = true;
+  }
   if (body === null) {
     return at === -1 ? headers : headers.filter(([n]) => !isContentLength(n));
   }
   const value = String(body.length);
   if (at !== -1) {
-    if (headers[at]![1] === value && headers.findIndex(([n], i) => i > at && isContentLength(n)) === -1) {
-      return headers;
-    }
+    if (headers[at]![1] === value && !more) return headers;
     const name = headers[at]![0];
     const out = headers.filter(([n], i) => i === at || !isContentLength(n));
     out[out.findIndex(([n]) => n === name)] = [name, value];
