@@ -54,7 +54,11 @@ Deno.test("logs, logs --json, inspect, the inspector's API and replay --undelive
   assert.equal(ok.code, 0, ok.stderr);
   // The next dev resumes D (its delivery was cut by the kill) and serves the inspector.
   await using dev = await startDev(tmp.path);
-  await until(() => /\[200\].*again after a restart/.test(dev.stdout()), "D resumed and delivered");
+  // Under a loaded machine (the whole suite at once) this has taken over 15 s: 30 s, and what dev said if not.
+  await until(() => /\[200\].*again after a restart/.test(dev.stdout()), "D resumed and delivered", 30_000)
+    .catch((error) => {
+      throw new Error(`${error.message}\n--- dev's stdout:\n${dev.stdout()}\n--- stderr:\n${dev.stderr()}`);
+    });
   const [, inspector, token] = dev.stderr().match(/Inspect: (http:\/\/127\.0\.0\.1:\d+\/)\?token=(\w+)/)!;
   const auth = { headers: { "x-hooktap-token": token! } }; // the inspector serves only its user
 
