@@ -16,12 +16,13 @@
 import type http from "node:http";
 import type https from "node:https";
 import {
+  AnswerBody,
+  answerHasNoBody,
   type BodyBudgetLike,
   Http1Error,
   type Http1Origin,
   Http1Pool,
   type Http1Response,
-  keepFirst,
   LOOPBACKS,
 } from "./http1.ts";
 
@@ -253,61 +254,23 @@ async function sendHttpsTo(
       const raw = res.rawHeaders;
       const headers: [string, string][] = [];
       for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
-      const parts: Uint8Array[] = [];
-      let kept = 0;
-      let size = 0;
-      let refused = false;
-      let limit = maxBody;
-      // A budget (a relay's): as ./http1.ts charges it, a declared length at once.
-      const budget = options.budget;
+      // A HEAD's, a 204's, a 304's Content-Length names a body that never comes.
       const length = Number(res.headers["content-length"] ?? NaN);
-      // A HEAD's, a 204's, a 304's Content-Length names a body that never comes (./http1.ts's NO_BODY_STATUS).
-      const status = res.statusCode ?? 0;
-      const declared = Number.isSafeInteger(length) && request.method !== "HEAD" && status !== 204 &&
-        status !== 304 && (status < 100 || status >= 200);
-      if (budget !== undefined && declared && !budget.take(Math.min(length, limit))) {
-        refused = true;
-        budget.release();
-        limit = Math.min(limit, budget.keepRefused);
-      }
-      res.on("data", (chunk: Uint8Array) => {
-        size += chunk.length;
-        if (kept < limit) {
-          if (
-            budget !== undefined && !declared && !refused &&
-            !budget.take(Math.min(chunk.length, limit - kept))
-          ) {
-            refused = true;
-            budget.release();
-            limit = Math.min(kept, budget.keepRefused);
-            kept = keepFirst(parts, limit);
-            return;
-          }
-          const piece = chunk.subarray(0, limit - kept);
-          parts.push(piece);
-          kept += piece.length;
-        }
-      });
+      const declared = Number.isSafeInteger(length) && !answerHasNoBody(request.method, res.statusCode ?? 0);
+      // A budget (a relay's) is charged as ./http1.ts charges it; node's chunks are its own: kept as views.
+      const body = new AnswerBody(maxBody, options.budget, declared ? length : undefined);
+      res.on("data", (chunk: Uint8Array) => body.add(chunk, true));
       res.on("error", fail);
       res.on("end", () => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const body = new Uint8Array(kept);
-        let at = 0;
-        for (const p of parts) {
-          body.set(p, at);
-          at += p.length;
-        }
         const response: RawResponse = {
           status: res.statusCode ?? 0,
           statusText: res.statusMessage ?? "",
           headers,
-          body,
-          bodySize: size,
-          truncated: size > kept,
+          ...body.finish(),
         };
-        if (refused) response.overBudget = true;
         resolve(response);
       });
     });

@@ -158,7 +158,8 @@ export interface Forwarder extends Forwarding {
   ): Resuming;
   /**
    * Relay mode: one attempt; the app's answer, or hooktap's 502 or 503 saying why not. `left`: aborted when
-   * the sender hung up (its record then says the app's answer reached no one).
+   * the sender hung up (its record then says the app's answer reached no one); `stopped`: aborted when dev's
+   * shutdown answered the sender itself (its record then says the sender got hooktap's 502).
    */
   relay(
     event: CapturedEvent,

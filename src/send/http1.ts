@@ -57,7 +57,7 @@ export interface Http1Options {
 export interface BodyBudgetLike {
   /** Charges `bytes` and says true, or false (nothing charged) when over the bound. */
   take(bytes: number): boolean;
-  /** Gives back everything taken (called once it refused). */
+  /** Gives back everything taken (called once it refused; safe to call twice). */
   release(): void;
   /** The bytes of a refused body still kept (for a record of its start). */
   readonly keepRefused: number;
@@ -73,6 +73,86 @@ export function keepFirst(parts: Uint8Array[], max: number): number {
   }
   parts.length = i;
   return n;
+}
+
+/**
+ * An answer's body as it arrives: its first `maxBody` bytes kept, every byte counted. Under a budget (a
+ * relay's), a declared length is charged at once, so an answer is kept whole or not at all (by the piece,
+ * answers arriving together would each take a share and all be refused); a body of unknown length is
+ * charged piece by piece. A refused body keeps the budget's `keepRefused` bytes, uncharged. Used by this
+ * client and by node:https's (./client.ts).
+ */
+export class AnswerBody {
+  readonly #parts: Uint8Array[] = [];
+  readonly #budget: BodyBudgetLike | undefined;
+  readonly #declared: boolean;
+  #max: number;
+  #kept = 0;
+  #size = 0;
+  #refused = false;
+  #views = false;
+
+  /** @param declared the length the answer declares, when it has a body of that length. */
+  constructor(maxBody: number, budget: BodyBudgetLike | undefined, declared: number | undefined) {
+    this.#max = maxBody;
+    this.#budget = budget;
+    this.#declared = declared !== undefined;
+    if (budget !== undefined && declared !== undefined && !budget.take(Math.min(declared, maxBody))) {
+      this.#refuse(maxBody);
+    }
+  }
+
+  #refuse(keep: number): void {
+    this.#refused = true;
+    this.#budget!.release();
+    this.#max = Math.min(keep, this.#budget!.keepRefused);
+  }
+
+  /**
+   * Takes the next bytes: a copy of what is kept, or a view of them when `owned` (nothing else reuses them;
+   * the body {@linkcode finish} gives is still a copy of its own).
+   */
+  add(bytes: Uint8Array, owned = false): void {
+    this.#size += bytes.length;
+    if (this.#kept >= this.#max) return;
+    const room = this.#max - this.#kept;
+    if (
+      this.#budget !== undefined && !this.#declared && !this.#refused &&
+      !this.#budget.take(Math.min(bytes.length, room))
+    ) {
+      this.#refuse(this.#kept);
+      this.#kept = keepFirst(this.#parts, this.#max);
+      return;
+    }
+    if (owned) this.#views = true;
+    const piece = owned ? bytes.subarray(0, room) : bytes.slice(0, room);
+    this.#parts.push(piece);
+    this.#kept += piece.length;
+  }
+
+  /** The kept body and what an answer says of it. */
+  finish(): Pick<Http1Response, "body" | "bodySize" | "truncated" | "overBudget"> {
+    // A body of its own: a single piece is one only when it was copied in. Joined here rather than by
+    // ../bytes.ts's concatBytes: this module imports nothing (one module more for every `hooktap trigger`).
+    const parts = this.#parts;
+    let body: Uint8Array;
+    if (parts.length === 1 && !this.#views) body = parts[0]!;
+    else {
+      body = new Uint8Array(this.#kept);
+      let at = 0;
+      for (const p of parts) {
+        body.set(p, at);
+        at += p.length;
+      }
+    }
+    const out: Pick<Http1Response, "body" | "bodySize" | "truncated" | "overBudget"> = {
+      body,
+      bodySize: this.#size,
+      truncated: this.#size > this.#kept,
+    };
+    if (this.#refused) out.overBudget = true;
+    return out;
+  }
 }
 
 /** The answer. */
@@ -572,8 +652,10 @@ const key = (o: Http1Origin) => o.key ?? `${o.hostname}:${o.port}`;
 /** White space as `String.prototype.trim` removes it from a header value (latin-1 text). */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 
-const NO_BODY_STATUS = (status: number) =>
-  status === 204 || status === 304 || (status >= 100 && status < 200);
+/** Whether an answer to `method` with `status` has no body, whatever its Content-Length says (HEAD, 1xx, 204, 304). */
+export function answerHasNoBody(method: string, status: number): boolean {
+  return method === "HEAD" || status === 204 || status === 304 || (status >= 100 && status < 200);
+}
 
 /** Whether `name.toLowerCase() === lower` (`lower` ASCII, lower case), without a lower-cased copy. */
 function sameLower(name: string, lower: string): boolean {
@@ -682,7 +764,7 @@ function takeBuffered(
   const bodyAt = found + 4;
   let body: Uint8Array;
   let bodySize: number;
-  if (method === "HEAD" || NO_BODY_STATUS(status)) {
+  if (answerHasNoBody(method, status)) {
     body = new Uint8Array(0);
     bodySize = 0;
   } else if (head.length !== undefined && !head.chunked && c.end - bodyAt >= head.length) {
@@ -717,53 +799,17 @@ async function readResponse(
   }
   const { status, statusText, headers, length, chunked } = head;
   let close = head.close;
-  // A budget (a relay's): a declared length is charged at once, so an answer is kept whole or not at all (by
-  // the piece, answers arriving together would each take a share and all be refused).
-  const declared = length !== undefined && !chunked && method !== "HEAD" && !NO_BODY_STATUS(status);
-  let refused = false;
-  if (budget !== undefined && declared && !budget.take(Math.min(length!, maxBody))) {
-    refused = true;
-    budget.release();
-    maxBody = Math.min(maxBody, budget.keepRefused);
-  }
+  const declared = length !== undefined && !chunked && !answerHasNoBody(method, status);
+  const body = new AnswerBody(maxBody, budget, declared ? length : undefined);
+  const sink = (bytes: Uint8Array) => body.add(bytes); // a view of the connection's buffer: copied
   if (declared && c.end - c.start >= length!) {
     // The whole body is in the buffer already (a small answer): one copy, no reads.
-    const kept = Math.min(length!, maxBody);
-    const body = c.buf.slice(c.start, c.start + kept);
+    sink(c.buf.subarray(c.start, c.start + length!));
     c.start += length!;
-    const response: Http1Response = {
-      status,
-      statusText,
-      headers,
-      body,
-      bodySize: length!,
-      truncated: length! > kept,
-    };
-    if (refused) response.overBudget = true;
     c.keep = !close;
-    return response;
+    return { status, statusText, headers, ...body.finish() };
   }
-  const parts: Uint8Array[] = [];
-  let kept = 0;
-  let size = 0;
-  const sink = (bytes: Uint8Array) => {
-    size += bytes.length;
-    if (kept < maxBody) {
-      if (
-        budget !== undefined && !declared && !refused && !budget.take(Math.min(bytes.length, maxBody - kept))
-      ) {
-        refused = true;
-        budget.release();
-        maxBody = Math.min(kept, budget.keepRefused);
-        kept = keepFirst(parts, maxBody);
-        return;
-      }
-      const piece = bytes.slice(0, maxBody - kept);
-      parts.push(piece);
-      kept += piece.length;
-    }
-  };
-  if (method === "HEAD" || NO_BODY_STATUS(status)) {
+  if (answerHasNoBody(method, status)) {
     // no body
   } else if (chunked) {
     while (true) {
@@ -786,23 +832,7 @@ async function readResponse(
     await c.readBody(Infinity, sink);
     close = true;
   }
-  const body = parts.length === 1 ? parts[0]! : new Uint8Array(kept);
-  if (parts.length !== 1) {
-    let at = 0;
-    for (const p of parts) {
-      body.set(p, at);
-      at += p.length;
-    }
-  }
-  const response: Http1Response = {
-    status,
-    statusText,
-    headers,
-    body,
-    bodySize: size,
-    truncated: size > kept,
-  };
-  if (refused) response.overBudget = true;
+  const response: Http1Response = { status, statusText, headers, ...body.finish() };
   c.keep = !close;
   return response;
 }

@@ -12,6 +12,7 @@
 
 import { RELAY_BYTES_IN_FLIGHT } from "./answer_note.ts";
 import { RECORD_BODY_BYTES } from "../event/delivery.ts";
+import type { BodyBudgetLike } from "./http1.ts";
 
 /** A shared bound on the bytes of relayed answers held in memory. */
 export class RelayBudget {
@@ -57,12 +58,8 @@ export class RelayBudget {
   }
 }
 
-/** One answer's share of a {@linkcode RelayBudget}. */
-export interface RelayLease {
-  /** Charges `bytes` to the budget and says true, or false when that would pass its bound. */
-  take(bytes: number): boolean;
-  /** Gives back everything taken; later takes are refused. Safe to call twice. */
-  release(): void;
-  /** What a refused answer keeps, uncharged. */
-  readonly keepRefused: number;
-}
+/**
+ * One answer's share of a {@linkcode RelayBudget}: what the HTTP clients charge an answer to
+ * (./http1.ts's `BodyBudgetLike`); its `release` gives back everything taken, and later takes are refused.
+ */
+export type RelayLease = BodyBudgetLike;
