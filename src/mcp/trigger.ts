@@ -11,7 +11,7 @@ import { UsageError } from "../errors.ts";
 import { CATALOG } from "../providers/catalog.ts";
 import { parseHeaderOption } from "../send/overrides.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../trigger/registry.ts";
-import { type Delivery, trigger, type TriggerRequest } from "../trigger/run.ts";
+import { type Delivery, devAnswer, judgeByDev, trigger, type TriggerRequest } from "../trigger/run.ts";
 import { setUpTrigger } from "../trigger/setup.ts";
 import { headerList, HEADERS_SCHEMA } from "./_headers.ts";
 import { configOf, type McpContext, noDevMessage, storeOf } from "./context.ts";
@@ -54,16 +54,6 @@ const DELIVERY_SCHEMA = z.object({
   }).optional(),
 });
 
-function _storedId(d: Delivery): string | undefined {
-  if (d.responseBody === undefined) return undefined;
-  try {
-    const id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
-    return typeof id === "string" && id.startsWith("evt_") ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `bytes` as UTF-8 text (a character cut at the end left out), or `undefined` when they are not text. */
 function _utf8Start(bytes: Uint8Array): string | undefined {
   try {
@@ -90,7 +80,7 @@ function _delivery(d: Delivery, viaDev: boolean): z.infer<typeof DELIVERY_SCHEMA
   if (d.error !== undefined) out.error = d.error;
   if (d.answerProblem !== undefined) out.answerProblem = d.answerProblem;
   if (d.devVerdict !== undefined) out.devVerdict = d.devVerdict;
-  const id = viaDev ? _storedId(d) : undefined;
+  const id = viaDev ? devAnswer(d).id : undefined;
   if (id !== undefined) out.storedEventId = id;
   if (d.status !== undefined) {
     const body = d.responseBody ?? new Uint8Array();
@@ -328,14 +318,12 @@ function _verdictNote(d: ReturnType<typeof _delivery>): string {
  * `secret` that is not the endpoint's) says so instead of passing for a good one.
  */
 async function _devVerdict(ctx: McpContext, d: Delivery): Promise<void> {
-  const id = _storedId(d);
+  const { id, verdict } = devAnswer(d);
   if (id === undefined) return;
+  if (verdict !== undefined) return judgeByDev(d, verdict); // dev's own answer says it
   try {
     const { lookUp } = await import("./get_event.ts");
     const status = (await lookUp(ctx, id)).verdict?.status;
-    if (status === undefined || status === "valid") return;
-    d.devVerdict = status;
-    // Refused as meant only when dev judged the signature: `no-secret` or `unsigned` proves nothing.
-    if (d.expectRejection) d.ok = status === "invalid" || status === "expired";
+    if (status !== undefined) judgeByDev(d, status);
   } catch { /* not found: judged by the answer */ }
 }

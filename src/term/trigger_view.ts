@@ -5,7 +5,7 @@
  * @module
  */
 import type { ListEntry } from "../trigger/list.ts";
-import type { Delivery } from "../trigger/run.ts";
+import { type Delivery, devAnswer } from "../trigger/run.ts";
 import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -21,16 +21,6 @@ function signedText(d: Delivery): string {
     value === "" ? `${safeLine(name)} removed by -H` : `${safeLine(name)} set by -H`
   );
   return `signed with the ${d.signed}${by.length > 0 ? `, then ${by.join(", ")}` : ""}`;
-}
-
-/** The id dev stored a delivery under (its answer's `id`). */
-function _storedId(d: Delivery): string | undefined {
-  try {
-    const id = (JSON.parse(decoder.decode(d.responseBody)) as { id?: unknown }).id;
-    return typeof id === "string" && /^evt_\w+$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Two lines (more for an error body) about one delivery. */
@@ -50,7 +40,7 @@ export function deliveryText(d: Delivery, c: Colors): string {
   const mark = !d.ok ? c.red("✗") : doubted ? c.yellow("!") : c.green("✓");
   const verdictNote = d.devVerdict !== undefined && !d.expectRejection
     ? ` (dev's verdict: ${d.devVerdict}: ${
-      suggestCommand(["inspect", _storedId(d) ?? "ID"])
+      suggestCommand(["inspect", devAnswer(d).id ?? "ID"])
     } gives the reason)`
     : d.devVerdict !== undefined
     ? (d.ok

@@ -144,6 +144,47 @@ export interface Delivery extends PlannedDelivery {
   signatureHeaders?: { name: string; value: string }[];
 }
 
+/** The verdicts dev's own answer may carry (src/event/record.ts's VerdictStatus). */
+const DEV_VERDICTS = new Set(["valid", "invalid", "expired", "unsigned", "no-secret"]);
+
+/** dev's verdicts that refuse a signature (a fault meant to be refused is, when dev gives one). */
+const REFUSALS = new Set(["invalid", "expired"]);
+
+/**
+ * What `hooktap dev`'s own answer to a delivery says: the id it stored the event under, and the verdict it
+ * tells `hooktap trigger` (src/receiver/handler.ts). A relayed answer is the app's (dev adds only the
+ * `x-hooktap-event-id` header), whose JSON may well have an `id` and a `verdict` of its own: the verdict is
+ * read only when the body's id is that header's.
+ */
+export function devAnswer(
+  d: Pick<Delivery, "responseBody" | "responseHeaders">,
+): { id?: string; verdict?: string } {
+  if (d.responseBody === undefined) return {};
+  let json: { id?: unknown; verdict?: unknown };
+  try {
+    json = JSON.parse(new TextDecoder().decode(d.responseBody));
+  } catch {
+    return {};
+  }
+  const id = typeof json?.id === "string" && /^evt_\w+$/.test(json.id) ? json.id : undefined;
+  if (id === undefined) return {};
+  const own = d.responseHeaders?.find(([k]) => k.toLowerCase() === "x-hooktap-event-id")?.[1] === id;
+  return own && typeof json.verdict === "string" && DEV_VERDICTS.has(json.verdict)
+    ? { id, verdict: json.verdict }
+    : { id };
+}
+
+/**
+ * A delivery into dev judged by dev's verdict `status`: a fault is refused as meant only when dev judged the
+ * signature (invalid, expired): `no-secret` or `unsigned` means dev could not judge it, and the fault proves
+ * nothing. A delivery meant to pass that dev found not valid (a secret that is not the endpoint's) says so.
+ */
+export function judgeByDev(d: Delivery, status: string): void {
+  if (status === "valid") return;
+  if (d.expectRejection) d.ok = REFUSALS.has(status);
+  d.devVerdict = status;
+}
+
 /** What a whole trigger did. */
 export interface TriggerOutcome {
   provider: string;

@@ -13,7 +13,7 @@ import type { Input } from "../../cli/spec.ts";
 import { canonicalProvider, CATALOG } from "../../providers/catalog.ts";
 import { parseHeaderOption } from "../../send/overrides.ts";
 import { loadCatalog, resolveEvent as resolveTrigger } from "../../trigger/registry.ts";
-import { type Delivery, trigger, type TriggerRequest } from "../../trigger/run.ts";
+import { type Delivery, devAnswer, judgeByDev, trigger, type TriggerRequest } from "../../trigger/run.ts";
 import { setUpTrigger } from "../../trigger/setup.ts";
 import { deliveryJson, deliveryText, listText } from "../../term/trigger_view.ts";
 import type { StorePaths } from "../../store/paths.ts";
@@ -260,39 +260,13 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
 }
 
 /**
- * A delivery into dev judged by dev's verdict: refused as meant only when dev judged the signature (invalid,
- * expired): `no-secret` or `unsigned` means dev could not judge it, and the fault proves nothing. A delivery
- * meant to pass that dev found not valid (a --secret that is not the endpoint's) says so, as mcp's trigger does.
- */
-function _judge(d: Delivery, status: string): void {
-  if (status === "valid") return;
-  if (d.expectRejection) d.ok = REFUSALS.has(status);
-  d.devVerdict = status;
-}
-
-/** The verdicts dev's answer may carry (src/event/record.ts's VerdictStatus). */
-const VERDICTS = new Set(["valid", "invalid", "expired", "unsigned", "no-secret"]);
-
-/** dev's verdicts that refuse a signature (a fault meant to be refused is, when dev gives one). */
-const REFUSALS = new Set(["invalid", "expired"]);
-
-/**
- * Through `dev` (which answers 200 unless the endpoint enforces), dev's verdict on the stored event: a
- * fault meant to be refused is judged by it; a delivery meant to pass that dev found not valid says so.
+ * Through `dev` (which answers 200 unless the endpoint enforces), dev's verdict on the stored event: from
+ * dev's own answer, else (a fault, whose judgement needs it) from the store.
  */
 async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
-  let id: unknown;
-  try {
-    id = (JSON.parse(new TextDecoder().decode(d.responseBody)) as { id?: unknown }).id;
-  } catch {
-    return;
-  }
-  if (typeof id !== "string") return;
-  const { verdict } = JSON.parse(new TextDecoder().decode(d.responseBody)) as { verdict?: unknown };
-  // dev's own answer says it (no store read): its id is the event's header. A relayed answer is the app's
-  // (dev adds only the header), whose JSON may well have an `id` and a `verdict` of its own.
-  const own = d.responseHeaders?.find(([k]) => k.toLowerCase() === "x-hooktap-event-id")?.[1] === id;
-  if (own && typeof verdict === "string" && VERDICTS.has(verdict)) return _judge(d, verdict);
+  const { id, verdict } = devAnswer(d);
+  if (id === undefined) return;
+  if (verdict !== undefined) return judgeByDev(d, verdict);
   if (!d.expectRejection) return;
   const { openStore } = await shared();
   const { resolveEvent } = await lazyImport<typeof import("../../store/read/resolve.ts")>(
@@ -301,7 +275,7 @@ async function _devVerdict(ctx: CommandContext, d: Delivery): Promise<void> {
   const reader = await openStore(ctx);
   try {
     const event = await resolveEvent(reader, id);
-    if (event.verdict?.status !== undefined) _judge(d, event.verdict.status);
+    if (event.verdict?.status !== undefined) judgeByDev(d, event.verdict.status);
   } catch {
     /* not found: judged by the answer */
   } finally {
