@@ -17,6 +17,8 @@ export interface LockOwner {
   startedAt: string;
   /** The run's nonce, which the port's probe answers (src/receiver/probe.ts). */
   run?: string;
+  /** What holds it when it is not `hooktap dev`: `prune` (and `rm`) compact the log under the same lock. */
+  command?: string;
   /**
    * The run's `--config`, as given (relative to the directory dev runs in); absent for the default
    * hooktap.config.ts (or the starter config). doctor and trigger use it when they are given none.
@@ -50,19 +52,25 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
 }
 
 /**
- * Takes the writer lock of a data directory.
+ * Takes the writer lock of a data directory, and at once writes this process as its owner (what a previous
+ * holder left there would otherwise name a process that is gone, or its port, until {@linkcode
+ * WriterLock.describe}).
+ * @param command what takes it, when not `hooktap dev`
  * @throws {StoreError} when another process holds it, naming that process.
  */
-export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> {
+export async function acquireWriterLock(paths: StorePaths, command?: string): Promise<WriterLock> {
   const file = await openNoFollow(paths.lock, "the lock file", { read: true, write: true });
   if (!(await file.tryLock(true))) {
     file.close();
     const owner = await readOwner(paths.lock);
     const who = owner
-      ? `hooktap dev (pid ${owner.pid}${
+      ? `hooktap ${owner.command ?? "dev"} (pid ${owner.pid}${
         owner.port !== undefined ? `, port ${owner.port}` : ""
       }, started ${owner.startedAt})`
-      : "another hooktap dev";
+      : "another hooktap process";
+    if (owner?.command !== undefined && owner.command !== "dev") {
+      throw new StoreError(`${who} is already writing to ${paths.dir}: try again when it has finished.`);
+    }
     throw new StoreError(
       `${who} is already writing to ${paths.dir}. Only one hooktap dev may use a data directory: ` +
         `stop that one first (kill ${owner?.pid ?? "<pid>"}), or run this one from another directory. ` +
@@ -77,6 +85,12 @@ export async function acquireWriterLock(paths: StorePaths): Promise<WriterLock> 
     await into.seek(0, Deno.SeekMode.Start);
     await into.write(bytes);
   };
+  try {
+    await write(held, { pid: Deno.pid, startedAt: new Date().toISOString(), ...command ? { command } : {} });
+  } catch (error) {
+    held.close(); // closing lets the lock go
+    throw error;
+  }
   return {
     async describe(who) {
       owner = who;

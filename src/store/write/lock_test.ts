@@ -74,3 +74,30 @@ Deno.test("keep(): when another process took the new lock file, it throws LockTa
   lock.release();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a lock taken but not yet described names the process that holds it, not what a stopped dev left", async () => {
+  const dir = await Deno.makeTempDir();
+  const paths = storePaths(join(dir, ".hooktap"));
+  await Deno.mkdir(paths.dir);
+  // A dev that stopped long ago left its owner in the file (the file stays; only the lock goes).
+  await Deno.writeTextFile(
+    paths.lock,
+    JSON.stringify({ pid: 999_999, port: 4321, startedAt: "then" }) + "\n",
+  );
+  const lock = await acquireWriterLock(paths); // taken: dev has not described itself yet (no port)
+  const refused = await acquireWriterLock(paths).then(() => undefined, (e: Error) => e);
+  assert.ok(refused, "a second writer was let in");
+  assert.match(refused.message, new RegExp(`^hooktap dev \\(pid ${Deno.pid}, started `));
+  assert.doesNotMatch(refused.message, /999999|4321/);
+  lock.release();
+  // What prune and rm hold is named as theirs, and killing them is not the advice.
+  const pruning = await acquireWriterLock(paths, "prune");
+  const second = await acquireWriterLock(paths).then(() => undefined, (e: Error) => e);
+  assert.match(
+    second?.message ?? "",
+    new RegExp(`^hooktap prune \\(pid ${Deno.pid}, .*try again when it has finished`),
+  );
+  assert.doesNotMatch(second?.message ?? "", /kill/);
+  pruning.release();
+  await Deno.remove(dir, { recursive: true });
+});

@@ -54,7 +54,7 @@ export async function compactStore(
 ): Promise<{ result: Omit<CompactResult, "latest">; by: CompactedBy }> {
   let lock;
   try {
-    lock = await acquireWriterLock(paths);
+    lock = await acquireWriterLock(paths, plan.ids !== undefined || plan.all ? "rm" : "prune");
   } catch (error) {
     if (!(error instanceof StoreError) || !/already writing/.test(error.message)) throw error;
     return { result: await requestCompaction(paths, plan, options), by: "hooktap dev" };
