@@ -170,6 +170,52 @@ answersTest(
   },
 );
 
+answersTest(
+  "queue: a Slack slash command or view_submission answered by dev's own 200 is marked !; block_actions is not",
+  "queue",
+  0,
+  async ({ dir, dev }) => {
+    const command = await runCli(["trigger", "slack", "slash_command"], { cwd: dir });
+    assert.equal(command.code, 0, command.stdout + command.stderr);
+    assert.match(
+      command.stdout,
+      /! 200 in \d+ ms \(but Slack takes the answer to slash_command \/deploy as your app's reply: this is hooktap dev's own answer \(its endpoint forwards in queue mode, or not at all\), and your app's reaches no one: forward with mode: "relay"\)/,
+    );
+    // dev's line of the app's answer says Slack never got it.
+    await until(() => dev.stdout().includes("<-- ["), "the delivery line");
+    assert.match(
+      dev.stdout(),
+      /<-- \[200\] POST \S+\/slack.* — Slack got hooktap's 200, not this answer, and needs your app's for slash_command \/deploy \(your app's reply never reaches the user\): forward with mode: "relay"/,
+    );
+    const modal = await runCli(["trigger", "slack", "view_submission"], { cwd: dir });
+    assert.equal(modal.code, 0, modal.stdout + modal.stderr);
+    assert.match(modal.stdout, /! 200 .*Slack takes the answer to view_submission as your app's reply/);
+    // A button click needs only a 200: hooktap's is as good as the app's.
+    const click = await runCli(["trigger", "slack", "block_actions"], { cwd: dir });
+    assert.equal(click.code, 0, click.stdout + click.stderr);
+    assert.match(click.stdout, /✓ 200/);
+    assert.doesNotMatch(click.stdout, /Slack takes the answer/);
+    await until(() => (dev.stdout().match(/<-- \[/g) ?? []).length >= 3, "three delivery lines");
+    const clickLine =
+      dev.stdout().split("\n").find((l) =>
+        l.includes("<-- [") && l.includes(click.stdout.match(/evt_\w+/)?.[0] ?? "none")
+      ) ?? "";
+    assert.doesNotMatch(clickLine, /got hooktap's 200/);
+  },
+);
+
+answersTest(
+  "relay: a Slack slash command answered by the app is ✓, with no word of dev's own answer",
+  "relay",
+  0,
+  async ({ dir }) => {
+    const command = await runCli(["trigger", "slack", "slash_command"], { cwd: dir });
+    assert.equal(command.code, 0, command.stdout + command.stderr);
+    assert.match(command.stdout, /✓ 200/);
+    assert.doesNotMatch(command.stdout, /dev's own answer/);
+  },
+);
+
 Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdict and what Zoom lacks", async () => {
   await using tmp = await withTmpDir();
   await writeFile(

@@ -137,7 +137,7 @@ export interface Delivery extends PlannedDelivery {
   answerProblem?: string;
   /**
    * Why `hooktap dev`'s own answer (queue mode, or no forward) would fail the sender where the app's is what
-   * counts (a Discord interaction's): `ok` stays (delivered and captured), marked `!`.
+   * counts (a Discord interaction's, a Slack slash command's): `ok` stays (delivered and captured), marked `!`.
    */
   answerNote?: string;
   /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
@@ -701,14 +701,14 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
         answer.body,
         s.secret,
       );
-      if (
-        problem !== undefined && _devOwn(answer.body) &&
-        handshake!.answeredByApp(provider, { headers, body: bytes })
-      ) {
+      const byApp = _devOwn(answer.body)
+        ? handshake?.answeredByApp(provider, { headers, body: bytes })
+        : undefined;
+      if (byApp !== undefined) {
         // dev's own 200 (its endpoint forwards in queue mode, or not at all): delivered and captured, but the
         // provider would get that answer, not the app's.
         delivery.answerNote =
-          `${problem}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
+          `${problem ?? byApp}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
           'mode, or not at all), and your app\'s reaches no one: forward with mode: "relay"';
       } else if (problem !== undefined) {
         delivery.ok = false;
