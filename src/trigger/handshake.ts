@@ -5,7 +5,8 @@
  * `challenge=...`), Discord's PING a PONG (`{"type": 1}`), Zoom's
  * `endpoint.url_validation` `{plainToken, encryptedToken}` (the hex
  * HMAC-SHA256 of the token with the secret), Twitch's
- * `webhook_callback_verification` the raw challenge as the body. A Discord
+ * `webhook_callback_verification` the raw challenge as the body, Meta's
+ * verification GET (`hub.mode=subscribe`) `hub.challenge` as the whole body. A Discord
  * interaction (a command, a component, an autocomplete, a modal) an
  * interaction response of a type it takes (`{"type": 4, ...}`); a Slack
  * slash command, or an interactivity payload Slack takes the answer of, the
@@ -20,6 +21,8 @@ import { answersByApp, providerFacts } from "../providers/catalog.ts";
 export interface HandshakeRequest {
   headers: readonly [string, string][];
   body: Uint8Array;
+  /** The query string sent (Meta's verification carries its challenge there), without `?`. */
+  query?: string;
 }
 
 const decoder = new TextDecoder();
@@ -122,6 +125,16 @@ async function _zoom(
     "validate the URL";
 }
 
+/** Meta's verification (a GET): the answer must be `hub.challenge`, whole. */
+function _meta(request: HandshakeRequest, answer: Uint8Array): string | undefined {
+  const params = new URLSearchParams(request.query ?? "");
+  const challenge = params.get("hub.challenge");
+  if (params.get("hub.mode") !== "subscribe" || challenge === null) return undefined;
+  if (decoder.decode(answer) === challenge) return undefined;
+  return "Meta's verification needs hub.challenge back as the whole body; the answer is not that, so Meta " +
+    "would not verify the callback URL";
+}
+
 function _twitch(
   request: HandshakeRequest,
   sent: Record<string, unknown>,
@@ -175,6 +188,7 @@ export async function handshakeProblem(
   answer: Uint8Array,
   secret?: string,
 ): Promise<string | undefined> {
+  if (provider === "meta") return _meta(request, answer);
   if (!["slack", "discord", "zoom", "twitch"].includes(provider)) return undefined;
   const sent = _object(_json(request.body));
   if (sent === undefined) return undefined;
