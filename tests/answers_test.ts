@@ -216,7 +216,7 @@ answersTest(
   },
 );
 
-Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdict and what Zoom lacks", async () => {
+Deno.test("a Zoom validation dev cannot answer (no secret) says it went unsigned, once, and what Zoom lacks", async () => {
   await using tmp = await withTmpDir();
   await writeFile(
     tmp.path,
@@ -228,8 +228,10 @@ Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdi
   assert.equal(sent.code, 1, sent.stdout + sent.stderr);
   assert.match(
     sent.stdout,
-    /✗ 200 in \d+ ms \(dev's verdict: unsigned: .* gives the reason; and Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
+    /, unsigned\n {2}✗ 200 in \d+ ms \(but Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
   );
+  assert.doesNotMatch(sent.stdout, /dev's verdict/);
+  assert.match(sent.stderr, /sending unsigned: no secret for Zoom/);
   await dev.stop();
 });
 

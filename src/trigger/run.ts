@@ -179,10 +179,14 @@ export function devAnswer(
 /**
  * A delivery into dev judged by dev's verdict `status`: a fault is refused as meant only when dev judged the
  * signature (invalid, expired): `no-secret` or `unsigned` means dev could not judge it, and the fault proves
- * nothing. A delivery meant to pass that dev found not valid (a secret that is not the endpoint's) says so.
+ * nothing. A delivery meant to pass that dev found not valid (a secret that is not the endpoint's) says so;
+ * one trigger sent unsigned that dev found unsigned has nothing to add.
  */
 export function judgeByDev(d: Delivery, status: string): void {
   if (status === "valid") return;
+  // Sent unsigned by trigger itself (no secret, or a request the provider signs not): dev's `unsigned` would
+  // only repeat what the delivery's line and the warning already say.
+  if (status === "unsigned" && d.signed === "none" && !d.expectRejection) return;
   if (d.expectRejection) d.ok = REFUSALS.has(status);
   d.devVerdict = status;
 }
