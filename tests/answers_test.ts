@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { InteractionResponseType, InteractionType, verifyKey } from "discord-interactions";
-import { cliArgs, type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 import { until } from "./_app.ts";
 
 /** An app: `/slack` answers a slash command with a message, after `?delay` ms; `/discord` verifies, PONGs. */
@@ -103,7 +103,7 @@ answersTest(
       /Response \(relayed\)\n {2}app +200 OK\n {2}sender +passed on to the sender/,
     );
     // mcp get_event: no `answered` (hooktap answered nothing itself), and its schema says what that means.
-    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), dir);
+    await using mcp = await startMcp(dir);
     const got = await mcp.call("get_event", { id });
     assert.equal(got.structured!.event.answered, undefined);
     const relayed = got.structured!.event.deliveries.flatMap((t: { attempts: unknown[] }) => t.attempts);
@@ -216,22 +216,43 @@ answersTest(
   },
 );
 
-Deno.test("a Zoom validation dev cannot answer (no secret) says it went unsigned, once, and what Zoom lacks", async () => {
+Deno.test("trigger into dev sent unsigned (no secret) says so once, on its line: no dev's verdict repeating it", async () => {
   await using tmp = await withTmpDir();
   await writeFile(
     tmp.path,
     "hooktap.config.ts",
-    `export default { port: 0, ui: false, endpoints: [{ name: "zoom", path: "/zoom", method: "POST", provider: "zoom" }] };\n`,
+    `export default { port: 0, ui: false, endpoints: [\n` +
+      `  { name: "zoom", path: "/zoom", method: "POST", provider: "zoom" },\n` +
+      `  { name: "gh", path: "/gh", method: "POST", provider: "github" },\n] };\n`,
   );
   await using dev = await startDev(tmp.path);
-  const sent = await runCli(["trigger", "zoom", "endpoint.url_validation"], { cwd: tmp.path });
-  assert.equal(sent.code, 1, sent.stdout + sent.stderr);
-  assert.match(
-    sent.stdout,
-    /, unsigned\n {2}✗ 200 in \d+ ms \(but Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
-  );
-  assert.doesNotMatch(sent.stdout, /dev's verdict/);
-  assert.match(sent.stderr, /sending unsigned: no secret for Zoom/);
+  const cases = [
+    // A Zoom validation dev cannot answer without the secret: what Zoom lacks, and no verdict beside it.
+    {
+      args: ["zoom", "endpoint.url_validation"],
+      code: 1,
+      line:
+        /, unsigned\n {2}✗ 200 in \d+ ms \(but Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
+      warning: /sending unsigned: no secret for Zoom/,
+    },
+    {
+      args: ["github", "push"],
+      code: 0,
+      line: /POST http:\/\/127\.0\.0\.1:\d+\/gh {2}[\d.]+ KiB, unsigned\n {2}✓ 200 in \d+ ms\n/,
+      warning: /sending unsigned: no secret for GitHub; give --secret/,
+    },
+  ];
+  for (const c of cases) {
+    const sent = await runCli(["trigger", ...c.args], { cwd: tmp.path });
+    assert.equal(sent.code, c.code, sent.stdout + sent.stderr);
+    assert.match(sent.stdout, c.line);
+    assert.doesNotMatch(sent.stdout, /verdict/);
+    assert.match(sent.stderr, c.warning);
+  }
+  const json = await runCli(["trigger", "github", "push", "--json"], { cwd: tmp.path });
+  const line = JSON.parse(json.stdout);
+  assert.equal(line.signed, "none");
+  assert.equal(line.devVerdict, undefined);
   await dev.stop();
 });
 

@@ -488,25 +488,3 @@ Deno.test({
     }
   },
 });
-
-Deno.test("trigger into dev sent unsigned (no secret) says so once: no dev's verdict repeating it", async () => {
-  await using tmp = await withTmpDir();
-  await writeFile(
-    tmp.path,
-    "hooktap.config.ts",
-    `export default { port: 0, ui: false, endpoints: [{ name: "gh", path: "/gh", method: "POST", provider: "github" }] };\n`,
-  );
-  await using _dev = await startDev(tmp.path);
-  const sent = await runCli(["trigger", "github", "push"], { cwd: tmp.path });
-  assert.equal(sent.code, 0, sent.stdout + sent.stderr);
-  assert.match(
-    sent.stdout,
-    /POST http:\/\/127\.0\.0\.1:\d+\/gh {2}[\d.]+ KiB, unsigned\n {2}✓ 200 in \d+ ms\n/,
-  );
-  assert.doesNotMatch(sent.stdout, /verdict/);
-  assert.match(sent.stderr, /sending unsigned: no secret for GitHub; give --secret/);
-  const json = await runCli(["trigger", "github", "push", "--json"], { cwd: tmp.path });
-  const line = JSON.parse(json.stdout);
-  assert.equal(line.signed, "none");
-  assert.equal(line.devVerdict, undefined);
-});
