@@ -9,9 +9,15 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv, type ValidateFunction } from "ajv";
+import { cliArgs } from "./_helpers.ts";
 
 /** The flags `hooktap mcp` needs (those of `trigger` and `replay`; changes/mcp-npm-permissions.txt). */
 export const MCP_PERMISSIONS = ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"];
+
+/** The arguments of `deno` that run `hooktap mcp` from this clone, with {@linkcode MCP_PERMISSIONS}. */
+export function mcpArgs(): string[] {
+  return cliArgs(MCP_PERMISSIONS, ["mcp"]);
+}
 
 /** One tool call's answer. */
 export type Call = {
@@ -83,4 +89,12 @@ export async function connectMcp(
       await client.close();
     },
   };
+}
+
+/** A client of `hooktap mcp` run from this clone (as {@linkcode mcpArgs}) in `cwd`: see {@linkcode connectMcp}. */
+export function startMcp(
+  cwd: string,
+  options: { env?: Record<string, string> } = {},
+): ReturnType<typeof connectMcp> {
+  return connectMcp(Deno.execPath(), mcpArgs(), cwd, options);
 }

@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { InteractionResponseType, InteractionType, verifyKey } from "discord-interactions";
-import { cliArgs, type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { type DevProcess, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 import { until } from "./_app.ts";
 
 /** An app: `/slack` answers a slash command with a message, after `?delay` ms; `/discord` verifies, PONGs. */
@@ -103,7 +103,7 @@ answersTest(
       /Response \(relayed\)\n {2}app +200 OK\n {2}sender +passed on to the sender/,
     );
     // mcp get_event: no `answered` (hooktap answered nothing itself), and its schema says what that means.
-    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), dir);
+    await using mcp = await startMcp(dir);
     const got = await mcp.call("get_event", { id });
     assert.equal(got.structured!.event.answered, undefined);
     const relayed = got.structured!.event.deliveries.flatMap((t: { attempts: unknown[] }) => t.attempts);
@@ -170,20 +170,89 @@ answersTest(
   },
 );
 
-Deno.test("a Zoom validation dev cannot answer (no secret) says both dev's verdict and what Zoom lacks", async () => {
+answersTest(
+  "queue: a Slack slash command or view_submission answered by dev's own 200 is marked !; block_actions is not",
+  "queue",
+  0,
+  async ({ dir, dev }) => {
+    const command = await runCli(["trigger", "slack", "slash_command"], { cwd: dir });
+    assert.equal(command.code, 0, command.stdout + command.stderr);
+    assert.match(
+      command.stdout,
+      /! 200 in \d+ ms \(but Slack takes the answer to slash_command \/deploy as your app's reply: this is hooktap dev's own answer \(its endpoint forwards in queue mode, or not at all\), and your app's reaches no one: forward with mode: "relay"\)/,
+    );
+    // dev's line of the app's answer says Slack never got it.
+    await until(() => dev.stdout().includes("<-- ["), "the delivery line");
+    assert.match(
+      dev.stdout(),
+      /<-- \[200\] POST \S+\/slack.* — Slack got hooktap's 200, not this answer, and needs your app's for slash_command \/deploy \(your app's reply never reaches the user\): forward with mode: "relay"/,
+    );
+    const modal = await runCli(["trigger", "slack", "view_submission"], { cwd: dir });
+    assert.equal(modal.code, 0, modal.stdout + modal.stderr);
+    assert.match(modal.stdout, /! 200 .*Slack takes the answer to view_submission as your app's reply/);
+    // A button click needs only a 200: hooktap's is as good as the app's.
+    const click = await runCli(["trigger", "slack", "block_actions"], { cwd: dir });
+    assert.equal(click.code, 0, click.stdout + click.stderr);
+    assert.match(click.stdout, /✓ 200/);
+    assert.doesNotMatch(click.stdout, /Slack takes the answer/);
+    await until(() => (dev.stdout().match(/<-- \[/g) ?? []).length >= 3, "three delivery lines");
+    const clickLine =
+      dev.stdout().split("\n").find((l) =>
+        l.includes("<-- [") && l.includes(click.stdout.match(/evt_\w+/)?.[0] ?? "none")
+      ) ?? "";
+    assert.doesNotMatch(clickLine, /got hooktap's 200/);
+  },
+);
+
+answersTest(
+  "relay: a Slack slash command answered by the app is ✓, with no word of dev's own answer",
+  "relay",
+  0,
+  async ({ dir }) => {
+    const command = await runCli(["trigger", "slack", "slash_command"], { cwd: dir });
+    assert.equal(command.code, 0, command.stdout + command.stderr);
+    assert.match(command.stdout, /✓ 200/);
+    assert.doesNotMatch(command.stdout, /dev's own answer/);
+  },
+);
+
+Deno.test("trigger into dev sent unsigned (no secret) says so once, on its line: no dev's verdict repeating it", async () => {
   await using tmp = await withTmpDir();
   await writeFile(
     tmp.path,
     "hooktap.config.ts",
-    `export default { port: 0, ui: false, endpoints: [{ name: "zoom", path: "/zoom", method: "POST", provider: "zoom" }] };\n`,
+    `export default { port: 0, ui: false, endpoints: [\n` +
+      `  { name: "zoom", path: "/zoom", method: "POST", provider: "zoom" },\n` +
+      `  { name: "gh", path: "/gh", method: "POST", provider: "github" },\n] };\n`,
   );
   await using dev = await startDev(tmp.path);
-  const sent = await runCli(["trigger", "zoom", "endpoint.url_validation"], { cwd: tmp.path });
-  assert.equal(sent.code, 1, sent.stdout + sent.stderr);
-  assert.match(
-    sent.stdout,
-    /✗ 200 in \d+ ms \(dev's verdict: unsigned: .* gives the reason; and Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
-  );
+  const cases = [
+    // A Zoom validation dev cannot answer without the secret: what Zoom lacks, and no verdict beside it.
+    {
+      args: ["zoom", "endpoint.url_validation"],
+      code: 1,
+      line:
+        /, unsigned\n {2}✗ 200 in \d+ ms \(but Zoom's endpoint\.url_validation needs \{"plainToken", "encryptedToken"\} back/,
+      warning: /sending unsigned: no secret for Zoom/,
+    },
+    {
+      args: ["github", "push"],
+      code: 0,
+      line: /POST http:\/\/127\.0\.0\.1:\d+\/gh {2}[\d.]+ KiB, unsigned\n {2}✓ 200 in \d+ ms\n/,
+      warning: /sending unsigned: no secret for GitHub; give --secret/,
+    },
+  ];
+  for (const c of cases) {
+    const sent = await runCli(["trigger", ...c.args], { cwd: tmp.path });
+    assert.equal(sent.code, c.code, sent.stdout + sent.stderr);
+    assert.match(sent.stdout, c.line);
+    assert.doesNotMatch(sent.stdout, /verdict/);
+    assert.match(sent.stderr, c.warning);
+  }
+  const json = await runCli(["trigger", "github", "push", "--json"], { cwd: tmp.path });
+  const line = JSON.parse(json.stdout);
+  assert.equal(line.signed, "none");
+  assert.equal(line.devVerdict, undefined);
   await dev.stop();
 });
 

@@ -16,8 +16,8 @@
 import assert from "node:assert/strict";
 import { Webhooks } from "@octokit/webhooks";
 import Stripe from "stripe";
-import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
 import { until, unusedPort } from "./_app.ts";
 import { VERDICT_NAMES } from "../src/names.ts";
@@ -78,7 +78,7 @@ Deno.test({
     );
     try {
       await using dev = await startDev(tmp.path);
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path, {
+      await using mcp = await startMcp(tmp.path, {
         env: { HOOKTAP_INVOKED_AS: "npx hooktap" }, // as the npm launcher starts it
       });
       const gh = await mcp.call("trigger", { provider: "github", event: "push" });
@@ -227,7 +227,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     await using tmp = await withTmpDir();
-    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+    await using mcp = await startMcp(tmp.path);
     const all = await mcp.call("list_triggers");
     assert.equal(all.isError, false, all.text);
     assert.deepEqual(all.structured?.entries, []);
@@ -298,7 +298,7 @@ Deno.test({
       logText([b!]);
     await Deno.mkdir(`${tmp.path}/.hooktap`, { mode: 0o700 });
     await Deno.writeTextFile(`${tmp.path}/.hooktap/events.jsonl`, log, { mode: 0o600 });
-    await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+    await using mcp = await startMcp(tmp.path);
     const listed = await mcp.call("search_events");
     assert.equal(listed.isError, false, listed.text);
     assert.deepEqual(listed.structured?.events.map((e: { id: string }) => e.id), [b!.id, a!.id]);
@@ -337,7 +337,7 @@ Deno.test({
     );
     try {
       await using _dev = await startDev(tmp.path);
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       const fired = await mcp.call("trigger", { provider: "github", event: "push" });
       const id: string = fired.structured?.deliveries[0].storedEventId;
       await until(async () => {

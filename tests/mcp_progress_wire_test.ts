@@ -5,14 +5,14 @@
  * "Received a progress notification for an unknown token" as an error (Claude Code and others log it).
  */
 import assert from "node:assert/strict";
-import { cliArgs, withTmpDir, writeFile } from "./_helpers.ts";
-import { MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { withTmpDir, writeFile } from "./_helpers.ts";
+import { mcpArgs } from "./_mcp_client.ts";
 import { logText, makeEvents } from "./_store_fixture.ts";
 
 /** Every message `hooktap mcp` writes until the answer to request `id`, for these requests. */
 async function wire(cwd: string, requests: object[], id: number): Promise<Record<string, unknown>[]> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(MCP_PERMISSIONS, ["mcp"]),
+    args: mcpArgs(),
     cwd,
     stdin: "piped",
     stdout: "piped",

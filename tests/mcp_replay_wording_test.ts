@@ -4,8 +4,8 @@
  * neither JSON nor a form points at the CLI's `hooktap replay --body-file`, not at a `--body-file` input.
  */
 import assert from "node:assert/strict";
-import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 
 Deno.test({
   name: "hooktap mcp: replay's warnings and refusals name no option the tool lacks",
@@ -38,7 +38,7 @@ Deno.test({
       };
       const invalid = await post(`{"id":1}`, "application/json");
       const text = await post("plain words", "text/plain");
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       const to = `http://127.0.0.1:${app.addr.port}/hook`;
       const changed = await mcp.call("replay", { id: invalid, to, set: ["id=2"] });
       assert.equal(changed.isError, false, changed.text);

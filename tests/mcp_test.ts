@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { sign, verify } from "@octokit/webhooks-methods";
-import { cliArgs, readEvents, startDev, which, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { readEvents, startDev, which, withTmpDir, writeFile } from "./_helpers.ts";
+import { connectMcp, startMcp } from "./_mcp_client.ts";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -48,7 +48,7 @@ Deno.test({
     const app = startApp();
     try {
       await using dev = await startDev(tmp.path);
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       assert.deepEqual(
         mcp.tools.map((t: { name: string }) => t.name).sort(),
         [

@@ -4,8 +4,8 @@
  * `body` when it is not (it was decoded as UTF-8 into replacement characters and control bytes).
  */
 import assert from "node:assert/strict";
-import { cliArgs, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 
 Deno.test({
   name:
@@ -29,7 +29,7 @@ Deno.test({
       return new Response(path === "/odd" ? odd : text, { status: 500 });
     });
     try {
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       const at = (path: string) =>
         mcp.call("trigger", {
           provider: "slack",

@@ -4,8 +4,8 @@
  * an app accepted is said to be that, not "not all answered 2xx".
  */
 import assert from "node:assert/strict";
-import { cliArgs, startDev, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 
 Deno.test({
   name: "hooktap mcp: trigger to dev's URL gets dev's verdict and stored id; an accepted fault is named so",
@@ -24,7 +24,7 @@ Deno.test({
     });
     try {
       await using dev = await startDev(tmp.path);
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       const intoDev = await mcp.call("trigger", {
         provider: "slack",
         event: "app_mention",

@@ -4,8 +4,8 @@
  * request timeout on them with `resetTimeoutOnProgress`) and an agent sees what was sent so far.
  */
 import assert from "node:assert/strict";
-import { cliArgs, withTmpDir, writeFile } from "./_helpers.ts";
-import { connectMcp, MCP_PERMISSIONS } from "./_mcp_client.ts";
+import { withTmpDir, writeFile } from "./_helpers.ts";
+import { startMcp } from "./_mcp_client.ts";
 
 Deno.test({
   name: "hooktap mcp: trigger with retries tells a client that asked for progress of each delivery",
@@ -25,7 +25,7 @@ Deno.test({
       return new Response("no", { status: 500 });
     });
     try {
-      await using mcp = await connectMcp(Deno.execPath(), cliArgs(MCP_PERMISSIONS, ["mcp"]), tmp.path);
+      await using mcp = await startMcp(tmp.path);
       const heard: { progress: number; message?: string }[] = [];
       const r = await mcp.call(
         "trigger",

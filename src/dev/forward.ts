@@ -7,12 +7,13 @@
 import { checkForward, type ResolvedForward } from "../config/forward.ts";
 import { UsageError } from "../errors.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
-import type { AppState } from "../send/forwarder.ts";
+import type { AppState, ForwarderOptions } from "../send/forwarder.ts";
+import type { StalledWrite } from "../send/relay_answer.ts";
 import type { ForwardingSession, RoutedTarget } from "../send/session.ts";
 import type { Colors } from "../term/colors.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import { deliveryJson, formatAppState, formatDelivery, givenUpNote } from "../term/delivery_line.ts";
-import { plural } from "../text/format.ts";
+import { formatBytes, plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { invokedAs, shellQuote, suggestCommand } from "../text/command_line.ts";
@@ -87,6 +88,7 @@ export function forwardingCallbacks(
 ): {
   onDelivery: (record: DeliveryRecord, event?: CapturedEvent) => void;
   onAppState: (s: AppState) => void;
+  onSenderStalled: NonNullable<ForwarderOptions["onSenderStalled"]>;
   onError: (e: unknown) => void;
 } {
   let stdoutGone = false;
@@ -111,9 +113,24 @@ export function forwardingCallbacks(
       );
     },
     onAppState: (state) => out.err(formatAppState(state, out, options.runner)),
+    onSenderStalled: (event, target, stalled) => out.err(stalledLine(event, target, stalled, out)),
     onError: (error) =>
       out.err(out.errColors.red(`error: ${error instanceof Error ? error.message : String(error)}\n`)),
   };
+}
+
+/**
+ * Dev's line for a relayed answer its sender stopped reading: what was cut, after how long, and that its
+ * memory is free again (a sender that reads never would otherwise hold its share of the 128 MiB for ever).
+ */
+function stalledLine(event: CapturedEvent, target: { to: string }, s: StalledWrite, out: Output): string {
+  const seconds = s.afterMs % 1000 === 0 ? `${s.afterMs / 1000} s` : `${s.afterMs} ms`;
+  return out.errColors.yellow(
+    `[${event.id}] the sender stopped reading the relayed answer of ${safeLine(target.to)}: not read whole ` +
+      `within ${seconds} (forward.timeout), hooktap closed its connection after handing over ` +
+      `${formatBytes(s.handed)} of ${formatBytes(s.size)} (the sender got a cut body) and freed the ` +
+      `answer's memory.\n`,
+  );
 }
 
 /** What a target's rule takes, for the banner: ` (type push, pull_request)`. */

@@ -41,3 +41,11 @@ export function providerFacts(name: string): ProviderFacts | undefined {
 export function providerFolder(name: string): string | undefined {
   return Object.entries(PROVIDER_METAS).find(([, m]) => m.name === name)?.[0];
 }
+
+/** Whether `type` is one of `meta`'s `answeredByApp` (equal to an entry, or to its first word). */
+export function answersByApp(meta: Pick<ProviderMeta, "answeredByApp"> | undefined, type: string): boolean {
+  const list = meta?.answeredByApp;
+  if (list === undefined) return false;
+  const first = type.split(" ", 1)[0]!;
+  return list.includes(type) || list.includes(first);
+}

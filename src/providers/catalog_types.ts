@@ -27,6 +27,10 @@ export interface Draft {
   body: DraftBody;
   /** The header that carries the delivery's id (for faults and `dev`'s side channel). */
   deliveryHeader?: string;
+  /** A query string the provider adds to the URL (Meta's `hub.mode=subscribe&...`), without `?`. */
+  query?: string;
+  /** The provider sends this request unsigned (Meta's verification GET): trigger signs it not. */
+  unsigned?: true;
 }
 
 /** What a builder gets: the clock, and the ids of this trigger run. */
@@ -39,6 +43,8 @@ export interface BuildContext {
   id(name: string, make: () => string): string;
   /** The endpoint's secret, for providers that put it in the body (Microsoft Graph's clientState). */
   secret?: string;
+  /** The endpoint's `verifyToken`, which Meta's verification request carries (`hub.verify_token`). */
+  verifyToken?: string;
   /** `--api-version`: the API version to shape the payload for (a catalog with `apiVersions` only). */
   apiVersion?: string;
   /**

@@ -54,10 +54,15 @@ export interface ProviderMeta {
    */
   readonly answerWithinMs?: number;
   /**
-   * Event types whose sender shows the app's answer (Discord's interactions): answered by hooktap's own 200
-   * (forward mode queue) they fail at the sender, whatever the app answers after.
+   * Event types whose sender takes the app's answer as its reply (Discord's interactions, Slack's slash
+   * commands and the interactivity payloads whose answer Slack uses): answered by hooktap's own 200 (forward
+   * mode queue) the sender gets hooktap's answer, whatever the app answers after. A type matches an entry
+   * equal to it or to its first word (`slash_command` matches `slash_command /deploy`): see
+   * `answersByApp` (./catalog.ts).
    */
   readonly answeredByApp?: readonly string[];
+  /** With {@linkcode ProviderMeta.answeredByApp}: what the user sees when the sender got hooktap's answer. */
+  readonly answeredByAppLost?: string;
   /** The timestamp its signature covers, when it signs one. */
   readonly signedTimestamp?: SignedTimestamp;
   /** The key pair it signs with, when it does not sign with a shared secret. */

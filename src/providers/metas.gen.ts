@@ -44,6 +44,16 @@ export const PROVIDER_METAS: Readonly<Record<string, ProviderMeta>> = {
     resigns: true,
     signedTimestamp: { header: "X-Slack-Request-Timestamp", read: "seconds" },
     answerWithinMs: 3000,
+    // Slack takes these answers as the reply: a slash command's message, a select menu's options, a modal's
+    // response_action, a legacy message's replacement, a dialog's errors. Other interactivity needs only a 200.
+    answeredByApp: [
+      "slash_command",
+      "block_suggestion",
+      "view_submission",
+      "interactive_message",
+      "dialog_submission",
+    ],
+    answeredByAppLost: "your app's reply never reaches the user",
     signatureHeaders: ["x-slack-signature"],
     triggerable: true,
   },
@@ -125,6 +135,7 @@ export const PROVIDER_METAS: Readonly<Record<string, ProviderMeta>> = {
       "APPLICATION_COMMAND_AUTOCOMPLETE",
       "MODAL_SUBMIT",
     ],
+    answeredByAppLost: 'it shows "This interaction failed"',
     signatureHeaders: ["x-signature-ed25519"],
     triggerable: true,
   },

@@ -31,7 +31,7 @@ import type { DeliveriesLog } from "./deliveries_log.ts";
 import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import type { ForwardTarget } from "./target.ts";
-import { noteSender, RELAY_BODY_MAX, relayAnswer } from "./relay_answer.ts";
+import { noteSender, RELAY_BODY_MAX, relayAnswer, type StalledWrite } from "./relay_answer.ts";
 import { RelayBudget, type RelayLease } from "./relay_budget.ts";
 import { connectTcp } from "./http1.ts";
 
@@ -86,6 +86,11 @@ export interface ForwarderOptions {
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
   onAppState?: (state: AppState) => void;
+  /**
+   * Called when a relayed answer's sender has not read it whole within the target's `timeout`: its connection
+   * was closed and its share of the relay budget given back (./relay_answer.ts).
+   */
+  onSenderStalled?: (event: CapturedEvent, target: ForwardTarget, stalled: StalledWrite) => void;
   /** Called when an event's forwarding to one target has settled (delivered, or given up). */
   onSettled?: (event: CapturedEvent, target: ForwardTarget) => void;
   /** Called when an event enters memory for a target (from `enqueue` or read back from the store). */
@@ -945,7 +950,11 @@ class ForwarderEngine {
       this.#done();
     }
     try {
-      return relayAnswer(event, outcome, lease);
+      const onStalled = this.#options.onSenderStalled;
+      return relayAnswer(event, outcome, lease, {
+        ms: target.timeoutMs,
+        ...(onStalled ? { onStalled: (stalled: StalledWrite) => onStalled(event, target, stalled) } : {}),
+      });
     } catch (error) {
       lease.release();
       throw error;

@@ -58,15 +58,51 @@ export function noteSender(outcome: AttemptOutcome, left = false, stopped = fals
 /** The pieces a leased body is handed to the server in: it takes the next as the sender's socket drains. */
 const PIECE = 64 * 1024;
 
+/** What a relayed answer's sender that stopped reading it was cut off with (see {@linkcode RelayWrite}). */
+export interface StalledWrite {
+  /** The bound it passed, in ms. */
+  afterMs: number;
+  /** Bytes handed to the server (some may still have sat in the sockets' buffers). */
+  handed: number;
+  /** The answer body's size. */
+  size: number;
+}
+
+/** The bound on writing a relayed answer to its sender. */
+export interface RelayWrite {
+  /** The sender has this long to read the whole body, in ms (the forward's `timeout`). */
+  ms: number;
+  /** Called when it has not: the connection is closed and the answer's share given back. */
+  onStalled?: (stalled: StalledWrite) => void;
+}
+
 /**
  * The body `bytes` as a stream that gives `lease` back once the sender has it, or left (the connection
- * closed: the stream is cancelled). Handed over in pieces: the server pulls the next as the socket drains,
- * so the last is taken once the rest is on its way (as one piece, the server took it at once and held it
- * while a slow sender read, with the lease already given back).
+ * closed: the stream is cancelled), or has not read it all within `write.ms`: the stream then ends short of
+ * its Content-Length, so Deno.serve closes the connection (the sender sees a cut body, never a whole one).
+ * Handed over in pieces: the server pulls the next as the socket drains, so the last is taken once the rest
+ * is on its way (as one piece, the server took it at once and held it while a slow sender read, with the
+ * lease already given back); a sender that stops reading stops the pulls, which is how a stalled write is
+ * seen (Deno.serve tells nothing else of the socket).
  */
-function leasedBody(bytes: Uint8Array, lease: RelayLease): ReadableStream<Uint8Array> {
+function leasedBody(bytes: Uint8Array, lease: RelayLease, write?: RelayWrite): ReadableStream<Uint8Array> {
   let at = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const end = () => {
+    clearTimeout(timer);
+    lease.release();
+  };
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (write === undefined) return;
+      timer = setTimeout(() => {
+        end();
+        try {
+          controller.close();
+        } catch { /* already closed */ }
+        write.onStalled?.({ afterMs: write.ms, handed: Math.min(at, bytes.length), size: bytes.length });
+      }, write.ms);
+    },
     pull(controller) {
       if (at < bytes.length) {
         controller.enqueue(bytes.subarray(at, at + PIECE));
@@ -74,10 +110,10 @@ function leasedBody(bytes: Uint8Array, lease: RelayLease): ReadableStream<Uint8A
         return;
       }
       controller.close();
-      lease.release();
+      end();
     },
     cancel() {
-      lease.release();
+      end();
     },
   }, { highWaterMark: 0 });
 }
@@ -85,9 +121,14 @@ function leasedBody(bytes: Uint8Array, lease: RelayLease): ReadableStream<Uint8A
 /**
  * The sender's answer to `event`, relayed once with `outcome` (its record noted by {@linkcode noteSender}).
  * `lease`: the answer's share of the relay budget, given back once the sender has the body (at once when
- * hooktap answers itself).
+ * hooktap answers itself). `write`: how long the sender has to read the body, and who is told when it has not.
  */
-export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease?: RelayLease): Response {
+export function relayAnswer(
+  event: CapturedEvent,
+  outcome: AttemptOutcome,
+  lease?: RelayLease,
+  write?: RelayWrite,
+): Response {
   const response = outcome.response;
   const url = outcome.record.url;
   const refusal = relayRefusal(outcome.record);
@@ -121,7 +162,7 @@ export function relayAnswer(event: CapturedEvent, outcome: AttemptOutcome, lease
     ? null
     : lease === undefined
     ? response.body as Uint8Array<ArrayBuffer>
-    : leasedBody(response.body, lease);
+    : leasedBody(response.body, lease, write);
   return new Response(body, {
     status: response.status < 200 || response.status > 599 ? 502 : response.status,
     // A reason phrase Response refuses (a control byte: the app's own HTTP/1 parser reads any): none.

@@ -51,6 +51,7 @@ export interface ForwardingOptions {
   prepare?: ForwarderOptions["prepare"];
   onDelivery?: ForwarderOptions["onDelivery"];
   onAppState?: ForwarderOptions["onAppState"];
+  onSenderStalled?: ForwarderOptions["onSenderStalled"];
   onError?: ForwarderOptions["onError"];
 }
 
@@ -327,6 +328,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     ...(options.prepare ? { prepare: options.prepare } : {}),
     ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     ...(options.onAppState ? { onAppState: options.onAppState } : {}),
+    ...(options.onSenderStalled ? { onSenderStalled: options.onSenderStalled } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     onSettled: (event) => {
       if (plan.lastId !== undefined && event.id <= plan.lastId) resumedSettled++;

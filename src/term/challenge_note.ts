@@ -9,7 +9,7 @@
  */
 import type { CapturedEvent } from "../event/record.ts";
 import type { DeliveryRecord } from "../event/delivery.ts";
-import { providerFacts } from "../providers/catalog.ts";
+import { answersByApp, providerFacts } from "../providers/catalog.ts";
 
 function _json(text: string): unknown {
   try {
@@ -71,9 +71,9 @@ export function challengeNote(
 }
 
 /**
- * The note for an app's answer to a request its sender shows the answer of (a Discord interaction) that was
- * queued (`source: "forward"`): the sender got hooktap's own 200, so it failed there, whatever the app
- * answered. `undefined` otherwise.
+ * The note for an app's answer to a request its sender shows the answer of (a Discord interaction, a Slack
+ * slash command) that was queued (`source: "forward"`): the sender got hooktap's own 200, so it failed there,
+ * whatever the app answered. `undefined` otherwise.
  */
 export function queuedAnswerNote(
   event: Pick<CapturedEvent, "provider" | "type" | "response"> | undefined,
@@ -84,7 +84,7 @@ export function queuedAnswerNote(
   }
   if (event.response !== undefined) return undefined; // hooktap answered something else on purpose
   const facts = providerFacts(event.provider);
-  if (facts?.answeredByApp?.includes(event.type) !== true) return undefined;
+  if (facts === undefined || !answersByApp(facts, event.type)) return undefined;
   return `— ${facts.title} got hooktap's 200, not this answer, and needs your app's for ${event.type} ` +
-    `(it shows "This interaction failed"): forward with mode: "relay"`;
+    `(${facts.answeredByAppLost ?? "your app's answer reaches no one"}): forward with mode: "relay"`;
 }

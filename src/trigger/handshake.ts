@@ -5,25 +5,35 @@
  * `challenge=...`), Discord's PING a PONG (`{"type": 1}`), Zoom's
  * `endpoint.url_validation` `{plainToken, encryptedToken}` (the hex
  * HMAC-SHA256 of the token with the secret), Twitch's
- * `webhook_callback_verification` the raw challenge as the body. A Discord
+ * `webhook_callback_verification` the raw challenge as the body, Meta's
+ * verification GET (`hub.mode=subscribe`) `hub.challenge` as the whole body. A Discord
  * interaction (a command, a component, an autocomplete, a modal) an
- * interaction response of a type it takes (`{"type": 4, ...}`). WebCrypto
+ * interaction response of a type it takes (`{"type": 4, ...}`); a Slack
+ * slash command, or an interactivity payload Slack takes the answer of, the
+ * app's own answer (never `hooktap dev`'s queue 200). WebCrypto
  * only: `trigger` never loads node:crypto.
  * @module
  */
 import { hmac, toHex, withWebCrypto } from "../providers/hmac.ts";
+import { answersByApp, providerFacts } from "../providers/catalog.ts";
 
 /** What was sent. */
 export interface HandshakeRequest {
   headers: readonly [string, string][];
   body: Uint8Array;
+  /** The query string sent (Meta's verification carries its challenge there), without `?`. */
+  query?: string;
 }
 
 const decoder = new TextDecoder();
 
 function _json(bytes: Uint8Array): unknown {
+  return _jsonText(decoder.decode(bytes));
+}
+
+function _jsonText(text: string): unknown {
   try {
-    return JSON.parse(decoder.decode(bytes));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -115,6 +125,16 @@ async function _zoom(
     "validate the URL";
 }
 
+/** Meta's verification (a GET): the answer must be `hub.challenge`, whole. */
+function _meta(request: HandshakeRequest, answer: Uint8Array): string | undefined {
+  const params = new URLSearchParams(request.query ?? "");
+  const challenge = params.get("hub.challenge");
+  if (params.get("hub.mode") !== "subscribe" || challenge === null) return undefined;
+  if (decoder.decode(answer) === challenge) return undefined;
+  return "Meta's verification needs hub.challenge back as the whole body; the answer is not that, so Meta " +
+    "would not verify the callback URL";
+}
+
 function _twitch(
   request: HandshakeRequest,
   sent: Record<string, unknown>,
@@ -129,13 +149,31 @@ function _twitch(
 
 /**
  * Whether `request` to `provider` is one the app itself must answer, with what only it knows (a Discord
- * interaction: a command, a component, an autocomplete, a modal), rather than a URL handshake `hooktap dev`
- * answers for it: dev's own 200 to it would reach the provider in place of the app's.
+ * interaction: a command, a component, an autocomplete, a modal; a Slack slash command, or an interactivity
+ * payload whose answer Slack uses), rather than a URL handshake `hooktap dev` answers for it: dev's own 200
+ * to it would reach the provider in place of the app's. Says what the provider does with the answer, or
+ * `undefined`.
  */
-export function answeredByApp(provider: string, request: HandshakeRequest): boolean {
-  if (provider !== "discord") return false;
+export function answeredByApp(provider: string, request: HandshakeRequest): string | undefined {
+  if (provider === "slack") return _slackByApp(request);
+  if (provider !== "discord") return undefined;
   const sent = _object(_json(request.body));
-  return sent !== undefined && !("event" in sent) && typeof sent.type === "number" && sent.type in CALLBACKS;
+  if (sent === undefined || "event" in sent || typeof sent.type !== "number" || !(sent.type in CALLBACKS)) {
+    return undefined;
+  }
+  return `Discord's ${NAMES[sent.type]} needs an interaction response back`;
+}
+
+/** A Slack form whose answer Slack uses (its type as dev names it: `slash_command /deploy`, `view_submission`). */
+function _slackByApp(request: HandshakeRequest): string | undefined {
+  if (!/x-www-form-urlencoded/i.test(_header(request.headers, "content-type") ?? "")) return undefined;
+  const form = new URLSearchParams(decoder.decode(request.body));
+  const command = form.get("command");
+  const type = command !== null
+    ? `slash_command ${command}`
+    : _object(_jsonText(form.get("payload") ?? ""))?.type;
+  if (typeof type !== "string" || !answersByApp(providerFacts("slack"), type)) return undefined;
+  return `Slack takes the answer to ${type} as your app's reply`;
 }
 
 /**
@@ -150,6 +188,7 @@ export async function handshakeProblem(
   answer: Uint8Array,
   secret?: string,
 ): Promise<string | undefined> {
+  if (provider === "meta") return _meta(request, answer);
   if (!["slack", "discord", "zoom", "twitch"].includes(provider)) return undefined;
   const sent = _object(_json(request.body));
   if (sent === undefined) return undefined;

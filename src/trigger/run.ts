@@ -72,6 +72,8 @@ export interface TriggerRequest {
   steps?: readonly TriggerStep[];
   /** `--api-version`: the API version to shape payloads for (providers whose catalog has `apiVersions`). */
   apiVersion?: string;
+  /** The endpoint's `verifyToken`: Meta's verification request (`subscribe`) carries it. */
+  verifyToken?: string;
   /** `--set-new`: a `set` path the body does not have is created instead of refused. @default false */
   setNew?: boolean;
   /** A body to send instead of the catalog's (signed). */
@@ -137,7 +139,7 @@ export interface Delivery extends PlannedDelivery {
   answerProblem?: string;
   /**
    * Why `hooktap dev`'s own answer (queue mode, or no forward) would fail the sender where the app's is what
-   * counts (a Discord interaction's): `ok` stays (delivered and captured), marked `!`.
+   * counts (a Discord interaction's, a Slack slash command's): `ok` stays (delivered and captured), marked `!`.
    */
   answerNote?: string;
   /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
@@ -177,10 +179,14 @@ export function devAnswer(
 /**
  * A delivery into dev judged by dev's verdict `status`: a fault is refused as meant only when dev judged the
  * signature (invalid, expired): `no-secret` or `unsigned` means dev could not judge it, and the fault proves
- * nothing. A delivery meant to pass that dev found not valid (a secret that is not the endpoint's) says so.
+ * nothing. A delivery meant to pass that dev found not valid (a secret that is not the endpoint's) says so;
+ * one trigger sent unsigned that dev found unsigned has nothing to add.
  */
 export function judgeByDev(d: Delivery, status: string): void {
   if (status === "valid") return;
+  // Sent unsigned by trigger itself (no secret, or a request the provider signs not): dev's `unsigned` would
+  // only repeat what the delivery's line and the warning already say.
+  if (status === "unsigned" && d.signed === "none" && !d.expectRejection) return;
   if (d.expectRejection) d.ok = REFUSALS.has(status);
   d.devVerdict = status;
 }
@@ -203,12 +209,15 @@ interface Built {
   headers: [string, string][];
   bytes: Uint8Array;
   deliveryHeader: string | undefined;
+  /** The draft's query string (added to the URL), and that the provider sends it unsigned. */
+  query?: string;
+  unsigned?: true;
 }
 
 const TOLERANCE_FLOOR: Record<string, number> = { twitch: 600 };
 
 /** Providers with a URL handshake whose answer is judged (src/trigger/handshake.ts, loaded only for them). */
-const HANDSHAKES: ReadonlySet<string> = new Set(["slack", "discord", "zoom", "twitch"]);
+const HANDSHAKES: ReadonlySet<string> = new Set(["slack", "discord", "zoom", "twitch", "meta"]);
 
 function _sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -431,6 +440,7 @@ function _buildContext(
       ? { secret: fault.badSignature ? `${request.secret}-not-the-secret` : request.secret }
       : {}),
     ...(apiVersion !== undefined ? { apiVersion } : {}),
+    ...(request.verifyToken !== undefined ? { verifyToken: request.verifyToken } : {}),
     webhookUrl: request.signatureUrl ?? request.to,
   };
 }
@@ -494,6 +504,8 @@ async function _buildDrafts(
       headers: applyHeaderOverrides(draft.headers, request.headers),
       bytes,
       deliveryHeader: draft.deliveryHeader,
+      ...(draft.query !== undefined ? { query: draft.query } : {}),
+      ...(draft.unsigned ? { unsigned: true as const } : {}),
     });
   }
   return drafts;
@@ -521,6 +533,14 @@ function _signer(
     : undefined;
   const overrides = signatureOverrides(provider, request);
   return async (d: Built, at: Date, extra: [string, string][] = []) => {
+    if (d.unsigned) {
+      // Sent unsigned by the provider itself: no signature to make (nor a wrong one to fake).
+      return {
+        headers: applyHeaderOverrides(d.headers, extra).filter(([, v]) => v !== ""),
+        with: "none",
+        bytes: d.bytes,
+      };
+    }
     const when = fault.stale ? staleTime(provider, at, tolerance) : at;
     const bytes = bodyStamp === undefined
       ? d.bytes
@@ -648,9 +668,13 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       headers = again.headers;
       bytes = again.bytes;
     }
-    if (_header(headers, "content-length") === undefined) {
+    // A GET the provider sends bodiless (Meta's verification) goes without a Content-Length, as it does.
+    if (
+      _header(headers, "content-length") === undefined && !(p.draft.method === "GET" && bytes.length === 0)
+    ) {
       headers = [...headers, ["Content-Length", String(bytes.length)]];
     }
+    const to = p.draft.query === undefined ? url : _withQuery(url, p.draft.query);
     const match = p.match ?? _match(headers, p.draft.deliveryHeader);
     const expectRejection = fault.stale === true || fault.badSignature === true;
     await effects.beforeSend?.({
@@ -668,10 +692,10 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       ...(p.fault ? { fault: p.fault } : {}),
       ...(match ? { match } : {}),
       method: p.draft.method,
-      url: url.href,
+      url: to.href,
       headers,
       body: bytes,
-      signed: mode,
+      signed: p.draft.unsigned ? "none" : mode,
       expectRejection,
       durationMs: 0,
       ok: false,
@@ -680,7 +704,7 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
         : {}),
     };
     try {
-      const answer = await send(url, { method: p.draft.method, headers, body: bytes }, {
+      const answer = await send(to, { method: p.draft.method, headers, body: bytes }, {
         timeoutMs: effects.timeoutMs ?? 30_000,
         ...(effects.signal ? { signal: effects.signal } : {}),
         maxBody: 16 * 1024,
@@ -696,19 +720,19 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
         : undefined;
       const problem = await handshake?.handshakeProblem(
         provider,
-        { headers, body: bytes },
+        { headers, body: bytes, ...(p.draft.query !== undefined ? { query: p.draft.query } : {}) },
         answer.status,
         answer.body,
         s.secret,
       );
-      if (
-        problem !== undefined && _devOwn(answer.body) &&
-        handshake!.answeredByApp(provider, { headers, body: bytes })
-      ) {
+      const byApp = _devOwn(answer.body)
+        ? handshake?.answeredByApp(provider, { headers, body: bytes })
+        : undefined;
+      if (byApp !== undefined) {
         // dev's own 200 (its endpoint forwards in queue mode, or not at all): delivered and captured, but the
         // provider would get that answer, not the app's.
         delivery.answerNote =
-          `${problem}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
+          `${problem ?? byApp}: this is hooktap dev's own answer (its endpoint forwards in queue ` +
           'mode, or not at all), and your app\'s reaches no one: forward with mode: "relay"';
       } else if (problem !== undefined) {
         delivery.ok = false;
@@ -727,6 +751,13 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
     await effects.onDelivery?.(delivery);
   }
   return deliveries;
+}
+
+/** `url` with `query` added to its own (Meta's verification: `?hub.mode=subscribe&...`). */
+function _withQuery(url: URL, query: string): URL {
+  const to = new URL(url.href);
+  to.search = to.search === "" ? query : `${to.search.slice(1)}&${query}`;
+  return to;
 }
 
 /** The answer is `hooktap dev`'s own `{"ok":true,"id":"evt_...",...}`, not the app's. */

@@ -54,7 +54,8 @@ export interface TriggerSetup {
   to: string;
   /** The endpoint whose settings sign it (none when none applies). */
   endpoint?: Endpoint;
-  material: { secret?: string; hmac?: GenericHmacSettings };
+  /** What signs it, and the endpoint's `verifyToken` (Meta's verification request carries it). */
+  material: { secret?: string; hmac?: GenericHmacSettings; verifyToken?: string };
   keys?: TriggerKeys;
   /** hooktap's key pair signs it: the public key the app must trust, its kind, whether it was made now. */
   key?: { publicKey: string; kind: string; created: boolean };
@@ -153,6 +154,7 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
   const material = {
     ...(secret !== undefined ? { secret } : {}),
     ...(signing?.hmac !== undefined ? { hmac: signing.hmac } : {}),
+    ...(signing?.verifyToken !== undefined ? { verifyToken: signing.verifyToken } : {}),
   };
   const setup: TriggerSetup = { to, ...(endpoint ? { endpoint } : {}), material, warnings, intoDev };
   if (signingMode(provider, material) === "none" && KEYED_PROVIDERS.has(provider)) {

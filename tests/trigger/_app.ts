@@ -34,6 +34,8 @@ export interface AppKeys {
   secret: string;
   publicKeys: Record<string, string>;
   hmac?: GenericHmacSettings;
+  /** Meta's verify token: its verification GET (unsigned, as Meta sends it) is answered when it carries it. */
+  verifyToken?: string;
 }
 
 const stripe = new Stripe("sk_test_hooktap");
@@ -96,7 +98,9 @@ export function startApp(keys: AppKeys): { url: string; seen: Seen[] } & AsyncDi
     const body = new Uint8Array(await req.arrayBuffer());
     const url = new URL(req.url);
     const provider = url.pathname.slice(1);
-    const library = await _library(provider, req.url, req.headers, body, keys);
+    // Meta's verification GET is unsigned by Meta itself: no library nor signature judges it, its token does.
+    const unsignedHandshake = provider === "meta" && url.searchParams.get("hub.mode") === "subscribe";
+    const library = unsignedHandshake ? null : await _library(provider, req.url, req.headers, body, keys);
     const settings: ProviderSettings = {
       provider,
       secrets: [keys.secret],
@@ -106,6 +110,7 @@ export function startApp(keys: AppKeys): { url: string; seen: Seen[] } & AsyncDi
         ? { publicKey: keys.publicKeys[provider] }
         : {}),
       ...(provider === "hmac" && keys.hmac ? { hmac: keys.hmac } : {}),
+      ...(keys.verifyToken !== undefined ? { verifyToken: keys.verifyToken } : {}),
     };
     const view = createView({
       method: req.method,
@@ -125,7 +130,9 @@ export function startApp(keys: AppKeys): { url: string; seen: Seen[] } & AsyncDi
       ...(result.verdict.reason ? { reason: result.verdict.reason } : {}),
       ...(result.type ? { type: result.type } : {}),
     });
-    const ok = library !== false && result.verdict.status === "valid";
+    const ok = unsignedHandshake
+      ? result.challenge?.status === 200
+      : library !== false && result.verdict.status === "valid";
     // A URL handshake (Slack's url_verification, Discord's PING, Zoom's url_validation, Twitch's challenge)
     // is answered as the provider asks, as a real app does: trigger judges that answer, not a bare 2xx.
     if (ok && result.challenge !== undefined) {

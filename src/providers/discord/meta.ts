@@ -21,6 +21,7 @@ export const meta: ProviderMeta = {
     "APPLICATION_COMMAND_AUTOCOMPLETE",
     "MODAL_SUBMIT",
   ],
+  answeredByAppLost: 'it shows "This interaction failed"',
   signatureHeaders: ["x-signature-ed25519"],
   triggerable: true,
 };

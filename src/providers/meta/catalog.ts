@@ -1,6 +1,7 @@
 /**
  * Meta (WhatsApp Cloud API, Messenger, Instagram): `{object, entry: [...]}`
- * notifications signed `X-Hub-Signature-256` with the app secret.
+ * notifications signed `X-Hub-Signature-256` with the app secret, and the
+ * verification GET (`subscribe`: `hub.mode`, `hub.verify_token`, `hub.challenge`).
  * @module
  */
 import { digits, randomText, unix } from "../_ids.ts";
@@ -83,7 +84,27 @@ const EVENTS: Record<string, (c: BuildContext) => Obj> = {
   }),
 };
 
+/**
+ * Meta's verification of a callback URL: a GET with `hub.mode=subscribe`, the endpoint's verify token and a
+ * challenge (digits) the answer must be, whole; unsigned.
+ */
+function _subscribe(ctx: BuildContext): Draft {
+  const query = new URLSearchParams([
+    ["hub.mode", "subscribe"],
+    ["hub.challenge", String(digits(10))],
+    ["hub.verify_token", ctx.verifyToken ?? ""],
+  ]);
+  return {
+    method: "GET",
+    headers: [["User-Agent", "facebookplatform/1.0 (+http://developers.facebook.com)"]],
+    body: { kind: "raw", bytes: new Uint8Array() },
+    query: query.toString(),
+    unsigned: true,
+  };
+}
+
 function build(event: string, ctx: BuildContext): Draft {
+  if (event === "subscribe") return _subscribe(ctx);
   return {
     headers: [
       ["User-Agent", "facebookexternalua"],
@@ -99,7 +120,7 @@ function build(event: string, ctx: BuildContext): Draft {
 export const catalog: TriggerCatalog = {
   provider: "meta",
   source: "hand-written",
-  events: Object.keys(EVENTS),
+  events: [...Object.keys(EVENTS), "subscribe"],
   sequences: {
     whatsapp: {
       description: "a WhatsApp message, then its delivery status (same wamid)",
