@@ -13,6 +13,12 @@ export function fetchReason(error: unknown): string {
   if (/dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|Name or service not known/i.test(text)) {
     return "its host name does not resolve";
   }
+  if (
+    /error reading a body|connection closed before message completed|connection reset|broken pipe/i.test(text)
+  ) {
+    return "the connection was cut before the hub's answer was whole (the hub stopped or restarted, or a proxy " +
+      "closed it)";
+  }
   if (/certificate|tls|ssl|handshake/i.test(text)) {
     return `TLS failed (${safeLine(text.trim()).slice(0, 300)})`;
   }
