@@ -10,6 +10,10 @@
  *
  * `--receive-only` runs dev without forwarding (the same load): the other side of the ratio, by thread.
  *
+ * `--gc` runs dev with V8's `--trace-gc` (its standard output kept in a file) and prints its collections per
+ * 1,000 events: scavenges and mark-compacts, their pauses on the main thread, and how much the old generation
+ * grew between scavenges (what they promoted). Run it with and without `--receive-only`.
+ *
  * `--under NAME` (repeatable) also prints where the time under each function named NAME (`NAME*`: whose name
  * starts so) goes: its callees' inclusive µs per event (and its own self time), e.g. `--under "#record"`.
  * @module
@@ -79,6 +83,7 @@ const { values } = parseArgs({
     concurrency: { type: "string" },
     under: { type: "string", multiple: true },
     "receive-only": { type: "boolean", default: false },
+    gc: { type: "boolean", default: false },
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -121,11 +126,22 @@ try {
   );
   const port = freePort();
   const prof = values["no-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${join(dir, "prof")}`];
+  const gcLog = join(dir, "gc.txt");
+  const flags = values.gc
+    ? devFlags().map((f) => f.startsWith("--v8-flags=") ? `${f},--trace-gc` : f)
+    : devFlags();
+  if (values.gc && !flags.some((f) => f.startsWith("--v8-flags="))) flags.push("--v8-flags=--trace-gc");
+  // With --gc, dev's standard output (where V8 traces) goes to a file: a shell that execs dev in its place
+  // (the same pid, for /proc).
+  const withGcLog = (argv: string[]) =>
+    values.gc
+      ? ["sh", "-c", `exec ${argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ")} > '${gcLog}'`]
+      : argv;
   const server = await startServer(
-    onCore(0, [
+    withGcLog(onCore(0, [
       Deno.execPath(),
       "run",
-      ...devFlags(),
+      ...flags,
       `--allow-read=${join(dirname(MAIN), "src")}`, // --main: another checkout reads its own modules
       ...prof,
       MAIN,
@@ -134,7 +150,7 @@ try {
       "--port",
       String(port),
       ...(values.concurrency === undefined && !values["receive-only"] ? ["--forward-to", to] : []),
-    ]),
+    ])),
     { cwd: dir, port },
   );
   let stored = 0;
@@ -180,6 +196,7 @@ try {
     say(`  ${(us / stored).toFixed(1).padStart(7)}  ${name}`);
   }
   say(`  ${(total / stored).toFixed(1).padStart(7)}  all`);
+  if (values.gc) say(`\n${gcSummary(await Deno.readTextFile(gcLog), stored)}`);
   if (!values["no-prof"]) {
     const file = [...Deno.readDirSync(join(dir, "prof"))].map((e) => e.name).find((n) =>
       !n.includes("worker")
@@ -210,4 +227,42 @@ try {
   }
 } finally {
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+}
+
+/**
+ * V8's `--trace-gc` lines summed per 1,000 events: collections of each kind and their main-thread pauses,
+ * and the old generation's growth between scavenges (the heap after one scavenge over the heap after the
+ * one before, when no mark-compact came between: what the scavenge promoted, about).
+ */
+function gcSummary(trace: string, events: number): string {
+  let scavenges = 0, scavengeMs = 0, compacts = 0, compactMs = 0, promotedMb = 0;
+  let after: number | undefined;
+  for (const line of trace.split("\n")) {
+    const m =
+      /: (Scavenge|Mark-Compact|Incremental Mark-Compact|Minor Mark-Sweep)\b.*?-> ([\d.]+) \([\d.]+\) MB.*?, ([\d.]+) \/ [\d.]+ ms/
+        .exec(line);
+    if (m === null) continue;
+    const heap = Number(m[2]);
+    if (m[1] === "Scavenge" || m[1] === "Minor Mark-Sweep") {
+      scavenges++;
+      scavengeMs += Number(m[3]);
+      if (after !== undefined && heap > after) promotedMb += heap - after;
+      after = heap;
+    } else {
+      compacts++;
+      compactMs += Number(m[3]);
+      after = undefined;
+    }
+  }
+  const per = (n: number) => (n * 1000 / events).toFixed(2);
+  return [
+    `GC per 1,000 events (V8 --trace-gc; main-thread pauses, the concurrent work on the worker threads not counted):`,
+    `  scavenges ${per(scavenges)}, ${per(scavengeMs)} ms (${
+      (scavengeMs / Math.max(1, scavenges)).toFixed(2)
+    } ms each)`,
+    `  mark-compacts ${per(compacts)}, ${per(compactMs)} ms`,
+    `  old generation grown by scavenges: ${per(promotedMb)} MB (${
+      (promotedMb * 1024 * 1024 / events / 1024).toFixed(2)
+    } KB per event)`,
+  ].join("\n");
 }
