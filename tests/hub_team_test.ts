@@ -228,6 +228,40 @@ Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
   await dev.stop();
 });
 
+Deno.test("hub team: requests refused with 507 while dev's poll is held are shown within seconds, not when the poll's 25 s end", async () => {
+  await using tmp = await withTmpDir();
+  await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "4KiB"]);
+  const channel = await createChannel(tmp.path, hub.url);
+  const id = channel.url.split("/c/")[1]!;
+  // A registered client that never acknowledges pins every event.
+  const r = await fetch(`${hub.url}/api/channels/${id}?client=away&hello=1`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  await r.body?.cancel();
+  const dir = await project(tmp.path, "p");
+  await using dev = await startDev(dir, [
+    "--hub",
+    channel.url,
+    "--hub-token",
+    channel.token,
+    "--hub-client",
+    "p",
+  ]);
+  await until(() => dev.stderr().includes("as p connected"), "dev to connect");
+  for (let i = 0; i < 2; i++) assert.equal(await send(`${channel.url}/gh`, "z".repeat(1500)), 200);
+  await until(async () => (await hubSeqs(dir)).length === 2, "the two stored events");
+  await new Promise((resolve) => setTimeout(resolve, 500)); // dev's next poll is held now
+  const refusedAt = Date.now();
+  for (let i = 0; i < 3; i++) assert.equal(await send(`${channel.url}/gh`, "z".repeat(1500)), 507);
+  await until(
+    () => /storage is full: 3 requests refused with 507/.test(dev.stderr()),
+    "dev to show the 507s before its held poll's wait (25 s) ends",
+    12_000,
+  );
+  assert.ok(Date.now() - refusedAt < 12_000);
+  await dev.stop();
+});
+
 Deno.test("hub team: a new or unknown client's status says what it would get (0 once the others acked all) and that it is not connected; dev's banner agrees", async () => {
   await using tmp = await withTmpDir();
   await using hub = await startHub(tmp.path);

@@ -125,8 +125,8 @@ function heldResponse(
 }
 
 /**
- * Waits up to `wait` ms for events after `after`; a token rotated or revoked, or the channel deleted,
- * meanwhile ends the wait with `ended` (the 200 is already sent).
+ * Waits up to `wait` ms for events after `after`, or for requests refused (507) meanwhile; a token rotated or
+ * revoked, or the channel deleted, meanwhile ends the wait with `ended` (the 200 is already sent).
  */
 async function hold(
   channel: string,
@@ -139,6 +139,9 @@ async function hold(
 ): Promise<WirePoll> {
   const timeout = AbortSignal.any([AbortSignal.timeout(wait), ctx.stopping, gone]);
   let events: StoredEvent[] = [];
+  // Requests the channel's full storage refused (507) meanwhile end the wait too: dev says so within a
+  // second, not when the wait ends (up to 25 s later).
+  const refusedBefore = (await ctx.store.refused(channel))?.count ?? 0;
   // Another isolate may commit: look again every second as well.
   while (events.length === 0 && !timeout.aborted) {
     await ctx.store.changed(channel, after, AbortSignal.any([timeout, AbortSignal.timeout(1000)]));
@@ -154,6 +157,7 @@ async function hold(
     }
     if (gone.aborted) break;
     events = await ctx.store.read(channel, after, { limit });
+    if (events.length === 0 && ((await ctx.store.refused(channel))?.count ?? 0) > refusedBefore) break;
   }
   return await batch(channel, after, events, ctx);
 }
