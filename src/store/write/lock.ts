@@ -87,9 +87,10 @@ export async function acquireWriterLock(paths: StorePaths, command?: string): Pr
   };
   try {
     await write(held, { pid: Deno.pid, startedAt: new Date().toISOString(), ...command ? { command } : {} });
-  } catch (error) {
-    held.close(); // closing lets the lock go
-    throw error;
+  } catch {
+    // A full disk: the holder goes unnamed rather than misnamed (the lock holds all the same), and what needs
+    // the space fails next with its own message and fix.
+    await held.truncate(0).catch(() => {});
   }
   return {
     async describe(who) {
