@@ -721,7 +721,9 @@ class ForwarderEngine {
       spill === undefined || spill.reading || spill.paused || this.#backlog === undefined || this.#stopped
     ) return;
     if (lane.retired) return;
-    if (spill.place === undefined || lane.jobs > this.#window / 2) return;
+    // Full by its bytes (one large event) with few jobs: a read would stop at once and pump again, a loop
+    // with no I/O that starved dev's event loop; the lane reads on when a job settles.
+    if (spill.place === undefined || lane.jobs > this.#window / 2 || this.#full(lane)) return;
     this.#readBack(lane, spill);
   }
 
