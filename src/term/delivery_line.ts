@@ -60,6 +60,16 @@ export interface DeliveryLineOptions {
   event?: Pick<CapturedEvent, "verdict" | "trigger" | "provider">;
 }
 
+/**
+ * Whether the app's answer refuses the request's signature: a 401 or 403, or a 400 whose body says so (Stripe's
+ * and Standard Webhooks' documented handlers answer `400 Webhook Error: No signatures found matching ...`).
+ */
+function refusedSignature(record: DeliveryRecord): boolean {
+  if (record.status === 401 || record.status === 403) return true;
+  return record.status === 400 && record.bodyEncoding === "utf8" &&
+    /signature|hmac/i.test(record.body?.slice(0, 4096) ?? "");
+}
+
 /** The human lines of one attempt (ending in a newline). */
 export function formatDelivery(
   record: DeliveryRecord,
@@ -122,7 +132,7 @@ export function formatDelivery(
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   // The app refused an event whose signature checks with the endpoint's secret (or was signed afresh with it):
   // most often the app verifies with another secret.
-  if ((record.status === 401 || record.status === 403) && event?.verdict?.status === "valid") {
+  if (refusedSignature(record) && event?.verdict?.status === "valid") {
     const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
     parts.push(c.yellow(
       facts?.signsUrl

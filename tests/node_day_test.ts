@@ -1,0 +1,78 @@
+/**
+ * Found by a Node developer's day with hooktap (an Express app that verifies with Stripe's and Standard
+ * Webhooks' own libraries): what `dev` and the commands say must be true and give the fix. Each test holds a
+ * defect the audit found; the real CLI in a temp dir, apps on loopback.
+ */
+import assert from "node:assert/strict";
+import Stripe from "stripe";
+import { Webhook } from "standardwebhooks";
+import { startApp, until } from "./_app.ts";
+import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+
+Deno.test("an app that refuses a valid signature with 400 (Stripe's and Standard Webhooks' documented answer) is asked about its secret", async () => {
+  await using tmp = await withTmpDir();
+  const stripe = new Stripe("sk_test_audit");
+  // The app verifies with other secrets than the config's (a .env out of date), and answers as the providers'
+  // docs do: `res.status(400).send(`Webhook Error: ${err.message}`)`.
+  let answered = 0;
+  await using app = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const body = await req.text();
+    const headers = Object.fromEntries(req.headers);
+    try {
+      if (new URL(req.url).pathname === "/stripe") {
+        await stripe.webhooks.constructEventAsync(body, headers["stripe-signature"]!, "whsec_the_apps");
+      } else {
+        new Webhook("whsec_" + btoa("the app's own key, 24 by")).verify(body, headers);
+      }
+      return new Response("ok");
+    } catch (error) {
+      return new Response(`Webhook Error: ${(error as Error).message}`, { status: 400 });
+    } finally {
+      answered++;
+    }
+  });
+  const appPort = app.addr.port;
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [` +
+      `{ name: "stripe", path: "/stripe", method: "POST", provider: "stripe", secret: "whsec_the_configs", ` +
+      `forward: "http://127.0.0.1:${appPort}/stripe" },` +
+      `{ name: "std", path: "/std", method: "POST", provider: "standard-webhooks", ` +
+      `secret: "whsec_${
+        btoa("the config's own key, 24")
+      }", forward: "http://127.0.0.1:${appPort}/std" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  for (const [provider, event] of [["stripe", "invoice.paid"], ["standard-webhooks", "user.created"]]) {
+    const sent = await runCli(["trigger", provider!, event!], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+  }
+  await until(() => (dev.stdout().match(/<-- \[400\]/g) ?? []).length >= 2, `two 400s\n${dev.stdout()}`);
+  const lines = dev.stdout().split("\n").filter((l) => l.includes("<-- [400]"));
+  assert.equal(lines.length, 2, dev.stdout());
+  for (const line of lines) {
+    assert.match(
+      line,
+      /its signature checks with the endpoint's secret: does your app verify with the same one\?/,
+      dev.stderr(),
+    );
+  }
+  assert.equal(answered, 2);
+});
+
+Deno.test("a 400 that says nothing of a signature is not taken for a secret mismatch", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 400, body: "missing field: customer" }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "stripe", path: "/stripe", method: "POST", ` +
+      `provider: "stripe", secret: "whsec_x", forward: "http://127.0.0.1:${app.port}/stripe" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  await until(() => /<-- \[400\]/.test(dev.stdout()), `a 400\n${dev.stdout()}`);
+  assert.doesNotMatch(dev.stdout(), /does your app verify with the same one/);
+});
