@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
 import { startApp, until } from "./_app.ts";
-import { runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
+import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 Deno.test("an app that refuses a valid signature with 400 (Stripe's and Standard Webhooks' documented answer) is asked about its secret", async () => {
   await using tmp = await withTmpDir();
@@ -75,4 +75,36 @@ Deno.test("a 400 that says nothing of a signature is not taken for a secret mism
   assert.equal(sent.code, 0, sent.stderr);
   await until(() => /<-- \[400\]/.test(dev.stdout()), `a 400\n${dev.stdout()}`);
   assert.doesNotMatch(dev.stdout(), /does your app verify with the same one/);
+});
+
+Deno.test("replay ID after the app moved and the config's forward URL changed: the refusal names the target it forwards to now", async () => {
+  await using tmp = await withTmpDir();
+  const old = startApp(0, () => ({ status: 200 }));
+  await using moved = startApp(0, () => ({ status: 200, body: "moved app" }));
+  const config = (port: number) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "stripe", path: "/stripe", method: "POST", ` +
+    `provider: "stripe", secret: "whsec_x", forward: "http://localhost:${port}/webhooks/stripe" }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", config(old.port));
+  {
+    await using dev = await startDev(tmp.path);
+    const sent = await runCli(["trigger", "stripe", "invoice.paid"], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    await until(() => old.requests.length === 1, `the first delivery\n${dev.stdout()}`);
+    assert.equal(await dev.stop(), 0);
+  }
+  await old.close();
+  await writeFile(tmp.path, "hooktap.config.ts", config(moved.port));
+  const id = String((await readEvents(tmp.path))[0]!.id);
+  const replay = await runCli(["replay", id], { cwd: tmp.path });
+  assert.equal(replay.code, 1, replay.stderr);
+  assert.match(replay.stderr, new RegExp(`nothing listens on localhost:${old.port}`));
+  const fix = `hooktap replay ${id} --target localhost:${moved.port}/webhooks/stripe`;
+  assert.match(replay.stderr, /no longer a forward target of endpoint "stripe" in hooktap\.config\.ts/);
+  assert.ok(replay.stderr.includes(fix), replay.stderr);
+  // The command it gives sends it there.
+  const again = await runCli(["replay", id, "--target", `localhost:${moved.port}/webhooks/stripe`], {
+    cwd: tmp.path,
+  });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(moved.requests.length, 1);
 });
