@@ -108,3 +108,37 @@ Deno.test("replay ID after the app moved and the config's forward URL changed: t
   assert.equal(again.code, 0, again.stderr);
   assert.equal(moved.requests.length, 1);
 });
+
+Deno.test("dev's start note for events a removed target gave up on sends them where the endpoint forwards now", async () => {
+  await using tmp = await withTmpDir();
+  await using old = startApp(0, () => ({ status: 400, body: "bad request" }));
+  await using moved = startApp(0, () => ({ status: 200 }));
+  const config = (port: number) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "shop", path: "/shop", method: "POST", ` +
+    `provider: "shopify", secret: "shpss_x", forward: "http://localhost:${port}/webhooks/shopify" }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", config(old.port));
+  {
+    await using dev = await startDev(tmp.path);
+    const sent = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    await until(() => /gave up/.test(dev.stdout()), `the 400\n${dev.stdout()}`);
+    assert.equal(await dev.stop(), 0);
+  }
+  await writeFile(tmp.path, "hooktap.config.ts", config(moved.port));
+  await using dev = await startDev(tmp.path);
+  await until(() => dev.stderr().includes("failed every delivery attempt"), `the note\n${dev.stderr()}`);
+  const note = dev.stderr().split("\n").find((l) => l.includes("failed every delivery attempt")) ?? "";
+  const command =
+    `hooktap replay --undelivered --endpoint shop --target localhost:${old.port}/webhooks/shopify ` +
+    `--to http://localhost:${moved.port}/webhooks/shopify`;
+  assert.ok(note.includes(command), dev.stderr());
+  assert.match(
+    dev.stderr(),
+    new RegExp(`localhost:${old.port}/webhooks/shopify is no longer a forward target of endpoint shop`),
+  );
+  await dev.stop();
+  // The command as printed delivers it to the moved app.
+  const again = await runCli(command.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(again.code, 0, again.stderr + again.stdout);
+  assert.equal(moved.requests.length, 1);
+});

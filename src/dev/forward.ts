@@ -232,6 +232,7 @@ export function reportForwarding(
     const known = forwarding.targetsOf(group.endpoint).length > 0;
     const note = givenUpNote(group, {
       resign,
+      now: forwarding.targetsOf(group.endpoint),
       runner,
       ...(options.config && known ? { config: options.config } : {}),
       ...(known ? {} : { notIn: options.config ?? "hooktap.config.ts" }),

@@ -244,6 +244,11 @@ export interface GivenUpNoteOptions {
    * one removed): the commands then assume the default config, and the note says so.
    */
   notIn?: string;
+  /**
+   * The endpoint's forward targets now: when the group's target is not among them (removed, or its URL
+   * changed), the commands send to where the endpoint forwards now (`--to`), on behalf of the old target.
+   */
+  now?: readonly { name: string; to: string }[];
 }
 
 /**
@@ -255,7 +260,13 @@ export interface GivenUpNoteOptions {
  */
 export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
   const runner = options.runner ?? invokedAs();
-  const config = options.config === undefined ? [] : ["--config", options.config];
+  const now = options.now ?? [];
+  // A target no longer in the config: its URL may be where nothing listens now (the app moved).
+  const moved = now.length > 0 && !now.some((t) => t.name === group.target) ? now[0] : undefined;
+  const config = [
+    ...(moved === undefined ? [] : ["--to", moved.to]),
+    ...(options.config === undefined ? [] : ["--config", options.config]),
+  ];
   const head = (n: number) =>
     `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
     `attempt to ${safeLine(group.target)} earlier`;
@@ -285,6 +296,13 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
         command(false, ["--resign-invalid", ...only])
       } ` +
       `signs ${them} anew (which a real sender never would).\n`;
+  }
+  if (moved !== undefined) {
+    text +=
+      `  (${safeLine(group.target)} is no longer a forward target of endpoint ${safeLine(group.endpoint)}: ` +
+      `--to sends ${others + invalid === 1 ? "it" : "them"} where it forwards now${
+        now.length > 1 ? ` (its first target, ${safeLine(moved.name)})` : ""
+      }.)\n`;
   }
   if (options.notIn !== undefined) {
     text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +
