@@ -142,3 +142,30 @@ Deno.test("dev's start note for events a removed target gave up on sends them wh
   assert.equal(again.code, 0, again.stderr + again.stdout);
   assert.equal(moved.requests.length, 1);
 });
+
+Deno.test("an unsigned request that waits past the tolerance for the app is forwarded unsigned, never signed by hooktap", async () => {
+  await using tmp = await withTmpDir();
+  // The first attempt fails (the app's 500 while it starts); the retry comes past the tolerance.
+  let first = true;
+  await using app = startApp(0, () => {
+    const status = first ? 500 : 200;
+    first = false;
+    return { status };
+  });
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "std", path: "/std", method: "POST", ` +
+      `provider: "standard-webhooks", secret: "whsec_${btoa("the config's own key, 24")}", tolerance: 2, ` +
+      `forward: { to: "http://127.0.0.1:${app.port}/std", retry: { attempts: 2, backoff: [2500] } } }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  // No webhook-* headers at all: anyone's POST, which the app must refuse.
+  const r = await fetch(`${dev.url}/std`, { method: "POST", body: "not json, not signed" });
+  await r.body?.cancel();
+  assert.equal(r.status, 200);
+  await until(() => app.requests.length >= 2, `the retry\n${dev.stdout()}`, 20_000);
+  const names = app.requests[1]!.headers.map(([k]) => k.toLowerCase());
+  assert.ok(!names.includes("webhook-signature"), `hooktap signed an unsigned request: ${names.join(", ")}`);
+  assert.doesNotMatch(dev.stdout(), /re-signed/, dev.stdout());
+});
