@@ -169,3 +169,22 @@ Deno.test("an unsigned request that waits past the tolerance for the app is forw
   assert.ok(!names.includes("webhook-signature"), `hooktap signed an unsigned request: ${names.join(", ")}`);
   assert.doesNotMatch(dev.stdout(), /re-signed/, dev.stdout());
 });
+
+Deno.test("dev's command for an unsigned event the app refused sends it as received, not signed with --resign", async () => {
+  await using tmp = await withTmpDir();
+  await using app = startApp(0, () => ({ status: 400, body: "Missing required headers" }));
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default { port: 0, ui: false, endpoints: [{ name: "std", path: "/std", method: "POST", ` +
+      `provider: "standard-webhooks", secret: "whsec_${btoa("the config's own key, 24")}", ` +
+      `forward: "http://127.0.0.1:${app.port}/std" }] };\n`,
+  );
+  await using dev = await startDev(tmp.path);
+  const r = await fetch(`${dev.url}/std`, { method: "POST", body: "not signed" });
+  await r.body?.cancel();
+  await until(() => /gave up/.test(dev.stdout()), `the 400\n${dev.stdout()}`);
+  const line = dev.stdout().split("\n").find((l) => l.includes("gave up")) ?? "";
+  assert.match(line, /hooktap replay --undelivered --endpoint std --target \S+ sends it again/);
+  assert.doesNotMatch(line, /--resign/);
+});
