@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
-import { startApp, until } from "./_app.ts";
+import { startApp, until, unusedPort } from "./_app.ts";
 import { readEvents, runCli, startDev, withTmpDir, writeFile } from "./_helpers.ts";
 
 Deno.test("an app that refuses a valid signature with 400 (Stripe's and Standard Webhooks' documented answer) is asked about its secret", async () => {
@@ -187,4 +187,32 @@ Deno.test("dev's command for an unsigned event the app refused sends it as recei
   const line = dev.stdout().split("\n").find((l) => l.includes("gave up")) ?? "";
   assert.match(line, /hooktap replay --undelivered --endpoint std --target \S+ sends it again/);
   assert.doesNotMatch(line, /--resign/);
+});
+
+Deno.test("dev's start note for events that waited for a target since removed sends them where the endpoint forwards now", async () => {
+  await using tmp = await withTmpDir();
+  const gone = unusedPort(); // the app was stopped: nothing listens there
+  await using moved = startApp(0, () => ({ status: 200 }));
+  const config = (port: number) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "shop", path: "/shop", method: "POST", ` +
+    `provider: "shopify", secret: "shpss_x", forward: "http://localhost:${port}/webhooks/shopify" }] };\n`;
+  await writeFile(tmp.path, "hooktap.config.ts", config(gone));
+  {
+    await using dev = await startDev(tmp.path);
+    const sent = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+    assert.equal(sent.code, 0, sent.stderr);
+    await until(() => /nothing listens/.test(dev.stdout() + dev.stderr()), `the wait\n${dev.stdout()}`);
+    assert.equal(await dev.stop(), 0);
+  }
+  await writeFile(tmp.path, "hooktap.config.ts", config(moved.port));
+  await using dev = await startDev(tmp.path);
+  await until(() => dev.stderr().includes("which this run does not forward to"), `the note\n${dev.stderr()}`);
+  const command =
+    `hooktap replay --undelivered --endpoint shop --target localhost:${gone}/webhooks/shopify ` +
+    `--to http://localhost:${moved.port}/webhooks/shopify`;
+  assert.ok(dev.stderr().includes(command), dev.stderr());
+  await dev.stop();
+  const again = await runCli(command.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(again.code, 0, again.stderr + again.stdout);
+  assert.equal(moved.requests.length, 1);
 });

@@ -11,7 +11,13 @@ import type { AppState } from "../send/forwarder.ts";
 import type { ForwardingSession, RoutedTarget } from "../send/session.ts";
 import type { Colors } from "../term/colors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { deliveryJson, formatAppState, formatDelivery, givenUpNote } from "../term/delivery_line.ts";
+import {
+  deliveryJson,
+  formatAppState,
+  formatDelivery,
+  givenUpNote,
+  movedTarget,
+} from "../term/delivery_line.ts";
 import { plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -211,8 +217,9 @@ export function reportForwarding(
   }
   for (const [key, n] of forwarding.orphaned) {
     const [endpoint, target] = key.split(" ") as [string, string];
-    // The URL they waited for when known (an earlier `--forward-to`): the command works as printed.
-    const to = forwarding.orphanedTo.get(key);
+    // Where the endpoint forwards now when the app moved (its target's URL changed: nothing may listen at the
+    // old one), else the URL they waited for when known (an earlier `--forward-to`): it works as printed.
+    const to = movedTarget(target, forwarding.targetsOf(endpoint))?.to ?? forwarding.orphanedTo.get(key);
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +

@@ -231,6 +231,22 @@ export function undeliveredCommand(
     (resign ? " --resign" : "") + more.map((w) => ` ${quote(w)}`).join("");
 }
 
+/**
+ * The target an endpoint's events go to now in place of `old`, when the app moved: `old` was an unnamed
+ * target (named after its URL, `localhost:3000/webhooks/stripe`) and is gone from the config, which forwards
+ * the endpoint to one unnamed target now (the URL edited: another port). `undefined` otherwise: a target
+ * removed beside others, or a named one, was another destination, and its events do not belong elsewhere.
+ */
+export function movedTarget<T extends { name: string; to: string }>(
+  old: string,
+  now: readonly T[],
+): T | undefined {
+  const only = now.length === 1 ? now[0]! : undefined;
+  if (only === undefined || only.name === old || only.name !== targetNameOf(only.to)) return undefined;
+  // A name made from a URL has its port or its path; a name given in the config is a plain word.
+  return /[:/]/.test(old) && targetNameOf(`http://${old}`) === old ? only : undefined;
+}
+
 /** Options of {@linkcode givenUpNote}. */
 export interface GivenUpNoteOptions {
   /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
@@ -245,7 +261,7 @@ export interface GivenUpNoteOptions {
    */
   notIn?: string;
   /**
-   * The endpoint's forward targets now: when the group's target is not among them (removed, or its URL
+   * The endpoint's forward targets now: when the group's target moved ({@linkcode movedTarget}: its URL was
    * changed), the commands send to where the endpoint forwards now (`--to`), on behalf of the old target.
    */
   now?: readonly { name: string; to: string }[];
@@ -260,9 +276,8 @@ export interface GivenUpNoteOptions {
  */
 export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
   const runner = options.runner ?? invokedAs();
-  const now = options.now ?? [];
-  // A target no longer in the config: its URL may be where nothing listens now (the app moved).
-  const moved = now.length > 0 && !now.some((t) => t.name === group.target) ? now[0] : undefined;
+  // The app moved (its target's URL was changed): the old URL may be where nothing listens now.
+  const moved = movedTarget(group.target, options.now ?? []);
   const config = [
     ...(moved === undefined ? [] : ["--to", moved.to]),
     ...(options.config === undefined ? [] : ["--config", options.config]),
@@ -300,9 +315,7 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
   if (moved !== undefined) {
     text +=
       `  (${safeLine(group.target)} is no longer a forward target of endpoint ${safeLine(group.endpoint)}: ` +
-      `--to sends ${others + invalid === 1 ? "it" : "them"} where it forwards now${
-        now.length > 1 ? ` (its first target, ${safeLine(moved.name)})` : ""
-      }.)\n`;
+      `--to sends ${others + invalid === 1 ? "it" : "them"} where it forwards now.)\n`;
   }
   if (options.notIn !== undefined) {
     text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +

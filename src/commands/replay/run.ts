@@ -33,6 +33,7 @@ import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { printSent, printSingle, printSummary, withTargetCommand, withToCommand } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
+import { movedTarget } from "../../term/delivery_line.ts";
 import { dirnameOf } from "../../text/path.ts";
 
 type Opts = Input<typeof options>["options"];
@@ -294,9 +295,9 @@ interface OneParts {
 }
 
 /**
- * Nothing listened where `dev` forwarded the event, and that target is no longer in the config (the app moved
- * and its forward URL was changed): the error names the targets the endpoint forwards to now, with the
- * command that sends it there, rather than leave "is your app running?" while it runs at the new URL.
+ * Nothing listened where `dev` forwarded the event, and that target is no longer in the config: the app moved
+ * and its forward URL was changed ({@linkcode movedTarget}). The error names where the endpoint forwards now,
+ * with the command that sends it there, rather than leave "is your app running?" while it runs there.
  */
 function _movedTarget(
   error: NetworkError,
@@ -308,14 +309,17 @@ function _movedTarget(
   cwd: string,
 ): NetworkError {
   if (opts.to !== undefined || opts.target !== undefined || sent.error?.kind !== "refused") return error;
-  const now = config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [];
-  if (now.length === 0 || now.some((t) => t.name === sent.target.name)) return error;
-  const takes = now.find((t) => compileWhen(t.when)(event)) ?? now[0]!;
-  const list = now.map((t) => (t.name === targetNameOf(t.to) ? t.to : `${t.name} (${t.to})`)).join(", ");
+  const moved = movedTarget(
+    sent.target.name,
+    config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [],
+  );
+  if (moved === undefined) return error;
   return new NetworkError(
     `${error.message} ${sent.target.name} is where dev forwarded it, and no longer a forward target of ` +
-      `endpoint "${event.endpoint}" in ${configName(config?.file, cwd)}, which forwards to ${list}: ` +
-      `${withTarget(takes.name)} sends it there.`,
+      `endpoint "${event.endpoint}" in ${
+        configName(config?.file, cwd)
+      }, which forwards to ${moved.to} now: ` +
+      `${withTarget(moved.name)} sends it there.`,
     { cause: error.cause },
   );
 }
