@@ -216,3 +216,31 @@ Deno.test("dev's start note for events that waited for a target since removed se
   assert.equal(again.code, 0, again.stderr + again.stdout);
   assert.equal(moved.requests.length, 1);
 });
+
+Deno.test("a secret read from a mistyped variable: dev names the variable and the set one it likely meant", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    `export default {\n  port: 0,\n  ui: false,\n  endpoints: [\n` +
+      `    { name: "shop", path: "/shop", method: "POST", provider: "shopify", ` +
+      `secret: process.env.SHOPIFY_WEBHOK_SECRET },\n` +
+      `    { name: "std", path: "/std", method: "POST", provider: "standard-webhooks", ` +
+      `secret: Deno.env.get("HOOKTAP_AUDIT_UNSET") },\n  ],\n};\n`,
+  );
+  await using dev = await startDev(tmp.path, [], {
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"],
+    env: { SHOPIFY_WEBHOOK_SECRET: "shpss_set_here" },
+  });
+  await until(() => (dev.stderr().match(/its secret is empty/g) ?? []).length >= 2, dev.stderr());
+  assert.match(
+    dev.stderr(),
+    /endpoint "shop": its secret is empty \(endpoints\[0\]\.secret reads the variable SHOPIFY_WEBHOK_SECRET, which is not set where this runs; SHOPIFY_WEBHOOK_SECRET is: a typo\?\)/,
+  );
+  assert.match(
+    dev.stderr(),
+    /endpoint "std": its secret is empty \(endpoints\[1\]\.secret reads the variable HOOKTAP_AUDIT_UNSET, which is not set where this runs\)/,
+  );
+  // The secret's value is never printed.
+  assert.doesNotMatch(dev.stderr(), /shpss_set_here/);
+});
