@@ -244,3 +244,28 @@ Deno.test("a secret read from a mistyped variable: dev names the variable and th
   // The secret's value is never printed.
   assert.doesNotMatch(dev.stderr(), /shpss_set_here/);
 });
+
+Deno.test("the app moves while dev runs: the reload's command for the events kept for the old URL sends them to the new", async () => {
+  await using tmp = await withTmpDir();
+  const gone = unusedPort(); // the app stopped here
+  await using moved = startApp(0, () => ({ status: 200 }));
+  const config = (port: number) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "shop", path: "/shop", method: "POST", ` +
+    `provider: "shopify", secret: "shpss_x", forward: "http://localhost:${port}/webhooks/shopify" }] };\n`;
+  const file = await writeFile(tmp.path, "hooktap.config.ts", config(gone));
+  await using dev = await startDev(tmp.path);
+  const sent = await runCli(["trigger", "shopify", "orders/create"], { cwd: tmp.path });
+  assert.equal(sent.code, 0, sent.stderr);
+  await until(() => /nothing listens/.test(dev.stdout()), `the wait\n${dev.stdout()}`);
+  await Deno.writeTextFile(file, config(moved.port));
+  await until(() => /kept undelivered/.test(dev.stderr()), `the reload\n${dev.stderr()}`);
+  const command =
+    `hooktap replay --undelivered --endpoint shop --target localhost:${gone}/webhooks/shopify ` +
+    `--to http://localhost:${moved.port}/webhooks/shopify`;
+  assert.ok(dev.stderr().includes(`${command} sends them`), dev.stderr());
+  // As printed, while dev runs: the moved app gets it once.
+  const again = await runCli(command.split(" ").slice(1), { cwd: tmp.path });
+  assert.equal(again.code, 0, again.stderr + again.stdout);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(moved.requests.length, 1);
+});
