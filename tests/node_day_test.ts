@@ -269,3 +269,26 @@ Deno.test("the app moves while dev runs: the reload's command for the events kep
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(moved.requests.length, 1);
 });
+
+Deno.test("a reload that removes a target counts every event kept for it, those left in the store too", async () => {
+  await using tmp = await withTmpDir();
+  const gone = unusedPort();
+  await using moved = startApp(0, () => ({ status: 200 }));
+  const config = (port: number) =>
+    `export default { port: 0, ui: false, endpoints: [{ name: "hook", path: "/hook", method: "POST", ` +
+    `forward: "http://localhost:${port}/in" }] };\n`;
+  const file = await writeFile(tmp.path, "hooktap.config.ts", config(gone));
+  await using dev = await startDev(tmp.path);
+  // 4 MiB each while nothing listens: two fill the target's 8 MiB window, the others wait in the store.
+  const body = "x".repeat(4 * 1024 * 1024);
+  for (let i = 0; i < 4; i++) {
+    const r = await fetch(`${dev.url}/hook`, { method: "POST", body, signal: AbortSignal.timeout(20_000) });
+    await r.body?.cancel();
+    assert.equal(r.status, 200);
+  }
+  await until(() => /nothing listens/.test(dev.stdout()), `the wait\n${dev.stdout()}`);
+  await Deno.writeTextFile(file, config(moved.port));
+  await until(() => /kept undelivered/.test(dev.stderr()), `the reload\n${dev.stderr()}`);
+  assert.match(dev.stderr(), /: 4 queued events were kept undelivered/, dev.stderr());
+  assert.equal(moved.requests.length, 0, "kept, not sent elsewhere");
+});

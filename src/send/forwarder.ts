@@ -189,9 +189,13 @@ export interface Forwarder extends Forwarding {
    * A reload removed targets: drops the events queued or waiting for a retry
    * to the targets `retired` picks (they stay undelivered in the log, for the
    * next start's report and `replay --undelivered`; an attempt in flight
-   * finishes and is recorded). Returns the ids dropped per target name.
+   * finishes and is recorded). Returns the ids dropped per target name; `inStore`, when given, gets per target
+   * name how many more were left in the store beyond its memory window (not read back: ids unknown).
    */
-  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>>;
+  retire(
+    retired: (target: ForwardTarget) => boolean,
+    inStore?: Map<string, number>,
+  ): Map<string, Set<string>>;
   /**
    * Stops taking new attempts (waiting events are dropped, to be found
    * undelivered at the next start) and waits up to `graceMs` for in-flight
@@ -971,7 +975,10 @@ class ForwarderEngine {
     for (const lane of this.#lanes.values()) if (_waitingIn(lane) > 0) n++;
     return n;
   }
-  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
+  retire(
+    retired: (target: ForwardTarget) => boolean,
+    inStore?: Map<string, number>,
+  ): Map<string, Set<string>> {
     const dropped = new Map<string, Set<string>>();
     for (const [key, lane] of this.#lanes) {
       const target = lane.sample;
@@ -980,6 +987,7 @@ class ForwarderEngine {
       lane.retired = dropped;
       this.#dropWaiting(lane, (job) => this.#abandon(lane, job));
       if (lane.spill !== undefined) {
+        inStore?.set(target.name, (inStore.get(target.name) ?? 0) + lane.spill.count);
         this.#done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
         lane.spill = undefined;
       }
@@ -1036,7 +1044,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     get pendingTargets() {
       return engine.pendingTargets;
     },
-    retire: (retired) => engine.retire(retired),
+    retire: (retired, inStore) => engine.retire(retired, inStore),
     idle: () => engine.idle(),
     stop: (graceMs) => engine.stop(graceMs),
   };
