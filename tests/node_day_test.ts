@@ -129,16 +129,19 @@ Deno.test("dev's start note for events a removed target gave up on sends them wh
   await until(() => dev.stderr().includes("failed every delivery attempt"), `the note\n${dev.stderr()}`);
   const note = dev.stderr().split("\n").find((l) => l.includes("failed every delivery attempt")) ?? "";
   const command =
-    `hooktap replay --undelivered --endpoint shop --target localhost:${old.port}/webhooks/shopify ` +
-    `--to http://localhost:${moved.port}/webhooks/shopify`;
-  assert.ok(note.includes(command), dev.stderr());
-  assert.match(
+    `hooktap replay --undelivered --endpoint shop --target localhost:${old.port}/webhooks/shopify`;
+  assert.ok(note.includes(`${command} sends them again`), dev.stderr());
+  const to = `http://localhost:${moved.port}/webhooks/shopify`;
+  assert.ok(
+    dev.stderr().includes(
+      `(localhost:${old.port}/webhooks/shopify is no longer a forward target of endpoint shop, which forwards ` +
+        `to ${to} now: with --to ${to} the command sends it there.)`,
+    ),
     dev.stderr(),
-    new RegExp(`localhost:${old.port}/webhooks/shopify is no longer a forward target of endpoint shop`),
   );
   await dev.stop();
-  // The command as printed delivers it to the moved app.
-  const again = await runCli(command.split(" ").slice(1), { cwd: tmp.path });
+  // The command with that --to delivers it to the moved app.
+  const again = await runCli([...command.split(" ").slice(1), "--to", to], { cwd: tmp.path });
   assert.equal(again.code, 0, again.stderr + again.stdout);
   assert.equal(moved.requests.length, 1);
 });
@@ -207,12 +210,13 @@ Deno.test("dev's start note for events that waited for a target since removed se
   await writeFile(tmp.path, "hooktap.config.ts", config(moved.port));
   await using dev = await startDev(tmp.path);
   await until(() => dev.stderr().includes("which this run does not forward to"), `the note\n${dev.stderr()}`);
-  const command =
-    `hooktap replay --undelivered --endpoint shop --target localhost:${gone}/webhooks/shopify ` +
-    `--to http://localhost:${moved.port}/webhooks/shopify`;
-  assert.ok(dev.stderr().includes(command), dev.stderr());
+  const command = `hooktap replay --undelivered --endpoint shop --target localhost:${gone}/webhooks/shopify`;
+  // The command names the URL it waited for (as after a `dev --forward-to`); a line says where it goes now.
+  assert.ok(dev.stderr().includes(`${command} --to http://localhost:${gone}/webhooks/shopify sends it.`));
+  const to = `http://localhost:${moved.port}/webhooks/shopify`;
+  assert.ok(dev.stderr().includes(`forwards to ${to} now: with --to ${to} the command sends it there.)`));
   await dev.stop();
-  const again = await runCli(command.split(" ").slice(1), { cwd: tmp.path });
+  const again = await runCli([...command.split(" ").slice(1), "--to", to], { cwd: tmp.path });
   assert.equal(again.code, 0, again.stderr + again.stdout);
   assert.equal(moved.requests.length, 1);
 });

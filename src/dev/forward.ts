@@ -16,6 +16,7 @@ import {
   formatAppState,
   formatDelivery,
   givenUpNote,
+  movedNote,
   movedTarget,
 } from "../term/delivery_line.ts";
 import { plural } from "../text/format.ts";
@@ -217,9 +218,10 @@ export function reportForwarding(
   }
   for (const [key, n] of forwarding.orphaned) {
     const [endpoint, target] = key.split(" ") as [string, string];
-    // Where the endpoint forwards now when the app moved (its target's URL changed: nothing may listen at the
-    // old one), else the URL they waited for when known (an earlier `--forward-to`): it works as printed.
-    const to = movedTarget(target, forwarding.targetsOf(endpoint))?.to ?? forwarding.orphanedTo.get(key);
+    // The URL they waited for when known (an earlier `--forward-to`): the command works as printed.
+    const to = forwarding.orphanedTo.get(key);
+    // The app moved (the target's URL was edited, or that run's URL was the app's old one): said below.
+    const moved = movedTarget(target, forwarding.targetsOf(endpoint));
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
@@ -228,7 +230,7 @@ export function reportForwarding(
             safeLine(target)
           } --to ${to === undefined ? "URL" : safeLine(shellQuote(to))}${config} sends ${
             n === 1 ? "it" : "them"
-          }.\n`,
+          }.\n` + (moved === undefined ? "" : movedNote(target, endpoint, moved.to, n)),
       ),
     );
   }

@@ -247,6 +247,18 @@ export function movedTarget<T extends { name: string; to: string }>(
   return /[:/]/.test(old) && targetNameOf(`http://${old}`) === old ? only : undefined;
 }
 
+/**
+ * The line under a note of `n` events kept for `target`, no longer a forward target of `endpoint`, when the
+ * app moved to `to` ({@linkcode movedTarget}): the note's command with that `--to` sends them there.
+ */
+export function movedNote(target: string, endpoint: string, to: string, n: number): string {
+  const url = safeLine(to);
+  return `  (${safeLine(target)} is no longer a forward target of endpoint ${
+    safeLine(endpoint)
+  }, which forwards ` +
+    `to ${url} now: with --to ${url} the command sends ${n === 1 ? "it" : "them"} there.)\n`;
+}
+
 /** Options of {@linkcode givenUpNote}. */
 export interface GivenUpNoteOptions {
   /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
@@ -262,7 +274,7 @@ export interface GivenUpNoteOptions {
   notIn?: string;
   /**
    * The endpoint's forward targets now: when the group's target moved ({@linkcode movedTarget}: its URL was
-   * changed), the commands send to where the endpoint forwards now (`--to`), on behalf of the old target.
+   * changed), a line says where the endpoint forwards now, and that `--to` sends them there.
    */
   now?: readonly { name: string; to: string }[];
 }
@@ -276,12 +288,11 @@ export interface GivenUpNoteOptions {
  */
 export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
   const runner = options.runner ?? invokedAs();
-  // The app moved (its target's URL was changed): the old URL may be where nothing listens now.
+  // The app moved (its target's URL was changed): the old URL may be where nothing listens now. The commands
+  // still name where they were forwarded (an earlier `dev --forward-to`'s URL looks the same), and a line says
+  // where the endpoint forwards now.
   const moved = movedTarget(group.target, options.now ?? []);
-  const config = [
-    ...(moved === undefined ? [] : ["--to", moved.to]),
-    ...(options.config === undefined ? [] : ["--config", options.config]),
-  ];
+  const config = options.config === undefined ? [] : ["--config", options.config];
   const head = (n: number) =>
     `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
     `attempt to ${safeLine(group.target)} earlier`;
@@ -312,11 +323,7 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
       } ` +
       `signs ${them} anew (which a real sender never would).\n`;
   }
-  if (moved !== undefined) {
-    text +=
-      `  (${safeLine(group.target)} is no longer a forward target of endpoint ${safeLine(group.endpoint)}: ` +
-      `--to sends ${others + invalid === 1 ? "it" : "them"} where it forwards now.)\n`;
-  }
+  if (moved !== undefined) text += movedNote(group.target, group.endpoint, moved.to, others + invalid);
   if (options.notIn !== undefined) {
     text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +
       `commands assume ${safeLine(options.config ?? "hooktap.config.ts")}, which they read for its secret; ` +
