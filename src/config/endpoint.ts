@@ -170,13 +170,7 @@ export function checkEndpoints(
     if ("secret" in entry && entry.secret === undefined && typeof name === "string") {
       // `secret: process.env.GITHUB_WEBHOOK_SECRET` (or Deno.env.get) with the variable unset: said once at
       // start, not only as "(no secret)" on every event.
-      warnings.push(
-        `endpoint "${name}": its secret is empty (${at}.secret is undefined, as process.env.NAME or ` +
-          `Deno.env.get("NAME") reads an unset variable), so signatures are not checked: set the variable ` +
-          `(hooktap reads no .env file; with the npm package, \`import "dotenv/config"\` in the config loads one) and restart ${
-            suggestCommand(["dev"])
-          }`,
-      );
+      warnings.push(unsetSecretWarning(name, at));
     }
     const response = checkResponse(entry.response, `${at}.response`, issues);
     if (issues.length > before) return;
@@ -203,4 +197,24 @@ export function checkEndpoints(
     });
   });
   return resolved;
+}
+
+/**
+ * The warning for an endpoint whose `secret` is `undefined` (`at`: its field path, `endpoints[1]`): the
+ * variable it reads, when the config's text tells it (`process.env.NAME`), with a set variable of a close name
+ * (`near`: a typo); else what such a value usually is.
+ */
+export function unsetSecretWarning(
+  name: string,
+  at: string,
+  variable?: { name: string; near?: string },
+): string {
+  const why = variable === undefined
+    ? `${at}.secret is undefined, as process.env.NAME or Deno.env.get("NAME") reads an unset variable`
+    : `${at}.secret reads the variable ${variable.name}, which is not set where this runs${
+      variable.near === undefined ? "" : `; ${variable.near} is: a typo?`
+    }`;
+  return `endpoint "${name}": its secret is empty (${why}), so signatures are not checked: set the variable ` +
+    `(hooktap reads no .env file; with the npm package, \`import "dotenv/config"\` in the config loads one) and ` +
+    `restart ${suggestCommand(["dev"])}`;
 }

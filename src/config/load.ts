@@ -17,7 +17,9 @@ import { validateConfig } from "./validate.ts";
 import { isPlainConfig } from "./plain.ts";
 import { shellQuote, suggestCommand } from "../text/command_line.ts";
 import { configWords } from "../text/config_words.ts";
-import { withLines } from "./locate.ts";
+import { envNameOf, withLines } from "./locate.ts";
+import { unsetSecretWarning } from "./endpoint.ts";
+import { closest } from "../text/suggest.ts";
 import { ConfigWorker, type LoadAnswer } from "./code_worker.ts";
 
 /** Options of {@linkcode loadConfig}. */
@@ -251,7 +253,7 @@ export async function loadConfigCode(
  */
 async function validated(value: unknown, file: string): Promise<ResolvedConfig> {
   try {
-    return validateConfig(value, file);
+    return await _namingVariables(validateConfig(value, file), file);
   } catch (error) {
     if (!(error instanceof ConfigError) || error.issues.length === 0) throw error;
     let source: string;
@@ -262,6 +264,38 @@ async function validated(value: unknown, file: string): Promise<ResolvedConfig> 
     }
     throw new ConfigError(error.message, withLines(error.issues, source));
   }
+}
+
+/**
+ * `config` with each unset-secret warning naming the variable its field reads (`process.env.NAME`, from the
+ * file's text: ./locate.ts) and a set variable of a close name; the file is read again only then.
+ */
+async function _namingVariables(config: ResolvedConfig, file: string): Promise<ResolvedConfig> {
+  const unset = config.endpoints.flatMap((e, i) =>
+    config.warnings.includes(unsetSecretWarning(e.name, `endpoints[${i}]`)) ? [i] : []
+  );
+  if (unset.length === 0) return config;
+  let source: string;
+  try {
+    source = await Deno.readTextFile(file);
+  } catch {
+    return config;
+  }
+  // The names set here, for a typo's suggestion, where reading the environment is granted (it is for dev).
+  const set = Deno.permissions.querySync({ name: "env" }).state === "granted"
+    ? Object.entries(Deno.env.toObject()).filter(([, v]) => v !== "").map(([k]) => k)
+    : [];
+  const warnings = [...config.warnings];
+  for (const i of unset) {
+    const endpoint = config.endpoints[i]!;
+    const at = `endpoints[${i}]`;
+    const variable = envNameOf(source, `${at}.secret`);
+    if (variable === undefined) continue;
+    const near = closest(variable, set.filter((k) => k !== variable));
+    const k = warnings.indexOf(unsetSecretWarning(endpoint.name, at));
+    warnings[k] = unsetSecretWarning(endpoint.name, at, { name: variable, ...(near ? { near } : {}) });
+  }
+  return { ...config, warnings };
 }
 
 /** The built-in starter config, resolved. */

@@ -199,7 +199,47 @@ function _segments(path: string): (string | number)[] {
  */
 export function lineOf(source: string, path: string): number | undefined {
   const t = _tokens(source);
-  if (t === undefined) return undefined;
+  const at = t === undefined ? undefined : _fieldAt(t, path);
+  return at === undefined ? undefined : t![at]!.line;
+}
+
+/**
+ * The environment variable the config's field `path` reads, when its value is written as
+ * `process.env.NAME`, `process.env["NAME"]` or `Deno.env.get("NAME")` (alone, without a fallback), else
+ * `undefined`: a secret that is unset can then be named, not only its field.
+ */
+export function envNameOf(source: string, path: string): string | undefined {
+  const t = _tokens(source);
+  const key = t === undefined ? undefined : _fieldAt(t, path, true);
+  if (key === undefined) return undefined;
+  const v = t!.slice(key, key + 7).map((x) => x.text);
+  const ends = (n: number) => [",", "}", undefined].includes(v[n]);
+  if (v[0] === "process" && v[1] === "." && v[2] === "env") {
+    if (v[3] === "." && t![key + 4]?.kind === "name" && ends(5)) return v[4];
+    if (v[3] === "[" && t![key + 4]?.kind === "string" && v[5] === "]" && ends(6)) return _unquote(v[4]!);
+  }
+  if (v[0] === "Deno" && v[1] === "." && v[2] === "env" && v[3] === "." && v[4] === "get") {
+    const args = t!.slice(key + 5, key + 9).map((x) => x.text);
+    if (
+      args[0] === "(" && t![key + 6]?.kind === "string" && args[2] === ")" &&
+      [",", "}", undefined].includes(args[3])
+    ) {
+      return _unquote(args[1]!);
+    }
+  }
+  return undefined;
+}
+
+function _unquote(text: string): string | undefined {
+  const inner = text.slice(1, -1);
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner) ? inner : undefined;
+}
+
+/**
+ * The token where field `path` is written (its key; its value with `value`), or for a missing field the
+ * object that lacks it; `undefined` when the walk from `export default` cannot tell for sure.
+ */
+function _fieldAt(t: readonly Tok[], path: string, value = false): number | undefined {
   const exported = t.findIndex((x, k) => x.text === "export" && t[k + 1]?.text === "default");
   if (exported === -1) return undefined;
   const consts = _consts(t);
@@ -213,7 +253,7 @@ export function lineOf(source: string, path: string): number | undefined {
       if (node.kind !== "array") return undefined;
       const start = _array(t, node.at)?.[seg];
       if (start === undefined) return undefined;
-      if (last) return t[start]!.line;
+      if (last) return start;
       node = _value(t, start, consts);
       continue;
     }
@@ -223,10 +263,10 @@ export function lineOf(source: string, path: string): number | undefined {
     const entry = object.entries.findLast((e) => e.key === seg);
     if (entry === undefined) {
       // Missing: the object that lacks it, when no spread could hold it.
-      return last && object.spreads.length === 0 ? t[node.at]!.line : undefined;
+      return last && !value && object.spreads.length === 0 ? node.at : undefined;
     }
     if (object.spreads.some((at) => at > entry.keyAt)) return undefined; // a later spread may override it
-    if (last) return t[entry.keyAt]!.line;
+    if (last) return value ? entry.valueAt : entry.keyAt;
     node = _value(t, entry.valueAt, consts);
   }
   return undefined;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { issuePath, lineOf, withLines } from "./locate.ts";
+import { envNameOf, issuePath, lineOf, withLines } from "./locate.ts";
 
 const LITERAL = `// hooktap config
 export default {
@@ -91,4 +91,20 @@ Deno.test("issuePath() takes a config field's path only; withLines() appends the
       "hub must be an object (line 2)",
     ],
   );
+});
+
+Deno.test("envNameOf: the variable a field reads, written as process.env or Deno.env.get, and nothing else", () => {
+  const src = (value: string) =>
+    `const base = "x";\nexport default {\n  port: 0,\n  endpoints: [\n    { name: "a", secret: ${value} },\n  ],\n};\n`;
+  assert.equal(
+    envNameOf(src("process.env.STRIPE_WEBHOOK_SECRET"), "endpoints[0].secret"),
+    "STRIPE_WEBHOOK_SECRET",
+  );
+  assert.equal(envNameOf(src('process.env["SHOP_SECRET"]'), "endpoints[0].secret"), "SHOP_SECRET");
+  assert.equal(envNameOf(src('Deno.env.get("STD_SECRET")'), "endpoints[0].secret"), "STD_SECRET");
+  // A fallback, a call or a literal: no single variable to name.
+  assert.equal(envNameOf(src('process.env.A ?? "dev"'), "endpoints[0].secret"), undefined);
+  assert.equal(envNameOf(src("readSecret()"), "endpoints[0].secret"), undefined);
+  assert.equal(envNameOf(src('"whsec_x"'), "endpoints[0].secret"), undefined);
+  assert.equal(envNameOf(src("process.env.A"), "endpoints[1].secret"), undefined);
 });

@@ -12,7 +12,14 @@ import type { StalledWrite } from "../send/relay_answer.ts";
 import type { ForwardingSession, RoutedTarget } from "../send/session.ts";
 import type { Colors } from "../term/colors.ts";
 import type { CapturedEvent } from "../event/record.ts";
-import { deliveryJson, formatAppState, formatDelivery, givenUpNote } from "../term/delivery_line.ts";
+import {
+  deliveryJson,
+  formatAppState,
+  formatDelivery,
+  givenUpNote,
+  movedNote,
+  movedTarget,
+} from "../term/delivery_line.ts";
 import { formatBytes, plural } from "../text/format.ts";
 import type { Output } from "../term/output.ts";
 import { safeLine } from "../text/sanitize.ts";
@@ -230,6 +237,8 @@ export function reportForwarding(
     const [endpoint, target] = key.split(" ") as [string, string];
     // The URL they waited for when known (an earlier `--forward-to`): the command works as printed.
     const to = forwarding.orphanedTo.get(key);
+    // The app moved (the target's URL was edited, or that run's URL was the app's old one): said below.
+    const moved = movedTarget(target, forwarding.targetsOf(endpoint));
     out.err(
       c.yellow(
         `${plural(n, "event")} of endpoint ${safeLine(endpoint)} waited for target ${safeLine(target)}, ` +
@@ -238,7 +247,7 @@ export function reportForwarding(
             safeLine(target)
           } --to ${to === undefined ? "URL" : safeLine(shellQuote(to))}${config} sends ${
             n === 1 ? "it" : "them"
-          }.\n`,
+          }.\n` + (moved === undefined ? "" : movedNote(target, endpoint, moved.to, n)),
       ),
     );
   }
@@ -249,6 +258,7 @@ export function reportForwarding(
     const known = forwarding.targetsOf(group.endpoint).length > 0;
     const note = givenUpNote(group, {
       resign,
+      now: forwarding.targetsOf(group.endpoint),
       runner,
       ...(options.config && known ? { config: options.config } : {}),
       ...(known ? {} : { notIn: options.config ?? "hooktap.config.ts" }),

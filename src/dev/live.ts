@@ -155,7 +155,12 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
     session.forwarding?.update(next.endpoints).then(
       (targets) => {
         accept();
-        const text = targetChangesText(targets, c, options.configArg);
+        const text = targetChangesText(
+          targets,
+          c,
+          options.configArg,
+          (name) => next.endpoints.find((e) => e.name === name)?.targets ?? [],
+        );
         if (text !== "") output.err(text);
       },
       (error) => {

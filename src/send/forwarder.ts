@@ -194,9 +194,13 @@ export interface Forwarder extends Forwarding {
    * A reload removed targets: drops the events queued or waiting for a retry
    * to the targets `retired` picks (they stay undelivered in the log, for the
    * next start's report and `replay --undelivered`; an attempt in flight
-   * finishes and is recorded). Returns the ids dropped per target name.
+   * finishes and is recorded). Returns the ids dropped per target name; `inStore`, when given, gets per target
+   * name how many more were left in the store beyond its memory window (not read back: ids unknown).
    */
-  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>>;
+  retire(
+    retired: (target: ForwardTarget) => boolean,
+    inStore?: Map<string, number>,
+  ): Map<string, Set<string>>;
   /**
    * Stops taking new attempts (waiting events are dropped, to be found
    * undelivered at the next start) and waits up to `graceMs` for in-flight
@@ -726,7 +730,9 @@ class ForwarderEngine {
       spill === undefined || spill.reading || spill.paused || this.#backlog === undefined || this.#stopped
     ) return;
     if (lane.retired) return;
-    if (spill.place === undefined || lane.jobs > this.#window / 2) return;
+    // Full by its bytes (one large event) with few jobs: a read would stop at once and pump again, a loop
+    // with no I/O that starved dev's event loop; the lane reads on when a job settles.
+    if (spill.place === undefined || lane.jobs > this.#window / 2 || this.#full(lane)) return;
     this.#readBack(lane, spill);
   }
 
@@ -978,7 +984,10 @@ class ForwarderEngine {
     for (const lane of this.#lanes.values()) if (_waitingIn(lane) > 0) n++;
     return n;
   }
-  retire(retired: (target: ForwardTarget) => boolean): Map<string, Set<string>> {
+  retire(
+    retired: (target: ForwardTarget) => boolean,
+    inStore?: Map<string, number>,
+  ): Map<string, Set<string>> {
     const dropped = new Map<string, Set<string>>();
     for (const [key, lane] of this.#lanes) {
       const target = lane.sample;
@@ -987,6 +996,7 @@ class ForwarderEngine {
       lane.retired = dropped;
       this.#dropWaiting(lane, (job) => this.#abandon(lane, job));
       if (lane.spill !== undefined) {
+        inStore?.set(target.name, (inStore.get(target.name) ?? 0) + lane.spill.count);
         this.#done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
         lane.spill = undefined;
       }
@@ -1043,7 +1053,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     get pendingTargets() {
       return engine.pendingTargets;
     },
-    retire: (retired) => engine.retire(retired),
+    retire: (retired, inStore) => engine.retire(retired, inStore),
     idle: () => engine.idle(),
     stop: (graceMs) => engine.stop(graceMs),
   };

@@ -335,6 +335,17 @@ class Connection {
    * to {@linkcode Connection.took}. Apart from {@linkcode Connection.fill}, so the first read of an answer
    * needs no async function of its own.
    */
+  /**
+   * Takes the connection out of the pool for a request: from now on its idle read is the answer's first read
+   * (an early interim answer, `100 Continue` as Node sends it on the head, may come while a large body is
+   * still being written: it must not close the connection under the write).
+   */
+  takeOver(): void {
+    this.#taken = this.idleRead;
+    this.idleRead = undefined;
+  }
+  #taken: Promise<number | null> | undefined;
+
   readMore(): Promise<number | null> {
     if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
@@ -345,8 +356,8 @@ class Connection {
       this.start = 0;
       this.end = live;
     }
-    const idle = this.idleRead;
-    this.idleRead = undefined;
+    const idle = this.idleRead ?? this.#taken;
+    this.idleRead = this.#taken = undefined;
     // The whole buffer itself when it is empty: no view made per read.
     return idle ?? this.conn.read(this.end === 0 ? this.buf : this.buf.subarray(this.end));
   }
@@ -581,6 +592,7 @@ export class Http1Pool {
         const idle = this.#idle.get(k);
         let pooled = idle?.pop();
         while (pooled?.closed) pooled = idle?.pop();
+        pooled?.takeOver();
         current = call.current = pooled ?? await this.#connect(origin);
         if (call.why) {
           current.close();

@@ -2,8 +2,8 @@
  * Forward retries that outlive a signature's tolerance: an event of a
  * timestamped scheme (Stripe, Slack, Standard Webhooks, Zoom, …) whose
  * endpoint has a secret is re-signed at the time of the attempt, so the app
- * still accepts it, unless its signature was invalid or expired when it
- * arrived. Everything else is sent as stored.
+ * still accepts it, when its signature was valid when it arrived (never one
+ * invalid, expired, unsigned or unchecked). Everything else is sent as stored.
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
@@ -33,10 +33,12 @@ export function resignWhenStale(
   return (event, _attempt, target) => {
     const provider = event.provider;
     if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
-    // A signature that was invalid or expired at receipt is never made valid on the way to the app: the
-    // sender's own check would refuse it, and so should the app's (an expired one goes as stored).
+    // Only a signature found valid at receipt is renewed. One invalid or expired is never made valid on the
+    // way to the app: the sender's own check would refuse it, and so should the app's (an expired one goes
+    // as stored). A request that came unsigned (anyone's POST), or unchecked (no secret then), is never
+    // signed by hooktap: that would hand the app a signature no sender made.
     const status = event.verdict?.status;
-    if (status === "invalid" || status === "expired") return undefined;
+    if (status !== undefined && status !== "valid") return undefined;
     const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
     if (settings === undefined || settings.secrets.length === 0) return undefined;
     const at = now();

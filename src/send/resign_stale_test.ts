@@ -63,6 +63,15 @@ Deno.test("a forward retry after Stripe's tolerance is re-signed so stripe's own
   // Nor one whose signature had expired when it arrived (the sender's timestamp was already too old).
   const expired = { ...event, verdict: { status: "expired" as const, reason: "older than the tolerance" } };
   assert.equal(await resignWhenStale(() => endpoints)(expired, 2, TARGET), undefined);
+  // Nor one that came unsigned (anyone's POST), or unchecked (no secret then): hooktap signs nothing a sender
+  // did not.
+  const unsigned = {
+    ...event,
+    verdict: { status: "unsigned" as const, reason: "no stripe-signature header" },
+  };
+  assert.equal(await resignWhenStale(() => endpoints)(unsigned, 2, TARGET), undefined);
+  const unchecked = { ...event, verdict: { status: "no-secret" as const, reason: "no secret configured" } };
+  assert.equal(await resignWhenStale(() => endpoints)(unchecked, 2, TARGET), undefined);
 });
 
 Deno.test("with a tolerance shorter than twice the margin, a delivery made at once keeps the sender's signature", async () => {

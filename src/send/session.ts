@@ -413,10 +413,12 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       endpoints = next;
       targets = _allTargets(byEndpoint);
       if (gone.size > 0) {
-        const dropped = forwarder.retire((t) => gone.has(`${t.endpoint}\n${t.name}`));
+        const inStore = new Map<string, number>();
+        const dropped = forwarder.retire((t) => gone.has(`${t.endpoint}\n${t.name}`), inStore);
         for (const key of gone) {
           const [endpoint, target] = key.split("\n") as [string, string];
-          changes.removed.push({ endpoint, target, kept: dropped.get(target)?.size ?? 0 });
+          const kept = (dropped.get(target)?.size ?? 0) + (inStore.get(target) ?? 0);
+          changes.removed.push({ endpoint, target, kept });
         }
       }
       return changes;

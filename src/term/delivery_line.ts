@@ -60,6 +60,16 @@ export interface DeliveryLineOptions {
   event?: Pick<CapturedEvent, "verdict" | "trigger" | "provider">;
 }
 
+/**
+ * Whether the app's answer refuses the request's signature: a 401 or 403, or a 400 whose body says so (Stripe's
+ * and Standard Webhooks' documented handlers answer `400 Webhook Error: No signatures found matching ...`).
+ */
+function refusedSignature(record: DeliveryRecord): boolean {
+  if (record.status === 401 || record.status === 403) return true;
+  return record.status === 400 && record.bodyEncoding === "utf8" &&
+    /signature|hmac/i.test(record.body?.slice(0, 4096) ?? "");
+}
+
 /** The human lines of one attempt (ending in a newline). */
 export function formatDelivery(
   record: DeliveryRecord,
@@ -122,7 +132,7 @@ export function formatDelivery(
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   // The app refused an event whose signature checks with the endpoint's secret (or was signed afresh with it):
   // most often the app verifies with another secret.
-  if ((record.status === 401 || record.status === 403) && event?.verdict?.status === "valid") {
+  if (refusedSignature(record) && event?.verdict?.status === "valid") {
     const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
     parts.push(c.yellow(
       facts?.signsUrl
@@ -221,6 +231,34 @@ export function undeliveredCommand(
     (resign ? " --resign" : "") + more.map((w) => ` ${quote(w)}`).join("");
 }
 
+/**
+ * The target an endpoint's events go to now in place of `old`, when the app moved: `old` was an unnamed
+ * target (named after its URL, `localhost:3000/webhooks/stripe`) and is gone from the config, which forwards
+ * the endpoint to one unnamed target now (the URL edited: another port). `undefined` otherwise: a target
+ * removed beside others, or a named one, was another destination, and its events do not belong elsewhere.
+ */
+export function movedTarget<T extends { name: string; to: string }>(
+  old: string,
+  now: readonly T[],
+): T | undefined {
+  const only = now.length === 1 ? now[0]! : undefined;
+  if (only === undefined || only.name === old || only.name !== targetNameOf(only.to)) return undefined;
+  // A name made from a URL has its port or its path; a name given in the config is a plain word.
+  return /[:/]/.test(old) && targetNameOf(`http://${old}`) === old ? only : undefined;
+}
+
+/**
+ * The line under a note of `n` events kept for `target`, no longer a forward target of `endpoint`, when the
+ * app moved to `to` ({@linkcode movedTarget}): the note's command with that `--to` sends them there.
+ */
+export function movedNote(target: string, endpoint: string, to: string, n: number): string {
+  const url = safeLine(to);
+  return `  (${safeLine(target)} is no longer a forward target of endpoint ${
+    safeLine(endpoint)
+  }, which forwards ` +
+    `to ${url} now: with --to ${url} the command sends ${n === 1 ? "it" : "them"} there.)\n`;
+}
+
 /** Options of {@linkcode givenUpNote}. */
 export interface GivenUpNoteOptions {
   /** Whether re-sending needs `--resign` (the stored signature is stale by then). @default false */
@@ -234,6 +272,11 @@ export interface GivenUpNoteOptions {
    * one removed): the commands then assume the default config, and the note says so.
    */
   notIn?: string;
+  /**
+   * The endpoint's forward targets now: when the group's target moved ({@linkcode movedTarget}: its URL was
+   * changed), a line says where the endpoint forwards now, and that `--to` sends them there.
+   */
+  now?: readonly { name: string; to: string }[];
 }
 
 /**
@@ -245,6 +288,10 @@ export interface GivenUpNoteOptions {
  */
 export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): string {
   const runner = options.runner ?? invokedAs();
+  // The app moved (its target's URL was changed): the old URL may be where nothing listens now. The commands
+  // still name where they were forwarded (an earlier `dev --forward-to`'s URL looks the same), and a line says
+  // where the endpoint forwards now.
+  const moved = movedTarget(group.target, options.now ?? []);
   const config = options.config === undefined ? [] : ["--config", options.config];
   const head = (n: number) =>
     `${n} ${n === 1 ? "event" : "events"} of endpoint ${safeLine(group.endpoint)} failed every delivery ` +
@@ -276,6 +323,7 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
       } ` +
       `signs ${them} anew (which a real sender never would).\n`;
   }
+  if (moved !== undefined) text += movedNote(group.target, group.endpoint, moved.to, others + invalid);
   if (options.notIn !== undefined) {
     text += `  (endpoint ${safeLine(group.endpoint)} forwards nowhere in ${safeLine(options.notIn)}: these ` +
       `commands assume ${safeLine(options.config ?? "hooktap.config.ts")}, which they read for its secret; ` +

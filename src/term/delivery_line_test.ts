@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { formatDelivery } from "./delivery_line.ts";
+import { formatDelivery, movedTarget } from "./delivery_line.ts";
 import { createColors } from "./colors.ts";
 import type { Output } from "./output.ts";
-import type { DeliveryRecord } from "../event/delivery.ts";
+import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
 
 const output = { colors: createColors(false), errColors: createColors(false) } as unknown as Output;
 
@@ -74,4 +74,18 @@ Deno.test("formatDelivery: a 401 for a Twilio event says Twilio signs the URL it
   const line = formatDelivery(record({ status: 401, headers: [] }), output, { runner: "hooktap", ...twilio });
   assert.match(line, /Twilio signs the URL it called, not your app's: .*replay with --resign/);
   assert.doesNotMatch(line, /same one/);
+});
+
+Deno.test("movedTarget: an unnamed target whose URL was edited moved; a named one removed beside others did not", () => {
+  const to = (url: string) => ({ name: targetNameOf(url), to: url });
+  const now = [to("http://localhost:3001/webhooks/stripe")];
+  assert.equal(movedTarget("localhost:3000/webhooks/stripe", now), now[0]);
+  assert.equal(movedTarget("localhost:3001/webhooks/stripe", now), undefined, "not removed");
+  assert.equal(movedTarget("b", now), undefined, "a named target is another destination");
+  assert.equal(
+    movedTarget("localhost:3000/a", [...now, to("http://localhost:3002/c")]),
+    undefined,
+    "two now",
+  );
+  assert.equal(movedTarget("localhost:3000/a", [{ name: "ci", to: "http://localhost:3001/a" }]), undefined);
 });

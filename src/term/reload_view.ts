@@ -12,6 +12,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { suggestCommand } from "../text/command_line.ts";
+import { movedTarget } from "./delivery_line.ts";
 
 /** `--config FILE` of the run (its words), none for the default config. */
 const configWords = (config: string | undefined): string[] =>
@@ -167,8 +168,17 @@ export function reloadFailedText(error: unknown, colors: Colors): string {
   ].join("\n") + "\n";
 }
 
-/** The lines saying how a reload changed the forward targets ("" when it did not). */
-export function targetChangesText(changes: TargetChanges, colors: Colors, config?: string): string {
+/**
+ * The lines saying how a reload changed the forward targets ("" when it did not). `nowOf`: an endpoint's
+ * targets in the config now: when a removed target moved ({@linkcode movedTarget}: its URL was edited), the
+ * command for its kept events sends them to the new URL.
+ */
+export function targetChangesText(
+  changes: TargetChanges,
+  colors: Colors,
+  config?: string,
+  nowOf: (endpoint: string) => readonly { name: string; to: string }[] = () => [],
+): string {
   const lines = [
     ...changes.added.map((t) => `  + forward target ${safeLine(t)}`),
     ...changes.changed.map((t) => `  ~ forward target ${safeLine(t)} (new events follow its new settings)`),
@@ -186,7 +196,7 @@ export function targetChangesText(changes: TargetChanges, colors: Colors, config
                 "--target",
                 target,
                 "--to",
-                "URL",
+                movedTarget(target, nowOf(endpoint))?.to ?? "URL",
                 ...configWords(config),
               ]),
             )

@@ -344,9 +344,11 @@ async function startParts(
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
       // An event whose sender hooktap did not recognise has nothing to sign afresh (`replay --resign`
-      // refuses it): its command sends it as stored.
+      // refuses it): its command sends it as stored. Nor is one that came unsigned (anyone's POST) told to
+      // be signed: that would make a signature no sender made.
       resignsOf: (name, event) =>
-        event?.verdict?.status !== "invalid" && (event === undefined || event.provider !== undefined) &&
+        event?.verdict?.status !== "invalid" && event?.verdict?.status !== "unsigned" &&
+        (event === undefined || event.provider !== undefined) &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
       ...(opts.config !== undefined ? { config: opts.config } : {}),

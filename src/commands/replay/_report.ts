@@ -164,6 +164,24 @@ export function withToCommand(
 }
 
 /** Appends to `words` the filters and options of a run (`--since`/`--until` as the times they stood for). */
+/** The user's own replay command sent to forward target `target` instead (`--target NAME`, no `--to`). */
+export function withTargetCommand(
+  id: string | undefined,
+  opts: HintOptions,
+  filter: EventFilter,
+  target: string,
+  runner?: string,
+): string {
+  const words = ["replay"];
+  if (id !== undefined) words.push(id);
+  if (opts.undelivered) words.push("--undelivered");
+  const { to: _to, ...rest } = opts;
+  _optionWords(words, { ...rest, target }, filter);
+  if (opts.resignInvalid) words.push("--resign-invalid");
+  else if (opts.resign) words.push("--resign");
+  return suggestCommand(words, runner);
+}
+
 function _optionWords(words: string[], opts: HintOptions, filter: EventFilter): void {
   const add = (flag: string, value: string | undefined) => {
     if (value !== undefined) words.push(flag, value);

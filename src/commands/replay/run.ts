@@ -5,7 +5,7 @@
  * apply to all three, and each send is recorded as a delivery.
  * @module
  */
-import { ConfigError, HooktapError, UsageError } from "../../errors.ts";
+import { ConfigError, HooktapError, NetworkError, UsageError } from "../../errors.ts";
 import type { ResolvedConfig } from "../../config/types.ts";
 import type { ProviderSettings } from "../../providers/types.ts";
 import { type CapturedEvent, markedTargets } from "../../event/record.ts";
@@ -31,8 +31,9 @@ import {
 } from "../_shared/context.ts";
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
-import { printSent, printSingle, printSummary, withToCommand } from "./_report.ts";
+import { printSent, printSingle, printSummary, withTargetCommand, withToCommand } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
+import { movedTarget } from "../../term/delivery_line.ts";
 import { dirnameOf } from "../../text/path.ts";
 
 type Opts = Input<typeof options>["options"];
@@ -286,9 +287,41 @@ interface OneParts {
   needsConfig: boolean;
   base: Omit<Parameters<typeof resendEach>[1], "log" | "onSend" | "keepAlive">;
   noTarget: (event: CapturedEvent) => UsageError;
+  /** The user's command sent to forward target NAME instead. */
+  withTarget: (target: string) => string;
   timeoutMs: number;
   /** The config targets' `forward.ca` texts. */
   cas: CaTexts;
+}
+
+/**
+ * Nothing listened where `dev` forwarded the event, and that target is no longer in the config: the app moved
+ * and its forward URL was changed ({@linkcode movedTarget}). The error names where the endpoint forwards now,
+ * with the command that sends it there, rather than leave "is your app running?" while it runs there.
+ */
+function _movedTarget(
+  error: NetworkError,
+  sent: Sent,
+  event: CapturedEvent,
+  opts: Opts,
+  config: ResolvedConfig | null,
+  withTarget: (target: string) => string,
+  cwd: string,
+): NetworkError {
+  if (opts.to !== undefined || opts.target !== undefined || sent.error?.kind !== "refused") return error;
+  const moved = movedTarget(
+    sent.target.name,
+    config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [],
+  );
+  if (moved === undefined) return error;
+  return new NetworkError(
+    `${error.message} ${sent.target.name} is where dev forwarded it, and no longer a forward target of ` +
+      `endpoint "${event.endpoint}" in ${
+        configName(config?.file, cwd)
+      }, which forwards to ${moved.to} now: ` +
+      `${withTarget(moved.name)} sends it there.`,
+    { cause: error.cause },
+  );
 }
 
 /** `hooktap replay ID`: one event, to `--to`, `--target`'s target or where `dev` forwarded it. */
@@ -334,7 +367,7 @@ async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: On
   if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
   if (sent.response === undefined) {
     if (opts.json) printSingle(ctx, sent, true);
-    throw noAnswer(sent);
+    throw _movedTarget(noAnswer(sent), sent, event, opts, config, parts.withTarget, ctx.cwd);
   }
   printSingle(ctx, sent, opts.json ?? false);
   ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
@@ -381,7 +414,16 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   const out = ctx.output;
   if (id !== undefined) {
-    return await _replayOne(ctx, opts, id, { config, needsConfig, base, noTarget, timeoutMs, cas });
+    const withTarget = (target: string) => withTargetCommand(id, opts, filter, target);
+    return await _replayOne(ctx, opts, id, {
+      config,
+      needsConfig,
+      base,
+      noTarget,
+      withTarget,
+      timeoutMs,
+      cas,
+    });
   }
   let events: AsyncIterable<CapturedEvent> | CapturedEvent[];
   let total: number;
