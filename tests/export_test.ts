@@ -404,3 +404,11 @@ Deno.test("export -o refuses a folder and an empty path, and -n 0 (they crashed 
     [],
   );
 });
+
+Deno.test("`hooktap export --har` (a format given as an option) is refused with the option that takes it", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli(["export", "--har"], { cwd: tmp.path });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown option '--har' \(did you mean --format har\?\)/);
+  assert.doesNotMatch(r.stderr, /\bat /, "no stack trace");
+});
