@@ -488,3 +488,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test("trigger --to with a user name and password in the URL is refused (they were dropped and printed)", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli([
+    "trigger",
+    "github",
+    "push",
+    "--to",
+    "http://me:hunter2@127.0.0.1:9/hook",
+    "--secret",
+    "s",
+  ], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--to holds a user name or password, which hooktap does not send/);
+  assert.match(r.stderr, /--to http:\/\/127\.0\.0\.1:9\/hook /);
+  assert.match(r.stderr, /-H "Authorization: Basic/);
+  assert.doesNotMatch(r.stdout + r.stderr, /hunter2/, "the password is never printed");
+});
