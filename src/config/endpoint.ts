@@ -173,7 +173,8 @@ export function checkEndpoints(
       warnings.push(
         `endpoint "${name}": its secret is empty (${at}.secret is undefined, as process.env.NAME or ` +
           `Deno.env.get("NAME") reads an unset variable), so signatures are not checked: set the variable ` +
-          `(hooktap reads no .env file; with the npm package, \`import "dotenv/config"\` in the config loads one) and restart ${
+          `(hooktap reads no .env file; \`import "dotenv/config"\` in the config loads one: with the npm package ` +
+          `from the project's node_modules, with a Deno install as \`import "npm:dotenv/config"\`) and restart ${
             suggestCommand(["dev"])
           }`,
       );
