@@ -89,3 +89,23 @@ Deno.test({
     assert.equal(out.code, 78, screen);
   },
 });
+
+Deno.test("Deno install: a config that needs a permission hooktap lacks says what to do, not Deno's flag", async () => {
+  await using tmp = await withTmpDir();
+  await writeFile(
+    tmp.path,
+    "hooktap.config.ts",
+    'const sha = new Deno.Command("git", { args: ["rev-parse", "HEAD"] }).outputSync();\n' +
+      'export default { port: 0, endpoints: [{ name: "x", path: "/x", method: "POST" }] };\n',
+  );
+  const dev = await runCli(["dev", "--port", "0"], {
+    cwd: tmp.path,
+    permissions: INSTALL,
+    timeoutMs: 30_000,
+  });
+  assert.equal(dev.code, 78, dev.stderr);
+  assert.match(dev.stderr, /failed to load: NotCapable: Requires run access to "git"/);
+  assert.match(dev.stderr, /runs with hooktap's permissions, and this one is not among them/);
+  assert.match(dev.stderr, /pass its result in an environment variable/);
+  assert.doesNotMatch(dev.stderr, /fix the error above in the file/);
+});

@@ -13,6 +13,7 @@ import { suggestCommand } from "../text/command_line.ts";
 import { httpUrlProblem, isBareNumber, parseDuration, parseWhen } from "../text/values.ts";
 import { closest } from "../text/suggest.ts";
 import {
+  choicesOf,
   type CommandSpec,
   kebab,
   optionFlags,
@@ -101,7 +102,13 @@ export function parseCommand(spec: CommandSpec, words: readonly string[]): Parse
         }
       }
       if (flag === undefined) {
-        const near = closest(name, [...long.keys()].filter((k) => !long.get(k)!.spec.hidden));
+        // `export --har`: a choice of another option given as an option of its own.
+        const owner = [...long.entries()].find(([k, f]) =>
+          !f.spec.hidden && k.length > 1 && choicesOf(f.spec)?.includes(name)
+        )?.[0];
+        const near = owner === undefined
+          ? closest(name, [...long.keys()].filter((k) => !long.get(k)!.spec.hidden))
+          : `${owner} ${name}`;
         throw new UsageError(
           `unknown option '--${name}'${near === undefined ? "" : ` (did you mean --${near}?)`}. ${
             _helpHint(spec)

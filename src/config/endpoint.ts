@@ -215,6 +215,8 @@ export function unsetSecretWarning(
       variable.near === undefined ? "" : `; ${variable.near} is: a typo?`
     }`;
   return `endpoint "${name}": its secret is empty (${why}), so signatures are not checked: set the variable ` +
-    `(hooktap reads no .env file; with the npm package, \`import "dotenv/config"\` in the config loads one) and ` +
-    `restart ${suggestCommand(["dev"])}`;
+    `(hooktap reads no .env file; \`import "dotenv/config"\` in the config loads one: with the npm package from ` +
+    `the project's node_modules, with a Deno install as \`import "npm:dotenv/config"\`) and restart ${
+      suggestCommand(["dev"])
+    }`;
 }

@@ -234,7 +234,12 @@ export async function loadConfigCode(
     }
     const { cause, frame } = describeLoadError(answer.error, file);
     throw new ConfigError(`Config file ${file} failed to load: ${cause}${frame === "" ? "" : `\n${frame}`}`, [
-      "fix the error above in the file",
+      // Deno's "run again with the --allow-… flag" is no fix for an installed `hooktap`: its flags are fixed.
+      /^(NotCapable|PermissionDenied): Requires /.test(cause)
+        ? "a config runs with hooktap's permissions, and this one is not among them (each way of installing " +
+          "lists its own: docs/install.md): do that step before hooktap starts and pass its result in an " +
+          "environment variable (Deno.env.get)"
+        : "fix the error above in the file",
     ]);
   }
   try {

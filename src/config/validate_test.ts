@@ -240,6 +240,8 @@ Deno.test("validateConfig() warns per endpoint whose secret came out empty (an u
   assert.match(config.warnings[0]!, /process\.env\.NAME or Deno\.env\.get/);
   assert.match(
     config.warnings[0]!,
-    /hooktap reads no \.env file; with the npm package, `import "dotenv\/config"` in the config loads one/,
+    /hooktap reads no \.env file; `import "dotenv\/config"` in the config loads one: with the npm package/,
   );
+  // A Deno install has no node_modules: the same import, as an npm: specifier (Deno fetches it).
+  assert.match(config.warnings[0]!, /with a Deno install as `import "npm:dotenv\/config"`/);
 });

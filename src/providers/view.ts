@@ -27,6 +27,11 @@ export interface ViewParts {
    * nothing again. Absent when the body is not valid UTF-8.
    */
   bodyText?: string;
+  /**
+   * What came before `path` in the URL the sender called and the receiver no longer sees: `/c/<channel>`
+   * for an event a hub received (the hub routes by the path after it). Twilio signs that whole URL.
+   */
+  pathPrefix?: string;
 }
 
 const decoder = new TextDecoder();
@@ -77,12 +82,14 @@ export function createView(parts: ViewParts): RequestView {
  * `X-Forwarded-Host` (set by ngrok, cloudflared and most proxies) or
  * `Host`; `https` unless the host is local.
  */
-export function publicUrl(parts: Pick<ViewParts, "headers" | "path" | "query">): string {
+export function publicUrl(parts: Pick<ViewParts, "headers" | "path" | "query" | "pathPrefix">): string {
   const first = (name: string) => headerValue(parts.headers, name)?.split(",")[0]?.trim() || undefined;
   const host = first("x-forwarded-host") ?? first("host") ?? "localhost";
   const local = /^(localhost|127\.|\[::1\])/.test(host);
   const proto = first("x-forwarded-proto") ?? (local ? "http" : "https");
-  return `${proto}://${host}${parts.path}${parts.query === "" ? "" : `?${parts.query}`}`;
+  return `${proto}://${host}${parts.pathPrefix ?? ""}${parts.path}${
+    parts.query === "" ? "" : `?${parts.query}`
+  }`;
 }
 
 /** Whether a value is a plain JSON object. */

@@ -260,6 +260,8 @@ export function createHandler(options: HandlerOptions): Handler {
         // at the hub for an event fetched from one (it may wait there for hours while dev is away).
         receivedAt: arrivedAt(info?.hub, time),
       };
+      // The sender called the channel's URL (Twilio signs it): the hub's Host, then `/c/<channel>` and the path.
+      if (info?.hub !== undefined) viewed.pathPrefix = `/c/${info.hub.channel}`;
       if (event.bodyEncoding === "utf8") viewed.bodyText = event.body;
       const examined = await examineFor(found.endpoint, viewed, event);
       // Most requests get the plain 200: nothing to plan.

@@ -79,6 +79,24 @@ async function httpsAgent(insecure: boolean, ca: string | undefined) {
   return { https: tls.https, agent };
 }
 
+/**
+ * Why node:https was refused a permission, and the fix. With `NODE_EXTRA_CA_CERTS` set, Deno's node:https
+ * reads the system CA store, which needs the whole of `--allow-sys` (Deno 2.9 names no descriptor for it):
+ * no install of hooktap grants it, so the fix that works for all of them is to give Deno the file instead.
+ */
+function _httpsPermission(): string {
+  let extra: string | undefined;
+  try {
+    extra = Deno.env.get("NODE_EXTRA_CA_CERTS") || undefined;
+  } catch { /* no env permission: the generic fix below */ }
+  return extra === undefined
+    ? "https targets need Deno's --allow-sys and --allow-env permissions (node:https reads the CA store): " +
+      "add them to your deno run flags"
+    : "https needs the whole of Deno's --allow-sys while NODE_EXTRA_CA_CERTS is set (Deno's node:https then " +
+      "reads the system CA store), and hooktap runs without it: give Deno the certificates instead, " +
+      `NODE_EXTRA_CA_CERTS= DENO_CERT=${extra} before the command (or add --allow-sys to your deno run flags)`;
+}
+
 /** Closes the kept-alive connections not in use (at the end of a `dev` session). */
 export function closeIdleConnections(): void {
   pool.close();
@@ -96,11 +114,7 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
   const text = `${e?.code ?? ""} ${e?.message ?? String(error)}`;
   const where = url.host;
   if (/Requires (sys|env) access/i.test(text)) {
-    return new SendError(
-      "other",
-      "https targets need Deno's --allow-sys and --allow-env permissions (node:https reads the CA store): add it to your deno run flags",
-      { cause: error },
-    );
+    return new SendError("other", _httpsPermission(), { cause: error });
   }
   if (/ECONNREFUSED|connection refused/i.test(text)) {
     return new SendError("refused", `nothing listens on ${where}`, { cause: error });
@@ -229,6 +243,7 @@ async function sendHttpsTo(
   const maxBody = options.maxBody ?? 64 * 1024;
   const flat: string[] = ["Host", url.host];
   for (const [name, value] of request.headers) flat.push(name, value);
+  // A permission Deno refuses (NODE_EXTRA_CA_CERTS without --allow-sys) is thrown by https.request itself.
   return await new Promise<RawResponse>((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {
@@ -283,5 +298,7 @@ async function sendHttpsTo(
       once: true,
     });
     req.end(request.body ?? undefined);
+  }).catch((error) => {
+    throw error instanceof SendError ? error : classify(error, url, timeoutMs);
   });
 }

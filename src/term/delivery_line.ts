@@ -132,12 +132,16 @@ export function formatDelivery(
   if (record.error !== undefined && !record.refused) parts.push(c.red(safeLine(record.error)));
   // The app refused an event whose signature checks with the endpoint's secret (or was signed afresh with it):
   // most often the app verifies with another secret.
+  // A sender that signs the URL it called (Twilio): the stored signature never fits the app's URL, so the
+  // "gave up" command re-signs (the hint says to).
+  let signsUrl = false;
   if (refusedSignature(record) && event?.verdict?.status === "valid") {
     const facts = event.provider === undefined ? undefined : providerFacts(event.provider);
+    signsUrl = facts?.signsUrl === true;
     parts.push(c.yellow(
       facts?.signsUrl
         ? `— ${facts.title} signs the URL it called, not your app's: check the signature against that URL ` +
-          "(docs/forwarding.md), or replay with --resign to sign it for the app's"
+          "(docs/forwarding.md), or replay with --resign to sign it for the app's URL;"
         : "— its signature checks with the endpoint's secret: does your app verify with the same one?",
     ));
   }
@@ -167,7 +171,7 @@ export function formatDelivery(
             undeliveredCommand(
               record.endpoint,
               record.target,
-              !invalid && (resign || record.resigned === true),
+              !invalid && (resign || signsUrl || record.resigned === true),
               runner,
               more,
             ),
@@ -304,7 +308,9 @@ export function givenUpNote(group: GivenUp, options: GivenUpNoteOptions = {}): s
   if (others > 0) {
     // Beside events stored invalid (which --resign refuses), --verdict picks the others out when it can.
     const only = invalid > 0 && group.othersVerdict !== undefined ? ["--verdict", group.othersVerdict] : [];
-    text += `${head(others)}: ${command(options.resign ?? false, only)} sends them again.\n`;
+    text += `${head(others)}: ${command(options.resign ?? false, only)} sends ${
+      others === 1 ? "it" : "them"
+    } again.\n`;
   }
   if (invalid > 0) {
     const them = invalid === 1 ? "it" : "them";

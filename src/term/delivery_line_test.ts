@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { formatDelivery, movedTarget } from "./delivery_line.ts";
+import { formatDelivery, givenUpNote, movedTarget } from "./delivery_line.ts";
 import { createColors } from "./colors.ts";
 import type { Output } from "./output.ts";
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
+import type { GivenUp } from "../send/undelivered.ts";
 
 const output = { colors: createColors(false), errColors: createColors(false) } as unknown as Output;
 
@@ -74,6 +75,25 @@ Deno.test("formatDelivery: a 401 for a Twilio event says Twilio signs the URL it
   const line = formatDelivery(record({ status: 401, headers: [] }), output, { runner: "hooktap", ...twilio });
   assert.match(line, /Twilio signs the URL it called, not your app's: .*replay with --resign/);
   assert.doesNotMatch(line, /same one/);
+  // The command it gives re-signs, as the hint says: sent as stored, the app would refuse it again.
+  assert.match(line, /app's URL; gave up: hooktap replay --undelivered .*--resign sends it again/);
+});
+
+Deno.test('givenUpNote: one event is "it", several are "them"', () => {
+  const group = (n: number) =>
+    ({
+      endpoint: "sms",
+      target: "app",
+      events: Array.from({ length: n }, (_, i) => `evt_${i}`),
+    }) satisfies GivenUp;
+  assert.match(
+    givenUpNote(group(1), { runner: "hooktap" }),
+    /^1 event of endpoint sms .* sends it again\.\n$/,
+  );
+  assert.match(
+    givenUpNote(group(2), { runner: "hooktap" }),
+    /^2 events of endpoint sms .* sends them again\.\n$/,
+  );
 });
 
 Deno.test("movedTarget: an unnamed target whose URL was edited moved; a named one removed beside others did not", () => {

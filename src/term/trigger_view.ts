@@ -61,6 +61,14 @@ export function deliveryText(d: Delivery, c: Colors): string {
   let text = `${head}\n  ${mark} ${
     good ? c.green(String(d.status)) : c.red(String(d.status))
   } in ${d.durationMs} ms${note}\n`;
+  if ((d.status === 401 || d.status === 403) && !d.expectRejection && d.signedUrl !== undefined) {
+    // Twilio signs the URL: an app that checks the URL it is reached at under another name (its public
+    // one, behind a proxy or a tunnel) refuses a signature made for this one.
+    text += c.yellow(
+      `  ${d.provider} signs the URL: this was signed for ${safeLine(d.signedUrl)}; if your app checks ` +
+        "another (its public URL), sign for that one with --signature-url URL\n",
+    );
+  }
   if (!good && d.responseBody !== undefined && d.responseBody.length > 0) {
     const lines = decoder.decode(d.responseBody.subarray(0, 2000)).split("\n").slice(0, 5);
     text += lines.map((l) => c.dim(`    ${safeLine(l).slice(0, 200)}`)).join("\n") + "\n";

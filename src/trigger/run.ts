@@ -144,6 +144,8 @@ export interface Delivery extends PlannedDelivery {
   answerNote?: string;
   /** Signature headers `-H` removed or set after signing (`Stripe-Signature`): what the app got instead. */
   signatureHeaders?: { name: string; value: string }[];
+  /** The URL the signature covers, for a provider that signs it (Twilio): `--signature-url`, or `url`. */
+  signedUrl?: string;
 }
 
 /** The verdicts dev's own answer may carry (src/event/record.ts's VerdictStatus). */
@@ -651,6 +653,8 @@ interface Sending {
   secret?: string;
   /** `-H` options on signature headers, applied after signing. */
   signatureOverrides: readonly [string, string][];
+  /** The URL the signature covers, when the provider signs one. */
+  signedUrl?: string;
 }
 
 /** Sends the plan in order (a retry waits and is signed again), and collects what each got. */
@@ -702,6 +706,7 @@ async function _sendPlan(plan: readonly Planned[], s: Sending): Promise<Delivery
       ...(s.signatureOverrides.length > 0
         ? { signatureHeaders: s.signatureOverrides.map(([name, value]) => ({ name, value })) }
         : {}),
+      ...(s.signedUrl !== undefined && mode !== "none" ? { signedUrl: s.signedUrl } : {}),
     };
     try {
       const answer = await send(to, { method: p.draft.method, headers, body: bytes }, {
@@ -841,6 +846,7 @@ export async function trigger(
     effects,
     ...(material.secret !== undefined ? { secret: material.secret } : {}),
     signatureOverrides: signatureOverrides(provider, request),
+    ...(catalog.signsUrl ? { signedUrl: signUrl } : {}),
   });
   const outcome: TriggerOutcome = { provider, deliveries };
   if (resolved.sequence !== undefined) outcome.sequence = resolved.sequence;

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { readEvents, runCli, startDev, withTmpDir, writeFile } from "../_helpers.ts";
 import { Webhooks } from "@octokit/webhooks";
+import twilio from "twilio";
 import { startRawServer } from "./_raw.ts";
 
 const CONFIG = (forward: string) =>
@@ -487,4 +488,59 @@ Deno.test({
       await app.shutdown();
     }
   },
+});
+
+Deno.test("trigger --to with a user name and password in the URL is refused (they were dropped and printed)", async () => {
+  await using tmp = await withTmpDir();
+  const r = await runCli([
+    "trigger",
+    "github",
+    "push",
+    "--to",
+    "http://me:hunter2@127.0.0.1:9/hook",
+    "--secret",
+    "s",
+  ], {
+    cwd: tmp.path,
+  });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--to holds a user name or password, which hooktap does not send/);
+  assert.match(r.stderr, /--to http:\/\/127\.0\.0\.1:9\/hook /);
+  assert.match(r.stderr, /-H "Authorization: Basic/);
+  assert.doesNotMatch(r.stdout + r.stderr, /hunter2/, "the password is never printed");
+});
+
+Deno.test("trigger twilio --to an app that checks its public URL: the 401 says which URL was signed and --signature-url", async () => {
+  await using tmp = await withTmpDir();
+  const token = "twilio-auth-token";
+  const publicUrl = "https://abc.ngrok.app/sms";
+  // The app checks with Twilio's own library against the URL Twilio was given, as Twilio advises behind a proxy.
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    const params = Object.fromEntries(new URLSearchParams(await request.text()));
+    const ok = twilio.validateRequest(
+      token,
+      request.headers.get("x-twilio-signature") ?? "",
+      publicUrl,
+      params,
+    );
+    return new Response(ok ? "ok" : "bad signature", { status: ok ? 200 : 401 });
+  });
+  await using _ = { [Symbol.asyncDispose]: () => server.shutdown() };
+  const to = `http://127.0.0.1:${server.addr.port}/sms`;
+  const refused = await runCli(["trigger", "twilio", "delivered", "--to", to, "--secret", token], {
+    cwd: tmp.path,
+  });
+  assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+  assert.ok(
+    refused.stdout.includes(`twilio signs the URL: this was signed for ${to}; if your app checks another`),
+    refused.stdout,
+  );
+  assert.match(refused.stdout, /--signature-url URL/);
+  // The hint, followed.
+  const sent = await runCli(
+    ["trigger", "twilio", "delivered", "--to", to, "--secret", token, "--signature-url", publicUrl],
+    { cwd: tmp.path },
+  );
+  assert.equal(sent.code, 0, sent.stdout + sent.stderr);
+  assert.doesNotMatch(sent.stdout, /signs the URL/);
 });

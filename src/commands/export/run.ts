@@ -72,9 +72,13 @@ async function _fileSink(ctx: CommandContext, path: string): Promise<Sink & { ab
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const denied = error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
+    // Deno's own words ("run again with the --allow-write flag") fit no installed `hooktap`: say what does.
     throw new StoreError(
-      `Cannot write ${path}: ${describeError(error)}` +
-        (denied ? ` Allow it (deno run --allow-write=${path}) or write to stdout (> ${path}).` : "."),
+      denied
+        ? `Cannot write ${path}: hooktap's permissions let it write only in .hooktap/ (and hooktap.config.ts), ` +
+          `not there. Write to stdout instead: leave out -o and add > ${path} (or, with \`deno run\`, ` +
+          `add --allow-write=${path}).`
+        : `Cannot write ${path}: ${describeError(error)}.`,
       { cause: error },
     );
   }
