@@ -331,11 +331,6 @@ class Connection {
   }
 
   /**
-   * Starts reading more bytes into the buffer (or takes over the read started while pooled); pass its result
-   * to {@linkcode Connection.took}. Apart from {@linkcode Connection.fill}, so the first read of an answer
-   * needs no async function of its own.
-   */
-  /**
    * Takes the connection out of the pool for a request: from now on its idle read is the answer's first read
    * (an early interim answer, `100 Continue` as Node sends it on the head, may come while a large body is
    * still being written: it must not close the connection under the write).
@@ -346,6 +341,11 @@ class Connection {
   }
   #taken: Promise<number | null> | undefined;
 
+  /**
+   * Starts reading more bytes into the buffer (or takes over the read started while pooled); pass its result
+   * to {@linkcode Connection.took}. Apart from {@linkcode Connection.fill}, so the first read of an answer
+   * needs no async function of its own.
+   */
   readMore(): Promise<number | null> {
     if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
