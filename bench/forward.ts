@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { type LoadGenerator, runLoad } from "./load.ts";
+import { type LoadGenerator, type LoadResult, pickLoadGenerator, runLoad } from "./load.ts";
 import { freePort, onCore, PINNED, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 
@@ -157,6 +157,37 @@ export function lineCounter(path: string): { count(): number; close(): void } {
       file?.close();
     },
   };
+}
+
+/**
+ * The forward profiles' load (bench/forward_heap.ts, bench/forward_profile.ts): the bench's body and headers
+ * (in `dir`) from 64 connections on one core for `seconds` to dev on `port`, then, unless `receiveOnly`, up
+ * to 60 s for dev's deliveries log to catch up with its events log (polled every `pollMs`). Resolves to the
+ * load's result and the events stored.
+ */
+export async function loadAndDrain(
+  port: number,
+  dir: string,
+  options: { seconds: number; receiveOnly: boolean; pollMs: number },
+): Promise<{ load: LoadResult; stored: number }> {
+  const load = await runLoad(pickLoadGenerator(), {
+    url: `http://127.0.0.1:${port}/webhook`,
+    seconds: options.seconds,
+    connections: 64,
+    core: 1,
+    bodyFile: join(dir, "body.json"),
+    headersFile: join(dir, "headers.txt"),
+  });
+  const events = lineCounter(join(dir, ".hooktap", "events.jsonl"));
+  const stored = events.count();
+  events.close();
+  const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
+  const deadline = Date.now() + 60_000;
+  while (!options.receiveOnly && Date.now() < deadline && deliveries.count() < stored) {
+    await new Promise((r) => setTimeout(r, options.pollMs));
+  }
+  deliveries.close();
+  return { load, stored };
 }
 
 /** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */
