@@ -8,7 +8,8 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { type LoadGenerator, type LoadResult, pickLoadGenerator, runLoad } from "./load.ts";
-import { freePort, onCore, PINNED, startServer } from "./proc.ts";
+import { freePort, onCore, PINNED, type Server, startServer } from "./proc.ts";
+import { BODY, githubHeaders } from "./payload.ts";
 import { devFlags } from "./write_side.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -157,6 +158,24 @@ export function lineCounter(path: string): { count(): number; close(): void } {
       file?.close();
     },
   };
+}
+
+/**
+ * The forward profiles' set-up in `dir`: the bench's body and headers written for the load, and the bare app
+ * started on CPU 1 (its URL is `http://127.0.0.1:<port>/`).
+ */
+export async function bareAppFor(dir: string): Promise<{ app: Server; port: number }> {
+  await Deno.writeTextFile(join(dir, "body.json"), BODY);
+  await Deno.writeTextFile(
+    join(dir, "headers.txt"),
+    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
+  );
+  const port = freePort();
+  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(port)]), {
+    cwd: dir,
+    port,
+  });
+  return { app, port };
 }
 
 /**

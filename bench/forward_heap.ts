@@ -14,10 +14,9 @@
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BODY, githubHeaders } from "./payload.ts";
-import { freePort, onCore, startServer, waitForPort } from "./proc.ts";
+import { freePort, onCore, waitForPort } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
-import { loadAndDrain } from "./forward.ts";
+import { bareAppFor, loadAndDrain } from "./forward.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -29,7 +28,6 @@ const { values } = parseArgs({
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -69,16 +67,7 @@ const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_heap_" });
 let head: HeapNode;
 let events: number;
 try {
-  await Deno.writeTextFile(join(dir, "body.json"), BODY);
-  await Deno.writeTextFile(
-    join(dir, "headers.txt"),
-    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
-  );
-  const appPort = freePort();
-  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
-    cwd: dir,
-    port: appPort,
-  });
+  const { app, port: appPort } = await bareAppFor(dir);
   await Deno.writeTextFile(
     join(dir, "hooktap.config.ts"),
     `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,

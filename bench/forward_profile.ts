@@ -21,11 +21,10 @@
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 import { summarize } from "./profile.ts";
-import { loadAndDrain } from "./forward.ts";
+import { bareAppFor, loadAndDrain } from "./forward.ts";
 import type { LoadResult } from "./load.ts";
 
 interface ProfileNode {
@@ -87,7 +86,6 @@ const { values } = parseArgs({
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 
 // The summary of bench/profile.ts (which parses its own flags when imported).
 /** CPU µs (user + system) per thread name of a live process, from /proc/PID/task/*\/stat. */
@@ -106,16 +104,7 @@ function threadCpu(pid: number): Map<string, number> {
 
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_profile_" });
 try {
-  await Deno.writeTextFile(join(dir, "body.json"), BODY);
-  await Deno.writeTextFile(
-    join(dir, "headers.txt"),
-    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
-  );
-  const appPort = freePort();
-  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
-    cwd: dir,
-    port: appPort,
-  });
+  const { app, port: appPort } = await bareAppFor(dir);
   const to = `http://127.0.0.1:${appPort}/`;
   const forward = values.concurrency === undefined
     ? ""
