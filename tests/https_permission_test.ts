@@ -23,7 +23,10 @@ Deno.test({
 }, async () => {
   await using tmp = await withTmpDir();
   await using certs = await withTmpDir();
-  const { ca, cert, key } = await caAndLeaf(certs.path);
+  // A folder with a space, as a company's may be: the fix is given quoted for the shell.
+  const folder = `${certs.path}/proxy certs`;
+  await Deno.mkdir(folder);
+  const { ca, cert, key } = await caAndLeaf(folder);
   const got: string[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, cert, key, onListen: () => {} },
@@ -43,7 +46,7 @@ Deno.test({
   const said = refused.stdout + refused.stderr;
   assert.equal(refused.code, 1, said);
   assert.match(said, /NODE_EXTRA_CA_CERTS is set/);
-  assert.ok(said.includes(`NODE_EXTRA_CA_CERTS= DENO_CERT=${ca}`), said);
+  assert.ok(said.includes(`NODE_EXTRA_CA_CERTS= DENO_CERT='${ca}'`), said);
   assert.doesNotMatch(
     said,
     /run again with the --allow-sys flag/,
