@@ -7,8 +7,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { type LoadGenerator, runLoad } from "./load.ts";
-import { freePort, onCore, PINNED, startServer } from "./proc.ts";
+import { type LoadGenerator, type LoadResult, pickLoadGenerator, runLoad } from "./load.ts";
+import { freePort, onCore, PINNED, type Server, startServer } from "./proc.ts";
+import { BODY, githubHeaders } from "./payload.ts";
 import { devFlags } from "./write_side.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -157,6 +158,55 @@ export function lineCounter(path: string): { count(): number; close(): void } {
       file?.close();
     },
   };
+}
+
+/**
+ * The forward profiles' set-up in `dir`: the bench's body and headers written for the load, and the bare app
+ * started on CPU 1 (its URL is `http://127.0.0.1:<port>/`).
+ */
+export async function bareAppFor(dir: string): Promise<{ app: Server; port: number }> {
+  await Deno.writeTextFile(join(dir, "body.json"), BODY);
+  await Deno.writeTextFile(
+    join(dir, "headers.txt"),
+    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
+  );
+  const port = freePort();
+  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(port)]), {
+    cwd: dir,
+    port,
+  });
+  return { app, port };
+}
+
+/**
+ * The forward profiles' load (bench/forward_heap.ts, bench/forward_profile.ts): the bench's body and headers
+ * (in `dir`) from 64 connections on one core for `seconds` to dev on `port`, then, unless `receiveOnly`, up
+ * to 60 s for dev's deliveries log to catch up with its events log (polled every `pollMs`). Resolves to the
+ * load's result and the events stored.
+ */
+export async function loadAndDrain(
+  port: number,
+  dir: string,
+  options: { seconds: number; receiveOnly: boolean; pollMs: number },
+): Promise<{ load: LoadResult; stored: number }> {
+  const load = await runLoad(pickLoadGenerator(), {
+    url: `http://127.0.0.1:${port}/webhook`,
+    seconds: options.seconds,
+    connections: 64,
+    core: 1,
+    bodyFile: join(dir, "body.json"),
+    headersFile: join(dir, "headers.txt"),
+  });
+  const events = lineCounter(join(dir, ".hooktap", "events.jsonl"));
+  const stored = events.count();
+  events.close();
+  const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
+  const deadline = Date.now() + 60_000;
+  while (!options.receiveOnly && Date.now() < deadline && deliveries.count() < stored) {
+    await new Promise((r) => setTimeout(r, options.pollMs));
+  }
+  deliveries.close();
+  return { load, stored };
 }
 
 /** CPU time (user + system) a process has used, in µs; NaN when /proc is not there. */

@@ -14,11 +14,9 @@
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pickLoadGenerator, runLoad } from "./load.ts";
-import { BODY, githubHeaders } from "./payload.ts";
-import { freePort, onCore, startServer, waitForPort } from "./proc.ts";
+import { freePort, onCore, waitForPort } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
-import { lineCounter } from "./forward.ts";
+import { bareAppFor, loadAndDrain } from "./forward.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -30,7 +28,6 @@ const { values } = parseArgs({
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -70,16 +67,7 @@ const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_heap_" });
 let head: HeapNode;
 let events: number;
 try {
-  await Deno.writeTextFile(join(dir, "body.json"), BODY);
-  await Deno.writeTextFile(
-    join(dir, "headers.txt"),
-    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
-  );
-  const appPort = freePort();
-  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
-    cwd: dir,
-    port: appPort,
-  });
+  const { app, port: appPort } = await bareAppFor(dir);
   await Deno.writeTextFile(
     join(dir, "hooktap.config.ts"),
     `export default { port: 8787, endpoints: [{ name: "github", path: "/webhook", method: "POST" }] };\n`,
@@ -115,24 +103,12 @@ try {
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: false,
     });
-    await runLoad(pickLoadGenerator(), {
-      url: `http://127.0.0.1:${port}/webhook`,
-      seconds: Number(values.seconds),
-      connections: 64,
-      core: 1,
-      bodyFile: join(dir, "body.json"),
-      headersFile: join(dir, "headers.txt"),
-    });
     // Drained: the deliveries' allocations are in the profile too.
-    const stored = lineCounter(join(dir, ".hooktap", "events.jsonl"));
-    events = stored.count();
-    stored.close();
-    const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
-    const deadline = Date.now() + 60_000;
-    while (!values["receive-only"] && Date.now() < deadline && deliveries.count() < events) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    deliveries.close();
+    events = (await loadAndDrain(port, dir, {
+      seconds: Number(values.seconds),
+      receiveOnly: values["receive-only"],
+      pollMs: 50,
+    })).stored;
     head = (await devtools.call<{ profile: { head: HeapNode } }>("HeapProfiler.stopSampling")).profile.head;
     devtools.close();
   } finally {

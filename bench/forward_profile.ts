@@ -21,12 +21,11 @@
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pickLoadGenerator, runLoad } from "./load.ts";
-import { BODY, githubHeaders } from "./payload.ts";
 import { freePort, onCore, startServer } from "./proc.ts";
 import { devFlags } from "./write_side.ts";
 import { summarize } from "./profile.ts";
-import { lineCounter } from "./forward.ts";
+import { bareAppFor, loadAndDrain } from "./forward.ts";
+import type { LoadResult } from "./load.ts";
 
 interface ProfileNode {
   id: number;
@@ -87,7 +86,6 @@ const { values } = parseArgs({
   },
 });
 const MAIN = values.main ?? fileURLToPath(new URL("../main.ts", import.meta.url));
-const BARE = fileURLToPath(new URL("./servers/bare.ts", import.meta.url));
 
 // The summary of bench/profile.ts (which parses its own flags when imported).
 /** CPU µs (user + system) per thread name of a live process, from /proc/PID/task/*\/stat. */
@@ -106,16 +104,7 @@ function threadCpu(pid: number): Map<string, number> {
 
 const dir = await Deno.makeTempDir({ prefix: "hooktap_fwd_profile_" });
 try {
-  await Deno.writeTextFile(join(dir, "body.json"), BODY);
-  await Deno.writeTextFile(
-    join(dir, "headers.txt"),
-    (await githubHeaders()).map(([k, v]) => `${k}: ${v}\n`).join(""),
-  );
-  const appPort = freePort();
-  const app = await startServer(onCore(1, [Deno.execPath(), "run", "--allow-net", BARE, String(appPort)]), {
-    cwd: dir,
-    port: appPort,
-  });
+  const { app, port: appPort } = await bareAppFor(dir);
   const to = `http://127.0.0.1:${appPort}/`;
   const forward = values.concurrency === undefined
     ? ""
@@ -155,26 +144,14 @@ try {
   );
   let stored = 0;
   let threads = new Map<string, number>();
-  let load;
+  let load: LoadResult | undefined;
   try {
     const before = threadCpu(server.pid);
-    load = await runLoad(pickLoadGenerator(), {
-      url: `http://127.0.0.1:${port}/webhook`,
+    ({ load, stored } = await loadAndDrain(port, dir, {
       seconds: Number(values.seconds),
-      connections: 64,
-      core: 1,
-      bodyFile: join(dir, "body.json"),
-      headersFile: join(dir, "headers.txt"),
-    });
-    const events = lineCounter(join(dir, ".hooktap", "events.jsonl"));
-    stored = events.count();
-    events.close();
-    const deliveries = lineCounter(join(dir, ".hooktap", "deliveries.jsonl"));
-    const deadline = Date.now() + 60_000;
-    while (!values["receive-only"] && Date.now() < deadline && deliveries.count() < stored) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    deliveries.close();
+      receiveOnly: values["receive-only"],
+      pollMs: 20,
+    }));
     const after = threadCpu(server.pid);
     for (const [name, us] of after) threads.set(name, us - (before.get(name) ?? 0));
     threads = new Map([...threads].filter(([, us]) => us > 0).sort((a, b) => b[1] - a[1]));

@@ -24,6 +24,28 @@ async function tokenFile(dir: string, token: string): Promise<void> {
   await Deno.chmod(`${dir}/.hooktap/hub-token`, 0o600);
 }
 
+/** A new channel on the hub at `url` with a registered client (`away`) that never acknowledges: it pins every event. */
+async function pinnedChannel(root: string, url: string): Promise<{ url: string; token: string }> {
+  const channel = await createChannel(root, url);
+  const id = channel.url.split("/c/")[1]!;
+  const r = await fetch(`${url}/api/channels/${id}?client=away&hello=1`, {
+    headers: { authorization: `Bearer ${channel.token}` },
+  });
+  assert.equal(r.status, 200);
+  await r.body?.cancel();
+  return channel;
+}
+
+/** dev's options to take `channel`'s events as client `name`. */
+const hubArgs = (channel: { url: string; token: string }, name: string) => [
+  "--hub",
+  channel.url,
+  "--hub-token",
+  channel.token,
+  "--hub-client",
+  name,
+];
+
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 Deno.test("hub team: two clients on one channel each store every event exactly once while either comes and goes", async () => {
@@ -90,14 +112,7 @@ Deno.test("hub team: a revoked token cuts dev off mid-stream; rotate gives a new
   await using hub = await startHub(tmp.path);
   const channel = await createChannel(tmp.path, hub.url);
   const dir = await project(tmp.path, "p");
-  await using dev = await startDev(dir, [
-    "--hub",
-    channel.url,
-    "--hub-token",
-    channel.token,
-    "--hub-client",
-    "p",
-  ]);
+  await using dev = await startDev(dir, hubArgs(channel, "p"));
   await send(`${channel.url}/gh`, "{}");
   await until(async () => (await hubSeqs(dir)).length === 1, "the first event");
   const revoke = await runCli(["hub", "token", "revoke", "--hub", channel.url, "--admin-token", "admin"], {
@@ -200,26 +215,12 @@ Deno.test("hub team: the CLI refuses bad limit flags and unknown clients with cl
 Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
   await using tmp = await withTmpDir();
   await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "4KiB"]);
-  const channel = await createChannel(tmp.path, hub.url);
-  const id = channel.url.split("/c/")[1]!;
-  // A registered client that never acknowledges pins every event.
-  const r = await fetch(`${hub.url}/api/channels/${id}?client=away&hello=1`, {
-    headers: { authorization: `Bearer ${channel.token}` },
-  });
-  assert.equal(r.status, 200);
-  await r.body?.cancel();
+  const channel = await pinnedChannel(tmp.path, hub.url);
   const statuses: number[] = [];
   for (let i = 0; i < 5; i++) statuses.push(await send(`${channel.url}/gh`, "z".repeat(1500)));
   assert.deepEqual(statuses, [200, 200, 507, 507, 507]);
   const dir = await project(tmp.path, "p");
-  await using dev = await startDev(dir, [
-    "--hub",
-    channel.url,
-    "--hub-token",
-    channel.token,
-    "--hub-client",
-    "p",
-  ]);
+  await using dev = await startDev(dir, hubArgs(channel, "p"));
   await until(
     () => /storage is full: 3 requests refused with 507/.test(dev.stderr()),
     "dev to show the 507s",
@@ -231,22 +232,9 @@ Deno.test("hub team: a full channel answers 507 and dev shows it", async () => {
 Deno.test("hub team: requests refused with 507 while dev's poll is held are shown within seconds, not when the poll's 25 s end", async () => {
   await using tmp = await withTmpDir();
   await using hub = await startHub(tmp.path, 0, ["--max-channel-bytes", "4KiB"]);
-  const channel = await createChannel(tmp.path, hub.url);
-  const id = channel.url.split("/c/")[1]!;
-  // A registered client that never acknowledges pins every event.
-  const r = await fetch(`${hub.url}/api/channels/${id}?client=away&hello=1`, {
-    headers: { authorization: `Bearer ${channel.token}` },
-  });
-  await r.body?.cancel();
+  const channel = await pinnedChannel(tmp.path, hub.url);
   const dir = await project(tmp.path, "p");
-  await using dev = await startDev(dir, [
-    "--hub",
-    channel.url,
-    "--hub-token",
-    channel.token,
-    "--hub-client",
-    "p",
-  ]);
+  await using dev = await startDev(dir, hubArgs(channel, "p"));
   await until(() => dev.stderr().includes("as p connected"), "dev to connect");
   for (let i = 0; i < 2; i++) assert.equal(await send(`${channel.url}/gh`, "z".repeat(1500)), 200);
   await until(async () => (await hubSeqs(dir)).length === 2, "the two stored events");

@@ -11,6 +11,7 @@ import { cliArgs, readEvents, runCli, startDev, withTmpDir, writeFile } from "./
 import { startApp, until } from "./_app.ts";
 import type { CapturedEvent } from "../src/event/record.ts";
 import { createChannel, hubSeqs, send, startHub } from "./_hub.ts";
+import { caAndLeaf } from "./_tls.ts";
 import type { WirePoll } from "../src/hub/wire.ts";
 
 const CONFIG = `export default {
@@ -333,61 +334,9 @@ Deno.test("hub: killed after storing but before saving its cursor, dev skips wha
 Deno.test("hub serve --cert/--key serves HTTPS", async () => {
   await using tmp = await withTmpDir();
   // A throwaway CA and a certificate for 127.0.0.1 signed by it.
-  const openssl = async (...args: string[]) => {
-    const r = await new Deno.Command("openssl", { args, cwd: tmp.path, stdout: "null", stderr: "piped" })
-      .output();
-    assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
-  };
-  await openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=test CA",
-  );
-  await openssl(
-    "req",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "key.pem",
-    "-out",
-    "req.csr",
-    "-subj",
-    "/CN=127.0.0.1",
-  );
-  await Deno.writeTextFile(
-    `${tmp.path}/ext.cnf`,
-    "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n",
-  );
-  await openssl(
-    "x509",
-    "-req",
-    "-in",
-    "req.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "cert.pem",
-    "-days",
-    "1",
-    "-extfile",
-    "ext.cnf",
-  );
+  const tls = await caAndLeaf(tmp.path);
   const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(["-A"], ["hub", "serve", "--port", "0", "--cert", "cert.pem", "--key", "key.pem"]),
+    args: cliArgs(["-A"], ["hub", "serve", "--port", "0", "--cert", tls.certFile, "--key", tls.keyFile]),
     cwd: tmp.path,
     stdin: "null",
     stdout: "null",
@@ -406,7 +355,7 @@ Deno.test("hub serve --cert/--key serves HTTPS", async () => {
     assert.match(text, /admin API off/);
     reader.releaseLock();
     child.stderr.cancel().catch(() => {});
-    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(`${tmp.path}/ca.pem`)] });
+    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(tls.ca)] });
     const r = await fetch(`${m[1]}/`, { client });
     assert.equal(await r.text(), "hooktap hub\n");
     client.close();

@@ -190,6 +190,7 @@ export function triggerTool(ctx: McpContext) {
         secret: o.secret,
         paths: () => Promise.resolve(paths),
         secretOption: "secret",
+        unsigned: catalog.unsignedEvents?.includes(o.event) === true,
         noDev: () =>
           new UsageError(
             noDevMessage("there is nothing to trigger into") +

@@ -96,6 +96,11 @@ export interface TriggerCatalog {
   entryOrigin?(event: string): EntryOrigin | undefined;
   /** Every event that can be triggered, in listing order. */
   readonly events: readonly string[];
+  /**
+   * Events the provider sends unsigned (Meta's verification GET, `subscribe`): no secret is wanted for them,
+   * and trigger warns of none missing.
+   */
+  readonly unsignedEvents?: readonly string[];
   /** Flows, by name (`checkout`). */
   readonly sequences: Readonly<Record<string, Sequence>>;
   /**

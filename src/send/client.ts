@@ -25,6 +25,7 @@ import {
   type Http1Response,
   LOOPBACKS,
 } from "./http1.ts";
+import { shellQuote } from "../text/command_line.ts";
 
 /** What the target answered: status, headers in order (repeats kept), the body up to a cap. */
 export type RawResponse = Http1Response;
@@ -94,7 +95,9 @@ function _httpsPermission(): string {
       "add them to your deno run flags"
     : "https needs the whole of Deno's --allow-sys while NODE_EXTRA_CA_CERTS is set (Deno's node:https then " +
       "reads the system CA store), and hooktap runs without it: give Deno the certificates instead, " +
-      `NODE_EXTRA_CA_CERTS= DENO_CERT=${extra} before the command (or add --allow-sys to your deno run flags)`;
+      `NODE_EXTRA_CA_CERTS= DENO_CERT=${
+        shellQuote(extra)
+      } before the command (or add --allow-sys to your deno run flags)`;
 }
 
 /** Closes the kept-alive connections not in use (at the end of a `dev` session). */

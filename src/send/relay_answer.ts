@@ -79,7 +79,8 @@ export interface RelayWrite {
 /**
  * The body `bytes` as a stream that gives `lease` back once the sender has it, or left (the connection
  * closed: the stream is cancelled), or has not read it all within `write.ms`: the stream then ends short of
- * its Content-Length, so Deno.serve closes the connection (the sender sees a cut body, never a whole one).
+ * its Content-Length, so Deno.serve closes the connection (the sender sees a cut body, never a whole one);
+ * a body already handed over whole by then ends whole, untold (nothing was cut).
  * Handed over in pieces: the server pulls the next as the socket drains, so the last is taken once the rest
  * is on its way (as one piece, the server took it at once and held it while a slow sender read, with the
  * lease already given back); a sender that stops reading stops the pulls, which is how a stalled write is
@@ -100,7 +101,10 @@ function leasedBody(bytes: Uint8Array, lease: RelayLease, write?: RelayWrite): R
         try {
           controller.close();
         } catch { /* already closed */ }
-        write.onStalled?.({ afterMs: write.ms, handed: Math.min(at, bytes.length), size: bytes.length });
+        // All of it handed over: closing now ends the body whole (its Content-Length), nothing is cut, and the
+        // share is given back as the last pull would have: no stall to tell.
+        if (at >= bytes.length) return;
+        write.onStalled?.({ afterMs: write.ms, handed: at, size: bytes.length });
       }, write.ms);
     },
     pull(controller) {

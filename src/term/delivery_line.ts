@@ -17,7 +17,7 @@ import { challengeNote, queuedAnswerNote } from "./challenge_note.ts";
 import { formatBytes, formatClock } from "../text/format.ts";
 import type { Output } from "./output.ts";
 import { safeLine } from "../text/sanitize.ts";
-import { invokedAs } from "../text/command_line.ts";
+import { invokedAs, shellQuote } from "../text/command_line.ts";
 
 /** Lines of the app's body shown under a non-2xx answer. */
 export const BODY_LINES = 6;
@@ -257,10 +257,11 @@ export function movedTarget<T extends { name: string; to: string }>(
  */
 export function movedNote(target: string, endpoint: string, to: string, n: number): string {
   const url = safeLine(to);
+  const given = safeLine(shellQuote(to)); // pasted into the command as it stands: `&` and `?` quoted
   return `  (${safeLine(target)} is no longer a forward target of endpoint ${
     safeLine(endpoint)
   }, which forwards ` +
-    `to ${url} now: with --to ${url} the command sends ${n === 1 ? "it" : "them"} there.)\n`;
+    `to ${url} now: with --to ${given} the command sends ${n === 1 ? "it" : "them"} there.)\n`;
 }
 
 /** Options of {@linkcode givenUpNote}. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDelivery, givenUpNote, movedTarget } from "./delivery_line.ts";
+import { formatDelivery, givenUpNote, movedNote, movedTarget } from "./delivery_line.ts";
 import { createColors } from "./colors.ts";
 import type { Output } from "./output.ts";
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
@@ -108,4 +108,13 @@ Deno.test("movedTarget: an unnamed target whose URL was edited moved; a named on
     "two now",
   );
   assert.equal(movedTarget("localhost:3000/a", [{ name: "ci", to: "http://localhost:3001/a" }]), undefined);
+});
+
+Deno.test("movedNote: the --to it gives is quoted for the shell, as the command above it is", () => {
+  const note = movedNote("localhost:3000/hook", "shop", "http://localhost:3001/hook?a=1&b=2", 2);
+  assert.match(note, /with --to 'http:\/\/localhost:3001\/hook\?a=1&b=2' the command sends them there/);
+  assert.match(
+    movedNote("localhost:3000/a", "shop", "http://localhost:3001/a", 1),
+    /--to http:\/\/localhost:3001\/a /,
+  );
 });

@@ -10,6 +10,7 @@ import type { Colors } from "./colors.ts";
 import { formatBytes } from "../text/format.ts";
 import { safeLine } from "../text/sanitize.ts";
 import { suggestCommand } from "../text/command_line.ts";
+import { providerFacts } from "../providers/catalog.ts";
 
 const decoder = new TextDecoder();
 
@@ -65,7 +66,9 @@ export function deliveryText(d: Delivery, c: Colors): string {
     // Twilio signs the URL: an app that checks the URL it is reached at under another name (its public
     // one, behind a proxy or a tunnel) refuses a signature made for this one.
     text += c.yellow(
-      `  ${d.provider} signs the URL: this was signed for ${safeLine(d.signedUrl)}; if your app checks ` +
+      `  ${providerFacts(d.provider)?.title ?? d.provider} signs the URL: this was signed for ${
+        safeLine(d.signedUrl)
+      }; if your app checks ` +
         "another (its public URL), sign for that one with --signature-url URL\n",
     );
   }

@@ -47,6 +47,12 @@ export interface SetupInput {
    * a fault dev's verdict judges. @default true
    */
   askDevUrl?: boolean;
+  /**
+   * Every request of this trigger is one the provider sends unsigned (the catalog's `unsignedEvents`: Meta's
+   * verification GET): no warning of a missing secret, which would sign nothing; one of a missing
+   * `verifyToken`, which it carries. @default false
+   */
+  unsigned?: boolean;
 }
 
 /** What {@linkcode setUpTrigger} found. */
@@ -171,7 +177,18 @@ export async function setUpTrigger(input: SetupInput): Promise<TriggerSetup> {
       );
     }
   }
-  if (signingMode(provider, { ...material, ...(setup.keys ? { keys: setup.keys } : {}) }) === "none") {
+  if (input.unsigned) {
+    if (material.verifyToken === undefined) {
+      warnings.push(
+        `sending an empty verify token: ${title}'s verification carries the endpoint's \`verifyToken\`, and ${
+          endpoint === undefined
+            ? "no endpoint in hooktap.config.ts takes this URL"
+            : `endpoint "${endpoint.name}" has none`
+        }; your app refuses it unless it expects none: set \`verifyToken\` on the endpoint (the token your app ` +
+          "checks)",
+      );
+    }
+  } else if (signingMode(provider, { ...material, ...(setup.keys ? { keys: setup.keys } : {}) }) === "none") {
     // The endpoint sets `secret: Deno.env.get(...)` and the variable is unset here (config validation said
     // so): the fix is the variable in this shell (dev may well have it in its own), not a `secret` to add.
     const unset = endpoint !== undefined &&

@@ -532,7 +532,7 @@ Deno.test("trigger twilio --to an app that checks its public URL: the 401 says w
   });
   assert.equal(refused.code, 1, refused.stdout + refused.stderr);
   assert.ok(
-    refused.stdout.includes(`twilio signs the URL: this was signed for ${to}; if your app checks another`),
+    refused.stdout.includes(`Twilio signs the URL: this was signed for ${to}; if your app checks another`),
     refused.stdout,
   );
   assert.match(refused.stdout, /--signature-url URL/);

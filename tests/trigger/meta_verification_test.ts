@@ -77,3 +77,20 @@ Deno.test("trigger meta subscribe --to an app: ✓ for the challenge as the body
     await wrong.server.shutdown();
   }
 });
+
+Deno.test("trigger meta subscribe warns of a missing verify token, never of a missing secret (it is sent unsigned)", async () => {
+  await using tmp = await withTmpDir(); // no config: no endpoint lends a verifyToken or a secret
+  const app = startApp("challenge");
+  try {
+    const r = await runCli(["trigger", "meta", "subscribe", "--to", app.url], { cwd: tmp.path });
+    assert.equal(r.code, 1, r.stdout + r.stderr); // the app refuses the empty token: 403
+    assert.doesNotMatch(r.stderr, /sending unsigned|--secret/);
+    assert.match(r.stderr, /warning: sending an empty verify token: .*set `verifyToken` on the endpoint/);
+    await writeFile(tmp.path, "hooktap.config.ts", config("tok-1"));
+    const ok = await runCli(["trigger", "meta", "subscribe", "--to", app.url], { cwd: tmp.path });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.doesNotMatch(ok.stderr, /warning/);
+  } finally {
+    await app.server.shutdown();
+  }
+});

@@ -182,6 +182,10 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     secret: o.secret,
     paths,
     secretOption: "--secret",
+    // Requests the provider sends unsigned (Meta's verification): a secret would sign nothing.
+    unsigned: (steps?.map((s) => s.event) ?? [event]).every((e) =>
+      catalog.unsignedEvents?.includes(e) === true
+    ),
     // `--to` dev's own URL matters only for a fault dev's verdict judges: no look at dev's lock otherwise.
     askDevUrl: o.badSignature === true || o.stale === true,
     noDev: () =>

@@ -121,6 +121,7 @@ export const catalog: TriggerCatalog = {
   provider: "meta",
   source: "hand-written",
   events: [...Object.keys(EVENTS), "subscribe"],
+  unsignedEvents: ["subscribe"],
   sequences: {
     whatsapp: {
       description: "a WhatsApp message, then its delivery status (same wamid)",

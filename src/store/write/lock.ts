@@ -43,6 +43,23 @@ export interface WriterLock {
 /** Another `hooktap dev` took the data directory's lock after its file was deleted under this one. */
 export class LockTakenError extends StoreError {}
 
+/** Another process holds the data directory's lock: `holder` is what its file says (unknown when empty). */
+export class LockHeldError extends StoreError {
+  /** What holds it, as its lock file says (`undefined` when the file is empty or unreadable). */
+  readonly holder: LockOwner | undefined;
+  constructor(message: string, holder: LockOwner | undefined) {
+    super(message);
+    this.holder = holder;
+  }
+}
+
+/** What a lock file's `owner` names: `hooktap dev (pid 1, port 8787)`, `hooktap prune (pid 2)`. */
+function holderText(owner: LockOwner): string {
+  return `hooktap ${
+    owner.command === "prune" || owner.command === "rm" ? owner.command : "dev"
+  } (pid ${owner.pid}${owner.port !== undefined ? `, port ${owner.port}` : ""}`;
+}
+
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
     return JSON.parse(await Deno.readTextFile(path)) as LockOwner;
@@ -63,18 +80,18 @@ export async function acquireWriterLock(paths: StorePaths, command?: string): Pr
   if (!(await file.tryLock(true))) {
     file.close();
     const owner = await readOwner(paths.lock);
-    const who = owner
-      ? `hooktap ${owner.command ?? "dev"} (pid ${owner.pid}${
-        owner.port !== undefined ? `, port ${owner.port}` : ""
-      }, started ${owner.startedAt})`
-      : "another hooktap process";
+    const who = owner ? `${holderText(owner)}, started ${owner.startedAt})` : "another hooktap process";
     if (owner?.command !== undefined && owner.command !== "dev") {
-      throw new StoreError(`${who} is already writing to ${paths.dir}: try again when it has finished.`);
+      throw new LockHeldError(
+        `${who} is already writing to ${paths.dir}: try again when it has finished.`,
+        owner,
+      );
     }
-    throw new StoreError(
+    throw new LockHeldError(
       `${who} is already writing to ${paths.dir}. Only one hooktap dev may use a data directory: ` +
         `stop that one first (kill ${owner?.pid ?? "<pid>"}), or run this one from another directory. ` +
         `${suggestCommand(["logs"])}, inspect and replay work while it runs.`,
+      owner,
     );
   }
   let held = file;
@@ -108,9 +125,7 @@ export async function acquireWriterLock(paths: StorePaths, command?: string): Pr
         const other = await readOwner(paths.lock);
         throw new LockTakenError(
           `${paths.lock} was deleted while this hooktap dev ran, and ${
-            other
-              ? `hooktap dev (pid ${other.pid}${other.port !== undefined ? `, port ${other.port}` : ""})`
-              : "another hooktap dev"
+            other ? `${holderText(other)})` : "another hooktap process"
           } started in its place and writes to ${paths.dir} now: this one stopped, so that only one writes there`,
         );
       }

@@ -4,13 +4,12 @@
  * `dev` holds the lock, by asking it over its control socket.
  * @module
  */
-import { StoreError } from "../../errors.ts";
 import { newestPerEndpoint, readIndex } from "../index_file.ts";
 import type { StorePaths } from "../paths.ts";
 import { compactLog, type CompactPlan, type CompactResult } from "./compact.ts";
 import { type ControlClientOptions, requestCompaction } from "./control.ts";
 import type { IndexKeeper } from "./index_keeper.ts";
-import { acquireWriterLock } from "./lock.ts";
+import { acquireWriterLock, LockHeldError } from "./lock.ts";
 import { completeLastLine } from "./repair.ts";
 import type { EventWriter } from "./writer.ts";
 
@@ -56,7 +55,9 @@ export async function compactStore(
   try {
     lock = await acquireWriterLock(paths, plan.ids !== undefined || plan.all ? "rm" : "prune");
   } catch (error) {
-    if (!(error instanceof StoreError) || !/already writing/.test(error.message)) throw error;
+    // Only a `dev` takes a compaction over its control socket: another prune or rm is waited for by the user.
+    if (!(error instanceof LockHeldError)) throw error;
+    if (error.holder?.command !== undefined && error.holder.command !== "dev") throw error;
     return { result: await requestCompaction(paths, plan, options), by: "hooktap dev" };
   }
   try {
