@@ -30,6 +30,7 @@ import {
   warnSkipped,
 } from "../_shared/context.ts";
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { printSent, printSingle, printSummary, withTargetCommand, withToCommand } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
@@ -216,7 +217,9 @@ function _noTarget(
 async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent, target: string): Promise<void> {
   const { heldByDev } = await import("../../send/held_by_dev.ts");
   const held = await heldByDev(storeOf(ctx), [event], () => target);
-  if (held !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
+  if (held !== undefined && held.ids.size > 0) {
+    ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
+  }
 }
 
 function _heldOneWarning(pid: number): string {
@@ -233,6 +236,30 @@ function _heldNote(n: number, pid: number, only: boolean): string {
       only ? "nothing was sent" : `this replay leaves ${them}`
     }. To send ` +
     `${them} yourself, stop that dev first (or send ${them} elsewhere with --to URL).\n`;
+}
+
+function _keptNote(
+  group: { endpoint: string; target: string; ids: readonly string[] },
+  pid: number,
+  config: string | undefined,
+): string {
+  const n = group.ids.length;
+  const them = n === 1 ? "it" : "them";
+  const command = suggestCommand([
+    "replay",
+    "--undelivered",
+    "--endpoint",
+    group.endpoint,
+    "--target",
+    group.target,
+    "--to",
+    "URL",
+    ...(config !== undefined ? ["--config", config] : []),
+  ]);
+  return `${n === 1 ? "1 undelivered event was" : `${n} undelivered events were`} kept for target ` +
+    `${safeLine(group.target)} of endpoint ${safeLine(group.endpoint)}, which the hooktap dev running here ` +
+    `(pid ${pid}) no longer forwards to: that dev never sends ${them}, so this replay sends ${them} to the ` +
+    `URL ${n === 1 ? "it was" : "they were"} kept for (${safeLine(command)} sends ${them} elsewhere).\n`;
 }
 
 /**
@@ -443,7 +470,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const { heldByDev } = await import("../../send/held_by_dev.ts");
     const held = opts.to === undefined ? await heldByDev(storeOf(ctx), matching) : undefined;
     const list = held === undefined ? matching : matching.filter((e) => !held.ids.has(e.id));
-    if (held !== undefined) out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
+    if (held !== undefined && held.ids.size > 0) {
+      out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
+    }
+    // Kept for a target that dev no longer sends to: this replay sends them (dev never will), to the URL
+    // they were kept for, unless --target and --to send them elsewhere.
+    for (const group of held?.kept.values() ?? []) out.err(_keptNote(group, held!.pid, opts.config));
     if (list.length === 0 && held !== undefined) return;
     if (list.length === 0) {
       if (opts.endpoint !== undefined) await checkEndpointName(ctx, opts.endpoint, null, opts.config);
