@@ -23,6 +23,7 @@ import {
   startTriggerKeys,
 } from "../../dev/session.ts";
 import { openStoreForWriting, type WritingStore } from "../../store/write/open.ts";
+import type { LockOwner } from "../../store/write/lock.ts";
 import { LogGoneError } from "../../store/write/writer.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { createRouter } from "../../route/router.ts";
@@ -398,7 +399,7 @@ async function startParts(
       onCutOff: (cutOff) => out.err(cutOffNote(cutOff, c)),
     }),
   );
-  const owner = {
+  const owner: LockOwner = {
     pid: Deno.pid,
     port: listening.port,
     startedAt: new Date().toISOString(),
@@ -423,7 +424,11 @@ async function startParts(
   const inspector = plan.ui === false
     ? undefined
     : parts.use(startInspectorPart(plan, plan.ui, listening.port, live, forwarding));
-  if (inspector) forwarding?.guardInspector(inspector.inspector.port);
+  if (inspector) {
+    forwarding?.guardInspector(inspector.inspector.port);
+    owner.inspector = inspector.inspector.port; // `hooktap ui` finding its port taken says whose it is
+    await describe(config.endpoints.map((e) => e.name));
+  }
   // The live parts (config watch, ready object) start before the banner: a script that edits the config as
   // soon as it sees the banner must not beat the watch.
   parts.use(

@@ -17,6 +17,8 @@ export interface RunningDev {
    * does not say (a dev of an older hooktap).
    */
   targets?: ReadonlyMap<string, readonly string[]>;
+  /** The port of its inspector, when it runs one and says so. */
+  inspector?: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function runningDev(paths: Pick<StorePaths, "lock">): Promise<Runni
   const owner = await heldLockOwner(paths.lock);
   if (typeof owner?.port !== "number") return undefined;
   const dev: RunningDev = { pid: typeof owner.pid === "number" ? owner.pid : 0, port: owner.port };
+  if (typeof owner.inspector === "number") dev.inspector = owner.inspector;
   const targets = owner.targets;
   if (targets !== null && typeof targets === "object" && !Array.isArray(targets)) {
     dev.targets = new Map(

@@ -30,6 +30,8 @@ export interface LockOwner {
    * target dev no longer has. Absent: a dev that did not say (an older one).
    */
   targets?: Record<string, string[]>;
+  /** The port of dev's inspector, when it runs (`hooktap ui` finding that port taken says it is dev's). */
+  inspector?: number;
 }
 
 /** A held writer lock. */
