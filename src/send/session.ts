@@ -141,7 +141,7 @@ export function resendNeedsResign(endpoint: Endpoint | undefined, detected?: str
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
-  const ca = await readTargetCa(forward, baseDir);
+  const ca = await readTargetCa(forward, baseDir, endpoint);
   const { caFile: _, ...rest } = forward;
   return {
     ...rest,

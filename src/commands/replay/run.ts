@@ -95,7 +95,7 @@ async function _caTexts(config: ResolvedConfig | null, cwd: string): Promise<CaT
   const baseDir = config?.file ? dirnameOf(config.file) : cwd;
   for (const endpoint of config?.endpoints ?? []) {
     for (const target of [...(endpoint.targets ?? []), ...(endpoint.forward ? [endpoint.forward] : [])]) {
-      const ca = await readTargetCa(target, baseDir);
+      const ca = await readTargetCa(target, baseDir, endpoint.name);
       if (ca !== undefined) cas.set(target, ca);
     }
   }
