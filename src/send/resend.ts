@@ -402,8 +402,12 @@ export function replayResult(sent: Sent, previewBytes = 4096): ReplayResult {
   return result;
 }
 
-/** The one-line error of a send that got no answer (`hooktap replay ID` throws it). */
-export function noAnswer(sent: Sent): NetworkError {
+/**
+ * The one-line error of a send that got no answer (`hooktap replay ID` throws it), led by what failed (the
+ * connection refused, no answer in time, TLS, the name not resolved). `refusedFix`: what to check when the
+ * connection was refused (`""`: the caller says it); by default whether the app runs, for a send to the app.
+ */
+export function noAnswer(sent: Sent, refusedFix = "is your app running?"): NetworkError {
   const url = new URL(sent.record?.url ?? sent.target.to);
   const where = `${url.protocol}//${url.host}`;
   const e = sent.error;
@@ -412,7 +416,7 @@ export function noAnswer(sent: Sent): NetworkError {
     return new NetworkError(`No answer from ${where} within ${s} s (--timeout to wait longer).`);
   }
   const reason = e?.kind === "refused"
-    ? `connection refused: nothing listens on ${url.host} (is your app running?)`
+    ? `connection refused: nothing listens on ${url.host}${refusedFix === "" ? "" : ` (${refusedFix})`}`
     : (e?.message ?? "no answer");
   return new NetworkError(`Cannot replay to ${where}: ${reason.replace(/[.\s]+$/, "")}.`, { cause: e });
 }

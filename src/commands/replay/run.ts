@@ -322,12 +322,13 @@ interface OneParts {
 }
 
 /**
- * Nothing listened where `dev` forwarded the event, and that target is no longer in the config: the app moved
- * and its forward URL was changed ({@linkcode movedTarget}). The error names where the endpoint forwards now,
- * with the command that sends it there, rather than leave "is your app running?" while it runs there.
+ * The error of a replay of one event that got no answer, led by what failed. Where nothing listened: with
+ * `--to`, whether that URL is right; where `dev` forwarded the event and that target is no longer in the
+ * config (the app moved and its forward URL was changed, {@linkcode movedTarget}), where the endpoint forwards
+ * now, with the command that sends it there, rather than "is your app running?" while it runs there; else
+ * whether the app runs.
  */
-function _movedTarget(
-  error: NetworkError,
+function _noAnswer(
   sent: Sent,
   event: CapturedEvent,
   opts: Opts,
@@ -335,12 +336,16 @@ function _movedTarget(
   withTarget: (target: string) => string,
   cwd: string,
 ): NetworkError {
-  if (opts.to !== undefined || opts.target !== undefined || sent.error?.kind !== "refused") return error;
-  const moved = movedTarget(
+  if (sent.error?.kind !== "refused") return noAnswer(sent);
+  if (opts.to !== undefined) {
+    return noAnswer(sent, "is the URL given with --to right, and does what should answer there run?");
+  }
+  const moved = opts.target !== undefined ? undefined : movedTarget(
     sent.target.name,
     config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [],
   );
-  if (moved === undefined) return error;
+  if (moved === undefined) return noAnswer(sent);
+  const error = noAnswer(sent, "");
   return new NetworkError(
     `${error.message} ${sent.target.name} is where dev forwarded it, and no longer a forward target of ` +
       `endpoint "${event.endpoint}" in ${
@@ -394,7 +399,7 @@ async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: On
   if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
   if (sent.response === undefined) {
     if (opts.json) printSingle(ctx, sent, true);
-    throw _movedTarget(noAnswer(sent), sent, event, opts, config, parts.withTarget, ctx.cwd);
+    throw _noAnswer(sent, event, opts, config, parts.withTarget, ctx.cwd);
   }
   printSingle(ctx, sent, opts.json ?? false);
   ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
