@@ -97,7 +97,9 @@ Deno.test("replay ID after the app moved and the config's forward URL changed: t
   const id = String((await readEvents(tmp.path))[0]!.id);
   const replay = await runCli(["replay", id], { cwd: tmp.path });
   assert.equal(replay.code, 1, replay.stderr);
-  assert.match(replay.stderr, new RegExp(`nothing listens on localhost:${old.port}`));
+  assert.match(replay.stderr, new RegExp(`nothing listens on localhost:${old.port}\\. `));
+  // The app runs, at its new URL: no "is your app running?" before saying so.
+  assert.doesNotMatch(replay.stderr, /is your app running/, replay.stderr);
   const fix = `hooktap replay ${id} --target localhost:${moved.port}/webhooks/stripe`;
   assert.match(replay.stderr, /no longer a forward target of endpoint "stripe" in hooktap\.config\.ts/);
   assert.ok(replay.stderr.includes(fix), replay.stderr);
@@ -130,7 +132,7 @@ Deno.test("dev's start note for events a removed target gave up on sends them wh
   const note = dev.stderr().split("\n").find((l) => l.includes("failed every delivery attempt")) ?? "";
   const command =
     `hooktap replay --undelivered --endpoint shop --target localhost:${old.port}/webhooks/shopify`;
-  assert.ok(note.includes(`${command} sends them again`), dev.stderr());
+  assert.ok(note.includes(`${command} sends it again`), dev.stderr());
   const to = `http://localhost:${moved.port}/webhooks/shopify`;
   assert.ok(
     dev.stderr().includes(

@@ -58,6 +58,11 @@ export interface LiveOptions {
    * @default 3
    */
   tunnelPollSeconds?: number;
+  /**
+   * Called once a reload's forward targets are running, with the names of its endpoints (dev writes the
+   * targets into its lock for `replay`).
+   */
+  onTargets?: (endpoints: string[]) => void;
 }
 
 async function writeAtomic(path: string, text: string, dataDir: string): Promise<void> {
@@ -155,6 +160,7 @@ export async function startLive(options: LiveOptions): Promise<AsyncDisposable> 
     session.forwarding?.update(next.endpoints).then(
       (targets) => {
         accept();
+        options.onTargets?.(next.endpoints.map((e) => e.name));
         const text = targetChangesText(
           targets,
           c,

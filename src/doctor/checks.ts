@@ -15,7 +15,7 @@ import { judgeUnmatched } from "./unmatched.ts";
 
 /** The outcome of one check. */
 export interface Check {
-  id: "dev" | "port" | "tunnel" | "hub" | "senders" | "events" | "forward" | "config";
+  id: "dev" | "port" | "tunnel" | "hub" | "senders" | "events" | "forward" | "given-up" | "config";
   status: "ok" | "warn" | "fail" | "skip";
   /** What was found, one line or a few. */
   summary: string;
@@ -361,6 +361,30 @@ function forwardCheck(f: DoctorFacts): Check | undefined {
   };
 }
 
+/**
+ * Events given up on (every delivery attempt to their forward target failed): how many, and the command that
+ * sends them again (per endpoint, with `--resign` where their signatures need it). No line when none.
+ */
+function givenUpCheck(f: DoctorFacts): Check | undefined {
+  const groups = f.givenUp ?? [];
+  if (groups.length === 0) return undefined;
+  const n = groups.reduce((sum, g) => sum + g.count, 0);
+  const commands = groups.length === 1 || groups.some((g) => g.resign)
+    ? groups.map((g) =>
+      command(f, ["replay", "--undelivered", "--endpoint", g.endpoint, ...(g.resign ? ["--resign"] : [])])
+    )
+    : [command(f, ["replay", "--undelivered"])];
+  return {
+    id: "given-up",
+    status: "warn",
+    summary: `${plural(n, "event")} ${n === 1 ? "was" : "were"} given up on earlier (every delivery ` +
+      `attempt to ${n === 1 ? "its" : "their"} forward target failed)`,
+    fix: `once the app is fixed, ${commands.join(" and ")} ${commands.length === 1 ? "sends" : "send"} ${
+      n === 1 ? "it" : "them"
+    } again`,
+  };
+}
+
 /** What delivers events waiting for targets the config forwards to: dev (started, or once the app listens). */
 function _oursFix(f: DoctorFacts, ours: readonly ForwardFact[]): string {
   const down = ours.filter((t) => !t.listening);
@@ -504,6 +528,7 @@ export function runChecks(f: DoctorFacts, fallback: readonly Endpoint[] = []): C
     sendersCheck(f, endpoints),
     eventsCheck(f, endpoints),
     ...[forwardCheck(f)].filter((c) => c !== undefined),
+    ...[givenUpCheck(f)].filter((c) => c !== undefined),
     configCheck(f),
   ];
 }

@@ -56,6 +56,15 @@ export interface WaitingTarget {
   hasEndpoint: boolean;
 }
 
+/** Events whose every delivery attempt to a forward target failed (given up), of one endpoint. */
+export interface GivenUpFact {
+  endpoint: string;
+  /** Events given up on (still stored). */
+  count: number;
+  /** Whether sending them again needs `--resign` (src/send/session.ts `resendNeedsResign`). */
+  resign: boolean;
+}
+
 /** A {@linkcode WaitingTarget} and whether something listens at its host and port now. */
 export interface ForwardFact extends WaitingTarget {
   listening: boolean;
@@ -105,6 +114,8 @@ export interface DoctorFacts {
   windowHours: number;
   /** The forward targets events wait for (`[]`: none, or not asked). */
   forward: ForwardFact[];
+  /** Events given up on, per endpoint (absent or `[]`: none, or not asked). */
+  givenUp?: GivenUpFact[];
 }
 
 /** Options of {@linkcode gatherFacts}. */
@@ -130,6 +141,8 @@ export interface GatherOptions {
    * @default none asked
    */
   waiting?: (config: ResolvedConfig | null) => Promise<WaitingTarget[]>;
+  /** The events given up on, given the config. @default none asked */
+  givenUp?: (config: ResolvedConfig | null) => Promise<GivenUpFact[]>;
 }
 
 async function readOwner(paths: StorePaths): Promise<LockOwner | undefined> {
@@ -299,6 +312,9 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     ? []
     : await options.waiting(config.state === "ok" ? config.config : null).catch(() => []);
   const forward = await Promise.all(waiting.map(async (w) => ({ ...w, ...(await probeTarget(w.url)) })));
+  const givenUp = options.givenUp === undefined
+    ? []
+    : await options.givenUp(config.state === "ok" ? config.config : null).catch(() => []);
   return {
     now,
     config,
@@ -320,5 +336,6 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     latest,
     windowHours,
     forward,
+    ...(givenUp.length > 0 ? { givenUp } : {}),
   };
 }

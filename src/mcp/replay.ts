@@ -223,7 +223,9 @@ export function replayTool(ctx: McpContext) {
       // their targets leaves them; a single one is sent, as asked, with a warning.
       // A single replay is held only when dev still has the event waiting for the target it goes to.
       const sendsTo = o.id !== undefined ? (e: CapturedEvent) => targetOf(e).name : undefined;
-      const held = o.to === undefined ? await heldByDev(storeOf(ctx), events, sendsTo) : undefined;
+      // Those kept for a target dev no longer sends to are not held: it never sends them.
+      const found = o.to === undefined ? await heldByDev(storeOf(ctx), events, sendsTo) : undefined;
+      const held = found !== undefined && found.ids.size > 0 ? found : undefined;
       let heldIds: string[] = [];
       let heldWarning: string | undefined;
       if (held !== undefined && o.id === undefined && o.undelivered) {

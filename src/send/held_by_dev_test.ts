@@ -45,7 +45,17 @@ Deno.test("heldByDev: an event one target of which gave up while the other still
     using lock = await Deno.open(paths.lock, { read: true, write: true });
     await lock.lock(true);
     const held = await heldByDev(paths, events);
-    assert.deepEqual(held, { ids: new Set([mixed.id, waiting.id]), pid: 4242 });
+    assert.deepEqual(held, { ids: new Set([mixed.id, waiting.id]), pid: 4242, kept: new Map() });
+    // A dev whose lock names its targets holds only what waits for one of them: target `a` was removed.
+    await Deno.writeTextFile(
+      paths.lock,
+      JSON.stringify({ pid: 4242, port: 8999, targets: { github: ["b"] } }),
+    );
+    assert.deepEqual(await heldByDev(paths, events), {
+      ids: new Set([mixed.id]),
+      pid: 4242,
+      kept: new Map([["github a", { endpoint: "github", target: "a", ids: [waiting.id] }]]),
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -20,6 +20,7 @@ import { eachDelivery, readDeliveriesOf } from "./deliveries_read.ts";
 import type { Overrides } from "./overrides.ts";
 import { InvalidSignatureError, type OutgoingRequest, prepareRequest } from "./prepare.ts";
 import { signatureFault } from "../providers/verdict_reason.ts";
+import { providerFacts } from "../providers/catalog.ts";
 import { deliveryUrl, type SendTarget } from "./target.ts";
 
 /** A target with the connection settings of a send. */
@@ -140,6 +141,11 @@ export interface ResendSummary {
   /** Failed sends whose signature was stale and not made anew (`--resign` would help). */
   stale: number;
   /**
+   * Failed sends, answered, of events whose sender signs the URL it called (Twilio) and whose stored
+   * signature was valid, sent as stored: it never fits the app's URL (`--resign` signs it for that URL).
+   */
+  urlSigned: number;
+  /**
    * Sends of events stored with an invalid signature, sent as received, that the app answered otherwise than
    * 2xx: an app that refuses them is right, and fixing it changes nothing.
    */
@@ -249,6 +255,7 @@ export async function resendEach(
     failed: 0,
     answers: {},
     stale: 0,
+    urlSigned: 0,
     invalid: 0,
     refusedInvalid: 0,
     faults: 0,
@@ -299,6 +306,12 @@ function _countFailure(summary: ResendSummary, sent: Sent): void {
   const refused = sent.problem instanceof InvalidSignatureError;
   const invalid = event.verdict?.status === "invalid" && asReceived && answered;
   if (invalid) summary.invalid++;
+  const valid = event.verdict?.status === "valid";
+  if (
+    valid && asReceived && answered && event.provider !== undefined && providerFacts(event.provider)?.signsUrl
+  ) {
+    summary.urlSigned++;
+  }
   if (refused) {
     summary.refusedInvalid++;
     summary.firstRefused ??= sent;
@@ -389,8 +402,12 @@ export function replayResult(sent: Sent, previewBytes = 4096): ReplayResult {
   return result;
 }
 
-/** The one-line error of a send that got no answer (`hooktap replay ID` throws it). */
-export function noAnswer(sent: Sent): NetworkError {
+/**
+ * The one-line error of a send that got no answer (`hooktap replay ID` throws it), led by what failed (the
+ * connection refused, no answer in time, TLS, the name not resolved). `refusedFix`: what to check when the
+ * connection was refused (`""`: the caller says it); by default whether the app runs, for a send to the app.
+ */
+export function noAnswer(sent: Sent, refusedFix = "is your app running?"): NetworkError {
   const url = new URL(sent.record?.url ?? sent.target.to);
   const where = `${url.protocol}//${url.host}`;
   const e = sent.error;
@@ -399,7 +416,7 @@ export function noAnswer(sent: Sent): NetworkError {
     return new NetworkError(`No answer from ${where} within ${s} s (--timeout to wait longer).`);
   }
   const reason = e?.kind === "refused"
-    ? `connection refused: nothing listens on ${url.host} (is your app running?)`
+    ? `connection refused: nothing listens on ${url.host}${refusedFix === "" ? "" : ` (${refusedFix})`}`
     : (e?.message ?? "no answer");
   return new NetworkError(`Cannot replay to ${where}: ${reason.replace(/[.\s]+$/, "")}.`, { cause: e });
 }

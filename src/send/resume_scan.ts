@@ -168,7 +168,7 @@ const DELIVERED = '"outcome":"delivered"';
  * lines' heads (ids only), made only when an earlier run gave something up; the given-up lines are parsed
  * for their verdicts (a command that re-signs would be refused for those stored invalid).
  */
-async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[]> {
+export async function stillStored(r: StoreReader, givenUp: GivenUp[]): Promise<GivenUp[]> {
   if (givenUp.length === 0) return givenUp;
   const wanted = new Set(givenUp.flatMap((g) => g.events));
   const found = new Map<string, Pick<CapturedEvent, "verdict" | "trigger"> | undefined>();

@@ -127,19 +127,21 @@ export interface ForwardingSession {
 
 /**
  * Whether sending an endpoint's events again later needs `--resign`: it has a secret and its provider's
- * signatures carry a timestamp (Stripe, Slack, Standard Webhooks, …), so a stored one is stale by then. An
- * endpoint whose provider is detected per event counts when it has a secret.
+ * signatures carry a timestamp (Stripe, Slack, Standard Webhooks, …), so a stored one is stale by then, or
+ * cover the URL the sender called (Twilio), which is never the app's. An endpoint whose provider is detected
+ * per event counts when it has a secret.
  */
 export function resendNeedsResign(endpoint: Endpoint | undefined, detected?: string): boolean {
   const signing = endpoint?.signing;
   if (signing === undefined || signing.secrets.length === 0) return false;
   // The endpoint's provider, else the one detected on the event (when known): does it sign a timestamp?
   const provider = signing.provider ?? detected;
-  return provider === undefined || providerFacts(provider)?.timestamped === true;
+  const facts = provider === undefined ? undefined : providerFacts(provider);
+  return provider === undefined || facts?.timestamped === true || facts?.signsUrl === true;
 }
 
 async function toTarget(forward: ResolvedForward, endpoint: string, baseDir: string): Promise<RoutedTarget> {
-  const ca = await readTargetCa(forward, baseDir);
+  const ca = await readTargetCa(forward, baseDir, endpoint);
   const { caFile: _, ...rest } = forward;
   return {
     ...rest,

@@ -14,6 +14,7 @@ const TITLES: Record<Check["id"], string> = {
   senders: "senders' URLs and methods",
   events: "recent events",
   forward: "forwarding",
+  "given-up": "given up",
   config: "config",
 };
 

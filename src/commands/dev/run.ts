@@ -23,6 +23,7 @@ import {
   startTriggerKeys,
 } from "../../dev/session.ts";
 import { openStoreForWriting, type WritingStore } from "../../store/write/open.ts";
+import type { LockOwner } from "../../store/write/lock.ts";
 import { LogGoneError } from "../../store/write/writer.ts";
 import type { StorePaths } from "../../store/paths.ts";
 import { createRouter } from "../../route/router.ts";
@@ -398,13 +399,17 @@ async function startParts(
       onCutOff: (cutOff) => out.err(cutOffNote(cutOff, c)),
     }),
   );
-  await store.describe({
+  const owner: LockOwner = {
     pid: Deno.pid,
     port: listening.port,
     startedAt: new Date().toISOString(),
     run,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
-  });
+  };
+  // The targets it sends to now, rewritten after each reload: replay leaves dev only the events it sends.
+  const describe = (names: readonly string[]) =>
+    store.describe({ ...owner, targets: targetNames(forwarding, names) });
+  await describe(config.endpoints.map((e) => e.name));
   // Requests the hub passes in are not the listener's: counted here, a replaced config's worker waits for them.
   let fromHub = 0;
   const hubHandle: Handler = async (request, info) => {
@@ -419,7 +424,11 @@ async function startParts(
   const inspector = plan.ui === false
     ? undefined
     : parts.use(startInspectorPart(plan, plan.ui, listening.port, live, forwarding));
-  if (inspector) forwarding?.guardInspector(inspector.inspector.port);
+  if (inspector) {
+    forwarding?.guardInspector(inspector.inspector.port);
+    owner.inspector = inspector.inspector.port; // `hooktap ui` finding its port taken says whose it is
+    await describe(config.endpoints.map((e) => e.name));
+  }
   // The live parts (config watch, ready object) start before the banner: a script that edits the config as
   // soon as it sees the banner must not beat the watch.
   parts.use(
@@ -443,9 +452,25 @@ async function startParts(
       forwardTo: plan.fallback !== undefined,
       readyFile: plan.readyFile,
       inspector: inspector?.inspector.openUrl ?? null,
+      onTargets: (names) => {
+        describe(names).catch((e) => out.err(c.red(`error: ${describeError(e)}\n`)));
+      },
     }),
   );
   return { store, listening, forwarding, hub, inspector };
+}
+
+/** The names of the targets `forwarding` sends to, per endpoint of `endpoints` that forwards. */
+function targetNames(
+  forwarding: ForwardingSession | undefined,
+  endpoints: readonly string[],
+): Record<string, string[]> {
+  const names: Record<string, string[]> = Object.create(null);
+  for (const endpoint of endpoints) {
+    const list = forwarding?.targetsOf(endpoint) ?? [];
+    if (list.length > 0) names[endpoint] = list.map((t) => t.name);
+  }
+  return names;
 }
 
 /** `onOutcome`, a hub batch's outcomes (lines, unmatched log) given in the hub's order. */

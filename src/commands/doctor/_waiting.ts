@@ -6,9 +6,11 @@
  * @module
  */
 import type { ResolvedConfig } from "../../config/types.ts";
-import type { WaitingTarget } from "../../doctor/facts.ts";
-import { laneTarget } from "../../send/resume_scan.ts";
-import { findUndelivered } from "../../send/undelivered.ts";
+import type { GivenUpFact, WaitingTarget } from "../../doctor/facts.ts";
+import { laneTarget, stillStored } from "../../send/resume_scan.ts";
+import { findUndelivered, type Undelivered } from "../../send/undelivered.ts";
+import { resendNeedsResign } from "../../send/session.ts";
+import { openStoreReader } from "../../store/read/reader.ts";
 import { targetNameOf } from "../../send/target.ts";
 import type { StorePaths } from "../../store/paths.ts";
 
@@ -16,8 +18,9 @@ import type { StorePaths } from "../../store/paths.ts";
 export async function waitingTargets(
   paths: StorePaths,
   config: ResolvedConfig | null,
+  undelivered: Promise<Undelivered> = findUndelivered(paths, { afterWatermark: true }),
 ): Promise<WaitingTarget[]> {
-  const found = await findUndelivered(paths, { afterWatermark: true });
+  const found = await undelivered;
   const lanes = new Map<string, WaitingTarget>();
   for (const event of found.pending) {
     const endpoint = config?.endpoints.find((e) => e.name === event.endpoint);
@@ -45,4 +48,31 @@ export async function waitingTargets(
     }
   }
   return [...lanes.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * The events given up on (every attempt to a forward target failed, none delivered since) that are still
+ * stored, per endpoint, as `dev` reports them at start; `--resign` where the endpoint's signatures need it
+ * and none of its events was stored invalid (`--resign` refuses those).
+ */
+export async function givenUpFacts(
+  paths: StorePaths,
+  config: ResolvedConfig | null,
+  undelivered: Promise<Undelivered> = findUndelivered(paths, { afterWatermark: true }),
+): Promise<GivenUpFact[]> {
+  const { givenUp } = await undelivered;
+  if (givenUp.length === 0) return [];
+  const reader = await openStoreReader(paths);
+  if (reader === null) return [];
+  using r = reader;
+  const byEndpoint = new Map<string, GivenUpFact>();
+  for (const group of await stillStored(r, givenUp)) {
+    const endpoint = config?.endpoints.find((e) => e.name === group.endpoint);
+    const fact = byEndpoint.get(group.endpoint) ??
+      { endpoint: group.endpoint, count: 0, resign: resendNeedsResign(endpoint) };
+    fact.count += group.events.length;
+    if ((group.invalid?.length ?? 0) > 0) fact.resign = false;
+    byEndpoint.set(group.endpoint, fact);
+  }
+  return [...byEndpoint.values()];
 }

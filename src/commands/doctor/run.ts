@@ -7,7 +7,8 @@ import { starterConfig } from "../../config/load.ts";
 import { allWell, runChecks } from "../../doctor/checks.ts";
 import { gatherFacts } from "../../doctor/facts.ts";
 import { doctorText } from "../../term/doctor_view.ts";
-import { waitingTargets } from "./_waiting.ts";
+import { givenUpFacts, waitingTargets } from "./_waiting.ts";
+import { findUndelivered, type Undelivered } from "../../send/undelivered.ts";
 import type { options } from "./command.ts";
 import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf } from "../_shared/context.ts";
@@ -15,12 +16,16 @@ import { type CommandContext, storeOf } from "../_shared/context.ts";
 /** `hooktap doctor`. */
 export async function run(ctx: CommandContext, input: Input<typeof options>): Promise<void> {
   const opts = input.options;
+  // One read of the logs for what waits and what was given up.
+  let undelivered: Promise<Undelivered> | undefined;
+  const found = () => undelivered ??= findUndelivered(storeOf(ctx), { afterWatermark: true });
   const facts = await gatherFacts({
     cwd: ctx.cwd,
     paths: storeOf(ctx),
     configPath: opts.config,
     starter: starterConfig().endpoints,
-    waiting: (config) => waitingTargets(storeOf(ctx), config),
+    waiting: (config) => waitingTargets(storeOf(ctx), config, found()),
+    givenUp: (config) => givenUpFacts(storeOf(ctx), config, found()),
   });
   const checks = runChecks(facts);
   const ok = allWell(checks);

@@ -138,7 +138,7 @@ export function againCommand(
   const endpoint = opts.endpoint ?? (how.undelivered ? only : undefined);
   _optionWords(words, { ...opts, ...(endpoint !== undefined ? { endpoint } : {}) }, how.filter);
   if (opts.resignInvalid) words.push("--resign-invalid");
-  else if (summary.stale > 0 || opts.resign) words.push("--resign");
+  else if (summary.stale > 0 || summary.urlSigned > 0 || opts.resign) words.push("--resign");
   return suggestCommand(words, how.runner);
 }
 
@@ -338,6 +338,17 @@ export function printSummary(
       c.yellow(`${summary.stale} of them carried a stale signature: add --resign to sign them afresh.\n`),
     );
   }
+  // A sender that signs the URL it called (Twilio): the stored signature never fits the app's URL.
+  const urlSigned = summary.urlSigned > 0 && !how.opts.resign &&
+    _noSecret(how.config, summary.failedEndpoints)?.length !== summary.failedEndpoints.length;
+  if (urlSigned) {
+    out.err(
+      c.yellow(
+        `${summary.urlSigned} of them carried the signature of the URL their sender called, not your app's: ` +
+          "add --resign to sign them for the app's URL.\n",
+      ),
+    );
+  }
   _invalidNotes(ctx, summary, how);
   // When no failure reached the app (each was refused before sending: an invalid signature to re-sign,
   // a bad --set path), fixing the app changes nothing and the same command is refused again: the refusal
@@ -345,9 +356,12 @@ export function printSummary(
   // Nor when every failure was an event stored invalid (the app rightly refuses it).
   const notSent = summary.answers["not sent"] ?? 0;
   const refusedOnly = notSent === summary.failed || summary.invalid + notSent === summary.failed;
-  const hint = refusedOnly
-    ? undefined
-    : againCommand(first, unsigned ? { ...summary, stale: 0 } : summary, how.opts, how);
+  const hint = refusedOnly ? undefined : againCommand(
+    first,
+    { ...summary, ...(unsigned ? { stale: 0 } : {}), urlSigned: urlSigned ? 1 : 0 },
+    how.opts,
+    how,
+  );
   if (hint === undefined) return;
   // --undelivered to the forward targets: a 2xx delivers the event, so the command skips it next time.
   const resendsAll = !(how.undelivered && how.opts.to === undefined);

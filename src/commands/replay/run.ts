@@ -30,6 +30,7 @@ import {
   warnSkipped,
 } from "../_shared/context.ts";
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
+import { safeLine } from "../../text/sanitize.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
 import { printSent, printSingle, printSummary, withTargetCommand, withToCommand } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
@@ -94,7 +95,7 @@ async function _caTexts(config: ResolvedConfig | null, cwd: string): Promise<CaT
   const baseDir = config?.file ? dirnameOf(config.file) : cwd;
   for (const endpoint of config?.endpoints ?? []) {
     for (const target of [...(endpoint.targets ?? []), ...(endpoint.forward ? [endpoint.forward] : [])]) {
-      const ca = await readTargetCa(target, baseDir);
+      const ca = await readTargetCa(target, baseDir, endpoint.name);
       if (ca !== undefined) cas.set(target, ca);
     }
   }
@@ -216,7 +217,9 @@ function _noTarget(
 async function _warnHeldByDev(ctx: CommandContext, event: CapturedEvent, target: string): Promise<void> {
   const { heldByDev } = await import("../../send/held_by_dev.ts");
   const held = await heldByDev(storeOf(ctx), [event], () => target);
-  if (held !== undefined) ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
+  if (held !== undefined && held.ids.size > 0) {
+    ctx.output.err(ctx.output.errColors.yellow(_heldOneWarning(held.pid)));
+  }
 }
 
 function _heldOneWarning(pid: number): string {
@@ -233,6 +236,30 @@ function _heldNote(n: number, pid: number, only: boolean): string {
       only ? "nothing was sent" : `this replay leaves ${them}`
     }. To send ` +
     `${them} yourself, stop that dev first (or send ${them} elsewhere with --to URL).\n`;
+}
+
+function _keptNote(
+  group: { endpoint: string; target: string; ids: readonly string[] },
+  pid: number,
+  config: string | undefined,
+): string {
+  const n = group.ids.length;
+  const them = n === 1 ? "it" : "them";
+  const command = suggestCommand([
+    "replay",
+    "--undelivered",
+    "--endpoint",
+    group.endpoint,
+    "--target",
+    group.target,
+    "--to",
+    "URL",
+    ...(config !== undefined ? ["--config", config] : []),
+  ]);
+  return `${n === 1 ? "1 undelivered event was" : `${n} undelivered events were`} kept for target ` +
+    `${safeLine(group.target)} of endpoint ${safeLine(group.endpoint)}, which the hooktap dev running here ` +
+    `(pid ${pid}) no longer forwards to: that dev never sends ${them}, so this replay sends ${them} to the ` +
+    `URL ${n === 1 ? "it was" : "they were"} kept for (${safeLine(command)} sends ${them} elsewhere).\n`;
 }
 
 /**
@@ -295,12 +322,13 @@ interface OneParts {
 }
 
 /**
- * Nothing listened where `dev` forwarded the event, and that target is no longer in the config: the app moved
- * and its forward URL was changed ({@linkcode movedTarget}). The error names where the endpoint forwards now,
- * with the command that sends it there, rather than leave "is your app running?" while it runs there.
+ * The error of a replay of one event that got no answer, led by what failed. Where nothing listened: with
+ * `--to`, whether that URL is right; where `dev` forwarded the event and that target is no longer in the
+ * config (the app moved and its forward URL was changed, {@linkcode movedTarget}), where the endpoint forwards
+ * now, with the command that sends it there, rather than "is your app running?" while it runs there; else
+ * whether the app runs.
  */
-function _movedTarget(
-  error: NetworkError,
+function _noAnswer(
   sent: Sent,
   event: CapturedEvent,
   opts: Opts,
@@ -308,12 +336,16 @@ function _movedTarget(
   withTarget: (target: string) => string,
   cwd: string,
 ): NetworkError {
-  if (opts.to !== undefined || opts.target !== undefined || sent.error?.kind !== "refused") return error;
-  const moved = movedTarget(
+  if (sent.error?.kind !== "refused") return noAnswer(sent);
+  if (opts.to !== undefined) {
+    return noAnswer(sent, "is the URL given with --to right, and does what should answer there run?");
+  }
+  const moved = opts.target !== undefined ? undefined : movedTarget(
     sent.target.name,
     config?.endpoints.find((e) => e.name === event.endpoint)?.targets ?? [],
   );
-  if (moved === undefined) return error;
+  if (moved === undefined) return noAnswer(sent);
+  const error = noAnswer(sent, "");
   return new NetworkError(
     `${error.message} ${sent.target.name} is where dev forwarded it, and no longer a forward target of ` +
       `endpoint "${event.endpoint}" in ${
@@ -367,7 +399,7 @@ async function _replayOne(ctx: CommandContext, opts: Opts, id: string, parts: On
   if (sent.unrecorded) out.err("warning: this send was not recorded in the deliveries log.\n");
   if (sent.response === undefined) {
     if (opts.json) printSingle(ctx, sent, true);
-    throw _movedTarget(noAnswer(sent), sent, event, opts, config, parts.withTarget, ctx.cwd);
+    throw _noAnswer(sent, event, opts, config, parts.withTarget, ctx.cwd);
   }
   printSingle(ctx, sent, opts.json ?? false);
   ctx.exit(sent.response.status >= 200 && sent.response.status < 300 ? 0 : 1);
@@ -443,7 +475,12 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     const { heldByDev } = await import("../../send/held_by_dev.ts");
     const held = opts.to === undefined ? await heldByDev(storeOf(ctx), matching) : undefined;
     const list = held === undefined ? matching : matching.filter((e) => !held.ids.has(e.id));
-    if (held !== undefined) out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
+    if (held !== undefined && held.ids.size > 0) {
+      out.err(_heldNote(held.ids.size, held.pid, list.length === 0));
+    }
+    // Kept for a target that dev no longer sends to: this replay sends them (dev never will), to the URL
+    // they were kept for, unless --target and --to send them elsewhere.
+    for (const group of held?.kept.values() ?? []) out.err(_keptNote(group, held!.pid, opts.config));
     if (list.length === 0 && held !== undefined) return;
     if (list.length === 0) {
       if (opts.endpoint !== undefined) await checkEndpointName(ctx, opts.endpoint, null, opts.config);

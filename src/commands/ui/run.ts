@@ -10,6 +10,8 @@ import type { Input } from "../../cli/spec.ts";
 import { launchInspector } from "../../inspector/launch.ts";
 import { resignerFor } from "../../send/resigner.ts";
 import { followLog } from "../../inspector/live.ts";
+import { runningDev } from "../../store/read/dev_lock.ts";
+import { inspectorFiles } from "../../store/paths.ts";
 import { openInBrowser } from "../../inspector/open.ts";
 import { configOrProblem } from "../_shared/hints.ts";
 import { type CommandContext, explicitConfig, storeOf } from "../_shared/context.ts";
@@ -40,6 +42,14 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     live: followLog(paths),
     portOptions: { port: "--port" }, // ui's own option; it has no --no-ui
   });
+  // The default port taken by the running dev's own inspector: it shows the same events live.
+  const dev = note !== undefined ? await runningDev(paths) : undefined;
+  const devs = dev?.inspector === port && inspector.port !== port
+    ? `port ${port} is the inspector of the hooktap dev running here (pid ${dev.pid}), which shows these ` +
+      `events live: open its link (dev printed it; or open ${
+        pathInside(ctx.cwd, inspectorFiles(paths.dir, port).page) || inspectorFiles(paths.dir, port).page
+      } in a browser) and stop this one, or keep this one on ${inspector.port} (--port to choose)`
+    : note;
   const eventsFile = pathInside(ctx.cwd, paths.events) || paths.events;
   const files = inspector.tokenFiles;
   out.err(
@@ -52,7 +62,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
       (inspector.tokenFileProblem
         ? c.yellow(`note: the token file was not written (${inspector.tokenFileProblem}); the link works.\n`)
         : "") +
-      (note ? c.yellow(`note: ${note}\n`) : "") +
+      (devs ? c.yellow(`note: ${devs}\n`) : "") +
       `Events: ${eventsFile} (new ones appear live while \`hooktap dev\` runs)\n` +
       c.dim("Press Ctrl-C to stop.") + "\n",
   );

@@ -12,6 +12,13 @@ import type { StorePaths } from "../paths.ts";
 export interface RunningDev {
   pid: number;
   port: number;
+  /**
+   * The names of the forward targets it sends to now, per endpoint that forwards; `undefined` when its lock
+   * does not say (a dev of an older hooktap).
+   */
+  targets?: ReadonlyMap<string, readonly string[]>;
+  /** The port of its inspector, when it runs one and says so. */
+  inspector?: number;
 }
 
 /**
@@ -56,5 +63,16 @@ export async function heldLockOwner(path: string): Promise<Record<string, unknow
 export async function runningDev(paths: Pick<StorePaths, "lock">): Promise<RunningDev | undefined> {
   const owner = await heldLockOwner(paths.lock);
   if (typeof owner?.port !== "number") return undefined;
-  return { pid: typeof owner.pid === "number" ? owner.pid : 0, port: owner.port };
+  const dev: RunningDev = { pid: typeof owner.pid === "number" ? owner.pid : 0, port: owner.port };
+  if (typeof owner.inspector === "number") dev.inspector = owner.inspector;
+  const targets = owner.targets;
+  if (targets !== null && typeof targets === "object" && !Array.isArray(targets)) {
+    dev.targets = new Map(
+      Object.entries(targets).map(([endpoint, names]) => [
+        endpoint,
+        Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [],
+      ]),
+    );
+  }
+  return dev;
 }

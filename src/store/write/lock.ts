@@ -24,6 +24,14 @@ export interface LockOwner {
    * hooktap.config.ts (or the starter config). doctor and trigger use it when they are given none.
    */
   config?: string;
+  /**
+   * The names of the forward targets dev sends to now, per endpoint (rewritten after each reload): `replay
+   * --undelivered` leaves only the events waiting for one of them (dev sends those), not those kept for a
+   * target dev no longer has. Absent: a dev that did not say (an older one).
+   */
+  targets?: Record<string, string[]>;
+  /** The port of dev's inspector, when it runs (`hooktap ui` finding that port taken says it is dev's). */
+  inspector?: number;
 }
 
 /** A held writer lock. */
