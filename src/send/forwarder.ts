@@ -159,9 +159,12 @@ const READ_BACK_IDS = 1024;
 export const WINDOW = 64;
 
 /**
- * The buffers the requests of events read back are built in, shared by many (an ArrayBuffer each was memory
- * outside the heap that the collector must track and free): a request of up to a quarter of one is built in
- * the current one, a larger one in its own. A buffer is freed once the last of its requests is.
+ * The buffers the requests of a lane's events read back are built in, shared by many (an ArrayBuffer each was
+ * memory outside the heap that the collector must track and free): a request of up to a quarter of one is
+ * built in the lane's current one, a larger one in its own. A buffer is freed once the last of its requests
+ * is. Each lane has its own, filled in its order: a lane whose events go in order holds its window's requests
+ * and at most two buffers more (shared between lanes, a lane left waiting could hold a buffer per event); a
+ * retry left behind by later deliveries (`order: "parallel"`) holds its one buffer until it settles.
  */
 const SLAB_BYTES = 64 * 1024;
 
@@ -373,6 +376,9 @@ interface Lane {
   /** The ids of `once` in the order taken, a ring: the next to forget is at `onceAt`. */
   onceRing: string[];
   onceAt: number;
+  /** The buffer its read-back requests are built in now, and how much of it is taken ({@linkcode SLAB_BYTES}). */
+  slab?: Uint8Array;
+  slabUsed: number;
 }
 
 /**
@@ -448,20 +454,6 @@ class ForwarderEngine {
   readonly #probeTimers = new Set<ReturnType<typeof setTimeout>>();
   readonly #probeMs: number;
   readonly #connect: (hostname: string, port: number) => Promise<void>;
-  /** The buffer read-back requests are built in now, and how much of it is taken ({@linkcode SLAB_BYTES}). */
-  #slab: Uint8Array | undefined;
-  #slabUsed = 0;
-  readonly #lend = (size: number): Uint8Array => {
-    if (size > SLAB_BYTES / 4) return new Uint8Array(size);
-    let slab = this.#slab;
-    if (slab === undefined || this.#slabUsed + size > slab.length) {
-      this.#slab = slab = new Uint8Array(SLAB_BYTES);
-      this.#slabUsed = 0;
-    }
-    const at = this.#slabUsed;
-    this.#slabUsed = at + size;
-    return slab.subarray(at, at + size);
-  };
 
   constructor(options: ForwarderOptions) {
     this.#options = options;
@@ -621,6 +613,7 @@ class ForwarderEngine {
         once: new Set(),
         onceRing: [],
         onceAt: 0,
+        slabUsed: 0,
       };
       this.#lanes.set(key, lane);
     }
@@ -828,12 +821,23 @@ class ForwarderEngine {
     spill.reading = true;
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
+    const lend = (size: number): Uint8Array => {
+      if (size > SLAB_BYTES / 4) return new Uint8Array(size);
+      let slab = lane.slab;
+      if (slab === undefined || lane.slabUsed + size > slab.length) {
+        lane.slab = slab = new Uint8Array(SLAB_BYTES);
+        lane.slabUsed = 0;
+      }
+      const at = lane.slabUsed;
+      lane.slabUsed = at + size;
+      return slab.subarray(at, at + size);
+    };
     const visit = (event: CapturedEvent) => {
       if (lane.ids.has(event.id) || lane.once.has(event.id)) return "pass" as const;
       const admitted = spill.admit(event);
       if (admitted === undefined) return "pass" as const;
       if (this.#full(lane)) return "stop" as const;
-      const h = held(event, target, this.#options.prepare, this.#lend);
+      const h = held(event, target, this.#options.prepare, lend);
       if (h !== undefined) event = h.event;
       this.#admitJob(lane, event, target, admitted.attempt, admitted.resumed, h?.request);
       if (event.id !== spill.pin) this.#options.onTake?.(event, target);
