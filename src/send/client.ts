@@ -19,9 +19,11 @@ import {
   AnswerBody,
   answerHasNoBody,
   type BodyBudgetLike,
+  encodeRequest,
   Http1Error,
   type Http1Origin,
   Http1Pool,
+  type Http1Request,
   type Http1Response,
   LOOPBACKS,
 } from "./http1.ts";
@@ -159,16 +161,8 @@ export async function sendRaw(
   }
 }
 
-/**
- * {@linkcode sendRaw} without an async frame of its own (the forwarder's path, one delivery after another:
- * ./deliver.ts): its rejection is passed through {@linkcode sendFailure} by the caller.
- */
-export function startSend(
-  url: URL,
-  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
-  options: SendOptions,
-): Promise<RawResponse> {
-  if (url.protocol === "https:") return sendHttps(url, request, options);
+/** Where `url` sends to (see {@linkcode routes}). */
+function routeOf(url: URL) {
   let route = routes.get(url);
   if (route === undefined) {
     const hostname = url.hostname.replace(/^\[|\]$/g, "");
@@ -180,15 +174,65 @@ export function startSend(
     };
     routes.set(url, route);
   }
+  return route;
+}
+
+/**
+ * The bytes {@linkcode startSend} writes for `request` to `url`, built ahead (into `lend(size)` when given),
+ * to be passed back as its `encoded`; `undefined` for an `https:` URL (sent by `node:https`) or a request
+ * that cannot be sent (its send says why).
+ */
+export function encodeFor(
+  url: URL,
+  request: { method: string; headers: readonly [string, string][]; body: Uint8Array | null },
+  lend?: (size: number) => Uint8Array,
+): Uint8Array | undefined {
+  if (url.protocol !== "http:") return undefined;
+  const route = routeOf(url);
+  try {
+    return encodeRequest(
+      {
+        method: request.method,
+        target: route.target,
+        host: route.host,
+        headers: request.headers,
+        body: request.body,
+      },
+      lend,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@linkcode sendRaw} without an async frame of its own (the forwarder's path, one delivery after another:
+ * ./deliver.ts): its rejection is passed through {@linkcode sendFailure} by the caller.
+ */
+export function startSend(
+  url: URL,
+  request: {
+    method: string;
+    headers: readonly [string, string][];
+    body: Uint8Array | null;
+    /** The bytes {@linkcode encodeFor} built for this request to this URL: written as they are (http only). */
+    encoded?: Uint8Array | undefined;
+  },
+  options: SendOptions,
+): Promise<RawResponse> {
+  if (url.protocol === "https:") return sendHttps(url, request, options);
+  const route = routeOf(url);
+  const sent: Http1Request = {
+    method: request.method,
+    target: route.target,
+    host: route.host,
+    headers: request.headers,
+    body: request.body,
+  };
+  if (request.encoded !== undefined) sent.encoded = request.encoded;
   return pool.request(
     route.origin,
-    {
-      method: request.method,
-      target: route.target,
-      host: route.host,
-      headers: request.headers,
-      body: request.body,
-    },
+    sent,
     {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxBody: options.maxBody ?? 64 * 1024,

@@ -13,8 +13,15 @@ import { deliveryUrl, isHopHeader, type SendTarget } from "./target.ts";
 
 export { RECORD_BODY_BYTES };
 
-/** What to send instead of the stored request (a re-signed copy, overrides): see ./prepare.ts. */
-export type PreparedRequest = Omit<OutgoingRequest, "resigned"> & { resigned?: string | boolean };
+/**
+ * What to send instead of the stored request (a re-signed copy, overrides): see ./prepare.ts. With `encoded`
+ * (the bytes ./client.ts `encodeFor` built ahead for the attempt's URL: the forwarder's events read back from
+ * the store), those bytes are sent and `headers` and `body` are not read.
+ */
+export type PreparedRequest = Omit<OutgoingRequest, "resigned"> & {
+  resigned?: string | boolean;
+  encoded?: Uint8Array;
+};
 
 /** Options of {@linkcode deliverOnce}. */
 export interface DeliverOptions extends SendOptions {

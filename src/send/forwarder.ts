@@ -28,12 +28,36 @@ import type { DeliveryRecord } from "../event/delivery.ts";
 import type { CapturedEvent } from "../event/record.ts";
 import type { Backlog, Place } from "./backlog.ts";
 import type { DeliveriesLog } from "./deliveries_log.ts";
-import { type AttemptOutcome, deliverOnce, type DeliverOptions, type PreparedRequest } from "./deliver.ts";
+import {
+  type AttemptOutcome,
+  deliverOnce,
+  type DeliverOptions,
+  type PreparedRequest,
+  storedRequest,
+} from "./deliver.ts";
 import { nextDelay } from "./retry.ts";
 import type { ForwardTarget } from "./target.ts";
 import { noteSender, RELAY_BODY_MAX, relayAnswer, type StalledWrite } from "./relay_answer.ts";
 import { RelayBudget, type RelayLease } from "./relay_budget.ts";
 import { connectTcp } from "./http1.ts";
+import { encodeFor } from "./client.ts";
+import { deliveryUrl } from "./target.ts";
+
+/**
+ * Makes the request of an attempt (see {@linkcode ForwarderOptions.prepare}). Its `whole` says which events
+ * it may need whole (their headers and body); without it, every event. An event read back from the store
+ * that it never needs whole waits in its lane as the bytes of its request and a copy of its small fields
+ * (the parsed event, kept while it waits, outlived young-generation collections: issue 36); `prepare` is
+ * still called with that copy, whose `headers` are empty and `body` is `""`.
+ */
+export interface Prepare {
+  (
+    event: CapturedEvent,
+    attempt: number,
+    target: ForwardTarget,
+  ): PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  whole?: (event: CapturedEvent) => boolean;
+}
 
 /** A change of a target's reachability, reported once per change. */
 export interface AppState {
@@ -77,11 +101,7 @@ export interface ForwarderOptions {
    * tolerance has passed). `undefined` sends the stored request.
    * @default () => undefined
    */
-  prepare?: (
-    event: CapturedEvent,
-    attempt: number,
-    target: ForwardTarget,
-  ) => PreparedRequest | undefined | Promise<PreparedRequest | undefined>;
+  prepare?: Prepare;
   /** Called after each attempt is recorded. */
   onDelivery?: (record: DeliveryRecord, event?: CapturedEvent) => void;
   /** Called when a target stops or starts answering. */
@@ -137,6 +157,60 @@ const READ_BACK_IDS = 1024;
 
 /** Events a lane keeps in memory by default. */
 export const WINDOW = 64;
+
+/**
+ * The buffers the requests of a lane's events read back are built in, shared by many (an ArrayBuffer each was
+ * memory outside the heap that the collector must track and free): a request of up to a quarter of one is
+ * built in the lane's current one, a larger one in its own. A buffer is freed once the last of its requests
+ * is. Each lane has its own, filled in its order: a lane whose events go in order holds its window's requests
+ * and at most two buffers more (shared between lanes, a lane left waiting could hold a buffer per event); a
+ * retry left behind by later deliveries (`order: "parallel"`) holds its one buffer until it settles.
+ */
+const SLAB_BYTES = 64 * 1024;
+
+const NO_HEADERS: [string, string][] = [];
+
+/**
+ * `event` as a job read back waits for its turn: the bytes of its stored request to `target`, and a copy of
+ * its fields but the headers and the body (what the lane, the records, the log lines and `prepare`'s choice
+ * read); `undefined` when it must stay whole (`prepare` may need it, an https target, a request that cannot
+ * be sent: its attempt says why).
+ */
+function held(
+  event: CapturedEvent,
+  target: ForwardTarget,
+  prepare: Prepare | undefined,
+  lend: (size: number) => Uint8Array,
+): { event: CapturedEvent; request: PreparedRequest } | undefined {
+  if (prepare !== undefined && (prepare.whole === undefined || prepare.whole(event))) return undefined;
+  const stored = storedRequest(event);
+  const encoded = encodeFor(deliveryUrl(event, target.to), stored, lend);
+  if (encoded === undefined) return undefined;
+  const copy: CapturedEvent = {
+    v: event.v,
+    id: event.id,
+    endpoint: event.endpoint,
+    receivedAt: event.receivedAt,
+    method: event.method,
+    path: event.path,
+    query: event.query,
+    headers: NO_HEADERS,
+    body: "",
+    bodyEncoding: event.bodyEncoding,
+    bodySize: event.bodySize,
+    remoteAddr: event.remoteAddr,
+  };
+  if (event.params !== undefined) copy.params = event.params;
+  if (event.provider !== undefined) copy.provider = event.provider;
+  if (event.type !== undefined) copy.type = event.type;
+  if (event.verdict !== undefined) copy.verdict = event.verdict;
+  if (event.response !== undefined) copy.response = event.response;
+  if (event.forward !== undefined) copy.forward = event.forward;
+  if (event.merged !== undefined) copy.merged = event.merged;
+  if (event.trigger !== undefined) copy.trigger = event.trigger;
+  if (event.hub !== undefined) copy.hub = event.hub;
+  return { event: copy, request: { method: stored.method, headers: NO_HEADERS, body: null, encoded } };
+}
 
 async function _connect(hostname: string, port: number): Promise<void> {
   const conn = await connectTcp(hostname, port);
@@ -237,6 +311,11 @@ interface Job {
   free?: number;
   /** Bytes it holds. */
   size: number;
+  /**
+   * Read back from the store: its stored request, built as bytes for its target ({@linkcode held}), sent
+   * unless `prepare` makes another; `event` is then a copy of the event's small fields.
+   */
+  request?: PreparedRequest;
 }
 
 interface Spill {
@@ -301,6 +380,9 @@ interface Lane {
   /** The ids of `once` in the order taken, a ring: the next to forget is at `onceAt`. */
   onceRing: string[];
   onceAt: number;
+  /** The buffer its read-back requests are built in now, and how much of it is taken ({@linkcode SLAB_BYTES}). */
+  slab?: Uint8Array;
+  slabUsed: number;
 }
 
 /**
@@ -535,6 +617,7 @@ class ForwarderEngine {
         once: new Set(),
         onceRing: [],
         onceAt: 0,
+        slabUsed: 0,
       };
       this.#lanes.set(key, lane);
     }
@@ -568,9 +651,11 @@ class ForwarderEngine {
     target: ForwardTarget,
     attempt: number,
     resumed: boolean,
+    request?: PreparedRequest,
   ) {
     const job: Job = { event, target, seq: lane.seq++, attempt, counted: 0, size: this.#sizeOf(event) };
     if (resumed) job.resumed = true;
+    if (request !== undefined) job.request = request;
     // Events that waited (the last run's, or a hub's catch-up: the channel kept them) go one at a time, in order.
     if (resumed || event.hub !== undefined) lane.serial = true;
     lane.jobs++;
@@ -616,7 +701,7 @@ class ForwarderEngine {
     try {
       const target = job.target;
       const prepared = this.#options.prepare?.(job.event, job.attempt, target);
-      const request = prepared instanceof Promise ? await prepared : prepared;
+      const request = (prepared instanceof Promise ? await prepared : prepared) ?? job.request;
       const outcome = await deliverOnce(job.event, target, this.#deliverOptions(job, request));
       this.#noteState(target, outcome, job.event);
       const refused = outcome.error?.kind === "refused";
@@ -742,12 +827,25 @@ class ForwarderEngine {
     spill.reading = true;
     const ignoresBefore = spill.ignores;
     const target = lane.sample!;
+    const lend = (size: number): Uint8Array => {
+      if (size > SLAB_BYTES / 4) return new Uint8Array(size);
+      let slab = lane.slab;
+      if (slab === undefined || lane.slabUsed + size > slab.length) {
+        lane.slab = slab = new Uint8Array(SLAB_BYTES);
+        lane.slabUsed = 0;
+      }
+      const at = lane.slabUsed;
+      lane.slabUsed = at + size;
+      return slab.subarray(at, at + size);
+    };
     const visit = (event: CapturedEvent) => {
       if (lane.ids.has(event.id) || lane.once.has(event.id)) return "pass" as const;
       const admitted = spill.admit(event);
       if (admitted === undefined) return "pass" as const;
       if (this.#full(lane)) return "stop" as const;
-      this.#admitJob(lane, event, target, admitted.attempt, admitted.resumed);
+      const h = held(event, target, this.#options.prepare, lend);
+      if (h !== undefined) event = h.event;
+      this.#admitJob(lane, event, target, admitted.attempt, admitted.resumed, h?.request);
       if (event.id !== spill.pin) this.#options.onTake?.(event, target);
       // Counted when it was enqueued (or resumed); a read can come first: then it is counted now.
       if (spill.count > 0) spill.count--;

@@ -519,3 +519,144 @@ Deno.test({
     }
   },
 });
+
+/** A raw app that keeps the bytes of every request it reads (head and Content-Length body) and answers 204. */
+function rawRecorder() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const requests: Uint8Array[] = [];
+  const conns = new Set<Deno.Conn>();
+  const serving = (async () => {
+    for await (const conn of listener) {
+      conns.add(conn);
+      (async () => {
+        let pending = new Uint8Array(0);
+        const chunk = new Uint8Array(64 * 1024);
+        for (;;) {
+          const n = await conn.read(chunk);
+          if (n === null) break;
+          const joined = new Uint8Array(pending.length + n);
+          joined.set(pending);
+          joined.set(chunk.subarray(0, n), pending.length);
+          pending = joined;
+          for (;;) {
+            const text = new TextDecoder("latin1").decode(pending);
+            const end = text.indexOf("\r\n\r\n");
+            if (end === -1) break;
+            const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+            if (pending.length < end + 4 + length) break;
+            requests.push(pending.slice(0, end + 4 + length));
+            pending = pending.slice(end + 4 + length);
+            await conn.write(new TextEncoder().encode("HTTP/1.1 204 No Content\r\n\r\n"));
+          }
+        }
+      })().catch(() => {}).finally(() => {
+        conns.delete(conn);
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      });
+    }
+  })().catch(() => {});
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    requests,
+    async close() {
+      listener.close();
+      for (const conn of conns) {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+      await serving;
+    },
+  };
+}
+
+Deno.test("an event read back from the store waits as its request's bytes: the app gets the very bytes of an event kept in memory, and a prepare that may need it whole gets it whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hooktap_backlog_" });
+  const paths = storePaths(dir);
+  const ids = createIdFactory();
+  const events = Array.from({ length: 12 }, (_, i) => {
+    const event = buildEvent({
+      id: ids(new Date()),
+      endpoint: "hook",
+      receivedAt: new Date(),
+      method: i === 11 ? "PUT" : "POST",
+      path: "/hook",
+      query: i % 2 === 0 ? `a=1&i=${i}` : "",
+      // Case, order and repeats kept; the hop-by-hop ones and Host left out, in both ways.
+      headers: [["Host", "x"], ["X-Case", `A${i}`], ["x-rep", "1"], ["Keep-Alive", "t"], ["X-Rep", "2"], [
+        "Content-Type",
+        "application/octet-stream",
+      ]],
+      // A binary body (stored as base64) and a UTF-8 one.
+      body: i % 3 === 0
+        ? new Uint8Array([0, 0xff, 0xfe, i, 10, 13])
+        : new TextEncoder().encode(`{"n":${i},"é":"ü"}`),
+      remoteAddr: "127.0.0.1",
+    });
+    event.forward = { to: "http://x/", mode: "queue" };
+    if (i === 7) event.provider = "stripe";
+    return event;
+  });
+  await Deno.writeTextFile(paths.events, events.map(eventLine).join(""));
+  const app = rawRecorder();
+  const target: ForwardTarget = {
+    name: "app",
+    endpoint: "hook",
+    to: `http://127.0.0.1:${app.port}/in`,
+    mode: "queue",
+    timeoutMs: 2000,
+    concurrency: 1,
+    order: "arrival",
+    attempts: 1,
+    backoffMs: [10],
+    insecure: false,
+  };
+  /** Delivers every event with a lane window of `window`: the requests the app read, and what prepare saw. */
+  async function run(window: number) {
+    app.requests.length = 0;
+    const whole: string[] = [];
+    const settled: string[] = [];
+    const prepare = Object.assign(
+      (event: typeof events[number]) => {
+        if (event.headers.length > 0 && event.body !== "") whole.push(event.id);
+        return undefined;
+      },
+      { whole: (event: typeof events[number]) => event.provider === "stripe" },
+    );
+    const forwarder = createForwarder({
+      log: { append: () => Promise.resolve(), newId: () => "dlv_x" },
+      backlog: storeBacklog(paths),
+      window,
+      prepare,
+      onSettled: (event) => settled.push(`${event.id} ${event.provider ?? "-"}`),
+    });
+    try {
+      for (const event of events) forwarder.enqueue(event, target);
+      await within(forwarder.idle(), 20_000, "not delivered");
+    } finally {
+      await forwarder.stop();
+      closeIdleConnections();
+    }
+    return { requests: app.requests.map((r) => new TextDecoder("latin1").decode(r)), whole, settled };
+  }
+  try {
+    const live = await run(64);
+    const readBack = await run(2);
+    assert.equal(live.requests.length, events.length);
+    assert.deepEqual(readBack.requests, live.requests, "the same bytes, in the same order");
+    assert.match(
+      live.requests[0]!,
+      /^POST \/in\?a=1&i=0 HTTP\/1\.1\r\nHost: 127\.0\.0\.1:\d+\r\nX-Case: A0\r\n/,
+    );
+    assert.ok(!live.requests.some((r) => /keep-alive: t/i.test(r)), "hop-by-hop headers are not sent");
+    assert.deepEqual(readBack.settled, live.settled, "the same events settled, their fields kept");
+    assert.deepEqual(live.whole, events.map((e) => e.id));
+    assert.ok(readBack.whole.includes(events[7]!.id), "the event prepare may need whole is read back whole");
+    assert.ok(readBack.whole.length < events.length - 2, "the others waited as their bytes");
+  } finally {
+    await app.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

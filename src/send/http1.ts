@@ -33,6 +33,12 @@ export interface Http1Request {
   host?: string;
   headers: readonly (readonly [string, string])[];
   body: Uint8Array | null;
+  /**
+   * The request's bytes, built ahead by {@linkcode encodeRequest} from these same fields (a forwarder's event
+   * read back from the store waits as its bytes, not as the parsed event): written as they are, `headers` and
+   * `body` not read.
+   */
+  encoded?: Uint8Array;
 }
 
 /** Options of {@linkcode Http1Pool.request}. */
@@ -215,9 +221,14 @@ function headSize(request: Http1Request): number {
   return size + 2;
 }
 
-/** The request as one buffer. */
-export function encodeRequest(request: Http1Request): Uint8Array {
-  return encodeWithHead(request, headSize(request));
+/**
+ * The request as one buffer; with `lend`, into the buffer `lend(size)` returns (of that size: a view of a
+ * larger buffer shared by many requests, so that each needs no ArrayBuffer of its own).
+ * @throws {Http1Error} `invalid` for a method, target or header that cannot be sent.
+ */
+export function encodeRequest(request: Http1Request, lend?: (size: number) => Uint8Array): Uint8Array {
+  const headBytes = headSize(request);
+  return encodeWithHead(request, headBytes, lend?.(headBytes + (request.body?.length ?? 0)));
 }
 
 /**
@@ -230,7 +241,11 @@ export function encodeRequest(request: Http1Request): Uint8Array {
 function encodeWithHead(request: Http1Request, headBytes: number, into?: Uint8Array): Uint8Array {
   const body = request.body;
   const size = headBytes + (body?.length ?? 0);
-  const out = into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
+  const out = into === undefined || into.length < size
+    ? new Uint8Array(size)
+    : into.length === size
+    ? into
+    : into.subarray(0, size);
   let at = putLatin1(request.method, out, 0);
   out[at++] = 32;
   at = putLatin1(request.target, out, at);
@@ -569,8 +584,9 @@ export class Http1Pool {
    * the runtime's own errors when connecting fails (refused, DNS, TLS).
    */
   async request(origin: Http1Origin, request: Http1Request, options: Http1Options): Promise<Http1Response> {
-    const headBytes = headSize(request);
-    const size = headBytes + (request.body?.length ?? 0);
+    const encoded = request.encoded;
+    const headBytes = encoded === undefined ? headSize(request) : 0;
+    const size = encoded === undefined ? headBytes + (request.body?.length ?? 0) : 0;
     const k = key(origin);
     let current: Connection | undefined;
     const call = new Call(performance.now() + options.timeoutMs, options.timeoutMs);
@@ -605,7 +621,7 @@ export class Http1Pool {
           if (current.wbuf.length < size && size <= MAX_WBUF) {
             current.wbuf = new Uint8Array(Math.max(size, current.wbuf.length * 2));
           }
-          const bytes = encodeWithHead(request, headBytes, current.wbuf);
+          const bytes = encoded ?? encodeWithHead(request, headBytes, current.wbuf);
           const off = await current.conn.write(bytes);
           if (off < bytes.length) await current.write(bytes.subarray(off));
           written = true;

@@ -13,6 +13,7 @@ import { resignRequest } from "../providers/resign.ts";
 import { type PreparedRequest, storedRequest } from "./deliver.ts";
 import { keepPlaces } from "./overrides.ts";
 import { deliveryUrl, type ForwardTarget } from "./target.ts";
+import type { Prepare } from "./forwarder.ts";
 
 /** Re-sign this long before the tolerance runs out, for the trip to the app. */
 const MARGIN_MS = 30_000;
@@ -24,21 +25,10 @@ const MARGIN_MS = 30_000;
 export function resignWhenStale(
   endpointsOf: () => readonly Endpoint[],
   now: () => Date = () => new Date(),
-): (
-  event: CapturedEvent,
-  attempt: number,
-  target: ForwardTarget,
-) => PreparedRequest | undefined | Promise<PreparedRequest | undefined> {
+): Prepare {
   // Not async: the common answer (nothing to re-sign) is given at once, without a promise per delivery.
-  return (event, _attempt, target) => {
-    const provider = event.provider;
-    if (provider === undefined || providerFacts(provider)?.timestamped !== true) return undefined;
-    // Only a signature found valid at receipt is renewed. One invalid or expired is never made valid on the
-    // way to the app: the sender's own check would refuse it, and so should the app's (an expired one goes
-    // as stored). A request that came unsigned (anyone's POST), or unchecked (no secret then), is never
-    // signed by hooktap: that would hand the app a signature no sender made.
-    const status = event.verdict?.status;
-    if (status !== undefined && status !== "valid") return undefined;
+  const prepare = (event: CapturedEvent, _attempt: number, target: ForwardTarget) => {
+    if (!mayResign(event)) return undefined;
     const settings = endpointsOf().find((e) => e.name === event.endpoint)?.signing;
     if (settings === undefined || settings.secrets.length === 0) return undefined;
     const at = now();
@@ -49,6 +39,24 @@ export function resignWhenStale(
     if (age < settings.tolerance * 1000 - margin) return undefined;
     return resigned(event, target, settings, at);
   };
+  // Whatever the config says later (a reload may add a secret): only these events may ever be re-signed.
+  return Object.assign(prepare, { whole: mayResign });
+}
+
+/**
+ * Whether `event` may be re-signed on its way to the app, by any config: a timestamped scheme's, its signature
+ * found valid at receipt. Only such an event's headers and body are read by the `prepare` of
+ * {@linkcode resignWhenStale}.
+ */
+export function mayResign(event: Pick<CapturedEvent, "provider" | "verdict">): boolean {
+  const provider = event.provider;
+  if (provider === undefined || providerFacts(provider)?.timestamped !== true) return false;
+  // Only a signature found valid at receipt is renewed. One invalid or expired is never made valid on the
+  // way to the app: the sender's own check would refuse it, and so should the app's (an expired one goes
+  // as stored). A request that came unsigned (anyone's POST), or unchecked (no secret then), is never
+  // signed by hooktap: that would hand the app a signature no sender made.
+  const status = event.verdict?.status;
+  return status === undefined || status === "valid";
 }
 
 /** The stored request signed afresh at `at`. */
