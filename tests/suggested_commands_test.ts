@@ -129,7 +129,7 @@ Deno.test("`dev --config FILE`: its hints for given-up events name FILE, and say
     report,
     new RegExp(
       `1 event of endpoint a failed every delivery attempt to ${target("a")} earlier: ` +
-        `npx hooktap replay --undelivered --endpoint a --target ${target("a")} sends them again\\.\\n` +
+        `npx hooktap replay --undelivered --endpoint a --target ${target("a")} sends it again\\.\\n` +
         ` {2}\\(endpoint a forwards nowhere in other\\.config\\.ts: these commands assume hooktap\\.config\\.ts`,
     ),
   );

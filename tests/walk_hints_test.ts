@@ -132,7 +132,7 @@ Deno.test("dev's start report counts only the given-up events prune left, as the
   await using dev = await startDev(tmp.path);
   await until(() => /failed every delivery attempt/.test(dev.stderr()), "the start report");
   assert.match(dev.stderr(), /\n1 event of endpoint gh failed every delivery attempt/);
-  const command = dev.stderr().match(/earlier: hooktap (replay [^\n]*) sends them again/)![1]!;
+  const command = dev.stderr().match(/earlier: hooktap (replay [^\n]*) sends it again/)![1]!;
   const again = await runCli(command.split(" "), { cwd: tmp.path });
   assert.match(again.stderr, /Sent 1 of 1:/);
   assert.equal(await dev.stop(), 0);
