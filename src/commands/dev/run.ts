@@ -345,10 +345,11 @@ async function startParts(
       json: opts.json ?? false,
       quiet: opts.quiet ?? false,
       // An event whose sender hooktap did not recognise has nothing to sign afresh (`replay --resign`
-      // refuses it): its command sends it as stored. Nor is one that came unsigned (anyone's POST) told to
-      // be signed: that would make a signature no sender made.
+      // refuses it): its command sends it as stored. Only a signature found valid at receipt is told to be
+      // signed afresh, as the forwarder renews only those (src/send/resign_stale.ts): one that came unsigned
+      // (anyone's POST), unchecked (no secret then), invalid or expired would get a signature no sender made.
       resignsOf: (name, event) =>
-        event?.verdict?.status !== "invalid" && event?.verdict?.status !== "unsigned" &&
+        (event?.verdict === undefined || event.verdict.status === "valid") &&
         (event === undefined || event.provider !== undefined) &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),
