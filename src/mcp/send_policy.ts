@@ -62,6 +62,14 @@ export function checkSendTo(to: string, config: ResolvedConfig | null, what = "t
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(`${what} must be an http:// or https:// URL, got "${to}".`);
   }
+  if (url.username !== "" || url.password !== "") {
+    // Dropped if sent (a request carries no URL's credentials), and an agent's transcript would keep them.
+    url.username = url.password = "";
+    throw new UsageError(
+      `${what} holds a user name or password, which hooktap does not send: give ${url.href}, and where the ` +
+        `app needs them an Authorization header (headers: ["Authorization: Basic <base64 of user:password>"]).`,
+    );
+  }
   const why = refusal(url, config);
   if (why !== undefined) throw new UsageError(`Refused to send to ${url.origin}: ${why}`);
   return url;

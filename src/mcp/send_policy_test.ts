@@ -53,3 +53,19 @@ Deno.test("send policy: checkSendTo names the origin and the config line that al
   assert.throws(() => checkSendTo("nope", null), /must be a URL/);
   assert.equal(checkSendTo("http://127.0.0.1:1/a", null).port, "1");
 });
+
+Deno.test("send policy: a URL with a user name or password is refused, and the password never repeated", () => {
+  let error: unknown;
+  try {
+    checkSendTo("http://me:hunter2@127.0.0.1:3000/hook", null);
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof UsageError, String(error));
+  assert.match(
+    error.message,
+    /^to holds a user name or password, which hooktap does not send: give http:\/\/127\.0\.0\.1:3000\/hook/,
+  );
+  assert.match(error.message, /"Authorization: Basic <base64 of user:password>"/);
+  assert.doesNotMatch(error.message, /hunter2/);
+});

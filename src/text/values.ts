@@ -70,7 +70,14 @@ export function httpUrlProblem(text: string, flag: string): string | undefined {
   }
   // An http(s) URL first: BARE_HOST cannot match one (its scheme, with no dot, is followed by a colon and
   // no port), and testing it first compiled the case-insensitive pattern at every start (~0.3 ms).
-  if (url?.protocol === "http:" || url?.protocol === "https:") return undefined;
+  if (url?.protocol === "http:" || url?.protocol === "https:") {
+    if (url.username === "" && url.password === "") return undefined;
+    // Sent as given, they would be dropped (a request carries no URL's credentials) and printed on each line.
+    url.username = url.password = "";
+    return `${flag} holds a user name or password, which hooktap does not send (and would print): give ` +
+      `${flag} ${url.href} and, where your app needs them, an Authorization header (replay and trigger take ` +
+      `-H "Authorization: Basic <base64 of user:password>").`;
+  }
   if (BARE_HOST.test(text)) return `${flag} needs a scheme: did you mean http://${text} ? (got "${text}")`;
   if (url === undefined) {
     return `${flag} must be a full URL like http://localhost:3000/webhook, got "${text}".`;

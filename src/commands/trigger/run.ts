@@ -80,15 +80,6 @@ function _checkListFlags(o: Opts, provider: string | undefined, event: string | 
 }
 
 function _checkFlags(o: Opts): void {
-  const to = o.to === undefined ? undefined : new URL(o.to); // an http(s) URL: the parser checked it
-  if (to !== undefined && (to.username !== "" || to.password !== "")) {
-    // Sent as given, they would be dropped (no request carries a URL's credentials) and printed on each line.
-    to.username = to.password = "";
-    throw new UsageError(
-      `--to holds a user name or password, which hooktap does not send: give --to ${to.href} and the ` +
-        `credentials as a header, -H "Authorization: Basic <base64 of user:password>".`,
-    );
-  }
   if (o.fixture !== undefined && o.bodyFile !== undefined) {
     throw new UsageError(
       "--fixture brings its own steps and bodies, so --body-file has no place: give one or the other.",
