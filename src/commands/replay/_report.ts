@@ -143,45 +143,29 @@ export function againCommand(
 }
 
 /**
- * The user's own `hooktap replay` command (the event id, or its filters; its options, `--config` too) with
- * `--to` set to `to`: what to run when the events have no forward target. Shell-quoted, after the way the
- * user runs hooktap.
+ * The user's own `hooktap replay` command (the event id, or its filters; its options, `--config` too) sent
+ * elsewhere: `{ to }` sets `--to` (what to run when the events have no forward target), `{ target }` sends
+ * to forward target `target` instead (`--target NAME`, no `--to`). Shell-quoted, after the way the user runs
+ * hooktap.
  */
-export function withToCommand(
+export function commandSentTo(
   id: string | undefined,
   opts: HintOptions,
   filter: EventFilter,
-  to: string,
-  runner?: string,
-): string {
-  const words = ["replay"];
-  if (id !== undefined) words.push(id);
-  if (opts.undelivered) words.push("--undelivered");
-  _optionWords(words, { ...opts, to }, filter);
-  if (opts.resignInvalid) words.push("--resign-invalid");
-  else if (opts.resign) words.push("--resign");
-  return suggestCommand(words, runner);
-}
-
-/** Appends to `words` the filters and options of a run (`--since`/`--until` as the times they stood for). */
-/** The user's own replay command sent to forward target `target` instead (`--target NAME`, no `--to`). */
-export function withTargetCommand(
-  id: string | undefined,
-  opts: HintOptions,
-  filter: EventFilter,
-  target: string,
+  where: { to: string } | { target: string },
   runner?: string,
 ): string {
   const words = ["replay"];
   if (id !== undefined) words.push(id);
   if (opts.undelivered) words.push("--undelivered");
   const { to: _to, ...rest } = opts;
-  _optionWords(words, { ...rest, target }, filter);
+  _optionWords(words, "to" in where ? { ...opts, to: where.to } : { ...rest, target: where.target }, filter);
   if (opts.resignInvalid) words.push("--resign-invalid");
   else if (opts.resign) words.push("--resign");
   return suggestCommand(words, runner);
 }
 
+/** Appends to `words` the filters and options of a run (`--since`/`--until` as the times they stood for). */
 function _optionWords(words: string[], opts: HintOptions, filter: EventFilter): void {
   const add = (flag: string, value: string | undefined) => {
     if (value !== undefined) words.push(flag, value);

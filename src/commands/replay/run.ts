@@ -32,7 +32,7 @@ import {
 import { checkEndpointName, suggestCommand } from "../_shared/hints.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { resolveEvent } from "../../store/read/resolve.ts";
-import { printSent, printSingle, printSummary, withTargetCommand, withToCommand } from "./_report.ts";
+import { commandSentTo, printSent, printSingle, printSummary } from "./_report.ts";
 import { configName } from "../../text/config_words.ts";
 import { movedTarget } from "../../term/delivery_line.ts";
 import { dirnameOf } from "../../text/path.ts";
@@ -429,7 +429,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
     opts.set.length > 0 || opts.config !== undefined;
   const config = needsConfig ? await optionalConfig(ctx, opts.config) : null;
   let missed: ((event: CapturedEvent) => string | undefined) | undefined; // --undelivered: the target that missed it
-  const withTo = (to: string) => withToCommand(id, opts, filter, to);
+  const withTo = (to: string) => commandSentTo(id, opts, filter, { to });
   const noTarget = (event: CapturedEvent) =>
     _noTarget(event.id, event.endpoint, event.path, withTo, config, ctx.cwd);
   // With --to no config target is sent to: their `ca` files are not read (one unreadable would stop it).
@@ -446,7 +446,7 @@ export async function run(ctx: CommandContext, input: Input<typeof options>): Pr
   };
   const out = ctx.output;
   if (id !== undefined) {
-    const withTarget = (target: string) => withTargetCommand(id, opts, filter, target);
+    const withTarget = (target: string) => commandSentTo(id, opts, filter, { target });
     return await _replayOne(ctx, opts, id, {
       config,
       needsConfig,
