@@ -130,7 +130,7 @@ function classify(error: unknown, url: URL, timeoutMs: number): SendError {
   if (/cert|tls|ssl|handshake|self.signed|UNABLE_TO_VERIFY/i.test(text)) {
     return new SendError(
       "tls",
-      `TLS failed (${text.trim()}); for a local self-signed certificate set forward.insecure or forward.ca`,
+      `TLS failed (${text.trim()}); for a local self-signed certificate set forward.insecure or forward.ca (replay takes --insecure)`,
       { cause: error },
     );
   }
