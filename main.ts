@@ -122,6 +122,34 @@ function hangupIgnored(): boolean {
   }
 }
 
+/** The commands that run until stopped: under npm they stop when npm does (see {@linkcode npmGone}). */
+const LONG_RUNNING = new Set(["dev", "ui", "hub"]);
+
+/**
+ * Under npm (`npx hooktap dev`, an npm script), calls `onGone` once the process that started hooktap has gone:
+ * npm runs a bin through `sh -c`, and a SIGTERM to npm's pid (a process manager's stop) ends npm and that
+ * shell but reaches no further, which left `dev` running on its own, holding its port and its data directory.
+ * Checked once a second (Deno tells the parent's pid as it is now; an orphan's changes). Not on Windows, whose
+ * processes are not re-parented; nor outside npm, where `nohup hooktap dev &` is meant to outlive its shell.
+ * @returns what stops the watch
+ */
+function npmGone(onGone: () => void): () => void {
+  let underNpm = false;
+  try {
+    underNpm = Deno.build.os !== "windows" &&
+      (Deno.env.get("npm_command") === "exec" || (Deno.env.get("npm_lifecycle_event") ?? "") !== "");
+  } catch { /* no --allow-env: not known to be under npm */ }
+  if (!underNpm) return () => {};
+  const parent = Deno.ppid;
+  const timer = setInterval(() => {
+    if (Deno.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, 1000);
+  Deno.unrefTimer(timer);
+  return () => clearInterval(timer);
+}
+
 /** Runs hooktap with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
   const output = terminalOutput();
@@ -150,6 +178,16 @@ export async function main(args: string[]): Promise<number> {
   const onHangup = Deno.build.os === "windows" ? undefined : hangupIgnored() ? () => {} : onSignal;
   for (const s of signals) Deno.addSignalListener(s, onSignal);
   if (onHangup !== undefined) Deno.addSignalListener("SIGHUP", onHangup);
+  const unwatch = LONG_RUNNING.has(args[0] ?? "")
+    ? npmGone(() => {
+      output.err(
+        `${
+          c.yellow("npm, which started hooktap, has stopped")
+        } (its process is gone): stopping as for Ctrl-C.\n`,
+      );
+      onSignal();
+    })
+    : () => {};
   const ctx: CommandContext = {
     output,
     cwd: Deno.cwd(),
@@ -185,6 +223,7 @@ export async function main(args: string[]): Promise<number> {
     output.err(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 70;
   } finally {
+    unwatch();
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
     if (onHangup !== undefined) Deno.removeSignalListener("SIGHUP", onHangup);
   }
