@@ -59,6 +59,14 @@ export interface Prepare {
   whole?: (event: CapturedEvent) => boolean;
 }
 
+/**
+ * The key of an (endpoint, target) in what {@linkcode Forwarder.retire} returns: two endpoints may forward to
+ * one unnamed URL, whose target name is then the same.
+ */
+export function retiredKey(target: Pick<ForwardTarget, "endpoint" | "name">): string {
+  return `${target.endpoint}\n${target.name}`;
+}
+
 /** A change of a target's reachability, reported once per change. */
 export interface AppState {
   /** `host:port` of the target. */
@@ -268,8 +276,9 @@ export interface Forwarder extends Forwarding {
    * A reload removed targets: drops the events queued or waiting for a retry
    * to the targets `retired` picks (they stay undelivered in the log, for the
    * next start's report and `replay --undelivered`; an attempt in flight
-   * finishes and is recorded). Returns the ids dropped per target name; `inStore`, when given, gets per target
-   * name how many more were left in the store beyond its memory window (not read back: ids unknown).
+   * finishes and is recorded). Returns the ids dropped per (endpoint, target), keyed by
+   * {@linkcode retiredKey}; `inStore`, when given, gets under the same keys how many more were left in the
+   * store beyond the memory window (not read back: ids unknown).
    */
   retire(
     retired: (target: ForwardTarget) => boolean,
@@ -493,8 +502,9 @@ class ForwarderEngine {
   /** A job of a retired lane: not settled (it stays undelivered), no longer pending here. */
   #abandon(lane: Lane, job: Job) {
     this.#release(lane, job);
-    const ids = lane.retired!.get(job.target.name) ?? new Set<string>();
-    lane.retired!.set(job.target.name, ids.add(job.event.id));
+    const key = retiredKey(job.target);
+    const ids = lane.retired!.get(key) ?? new Set<string>();
+    lane.retired!.set(key, ids.add(job.event.id));
     this.#done();
   }
 
@@ -1094,7 +1104,7 @@ class ForwarderEngine {
       lane.retired = dropped;
       this.#dropWaiting(lane, (job) => this.#abandon(lane, job));
       if (lane.spill !== undefined) {
-        inStore?.set(target.name, (inStore.get(target.name) ?? 0) + lane.spill.count);
+        inStore?.set(retiredKey(target), (inStore.get(retiredKey(target)) ?? 0) + lane.spill.count);
         this.#done(lane.spill.count); // left in the store: the pinned watermark keeps them for the next start
         lane.spill = undefined;
       }

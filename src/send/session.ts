@@ -14,7 +14,13 @@ import type { StorePaths } from "../store/paths.ts";
 import { providerFacts } from "../providers/catalog.ts";
 import { closeIdleConnections } from "./client.ts";
 import { openDeliveriesLog } from "./deliveries_log.ts";
-import { createForwarder, type Forwarder, type ForwarderOptions, type Resuming } from "./forwarder.ts";
+import {
+  createForwarder,
+  type Forwarder,
+  type ForwarderOptions,
+  type Resuming,
+  retiredKey,
+} from "./forwarder.ts";
 import { loopProblem } from "./loop_check.ts";
 import {
   directoryGone,
@@ -194,7 +200,7 @@ function _targetChanges(
     const now = after.get(endpoint) ?? [];
     for (const t of list) {
       const same = now.find((n) => n.name === t.name);
-      if (same === undefined) gone.add(`${endpoint}\n${t.name}`);
+      if (same === undefined) gone.add(retiredKey({ endpoint, name: t.name }));
       else if (!sameTarget(same, t)) changes.changed.push(`${endpoint} ${t.name}`);
     }
   }
@@ -416,10 +422,10 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       targets = _allTargets(byEndpoint);
       if (gone.size > 0) {
         const inStore = new Map<string, number>();
-        const dropped = forwarder.retire((t) => gone.has(`${t.endpoint}\n${t.name}`), inStore);
+        const dropped = forwarder.retire((t) => gone.has(retiredKey(t)), inStore);
         for (const key of gone) {
           const [endpoint, target] = key.split("\n") as [string, string];
-          const kept = (dropped.get(target)?.size ?? 0) + (inStore.get(target) ?? 0);
+          const kept = (dropped.get(key)?.size ?? 0) + (inStore.get(key) ?? 0);
           changes.removed.push({ endpoint, target, kept });
         }
       }
