@@ -194,29 +194,7 @@ function held(
   const stored = storedRequest(event);
   const encoded = encodeFor(deliveryUrl(event, target.to), stored, lend);
   if (encoded === undefined) return undefined;
-  const copy: CapturedEvent = {
-    v: event.v,
-    id: event.id,
-    endpoint: event.endpoint,
-    receivedAt: event.receivedAt,
-    method: event.method,
-    path: event.path,
-    query: event.query,
-    headers: NO_HEADERS,
-    body: "",
-    bodyEncoding: event.bodyEncoding,
-    bodySize: event.bodySize,
-    remoteAddr: event.remoteAddr,
-  };
-  if (event.params !== undefined) copy.params = event.params;
-  if (event.provider !== undefined) copy.provider = event.provider;
-  if (event.type !== undefined) copy.type = event.type;
-  if (event.verdict !== undefined) copy.verdict = event.verdict;
-  if (event.response !== undefined) copy.response = event.response;
-  if (event.forward !== undefined) copy.forward = event.forward;
-  if (event.merged !== undefined) copy.merged = event.merged;
-  if (event.trigger !== undefined) copy.trigger = event.trigger;
-  if (event.hub !== undefined) copy.hub = event.hub;
+  const copy: CapturedEvent = { ...event, headers: NO_HEADERS, body: "" };
   return { event: copy, request: { method: stored.method, headers: NO_HEADERS, body: null, encoded } };
 }
 
