@@ -1,7 +1,7 @@
 /**
  * dev's "gave up" command re-signs (`--resign`) only an event whose signature was valid at receipt, as the
  * forwarder renews only those (src/send/resign_stale.ts): for one that arrived expired it sends the event as
- * received, since a fresh signature would be one its sender never made.
+ * received, since a fresh signature would be one its sender never made; so do the start note and doctor.
  * @module
  */
 import assert from "node:assert/strict";
@@ -35,4 +35,24 @@ Deno.test("dev's gave-up command: --resign for a signature valid at receipt, not
   assert.match(expired, /gave up.*: hooktap replay .* sends it again/, expired);
   assert.doesNotMatch(expired, /--resign/, expired);
   assert.equal(await dev.stop(), 0);
+  // After a restart, the note for the two given up (one arrived valid, one expired) re-signs neither: its one
+  // command would sign the expired one afresh too. doctor's command agrees.
+  await using again = await startDev(tmp.path);
+  await until(
+    () => /failed every delivery attempt/.test(again.stderr()),
+    `the start note\n${again.stderr()}`,
+  );
+  const note = again.stderr().split("\n").find((l) => /failed every delivery attempt/.test(l))!;
+  assert.match(note, /2 events of endpoint pay .* hooktap replay --undelivered .* sends them again/, note);
+  assert.doesNotMatch(note, /--resign/, note);
+  const doctor = await runCli(["doctor"], {
+    cwd: tmp.path,
+    permissions: ["--allow-net", "--allow-read=.", "--allow-write=.hooktap", "--allow-env"],
+  });
+  assert.match(doctor.stdout + doctor.stderr, /given up: 2 events/);
+  assert.doesNotMatch(
+    (doctor.stdout + doctor.stderr).split("\n").filter((l) => /replay --undelivered/.test(l)).join("\n"),
+    /--resign/,
+  );
+  assert.equal(await again.stop(), 0);
 });

@@ -252,7 +252,8 @@ export function reportForwarding(
     );
   }
   for (const group of forwarding.leftOver.givenUp) {
-    const resign = forwarding.resignsOf?.(group.endpoint) ?? false;
+    // Not for a group with an event whose signature arrived expired, unsigned or unchecked: none is renewed.
+    const resign = (forwarding.resignsOf?.(group.endpoint) ?? false) && group.unrenewed === undefined;
     // An endpoint this config does not forward (another config's, or removed): the commands assume the
     // default config, and the note says so.
     const known = forwarding.targetsOf(group.endpoint).length > 0;

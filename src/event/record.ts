@@ -100,6 +100,15 @@ export interface Verdict {
   reason?: string;
 }
 
+/**
+ * Whether an event's signature may be signed afresh on its way to the app: only one found valid at receipt (or
+ * an event stored before verdicts). One invalid, expired, unsigned or unchecked never is: that would hand the
+ * app a signature no sender made (src/send/resign_stale.ts, and every "gave up" command's `--resign`).
+ */
+export function validAtReceipt(event: { readonly verdict?: Pick<Verdict, "status"> | undefined }): boolean {
+  return event.verdict === undefined || event.verdict.status === "valid";
+}
+
 /** What hooktap answered, when it was not its plain `200 {"ok":true,...}`. */
 export interface StoredResponse {
   /** HTTP status answered. */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Endpoint } from "../config/types.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { type CapturedEvent, validAtReceipt } from "../event/record.ts";
 import { providerFacts } from "../providers/catalog.ts";
 import { resignRequest } from "../providers/resign.ts";
 import { type PreparedRequest, storedRequest } from "./deliver.ts";
@@ -55,8 +55,7 @@ export function mayResign(event: Pick<CapturedEvent, "provider" | "verdict">): b
   // way to the app: the sender's own check would refuse it, and so should the app's (an expired one goes
   // as stored). A request that came unsigned (anyone's POST), or unchecked (no secret then), is never
   // signed by hooktap: that would hand the app a signature no sender made.
-  const status = event.verdict?.status;
-  return status === undefined || status === "valid";
+  return validAtReceipt(event);
 }
 
 /** The stored request signed afresh at `at`. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { type DeliveryRecord, targetNameOf } from "../event/delivery.ts";
-import type { CapturedEvent } from "../event/record.ts";
+import { type CapturedEvent, validAtReceipt } from "../event/record.ts";
 import type { StorePaths } from "../store/paths.ts";
 import { lineEndpoint, lineId } from "../store/read/line_key.ts";
 import { eachTextLineSync, scanBackward, scanForward } from "../store/read/lines.ts";
@@ -191,19 +191,25 @@ function _withVerdicts(
   const invalid: string[] = [];
   const others = new Set<string>();
   let faults = 0;
+  let unrenewed = 0;
   for (const id of group.events) {
     const event = events.get(id);
     if (event?.verdict?.status === "invalid") {
       invalid.push(id);
       if (signatureFault(event) !== undefined) faults++;
-    } else others.add(event?.verdict?.status ?? "unsigned");
+    } else {
+      others.add(event?.verdict?.status ?? "unsigned");
+      if (event !== undefined && !validAtReceipt(event)) unrenewed++;
+    }
   }
-  if (invalid.length === 0) return group;
+  const renewal = unrenewed > 0 ? { unrenewed } : {};
+  if (invalid.length === 0) return { ...group, ...renewal };
   return {
     ...group,
     invalid,
     ...(faults > 0 ? { faults } : {}),
     ...(others.size === 1 ? { othersVerdict: [...others][0]! } : {}),
+    ...renewal,
   };
 }
 

@@ -31,6 +31,12 @@ export interface GivenUp {
   faults?: number;
   /** The verdict every event not in `invalid` has, when they share one (`--verdict` picks them out). */
   othersVerdict?: string;
+  /**
+   * Of the events not in `invalid`, how many arrived expired, unsigned or unchecked: a signature hooktap does
+   * not renew (src/send/resign_stale.ts), so the group's command sends them as received, without `--resign`.
+   * Set by `dev`'s start scan; absent: none.
+   */
+  unrenewed?: number;
 }
 
 /** What {@linkcode findUndelivered} found, oldest first. */

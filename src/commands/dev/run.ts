@@ -80,6 +80,7 @@ import type { Input } from "../../cli/spec.ts";
 import { type CommandContext, storeOf, uiPlan } from "../_shared/context.ts";
 import { invokedAs } from "../_shared/hints.ts";
 import { refuseInsideStore } from "../../store/write/user_file.ts";
+import { validAtReceipt } from "../../event/record.ts";
 import { suggestCommand } from "../../text/command_line.ts";
 
 const STACK_ENV = "HOOKTAP_STACK";
@@ -349,7 +350,7 @@ async function startParts(
       // signed afresh, as the forwarder renews only those (src/send/resign_stale.ts): one that came unsigned
       // (anyone's POST), unchecked (no secret then), invalid or expired would get a signature no sender made.
       resignsOf: (name, event) =>
-        (event?.verdict === undefined || event.verdict.status === "valid") &&
+        (event === undefined || validAtReceipt(event)) &&
         (event === undefined || event.provider !== undefined) &&
         resendNeedsResign(config.endpoints.find((e) => e.name === name), event?.provider),
       runner: invokedAs(),

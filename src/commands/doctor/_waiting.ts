@@ -53,7 +53,8 @@ export async function waitingTargets(
 /**
  * The events given up on (every attempt to a forward target failed, none delivered since) that are still
  * stored, per endpoint, as `dev` reports them at start; `--resign` where the endpoint's signatures need it
- * and none of its events was stored invalid (`--resign` refuses those).
+ * and every one of its events arrived with a valid signature (`--resign` refuses one stored invalid, and
+ * hooktap renews no signature that arrived expired, unsigned or unchecked).
  */
 export async function givenUpFacts(
   paths: StorePaths,
@@ -71,7 +72,7 @@ export async function givenUpFacts(
     const fact = byEndpoint.get(group.endpoint) ??
       { endpoint: group.endpoint, count: 0, resign: resendNeedsResign(endpoint) };
     fact.count += group.events.length;
-    if ((group.invalid?.length ?? 0) > 0) fact.resign = false;
+    if ((group.invalid?.length ?? 0) > 0 || group.unrenewed !== undefined) fact.resign = false;
     byEndpoint.set(group.endpoint, fact);
   }
   return [...byEndpoint.values()];
